@@ -1,0 +1,127 @@
+/* rec.h -- the typed records parsers emit and the store keeps.
+ *
+ * All times are UTC epoch microseconds; 0 in t_us means "not placed in
+ * time" (a snapshot without a stamp). Strings in a record are borrowed:
+ * whoever receives a record copies what it keeps before returning. */
+#ifndef COW_COMMON_REC_H
+#define COW_COMMON_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum cow_rec_kind {
+    COW_REC_SAMPLE = 1, /* one measured request latency */
+    COW_REC_EVENT,      /* a server/harness event: save start, COW, sync... */
+    COW_REC_INFO,       /* one INFO field (or sub-field) at an instant */
+    COW_REC_STAT,       /* a kernel-side value: smaps, meminfo, THP, sysctl */
+    COW_REC_MEM,        /* one point of a memory time series */
+    COW_REC_LATMON,     /* LATENCY LATEST/HISTORY/DOCTOR content */
+    COW_REC_INTERVAL,   /* per-interval min/max/avg/count (--latency-history) */
+    COW_REC_PCTL,       /* a percentile from a percentile-only source */
+    COW_REC_REJECT,     /* a rejected input line */
+    COW_REC_NOTE        /* what the parser recognised or assumed */
+};
+
+typedef struct cow_sample {
+    int64_t t_us;       /* request start (or completion), epoch us */
+    double lat_us;      /* round-trip latency in microseconds */
+    const char *op;     /* command name, or NULL */
+} cow_sample;
+
+typedef struct cow_event {
+    int64_t t_us;       /* epoch us */
+    const char *kind;   /* stable snake_case id, e.g. "bgsave_start" */
+    long pid;           /* process that logged it, 0 if unknown */
+    double value;       /* measured value, NAN if none */
+    const char *unit;   /* unit of value ("MB", "s", "us"...), or NULL */
+    const char *text;   /* the original line or message */
+    long line;          /* input line, 0 if n/a */
+} cow_event;
+
+typedef struct cow_info {
+    int64_t t_us;        /* when the dump was taken, 0 if unknown */
+    int dump;            /* 0-based index of the dump within the file */
+    const char *section; /* "Persistence", ... lower-cased as written */
+    const char *key;     /* field name, e.g. "rdb_last_cow_size" or "db0" */
+    const char *sub;     /* sub-field ("keys" of db0), or NULL */
+    const char *text;    /* value as written */
+    double num;          /* numeric value, NAN when not numeric */
+    long line;           /* input line */
+} cow_info;
+
+typedef struct cow_stat {
+    int64_t t_us;        /* snapshot time, 0 if unknown */
+    const char *source;  /* "smaps_rollup", "smaps", "meminfo", "vmstat",
+                            "cgroup", "thp", "sysctl", "status" */
+    const char *key;     /* field, e.g. "AnonHugePages", "enabled" */
+    const char *text;    /* value as written (THP: the bracketed choice) */
+    double num;          /* numeric value in base unit (bytes for kB), or NAN */
+    const char *unit;    /* "bytes", "pages", NULL */
+    long line;           /* input line */
+} cow_stat;
+
+typedef struct cow_mem {
+    int64_t t_us;        /* epoch us */
+    double bytes;        /* memory in bytes */
+    const char *what;    /* series name, e.g. "memory.current", "rss" */
+} cow_mem;
+
+typedef struct cow_latmon {
+    int64_t t_us;        /* event time (LATENCY HISTORY/LATEST), 0 if none */
+    const char *kind;    /* "latest", "history", "doctor" */
+    const char *event;   /* monitor event name ("fork", "command"), or NULL */
+    double lat_ms;       /* latency of that sample / latest, NAN if none */
+    double max_ms;       /* all-time max (LATEST), NAN if none */
+    const char *text;    /* DOCTOR text, or NULL */
+    int none_observed;   /* 1 when DOCTOR said no spike was observed */
+    long line;           /* input line */
+} cow_latmon;
+
+typedef struct cow_interval {
+    int64_t t_us;        /* interval end (or start, see parser), epoch us */
+    double dur_s;        /* interval length, seconds */
+    double min_us, max_us, avg_us; /* latency figures in microseconds */
+    int64_t count;       /* samples in the interval */
+    const char *op;      /* command, or NULL */
+    long line;           /* input line */
+} cow_interval;
+
+typedef struct cow_pctl {
+    const char *source;  /* "memtier", "redis-benchmark", "hdr" */
+    const char *op;      /* command or "totals", or NULL */
+    int64_t t_us;        /* when known, else 0 */
+    double q;            /* quantile as a percentage, e.g. 99.9 */
+    double value_us;     /* latency at q in microseconds */
+    int64_t count;       /* total count behind it, 0 if unknown */
+    long line;           /* input line */
+} cow_pctl;
+
+typedef struct cow_reject {
+    long line;           /* 1-based input line */
+    const char *reason;  /* why, phrased for the user */
+    const char *text;    /* the line (the sink keeps an excerpt) */
+    size_t n;            /* length of text */
+} cow_reject;
+
+typedef struct cow_note {
+    const char *key;     /* e.g. "time_unit", "latency_column" */
+    const char *value;   /* e.g. "epoch ms (by magnitude)" */
+} cow_note;
+
+typedef struct cow_rec {
+    int kind;            /* enum cow_rec_kind */
+    union {
+        cow_sample sample;
+        cow_event event;
+        cow_info info;
+        cow_stat stat;
+        cow_mem mem;
+        cow_latmon latmon;
+        cow_interval interval;
+        cow_pctl pctl;
+        cow_reject reject;
+        cow_note note;
+    } u;
+} cow_rec;
+
+#endif

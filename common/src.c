@@ -1,0 +1,156 @@
+/* src.c -- line reader over a file or a memory buffer (see src.h). */
+#include "src.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mem.h"
+
+#define SRC_CHUNK (1u << 20)
+
+int src_open_file(cow_src *s, const char *path, cow_err *e)
+{
+    struct stat st;
+
+    memset(s, 0, sizeof(*s));
+    snprintf(s->name, sizeof(s->name), "%s", path);
+    s->fp = fopen(path, "rb");
+    if (s->fp == NULL) {
+        cow_err_at(e, path, 0, 0);
+        return COW_FAIL(e, COW_EIO, "cannot open: %s", strerror(errno));
+    }
+    s->size = fstat(fileno(s->fp), &st) == 0 ? (long long)st.st_size : -1;
+    s->cap = SRC_CHUNK;
+    s->buf = xmalloc(s->cap);
+    sha256_init(&s->sha);
+    return COW_OK;
+}
+
+void src_open_mem(cow_src *s, const char *name, const void *data, size_t n)
+{
+    memset(s, 0, sizeof(*s));
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    s->mem = data;
+    s->memlen = n;
+    s->end = n;
+    s->eof = 1;
+    s->size = (long long)n;
+    sha256_init(&s->sha);
+    sha256_update(&s->sha, data, n);
+}
+
+static const char *base(const cow_src *s)
+{
+    return s->fp ? s->buf : s->mem;
+}
+
+/* Make room and read more bytes. Returns 0 or an error code. */
+static int fill(cow_src *s, cow_err *e)
+{
+    size_t got;
+
+    if (s->eof || s->fp == NULL) {
+        s->eof = 1;
+        return COW_OK;
+    }
+    if (s->beg > 0) {
+        memmove(s->buf, s->buf + s->beg, s->end - s->beg);
+        s->end -= s->beg;
+        s->beg = 0;
+    }
+    if (s->end == s->cap) {
+        if (s->cap > COW_SRC_MAX_LINE) {
+            cow_err_at(e, s->name, s->line + 1, 0);
+            return COW_FAIL(e, COW_ELIMIT,
+                            "line longer than %u bytes: is this a text capture?",
+                            COW_SRC_MAX_LINE);
+        }
+        s->cap *= 2;
+        s->buf = xrealloc(s->buf, s->cap);
+    }
+    got = fread(s->buf + s->end, 1, s->cap - s->end, s->fp);
+    if (got > 0)
+        sha256_update(&s->sha, s->buf + s->end, got);
+    s->end += got;
+    if (got == 0) {
+        if (ferror(s->fp)) {
+            cow_err_at(e, s->name, s->line + 1, 0);
+            return COW_FAIL(e, COW_EIO, "read error: %s", strerror(errno));
+        }
+        s->eof = 1;
+    }
+    return COW_OK;
+}
+
+int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
+{
+    size_t scanned = 0;
+
+    for (;;) {
+        const char *b = base(s);
+        const char *nl = memchr(b + s->beg + scanned, '\n',
+                                s->end - s->beg - scanned);
+        if (nl != NULL || (s->eof && s->end > s->beg)) {
+            const char *p = b + s->beg;
+            size_t n = nl ? (size_t)(nl - p) : s->end - s->beg;
+            s->beg += n + (nl ? 1 : 0);
+            s->offset += (long long)(n + (nl ? 1 : 0));
+            ln->eol = nl != NULL;
+            if (n > 0 && p[n - 1] == '\r')
+                n--;
+            if (s->line == 0 && n >= 3 && (unsigned char)p[0] == 0xEF &&
+                (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF) {
+                p += 3;
+                n -= 3;
+            }
+            ln->p = p;
+            ln->n = n;
+            ln->no = ++s->line;
+            return 1;
+        }
+        if (s->eof)
+            return 0;
+        scanned = s->end - s->beg;
+        if (fill(s, e) != COW_OK)
+            return -1;
+    }
+}
+
+int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e)
+{
+    while (!s->eof) {
+        if (s->end == s->cap && s->beg == 0 && s->cap > 1024u * 1024u * 1024u) {
+            cow_err_at(e, s->name, 0, 0);
+            return COW_FAIL(e, COW_ELIMIT,
+                            "file over 1 GiB: write large captures as JSON lines");
+        }
+        if (s->fp && s->end == s->cap && s->beg == 0) {
+            s->cap *= 2;
+            s->buf = xrealloc(s->buf, s->cap);
+        }
+        if (fill(s, e) != COW_OK)
+            return -1;
+    }
+    *n = s->end - s->beg;
+    *out = xstrndup(base(s) + s->beg, *n);
+    s->offset += (long long)*n;
+    s->beg = s->end;
+    return COW_OK;
+}
+
+void src_sha256(cow_src *s, char hex[65])
+{
+    cow_sha256 copy = s->sha;
+    sha256_final_hex(&copy, hex);
+}
+
+void src_close(cow_src *s)
+{
+    if (s->fp)
+        fclose(s->fp);
+    free(s->buf);
+    s->fp = NULL;
+    s->buf = NULL;
+}

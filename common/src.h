@@ -1,0 +1,60 @@
+/* src.h -- a byte source read line by line, from a file or from memory.
+ *
+ *     cow_src s;
+ *     if (src_open_file(&s, path, &e)) ...;      or src_open_mem(&s, name, buf, n)
+ *     while ((rc = src_next_line(&s, &ln, &e)) == 1) { ... ln.p, ln.n, ln.no ... }
+ *     src_close(&s);
+ *
+ * Lines come without their end (LF, CRLF or a lone final CR is stripped); a
+ * UTF-8 byte order mark at the very start is skipped. ln.eol is 0 for a last
+ * line that ended without a newline (a possibly truncated write). Every byte
+ * read is fed to a SHA-256, so the file's digest is known after one pass.
+ * Lines point into the source's buffer and are valid until the next call. */
+#ifndef COW_COMMON_SRC_H
+#define COW_COMMON_SRC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "sha256.h"
+
+/* A line longer than this is an error, not a reason to grow without bound. */
+#define COW_SRC_MAX_LINE (16u * 1024u * 1024u)
+
+typedef struct cow_line {
+    const char *p;  /* first byte of the line (not NUL terminated) */
+    size_t n;       /* length without the line end */
+    long no;        /* 1-based line number */
+    int eol;        /* 1 if a line end followed, 0 at an unterminated end */
+} cow_line;
+
+typedef struct cow_src {
+    char name[512];      /* path or name shown in errors */
+    FILE *fp;            /* file backend, NULL for memory */
+    const char *mem;     /* memory backend data */
+    size_t memlen;       /* memory backend size */
+    char *buf;           /* file backend buffer */
+    size_t cap;          /* buffer capacity */
+    size_t beg, end;     /* unread bytes are buf[beg..end) */
+    int eof;             /* no more bytes to read from the backend */
+    long line;           /* lines returned so far */
+    long long offset;    /* bytes consumed so far */
+    long long size;      /* total size when known, else -1 */
+    cow_sha256 sha;      /* digest of every byte read */
+} cow_src;
+
+/* Open a file; on failure e names the path and the OS reason. */
+int src_open_file(cow_src *s, const char *path, cow_err *e);
+/* Read from memory that the caller keeps alive until src_close. */
+void src_open_mem(cow_src *s, const char *name, const void *data, size_t n);
+/* 1: a line in *ln; 0: end of input; -1: error in e. */
+int src_next_line(cow_src *s, cow_line *ln, cow_err *e);
+/* Read everything left into one NUL-terminated heap string (caller frees).
+ * Used by formats that are not line based (JSON arrays). */
+int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e);
+/* Hex SHA-256 of all bytes read so far; call after reading to the end. */
+void src_sha256(cow_src *s, char hex[65]);
+void src_close(cow_src *s);
+
+#endif

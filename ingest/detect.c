@@ -1,0 +1,54 @@
+/* detect.c -- the table of formats, sniffing, and the reject policy.
+ *
+ * Each parser lives in its own file and exports one cow_parser; this file
+ * only lists them. To add a format: write ingest/<format>.c with a sniff
+ * and a parse function, declare its cow_parser in formats.h, add a row. */
+#include "parser.h"
+
+#include <string.h>
+
+#include "formats.h"
+
+static const cow_parser *const parsers[] = {
+    NULL
+};
+
+const cow_parser *parser_detect(const char *fname, const char *head, size_t n)
+{
+    const cow_parser *best = NULL;
+    int best_score = 0;
+    size_t i;
+
+    for (i = 0; parsers[i] != NULL; i++) {
+        int score = parsers[i]->sniff(fname, head, n);
+        if (score > best_score) {
+            best_score = score;
+            best = parsers[i];
+        }
+    }
+    return best;
+}
+
+const cow_parser *parser_by_name(const char *name)
+{
+    size_t i;
+    for (i = 0; parsers[i] != NULL; i++)
+        if (strcmp(parsers[i]->name, name) == 0)
+            return parsers[i];
+    return NULL;
+}
+
+const cow_parser *const *parser_list(void)
+{
+    return parsers;
+}
+
+/* Requirement: a file lands whole or not at all. A few bad lines (a
+ * truncated last line, a stray comment) are rejected one by one; when more
+ * than 10% of a file's data lines are bad (and more than 2 of them), the
+ * file is most likely not what the parser thinks it is, and it is refused
+ * whole so that a misread file never lands half-right. */
+int parser_too_many_rejects(long long rows, long long rejected)
+{
+    return rejected > 2 && rejected * 10 > rows + rejected;
+}

@@ -1,0 +1,57 @@
+/* parser.h -- the parser interface and the table of known formats.
+ *
+ * Each format is one cow_parser row: a sniff function that looks at the
+ * file name and the first bytes and returns a confidence 0..100, and a
+ * parse function that reads a cow_src to the end and emits records to a
+ * sink. A parse function returns COW_OK when the file may land (rejected
+ * lines were emitted as COW_REC_REJECT), or an error code with e filled
+ * (path and line set) when the whole file must be refused.
+ *
+ *     const cow_parser *p = parser_detect(name, head, nhead);
+ *     if (p) rc = p->parse(&src, &opts, &sink, &e);
+ */
+#ifndef COW_INGEST_PARSER_H
+#define COW_INGEST_PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+#include "../common/src.h"
+#include "sink.h"
+
+/* How many leading bytes sniffers see. */
+#define COW_SNIFF_BYTES 4096
+
+/* What the user (flags) or run.json settles that a file cannot say. */
+typedef struct cow_parse_opts {
+    const char *time_unit;    /* "s","ms","us","ns" for unitless time columns, or NULL */
+    const char *latency_unit; /* "s","ms","us","ns" for unitless latency, or NULL */
+    int64_t t0_us;            /* anchor for relative time columns */
+    int has_t0;               /* t0_us is set */
+    int tz_off_s;             /* server log zone, seconds east of UTC */
+    int has_tz;               /* tz_off_s was given (else UTC is assumed) */
+    int log_year;             /* year for logs without one, 0 = unknown */
+    int64_t mtime_us;         /* file modification time, 0 if unknown */
+    const char *fname;        /* base name of the file (stamps in names) */
+} cow_parse_opts;
+
+typedef struct cow_parser {
+    const char *name;   /* stable id shown to users, e.g. "latency-csv" */
+    const char *what;   /* one line: what files this reads */
+    int (*sniff)(const char *fname, const char *head, size_t n);
+    int (*parse)(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e);
+} cow_parser;
+
+/* Best parser for a file, or NULL when nothing recognises it. */
+const cow_parser *parser_detect(const char *fname, const char *head, size_t n);
+/* Parser by its name, or NULL. */
+const cow_parser *parser_by_name(const char *name);
+/* The table, NULL terminated (for help output). */
+const cow_parser *const *parser_list(void);
+
+/* Whole-file refusal policy for rejected lines: true when a file with
+ * `rows` good records and `rejected` bad lines must be refused whole. */
+int parser_too_many_rejects(long long rows, long long rejected);
+
+#endif

@@ -1,0 +1,153 @@
+/* test_common.c -- common/: sha256, strict numbers, time, line source. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "minunit.h"
+#include "mem.h"
+#include "num.h"
+#include "sha256.h"
+#include "src.h"
+#include "timeconv.h"
+
+static void sha256_should_match_fips_vectors(void)
+{
+    cow_sha256 s;
+    char hex[65];
+    char *big = xmalloc(1000000);
+    size_t i;
+
+    sha256_init(&s);
+    sha256_final_hex(&s, hex);
+    CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    sha256_init(&s);
+    sha256_update(&s, "abc", 3);
+    sha256_final_hex(&s, hex);
+    CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    /* one million 'a' fed in odd-sized pieces crosses every block edge */
+    memset(big, 'a', 1000000);
+    sha256_init(&s);
+    for (i = 0; i < 1000000;) {
+        size_t n = (i % 7) * 13 + 1;
+        if (n > 1000000 - i)
+            n = 1000000 - i;
+        sha256_update(&s, big + i, n);
+        i += n;
+    }
+    sha256_final_hex(&s, hex);
+    CHECK_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(big);
+}
+
+static void num_should_parse_whole_fields_only(void)
+{
+    static const struct { const char *in; int ok; double v; } d[] = {
+        {"1.5", 1, 1.5}, {"-2", 1, -2}, {"1e3", 1, 1000}, {"0.000123", 1, 0.000123},
+        {"", 0, 0}, {"1.5ms", 0, 0}, {" 1", 0, 0}, {"nan", 0, 0}, {"inf", 0, 0},
+        {"1e999", 0, 0}, {"0x10", 0, 0}, {"-", 0, 0}, {".", 0, 0},
+    };
+    size_t i;
+    int64_t iv;
+    for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+        double v = -1;
+        int ok = num_parse_double(d[i].in, strlen(d[i].in), &v);
+        CHECK_INT(ok, d[i].ok);
+        if (ok)
+            CHECK_NEAR(v, d[i].v, 1e-12);
+    }
+    CHECK(num_parse_i64("9223372036854775807", 19, &iv) && iv == INT64_MAX);
+    CHECK(num_parse_i64("-9223372036854775808", 20, &iv) && iv == INT64_MIN);
+    CHECK(!num_parse_i64("9223372036854775808", 19, &iv));
+    CHECK(!num_parse_i64("12a", 3, &iv));
+    CHECK(!num_parse_i64("+", 1, &iv));
+}
+
+static void time_should_convert_civil_and_iso(void)
+{
+    int64_t us = 0;
+    char out[40];
+    int off = 1;
+
+    CHECK_INT(time_us_from_civil(1970, 1, 1, 0, 0, 0, 0), 0);
+    /* date -u -d '2025-02-03 14:02:11' +%s == 1738591331 */
+    CHECK_INT(time_us_from_civil(2025, 2, 3, 14, 2, 11, 532000),
+              INT64_C(1738591331532000));
+    CHECK(time_parse_iso8601("2025-02-03T14:02:11.532Z", 24, &us));
+    CHECK_INT(us, INT64_C(1738591331532000));
+    CHECK(time_parse_iso8601("2025-02-03 16:02:11.532+02:00", 29, &us));
+    CHECK_INT(us, INT64_C(1738591331532000));
+    CHECK(time_parse_iso8601("2025-02-03T14:02:11", 19, &us));
+    CHECK_INT(us, INT64_C(1738591331000000));
+    CHECK(!time_parse_iso8601("2025-13-03T14:02:11", 19, &us));
+    CHECK(!time_parse_iso8601("2025-02-03T14:02:11.5 junk", 26, &us));
+    time_format_iso(INT64_C(1738591331532000), out, sizeof(out));
+    CHECK_STR(out, "2025-02-03T14:02:11.532Z");
+    CHECK(time_parse_offset("-05:00", &off) && off == -18000);
+    CHECK(time_parse_offset("+0530", &off) && off == 19800);
+    CHECK(time_parse_offset("UTC", &off) && off == 0);
+    CHECK(!time_parse_offset("Europe/Paris", &off));
+    CHECK_INT(time_month_from_abbr("Feb"), 2);
+    CHECK_INT(time_month_from_abbr("Foo"), 0);
+}
+
+static void src_should_split_lines_and_strip_bom_and_cr(void)
+{
+    static const char data[] = "\xEF\xBB\xBFts,lat\r\n1,2\n\n3,4";
+    cow_src s;
+    cow_line ln;
+    cow_err e = COW_ERR_INIT;
+    int n = 0;
+
+    src_open_mem(&s, "mem", data, sizeof(data) - 1);
+    while (src_next_line(&s, &ln, &e) == 1) {
+        n++;
+        if (ln.no == 1)
+            CHECK(ln.n == 6 && memcmp(ln.p, "ts,lat", 6) == 0 && ln.eol);
+        if (ln.no == 3)
+            CHECK_INT(ln.n, 0);
+        if (ln.no == 4)
+            CHECK(ln.n == 3 && !ln.eol);
+    }
+    CHECK_INT(n, 4);
+    src_close(&s);
+}
+
+static void src_should_read_files_across_buffer_refills(void)
+{
+    const char *path = "test_common_src.tmp";
+    FILE *fp = fopen(path, "wb");
+    cow_src s;
+    cow_line ln;
+    cow_err e = COW_ERR_INIT;
+    char hex[65];
+    long i, lines = 0, sum = 0;
+
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    for (i = 0; i < 200000; i++)
+        fprintf(fp, "%ld,some padding text to cross the 1 MiB buffer\n", i);
+    fclose(fp);
+    CHECK_INT(src_open_file(&s, path, &e), COW_OK);
+    while (src_next_line(&s, &ln, &e) == 1) {
+        lines++;
+        sum += strtol(ln.p, NULL, 10);
+    }
+    CHECK_INT(lines, 200000);
+    CHECK_INT(sum, 199999L * 200000L / 2);
+    src_sha256(&s, hex);
+    CHECK_INT(strlen(hex), 64);
+    src_close(&s);
+    CHECK(src_open_file(&s, "no/such/file", &e) == COW_EIO);
+    CHECK(strstr(e.msg, "cannot open") != NULL);
+    remove(path);
+}
+
+int main(void)
+{
+    RUN(sha256_should_match_fips_vectors);
+    RUN(num_should_parse_whole_fields_only);
+    RUN(time_should_convert_civil_and_iso);
+    RUN(src_should_split_lines_and_strip_bom_and_cr);
+    RUN(src_should_read_files_across_buffer_refills);
+    return REPORT();
+}
