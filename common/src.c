@@ -118,6 +118,20 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
     }
 }
 
+int src_peek(cow_src *s, const char **p, size_t *n, cow_err *e)
+{
+    while (!s->eof && s->end - s->beg < 65536) {
+        size_t before = s->end - s->beg;
+        if (fill(s, e) != COW_OK)
+            return -1;
+        if (s->end - s->beg == before)
+            break;
+    }
+    *p = base(s) + s->beg;
+    *n = s->end - s->beg;
+    return COW_OK;
+}
+
 int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e)
 {
     while (!s->eof) {
@@ -138,6 +152,20 @@ int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e)
     s->offset += (long long)*n;
     s->beg = s->end;
     return COW_OK;
+}
+
+int src_file_sha256(const char *path, char hex[65], cow_err *e)
+{
+    cow_src s;
+    int rc = src_open_file(&s, path, e);
+    while (rc == COW_OK && !s.eof) {
+        s.beg = s.end = 0;
+        rc = fill(&s, e);
+    }
+    if (rc == COW_OK)
+        src_sha256(&s, hex);
+    src_close(&s);
+    return rc;
 }
 
 void src_sha256(cow_src *s, char hex[65])

@@ -50,9 +50,14 @@ int src_open_file(cow_src *s, const char *path, cow_err *e);
 void src_open_mem(cow_src *s, const char *name, const void *data, size_t n);
 /* 1: a line in *ln; 0: end of input; -1: error in e. */
 int src_next_line(cow_src *s, cow_line *ln, cow_err *e);
+/* Look at up to the next 64 KiB without consuming them (*p valid until the
+ * next read). A leading BOM is included. */
+int src_peek(cow_src *s, const char **p, size_t *n, cow_err *e);
 /* Read everything left into one NUL-terminated heap string (caller frees).
  * Used by formats that are not line based (JSON arrays). */
 int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e);
+/* Hex SHA-256 of a whole file, read in one pass without parsing. */
+int src_file_sha256(const char *path, char hex[65], cow_err *e);
 /* Hex SHA-256 of all bytes read so far; call after reading to the end. */
 void src_sha256(cow_src *s, char hex[65]);
 void src_close(cow_src *s);

@@ -10,6 +10,8 @@
 #include "formats.h"
 
 static const cow_parser *const parsers[] = {
+    &cow_parser_latency_csv,
+    &cow_parser_latency_json,
     NULL
 };
 

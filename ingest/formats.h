@@ -6,5 +6,11 @@
 
 extern const cow_parser cow_parser_latency_csv;  /* latcsv.c */
 extern const cow_parser cow_parser_latency_json; /* latjson.c */
+extern const cow_parser cow_parser_rbench_csv;   /* rbench.c */
+extern const cow_parser cow_parser_rbench_text;  /* rbench.c */
+extern const cow_parser cow_parser_memtier_json; /* memtier.c */
+extern const cow_parser cow_parser_hgrm;         /* hgrm.c */
+
+extern const cow_parser cow_parser_redis_log;    /* redislog.c */
 
 #endif

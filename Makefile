@@ -1,0 +1,58 @@
+# cowtail -- thin wrapper over CMake that also installs Debian packages.
+#
+#   make demo    build, then run the main job on the bundled samples
+#   make test    build and run every test, also under ASan+UBSan
+#   make bench   build and run the benchmarks (bench/README.md)
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEMO_OUT ?= $(BUILD)/demo
+
+# Debian packages the build, the tests and the benchmarks need.
+DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
+       libxlsxwriter-dev libcairo2-dev fonts-dejavu-core sqlite3
+
+.PHONY: all deps build test test-asan demo bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "missing Debian packages; run:"; \
+	    echo "  sudo apt-get install -y$$missing"; exit 2; \
+	  fi; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCOW_WERROR=ON
+	cmake --build $(BUILD) -j$(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCOW_WERROR=ON -DCOW_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+demo: build
+	rm -f $(DEMO_OUT).db $(DEMO_OUT).db-wal $(DEMO_OUT).db-shm
+	./$(BUILD)/cowtail ingest --db $(DEMO_OUT).db samples/ ; \
+	  rc=$$?; [ $$rc -le 1 ] || exit $$rc
+	./$(BUILD)/cowtail runs --db $(DEMO_OUT).db
+
+bench: build
+	bash bench/ingest.sh
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

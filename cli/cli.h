@@ -1,0 +1,71 @@
+/* cli.h -- what the subcommands share: exit codes, the command table
+ * entry, error printing, and the ingest driver used by every command that
+ * accepts capture folders. Only cli/ prints or exits. */
+#ifndef COW_CLI_CLI_H
+#define COW_CLI_CLI_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "parser.h"
+#include "store.h"
+
+enum cow_exit {
+    EXIT_OK = 0,       /* everything landed / passed */
+    EXIT_REJECTED = 1, /* some input rejected (or, for check: a threshold failed) */
+    EXIT_USAGE = 2,    /* usage error or unusable input */
+    EXIT_IO = 3,       /* file system or database error */
+    EXIT_INTERNAL = 4  /* a bug */
+};
+
+typedef struct cow_command {
+    const char *name;                     /* "ingest" */
+    int (*run)(int argc, char **argv);    /* returns an exit code */
+    const char *summary;                  /* one line for `cowtail help` */
+    const char *const *usage;             /* full help, NULL terminated */
+} cow_command;
+
+/* Print "cowtail: path:line: msg" to stderr. */
+void cli_error(const cow_err *e);
+/* Print "cowtail: <fmt>" to stderr. */
+void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a usage array to fp. */
+void cli_print_usage(FILE *fp, const char *const *usage);
+/* Map an error code to an exit code. */
+int cli_exit_for(int code);
+
+/* Settings given on the command line that override run.json. */
+typedef struct cow_ingest_flags {
+    const char *time_unit;    /* --time-unit */
+    const char *latency_unit; /* --latency-unit */
+    const char *t0;           /* --t0 (epoch or ISO 8601) */
+    const char *log_tz;       /* --log-tz */
+    int log_year;             /* --log-year */
+    const char *label;        /* --label (single run only) */
+    const char *parser;       /* --parser NAME: skip detection */
+    int quiet;                /* -q: only errors and the summary line */
+} cow_ingest_flags;
+
+typedef struct cow_ingest_totals {
+    long files_ok;       /* files that landed */
+    long files_dup;      /* files already in the database */
+    long files_refused;  /* files refused whole */
+    long files_skipped;  /* files no parser recognised */
+    long long rows;      /* records that landed */
+    long long rejected;  /* lines rejected */
+    long runs;           /* runs touched */
+} cow_ingest_totals;
+
+/* Ingest every path into st, printing one line per file. Returns an exit
+ * code: EXIT_OK, EXIT_REJECTED (something rejected or refused), EXIT_USAGE
+ * (unusable path or flags), EXIT_IO. */
+int cli_ingest_paths(cow_store *st, char **paths, int npaths,
+                     const cow_ingest_flags *fl, cow_ingest_totals *tot);
+
+/* Common option parsing help: the default database path. */
+#define COW_DEFAULT_DB "cowtail.db"
+
+/* Close stdout and report a write error (ENOSPC, EIO). */
+int cli_finish_stdout(int code);
+
+#endif

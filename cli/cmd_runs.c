@@ -1,0 +1,139 @@
+/* cmd_runs.c -- `cowtail runs`: list the runs in the database.
+ *
+ * The --json form is an array of objects with the stable keys documented
+ * in the README: label, scenario, mode, host, trial, files, samples,
+ * rejected, events, t_first_us, t_last_us. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "timeconv.h"
+
+const char *const cmd_runs_usage[] = {
+    "usage: cowtail runs [--db FILE] [--json]",
+    "",
+    "List the runs in the database: label, files, samples, rejected lines,",
+    "server events and the time span of the samples.",
+    "",
+    "  --db FILE   database (default cowtail.db)",
+    "  --json      an array of objects with keys label, scenario, mode, host,",
+    "              trial, files, samples, rejected, events, t_first_us,",
+    "              t_last_us (null when unknown)",
+    NULL
+};
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+/* Integers go in as raw text: cJSON prints doubles, and epoch microseconds
+ * have 16 digits that must come out exact. */
+static void add_int(cJSON *o, const char *k, long long v, int known)
+{
+    char buf[32];
+    if (known) {
+        snprintf(buf, sizeof(buf), "%lld", v);
+        cJSON_AddRawToObject(o, k, buf);
+    } else {
+        cJSON_AddNullToObject(o, k);
+    }
+}
+
+static int print_json(const cow_run_row *rows, size_t n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    char *text;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const cow_run_row *r = &rows[i];
+        cJSON *o = cJSON_CreateObject();
+        add_str(o, "label", r->label);
+        add_str(o, "scenario", r->scenario);
+        add_str(o, "mode", r->mode);
+        add_str(o, "host", r->host);
+        add_int(o, "trial", r->trial, r->trial >= 0);
+        add_int(o, "files", r->files, 1);
+        add_int(o, "samples", r->samples, 1);
+        add_int(o, "rejected", r->rejected, 1);
+        add_int(o, "events", r->events, 1);
+        add_int(o, "t_first_us", r->t_first_us, r->samples > 0);
+        add_int(o, "t_last_us", r->t_last_us, r->samples > 0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    text = cJSON_Print(arr);
+    puts(text);
+    free(text);
+    cJSON_Delete(arr);
+    return EXIT_OK;
+}
+
+static int print_table(const cow_run_row *rows, size_t n)
+{
+    size_t i;
+    printf("%-28s %5s %9s %8s %7s  %-24s %9s\n", "label", "files", "samples",
+           "rejected", "events", "first sample (UTC)", "span s");
+    for (i = 0; i < n; i++) {
+        const cow_run_row *r = &rows[i];
+        char first[40] = "-";
+        char span[32] = "-";
+        if (r->samples > 0) {
+            time_format_iso(r->t_first_us, first, sizeof(first));
+            snprintf(span, sizeof(span), "%.3f",
+                     (double)(r->t_last_us - r->t_first_us) / 1e6);
+        }
+        printf("%-28s %5lld %9lld %8lld %7lld  %-24s %9s\n", r->label,
+               (long long)r->files, (long long)r->samples,
+               (long long)r->rejected, (long long)r->events, first, span);
+    }
+    if (n == 0)
+        printf("(no runs: load captures with cowtail ingest PATH)\n");
+    return EXIT_OK;
+}
+
+int cmd_runs(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = COW_DEFAULT_DB;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL;
+    size_t n = 0;
+    int c, json = 0, code;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_runs_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_runs_usage); return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        cli_errorf("runs: unexpected argument '%s'", argv[optind]);
+        return EXIT_USAGE;
+    }
+    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
+        cli_error(&e);
+        store_close(st);
+        return EXIT_IO;
+    }
+    code = json ? print_json(rows, n) : print_table(rows, n);
+    store_free_runs(rows, n);
+    store_close(st);
+    return code;
+}

@@ -1,0 +1,11 @@
+/* commands.h -- one entry point and one usage array per subcommand
+ * (cli/cmd_<name>.c); main.c lists them in its command table. */
+#ifndef COW_CLI_COMMANDS_H
+#define COW_CLI_COMMANDS_H
+
+int cmd_ingest(int argc, char **argv);
+extern const char *const cmd_ingest_usage[];
+int cmd_runs(int argc, char **argv);
+extern const char *const cmd_runs_usage[];
+
+#endif

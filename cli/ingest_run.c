@@ -1,0 +1,344 @@
+/* ingest_run.c -- the ingest driver: capture discovery -> parser -> sink ->
+ * store, one transaction per file, one line of output per file.
+ *
+ * This is where a parser's sink is wired to the store (parsers and the
+ * store never see each other). Policies applied here, per file:
+ *  - the file lands whole or not at all (one transaction);
+ *  - a file whose SHA-256 already landed in the same run adds nothing;
+ *  - too many rejected lines refuse the file (parser_too_many_rejects);
+ *  - the first rejects are printed as file:line: reason, all are stored. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cli.h"
+#include "mem.h"
+#include "timeconv.h"
+
+/* Rejects printed per file; the rest are only counted and stored. */
+#define SHOW_REJECTS 3
+
+typedef struct storesink {
+    cow_store *st;        /* destination */
+    int64_t run, file;    /* ids */
+    const char *path;     /* file being read, for messages */
+    long long rows;       /* records landed */
+    long long samples;    /* of which latency samples */
+    long long rejected;   /* lines rejected */
+    char notes[1024];     /* "key: value; ..." from the parser */
+    int progress;         /* print progress (stderr is a terminal) */
+    time_t last_progress; /* when progress was last printed */
+} storesink;
+
+static void progress(storesink *k)
+{
+    time_t now;
+    if (!k->progress)
+        return;
+    now = time(NULL);
+    if (now != k->last_progress) {
+        k->last_progress = now;
+        fprintf(stderr, "\r  %s: %lld records...", k->path, k->rows);
+        fflush(stderr);
+    }
+}
+
+static int emit(void *ctx, const cow_rec *r, cow_err *e)
+{
+    storesink *k = ctx;
+    int rc;
+
+    if (r->kind == COW_REC_NOTE) {
+        size_t used = strlen(k->notes);
+        snprintf(k->notes + used, sizeof(k->notes) - used, "%s%s %s",
+                 used ? "; " : "", r->u.note.key, r->u.note.value);
+        return COW_OK;
+    }
+    if (r->kind == COW_REC_SAMPLE)
+        return store_add_samples(k->st, k->run, k->file, &r->u.sample, 1, e) ||
+               (k->rows++, k->samples++, 0);
+    if ((rc = store_add_rec(k->st, k->run, k->file, r, e)) != COW_OK)
+        return rc;
+    if (r->kind == COW_REC_REJECT) {
+        if (k->rejected++ < SHOW_REJECTS)
+            fprintf(stderr, "cowtail: %s:%ld: %s\n", k->path, r->u.reject.line,
+                    r->u.reject.reason);
+    } else {
+        k->rows++;
+    }
+    if ((k->rows & 0xffff) == 0)
+        progress(k);
+    return COW_OK;
+}
+
+static int emit_samples(void *ctx, const cow_sample *s, size_t n, cow_err *e)
+{
+    storesink *k = ctx;
+    int rc = store_add_samples(k->st, k->run, k->file, s, n, e);
+    if (rc == COW_OK) {
+        long long before = k->rows;
+        k->rows += (long long)n;
+        k->samples += (long long)n;
+        if ((before >> 16) != (k->rows >> 16))
+            progress(k);
+    }
+    return rc;
+}
+
+/* Parse options from run.json, overridden by flags. */
+static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
+                     cow_parse_opts *o, cow_err *e)
+{
+    const char *tz = fl->log_tz ? fl->log_tz : r->meta.log_tz;
+
+    memset(o, 0, sizeof(*o));
+    o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
+    o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
+    o->log_year = fl->log_year ? fl->log_year : r->meta.log_year;
+    if (fl->t0) {
+        cow_runjson tmp;
+        char json[300];
+        int rc;
+        /* --t0 accepts what run.json "t0" accepts */
+        if (strchr(fl->t0, '-') && strchr(fl->t0, ':'))
+            snprintf(json, sizeof(json), "{\"t0\":\"%.250s\"}", fl->t0);
+        else
+            snprintf(json, sizeof(json), "{\"t0\":%.250s}", fl->t0);
+        rc = runjson_parse("--t0", json, strlen(json), &tmp, e);
+        o->t0_us = tmp.t0_us;
+        o->has_t0 = tmp.has_t0;
+        runjson_release(&tmp);
+        if (rc != COW_OK || !o->has_t0)
+            return COW_FAIL(e, COW_EUSAGE, "--t0 %s: expected an epoch (s, ms, "
+                            "us) or an ISO 8601 time", fl->t0);
+    } else {
+        o->t0_us = r->meta.t0_us;
+        o->has_t0 = r->meta.has_t0;
+    }
+    if (tz) {
+        if (!time_parse_offset(tz, &o->tz_off_s))
+            return COW_FAIL(e, COW_EUSAGE,
+                            "log time zone '%s' is not an offset like +02:00, "
+                            "-0500 or UTC (zone names are not supported: give "
+                            "the offset in force during the capture)", tz);
+        o->has_tz = 1;
+    }
+    return COW_OK;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+enum file_outcome { FILE_OK, FILE_DUP, FILE_REFUSED, FILE_SKIPPED, FILE_FATAL };
+
+/* Ingest one file of a run. *run_id is created on first use. */
+static int ingest_file(cow_store *st, const cow_capture_run *r,
+                       const char *path, const cow_parse_opts *o0,
+                       const cow_ingest_flags *fl, int64_t *run_id,
+                       cow_ingest_totals *tot)
+{
+    cow_err e = COW_ERR_INIT;
+    cow_src src;
+    cow_parse_opts o = *o0;
+    const cow_parser *p;
+    const char *head;
+    size_t nhead;
+    storesink k;
+    cow_sink sink;
+    struct stat sb;
+    char sha[65];
+    int rc, seen = 0;
+
+    memset(&k, 0, sizeof(k));
+    if (src_open_file(&src, path, &e) != COW_OK) {
+        cli_error(&e);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if (stat(path, &sb) == 0)
+        o.mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
+    o.fname = base_name(path);
+    if (src_peek(&src, &head, &nhead, &e) != COW_OK) {
+        cli_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    p = fl->parser ? parser_by_name(fl->parser)
+                   : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    if (p == NULL) {
+        if (!fl->quiet)
+            printf("  %-28s skipped: no parser recognises it (force one with "
+                   "--parser NAME; see cowtail help ingest)\n", o.fname);
+        src_close(&src);
+        tot->files_skipped++;
+        return FILE_SKIPPED;
+    }
+    if ((rc = store_begin(st, &e)) != COW_OK)
+        goto fatal;
+    if (*run_id == 0) {
+        cow_run_meta m;
+        memset(&m, 0, sizeof(m));
+        m.label = fl->label ? fl->label : r->label;
+        m.path = r->dir;
+        m.scenario = r->meta.scenario;
+        m.mode = r->meta.mode;
+        m.host = r->meta.host;
+        m.trial = r->meta.trial;
+        m.meta = r->meta.text;
+        if ((rc = store_run_upsert(st, &m, run_id, &e)) != COW_OK)
+            goto fatal;
+    }
+    k.st = st;
+    k.run = *run_id;
+    k.path = path;
+    k.progress = isatty(2);
+    /* A file already in this run is told apart before parsing when a file
+     * of the same size is there (hash it first); otherwise the digest taken
+     * while parsing is checked at the end. */
+    if ((rc = store_file_size_seen(st, k.run, (int64_t)src.size, &seen, &e)) != COW_OK)
+        goto fatal;
+    if (seen) {
+        cow_err he = COW_ERR_INIT;
+        if (src_file_sha256(path, sha, &he) == COW_OK &&
+            store_file_seen(st, k.run, sha, &seen, &e) == COW_OK && seen)
+            goto duplicate;
+    }
+    if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
+                               &k.file, &e)) != COW_OK)
+        goto fatal;
+    sink.emit = emit;
+    sink.emit_samples = emit_samples;
+    sink.ctx = &k;
+    rc = p->parse(&src, &o, &sink, &e);
+    if (k.progress && k.last_progress)
+        fprintf(stderr, "\r\033[K");
+    if (rc == COW_ESQL || rc == COW_EIO)
+        goto fatal;
+    if (rc != COW_OK) {
+        if (!e.path[0])
+            cow_err_at(&e, path, e.line, e.col);
+        store_rollback(st);
+        *run_id = 0; /* the run may have been created in this transaction */
+        printf("  %-28s refused (%s): nothing of it was loaded\n", o.fname, p->name);
+        cli_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    src_sha256(&src, sha);
+    if ((rc = store_file_seen(st, k.run, sha, &seen, &e)) != COW_OK)
+        goto fatal;
+    if (seen) {
+duplicate:
+        store_rollback(st);
+        *run_id = 0;
+        if (!fl->quiet)
+            printf("  %-28s already ingested (same SHA-256): nothing added\n", o.fname);
+        src_close(&src);
+        tot->files_dup++;
+        return FILE_DUP;
+    }
+    if (parser_too_many_rejects(k.rows, k.rejected)) {
+        store_rollback(st);
+        *run_id = 0;
+        printf("  %-28s refused (%s): %lld of %lld lines rejected; nothing of "
+               "it was loaded\n", o.fname, p->name, k.rejected, k.rows + k.rejected);
+        cli_errorf("%s: more than 10%% of the lines are bad: is this really a "
+                   "%s file? (force another parser with --parser NAME)",
+                   path, p->name);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
+        (rc = store_commit(st, &e)) != COW_OK)
+        goto fatal;
+    if (!fl->quiet) {
+        printf("  %-28s %-18s %lld %s, %lld rejected", o.fname, p->name, k.rows,
+               k.samples == k.rows ? "samples" : "records", k.rejected);
+        if (k.notes[0])
+            printf("  [%s]", k.notes);
+        printf("\n");
+    }
+    src_close(&src);
+    tot->files_ok++;
+    tot->rows += k.rows;
+    tot->rejected += k.rejected;
+    return FILE_OK;
+fatal:
+    store_rollback(st);
+    if (!e.path[0])
+        cow_err_at(&e, path, 0, 0);
+    cli_error(&e);
+    src_close(&src);
+    return FILE_FATAL;
+}
+
+int cli_ingest_paths(cow_store *st, char **paths, int npaths,
+                     const cow_ingest_flags *fl, cow_ingest_totals *tot)
+{
+    cow_capture cap;
+    cow_err e = COW_ERR_INIT;
+    size_t i, j;
+    int a, code = EXIT_OK;
+
+    memset(tot, 0, sizeof(*tot));
+    capture_init(&cap);
+    for (a = 0; a < npaths; a++) {
+        if (capture_add_path(&cap, paths[a], &e) != COW_OK) {
+            cli_error(&e);
+            capture_release(&cap);
+            return EXIT_USAGE;
+        }
+    }
+    if (fl->label && cap.n > 1) {
+        cli_errorf("--label names one run, but the paths hold %zu runs", cap.n);
+        capture_release(&cap);
+        return EXIT_USAGE;
+    }
+    if (fl->parser && parser_by_name(fl->parser) == NULL) {
+        cli_errorf("--parser %s: no such parser (see cowtail help ingest)", fl->parser);
+        capture_release(&cap);
+        return EXIT_USAGE;
+    }
+    for (i = 0; i < cap.n; i++) {
+        const cow_capture_run *r = &cap.runs[i];
+        cow_parse_opts o;
+        int64_t run_id = 0;
+        int touched = 0;
+
+        if (make_opts(r, fl, &o, &e) != COW_OK) {
+            cow_err_at(&e, r->dir, 0, 0);
+            cli_error(&e);
+            code = EXIT_USAGE;
+            continue;
+        }
+        if (!fl->quiet)
+            printf("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
+        for (j = 0; j < r->nfiles; j++) {
+            int out = ingest_file(st, r, r->files[j], &o, fl, &run_id, tot);
+            if (out == FILE_FATAL) {
+                capture_release(&cap);
+                return EXIT_IO;
+            }
+            if (out == FILE_OK)
+                touched = 1;
+            if (out == FILE_REFUSED && code == EXIT_OK)
+                code = EXIT_REJECTED;
+        }
+        tot->runs += touched;
+    }
+    if (tot->rejected > 0 && code == EXIT_OK)
+        code = EXIT_REJECTED;
+    capture_release(&cap);
+    return code;
+}

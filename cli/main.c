@@ -1,0 +1,82 @@
+/* main.c -- cowtail's entry point: the command table and dispatch. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const char *const main_usage[] = {
+    "usage: cowtail <command> [options] [args]",
+    "",
+    "cowtail reads raw captures of Redis/Valkey fork and copy-on-write",
+    "latency experiments into SQLite and analyses them.",
+    "",
+    "Options for every command: --db FILE (default cowtail.db, ':memory:'",
+    "allowed), --help.",
+    "",
+    "Exit codes: 0 ok; 1 some input rejected; 2 usage error or unusable",
+    "input; 3 file system or database error; 4 internal error.",
+    NULL
+};
+
+static const cow_command commands[] = {
+    {"ingest", cmd_ingest, "load capture folders or files into the database",
+     cmd_ingest_usage},
+    {"runs", cmd_runs, "list the runs in the database", cmd_runs_usage},
+    {NULL, NULL, NULL, NULL}
+};
+
+static void list_commands(FILE *fp)
+{
+    const cow_command *c;
+    cli_print_usage(fp, main_usage);
+    fprintf(fp, "\ncommands:\n");
+    for (c = commands; c->name; c++)
+        fprintf(fp, "  %-8s %s\n", c->name, c->summary);
+    fprintf(fp, "  %-8s %s\n", "help", "show help for a command: cowtail help CMD");
+}
+
+static const cow_command *find(const char *name)
+{
+    const cow_command *c;
+    for (c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const cow_command *c;
+
+    if (argc < 2) {
+        list_commands(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        list_commands(stdout);
+        return cli_finish_stdout(EXIT_OK);
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("cowtail %s\n", COW_VERSION);
+        return cli_finish_stdout(EXIT_OK);
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        if (argc < 3) {
+            list_commands(stdout);
+            return cli_finish_stdout(EXIT_OK);
+        }
+        if ((c = find(argv[2])) == NULL) {
+            cli_errorf("unknown command '%s' (see cowtail help)", argv[2]);
+            return EXIT_USAGE;
+        }
+        cli_print_usage(stdout, c->usage);
+        return cli_finish_stdout(EXIT_OK);
+    }
+    if ((c = find(argv[1])) == NULL) {
+        cli_errorf("unknown command '%s' (see cowtail help)", argv[1]);
+        return EXIT_USAGE;
+    }
+    return cli_finish_stdout(c->run(argc - 1, argv + 1));
+}

@@ -1,0 +1,56 @@
+/* util.c -- printing helpers shared by the subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_error(const cow_err *e)
+{
+    char buf[1200];
+    cow_err_format(e, buf, sizeof(buf));
+    fprintf(stderr, "cowtail: %s\n", buf);
+}
+
+void cli_errorf(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("cowtail: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_print_usage(FILE *fp, const char *const *usage)
+{
+    for (; *usage; usage++)
+        fprintf(fp, "%s\n", *usage);
+}
+
+int cli_exit_for(int code)
+{
+    switch ((enum cow_code)code) {
+    case COW_OK: return EXIT_OK;
+    case COW_EPARSE:
+    case COW_EUNIT:
+    case COW_ECLOCK:
+    case COW_ELIMIT:
+    case COW_EUSAGE: return EXIT_USAGE;
+    case COW_EDUP: return EXIT_OK;
+    case COW_EIO:
+    case COW_ESQL: return EXIT_IO;
+    case COW_EINTERNAL: return EXIT_INTERNAL;
+    }
+    return EXIT_INTERNAL;
+}
+
+int cli_finish_stdout(int code)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "cowtail: cannot write output: %s\n", strerror(errno));
+        return code ? code : EXIT_IO;
+    }
+    return code;
+}

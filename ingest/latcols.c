@@ -1,0 +1,400 @@
+/* latcols.c -- column roles, units and clocks for latency captures.
+ *
+ * Requirements:
+ *  1. A column's role comes from its name (aliases below, first alias
+ *     wins when several columns match); its unit from a suffix or a unit
+ *     written in the header. A latency without a known unit refuses the
+ *     file: guessing ms vs us silently is the worst possible error.
+ *  2. The clock is decided on the first stamp: ISO 8601 text; a number
+ *     whose unit is known (header or --time-unit) is epoch when it falls in
+ *     1990..2100, else relative; a number without a unit is epoch s/ms/us/ns
+ *     by magnitude, else relative with an unknown unit (refused).
+ *  3. Relative stamps need an anchor (--t0 / run.json "t0"), else refused.
+ *  4. Clock problems refuse the file: a negative stamp (typically a
+ *     monotonic clock subtracted from a wall clock), an epoch outside
+ *     1990..2100, time running back by more than LATCOLS_BACKWARDS_TOL_US,
+ *     a span longer than LATCOLS_MAX_SPAN_US.
+ *  5. A bad latency (not a number, NaN, inf, negative) is a reject. */
+#include "latcols.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "num.h"
+#include "timeconv.h"
+
+/* Aliases in order of preference. */
+static const char *const time_aliases[] = {
+    "timestamp", "ts", "time", "t", "epoch", "unix_time", "unixtime",
+    "start", "start_time", "send_time", "sent", "datetime", "date", "when",
+    "wall", "wallclock", "clock", NULL};
+static const char *const lat_aliases[] = {
+    "latency", "lat", "rtt", "round_trip", "roundtrip", "response_time",
+    "resp_time", "service_time", "duration", "elapsed", "took", "value", NULL};
+static const char *const op_aliases[] = {
+    "op", "cmd", "command", "operation", "opname", "type", "request", NULL};
+
+static const struct { const char *name; double us; } units[] = {
+    {"ns", 1e-3}, {"nanos", 1e-3}, {"nsec", 1e-3}, {"nanoseconds", 1e-3},
+    {"us", 1.0}, {"usec", 1.0}, {"micros", 1.0}, {"microseconds", 1.0},
+    {"µs", 1.0},
+    {"ms", 1e3}, {"msec", 1e3}, {"millis", 1e3}, {"milliseconds", 1e3},
+    {"s", 1e6}, {"sec", 1e6}, {"secs", 1e6}, {"seconds", 1e6},
+};
+
+/* Microseconds per unit named name[0..n), or 0 when not a unit. */
+static double unit_us(const char *name, size_t n)
+{
+    size_t i;
+    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strlen(units[i].name) == n && strncmp(units[i].name, name, n) == 0)
+            return units[i].us;
+    return 0;
+}
+
+static int alias_rank(const char *const *list, const char *base)
+{
+    int i;
+    for (i = 0; list[i] != NULL; i++)
+        if (strcmp(list[i], base) == 0)
+            return i + 1;
+    return 0;
+}
+
+void latcols_init(latcols *lc, const cow_parse_opts *o)
+{
+    memset(lc, 0, sizeof(*lc));
+    lc->o = o;
+    lc->time_col = lc->lat_col = lc->op_col = -1;
+}
+
+/* Lower-case name into out, strip quotes/blanks and a unit in () or [];
+ * returns the unit (us per unit) or 0, and leaves the base name in out. */
+static double split_name(const char *name, size_t n, char *out, size_t cap)
+{
+    size_t i, k = 0;
+    double u = 0;
+    char *open;
+
+    for (i = 0; i < n && k + 1 < cap; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c == '"' || c == '\'')
+            continue;
+        out[k++] = (char)tolower(c);
+    }
+    out[k] = '\0';
+    open = strpbrk(out, "([");
+    if (open != NULL) {
+        char *close = strpbrk(open, ")]");
+        if (close != NULL) {
+            char *p = open + 1;
+            while (*p == ' ')
+                p++;
+            u = unit_us(p, (size_t)(close - p));
+        }
+        *open = '\0';
+    }
+    k = strlen(out);
+    while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\t'))
+        out[--k] = '\0';
+    for (i = 0; out[i]; i++)
+        if (out[i] == ' ' || out[i] == '-' || out[i] == '.')
+            out[i] = '_';
+    if (u == 0) {
+        char *us = strrchr(out, '_');
+        if (us != NULL && us != out) {
+            double su = unit_us(us + 1, strlen(us + 1));
+            if (su > 0) {
+                u = su;
+                *us = '\0';
+            }
+        }
+    }
+    return u;
+}
+
+void latcols_add(latcols *lc, int idx, const char *name, size_t n)
+{
+    char base[64];
+    double u = split_name(name, n, base, sizeof(base));
+    int r;
+
+    if ((r = alias_rank(time_aliases, base)) > 0 &&
+        (lc->time_col < 0 || r < lc->time_prio)) {
+        lc->time_col = idx;
+        lc->time_prio = r;
+        lc->time_unit_us = u;
+        snprintf(lc->time_name, sizeof(lc->time_name), "%.*s", (int)n, name);
+    } else if ((r = alias_rank(lat_aliases, base)) > 0 &&
+               (lc->lat_col < 0 || r < lc->lat_prio)) {
+        lc->lat_col = idx;
+        lc->lat_prio = r;
+        lc->lat_unit_us = u;
+        lc->lat_unit_from = "the column name";
+        snprintf(lc->lat_name, sizeof(lc->lat_name), "%.*s", (int)n, name);
+    } else if (alias_rank(op_aliases, base) > 0 && lc->op_col < 0) {
+        lc->op_col = idx;
+    }
+}
+
+int latcols_check(latcols *lc, cow_err *e)
+{
+    const cow_parse_opts *o = lc->o;
+
+    if (lc->lat_col < 0)
+        return COW_FAIL(e, COW_EPARSE,
+                        "no latency column (expected one named latency, lat, "
+                        "rtt, duration, elapsed or value, with a unit suffix "
+                        "such as latency_us)");
+    if (lc->time_col < 0)
+        return COW_FAIL(e, COW_EPARSE,
+                        "no time column (expected one named timestamp, ts, "
+                        "time, t or epoch, e.g. timestamp_us): samples cannot "
+                        "be lined up with server events without one");
+    if (lc->lat_unit_us == 0 && o && o->latency_unit) {
+        lc->lat_unit_us = unit_us(o->latency_unit, strlen(o->latency_unit));
+        lc->lat_unit_from = "--latency-unit / run.json latency_unit";
+    }
+    if (lc->lat_unit_us == 0)
+        return COW_FAIL(e, COW_EUNIT,
+                        "latency column '%s' has no unit: rename it (e.g. "
+                        "%s_ms or '%s (us)'), pass --latency-unit ms|us|ns|s, "
+                        "or set \"latency_unit\" in run.json",
+                        lc->lat_name, lc->lat_name, lc->lat_name);
+    if (lc->time_unit_us == 0 && o && o->time_unit)
+        lc->time_unit_us = unit_us(o->time_unit, strlen(o->time_unit));
+    return COW_OK;
+}
+
+static int in_epoch(double us)
+{
+    return us >= (double)COW_EPOCH_MIN_S * 1e6 && us < (double)COW_EPOCH_MAX_S * 1e6;
+}
+
+/* Requirement 2: choose the clock from the first stamp v. */
+static int decide(latcols *lc, double v, cow_err *e)
+{
+    static const double mags[] = {1e6, 1e3, 1.0, 1e-3};
+    static const char *const names[] = {"s", "ms", "us", "ns"};
+    size_t i;
+
+    if (v < 0)
+        return COW_FAIL(e, COW_ECLOCK,
+                        "first time stamp in '%s' is negative (%.17g): this "
+                        "usually means a monotonic clock reading was mixed "
+                        "with a wall clock; record one wall-clock epoch at "
+                        "start and add monotonic deltas to it",
+                        lc->time_name, v);
+    if (lc->time_unit_us > 0) {
+        lc->time_mult = lc->time_unit_us;
+        lc->time_epoch = in_epoch(v * lc->time_mult);
+        snprintf(lc->time_how, sizeof(lc->time_how), "%s, unit from %s",
+                 lc->time_epoch ? "epoch" : "relative",
+                 lc->o && lc->o->time_unit ? "--time-unit" : "the header");
+    } else {
+        for (i = 0; i < 4; i++)
+            if (in_epoch(v * mags[i]))
+                break;
+        if (i == 4)
+            return COW_FAIL(e, COW_EUNIT,
+                            "time column '%s' starts at %.17g, which is not an "
+                            "epoch in s, ms, us or ns: for relative times name "
+                            "the unit (e.g. t_s, elapsed_ms) or pass "
+                            "--time-unit, and give the start with --t0 or "
+                            "run.json \"t0\"",
+                            lc->time_name, v);
+        lc->time_mult = mags[i];
+        lc->time_epoch = 1;
+        snprintf(lc->time_how, sizeof(lc->time_how),
+                 "epoch %s (by magnitude)", names[i]);
+    }
+    if (!lc->time_epoch && !(lc->o && lc->o->has_t0))
+        return COW_FAIL(e, COW_EUNIT,
+                        "time column '%s' holds relative times (first %.17g): "
+                        "give the wall-clock start with --t0 EPOCH or run.json "
+                        "\"t0\"",
+                        lc->time_name, v);
+    lc->time_decided = 1;
+    return COW_OK;
+}
+
+/* Requirement 4: checks on every stamp. */
+static int check_clock(latcols *lc, int64_t t, cow_err *e)
+{
+    if (t < (int64_t)COW_EPOCH_MIN_S * COW_US_PER_S ||
+        t >= (int64_t)COW_EPOCH_MAX_S * COW_US_PER_S)
+        return COW_FAIL(e, COW_ECLOCK,
+                        "time stamp outside 1990..2100 after conversion (%lld "
+                        "us): the clock or unit changed mid-file, or a "
+                        "monotonic clock was mixed with a wall clock",
+                        (long long)t);
+    if (lc->max_us != 0 && t < lc->max_us - LATCOLS_BACKWARDS_TOL_US)
+        return COW_FAIL(e, COW_ECLOCK,
+                        "time runs backwards by %.3f s (more than %lld s "
+                        "tolerated): two captures concatenated, or a clock "
+                        "step; split the file or fix the clock",
+                        (double)(lc->max_us - t) / 1e6,
+                        (long long)(LATCOLS_BACKWARDS_TOL_US / COW_US_PER_S));
+    if (lc->first_us == 0 || t < lc->first_us)
+        lc->first_us = t;
+    if (t > lc->max_us)
+        lc->max_us = t;
+    lc->last_us = t;
+    if (lc->max_us - lc->first_us > LATCOLS_MAX_SPAN_US)
+        return COW_FAIL(e, COW_ECLOCK,
+                        "capture spans more than %lld days: not one run; "
+                        "check the time unit (--time-unit) or split the file",
+                        (long long)(LATCOLS_MAX_SPAN_US / COW_US_PER_S / 86400));
+    return COW_OK;
+}
+
+int latcols_time_num(latcols *lc, double v, int64_t *t_us, const char **why,
+                     cow_err *e)
+{
+    int rc;
+    double us;
+
+    if (lc->time_iso) {
+        *why = "time is not an ISO 8601 stamp like the rows before it";
+        return COW_EPARSE;
+    }
+    if (!lc->time_decided && (rc = decide(lc, v, e)) != COW_OK)
+        return rc;
+    if (v < 0)
+        return COW_FAIL(e, COW_ECLOCK,
+                        "negative time stamp %.17g: a monotonic clock mixed "
+                        "with a wall clock?", v);
+    us = v * lc->time_mult;
+    if (!lc->time_epoch)
+        us += (double)lc->o->t0_us;
+    *t_us = (int64_t)llround(us);
+    return check_clock(lc, *t_us, e);
+}
+
+int latcols_parse_number(const char *p, size_t n, double *v)
+{
+    /* Requirement: fast for plain integers, strict for everything. */
+    if (n > 0 && n <= 18) {
+        size_t i;
+        int64_t x = 0;
+        for (i = 0; i < n; i++) {
+            unsigned d = (unsigned)(p[i] - '0');
+            if (d > 9)
+                break;
+            x = x * 10 + d;
+        }
+        if (i == n) {
+            *v = (double)x;
+            return 1;
+        }
+    }
+    return num_parse_double(p, n, v);
+}
+
+int latcols_time(latcols *lc, const char *p, size_t n, int64_t *t_us,
+                 const char **why, cow_err *e)
+{
+    double v;
+
+    num_trim(&p, &n);
+    if (n == 0) {
+        *why = "empty time field";
+        return COW_EPARSE;
+    }
+    if (!lc->time_decided || lc->time_iso) {
+        int64_t us;
+        if (n >= 19 && p[4] == '-' && time_parse_iso8601(p, n, &us)) {
+            if (!lc->time_decided) {
+                lc->time_decided = lc->time_iso = lc->time_epoch = 1;
+                snprintf(lc->time_how, sizeof(lc->time_how), "ISO 8601 text");
+            }
+            *t_us = us;
+            return check_clock(lc, us, e);
+        }
+        if (lc->time_iso) {
+            *why = "time is not an ISO 8601 stamp like the rows before it";
+            return COW_EPARSE;
+        }
+    }
+    if (!latcols_parse_number(p, n, &v)) {
+        *why = "time is not a number";
+        return COW_EPARSE;
+    }
+    return latcols_time_num(lc, v, t_us, why, e);
+}
+
+int latcols_latency_num(const latcols *lc, double v, double *lat_us,
+                        const char **why)
+{
+    if (!isfinite(v)) {
+        *why = "latency is not finite";
+        return COW_EPARSE;
+    }
+    if (v < 0) {
+        *why = "negative latency";
+        return COW_EPARSE;
+    }
+    *lat_us = v * lc->lat_unit_us;
+    return COW_OK;
+}
+
+int latcols_latency(const latcols *lc, const char *p, size_t n, double *lat_us,
+                    const char **why)
+{
+    double v;
+
+    num_trim(&p, &n);
+    if (n == 0) {
+        *why = "empty latency field";
+        return COW_EPARSE;
+    }
+    if (!latcols_parse_number(p, n, &v)) {
+        *why = (n >= 3 && (strncasecmp(p, "nan", 3) == 0 ||
+                           strncasecmp(p, "inf", 3) == 0 ||
+                           strncasecmp(p, "-inf", 4) == 0))
+                   ? "latency is NaN or infinite"
+                   : "latency is not a number";
+        return COW_EPARSE;
+    }
+    return latcols_latency_num(lc, v, lat_us, why);
+}
+
+int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
+{
+    char buf[256];
+    int rc;
+
+    snprintf(buf, sizeof(buf), "'%s' (%s)", lc->time_name, lc->time_how);
+    if ((rc = sink_note(k, "time", buf, e)) != COW_OK)
+        return rc;
+    snprintf(buf, sizeof(buf), "'%s' in %s (unit from %s)", lc->lat_name,
+             lc->lat_unit_us == 1e-3 ? "ns" : lc->lat_unit_us == 1.0 ? "us"
+             : lc->lat_unit_us == 1e3 ? "ms" : "s", lc->lat_unit_from);
+    return sink_note(k, "latency", buf, e);
+}
+
+const char *opnames_intern(opnames *t, const char *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < t->n; i++)
+        if (strncmp(t->names[i], p, n) == 0 && t->names[i][n] == '\0')
+            return t->names[i];
+    if (t->n >= OPNAMES_MAX)
+        return NULL;
+    t->names = xgrow(t->names, sizeof(char *), t->n + 1, &t->cap);
+    t->names[t->n] = xstrndup(p, n);
+    return t->names[t->n++];
+}
+
+void opnames_release(opnames *t)
+{
+    size_t i;
+    for (i = 0; i < t->n; i++)
+        free(t->names[i]);
+    free(t->names);
+    memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,317 @@
+/* latjson.c -- per-sample latency captures as a JSON array of objects or
+ * as JSON lines (one object per line).
+ *
+ * Exports cow_parser_latency_json. Keys are read like CSV column names
+ * (latcols.c): the first object's keys choose the time, latency and op
+ * keys; every object is looked up by those names. Numbers and numeric
+ * strings are both accepted; a time may be an ISO 8601 string. cJSON is not
+ * streaming, so a JSON array is read whole (up to 1 GiB); JSON lines are
+ * read line by line and stream. Rejects carry the line of the element. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "formats.h"
+#include "latcols.h"
+#include "mem.h"
+
+#define LATJSON_BATCH 4096
+
+typedef struct jstate {
+    cow_src *s;                      /* input */
+    cow_sink *k;                     /* output */
+    latcols lc;                      /* key meanings */
+    opnames ops;                     /* interned op names */
+    char tkey[64], lkey[64], okey[64]; /* chosen key names */
+    int keys_known;                  /* first object seen */
+    cow_sample batch[LATJSON_BATCH]; /* samples not yet handed over */
+    size_t nbatch;                   /* used entries */
+} jstate;
+
+static int sniff(const char *fname, const char *head, size_t n)
+{
+    size_t i = 0;
+    latcols lc;
+    const char *p;
+
+    (void)fname;
+    if (n >= 3 && (unsigned char)head[0] == 0xEF)
+        i = 3;
+    while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
+                     head[i] == '\t'))
+        i++;
+    if (i >= n || (head[i] != '[' && head[i] != '{'))
+        return 0;
+    /* look for quoted keys that name a time and a latency */
+    latcols_init(&lc, NULL);
+    for (p = head + i; p < head + n;) {
+        const char *q = memchr(p, '"', (size_t)(head + n - p));
+        const char *r;
+        if (q == NULL)
+            break;
+        r = memchr(q + 1, '"', (size_t)(head + n - q - 1));
+        if (r == NULL)
+            break;
+        if (r + 1 < head + n && r[1] == ':')
+            latcols_add(&lc, 0, q + 1, (size_t)(r - q - 1));
+        p = r + 1;
+    }
+    if (lc.lat_col < 0)
+        return 0;
+    return lc.time_col >= 0 ? 80 : 30;
+}
+
+static int flush(jstate *st, cow_err *e)
+{
+    int rc = COW_OK;
+    if (st->nbatch > 0)
+        rc = sink_samples(st->k, st->batch, st->nbatch, e);
+    st->nbatch = 0;
+    return rc;
+}
+
+static int choose_keys(jstate *st, const cJSON *obj, long line, cow_err *e)
+{
+    const cJSON *it;
+    int i = 0, rc;
+
+    for (it = obj->child; it != NULL; it = it->next, i++)
+        latcols_add(&st->lc, i, it->string, strlen(it->string));
+    if ((rc = latcols_check(&st->lc, e)) != COW_OK) {
+        cow_err_at(e, st->s->name, line, 0);
+        return rc;
+    }
+    for (it = obj->child, i = 0; it != NULL; it = it->next, i++) {
+        if (i == st->lc.time_col)
+            snprintf(st->tkey, sizeof(st->tkey), "%s", it->string);
+        if (i == st->lc.lat_col)
+            snprintf(st->lkey, sizeof(st->lkey), "%s", it->string);
+        if (i == st->lc.op_col)
+            snprintf(st->okey, sizeof(st->okey), "%s", it->string);
+    }
+    st->keys_known = 1;
+    return COW_OK;
+}
+
+/* One object; text/n is the source text for a reject excerpt. */
+static int object(jstate *st, const cJSON *obj, long line, const char *text,
+                  size_t n, cow_err *e)
+{
+    const cJSON *t, *l, *o;
+    const char *why = NULL;
+    cow_sample *smp = &st->batch[st->nbatch];
+    int rc;
+
+    if (!cJSON_IsObject(obj))
+        return sink_reject(st->k, line, "not a JSON object", text, n, e);
+    if (!st->keys_known && (rc = choose_keys(st, obj, line, e)) != COW_OK)
+        return rc;
+    t = cJSON_GetObjectItemCaseSensitive(obj, st->tkey);
+    l = cJSON_GetObjectItemCaseSensitive(obj, st->lkey);
+    if (t == NULL || l == NULL)
+        return sink_reject(st->k, line, t ? "missing latency key"
+                                          : "missing time key", text, n, e);
+    if (cJSON_IsNumber(t))
+        rc = latcols_time_num(&st->lc, t->valuedouble, &smp->t_us, &why, e);
+    else if (cJSON_IsString(t))
+        rc = latcols_time(&st->lc, t->valuestring, strlen(t->valuestring),
+                          &smp->t_us, &why, e);
+    else {
+        rc = COW_EPARSE;
+        why = "time is neither a number nor a string";
+    }
+    if (rc == COW_EPARSE)
+        return sink_reject(st->k, line, why, text, n, e);
+    if (rc != COW_OK) {
+        cow_err_at(e, st->s->name, line, 0);
+        return rc;
+    }
+    if (cJSON_IsNumber(l))
+        rc = latcols_latency_num(&st->lc, l->valuedouble, &smp->lat_us, &why);
+    else if (cJSON_IsString(l))
+        rc = latcols_latency(&st->lc, l->valuestring, strlen(l->valuestring),
+                             &smp->lat_us, &why);
+    else {
+        rc = COW_EPARSE;
+        why = cJSON_IsNull(l) ? "latency is null" : "latency is not a number";
+    }
+    if (rc != COW_OK)
+        return sink_reject(st->k, line, why, text, n, e);
+    smp->op = NULL;
+    o = st->okey[0] ? cJSON_GetObjectItemCaseSensitive(obj, st->okey) : NULL;
+    if (cJSON_IsString(o) && o->valuestring[0])
+        smp->op = opnames_intern(&st->ops, o->valuestring, strlen(o->valuestring));
+    if (++st->nbatch == LATJSON_BATCH)
+        return flush(st, e);
+    return COW_OK;
+}
+
+/* Line and column of byte offset off in text. */
+static void position(const char *text, size_t off, long *line, long *col)
+{
+    size_t i;
+    *line = 1;
+    *col = 1;
+    for (i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* Offsets of the top-level elements of a JSON array, found by a scan that
+ * tracks strings and depth, so rejects can name lines. */
+static size_t *element_offsets(const char *text, size_t n, size_t *count)
+{
+    size_t *offs = NULL, cap = 0, k = 0, i;
+    int depth = 0, in_str = 0, want = 0;
+
+    for (i = 0; i < n; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (want && c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != ']') {
+            offs = xgrow(offs, sizeof(size_t), k + 1, &cap);
+            offs[k++] = i;
+            want = 0;
+        }
+        if (c == '"')
+            in_str = 1;
+        else if (c == '[' || c == '{') {
+            if (++depth == 1 && c == '[')
+                want = 1;
+        } else if (c == ']' || c == '}')
+            depth--;
+        else if (c == ',' && depth == 1)
+            want = 1;
+    }
+    *count = k;
+    return offs;
+}
+
+static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, n + 1, &end, 1);
+    const cJSON *it;
+    size_t *offs, noffs, i = 0;
+    long line, col;
+    int rc = COW_OK;
+
+    if (root == NULL) {
+        position(text, end ? (size_t)(end - text) : 0, &line, &col);
+        cow_err_at(e, st->s->name, line, col);
+        return COW_FAIL(e, COW_EPARSE,
+                        "invalid JSON here (truncated file?): nothing of this "
+                        "file was loaded; fix or re-export it");
+    }
+    if (!cJSON_IsArray(root)) {
+        cJSON_Delete(root);
+        cow_err_at(e, st->s->name, 1, 0);
+        return COW_FAIL(e, COW_EPARSE, "expected an array of sample objects");
+    }
+    offs = element_offsets(text, n, &noffs);
+    for (it = root->child; it != NULL && rc == COW_OK; it = it->next, i++) {
+        size_t off = i < noffs ? offs[i] : 0;
+        size_t len = i + 1 < noffs ? offs[i + 1] - off : n - off;
+        position(text, off, &line, &col);
+        if (len > 200)
+            len = 200;
+        rc = object(st, it, line, text + off, len, e);
+    }
+    free(offs);
+    cJSON_Delete(root);
+    return rc;
+}
+
+static int parse_lines(jstate *st, cow_err *e)
+{
+    cow_line ln;
+    char *scratch = NULL;
+    size_t cap = 0;
+    int got, rc = COW_OK;
+
+    while (rc == COW_OK && (got = src_next_line(st->s, &ln, e)) == 1) {
+        const char *end = NULL;
+        cJSON *obj;
+        size_t i = 0;
+
+        while (i < ln.n && (ln.p[i] == ' ' || ln.p[i] == '\t'))
+            i++;
+        if (i == ln.n || ln.p[i] == '#')
+            continue;
+        scratch = xgrow(scratch, 1, ln.n + 1, &cap);
+        memcpy(scratch, ln.p, ln.n);
+        scratch[ln.n] = '\0';
+        obj = cJSON_ParseWithLengthOpts(scratch, ln.n + 1, &end, 1);
+        if (obj == NULL)
+            rc = sink_reject(st->k, ln.no,
+                             ln.eol ? "not a JSON object"
+                                    : "truncated last line (no line end, invalid JSON)",
+                             ln.p, ln.n, e);
+        else
+            rc = object(st, obj, ln.no, ln.p, ln.n, e);
+        cJSON_Delete(obj);
+    }
+    free(scratch);
+    if (rc == COW_OK && got < 0)
+        rc = e->code;
+    return rc;
+}
+
+static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+{
+    jstate *st = xcalloc(1, sizeof(*st));
+    char *text = NULL;
+    const char *head;
+    size_t n = 0, i = 0;
+    int rc;
+
+    st->s = s;
+    st->k = k;
+    latcols_init(&st->lc, o);
+    if ((rc = src_peek(s, &head, &n, e)) != COW_OK)
+        goto done;
+    if (n >= 3 && (unsigned char)head[0] == 0xEF && (unsigned char)head[1] == 0xBB)
+        i = 3;
+    while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
+                     head[i] == '\t'))
+        i++;
+    if (i < n && head[i] == '[') {
+        if ((rc = src_read_all(s, &text, &n, e)) == COW_OK)
+            rc = parse_array(st, text, n, e);
+    } else {
+        rc = parse_lines(st, e); /* JSON lines stream */
+    }
+    if (rc == COW_OK && !st->keys_known) {
+        cow_err_at(e, s->name, 0, 0);
+        rc = COW_FAIL(e, COW_EPARSE, "no sample objects in this file");
+    }
+    if (rc == COW_OK)
+        rc = flush(st, e);
+    if (rc == COW_OK)
+        rc = latcols_notes(&st->lc, k, e);
+done:
+    free(text);
+    opnames_release(&st->ops);
+    free(st);
+    return rc;
+}
+
+const cow_parser cow_parser_latency_json = {
+    "latency-json",
+    "per-sample latency, JSON array of objects or JSON lines",
+    sniff,
+    parse,
+};

@@ -1,0 +1,16 @@
+# embed.cmake -- turn schemas/NNN_*.sql into a C array of migrations.
+# Usage: cmake -DOUT=file.c -DSQL="a.sql;b.sql" -P embed.cmake
+set(body "/* Generated from the schemas folder by store/embed.cmake: do not edit. */\n")
+string(APPEND body "#include \"schema_sql.h\"\n\n")
+set(table "const char *const cow_migrations[] = {\n")
+set(i 0)
+foreach(f IN LISTS SQL)
+  file(READ "${f}" hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  string(APPEND body "static const char m${i}[] = {${hex}0x00};\n")
+  string(APPEND table "    m${i},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND table "    0\n};\nconst int cow_migration_count = ${i};\n")
+file(WRITE "${OUT}.tmp" "${body}\n${table}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

@@ -1,0 +1,635 @@
+/* store.c -- SQLite open/migrate/insert/query. The only SQL in cowtail.
+ *
+ * Statements live in one enum-indexed table, prepared in store_open and
+ * finalized in store_close; values are always bound. Samples go in with a
+ * multi-row INSERT of STORE_ROWS rows per statement (one prepare, typed
+ * binds): on these machines that is about twice as fast as one row per
+ * statement, which is what the ingest benchmark (bench/) measures. */
+#include "store.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "mem.h"
+#include "schema_sql.h"
+
+/* Sample rows per multi-row INSERT (5 columns: 320 binds < 32766). */
+#define STORE_ROWS 64
+
+enum {
+    SQL_RUN_FIND,
+    SQL_RUN_ADD,
+    SQL_RUN_META,
+    SQL_FILE_SEEN,
+    SQL_FILE_SIZE,
+    SQL_FILE_ADD,
+    SQL_FILE_END,
+    SQL_OP_FIND,
+    SQL_OP_ADD,
+    SQL_SAMPLE_1,
+    SQL_SAMPLE_N,
+    SQL_REJECT,
+    SQL_EVENT,
+    SQL_INFO,
+    SQL_STAT,
+    SQL_MEM,
+    SQL_LATMON,
+    SQL_INTERVAL,
+    SQL_PCTL,
+    SQL_RUNS,
+    SQL_BEGIN,
+    SQL_COMMIT,
+    SQL_ROLLBACK,
+    SQL_COUNT
+};
+
+static const char *const sql_text[SQL_COUNT] = {
+    [SQL_RUN_FIND] = "SELECT id FROM runs WHERE label = ?1",
+    [SQL_RUN_ADD] = "INSERT INTO runs(label, path, created_at) VALUES(?1, ?2, ?3)",
+    [SQL_RUN_META] =
+        "UPDATE runs SET path = coalesce(?2, path), scenario = coalesce(?3, scenario),"
+        " mode = coalesce(?4, mode), host = coalesce(?5, host),"
+        " trial = coalesce(?6, trial), meta = coalesce(?7, meta) WHERE id = ?1",
+    [SQL_FILE_SEEN] = "SELECT 1 FROM files WHERE run = ?1 AND sha256 = ?2",
+    [SQL_FILE_SIZE] = "SELECT 1 FROM files WHERE run = ?1 AND size = ?2",
+    [SQL_FILE_ADD] =
+        "INSERT INTO files(run, path, size, sha256, parser, ingested_at)"
+        " VALUES(?1, ?2, ?3, '-' || ?1 || '-' || ?2, ?4, ?5)",
+    [SQL_FILE_END] =
+        "UPDATE files SET sha256 = ?2, rows = ?3, rejected = ?4, notes = ?5"
+        " WHERE id = ?1",
+    [SQL_OP_FIND] = "SELECT id FROM ops WHERE name = ?1",
+    [SQL_OP_ADD] = "INSERT INTO ops(name) VALUES(?1)",
+    [SQL_SAMPLE_1] = "INSERT INTO samples(run, file, t_us, lat_us, op) VALUES(?,?,?,?,?)",
+    [SQL_SAMPLE_N] = NULL, /* built in store_open: STORE_ROWS value tuples */
+    [SQL_REJECT] = "INSERT INTO rejects(file, line, reason, excerpt) VALUES(?1,?2,?3,?4)",
+    [SQL_EVENT] =
+        "INSERT INTO events(run, file, line, t_us, kind, pid, value, unit, text)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    [SQL_INFO] =
+        "INSERT INTO info(run, file, line, dump, t_us, section, key, sub, text, num)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_STAT] =
+        "INSERT INTO stats(run, file, line, t_us, source, key, text, num, unit)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    [SQL_MEM] = "INSERT INTO mem(run, file, t_us, bytes, what) VALUES(?1,?2,?3,?4,?5)",
+    [SQL_LATMON] =
+        "INSERT INTO latmon(run, file, line, t_us, kind, event, lat_ms, max_ms, text,"
+        " none_observed) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_INTERVAL] =
+        "INSERT INTO intervals(run, file, line, t_us, dur_s, min_us, max_us, avg_us,"
+        " count, op) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_PCTL] =
+        "INSERT INTO pctl(run, file, line, source, op, t_us, q, value_us, count)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    [SQL_RUNS] =
+        "SELECT r.id, r.label, r.scenario, r.mode, r.host, r.trial,"
+        " (SELECT count(*) FROM files f WHERE f.run = r.id),"
+        " (SELECT count(*) FROM samples s WHERE s.run = r.id),"
+        " (SELECT coalesce(sum(rejected), 0) FROM files f WHERE f.run = r.id),"
+        " (SELECT count(*) FROM events v WHERE v.run = r.id),"
+        " (SELECT min(t_us) FROM samples s WHERE s.run = r.id),"
+        " (SELECT max(t_us) FROM samples s WHERE s.run = r.id)"
+        " FROM runs r ORDER BY r.label",
+    [SQL_BEGIN] = "BEGIN IMMEDIATE",
+    [SQL_COMMIT] = "COMMIT",
+    [SQL_ROLLBACK] = "ROLLBACK",
+};
+
+typedef struct opcache {
+    const char *name;   /* the caller's pointer (interned by the parser) */
+    char *copy;         /* our copy, to compare when the pointer differs */
+    int64_t id;         /* ops.id */
+} opcache;
+
+struct cow_store {
+    sqlite3 *db;                 /* the connection */
+    sqlite3_stmt *stmt[SQL_COUNT]; /* prepared statements */
+    opcache *ops;                /* op name -> id, small */
+    size_t nops, capops;
+};
+
+/* Copy SQLite's message into e. */
+static int sql_fail(cow_store *st, cow_err *e, const char *what)
+{
+    return COW_FAIL(e, COW_ESQL, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+static int exec(cow_store *st, const char *sql, cow_err *e)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        COW_FAIL(e, COW_ESQL, "%s", msg ? msg : sqlite3_errmsg(st->db));
+        sqlite3_free(msg);
+        return COW_ESQL;
+    }
+    return COW_OK;
+}
+
+int store_schema_version(cow_store *st)
+{
+    sqlite3_stmt *q;
+    int v = -1;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
+/* Apply the migrations the database has not seen, each in a transaction. */
+static int migrate(cow_store *st, cow_err *e)
+{
+    int v = store_schema_version(st), rc;
+    char pragma[64];
+
+    if (v > cow_migration_count)
+        return COW_FAIL(e, COW_ESQL,
+                        "database schema version %d is newer than this "
+                        "cowtail knows (%d): use a newer cowtail",
+                        v, cow_migration_count);
+    for (; v < cow_migration_count; v++) {
+        if ((rc = exec(st, "BEGIN", e)) != COW_OK)
+            return rc;
+        snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+        if ((rc = exec(st, cow_migrations[v], e)) != COW_OK ||
+            (rc = exec(st, pragma, e)) != COW_OK) {
+            exec(st, "ROLLBACK", NULL);
+            return rc;
+        }
+        if ((rc = exec(st, "COMMIT", e)) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
+static char *multi_insert_sql(void)
+{
+    const char *head = "INSERT INTO samples(run, file, t_us, lat_us, op) VALUES";
+    size_t cap = strlen(head) + STORE_ROWS * 12 + 1, i;
+    char *s = xmalloc(cap), *p = s;
+    p += sprintf(p, "%s", head);
+    for (i = 0; i < STORE_ROWS; i++)
+        p += sprintf(p, "%s(?,?,?,?,?)", i ? "," : "");
+    return s;
+}
+
+int store_open(const char *path, cow_store **out, cow_err *e)
+{
+    cow_store *st = xcalloc(1, sizeof(*st));
+    char *multi = NULL;
+    int i, rc;
+
+    *out = NULL;
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        NULL) != SQLITE_OK) {
+        rc = COW_FAIL(e, COW_ESQL, "cannot open database %s: %s", path,
+                      st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        store_close(st);
+        return rc;
+    }
+    sqlite3_busy_timeout(st->db, 5000);
+    if ((rc = exec(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+                       " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;",
+                   e)) != COW_OK ||
+        (rc = migrate(st, e)) != COW_OK) {
+        char msg[sizeof(e->msg)];
+        snprintf(msg, sizeof(msg), "%s", e->msg);
+        COW_FAIL(e, rc, "database %s: %s", path, msg);
+        store_close(st);
+        return rc;
+    }
+    multi = multi_insert_sql();
+    for (i = 0; i < SQL_COUNT; i++) {
+        const char *sql = i == SQL_SAMPLE_N ? multi : sql_text[i];
+        if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               &st->stmt[i], NULL) != SQLITE_OK) {
+            rc = COW_FAIL(e, COW_ESQL, "preparing statement %d: %s", i,
+                          sqlite3_errmsg(st->db));
+            free(multi);
+            store_close(st);
+            return rc;
+        }
+    }
+    free(multi);
+    *out = st;
+    return COW_OK;
+}
+
+void store_close(cow_store *st)
+{
+    size_t i;
+    if (st == NULL)
+        return;
+    for (i = 0; i < SQL_COUNT; i++)
+        sqlite3_finalize(st->stmt[i]);
+    for (i = 0; i < st->nops; i++)
+        free(st->ops[i].copy);
+    free(st->ops);
+    sqlite3_close(st->db);
+    free(st);
+}
+
+/* Run a prepared statement that returns no rows. */
+static int step_done(cow_store *st, sqlite3_stmt *q, cow_err *e, const char *what)
+{
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    if (rc != SQLITE_DONE)
+        return sql_fail(st, e, what);
+    return COW_OK;
+}
+
+int store_begin(cow_store *st, cow_err *e)
+{
+    return step_done(st, st->stmt[SQL_BEGIN], e, "begin");
+}
+
+int store_commit(cow_store *st, cow_err *e)
+{
+    return step_done(st, st->stmt[SQL_COMMIT], e, "commit");
+}
+
+void store_rollback(cow_store *st)
+{
+    if (!sqlite3_get_autocommit(st->db))
+        step_done(st, st->stmt[SQL_ROLLBACK], NULL, "rollback");
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(q, i);
+}
+
+static void bind_num(sqlite3_stmt *q, int i, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(q, i);
+    else
+        sqlite3_bind_double(q, i, v);
+}
+
+static void bind_t(sqlite3_stmt *q, int i, int64_t t)
+{
+    if (t)
+        sqlite3_bind_int64(q, i, t);
+    else
+        sqlite3_bind_null(q, i);
+}
+
+int store_run_upsert(cow_store *st, const cow_run_meta *m, int64_t *run_id,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_RUN_FIND];
+    int rc;
+
+    sqlite3_bind_text(q, 1, m->label, -1, SQLITE_STATIC);
+    rc = sqlite3_step(q);
+    *run_id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "finding run");
+    if (*run_id == 0) {
+        q = st->stmt[SQL_RUN_ADD];
+        sqlite3_bind_text(q, 1, m->label, -1, SQLITE_STATIC);
+        bind_text(q, 2, m->path);
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)time(NULL));
+        if ((rc = step_done(st, q, e, "adding run")) != COW_OK)
+            return rc;
+        *run_id = sqlite3_last_insert_rowid(st->db);
+    }
+    q = st->stmt[SQL_RUN_META];
+    sqlite3_bind_int64(q, 1, *run_id);
+    bind_text(q, 2, m->path);
+    bind_text(q, 3, m->scenario);
+    bind_text(q, 4, m->mode);
+    bind_text(q, 5, m->host);
+    if (m->trial >= 0)
+        sqlite3_bind_int64(q, 6, m->trial);
+    bind_text(q, 7, m->meta);
+    return step_done(st, q, e, "updating run");
+}
+
+int store_file_seen(cow_store *st, int64_t run, const char *sha256, int *seen,
+                    cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FILE_SEEN];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, sha256, -1, SQLITE_STATIC);
+    rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "looking up file digest");
+    *seen = rc == SQLITE_ROW;
+    return COW_OK;
+}
+
+int store_file_size_seen(cow_store *st, int64_t run, int64_t size, int *seen,
+                         cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FILE_SIZE];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, size);
+    rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "looking up file size");
+    *seen = rc == SQLITE_ROW;
+    return COW_OK;
+}
+
+int store_file_begin(cow_store *st, int64_t run, const char *path,
+                     int64_t size, const char *parser, int64_t *file_id,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FILE_ADD];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, path, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, size);
+    sqlite3_bind_text(q, 4, parser, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)time(NULL));
+    if ((rc = step_done(st, q, e, "adding file")) != COW_OK)
+        return rc;
+    *file_id = sqlite3_last_insert_rowid(st->db);
+    return COW_OK;
+}
+
+int store_file_end(cow_store *st, int64_t file, const char *sha256,
+                   int64_t rows, int64_t rejected, const char *notes,
+                   cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FILE_END];
+    sqlite3_bind_int64(q, 1, file);
+    sqlite3_bind_text(q, 2, sha256, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, rows);
+    sqlite3_bind_int64(q, 4, rejected);
+    bind_text(q, 5, notes);
+    return step_done(st, q, e, "finishing file");
+}
+
+/* ops.id of a name; 0 for NULL. The parser interns names, so the pointer
+ * compare almost always hits. */
+static int op_id(cow_store *st, const char *name, int64_t *id, cow_err *e)
+{
+    sqlite3_stmt *q;
+    size_t i;
+    int rc;
+
+    *id = 0;
+    if (name == NULL)
+        return COW_OK;
+    for (i = 0; i < st->nops; i++)
+        if (st->ops[i].name == name || strcmp(st->ops[i].copy, name) == 0) {
+            st->ops[i].name = name;
+            *id = st->ops[i].id;
+            return COW_OK;
+        }
+    q = st->stmt[SQL_OP_FIND];
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(q, 0);
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "finding op");
+    if (*id == 0) {
+        q = st->stmt[SQL_OP_ADD];
+        sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+        if ((rc = step_done(st, q, e, "adding op")) != COW_OK)
+            return rc;
+        *id = sqlite3_last_insert_rowid(st->db);
+    }
+    st->ops = xgrow(st->ops, sizeof(opcache), st->nops + 1, &st->capops);
+    st->ops[st->nops].name = name;
+    st->ops[st->nops].copy = xstrdup(name);
+    st->ops[st->nops++].id = *id;
+    return COW_OK;
+}
+
+static int bind_sample(cow_store *st, sqlite3_stmt *q, int base, int64_t run,
+                       int64_t file, const cow_sample *s, cow_err *e)
+{
+    int64_t op;
+    int rc;
+    if ((rc = op_id(st, s->op, &op, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, base + 1, run);
+    sqlite3_bind_int64(q, base + 2, file);
+    sqlite3_bind_int64(q, base + 3, s->t_us);
+    sqlite3_bind_double(q, base + 4, s->lat_us);
+    if (op)
+        sqlite3_bind_int64(q, base + 5, op);
+    else
+        sqlite3_bind_null(q, base + 5);
+    return COW_OK;
+}
+
+int store_add_samples(cow_store *st, int64_t run, int64_t file,
+                      const cow_sample *s, size_t n, cow_err *e)
+{
+    size_t i = 0, j;
+    int rc;
+
+    for (; i + STORE_ROWS <= n; i += STORE_ROWS) {
+        sqlite3_stmt *q = st->stmt[SQL_SAMPLE_N];
+        for (j = 0; j < STORE_ROWS; j++)
+            if ((rc = bind_sample(st, q, (int)j * 5, run, file, &s[i + j], e)) != COW_OK)
+                return rc;
+        rc = sqlite3_step(q);
+        sqlite3_reset(q);
+        if (rc != SQLITE_DONE)
+            return sql_fail(st, e, "adding samples");
+    }
+    for (; i < n; i++) {
+        sqlite3_stmt *q = st->stmt[SQL_SAMPLE_1];
+        if ((rc = bind_sample(st, q, 0, run, file, &s[i], e)) != COW_OK)
+            return rc;
+        if ((rc = step_done(st, q, e, "adding sample")) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
+/* Keep at most this much of a rejected line. */
+#define STORE_EXCERPT 200
+
+static int add_reject(cow_store *st, int64_t file, const cow_reject *r, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_REJECT];
+    size_t n = r->n < STORE_EXCERPT ? r->n : STORE_EXCERPT;
+    sqlite3_bind_int64(q, 1, file);
+    sqlite3_bind_int64(q, 2, r->line);
+    sqlite3_bind_text(q, 3, r->reason, -1, SQLITE_STATIC);
+    if (r->text)
+        sqlite3_bind_text(q, 4, r->text, (int)n, SQLITE_STATIC);
+    return step_done(st, q, e, "adding reject");
+}
+
+int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
+                  cow_err *e)
+{
+    sqlite3_stmt *q;
+
+    switch ((enum cow_rec_kind)r->kind) {
+    case COW_REC_REJECT:
+        return add_reject(st, file, &r->u.reject, e);
+    case COW_REC_EVENT: {
+        const cow_event *v = &r->u.event;
+        q = st->stmt[SQL_EVENT];
+        sqlite3_bind_int64(q, 3, v->line);
+        sqlite3_bind_int64(q, 4, v->t_us);
+        bind_text(q, 5, v->kind);
+        if (v->pid)
+            sqlite3_bind_int64(q, 6, v->pid);
+        bind_num(q, 7, v->value);
+        bind_text(q, 8, v->unit);
+        bind_text(q, 9, v->text);
+        break;
+    }
+    case COW_REC_INFO: {
+        const cow_info *v = &r->u.info;
+        q = st->stmt[SQL_INFO];
+        sqlite3_bind_int64(q, 3, v->line);
+        sqlite3_bind_int64(q, 4, v->dump);
+        bind_t(q, 5, v->t_us);
+        bind_text(q, 6, v->section);
+        bind_text(q, 7, v->key);
+        bind_text(q, 8, v->sub);
+        bind_text(q, 9, v->text);
+        bind_num(q, 10, v->num);
+        break;
+    }
+    case COW_REC_STAT: {
+        const cow_stat *v = &r->u.stat;
+        q = st->stmt[SQL_STAT];
+        sqlite3_bind_int64(q, 3, v->line);
+        bind_t(q, 4, v->t_us);
+        bind_text(q, 5, v->source);
+        bind_text(q, 6, v->key);
+        bind_text(q, 7, v->text);
+        bind_num(q, 8, v->num);
+        bind_text(q, 9, v->unit);
+        break;
+    }
+    case COW_REC_MEM: {
+        const cow_mem *v = &r->u.mem;
+        q = st->stmt[SQL_MEM];
+        sqlite3_bind_int64(q, 3, v->t_us);
+        sqlite3_bind_double(q, 4, v->bytes);
+        bind_text(q, 5, v->what);
+        break;
+    }
+    case COW_REC_LATMON: {
+        const cow_latmon *v = &r->u.latmon;
+        q = st->stmt[SQL_LATMON];
+        sqlite3_bind_int64(q, 3, v->line);
+        bind_t(q, 4, v->t_us);
+        bind_text(q, 5, v->kind);
+        bind_text(q, 6, v->event);
+        bind_num(q, 7, v->lat_ms);
+        bind_num(q, 8, v->max_ms);
+        bind_text(q, 9, v->text);
+        sqlite3_bind_int(q, 10, v->none_observed);
+        break;
+    }
+    case COW_REC_INTERVAL: {
+        const cow_interval *v = &r->u.interval;
+        q = st->stmt[SQL_INTERVAL];
+        sqlite3_bind_int64(q, 3, v->line);
+        bind_t(q, 4, v->t_us);
+        bind_num(q, 5, v->dur_s);
+        bind_num(q, 6, v->min_us);
+        bind_num(q, 7, v->max_us);
+        bind_num(q, 8, v->avg_us);
+        sqlite3_bind_int64(q, 9, v->count);
+        bind_text(q, 10, v->op);
+        break;
+    }
+    case COW_REC_PCTL: {
+        const cow_pctl *v = &r->u.pctl;
+        q = st->stmt[SQL_PCTL];
+        sqlite3_bind_int64(q, 3, v->line);
+        bind_text(q, 4, v->source);
+        bind_text(q, 5, v->op);
+        bind_t(q, 6, v->t_us);
+        sqlite3_bind_double(q, 7, v->q);
+        sqlite3_bind_double(q, 8, v->value_us);
+        if (v->count)
+            sqlite3_bind_int64(q, 9, v->count);
+        break;
+    }
+    case COW_REC_SAMPLE:
+    case COW_REC_NOTE:
+    default:
+        return COW_FAIL(e, COW_EINTERNAL, "store_add_rec: record kind %d "
+                        "has its own entry point", r->kind);
+    }
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    return step_done(st, q, e, "adding record");
+}
+
+static char *col_dup(sqlite3_stmt *q, int i)
+{
+    const unsigned char *s = sqlite3_column_text(q, i);
+    return s ? xstrdup((const char *)s) : NULL;
+}
+
+int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_RUNS];
+    cow_run_row *v = NULL;
+    size_t k = 0, cap = 0;
+    int rc;
+
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_run_row *r;
+        v = xgrow(v, sizeof(*v), k + 1, &cap);
+        r = &v[k++];
+        r->id = sqlite3_column_int64(q, 0);
+        r->label = col_dup(q, 1);
+        r->scenario = col_dup(q, 2);
+        r->mode = col_dup(q, 3);
+        r->host = col_dup(q, 4);
+        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
+                       ? -1 : (long)sqlite3_column_int64(q, 5);
+        r->files = sqlite3_column_int64(q, 6);
+        r->samples = sqlite3_column_int64(q, 7);
+        r->rejected = sqlite3_column_int64(q, 8);
+        r->events = sqlite3_column_int64(q, 9);
+        r->t_first_us = sqlite3_column_int64(q, 10);
+        r->t_last_us = sqlite3_column_int64(q, 11);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE) {
+        store_free_runs(v, k);
+        return sql_fail(st, e, "listing runs");
+    }
+    *rows = v;
+    *n = k;
+    return COW_OK;
+}
+
+void store_free_runs(cow_run_row *rows, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(rows[i].label);
+        free(rows[i].scenario);
+        free(rows[i].mode);
+        free(rows[i].host);
+    }
+    free(rows);
+}

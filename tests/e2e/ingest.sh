@@ -1,0 +1,67 @@
+#!/bin/bash
+# ingest.sh COWTAIL DATA -- end-to-end: ingest capture trees, check exact
+# counts, duplicates, rejects, refusals and exit codes.
+set -u
+COW=$1
+DATA=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fails=0 passes=0
+
+check() { # check NAME CONDITION...
+    local name=$1; shift
+    if "$@"; then passes=$((passes + 1)); else
+        fails=$((fails + 1)); echo "FAIL: $name" >&2; fi
+}
+has() { grep -q -- "$1" "$2"; }
+json_field() { # json_field FILE LABEL KEY -> value of KEY in the run LABEL
+    tr -d '\n\t ' < "$1" | sed 's/},{/}\n{/g' | grep "\"label\":\"$2\"" |
+        sed -n "s/.*\"$3\":\([^,}]*\).*/\1/p"
+}
+
+DB=$WORK/t.db
+"$COW" ingest --db "$DB" "$DATA/tree" > "$WORK/out1" 2> "$WORK/err1"
+rc=$?
+check "tree ingest exits 1 (2 rejected lines)" test "$rc" = 1
+"$COW" runs --db "$DB" --json > "$WORK/runs1"
+check "steady has 500 samples" test "$(json_field "$WORK/runs1" steady samples)" = 500
+check "run.json label wins" test "$(json_field "$WORK/runs1" fullsync-disk samples)" = 300
+check "run.json scenario kept" test "$(json_field "$WORK/runs1" fullsync-disk scenario)" = '"fullsync"'
+check "run.json trial kept" test "$(json_field "$WORK/runs1" fullsync-disk trial)" = 1
+check "relative times anchored by t0" test "$(json_field "$WORK/runs1" sync t_first_us)" = 1738591331000000
+check "relative file: 50 samples" test "$(json_field "$WORK/runs1" sync samples)" = 50
+check "relative file: 2 rejected" test "$(json_field "$WORK/runs1" sync rejected)" = 2
+check "rejects printed with file:line" has "relative.tsv:53: latency is NaN or infinite" "$WORK/err1"
+check "summary line" has "ingested 3 files into 3 runs: 850 records, 2 rejected lines" "$WORK/out1"
+
+"$COW" ingest --db "$DB" "$DATA/tree" > "$WORK/out2" 2>&1
+check "re-ingest says already ingested" has "already ingested (same SHA-256)" "$WORK/out2"
+check "re-ingest adds nothing" has "ingested 0 files into 0 runs: 0 records" "$WORK/out2"
+"$COW" runs --db "$DB" --json > "$WORK/runs2"
+check "counts unchanged after re-ingest" cmp -s "$WORK/runs1" "$WORK/runs2"
+
+"$COW" ingest --db "$DB" "$DATA/bad" > "$WORK/out3" 2> "$WORK/err3"
+rc=$?
+check "bad folder exits 1" test "$rc" = 1
+check "unit refusal names the flag" has "nounit.csv:1: latency column 'latency' has no unit.*--latency-unit" "$WORK/err3"
+check "mixed clocks explained" has "mixedclock.csv:2: .*monotonic clock" "$WORK/err3"
+check "mostly bad file refused whole" has "mostlybad.csv .*refused (latency-csv): 5 of 10 lines rejected" "$WORK/out3"
+check "unknown file skipped, said" has "notes.txt .*skipped: no parser recognises it" "$WORK/out3"
+"$COW" runs --db "$DB" --json > "$WORK/runs3"
+check "nothing of a refused folder landed" test -z "$(json_field "$WORK/runs3" bad samples)"
+
+"$COW" ingest --db "$DB" --latency-unit ms --label manual "$DATA/bad/nounit.csv" > "$WORK/out4" 2>&1
+check "--latency-unit settles it" has "nounit.csv .*latency-csv .*1 samples, 0 rejected" "$WORK/out4"
+
+"$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
+"$COW" frobnicate > /dev/null 2>&1; check "unknown command exits 2" test $? = 2
+"$COW" ingest --db "$DB" > /dev/null 2>&1; check "ingest without path exits 2" test $? = 2
+"$COW" ingest --db "$DB" "$WORK/none" > /dev/null 2>&1; check "missing path exits 2" test $? = 2
+"$COW" --help > "$WORK/help"; check "--help exits 0" test $? = 0
+check "--help lists ingest" has "ingest" "$WORK/help"
+"$COW" help ingest > "$WORK/help2"; check "help ingest shows options" has "\-\-latency-unit" "$WORK/help2"
+"$COW" --version | grep -q "^cowtail [0-9]"; check "--version" test $? = 0
+"$COW" runs --db "$DB" > /dev/null; check "runs table exits 0" test $? = 0
+
+echo "$passes passed, $fails failed"
+test "$fails" = 0
