@@ -170,8 +170,10 @@ static int walk(cow_capture *c, const char *dir, const char *rel, int depth,
         free(p);
     }
     closedir(d);
-    qsort(files, nf, sizeof(char *), cmp_str);
-    qsort(dirs, nd, sizeof(char *), cmp_str);
+    if (nf > 1)
+        qsort(files, nf, sizeof(char *), cmp_str);
+    if (nd > 1)
+        qsort(dirs, nd, sizeof(char *), cmp_str);
     if (nf > 0) {
         cow_capture_run *r = new_run(c, dir, xstrdup(rel));
         r->files = files;
