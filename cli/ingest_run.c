@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "mem.h"
 #include "timeconv.h"
+#include "writer.h"
 
 /* Rejects printed per file; the rest are only counted and stored. */
 #define SHOW_REJECTS 3
@@ -31,6 +32,7 @@ typedef struct storesink {
     long long samples;    /* of which latency samples */
     long long rejected;   /* lines rejected */
     char notes[1024];     /* "key: value; ..." from the parser */
+    cow_writer *w;        /* background sample writer, NULL until needed */
     int progress;         /* print progress (stderr is a terminal) */
     time_t last_progress; /* when progress was last printed */
 } storesink;
@@ -53,6 +55,9 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
     storesink *k = ctx;
     int rc;
 
+    /* The store is the writer's until it has caught up. */
+    if (k->w && (rc = writer_sync(k->w, e)) != COW_OK)
+        return rc;
     if (r->kind == COW_REC_NOTE) {
         size_t used = strlen(k->notes);
         snprintf(k->notes + used, sizeof(k->notes) - used, "%s%s %s",
@@ -79,7 +84,12 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
 static int emit_samples(void *ctx, const cow_sample *s, size_t n, cow_err *e)
 {
     storesink *k = ctx;
-    int rc = store_add_samples(k->st, k->run, k->file, s, n, e);
+    int rc;
+
+    if (k->w == NULL)
+        k->w = writer_start(k->st, k->run, k->file);
+    rc = k->w ? writer_push(k->w, s, n, e)
+              : store_add_samples(k->st, k->run, k->file, s, n, e);
     if (rc == COW_OK) {
         long long before = k->rows;
         k->rows += (long long)n;
@@ -219,6 +229,15 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     sink.emit_samples = emit_samples;
     sink.ctx = &k;
     rc = p->parse(&src, &o, &sink, &e);
+    {
+        cow_err we = COW_ERR_INIT;
+        int wrc = writer_stop(k.w, &we);
+        k.w = NULL;
+        if (wrc != COW_OK && rc == COW_OK) {
+            rc = wrc;
+            e = we;
+        }
+    }
     if (k.progress && k.last_progress)
         fprintf(stderr, "\r\033[K");
     if (rc == COW_ESQL || rc == COW_EIO)

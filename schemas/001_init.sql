@@ -34,14 +34,18 @@ CREATE TABLE ops (
     id   INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE
 );
+-- Clustered on (run, t_us): the analysis reads a run's samples in time
+-- order, and one B-tree is cheaper to fill than a table plus an index.
+-- seq is the sample's ordinal within its file, so the key is unique.
 CREATE TABLE samples (
     run    INTEGER NOT NULL,
-    file   INTEGER NOT NULL,
     t_us   INTEGER NOT NULL,
+    file   INTEGER NOT NULL,            -- files(id): the source
+    seq    INTEGER NOT NULL,
     lat_us REAL NOT NULL,
-    op     INTEGER                       -- ops(id) or NULL
-);
-CREATE INDEX samples_run_t ON samples(run, t_us);
+    op     INTEGER,                     -- ops(id) or NULL
+    PRIMARY KEY (run, t_us, file, seq)
+) WITHOUT ROWID;
 
 -- Lines that could not be used, and why.
 CREATE TABLE rejects (

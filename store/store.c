@@ -18,7 +18,8 @@
 #include "mem.h"
 #include "schema_sql.h"
 
-/* Sample rows per multi-row INSERT (5 columns: 320 binds < 32766). */
+/* Sample rows per multi-row INSERT (6 columns: 384 binds < 32766). */
+#define STORE_COLS 6
 #define STORE_ROWS 64
 
 enum {
@@ -65,7 +66,8 @@ static const char *const sql_text[SQL_COUNT] = {
         " WHERE id = ?1",
     [SQL_OP_FIND] = "SELECT id FROM ops WHERE name = ?1",
     [SQL_OP_ADD] = "INSERT INTO ops(name) VALUES(?1)",
-    [SQL_SAMPLE_1] = "INSERT INTO samples(run, file, t_us, lat_us, op) VALUES(?,?,?,?,?)",
+    [SQL_SAMPLE_1] =
+        "INSERT INTO samples(run, t_us, file, seq, lat_us, op) VALUES(?,?,?,?,?,?)",
     [SQL_SAMPLE_N] = NULL, /* built in store_open: STORE_ROWS value tuples */
     [SQL_REJECT] = "INSERT INTO rejects(file, line, reason, excerpt) VALUES(?1,?2,?3,?4)",
     [SQL_EVENT] =
@@ -112,6 +114,8 @@ struct cow_store {
     sqlite3_stmt *stmt[SQL_COUNT]; /* prepared statements */
     opcache *ops;                /* op name -> id, small */
     size_t nops, capops;
+    int64_t seq_file;            /* file whose samples are being numbered */
+    int64_t seq;                 /* last samples.seq given in that file */
 };
 
 /* Copy SQLite's message into e. */
@@ -170,12 +174,12 @@ static int migrate(cow_store *st, cow_err *e)
 
 static char *multi_insert_sql(void)
 {
-    const char *head = "INSERT INTO samples(run, file, t_us, lat_us, op) VALUES";
-    size_t cap = strlen(head) + STORE_ROWS * 12 + 1, i;
+    const char *head = "INSERT INTO samples(run, t_us, file, seq, lat_us, op) VALUES";
+    size_t cap = strlen(head) + STORE_ROWS * 16 + 1, i;
     char *s = xmalloc(cap), *p = s;
     p += sprintf(p, "%s", head);
     for (i = 0; i < STORE_ROWS; i++)
-        p += sprintf(p, "%s(?,?,?,?,?)", i ? "," : "");
+        p += sprintf(p, "%s(?,?,?,?,?,?)", i ? "," : "");
     return s;
 }
 
@@ -186,7 +190,7 @@ int store_open(const char *path, cow_store **out, cow_err *e)
     int i, rc;
 
     *out = NULL;
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK) {
         rc = COW_FAIL(e, COW_ESQL, "cannot open database %s: %s", path,
                       st->db ? sqlite3_errmsg(st->db) : "out of memory");
@@ -425,14 +429,19 @@ static int bind_sample(cow_store *st, sqlite3_stmt *q, int base, int64_t run,
     int rc;
     if ((rc = op_id(st, s->op, &op, e)) != COW_OK)
         return rc;
+    if (file != st->seq_file) {
+        st->seq_file = file;
+        st->seq = 0;
+    }
     sqlite3_bind_int64(q, base + 1, run);
-    sqlite3_bind_int64(q, base + 2, file);
-    sqlite3_bind_int64(q, base + 3, s->t_us);
-    sqlite3_bind_double(q, base + 4, s->lat_us);
+    sqlite3_bind_int64(q, base + 2, s->t_us);
+    sqlite3_bind_int64(q, base + 3, file);
+    sqlite3_bind_int64(q, base + 4, ++st->seq);
+    sqlite3_bind_double(q, base + 5, s->lat_us);
     if (op)
-        sqlite3_bind_int64(q, base + 5, op);
+        sqlite3_bind_int64(q, base + 6, op);
     else
-        sqlite3_bind_null(q, base + 5);
+        sqlite3_bind_null(q, base + 6);
     return COW_OK;
 }
 
@@ -445,7 +454,8 @@ int store_add_samples(cow_store *st, int64_t run, int64_t file,
     for (; i + STORE_ROWS <= n; i += STORE_ROWS) {
         sqlite3_stmt *q = st->stmt[SQL_SAMPLE_N];
         for (j = 0; j < STORE_ROWS; j++)
-            if ((rc = bind_sample(st, q, (int)j * 5, run, file, &s[i + j], e)) != COW_OK)
+            if ((rc = bind_sample(st, q, (int)j * STORE_COLS, run, file, &s[i + j],
+                                 e)) != COW_OK)
                 return rc;
         rc = sqlite3_step(q);
         sqlite3_reset(q);
