@@ -12,6 +12,10 @@
 static const cow_parser *const parsers[] = {
     &cow_parser_latency_csv,
     &cow_parser_latency_json,
+    &cow_parser_rbench_csv,
+    &cow_parser_rbench_text,
+    &cow_parser_memtier_json,
+    &cow_parser_hgrm,
     NULL
 };
 

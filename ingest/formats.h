@@ -12,5 +12,12 @@ extern const cow_parser cow_parser_memtier_json; /* memtier.c */
 extern const cow_parser cow_parser_hgrm;         /* hgrm.c */
 
 extern const cow_parser cow_parser_redis_log;    /* redislog.c */
+extern const cow_parser cow_parser_smaps;       /* smaps.c */
+extern const cow_parser cow_parser_procfs;      /* procfs.c */
+extern const cow_parser cow_parser_mem_series;  /* memseries.c */
+extern const cow_parser cow_parser_redis_info;     /* info.c */
+extern const cow_parser cow_parser_redis_config;   /* info.c */
+extern const cow_parser cow_parser_latency_monitor; /* latmon.c */
+extern const cow_parser cow_parser_cli_latency;    /* clilat.c */
 
 #endif
