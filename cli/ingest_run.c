@@ -5,7 +5,9 @@
  * store never see each other). Policies applied here, per file:
  *  - the file lands whole or not at all (one transaction);
  *  - a file whose SHA-256 already landed in the same run adds nothing;
- *  - too many rejected lines refuse the file (parser_too_many_rejects);
+ *  - too many rejected lines refuse the file: each parser applies
+ *    parser_too_many_rejects itself, since only it knows what a data line
+ *    is (most lines of a server log are not events, and not errors);
  *  - the first rejects are printed as file:line: reason, all are stored. */
 #include <math.h>
 #include <stdio.h>
@@ -265,18 +267,6 @@ duplicate:
         src_close(&src);
         tot->files_dup++;
         return FILE_DUP;
-    }
-    if (parser_too_many_rejects(k.rows, k.rejected)) {
-        store_rollback(st);
-        *run_id = 0;
-        printf("  %-28s refused (%s): %lld of %lld lines rejected; nothing of "
-               "it was loaded\n", o.fname, p->name, k.rejected, k.rows + k.rejected);
-        cli_errorf("%s: more than 10%% of the lines are bad: is this really a "
-                   "%s file? (force another parser with --parser NAME)",
-                   path, p->name);
-        src_close(&src);
-        tot->files_refused++;
-        return FILE_REFUSED;
     }
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)

@@ -16,6 +16,7 @@ static const cow_parser *const parsers[] = {
     &cow_parser_rbench_text,
     &cow_parser_memtier_json,
     &cow_parser_hgrm,
+    &cow_parser_redis_log,
     NULL
 };
 

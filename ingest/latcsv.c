@@ -125,6 +125,8 @@ typedef struct csvstate {
     opnames ops;           /* interned op names */
     cow_sample batch[LATCSV_BATCH]; /* samples not yet handed over */
     size_t nbatch;         /* used entries of batch */
+    long long rows;        /* samples accepted */
+    long long rejected;    /* rows rejected */
     int nhead;             /* header field count */
     int need;              /* fields a row needs */
     char delim;            /* field separator */
@@ -141,6 +143,7 @@ static int flush(csvstate *st, cow_err *e)
 
 static int reject(csvstate *st, const cow_line *ln, const char *why, cow_err *e)
 {
+    st->rejected++;
     return sink_reject(st->k, ln->no, why, ln->p, ln->n, e);
 }
 
@@ -152,7 +155,7 @@ static int row(csvstate *st, const cow_line *ln, cow_err *e)
     int k, rc;
 
     if (!ln->eol)
-        return sink_reject(st->k, ln->no,
+        return st->rejected++, sink_reject(st->k, ln->no,
                            "last line has no line end: possibly truncated, "
                            "not used", ln->p, ln->n, e);
     k = split(ln->p, ln->n, st->delim, f, LATCSV_MAX_FIELDS);
@@ -176,6 +179,7 @@ static int row(csvstate *st, const cow_line *ln, cow_err *e)
     smp->op = NULL;
     if (st->lc.op_col >= 0 && f[st->lc.op_col].n > 0)
         smp->op = opnames_intern(&st->ops, f[st->lc.op_col].p, f[st->lc.op_col].n);
+    st->rows++;
     if (++st->nbatch == LATCSV_BATCH)
         return flush(st, e);
     return COW_OK;
@@ -231,6 +235,14 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
     if (!have_header) {
         cow_err_at(e, s->name, 0, 0);
         rc = COW_FAIL(e, COW_EPARSE, "empty file: no header and no samples");
+        goto done;
+    }
+    if (parser_too_many_rejects(st->rows, st->rejected)) {
+        cow_err_at(e, s->name, 0, 0);
+        rc = COW_FAIL(e, COW_EPARSE,
+                      "%lld of %lld data lines rejected (more than 10%%): is "
+                      "this really a latency capture? Nothing of it was loaded",
+                      st->rejected, st->rows + st->rejected);
         goto done;
     }
     if ((rc = flush(st, e)) != COW_OK)

@@ -29,6 +29,7 @@ typedef struct jstate {
     int keys_known;                  /* first object seen */
     cow_sample batch[LATJSON_BATCH]; /* samples not yet handed over */
     size_t nbatch;                   /* used entries */
+    long long rows, rejected;        /* samples accepted, objects rejected */
 } jstate;
 
 static int sniff(const char *fname, const char *head, size_t n)
@@ -62,6 +63,13 @@ static int sniff(const char *fname, const char *head, size_t n)
     if (lc.lat_col < 0)
         return 0;
     return lc.time_col >= 0 ? 80 : 30;
+}
+
+static int reject(jstate *st, long line, const char *why, const char *text,
+                  size_t n, cow_err *e)
+{
+    st->rejected++;
+    return sink_reject(st->k, line, why, text, n, e);
 }
 
 static int flush(jstate *st, cow_err *e)
@@ -106,13 +114,13 @@ static int object(jstate *st, const cJSON *obj, long line, const char *text,
     int rc;
 
     if (!cJSON_IsObject(obj))
-        return sink_reject(st->k, line, "not a JSON object", text, n, e);
+        return reject(st, line, "not a JSON object", text, n, e);
     if (!st->keys_known && (rc = choose_keys(st, obj, line, e)) != COW_OK)
         return rc;
     t = cJSON_GetObjectItemCaseSensitive(obj, st->tkey);
     l = cJSON_GetObjectItemCaseSensitive(obj, st->lkey);
     if (t == NULL || l == NULL)
-        return sink_reject(st->k, line, t ? "missing latency key"
+        return reject(st, line, t ? "missing latency key"
                                           : "missing time key", text, n, e);
     if (cJSON_IsNumber(t))
         rc = latcols_time_num(&st->lc, t->valuedouble, &smp->t_us, &why, e);
@@ -124,7 +132,7 @@ static int object(jstate *st, const cJSON *obj, long line, const char *text,
         why = "time is neither a number nor a string";
     }
     if (rc == COW_EPARSE)
-        return sink_reject(st->k, line, why, text, n, e);
+        return reject(st, line, why, text, n, e);
     if (rc != COW_OK) {
         cow_err_at(e, st->s->name, line, 0);
         return rc;
@@ -139,11 +147,12 @@ static int object(jstate *st, const cJSON *obj, long line, const char *text,
         why = cJSON_IsNull(l) ? "latency is null" : "latency is not a number";
     }
     if (rc != COW_OK)
-        return sink_reject(st->k, line, why, text, n, e);
+        return reject(st, line, why, text, n, e);
     smp->op = NULL;
     o = st->okey[0] ? cJSON_GetObjectItemCaseSensitive(obj, st->okey) : NULL;
     if (cJSON_IsString(o) && o->valuestring[0])
         smp->op = opnames_intern(&st->ops, o->valuestring, strlen(o->valuestring));
+    st->rows++;
     if (++st->nbatch == LATJSON_BATCH)
         return flush(st, e);
     return COW_OK;
@@ -256,7 +265,7 @@ static int parse_lines(jstate *st, cow_err *e)
         scratch[ln.n] = '\0';
         obj = cJSON_ParseWithLengthOpts(scratch, ln.n + 1, &end, 1);
         if (obj == NULL)
-            rc = sink_reject(st->k, ln.no,
+            rc = reject(st, ln.no,
                              ln.eol ? "not a JSON object"
                                     : "truncated last line (no line end, invalid JSON)",
                              ln.p, ln.n, e);
@@ -293,6 +302,13 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
             rc = parse_array(st, text, n, e);
     } else {
         rc = parse_lines(st, e); /* JSON lines stream */
+    }
+    if (rc == COW_OK && parser_too_many_rejects(st->rows, st->rejected)) {
+        cow_err_at(e, s->name, 0, 0);
+        rc = COW_FAIL(e, COW_EPARSE,
+                      "%lld of %lld objects rejected (more than 10%%): is this "
+                      "really a latency capture? Nothing of it was loaded",
+                      st->rejected, st->rows + st->rejected);
     }
     if (rc == COW_OK && !st->keys_known) {
         cow_err_at(e, s->name, 0, 0);

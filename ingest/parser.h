@@ -34,6 +34,8 @@ typedef struct cow_parse_opts {
     int log_year;             /* year for logs without one, 0 = unknown */
     int64_t mtime_us;         /* file modification time, 0 if unknown */
     const char *fname;        /* base name of the file (stamps in names) */
+    const char *mem_unit;     /* "bytes","kB","MB","GB" for a memory column
+                                 whose name has no unit (run.json mem_unit), or NULL */
 } cow_parse_opts;
 
 typedef struct cow_parser {
@@ -51,7 +53,9 @@ const cow_parser *parser_by_name(const char *name);
 const cow_parser *const *parser_list(void);
 
 /* Whole-file refusal policy for rejected lines: true when a file with
- * `rows` good records and `rejected` bad lines must be refused whole. */
+ * `rows` good data lines and `rejected` bad ones must be refused whole.
+ * Each parser applies it (returning COW_EPARSE) at the end of its file,
+ * counting what it considers data lines. */
 int parser_too_many_rejects(long long rows, long long rejected);
 
 #endif

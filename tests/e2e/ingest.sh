@@ -45,7 +45,8 @@ rc=$?
 check "bad folder exits 1" test "$rc" = 1
 check "unit refusal names the flag" has "nounit.csv:1: latency column 'latency' has no unit.*--latency-unit" "$WORK/err3"
 check "mixed clocks explained" has "mixedclock.csv:2: .*monotonic clock" "$WORK/err3"
-check "mostly bad file refused whole" has "mostlybad.csv .*refused (latency-csv): 5 of 10 lines rejected" "$WORK/out3"
+check "mostly bad file refused whole" has "mostlybad.csv .*refused (latency-csv)" "$WORK/out3"
+check "refusal says why" has "mostlybad.csv: 5 of 10 data lines rejected" "$WORK/err3"
 check "unknown file skipped, said" has "notes.txt .*skipped: no parser recognises it" "$WORK/out3"
 "$COW" runs --db "$DB" --json > "$WORK/runs3"
 check "nothing of a refused folder landed" test -z "$(json_field "$WORK/runs3" bad samples)"

@@ -1,0 +1,1214 @@
+/* redislog.c -- Redis / Valkey server log files ("redis-log").
+ *
+ * Exports one symbol, cow_parser_redis_log (declared in formats.h). It turns
+ * a server log into COW_REC_EVENT records: one per line that marks a fork,
+ * save, COW report, sync step, AOF rewrite step, forkless save step, kernel
+ * warning or start/stop. Every other well-formed line is skipped (it is not
+ * an error); lines without the log prefix (the ASCII-art logo, crash
+ * reports, multi-line messages) are skipped and counted in a note.
+ *
+ * Line grammars accepted (reference/formats.md §1.1-1.4):
+ *
+ *   pid:R DD Mon YYYY HH:MM:SS.mmm L msg        Redis >= 5.0, Valkey (legacy)
+ *   pid:R DD Mon HH:MM:SS.mmm L msg             Redis 3.x / 4.x (no year)
+ *   [pid] DD Mon HH:MM:SS.mmm L msg             Redis <= 2.8
+ *   pid:R YYYY-MM-DDTHH:MM:SS.mmm+hh:mm L msg   Valkey 8.1+ iso8601 stamps
+ *   pid:R 1738587731532 L msg                   Valkey 8.1+ millisecond stamps
+ *   pid=N role=R timestamp="T" level=V message="msg"   Valkey 8.1+ logfmt
+ *                                               (T is any of the stamps above)
+ *   pid:signal-handler (unix_seconds) msg       any version, from a signal handler
+ *
+ * Time: legacy stamps are the server's local time with no zone. They are
+ * shifted to UTC with o->tz_off_s (UTC, with a note, when no zone was
+ * given). Iso8601 stamps with an offset, millisecond stamps and
+ * signal-handler stamps carry their own zone. Stamps without a year take
+ * o->log_year, or the year of the file's mtime (see year_init), else the
+ * file is refused with COW_EUNIT. A line whose stamp is impossible, or more
+ * than RL_BACKSTEP_S before the previous line, is rejected.
+ *
+ * Event kinds (cow_event.kind; value and unit in brackets; pid is always
+ * the pid of the line, so a child's COW line carries the child pid):
+ *
+ *   server_start         "Redis|Valkey version=..., just started", R<=3.x
+ *                        "Server started, Redis version X" (text = message)
+ *   version              emitted with server_start (text = "7.0.15")
+ *   server_ready         "Ready to accept connections[ tcp|unix|tls]"
+ *   db_loaded            "DB loaded from disk|append only file: N seconds" [s]
+ *   bgsave_trigger       "N changes in M seconds. Saving..." [N changes]
+ *   sync_bgsave_start    "Starting BGSAVE for SYNC with target: ..."
+ *                        [unit "disk" or "socket"]
+ *   bgsave_start         "Background saving started by pid N" [child pid]
+ *   rdb_saved            "DB saved on disk" (child, or foreground SAVE)
+ *   cow_rdb              "Fork CoW for RDB: current X MB, peak Y MB, ..." [Y MB]
+ *                        or R<=6.2 "RDB: N MB of memory used by copy-on-write" [N MB]
+ *   cow_aof, cow_module  the same for "AOF rewrite" / "Module fork" children
+ *   cow_*_progress       the same lines logged at verbose level ('-' / info):
+ *                        periodic progress, not the child's final report
+ *   bgsave_done          "Background saving terminated with success"
+ *   bgsave_error         "Background saving error", "Can't save in background..."
+ *   bgsave_killed        "Background saving terminated by signal N" [signal]
+ *   rdb_transfer_start   "Background RDB transfer started by pid N" [child pid]
+ *   rdb_transfer_done    "Background RDB transfer terminated with success"
+ *   rdb_transfer_error   "Background (RDB) transfer error"
+ *   rdb_transfer_killed  "Background (RDB) transfer terminated by signal N" [signal]
+ *   rdb_stream_done      "Streamed RDB transfer with replica X succeeded (socket)..."
+ *   replica_sync_request "Replica X asks for synchronization"
+ *   full_resync          "Full resync requested by replica X", "Partial
+ *                        resynchronization not accepted...", "Unable to partial
+ *                        resync with replica X for lack of backlog..."
+ *   partial_resync_ok    "Partial resynchronization request from X accepted.
+ *                        Sending N bytes..." [N bytes]
+ *   sync_success         "Synchronization with replica X succeeded"
+ *   sync_bgsave_error    "BGSAVE for replication failed"
+ *   replica_lost         "Connection with replica X lost."
+ *   repl_connect         "Connecting to MASTER|PRIMARY host:port" (repeats on retry)
+ *   repl_sync_start      "MASTER <-> REPLICA sync started"
+ *   repl_full_resync     "Full resync from master: replid:offset"
+ *   repl_partial_ok      "Successful partial resynchronization with master."
+ *   repl_receive         "... sync: receiving N bytes from master ..." [N bytes],
+ *                        or "... receiving streamed RDB ..." (no value)
+ *   repl_flush           "... sync: Flushing old data"
+ *   repl_load            "... sync: Loading DB in memory"
+ *   repl_done            "... sync: Finished with success"
+ *   repl_link_lost       "Connection with master lost."
+ *   rdb_loaded           R7.0+ "Done loading RDB, keys loaded: N, ..." [N keys]
+ *   role_change          "MASTER MODE enabled ..." (replica -> primary),
+ *                        "Before turning into a replica ..." (primary -> replica);
+ *                        "REPLICAOF X enabled" is not one: a replica moving
+ *                        to another primary stays a replica
+ *   aof_rewrite_trigger  "Starting automatic rewriting of AOF on N% growth" [N %]
+ *   aof_rewrite_scheduled "Background append only file rewriting scheduled."
+ *                        and "AOF was enabled but ... scheduled ..."
+ *   aof_rewrite_start    "Background append only file rewriting started by pid N"
+ *   aof_buffer           "Background AOF buffer size: N MB" [N MB]
+ *   aof_rewrite_diff     "Concatenating X MB of AOF diff received from parent." [MB]
+ *   aof_rewrite_residual "Residual parent diff successfully flushed ... (X MB)" [MB]
+ *   aof_rewrite_done     "Background AOF rewrite terminated with success"
+ *   aof_rewrite_finished "Background AOF rewrite finished successfully"
+ *   aof_rewrite_error    "... terminated with error", "Can't rewrite append only
+ *                        file in background...", "... has repeatedly failed ..."
+ *   aof_rewrite_killed   "Background AOF rewrite terminated by signal N" [signal]
+ *   forkless_scheduled   "Using forkless save for next backup"
+ *   forkless_start       "Beginning forklessSaveToDisk"
+ *   forkless_proc_start  "forkless-save: background processor started"
+ *   forkless_proc_done   "forkless-save: background processor finished. N items
+ *                        processed. [TERMINATED|***ERROR***]" [N items]
+ *   forkless_completion  "forkless-save: completion proc - ok|terminated"
+ *   forkless_done        "forkless-save: forkless save complete. N seconds." [s]
+ *   forkless_failed      "... forkless save failed|terminated. N seconds." [s]
+ *   forkless_cancelled   "... forkless save cancelled. N seconds." [s]
+ *   forkless_error       other "forkless-save: error ..." lines
+ *   warn_thp             "WARNING you|You have Transparent Huge Pages (THP) ..."
+ *   warn_overcommit      "WARNING overcommit_memory is set to 0!" (R6.0),
+ *                        "WARNING Memory overcommit must be enabled!" (R6.2+)
+ *   warn_somaxconn       "WARNING: The TCP backlog setting of B cannot be enforced
+ *                        ... lower value of S." [S]
+ *   crash                "... crashed by signal: N" [signal]
+ *   shutdown             "User requested shutdown..."
+ *   shutdown_signal      "Received SIGTERM|SIGINT scheduling shutdown..."
+ *   final_save           "Saving the final RDB snapshot before exiting."
+ *   server_exit          "... is now ready to exit, bye bye..."
+ *
+ * Valkey 8 says PRIMARY/primary and Redis <= 4.0 said SLAVE/slave where
+ * Redis 5-7 say MASTER/master and REPLICA/replica; messages are matched
+ * after rewriting those words (normalize), so one table serves all. The
+ * event text is always the message as written. */
+#include "parser.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/mem.h"
+#include "../common/num.h"
+#include "../common/timeconv.h"
+#include "formats.h"
+
+/* Logs are written in order, parent and children appending to one file,
+ * so stamps only go back when the clock is stepped or two logs were
+ * concatenated. A little slack covers NTP slews and the whole-second
+ * signal-handler stamps. */
+#define RL_BACKSTEP_S 60
+/* Sniffing looks at this many lines of the head at most. */
+#define RL_SNIFF_LINES 64
+/* Longest pid we accept (10 digits covers any pid_t). */
+#define RL_PID_DIGITS 10
+/* Longest millisecond stamp (16 digits is far beyond year 2100). */
+#define RL_MS_DIGITS 16
+
+/* ===================================================== line grammar ===== */
+
+enum rl_layout {
+    LAYOUT_LEGACY = 1,  /* pid:R stamp L msg */
+    LAYOUT_V2 = 2,      /* [pid] stamp L msg */
+    LAYOUT_LOGFMT = 4,  /* pid=N role=R timestamp="T" level=V message="m" */
+    LAYOUT_SIGNAL = 8   /* pid:signal-handler (secs) msg */
+};
+
+enum rl_stamp_kind {
+    STAMP_CIVIL = 16,   /* local civil time with year */
+    STAMP_NOYEAR = 32,  /* local civil time, year unknown */
+    STAMP_ISO = 64,     /* iso8601 with an offset: absolute */
+    STAMP_MS = 128,     /* epoch milliseconds: absolute */
+    STAMP_SECS = 256    /* epoch seconds (signal handler): absolute */
+};
+
+typedef struct rl_stamp {
+    int kind;           /* enum rl_stamp_kind */
+    int y, mon, d;      /* civil date (y = 0 for STAMP_NOYEAR) */
+    int h, mi, s, ms;   /* civil time of day */
+    int64_t abs_us;     /* UTC epoch us for the absolute kinds */
+} rl_stamp;
+
+typedef struct rl_line {
+    int layout;         /* enum rl_layout */
+    long pid;           /* writing process */
+    char role;          /* 'M','S','C','X', 0 when the layout has none */
+    char level;         /* '.','-','*','#', 0 for signal-handler lines */
+    rl_stamp ts;        /* the stamp as written */
+    const char *msg;    /* message (not NUL terminated) */
+    size_t nmsg;        /* its length */
+} rl_line;
+
+enum rl_verdict {
+    LN_RAW,             /* no log prefix: logo, crash report, not a log */
+    LN_OK,              /* a well-formed log line */
+    LN_BAD              /* has the prefix but the stamp or layout is broken */
+};
+
+/* true when p[at..at+cnt) are digits inside n bytes; their value in *out. */
+static bool dig(const char *p, size_t n, size_t at, size_t cnt, int *out)
+{
+    int v = 0;
+    size_t i;
+
+    if (at + cnt > n)
+        return false;
+    for (i = at; i < at + cnt; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+static bool is_leap(int y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* Days in a month; y == 0 (year unknown) allows 29 Feb. */
+static int month_days(int y, int mon)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (mon == 2 && (y == 0 || is_leap(y)))
+        return 29;
+    return days[mon - 1];
+}
+
+/* "HH:MM:SS.mmm" at p[at]; fills ts. */
+static enum rl_verdict clock_parse(const char *p, size_t n, size_t at,
+                                   rl_stamp *ts, const char **why)
+{
+    if (!dig(p, n, at, 2, &ts->h) || at + 2 >= n || p[at + 2] != ':' ||
+        !dig(p, n, at + 3, 2, &ts->mi) || at + 5 >= n || p[at + 5] != ':' ||
+        !dig(p, n, at + 6, 2, &ts->s) || at + 8 >= n || p[at + 8] != '.' ||
+        !dig(p, n, at + 9, 3, &ts->ms)) {
+        *why = "time of day is not HH:MM:SS.mmm (line cut short?)";
+        return LN_BAD;
+    }
+    if (ts->h > 23 || ts->mi > 59 || ts->s > 59) {
+        *why = "impossible time of day (hour, minute or second out of range)";
+        return LN_BAD;
+    }
+    return LN_OK;
+}
+
+static enum rl_verdict date_check(const rl_stamp *ts, const char **why)
+{
+    if (ts->mon < 1 || ts->mon > 12) {
+        *why = "month is not one of Jan..Dec / 01..12";
+        return LN_BAD;
+    }
+    if (ts->d < 1 || ts->d > month_days(ts->y, ts->mon)) {
+        *why = "impossible day of the month";
+        return LN_BAD;
+    }
+    return LN_OK;
+}
+
+/* "DD Mon YYYY HH:MM:SS.mmm" or "DD Mon HH:MM:SS.mmm"; *used = its length. */
+static enum rl_verdict civil_parse(const char *p, size_t n, rl_stamp *ts,
+                                   size_t *used, const char **why)
+{
+    size_t at;
+    enum rl_verdict v;
+
+    if (n < 7 || !dig(p, n, 0, 2, &ts->d) || p[2] != ' ' || p[6] != ' ') {
+        *why = "time stamp is not 'DD Mon [YYYY] HH:MM:SS.mmm'";
+        return LN_BAD;
+    }
+    ts->mon = time_month_from_abbr(p + 3);
+    if (n > 9 && p[9] == ':') {
+        ts->kind = STAMP_NOYEAR;
+        ts->y = 0;
+        at = 7;
+    } else if (dig(p, n, 7, 4, &ts->y) && n > 11 && p[11] == ' ') {
+        ts->kind = STAMP_CIVIL;
+        at = 12;
+    } else {
+        *why = "time stamp is not 'DD Mon [YYYY] HH:MM:SS.mmm'";
+        return LN_BAD;
+    }
+    if ((v = clock_parse(p, n, at, ts, why)) != LN_OK)
+        return v;
+    *used = at + 12;
+    if (ts->kind == STAMP_CIVIL && ts->y < 1970) {
+        *why = "year before 1970";
+        return LN_BAD;
+    }
+    return date_check(ts, why);
+}
+
+/* "YYYY-MM-DDTHH:MM:SS.mmm[+hh:mm|Z]" in p[0..n) (one token). Without a zone
+ * the stamp is local civil time like the legacy one. */
+static enum rl_verdict iso_parse(const char *p, size_t n, rl_stamp *ts,
+                                 const char **why)
+{
+    char zone[8];
+    int off_s;
+    enum rl_verdict v;
+
+    if (!dig(p, n, 0, 4, &ts->y) || n < 11 || p[4] != '-' ||
+        !dig(p, n, 5, 2, &ts->mon) || p[7] != '-' || !dig(p, n, 8, 2, &ts->d) ||
+        p[10] != 'T') {
+        *why = "iso8601 time stamp is not YYYY-MM-DDTHH:MM:SS.mmm+hh:mm";
+        return LN_BAD;
+    }
+    if ((v = clock_parse(p, n, 11, ts, why)) != LN_OK ||
+        (v = date_check(ts, why)) != LN_OK)
+        return v;
+    ts->kind = STAMP_CIVIL;
+    if (n == 23)
+        return LN_OK;
+    if (n - 23 >= sizeof(zone)) {
+        *why = "iso8601 time stamp has an unreadable zone offset";
+        return LN_BAD;
+    }
+    memcpy(zone, p + 23, n - 23);
+    zone[n - 23] = '\0';
+    if (!time_parse_offset(zone, &off_s)) {
+        *why = "iso8601 time stamp has an unreadable zone offset";
+        return LN_BAD;
+    }
+    ts->kind = STAMP_ISO;
+    ts->abs_us = time_us_from_civil(ts->y, ts->mon, ts->d, ts->h, ts->mi,
+                                    ts->s, ts->ms * 1000) -
+                 (int64_t)off_s * COW_US_PER_S;
+    return LN_OK;
+}
+
+static bool all_digits(const char *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+    return n > 0;
+}
+
+/* An absolute stamp: epoch seconds (scale 1000000) or ms (scale 1000). */
+static enum rl_verdict epoch_parse(const char *p, size_t n, int64_t scale,
+                                   rl_stamp *ts, const char **why)
+{
+    int64_t v;
+
+    if (n > RL_MS_DIGITS || !num_parse_i64(p, n, &v)) {
+        *why = "epoch time stamp is not a number";
+        return LN_BAD;
+    }
+    if (v / (COW_US_PER_S / scale) < COW_EPOCH_MIN_S ||
+        v / (COW_US_PER_S / scale) > COW_EPOCH_MAX_S) {
+        *why = "epoch time stamp outside 1990..2100 (wrong unit?)";
+        return LN_BAD;
+    }
+    ts->kind = scale == 1000 ? STAMP_MS : STAMP_SECS;
+    ts->abs_us = v * scale;
+    return LN_OK;
+}
+
+/* Any stamp the legacy layout or logfmt can carry, in the token p[0..n). */
+static enum rl_verdict token_stamp(const char *p, size_t n, rl_stamp *ts,
+                                   const char **why)
+{
+    size_t used = 0;
+    enum rl_verdict v;
+
+    if (n > 4 && p[4] == '-')
+        return iso_parse(p, n, ts, why);
+    if (all_digits(p, n))
+        return epoch_parse(p, n, 1000, ts, why);
+    if ((v = civil_parse(p, n, ts, &used, why)) != LN_OK)
+        return v;
+    if (used != n) {
+        *why = "unexpected text after the time stamp";
+        return LN_BAD;
+    }
+    return LN_OK;
+}
+
+/* "L msg" after the stamp: level character, space, message. */
+static enum rl_verdict level_msg(const char *p, size_t n, size_t at,
+                                 rl_line *l, const char **why)
+{
+    if (at >= n || p[at] != ' ' || at + 1 >= n ||
+        strchr(".-*#", p[at + 1]) == NULL || p[at + 1] == '\0') {
+        *why = "no level character ('.', '-', '*' or '#') after the time stamp "
+               "(line cut short?)";
+        return LN_BAD;
+    }
+    l->level = p[at + 1];
+    at += 2;
+    if (at < n && p[at] == ' ')
+        at++;
+    else if (at < n) {
+        *why = "no space after the level character";
+        return LN_BAD;
+    }
+    l->msg = p + at;
+    l->nmsg = n - at;
+    return LN_OK;
+}
+
+/* Leading pid digits; their count (0 when none or too many). */
+static size_t pid_parse(const char *p, size_t n, long *pid)
+{
+    size_t i = 0;
+    long v = 0;
+
+    while (i < n && i <= RL_PID_DIGITS && p[i] >= '0' && p[i] <= '9')
+        v = v * 10 + (p[i++] - '0');
+    if (i == 0 || i > RL_PID_DIGITS)
+        return 0;
+    *pid = v;
+    return i;
+}
+
+/* The stamp that follows "pid:R " or "[pid] " at p[at]. */
+static enum rl_verdict stamp_at(const char *p, size_t n, size_t at,
+                                rl_line *l, const char **why)
+{
+    size_t used = 0, end = at;
+    enum rl_verdict v;
+
+    if (n - at > 4 && p[at + 4] == '-') {   /* iso8601: one token */
+        while (end < n && p[end] != ' ')
+            end++;
+        if ((v = iso_parse(p + at, end - at, &l->ts, why)) != LN_OK)
+            return v;
+        return level_msg(p, n, end, l, why);
+    }
+    while (end < n && p[end] >= '0' && p[end] <= '9')
+        end++;
+    if (end - at > 3 && (end == n || p[end] == ' ')) {   /* epoch ms */
+        if ((v = epoch_parse(p + at, end - at, 1000, &l->ts, why)) != LN_OK)
+            return v;
+        return level_msg(p, n, end, l, why);
+    }
+    if ((v = civil_parse(p + at, n - at, &l->ts, &used, why)) != LN_OK)
+        return v;
+    return level_msg(p, n, at + used, l, why);
+}
+
+/* "pid:signal-handler (secs) msg" after "pid:" at p[at]. */
+static enum rl_verdict signal_line(const char *p, size_t n, size_t at,
+                                   rl_line *l, const char **why)
+{
+    static const char tag[] = "signal-handler (";
+    size_t end;
+    enum rl_verdict v;
+
+    at += sizeof(tag) - 1;
+    for (end = at; end < n && p[end] != ')'; end++)
+        ;
+    if (end >= n) {
+        *why = "signal-handler line without its closing ')' (line cut short?)";
+        return LN_BAD;
+    }
+    if ((v = epoch_parse(p + at, end - at, COW_US_PER_S, &l->ts, why)) != LN_OK)
+        return v;
+    l->layout = LAYOUT_SIGNAL;
+    l->role = 0;
+    l->level = 0;
+    end++;
+    if (end < n && p[end] == ' ')
+        end++;
+    l->msg = p + end;
+    l->nmsg = n - end;
+    return LN_OK;
+}
+
+static enum rl_verdict legacy_line(const char *p, size_t n, rl_line *l,
+                                   const char **why)
+{
+    size_t at = pid_parse(p, n, &l->pid);
+
+    if (at == 0 || at >= n || p[at] != ':')
+        return LN_RAW;
+    at++;
+    if (n - at >= 16 && memcmp(p + at, "signal-handler (", 16) == 0)
+        return signal_line(p, n, at, l, why);
+    if (at + 1 >= n || strchr("MSCX", p[at]) == NULL || p[at] == '\0' ||
+        p[at + 1] != ' ')
+        return LN_RAW;
+    l->layout = LAYOUT_LEGACY;
+    l->role = p[at];
+    if (at + 2 >= n) {
+        *why = "line ends after the role character (cut short?)";
+        return LN_BAD;
+    }
+    return stamp_at(p, n, at + 2, l, why);
+}
+
+static enum rl_verdict v2_line(const char *p, size_t n, rl_line *l,
+                               const char **why)
+{
+    size_t at = pid_parse(p + 1, n - 1, &l->pid);
+
+    if (at == 0 || at + 2 >= n || p[at + 1] != ']' || p[at + 2] != ' ')
+        return LN_RAW;
+    l->layout = LAYOUT_V2;
+    l->role = 0;
+    return stamp_at(p, n, at + 3, l, why);
+}
+
+/* One key=value of logfmt at p[*at]; value unquoted. false at the end. */
+static bool logfmt_field(const char *p, size_t n, size_t *at, const char **k,
+                         size_t *nk, const char **v, size_t *nv, bool *closed)
+{
+    size_t i = *at, j;
+
+    while (i < n && p[i] == ' ')
+        i++;
+    for (j = i; j < n && p[j] != '=' && p[j] != ' '; j++)
+        ;
+    if (j >= n || p[j] != '=')
+        return false;
+    *k = p + i;
+    *nk = j - i;
+    j++;
+    *closed = true;
+    if (j < n && p[j] == '"') {
+        /* Valkey replaces '"' inside values by '\'', so the next quote ends it */
+        for (i = ++j; j < n && p[j] != '"'; j++)
+            ;
+        *closed = j < n;
+        *v = p + i;
+        *nv = j - i;
+        *at = j < n ? j + 1 : j;
+        return true;
+    }
+    for (i = j; j < n && p[j] != ' '; j++)
+        ;
+    *v = p + i;
+    *nv = j - i;
+    *at = j;
+    return true;
+}
+
+static bool tok_is(const char *p, size_t n, const char *s)
+{
+    return n == strlen(s) && memcmp(p, s, n) == 0;
+}
+
+static char logfmt_level(const char *v, size_t nv)
+{
+    if (tok_is(v, nv, "debug"))
+        return '.';
+    if (tok_is(v, nv, "info") || tok_is(v, nv, "verbose"))
+        return '-';
+    if (tok_is(v, nv, "notice"))
+        return '*';
+    if (tok_is(v, nv, "warning"))
+        return '#';
+    return 0;
+}
+
+static char logfmt_role(const char *v, size_t nv)
+{
+    if (tok_is(v, nv, "primary"))
+        return 'M';
+    if (tok_is(v, nv, "replica"))
+        return 'S';
+    if (tok_is(v, nv, "RDB/AOF"))
+        return 'C';
+    if (tok_is(v, nv, "sentinel"))
+        return 'X';
+    return 0;
+}
+
+static enum rl_verdict logfmt_line(const char *p, size_t n, rl_line *l,
+                                   const char **why)
+{
+    const char *k, *v, *stamp = NULL;
+    size_t nk, nv, at = 0, nstamp = 0;
+    bool closed, have_pid = false, have_msg = false;
+
+    l->layout = LAYOUT_LOGFMT;
+    l->role = 0;
+    l->level = 0;
+    while (logfmt_field(p, n, &at, &k, &nk, &v, &nv, &closed)) {
+        if (tok_is(k, nk, "pid"))
+            have_pid = pid_parse(v, nv, &l->pid) == nv && nv > 0;
+        else if (tok_is(k, nk, "role"))
+            l->role = logfmt_role(v, nv);
+        else if (tok_is(k, nk, "timestamp"))
+            stamp = v, nstamp = nv;
+        else if (tok_is(k, nk, "level"))
+            l->level = logfmt_level(v, nv);
+        else if (tok_is(k, nk, "message")) {
+            if (!closed) {
+                *why = "logfmt message has no closing quote (line cut short?)";
+                return LN_BAD;
+            }
+            l->msg = v;
+            l->nmsg = nv;
+            have_msg = true;
+        }
+    }
+    if (!have_pid || stamp == NULL || l->level == 0 || !have_msg) {
+        *why = "logfmt line lacks one of pid=, timestamp=, level=, message=";
+        return LN_BAD;
+    }
+    return token_stamp(stamp, nstamp, &l->ts, why);
+}
+
+/* Classify one line (without its end) and split it into *l. */
+static enum rl_verdict line_parse(const char *p, size_t n, rl_line *l,
+                                  const char **why)
+{
+    memset(l, 0, sizeof(*l));
+    *why = NULL;
+    if (n == 0)
+        return LN_RAW;
+    if (p[0] == '[')
+        return v2_line(p, n, l, why);
+    if (n > 4 && memcmp(p, "pid=", 4) == 0)
+        return logfmt_line(p, n, l, why);
+    if (p[0] >= '0' && p[0] <= '9')
+        return legacy_line(p, n, l, why);
+    return LN_RAW;
+}
+
+/* ===================================================== parse state ====== */
+
+typedef struct rl_state {
+    const cow_parse_opts *o;  /* user/run.json settings */
+    cow_sink *k;              /* where records go */
+    const char *name;         /* file name for errors */
+    int64_t prev_us;          /* stamp of the last accepted ordered line */
+    long prev_line;           /* its line number */
+    bool has_prev;            /* prev_us is set */
+    bool tz_noted;            /* the log_tz note was emitted */
+    bool tzcheck_noted;       /* the log_tz_check note was emitted */
+    int year_src;             /* 0 unknown yet, 1 given, 2 from mtime */
+    int year;                 /* given: current year; mtime: mtime's year */
+    int year_mon;             /* given: last month seen; mtime: mtime's month */
+    long nlog;                /* well-formed log lines */
+    long nraw;                /* lines without the log prefix (skipped) */
+    long nrej;                /* rejected lines */
+    long nevents;             /* events emitted */
+    long first_rej_line;      /* line of the first reject */
+    char first_rej[160];      /* its reason */
+    int seen;                 /* enum rl_layout | enum rl_stamp_kind bits */
+    char why[200];            /* reason buffer for formatted rejects */
+    char *text;               /* NUL-terminated copy of the message */
+    size_t captext;           /* its capacity */
+    char *norm;               /* the message with words normalized */
+    size_t capnorm;           /* its capacity */
+} rl_state;
+
+static int reject(rl_state *st, const cow_line *ln, const char *why, cow_err *e)
+{
+    size_t n = strlen(why);
+
+    if (st->nrej++ == 0) {   /* kept for the refusal message, cut to fit */
+        st->first_rej_line = ln->no;
+        n = n < sizeof(st->first_rej) ? n : sizeof(st->first_rej) - 1;
+        memcpy(st->first_rej, why, n);
+        st->first_rej[n] = '\0';
+    }
+    return sink_reject(st->k, ln->no, why, ln->p, ln->n, e);
+}
+
+/* ===================================================== time ============= */
+
+static void civil_of_us(int64_t us, int *y, int *mon)
+{
+    char iso[40];
+    time_format_iso(us, iso, sizeof(iso));
+    *y = atoi(iso);          /* "YYYY-MM-..." written by us: safe */
+    *mon = atoi(iso + 5);
+}
+
+/* Settle where the year of year-less stamps comes from (once). From the
+ * mtime, a line dated after the mtime's month must be from the year before
+ * (the file was last written after it); a log spanning more than a year
+ * cannot be placed this way and then needs --log-year. */
+static int year_init(rl_state *st, long line, int mon, cow_err *e)
+{
+    char note[200], iso[40];
+    int64_t local;
+
+    if (st->o->log_year > 0) {
+        st->year_src = 1;
+        st->year = st->o->log_year;
+        st->year_mon = mon;
+        snprintf(note, sizeof(note), "%d for the first dated line (given); "
+                 "later lines roll over to the next year after December",
+                 st->year);
+        return sink_note(st->k, "log_year", note, e);
+    }
+    if (st->o->mtime_us > 0) {
+        local = st->o->mtime_us +
+                (st->o->has_tz ? (int64_t)st->o->tz_off_s * COW_US_PER_S : 0);
+        civil_of_us(local, &st->year, &st->year_mon);
+        st->year_src = 2;
+        time_format_iso(st->o->mtime_us, iso, sizeof(iso));
+        snprintf(note, sizeof(note), "%d from the file's modification time "
+                 "(%s); lines dated after month %d taken as %d",
+                 st->year, iso, st->year_mon, st->year - 1);
+        return sink_note(st->k, "log_year", note, e);
+    }
+    COW_FAIL(e, COW_EUNIT, "log lines carry no year (Redis <= 4.0 format) and "
+             "the file's date is unknown: give the year of the first line with "
+             "--log-year or the run.json key \"log_year\"");
+    cow_err_at(e, st->name, line, 0);
+    return COW_EUNIT;
+}
+
+static int year_of(rl_state *st, int mon)
+{
+    if (st->year_src == 2)
+        return mon > st->year_mon ? st->year - 1 : st->year;
+    if (mon < st->year_mon)   /* given year: December -> January rollover */
+        st->year++;
+    st->year_mon = mon;
+    return st->year;
+}
+
+static int tz_note(rl_state *st, cow_err *e)
+{
+    char note[120];
+    int off = st->o->tz_off_s, a = off < 0 ? -off : off;
+
+    st->tz_noted = true;
+    if (!st->o->has_tz)
+        return sink_note(st->k, "log_tz",
+                         "UTC assumed (no --log-tz / run.json log_tz)", e);
+    snprintf(note, sizeof(note), "local time taken as UTC%c%02d:%02d (given)",
+             off < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+    return sink_note(st->k, "log_tz", note, e);
+}
+
+/* UTC epoch us of a line's stamp in *t; *why set (and COW_OK returned)
+ * when the line must be rejected. */
+static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
+                     int64_t *t, const char **why, cow_err *e)
+{
+    int rc;
+
+    *why = NULL;
+    if (ts->kind == STAMP_ISO || ts->kind == STAMP_MS || ts->kind == STAMP_SECS) {
+        *t = ts->abs_us;
+        return COW_OK;
+    }
+    if (ts->kind == STAMP_NOYEAR) {
+        if (st->year_src == 0 && (rc = year_init(st, ln->no, ts->mon, e)) != COW_OK)
+            return rc;
+        ts->y = year_of(st, ts->mon);
+        if (ts->d > month_days(ts->y, ts->mon)) {
+            snprintf(st->why, sizeof(st->why), "29 Feb does not exist in %d "
+                     "(the year this line was given)", ts->y);
+            *why = st->why;
+            return COW_OK;
+        }
+    }
+    if (!st->tz_noted && (rc = tz_note(st, e)) != COW_OK)
+        return rc;
+    *t = time_us_from_civil(ts->y, ts->mon, ts->d, ts->h, ts->mi, ts->s,
+                            ts->ms * 1000) -
+         (int64_t)(st->o->has_tz ? st->o->tz_off_s : 0) * COW_US_PER_S;
+    if (*t < COW_EPOCH_MIN_S * COW_US_PER_S || *t > COW_EPOCH_MAX_S * COW_US_PER_S)
+        *why = "time stamp outside 1990..2100";
+    return COW_OK;
+}
+
+/* Signal-handler stamps are UTC seconds while the other lines are local
+ * time: they are kept out of the ordering check, and a gap to the previous
+ * line shows the zone given (or assumed) is wrong. Noted once. */
+static int signal_check(rl_state *st, const cow_line *ln, int64_t t, cow_err *e)
+{
+    char note[240];
+    int64_t gap_s;
+    long used, guess, a;
+
+    if (!st->has_prev || st->tzcheck_noted)
+        return COW_OK;
+    gap_s = (t - st->prev_us) / COW_US_PER_S;
+    if (gap_s > -RL_BACKSTEP_S && gap_s < RL_BACKSTEP_S)
+        return COW_OK;
+    st->tzcheck_noted = true;
+    /* local - used = utc ~ signal stamp, so the zone is used - gap,
+     * rounded to the quarter hour zones come in */
+    used = st->o->has_tz ? st->o->tz_off_s : 0;
+    guess = used - (long)gap_s;
+    guess = (guess >= 0 ? guess + 450 : guess - 450) / 900 * 900;
+    a = guess < 0 ? -guess : guess;
+    snprintf(note, sizeof(note), "line %ld: the signal-handler stamp (UTC) is "
+             "%+lld s from line %ld: the log's local time looks like "
+             "UTC%c%02ld:%02ld, not the zone used; check --log-tz",
+             ln->no, (long long)gap_s, st->prev_line, guess < 0 ? '-' : '+',
+             a / 3600, a / 60 % 60);
+    return sink_note(st->k, "log_tz_check", note, e);
+}
+
+/* ===================================================== events =========== */
+
+enum rl_val {
+    V_NONE,        /* no value */
+    V_AFTER,       /* number right after the prefix */
+    V_AFTER_HAS,   /* number right after the `has` text */
+    V_LEAD,        /* number at the start; no number = no match */
+    V_PEAK,        /* "peak N MB" of a Fork CoW line */
+    V_LAST,        /* the last number of the message */
+    V_TARGET,      /* BGSAVE for SYNC target: unit "disk" or "socket" */
+    V_VERSION      /* server_start + version */
+};
+
+typedef struct rl_rule {
+    const char *prefix;       /* message starts with this */
+    const char *has;          /* and contains this, or NULL */
+    const char *kind;         /* event id */
+    const char *kind_verbose; /* id at verbose level ('-'), or NULL */
+    int val;                  /* enum rl_val */
+    const char *unit;         /* unit of the value, or NULL */
+} rl_rule;
+
+#define COW_MB " MB of memory used by copy-on-write"
+#define SYNC "MASTER <-> REPLICA sync"
+
+/* First match wins, so longer prefixes come before shorter ones. */
+static const rl_rule rules[] = {
+    {"Redis version=", NULL, "server_start", NULL, V_VERSION, NULL},
+    {"Valkey version=", NULL, "server_start", NULL, V_VERSION, NULL},
+    {"Server started, Redis version ", NULL, "server_start", NULL, V_VERSION, NULL},
+    {"Ready to accept connections", NULL, "server_ready", NULL, V_NONE, NULL},
+    {"The server is now ready to accept connections", NULL, "server_ready", NULL, V_NONE, NULL},
+    {"DB loaded from disk: ", NULL, "db_loaded", NULL, V_AFTER, "s"},
+    {"DB loaded from append only file: ", NULL, "db_loaded", NULL, V_AFTER, "s"},
+    {"", " changes in ", "bgsave_trigger", NULL, V_LEAD, "changes"},
+    {"Starting BGSAVE for SYNC with target: ", NULL, "sync_bgsave_start", NULL, V_TARGET, NULL},
+    {"Background saving started by pid ", NULL, "bgsave_start", NULL, V_AFTER, "pid"},
+    {"DB saved on disk", NULL, "rdb_saved", NULL, V_NONE, NULL},
+    {"Fork CoW for RDB: ", NULL, "cow_rdb", "cow_rdb_progress", V_PEAK, "MB"},
+    {"Fork CoW for AOF rewrite: ", NULL, "cow_aof", "cow_aof_progress", V_PEAK, "MB"},
+    {"Fork CoW for Module fork: ", NULL, "cow_module", "cow_module_progress", V_PEAK, "MB"},
+    {"RDB: ", COW_MB, "cow_rdb", "cow_rdb_progress", V_AFTER, "MB"},
+    {"AOF rewrite: ", COW_MB, "cow_aof", "cow_aof_progress", V_AFTER, "MB"},
+    {"Module fork: ", COW_MB, "cow_module", "cow_module_progress", V_AFTER, "MB"},
+    {"Background saving terminated with success", NULL, "bgsave_done", NULL, V_NONE, NULL},
+    {"Background saving error", NULL, "bgsave_error", NULL, V_NONE, NULL},
+    {"Can't save in background", NULL, "bgsave_error", NULL, V_NONE, NULL},
+    {"Background saving terminated by signal ", NULL, "bgsave_killed", NULL, V_AFTER, "signal"},
+    {"Background RDB transfer started by pid ", NULL, "rdb_transfer_start", NULL, V_AFTER, "pid"},
+    {"Background RDB transfer terminated with success", NULL, "rdb_transfer_done", NULL, V_NONE, NULL},
+    {"Background transfer error", NULL, "rdb_transfer_error", NULL, V_NONE, NULL},
+    {"Background RDB transfer error", NULL, "rdb_transfer_error", NULL, V_NONE, NULL},
+    {"Background transfer terminated by signal ", NULL, "rdb_transfer_killed", NULL, V_AFTER, "signal"},
+    {"Background RDB transfer terminated by signal ", NULL, "rdb_transfer_killed", NULL, V_AFTER, "signal"},
+    {"Streamed RDB transfer with replica ", " succeeded", "rdb_stream_done", NULL, V_NONE, NULL},
+    {"Replica ", " asks for synchronization", "replica_sync_request", NULL, V_NONE, NULL},
+    {"Full resync requested by replica ", NULL, "full_resync", NULL, V_NONE, NULL},
+    {"Partial resynchronization not accepted", NULL, "full_resync", NULL, V_NONE, NULL},
+    {"Unable to partial resync with replica ", NULL, "full_resync", NULL, V_NONE, NULL},
+    {"Partial resynchronization request from ", " accepted. Sending ", "partial_resync_ok", NULL, V_AFTER_HAS, "bytes"},
+    {"Synchronization with replica ", " succeeded", "sync_success", NULL, V_NONE, NULL},
+    {"BGSAVE for replication failed", NULL, "sync_bgsave_error", NULL, V_NONE, NULL},
+    {"Connection with replica ", " lost", "replica_lost", NULL, V_NONE, NULL},
+    {"Connection with master lost", NULL, "repl_link_lost", NULL, V_NONE, NULL},
+    {"Connecting to MASTER ", NULL, "repl_connect", NULL, V_NONE, NULL},
+    {"MASTER MODE enabled", NULL, "role_change", NULL, V_NONE, NULL},
+    {"Before turning into a replica", NULL, "role_change", NULL, V_NONE, NULL},
+    {SYNC " started", NULL, "repl_sync_start", NULL, V_NONE, NULL},
+    {"Full resync from master: ", NULL, "repl_full_resync", NULL, V_NONE, NULL},
+    {"Successful partial resynchronization with master", NULL, "repl_partial_ok", NULL, V_NONE, NULL},
+    {SYNC ": receiving streamed RDB", NULL, "repl_receive", NULL, V_NONE, NULL},
+    {SYNC ": receiving ", NULL, "repl_receive", NULL, V_AFTER, "bytes"},
+    {SYNC ": Flushing old data", NULL, "repl_flush", NULL, V_NONE, NULL},
+    {SYNC ": Loading DB in memory", NULL, "repl_load", NULL, V_NONE, NULL},
+    {SYNC ": Finished with success", NULL, "repl_done", NULL, V_NONE, NULL},
+    {"Done loading RDB, keys loaded: ", NULL, "rdb_loaded", NULL, V_AFTER, "keys"},
+    {"Starting automatic rewriting of AOF on ", NULL, "aof_rewrite_trigger", NULL, V_AFTER, "%"},
+    {"Background append only file rewriting started by pid ", NULL, "aof_rewrite_start", NULL, V_AFTER, "pid"},
+    {"Background append only file rewriting scheduled", NULL, "aof_rewrite_scheduled", NULL, V_NONE, NULL},
+    {"AOF was enabled but there is already another background operation", NULL, "aof_rewrite_scheduled", NULL, V_NONE, NULL},
+    {"Background AOF buffer size: ", NULL, "aof_buffer", NULL, V_AFTER, "MB"},
+    {"Concatenating ", " MB of AOF diff", "aof_rewrite_diff", NULL, V_AFTER, "MB"},
+    {"Residual parent diff successfully flushed", "rewritten AOF (", "aof_rewrite_residual", NULL, V_AFTER_HAS, "MB"},
+    {"Background AOF rewrite terminated with success", NULL, "aof_rewrite_done", NULL, V_NONE, NULL},
+    {"Background AOF rewrite finished successfully", NULL, "aof_rewrite_finished", NULL, V_NONE, NULL},
+    {"Background AOF rewrite terminated with error", NULL, "aof_rewrite_error", NULL, V_NONE, NULL},
+    {"Background AOF rewrite terminated by signal ", NULL, "aof_rewrite_killed", NULL, V_AFTER, "signal"},
+    {"Can't rewrite append only file in background", NULL, "aof_rewrite_error", NULL, V_NONE, NULL},
+    {"Background AOF rewrite has repeatedly failed", NULL, "aof_rewrite_error", NULL, V_NONE, NULL},
+    {"Using forkless save for next backup", NULL, "forkless_scheduled", NULL, V_NONE, NULL},
+    {"Beginning forklessSaveToDisk", NULL, "forkless_start", NULL, V_NONE, NULL},
+    {"forkless-save: background processor started", NULL, "forkless_proc_start", NULL, V_NONE, NULL},
+    {"forkless-save: background processor finished. ", NULL, "forkless_proc_done", NULL, V_AFTER, "items"},
+    {"forkless-save: completion proc - ", NULL, "forkless_completion", NULL, V_NONE, NULL},
+    {"forkless-save: forkless save complete. ", NULL, "forkless_done", NULL, V_AFTER, "s"},
+    {"forkless-save: forkless save failed. ", NULL, "forkless_failed", NULL, V_AFTER, "s"},
+    {"forkless-save: forkless save terminated. ", NULL, "forkless_failed", NULL, V_AFTER, "s"},
+    {"forkless-save: forkless save cancelled. ", NULL, "forkless_cancelled", NULL, V_AFTER, "s"},
+    {"forkless-save: error", NULL, "forkless_error", NULL, V_NONE, NULL},
+    {"WARNING ", "Transparent Huge Pages (THP) support enabled", "warn_thp", NULL, V_NONE, NULL},
+    {"WARNING overcommit_memory is set to 0", NULL, "warn_overcommit", NULL, V_NONE, NULL},
+    {"WARNING Memory overcommit must be enabled", NULL, "warn_overcommit", NULL, V_NONE, NULL},
+    {"WARNING: The TCP backlog setting of ", "somaxconn", "warn_somaxconn", NULL, V_LAST, NULL},
+    {"", " crashed by signal: ", "crash", NULL, V_AFTER_HAS, "signal"},
+    {"User requested shutdown", NULL, "shutdown", NULL, V_NONE, NULL},
+    {"Received SIGTERM scheduling shutdown", NULL, "shutdown_signal", NULL, V_NONE, NULL},
+    {"Received SIGINT scheduling shutdown", NULL, "shutdown_signal", NULL, V_NONE, NULL},
+    {"Saving the final RDB snapshot before exiting", NULL, "final_save", NULL, V_NONE, NULL},
+    {"", " is now ready to exit, bye bye", "server_exit", NULL, V_NONE, NULL},
+};
+
+/* Word spellings of other generations and their Redis 5-7 equivalent. */
+static const char *const spell[][2] = {
+    {"PRIMARY", "MASTER"}, {"primary", "master"}, {"SLAVE", "REPLICA"},
+    {"Slave", "Replica"},  {"slave", "replica"},
+};
+
+/* st->norm = message with spell[] rewritten; st->text = message as is. */
+static void normalize(rl_state *st, const char *m, size_t n)
+{
+    size_t i = 0, o = 0, w, nw;
+
+    st->text = xgrow(st->text, 1, n + 1, &st->captext);
+    memcpy(st->text, m, n);
+    st->text[n] = '\0';
+    st->norm = xgrow(st->norm, 1, 2 * n + 1, &st->capnorm);
+    while (i < n) {
+        for (w = 0; w < sizeof(spell) / sizeof(spell[0]); w++) {
+            nw = strlen(spell[w][0]);
+            if (n - i >= nw && memcmp(m + i, spell[w][0], nw) == 0)
+                break;
+        }
+        if (w < sizeof(spell) / sizeof(spell[0])) {
+            memcpy(st->norm + o, spell[w][1], strlen(spell[w][1]));
+            o += strlen(spell[w][1]);
+            i += strlen(spell[w][0]);
+        } else {
+            st->norm[o++] = m[i++];
+        }
+    }
+    st->norm[o] = '\0';
+}
+
+/* The decimal number at p (digits and one '.'); false when there is none. */
+static bool num_at(const char *p, double *v)
+{
+    size_t n = 0;
+
+    while ((p[n] >= '0' && p[n] <= '9') || p[n] == '.')
+        n++;
+    while (n > 0 && p[n - 1] == '.')   /* "of 128." ends a sentence */
+        n--;
+    return n > 0 && num_parse_double(p, n, v);
+}
+
+static bool num_last(const char *s, double *v)
+{
+    const char *p = s + strlen(s), *q;
+
+    while (p > s && !(p[-1] >= '0' && p[-1] <= '9'))
+        p--;
+    for (q = p; q > s && ((q[-1] >= '0' && q[-1] <= '9') || q[-1] == '.'); q--)
+        ;
+    return p > s && num_at(q, v);
+}
+
+static bool rule_match(const rl_rule *r, const char *s)
+{
+    size_t np = strlen(r->prefix);
+
+    if (strncmp(s, r->prefix, np) != 0)
+        return false;
+    if (r->has != NULL && strstr(s + np, r->has) == NULL)
+        return false;
+    return r->val != V_LEAD || (s[0] >= '0' && s[0] <= '9');
+}
+
+/* The value of a matched rule; false when the line lacks it. */
+static bool rule_value(const rl_rule *r, const char *s, double *v,
+                       const char **unit)
+{
+    const char *p;
+
+    *v = NAN;
+    *unit = r->unit;
+    switch ((enum rl_val)r->val) {
+    case V_NONE:
+    case V_VERSION:
+        return true;
+    case V_AFTER:
+        return num_at(s + strlen(r->prefix), v);
+    case V_AFTER_HAS:
+        p = strstr(s + strlen(r->prefix), r->has);
+        return p != NULL && num_at(p + strlen(r->has), v);
+    case V_LEAD:
+        return num_at(s, v);
+    case V_PEAK:
+        p = strstr(s, "peak ");
+        return p != NULL && num_at(p + 5, v);
+    case V_LAST:
+        return num_last(s, v);
+    case V_TARGET:
+        p = s + strlen(r->prefix);
+        *unit = strncmp(p, "disk", 4) == 0 ? "disk"
+              : strstr(p, "sockets") != NULL ? "socket" : NULL;
+        return *unit != NULL;
+    }
+    return false;
+}
+
+static int emit_event(rl_state *st, const rl_line *l, const cow_line *ln,
+                      int64_t t, const char *kind, double v, const char *unit,
+                      const char *text, cow_err *e)
+{
+    cow_rec r;
+
+    r.kind = COW_REC_EVENT;
+    r.u.event.t_us = t;
+    r.u.event.kind = kind;
+    r.u.event.pid = l->pid;
+    r.u.event.value = v;
+    r.u.event.unit = unit;
+    r.u.event.text = text;
+    r.u.event.line = ln->no;
+    st->nevents++;
+    return sink_emit(st->k, &r, e);
+}
+
+/* "version=7.0.15," or "Redis version 2.8.19": the version token. */
+static int emit_version(rl_state *st, const rl_line *l, const cow_line *ln,
+                        int64_t t, cow_err *e)
+{
+    const char *p = strstr(st->text, "version");
+    char ver[64];
+    size_t n = 0;
+
+    if (p == NULL)
+        return COW_OK;
+    p += 7;
+    if (*p == '=' || *p == ' ')
+        p++;
+    while (p[n] != '\0' && p[n] != ',' && p[n] != ' ' && n + 1 < sizeof(ver))
+        n++;
+    if (n == 0)
+        return COW_OK;
+    memcpy(ver, p, n);
+    ver[n] = '\0';
+    return emit_event(st, l, ln, t, "version", NAN, NULL, ver, e);
+}
+
+/* Match the message against rules[]; emit, reject or skip. */
+static int line_events(rl_state *st, const rl_line *l, const cow_line *ln,
+                       int64_t t, cow_err *e)
+{
+    size_t i;
+    const rl_rule *r = NULL;
+    const char *unit, *kind;
+    double v;
+    int rc;
+
+    normalize(st, l->msg, l->nmsg);
+    for (i = 0; i < sizeof(rules) / sizeof(rules[0]) && r == NULL; i++)
+        if (rule_match(&rules[i], st->norm))
+            r = &rules[i];
+    if (r == NULL)
+        return COW_OK;
+    if (!rule_value(r, st->norm, &v, &unit)) {
+        snprintf(st->why, sizeof(st->why), "'%s' line without the number it "
+                 "should carry (cut short or an unknown variant)", r->kind);
+        return reject(st, ln, st->why, e);
+    }
+    kind = l->level == '-' && r->kind_verbose ? r->kind_verbose : r->kind;
+    if ((rc = emit_event(st, l, ln, t, kind, v, unit, st->text, e)) != COW_OK)
+        return rc;
+    return r->val == V_VERSION ? emit_version(st, l, ln, t, e) : COW_OK;
+}
+
+/* ===================================================== driver =========== */
+
+/* One log line with the prefix: time, order, events. */
+static int line_take(rl_state *st, rl_line *l, const cow_line *ln, cow_err *e)
+{
+    const char *why;
+    int64_t t;
+    int rc;
+
+    if ((rc = stamp_utc(st, ln, &l->ts, &t, &why, e)) != COW_OK)
+        return rc;
+    if (why != NULL)
+        return reject(st, ln, why, e);
+    if (l->layout == LAYOUT_SIGNAL) {
+        if ((rc = signal_check(st, ln, t, e)) != COW_OK)
+            return rc;
+    } else if (st->has_prev && t < st->prev_us - RL_BACKSTEP_S * COW_US_PER_S) {
+        snprintf(st->why, sizeof(st->why), "time stamp is %.0f s before line "
+                 "%ld: the clock was stepped or two logs were concatenated "
+                 "(split the file)",
+                 (double)(st->prev_us - t) / 1e6, st->prev_line);
+        return reject(st, ln, st->why, e);
+    } else {
+        st->prev_us = t;
+        st->prev_line = ln->no;
+        st->has_prev = true;
+    }
+    return line_events(st, l, ln, t, e);
+}
+
+static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
+{
+    rl_line l;
+    const char *why;
+
+    switch (line_parse(ln->p, ln->n, &l, &why)) {
+    case LN_RAW:
+        st->nraw += ln->n > 0;
+        return COW_OK;
+    case LN_BAD:
+        if (ln->eol)
+            return reject(st, ln, why, e);
+        snprintf(st->why, sizeof(st->why), "the last line has no line end: "
+                 "the write was cut short (%s)", why);
+        return reject(st, ln, st->why, e);
+    case LN_OK:
+        break;
+    }
+    st->nlog++;
+    st->seen |= l.layout | l.ts.kind;
+    if (!ln->eol)
+        return reject(st, ln, "the last line has no line end: the write was "
+                      "cut short, so the line is not used", e);
+    return line_take(st, &l, ln, e);
+}
+
+static int notes_final(rl_state *st, cow_err *e)
+{
+    static const struct { int bit; const char *what; } names[] = {
+        {LAYOUT_LEGACY, "pid:role"}, {LAYOUT_V2, "[pid] (Redis <= 2.8)"},
+        {LAYOUT_LOGFMT, "logfmt"}, {LAYOUT_SIGNAL, "signal-handler"},
+        {STAMP_CIVIL, "DD Mon YYYY local"}, {STAMP_NOYEAR, "DD Mon local, no year"},
+        {STAMP_ISO, "iso8601"}, {STAMP_MS, "epoch ms"}, {STAMP_SECS, "epoch s"},
+    };
+    char buf[300];
+    size_t i, o = 0;
+    int rc;
+
+    buf[0] = '\0';
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (st->seen & names[i].bit)
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s",
+                                  o ? ", " : "", names[i].what);
+    if ((rc = sink_note(st->k, "log_format", buf, e)) != COW_OK)
+        return rc;
+    if (st->nraw == 0)
+        return COW_OK;
+    snprintf(buf, sizeof(buf), "%ld lines without the log prefix skipped "
+             "(startup logo, crash report, multi-line message)", st->nraw);
+    return sink_note(st->k, "raw_lines", buf, e);
+}
+
+/* Whole-file verdicts once every line was read. */
+static int file_verdict(rl_state *st, cow_err *e)
+{
+    if (st->nlog == 0) {
+        COW_FAIL(e, COW_EPARSE, "not a Redis/Valkey log: line 1 %s", st->nrej
+                 ? "and every later line lack a usable log prefix"
+                 : "does not start like '4711:M 03 Feb 2025 14:02:11.532 * "
+                   "...' (nor does any later line)");
+        cow_err_at(e, st->name, 1, 0);
+        return COW_EPARSE;
+    }
+    if (parser_too_many_rejects(st->nlog, st->nrej)) {
+        COW_FAIL(e, COW_EPARSE, "%ld of %ld log lines rejected, first at "
+                 "line %ld: %s; the file is refused whole", st->nrej,
+                 st->nlog + st->nrej, st->first_rej_line, st->first_rej);
+        cow_err_at(e, st->name, st->first_rej_line, 0);
+        return COW_EPARSE;
+    }
+    return notes_final(st, e);
+}
+
+static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+{
+    rl_state st;
+    cow_line ln;
+    int rc;
+
+    memset(&st, 0, sizeof(st));
+    st.o = o;
+    st.k = k;
+    st.name = s->name;
+    while ((rc = src_next_line(s, &ln, e)) == 1)
+        if ((rc = line_one(&st, &ln, e)) != COW_OK)
+            break;
+    if (rc == 0)
+        rc = file_verdict(&st, e);
+    else if (rc < 0)
+        rc = e->code ? e->code : COW_EIO;
+    free(st.text);
+    free(st.norm);
+    return rc;
+}
+
+/* ===================================================== sniff ============ */
+
+static int rl_sniff(const char *fname, const char *head, size_t n)
+{
+    size_t at = 0, end, len;
+    int lines = 0;
+    rl_line l;
+    const char *why;
+
+    while (at < n && lines++ < RL_SNIFF_LINES) {
+        for (end = at; end < n && head[end] != '\n'; end++)
+            ;
+        if (end == n)   /* a line cut by the sniff window proves nothing */
+            break;
+        len = end - at;
+        if (len > 0 && head[at + len - 1] == '\r')
+            len--;
+        if (line_parse(head + at, len, &l, &why) == LN_OK)
+            return 95;
+        at = end + 1;
+    }
+    /* Content first: a name alone only lets the user hear why it failed. */
+    if (fname != NULL && strstr(fname, ".log") != NULL &&
+        (strstr(fname, "redis") != NULL || strstr(fname, "valkey") != NULL))
+        return 10;
+    return 0;
+}
+
+const cow_parser cow_parser_redis_log = {
+    "redis-log",
+    "Redis/Valkey server log: fork, BGSAVE, CoW, sync, AOF rewrite events",
+    rl_sniff,
+    rl_parse,
+};
