@@ -38,6 +38,7 @@ int cli_exit_for(int code);
 typedef struct cow_ingest_flags {
     const char *time_unit;    /* --time-unit */
     const char *latency_unit; /* --latency-unit */
+    const char *mem_unit;     /* --mem-unit */
     const char *t0;           /* --t0 (epoch or ISO 8601) */
     const char *log_tz;       /* --log-tz */
     int log_year;             /* --log-year */

@@ -22,6 +22,8 @@ const char *const cmd_ingest_usage[] = {
     "  --label NAME         label of the run (single run only) [label]",
     "  --time-unit U        unit of unitless time columns: s, ms, us, ns [time_unit]",
     "  --latency-unit U     unit of unitless latency columns [latency_unit]",
+    "  --mem-unit U         unit of memory columns without one: bytes, kB, MB,",
+    "                       GB [mem_unit]",
     "  --t0 TIME            start of relative time columns: epoch s/ms/us or",
     "                       ISO 8601 [t0]",
     "  --log-tz OFFSET      time zone of server log stamps, e.g. +02:00 (default",
@@ -43,6 +45,7 @@ int cmd_ingest(int argc, char **argv)
         {"time-unit", required_argument, NULL, 'T'},
         {"latency-unit", required_argument, NULL, 'L'},
         {"t0", required_argument, NULL, '0'},
+        {"mem-unit", required_argument, NULL, 'M'},
         {"log-tz", required_argument, NULL, 'z'},
         {"log-year", required_argument, NULL, 'y'},
         {"parser", required_argument, NULL, 'p'},
@@ -65,6 +68,7 @@ int cmd_ingest(int argc, char **argv)
         case 'T': fl.time_unit = optarg; break;
         case 'L': fl.latency_unit = optarg; break;
         case '0': fl.t0 = optarg; break;
+        case 'M': fl.mem_unit = optarg; break;
         case 'z': fl.log_tz = optarg; break;
         case 'y': fl.log_year = atoi(optarg); break;
         case 'p': fl.parser = optarg; break;

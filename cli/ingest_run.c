@@ -111,6 +111,7 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
     memset(o, 0, sizeof(*o));
     o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
     o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
+    o->mem_unit = fl->mem_unit ? fl->mem_unit : r->meta.mem_unit;
     o->log_year = fl->log_year ? fl->log_year : r->meta.log_year;
     if (fl->t0) {
         cow_runjson tmp;

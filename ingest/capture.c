@@ -348,6 +348,7 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
     r->log_tz = get_str(root, "log_tz");
     r->time_unit = get_str(root, "time_unit");
     r->latency_unit = get_str(root, "latency_unit");
+    r->mem_unit = get_str(root, "mem_unit");
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "trial")))
         r->trial = (long)v->valuedouble;
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "log_year")))
@@ -372,6 +373,7 @@ void runjson_release(cow_runjson *r)
     free(r->log_tz);
     free(r->time_unit);
     free(r->latency_unit);
+    free(r->mem_unit);
     free(r->text);
     memset(r, 0, sizeof(*r));
     r->trial = -1;

@@ -31,6 +31,7 @@ typedef struct cow_runjson {
     int log_year;       /* "log_year", 0 if absent */
     char *time_unit;    /* "time_unit" */
     char *latency_unit; /* "latency_unit" */
+    char *mem_unit;     /* "mem_unit": bytes, kB, MB, GB */
     int64_t t0_us;      /* "t0": epoch s/ms/us or ISO 8601 */
     int has_t0;         /* t0 given */
     char *text;         /* the file verbatim */

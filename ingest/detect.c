@@ -17,6 +17,9 @@ static const cow_parser *const parsers[] = {
     &cow_parser_memtier_json,
     &cow_parser_hgrm,
     &cow_parser_redis_log,
+    &cow_parser_smaps,
+    &cow_parser_procfs,
+    &cow_parser_mem_series,
     NULL
 };
 

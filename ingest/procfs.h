@@ -1,0 +1,139 @@
+/* procfs.h -- shared machinery of the kernel-file parsers (smaps.c,
+ * procfs.c): what kind of file a name and a first line denote, snapshot
+ * stamps, and the per-file state the line handlers share.
+ *
+ * Both parser objects ("smaps" and "procfs") run the same engine,
+ * procfs_run(); it reads lines, keeps the snapshot time, splits bundles
+ * into sections and hands each line to the handler of its kind. smaps.c
+ * owns the smaps / smaps_rollup / status handlers, procfs.c the rest.
+ * Nothing here is used outside ingest/. */
+#ifndef COW_INGEST_PROCFS_H
+#define COW_INGEST_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parser.h"
+
+/* What a file (or a bundle section) is. */
+enum kfile_kind {
+    KF_UNKNOWN = 0,   /* not a kernel file we read */
+    KF_BUNDLE,        /* several files behind "== /path ==" style headers */
+    KF_SMAPS_ROLLUP,  /* /proc/PID/smaps_rollup (or a grep of one) */
+    KF_SMAPS,         /* /proc/PID/smaps: per-mapping fields, summed */
+    KF_STATUS,        /* /proc/PID/status */
+    KF_MEMINFO,       /* /proc/meminfo */
+    KF_VMSTAT,        /* /proc/vmstat */
+    KF_CG_SINGLE,     /* one-value cgroup file: memory.current, ... */
+    KF_CG_STAT,       /* cgroup memory.stat (v1 or v2) */
+    KF_CG_EVENTS,     /* cgroup v2 memory.events */
+    KF_THP,           /* THP sysfs file: bracketed choice or one integer */
+    KF_SYSCTL_FILE,   /* one /proc/sys file holding one value */
+    KF_SYSCTL_LIST    /* "vm.overcommit_memory = 1" lines (sysctl -a) */
+};
+
+/* Distinct smaps field names summed per snapshot; a real kernel prints
+ * about 25, so more means this is not smaps. */
+#define KF_SMAPS_MAX_FIELDS 64
+/* Longest key or section path kept. */
+#define KF_KEY_MAX 256
+
+typedef struct smaps_sum {
+    char name[48];          /* field name as written */
+    double kb;              /* sum over mappings (raw value, kB or count) */
+    int has_kb;             /* the field carried a " kB" unit */
+} smaps_sum;
+
+/* State of one kernel file being parsed. */
+typedef struct kfile {
+    cow_sink *k;                /* where records go */
+    cow_err *e;                 /* error of the whole parse */
+    const char *srcname;        /* input name for e->path */
+    const char *fname;          /* base name from the options, or NULL */
+    int64_t t_us;               /* current snapshot time, 0 if unknown */
+    int stamped;                /* a stamp was read since the last snapshot */
+    int snaps;                  /* snapshots started without a fresh stamp */
+    enum kfile_kind kind;       /* kind of the current section */
+    int in_bundle;              /* the file is a bundle of sections */
+    char sect[KF_KEY_MAX];      /* section path (bundle) or file name */
+    char first_key[64];         /* first key of the current snapshot */
+    long snap_line;             /* line where the current snapshot began */
+    int header_snaps;           /* snapshots begin at headers ([rollup]),
+                                   not at a repeated first key */
+    long rows, rejects;         /* good records and rejected lines */
+    long first_reject;          /* line of the first reject, 0 if none */
+    long comments;              /* '#' lines that were neither stamp nor header */
+    long skipped;               /* lines of bundle sections we do not read */
+    /* smaps (full) accumulation, see smaps.c */
+    smaps_sum sums[KF_SMAPS_MAX_FIELDS]; /* per-field sums of this snapshot */
+    int nsums;                  /* used entries of sums */
+    long mappings;              /* mapping headers in this snapshot */
+    long hg, nh;                /* mappings with VmFlags hg / nh */
+    double ahp_anon_rw_kb;      /* AnonHugePages over anonymous rw-p mappings */
+    int cur_anon_rw;            /* the current mapping is anonymous rw-p */
+    int map_open;               /* a mapping header was seen, fields follow */
+    uint64_t last_start;        /* start address of the previous mapping */
+    char *txt;                  /* scratch for NUL-terminated text */
+    size_t txtcap;              /* its capacity */
+} kfile;
+
+/* ---- classification ------------------------------------------------ */
+
+/* Kind of a file from its (base or full) name alone, KF_UNKNOWN if the
+ * name says nothing. Only one-value files need this; others use it as a
+ * hint. */
+enum kfile_kind procfs_kind_of_name(const char *name);
+/* Kind from the first meaningful line and the name; *score 0..100 says
+ * how sure (90+ = the content alone is unmistakable). */
+enum kfile_kind procfs_classify(const char *name, const char *p, size_t n,
+                                int *score);
+/* true when p[0..n) is a bundle section header; the path goes to path. */
+bool procfs_section_header(const char *p, size_t n, char *path, size_t cap);
+
+/* ---- time ------------------------------------------------------------ */
+
+/* Epoch microseconds of an epoch number in s, ms, us or ns, chosen by
+ * magnitude (1990..2100); false when it is none of them. */
+bool procfs_epoch_us(const char *p, size_t n, int64_t *us);
+/* A stamp in a file name: a 10/13/16/19-digit epoch, "20250203T140211Z"
+ * or an ISO 8601 date-time. false when none. */
+bool procfs_stamp_from_name(const char *name, int64_t *us);
+/* A stamp line: "# t=...", "# ts: ...", "# time ...", an ISO 8601 line,
+ * or (bare_ok) a bare epoch number. 1 = stamp in *us; 0 = not a stamp;
+ * -1 = a "# t=" line whose value is not a time (*why set). */
+int procfs_stamp_line(const char *p, size_t n, int bare_ok, int64_t *us,
+                      const char **why);
+
+/* ---- helpers for the line handlers ---------------------------------- */
+
+/* Emit one COW_REC_STAT at the current snapshot time. key and text are
+ * copied as needed; text is p[0..n). */
+int kfile_stat(kfile *f, const char *source, const char *key, const char *p,
+               size_t n, double num, const char *unit, long line);
+/* Emit a reject for line ln with reason. */
+int kfile_reject(kfile *f, const cow_line *ln, const char *reason);
+/* Note that key k[0..n) was read at line; when it equals the first key of
+ * the snapshot a new snapshot begins, which needs a fresh stamp. */
+int kfile_key_seen(kfile *f, const char *k, size_t n, long line);
+/* Start a snapshot at line (one that has no repeating first key, e.g. a
+ * smaps_rollup header); refuses a second one without a stamp between. */
+int kfile_snapshot(kfile *f, long line, const char *what);
+/* Split "Key:  value[ kB]": key, value text (trimmed) and whether " kB"
+ * ended it. false when there is no ':' or no key. */
+bool kfile_split_colon(const char *p, size_t n, const char **key, size_t *nk,
+                       const char **val, size_t *nv, int *kb);
+
+/* A "Key:  value[ kB]" line as one stat of source: kB -> bytes (unit
+ * "bytes"), a bare integer -> num with no unit; any other value is a
+ * reject, or (text_ok) kept as text with num NAN. Repeated first keys
+ * start new snapshots (kfile_key_seen). */
+int kfile_colon_line(kfile *f, const cow_line *ln, const char *source,
+                     int text_ok);
+
+/* The engine behind both parsers; see procfs.c. With smaps_only, a file
+ * that is not smaps / smaps_rollup / status is refused (parser "smaps"). */
+int procfs_run(cow_src *s, const cow_parse_opts *o, cow_sink *k,
+               int smaps_only, cow_err *e);
+
+#endif
