@@ -41,7 +41,7 @@ typedef struct cow_event {
 typedef struct cow_info {
     int64_t t_us;        /* when the dump was taken, 0 if unknown */
     int dump;            /* 0-based index of the dump within the file */
-    const char *section; /* "Persistence", ... lower-cased as written */
+    const char *section; /* "Persistence", ... as written (compare without case) */
     const char *key;     /* field name, e.g. "rdb_last_cow_size" or "db0" */
     const char *sub;     /* sub-field ("keys" of db0), or NULL */
     const char *text;    /* value as written */

@@ -20,6 +20,10 @@ static const cow_parser *const parsers[] = {
     &cow_parser_smaps,
     &cow_parser_procfs,
     &cow_parser_mem_series,
+    &cow_parser_redis_info,
+    &cow_parser_redis_config,
+    &cow_parser_latency_monitor,
+    &cow_parser_cli_latency,
     NULL
 };
 

@@ -1,0 +1,931 @@
+/* latmon.c -- LATENCY LATEST / HISTORY / DOCTOR as saved from redis-cli.
+ *
+ * Exports cow_parser_latency_monitor ("redis-latency"); see formats.md §4.
+ *
+ * A file holds one reply, or several separated by header lines such as
+ * "=== LATENCY DOCTOR ===", "--- latency history fork ---",
+ * "$ redis-cli -p 6379 LATENCY LATEST" or "127.0.0.1:6379> latency doctor"
+ * (decoration, a shell or redis-cli prompt, then LATENCY and the
+ * subcommand, HISTORY with its event). A reply without a header is
+ * recognised by its content (DOCTOR's sentences; a name first = LATEST;
+ * a number first = HISTORY), and an empty reply by the file name
+ * (latency-history-<event>.txt, ...latest..., ...doctor...).
+ *
+ * Reply shapes, all flattened into a list of leaves (event names and
+ * integers) and then grouped by their known sizes, because the piped shape
+ * cannot show array boundaries (formats.md §4.7):
+ *   piped (raw)   one leaf per line
+ *   terminal      "1) 1) \"fork\"", "   2) (integer) 1738587731", "(empty array)"
+ *   --csv         "\"fork\",1738587731,41,52" on one line
+ *   --json        [["fork",1738587731,41,52]], [[1738587731,41]], []
+ *
+ * Records (COW_REC_LATMON):
+ *   latest   one per event: t_us = time of the latest spike, lat_ms =
+ *            latest, max_ms = all-time max. Redis/Valkey <= 8.0 print 3
+ *            numbers after the name, Valkey 8.1+ 5 (sum and count are not
+ *            kept; a note says so).
+ *   history  one per sample: t_us, lat_ms. The event comes from the header
+ *            or the file name (NULL and a note when neither says).
+ *   doctor   one for the whole text (event NULL, none_observed = 1 when it
+ *            says no spike was observed), then one per "N. event: ..."
+ *            line with lat_ms = the average and max_ms = the worst.
+ * An empty LATEST or HISTORY reply ("(empty array)", "[]", an empty line or
+ * nothing under its header) still lands as one record of its kind with
+ * lat_ms = NAN, max_ms = NAN and t_us = 0: NAN latency means "the monitor
+ * had nothing for this event", which matters (seed 000: the monitor missed
+ * a measured lift). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/mem.h"
+#include "../common/num.h"
+#include "../common/timeconv.h"
+#include "formats.h"
+
+/* One LATENCY reply is at most 160 samples per event (LATENCY_TS_LEN) over
+ * a few dozen events; a section far longer is not LATENCY output. */
+#define LM_MAX_LINES 100000
+/* Longest event name kept (module events included). */
+#define LM_NAME_MAX 64
+
+typedef enum lm_kind { LM_NONE, LM_LATEST, LM_HISTORY, LM_DOCTOR } lm_kind;
+
+typedef struct lm_line {
+    long no;          /* input line */
+    size_t off, n;    /* text in the section's bytes (NUL terminated) */
+    int eol;          /* 0 for an unterminated last line */
+} lm_line;
+
+typedef struct lm_leaf {
+    int is_str;               /* 1 name, 0 integer */
+    int64_t num;              /* integer value */
+    char str[LM_NAME_MAX];    /* name */
+    size_t li;                /* index of its line in the section */
+} lm_leaf;
+
+typedef struct lm_ctx {
+    cow_src *s;               /* input */
+    cow_sink *k;              /* output */
+    lm_kind kind;             /* section kind from its header, LM_NONE */
+    char event[LM_NAME_MAX];  /* HISTORY event from the header, or "" */
+    long header_line;         /* header line, 0 when none */
+    char *bytes;              /* section lines, copied */
+    size_t nbytes, capbytes;
+    lm_line *lines;           /* section lines */
+    size_t nlines, caplines;
+    lm_leaf *leaves;          /* leaves of a LATEST/HISTORY section */
+    size_t nleaves, capleaves;
+    lm_kind name_kind;        /* kind named by the file name */
+    char name_event[LM_NAME_MAX]; /* event named by the file name */
+    long long good, bad;      /* records emitted, lines rejected */
+    long long lines_ok;       /* lines that held usable content */
+    int noted_valkey;         /* the 5-number note was emitted */
+    int noted_noevent;        /* the unknown-event note was emitted */
+    int nsections;            /* sections parsed so far */
+    char seen[256];           /* what was recognised, for the final note */
+} lm_ctx;
+
+/* ---------------------------------------------------------------- text */
+
+static int lm_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static bool lm_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static void lm_trim(const char **p, size_t *n)
+{
+    size_t before;
+    do {
+        before = *n;
+        num_trim(p, n);
+        while (*n > 0 && (*p)[*n - 1] == '\r')
+            (*n)--;
+    } while (*n != before);
+}
+
+static bool lm_word_ci(const char *p, size_t n, const char *w)
+{
+    size_t i, m = strlen(w);
+    if (n < m)
+        return false;
+    for (i = 0; i < m; i++)
+        if (lm_lower((unsigned char)p[i]) != w[i])
+            return false;
+    return true;
+}
+
+/* An event name: a letter, then letters, digits, '-', '_' or '.'. */
+static bool lm_is_name(const char *p, size_t n)
+{
+    size_t i;
+    if (n == 0 || n >= LM_NAME_MAX ||
+        !((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z')))
+        return false;
+    for (i = 0; i < n; i++) {
+        char c = p[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || lm_digit(c) ||
+              c == '-' || c == '_' || c == '.'))
+            return false;
+    }
+    return true;
+}
+
+static bool lm_is_decor(char c)
+{
+    return c == '=' || c == '-' || c == '#' || c == '*' || c == ' ' ||
+           c == '\t' || c == '[' || c == ']' || c == ':';
+}
+
+/* What may stand before LATENCY on a header line: decoration only, or a
+ * prompt ("$ ", "127.0.0.1:6379> "), or a redis-cli/valkey-cli command. */
+static bool lm_header_prefix_ok(const char *p, size_t n)
+{
+    size_t i;
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+        n--;
+    for (i = 0; i < n && lm_is_decor(p[i]); i++)
+        ;
+    if (i == n)
+        return true;
+    if (p[n - 1] == '>' || p[n - 1] == '$')
+        return true;
+    for (i = 0; i + 9 <= n; i++)
+        if (memcmp(p + i, "redis-cli", 9) == 0 ||
+            (i + 10 <= n && memcmp(p + i, "valkey-cli", 10) == 0))
+            return true;
+    return false;
+}
+
+/* Header line? Returns its kind (LM_NONE when not a header) and copies a
+ * HISTORY event into event ("" when none). */
+static lm_kind lm_header(const char *p, size_t n, char *event)
+{
+    size_t i, j, w;
+    lm_kind kind;
+
+    event[0] = '\0';
+    for (i = 0; i + 8 <= n; i++)
+        if (lm_word_ci(p + i, n - i, "latency ") && (i == 0 || !lm_is_name(p + i - 1, 1)))
+            break;
+    if (i + 8 > n || !lm_header_prefix_ok(p, i))
+        return LM_NONE;
+    for (i += 8; i < n && p[i] == ' '; i++)
+        ;
+    if (lm_word_ci(p + i, n - i, "latest"))
+        kind = LM_LATEST, w = 6;
+    else if (lm_word_ci(p + i, n - i, "history"))
+        kind = LM_HISTORY, w = 7;
+    else if (lm_word_ci(p + i, n - i, "doctor"))
+        kind = LM_DOCTOR, w = 6;
+    else
+        return LM_NONE;
+    i += w;
+    if (i < n && !lm_is_decor(p[i]))
+        return LM_NONE;
+    while (i < n && p[i] == ' ')
+        i++;
+    if (kind == LM_HISTORY) {
+        for (j = i; j < n && p[j] != ' ' && p[j] != '\t'; j++)
+            ;
+        if (j > i && lm_is_name(p + i, j - i)) {
+            memcpy(event, p + i, j - i);
+            event[j - i] = '\0';
+            i = j;
+        }
+    }
+    for (; i < n; i++)
+        if (!lm_is_decor(p[i]))
+            return LM_NONE;
+    return kind;
+}
+
+static bool lm_doctor_opener(const char *p, size_t n)
+{
+    static const char *const openers[] = {"Dave, ", "I'm sorry, Dave",
+        "Latency spikes are observed", "No latency spike was observed",
+        "I have a few advices", "Here is some advice",
+        "I have observed latency", NULL};
+    size_t i;
+    for (i = 0; openers[i] != NULL; i++)
+        if (n >= strlen(openers[i]) && memcmp(p, openers[i], strlen(openers[i])) == 0)
+            return true;
+    return false;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static int lm_emit(lm_ctx *c, int64_t t_us, const char *kind, const char *event,
+                   double lat_ms, double max_ms, const char *text, int none,
+                   long line, cow_err *e)
+{
+    cow_rec r;
+    r.kind = COW_REC_LATMON;
+    r.u.latmon.t_us = t_us;
+    r.u.latmon.kind = kind;
+    r.u.latmon.event = event;
+    r.u.latmon.lat_ms = lat_ms;
+    r.u.latmon.max_ms = max_ms;
+    r.u.latmon.text = text;
+    r.u.latmon.none_observed = none;
+    r.u.latmon.line = line;
+    c->good++;
+    return sink_emit(c->k, &r, e);
+}
+
+static int lm_reject(lm_ctx *c, size_t li, cow_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int lm_reject(lm_ctx *c, size_t li, cow_err *e, const char *fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    const lm_line *l = &c->lines[li];
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    c->bad++;
+    return sink_reject(c->k, l->no, why, c->bytes + l->off, l->n, e);
+}
+
+static void lm_seen(lm_ctx *c, const char *what)
+{
+    size_t used = strlen(c->seen);
+    if (used + strlen(what) + 3 < sizeof(c->seen))
+        snprintf(c->seen + used, sizeof(c->seen) - used, "%s%s",
+                 used ? ", " : "", what);
+}
+
+/* ---------------------------------------------------------------- leaves */
+
+static void lm_leaf_add(lm_ctx *c, int is_str, int64_t v, const char *p,
+                        size_t n, size_t li)
+{
+    lm_leaf *f;
+    c->leaves = xgrow(c->leaves, sizeof(*c->leaves), c->nleaves + 1, &c->capleaves);
+    f = &c->leaves[c->nleaves++];
+    f->is_str = is_str;
+    f->num = v;
+    f->li = li;
+    f->str[0] = '\0';
+    if (is_str) {
+        memcpy(f->str, p, n);
+        f->str[n] = '\0';
+    }
+}
+
+/* One scalar as text: a name or an integer; NULL or a reason. */
+static const char *lm_scalar(lm_ctx *c, const char *p, size_t n, int quoted,
+                             size_t li)
+{
+    int64_t v;
+    if (!quoted && num_parse_i64(p, n, &v)) {
+        lm_leaf_add(c, 0, v, NULL, 0, li);
+        return NULL;
+    }
+    if (lm_is_name(p, n)) {
+        lm_leaf_add(c, 1, 0, p, n, li);
+        return NULL;
+    }
+    return "not part of a LATENCY reply (expected an event name or an integer)";
+}
+
+/* --json: brackets, commas, quoted names and integers. */
+static const char *lm_json(lm_ctx *c, const char *p, size_t n, size_t li)
+{
+    size_t i = 0, j;
+    const char *why;
+
+    while (i < n) {
+        char ch = p[i];
+        if (ch == '[' || ch == ']' || ch == ',' || ch == ' ') {
+            i++;
+            continue;
+        }
+        if (ch == '"') {
+            for (j = i + 1; j < n && p[j] != '"'; j++)
+                ;
+            if (j >= n)
+                return "unterminated string in a --json reply";
+            if ((why = lm_scalar(c, p + i + 1, j - i - 1, 1, li)) != NULL)
+                return why;
+            i = j + 1;
+            continue;
+        }
+        for (j = i; j < n && (lm_digit(p[j]) || p[j] == '-'); j++)
+            ;
+        if (j == i)
+            return "not a --json LATENCY reply";
+        if ((why = lm_scalar(c, p + i, j - i, 0, li)) != NULL)
+            return why;
+        i = j;
+    }
+    return NULL;
+}
+
+/* --csv: one line, comma separated, names double-quoted. */
+static const char *lm_csv(lm_ctx *c, const char *p, size_t n, size_t li)
+{
+    size_t i = 0, j;
+    const char *why;
+
+    while (i <= n) {
+        int quoted = i < n && p[i] == '"';
+        if (quoted) {
+            for (j = i + 1; j < n && p[j] != '"'; j++)
+                ;
+            if (j >= n || (j + 1 < n && p[j + 1] != ','))
+                return "malformed --csv LATENCY reply";
+            why = lm_scalar(c, p + i + 1, j - i - 1, 1, li);
+            j++;
+        } else {
+            for (j = i; j < n && p[j] != ','; j++)
+                ;
+            why = lm_scalar(c, p + i, j - i, 0, li);
+        }
+        if (why != NULL)
+            return why;
+        i = j + 1;
+    }
+    return NULL;
+}
+
+/* Terminal shape: strips "1) " prefixes; "(integer) N" or "\"name\"". */
+static const char *lm_tty(lm_ctx *c, const char *p, size_t n, size_t li, int *empty)
+{
+    size_t i = 0, j;
+    int prefixes = 0;
+
+    for (;;) {
+        while (i < n && p[i] == ' ')
+            i++;
+        for (j = i; j < n && lm_digit(p[j]); j++)
+            ;
+        if (j == i || j + 1 >= n || p[j] != ')' || p[j + 1] != ' ')
+            break;
+        i = j + 2;
+        prefixes++;
+    }
+    p += i;
+    n -= i;
+    if (n == 13 && memcmp(p, "(empty array)", 13) == 0) {
+        *empty = 1;
+        return NULL;
+    }
+    if (n == 19 && memcmp(p, "(empty list or set)", 19) == 0) {
+        *empty = 1;
+        return NULL;
+    }
+    if (n >= 7 && memcmp(p, "(error)", 7) == 0)
+        return "redis-cli printed an error instead of the reply";
+    if (n > 10 && memcmp(p, "(integer) ", 10) == 0)
+        return lm_scalar(c, p + 10, n - 10, 0, li);
+    if (prefixes > 0 && n >= 2 && p[0] == '"' && p[n - 1] == '"')
+        return lm_scalar(c, p + 1, n - 2, 1, li);
+    return prefixes > 0 ? "numbered line that is not part of a LATENCY reply" : "";
+}
+
+/* The leaves of one line; NULL when fine, else a reason. */
+static const char *lm_leaves(lm_ctx *c, size_t li, int *empty)
+{
+    const char *p = c->bytes + c->lines[li].off, *why;
+    size_t n = c->lines[li].n;
+
+    lm_trim(&p, &n);
+    if (n == 0)
+        return NULL;
+    if (n == 2 && memcmp(p, "[]", 2) == 0) {
+        *empty = 1;
+        return NULL;
+    }
+    if (p[0] == '[')
+        return lm_json(c, p, n, li);
+    if ((why = lm_tty(c, p, n, li, empty)) == NULL || why[0] != '\0')
+        return why;
+    if ((n >= 4 && memcmp(p, "ERR ", 4) == 0) ||
+        (n >= 9 && memcmp(p, "Could not", 9) == 0))
+        return "redis-cli printed an error instead of the reply";
+    if (p[0] == '"' || memchr(p, ',', n) != NULL)
+        return lm_csv(c, p, n, li);
+    return lm_scalar(c, p, n, 0, li);
+}
+
+/* ---------------------------------------------------------------- sections */
+
+static bool lm_plausible_s(int64_t ts)
+{
+    return ts >= COW_EPOCH_MIN_S && ts <= COW_EPOCH_MAX_S;
+}
+
+static int lm_latest(lm_ctx *c, cow_err *e)
+{
+    size_t i = 0, j;
+    int rc;
+
+    while (i < c->nleaves) {
+        const lm_leaf *f = &c->leaves[i];
+        size_t cnt;
+        if (!f->is_str) {
+            if ((rc = lm_reject(c, f->li, e, "LATENCY LATEST: a number where "
+                                "an event name was expected")) != COW_OK)
+                return rc;
+            i++;
+            continue;
+        }
+        for (j = i + 1; j < c->nleaves && !c->leaves[j].is_str; j++)
+            ;
+        cnt = j - i - 1;
+        if (cnt != 3 && cnt != 5)
+            rc = lm_reject(c, f->li, e, "LATENCY LATEST entry for '%s' has %zu "
+                           "numbers, expected 3 (Redis) or 5 (Valkey 8.1+)",
+                           f->str, cnt);
+        else if (!lm_plausible_s(f[1].num) || f[2].num < 0 || f[3].num < 0)
+            rc = lm_reject(c, f[1].li, e, "LATENCY LATEST entry for '%s': time "
+                           "or latency out of range", f->str);
+        else {
+            rc = lm_emit(c, f[1].num * COW_US_PER_S, "latest", f->str,
+                         (double)f[2].num, (double)f[3].num, NULL, 0,
+                         c->lines[f->li].no, e);
+            if (rc == COW_OK && cnt == 5 && !c->noted_valkey) {
+                c->noted_valkey = 1;
+                rc = sink_note(c->k, "latency_latest", "Valkey 8.1+ shape (sum "
+                               "and count per event): sum and count are not kept", e);
+            }
+        }
+        if (rc)
+            return rc;
+        i = j;
+    }
+    return COW_OK;
+}
+
+static int lm_history(lm_ctx *c, const char *event, cow_err *e)
+{
+    size_t i = 0;
+    int rc;
+
+    while (i < c->nleaves) {
+        const lm_leaf *f = &c->leaves[i];
+        if (f->is_str)
+            rc = lm_reject(c, f->li, e, "LATENCY HISTORY holds time/latency "
+                           "pairs only, not names");
+        else if (i + 1 >= c->nleaves || f[1].is_str)
+            rc = lm_reject(c, f->li, e, "LATENCY HISTORY: a time stamp without "
+                           "its latency");
+        else if (!lm_plausible_s(f->num) || f[1].num < 0) {
+            rc = lm_reject(c, f->li, e, "LATENCY HISTORY: %lld is not a "
+                           "plausible epoch second, or the latency is negative",
+                           (long long)f->num);
+            i++; /* the pair goes as a whole */
+        } else {
+            rc = lm_emit(c, f->num * COW_US_PER_S, "history", event,
+                         (double)f[1].num, NAN, NULL, 0, c->lines[f->li].no, e);
+            i++;
+        }
+        if (rc)
+            return rc;
+        i++;
+    }
+    return COW_OK;
+}
+
+/* Tokenise every line of a LATEST/HISTORY section into leaves. */
+static int lm_tokens(lm_ctx *c, int *empty, int *bad, cow_err *e)
+{
+    size_t li;
+    int rc;
+
+    c->nleaves = 0;
+    for (li = 0; li < c->nlines; li++) {
+        size_t before = c->nleaves;
+        const char *why = lm_leaves(c, li, empty);
+        if (why == NULL && !c->lines[li].eol && c->nleaves > before)
+            why = "the last line has no line end, so it may be cut off";
+        if (why == NULL && (c->nleaves > before || *empty))
+            c->lines_ok++;
+        if (why != NULL) {
+            c->nleaves = before;
+            *bad = 1;
+            if ((rc = lm_reject(c, li, e, "%s", why)) != COW_OK)
+                return rc;
+        }
+    }
+    return COW_OK;
+}
+
+static const char *lm_history_event(lm_ctx *c, cow_err *e, int *rc)
+{
+    *rc = COW_OK;
+    if (c->event[0])
+        return c->event;
+    if (c->name_event[0])
+        return c->name_event;
+    if (!c->noted_noevent) {
+        c->noted_noevent = 1;
+        *rc = sink_note(c->k, "latency_history_event", "LATENCY HISTORY without "
+                        "an event name: add a header line such as '=== LATENCY "
+                        "HISTORY fork ===' or name the file "
+                        "latency-history-<event>.txt", e);
+    }
+    return NULL;
+}
+
+static int lm_replies(lm_ctx *c, lm_kind kind, cow_err *e)
+{
+    int empty = 0, bad = 0, rc;
+    const char *event = NULL;
+    char what[LM_NAME_MAX + 16];
+
+    if ((rc = lm_tokens(c, &empty, &bad, e)) != COW_OK)
+        return rc;
+    if (kind == LM_HISTORY && (event = lm_history_event(c, e, &rc)) == NULL && rc)
+        return rc;
+    snprintf(what, sizeof(what), "%s%s%s", kind == LM_LATEST ? "latest" : "history",
+             event ? " " : "", event ? event : "");
+    lm_seen(c, what);
+    if (c->nleaves == 0 && !bad) {
+        long line = c->nlines ? c->lines[0].no : c->header_line;
+        c->lines_ok++;
+        return lm_emit(c, 0, kind == LM_LATEST ? "latest" : "history", event,
+                       NAN, NAN, NULL, 0, line, e);
+    }
+    return kind == LM_LATEST ? lm_latest(c, e) : lm_history(c, event, e);
+}
+
+/* "N. event: K latency spikes (average Ams, mean deviation Dms, period P
+ * sec). Worst all time event Wms." as LATENCY DOCTOR prints it. */
+static int lm_doctor_event(lm_ctx *c, const char *line, long no, cow_err *e)
+{
+    char ev[LM_NAME_MAX];
+    int idx, spikes, used = 0;
+    unsigned long avg, mdev, worst;
+    double period;
+
+    if (sscanf(line, "%d. %63[^:]: %d latency spikes (average %lums, mean "
+               "deviation %lums, period %lf sec). Worst all time event %lums.%n",
+               &idx, ev, &spikes, &avg, &mdev, &period, &worst, &used) != 7 ||
+        used == 0 || !lm_is_name(ev, strlen(ev)))
+        return COW_OK;
+    return lm_emit(c, 0, "doctor", ev, (double)avg, (double)worst, line, 0, no, e);
+}
+
+/* Lower-cased copy with every run of blanks and line ends made one space,
+ * so a sentence wrapped over lines is still found. */
+static char *lm_flat(const char *t)
+{
+    char *out = xmalloc(strlen(t) + 1), *o = out;
+    int space = 0;
+    for (; *t; t++) {
+        if (*t == ' ' || *t == '\n' || *t == '\t' || *t == '\r') {
+            space = 1;
+            continue;
+        }
+        if (space && o != out)
+            *o++ = ' ';
+        space = 0;
+        *o++ = (char)lm_lower((unsigned char)*t);
+    }
+    *o = '\0';
+    return out;
+}
+
+static int lm_doctor(lm_ctx *c, cow_err *e)
+{
+    size_t li, first = c->nlines, last = 0, len = 0;
+    char *text, *flat;
+    int none, disabled, rc;
+    long no;
+
+    for (li = 0; li < c->nlines; li++) {
+        const char *p = c->bytes + c->lines[li].off;
+        size_t n = c->lines[li].n;
+        lm_trim(&p, &n);
+        if (n == 0)
+            continue;
+        if (first == c->nlines)
+            first = li;
+        last = li;
+    }
+    lm_seen(c, "doctor");
+    if (first == c->nlines)
+        return sink_note(c->k, "latency_doctor", "LATENCY DOCTOR section is "
+                         "empty", e);
+    c->lines_ok += (long long)(last - first + 1);
+    for (li = first; li <= last; li++)
+        len += c->lines[li].n + 1;
+    text = xmalloc(len + 1);
+    text[0] = '\0';
+    for (li = first, len = 0; li <= last; li++) {
+        const char *p = c->bytes + c->lines[li].off;
+        size_t n = c->lines[li].n;
+        while (n > 0 && p[n - 1] == '\r')
+            n--;
+        memcpy(text + len, p, n);
+        len += n;
+        text[len++] = li < last ? '\n' : '\0';
+    }
+    text[len] = '\0';
+    flat = lm_flat(text);
+    none = strstr(flat, "no latency spike was observed") != NULL;
+    disabled = strstr(flat, "latency monitoring is disabled") != NULL;
+    free(flat);
+    no = c->lines[first].no;
+    rc = lm_emit(c, 0, "doctor", NULL, NAN, NAN, text, none, no, e);
+    free(text);
+    if (rc == COW_OK && disabled)
+        rc = sink_note(c->k, "latency_monitor", "disabled: LATENCY DOCTOR says "
+                       "latency-monitor-threshold is 0, so nothing was recorded", e);
+    for (li = first; li <= last && rc == COW_OK; li++) {
+        const char *p = c->bytes + c->lines[li].off;
+        size_t n = c->lines[li].n;
+        lm_trim(&p, &n);
+        if (n > 3 && lm_digit(p[0]))
+            rc = lm_doctor_event(c, c->bytes + c->lines[li].off, c->lines[li].no, e);
+    }
+    return rc;
+}
+
+/* Kind of a section without a header, from its first non-blank line. */
+static lm_kind lm_infer(lm_ctx *c)
+{
+    size_t li;
+    for (li = 0; li < c->nlines; li++) {
+        const char *p = c->bytes + c->lines[li].off;
+        size_t n = c->lines[li].n;
+        int empty = 0;
+        lm_trim(&p, &n);
+        if (n == 0)
+            continue;
+        if (lm_doctor_opener(p, n))
+            return LM_DOCTOR;
+        c->nleaves = 0;
+        if (lm_leaves(c, li, &empty) != NULL)
+            return c->name_kind != LM_NONE ? c->name_kind : LM_LATEST;
+        if (c->nleaves > 0)
+            return c->leaves[0].is_str ? LM_LATEST : LM_HISTORY;
+        if (empty)
+            return c->name_kind;
+    }
+    return c->name_kind;
+}
+
+static bool lm_all_blank(const lm_ctx *c)
+{
+    size_t li;
+    for (li = 0; li < c->nlines; li++) {
+        const char *p = c->bytes + c->lines[li].off;
+        size_t n = c->lines[li].n;
+        lm_trim(&p, &n);
+        if (n > 0)
+            return false;
+    }
+    return true;
+}
+
+/* Parse and emit the section read so far, then start a new one; more = a
+ * header line follows. */
+static int lm_section_end(lm_ctx *c, int more, cow_err *e)
+{
+    lm_kind kind = c->kind;
+    int rc = COW_OK;
+
+    if (c->header_line == 0 && lm_all_blank(c)) {
+        /* Blank lines before the first header are spacing; a file that is
+         * only a blank line is a piped empty reply. */
+        if (more || c->nsections > 0 || c->nlines == 0) {
+            c->nlines = 0;
+            c->nbytes = 0;
+            return COW_OK;
+        }
+    }
+    c->nsections++;
+    if (kind == LM_NONE)
+        kind = lm_infer(c);
+    if (kind == LM_NONE) {
+        cow_err_at(e, c->s->name, c->nlines ? c->lines[0].no : 1, 0);
+        return COW_FAIL(e, COW_EPARSE, "an empty LATENCY reply, but nothing "
+                        "says whether it is LATEST or HISTORY: add a header line "
+                        "such as '=== LATENCY HISTORY fork ===' or name the file "
+                        "latency-history-<event>.txt");
+    }
+    if (kind == LM_DOCTOR)
+        rc = lm_doctor(c, e);
+    else
+        rc = lm_replies(c, kind, e);
+    c->nlines = 0;
+    c->nbytes = 0;
+    c->kind = LM_NONE;
+    c->event[0] = '\0';
+    c->header_line = 0;
+    return rc;
+}
+
+static int lm_line_in(lm_ctx *c, const cow_line *ln, cow_err *e)
+{
+    char event[LM_NAME_MAX];
+    lm_kind kind;
+    lm_line *l;
+    const char *p = ln->p;
+    size_t n = ln->n;
+    int rc;
+
+    lm_trim(&p, &n);
+    if ((kind = lm_header(p, n, event)) != LM_NONE) {
+        if ((rc = lm_section_end(c, 1, e)) != COW_OK)
+            return rc;
+        c->kind = kind;
+        memcpy(c->event, event, sizeof(c->event));
+        c->header_line = ln->no;
+        return COW_OK;
+    }
+    if (c->nlines >= LM_MAX_LINES) {
+        cow_err_at(e, c->s->name, ln->no, 0);
+        return COW_FAIL(e, COW_ELIMIT, "LATENCY section longer than %d lines: "
+                        "this is not LATENCY output", LM_MAX_LINES);
+    }
+    c->lines = xgrow(c->lines, sizeof(*c->lines), c->nlines + 1, &c->caplines);
+    c->bytes = xgrow(c->bytes, 1, c->nbytes + ln->n + 1, &c->capbytes);
+    l = &c->lines[c->nlines++];
+    l->no = ln->no;
+    l->off = c->nbytes;
+    l->n = ln->n;
+    l->eol = ln->eol;
+    memcpy(c->bytes + c->nbytes, ln->p, ln->n);
+    c->bytes[c->nbytes + ln->n] = '\0';
+    c->nbytes += ln->n + 1;
+    return COW_OK;
+}
+
+/* Kind (and HISTORY event) named by the file: latency-history-fork.txt,
+ * LATENCY_LATEST.out, doctor.txt. */
+static void lm_name_hints(lm_ctx *c, const char *fname)
+{
+    const char *base, *h;
+    char low[256];
+    size_t i, n;
+
+    if (fname == NULL)
+        return;
+    base = strrchr(fname, '/');
+    base = base ? base + 1 : fname;
+    for (i = 0; base[i] && i + 1 < sizeof(low); i++)
+        low[i] = (char)lm_lower((unsigned char)base[i]);
+    low[i] = '\0';
+    if (strstr(low, "doctor"))
+        c->name_kind = LM_DOCTOR;
+    else if (strstr(low, "latest"))
+        c->name_kind = LM_LATEST;
+    else if ((h = strstr(low, "history")) != NULL) {
+        c->name_kind = LM_HISTORY;
+        h = base + (h - low) + 7;
+        if (*h == '-' || *h == '_' || *h == '.') {
+            h++;
+            for (n = 0; h[n] && h[n] != '.' && n + 1 < LM_NAME_MAX; n++)
+                ;
+            if (lm_is_name(h, n)) {
+                memcpy(c->name_event, h, n);
+                c->name_event[n] = '\0';
+            }
+        }
+    }
+}
+
+static int lm_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+{
+    lm_ctx c;
+    cow_line ln;
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.s = s;
+    c.k = k;
+    lm_name_hints(&c, o ? o->fname : NULL);
+    while ((rc = src_next_line(s, &ln, e)) == 1)
+        if ((rc = lm_line_in(&c, &ln, e)) != COW_OK)
+            goto done;
+    if (rc < 0 || (rc = lm_section_end(&c, 0, e)) != COW_OK)
+        goto done;
+    if (c.good == 0 && c.bad == 0) {
+        cow_err_at(e, s->name, 1, 0);
+        rc = COW_FAIL(e, COW_EPARSE, "empty file: expected redis-cli output of "
+                      "LATENCY LATEST, LATENCY HISTORY <event> or LATENCY DOCTOR");
+    } else if (c.good == 0 || parser_too_many_rejects(c.lines_ok, c.bad)) {
+        cow_err_at(e, s->name, 0, 0);
+        rc = COW_FAIL(e, COW_EPARSE, "%lld lines are not LATENCY output (%lld "
+                      "records read): this does not look like redis-cli LATENCY "
+                      "LATEST/HISTORY/DOCTOR output", c.bad, c.good);
+    } else {
+        rc = sink_note(k, "latency_sections", c.seen, e);
+    }
+done:
+    free(c.bytes);
+    free(c.lines);
+    free(c.leaves);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- sniff */
+
+static bool lm_known_event(const char *p, size_t n)
+{
+    static const char *const events[] = {"fork", "command", "fast-command",
+        "aof-write", "aof-write-pending-fsync", "aof-write-active-child",
+        "aof-write-alone", "aof-fsync-always", "aof-fstat", "aof-rename",
+        "rdb-unlink-temp-file", "expire-cycle", "expire-del", "eviction-cycle",
+        "eviction-del", "eviction-lazyfree", "active-defrag-cycle",
+        "command-unblocking", "while-blocked-cron", "module-acquire-GIL", NULL};
+    size_t i;
+    for (i = 0; events[i] != NULL; i++)
+        if (strlen(events[i]) == n && memcmp(p, events[i], n) == 0)
+            return true;
+    return false;
+}
+
+static bool lm_is_epoch_s(const char *p, size_t n)
+{
+    int64_t v;
+    return n == 10 && num_parse_i64(p, n, &v) && lm_plausible_s(v);
+}
+
+/* Score of one line of the head; pos = index among non-blank lines, prev =
+ * the previous non-blank line. */
+static int lm_sniff_line(const char *p, size_t n, size_t pos, const char *prev,
+                         size_t prevn)
+{
+    char event[LM_NAME_MAX];
+    const char *q;
+
+    if (lm_header(p, n, event) != LM_NONE || lm_doctor_opener(p, n))
+        return 95;
+    if (n > 8 && memcmp(p, "1) 1) \"", 7) == 0 &&
+        (q = memchr(p + 7, '"', n - 7)) != NULL && lm_known_event(p + 7, (size_t)(q - p - 7)))
+        return 90;
+    if (n > 16 && memcmp(p, "1) 1) (integer) ", 16) == 0 && lm_is_epoch_s(p + 16, n - 16))
+        return 80;
+    if (n > 3 && (p[0] == '"' || memcmp(p, "[[\"", 3) == 0)) {
+        size_t off = p[0] == '"' ? 1 : 3;
+        q = memchr(p + off, '"', n - off);
+        if (q && lm_known_event(p + off, (size_t)(q - p - off)) &&
+            q + 12 <= p + n && q[1] == ',' && lm_is_epoch_s(q + 2, 10))
+            return 90;
+    }
+    if (pos == 1 && prev != NULL && lm_known_event(prev, prevn) && lm_is_epoch_s(p, n))
+        return 85;
+    return 0;
+}
+
+static int lm_sniff(const char *fname, const char *head, size_t n)
+{
+    lm_ctx hint;
+    size_t i = 0, pos = 0, prevn = 0, epochs = 0, nums = 0;
+    const char *prev = NULL;
+    int best = 0, empty = 0;
+
+    while (i < n) {
+        const char *nl = memchr(head + i, '\n', n - i), *p = head + i;
+        size_t len;
+        int64_t v;
+        if (nl == NULL)
+            break;
+        len = (size_t)(nl - p);
+        lm_trim(&p, &len);
+        i = (size_t)(nl - head) + 1;
+        if (len == 0)
+            continue;
+        if (pos < 4) {
+            int sc = lm_sniff_line(p, len, pos, prev, prevn);
+            best = sc > best ? sc : best;
+        }
+        empty |= (len == 2 && memcmp(p, "[]", 2) == 0) ||
+                 (len == 13 && memcmp(p, "(empty array)", 13) == 0);
+        if (num_parse_i64(p, len, &v))
+            nums++, epochs += (pos % 2 == 0) && lm_is_epoch_s(p, len);
+        pos++;
+        prev = p;
+        prevn = len;
+    }
+    if (best > 0)
+        return best;
+    memset(&hint, 0, sizeof(hint));
+    lm_name_hints(&hint, fname);
+    if (nums == pos && nums >= 2 && nums % 2 == 0 && epochs == nums / 2)
+        return hint.name_kind == LM_HISTORY ? 85 : 40;
+    if (empty && pos == 1 && hint.name_kind != LM_NONE)
+        return 70;
+    return 0;
+}
+
+const cow_parser cow_parser_latency_monitor = {
+    "redis-latency",
+    "LATENCY LATEST / HISTORY / DOCTOR output saved from redis-cli",
+    lm_sniff,
+    lm_parse
+};
