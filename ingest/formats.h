@@ -20,4 +20,6 @@ extern const cow_parser cow_parser_redis_config;   /* info.c */
 extern const cow_parser cow_parser_latency_monitor; /* latmon.c */
 extern const cow_parser cow_parser_cli_latency;    /* clilat.c */
 
+extern const cow_parser cow_parser_throughput_csv; /* tput.c */
+
 #endif

@@ -170,6 +170,17 @@ int latcols_check(latcols *lc, cow_err *e)
     return COW_OK;
 }
 
+int latcols_check_time(latcols *lc, cow_err *e)
+{
+    if (lc->time_col < 0)
+        return COW_FAIL(e, COW_EPARSE,
+                        "no time column (expected one named timestamp, ts, "
+                        "time, t or epoch, e.g. timestamp_us)");
+    if (lc->time_unit_us == 0 && lc->o && lc->o->time_unit)
+        lc->time_unit_us = unit_us(lc->o->time_unit, strlen(lc->o->time_unit));
+    return COW_OK;
+}
+
 static int in_epoch(double us)
 {
     return us >= (double)COW_EPOCH_MIN_S * 1e6 && us < (double)COW_EPOCH_MAX_S * 1e6;

@@ -51,6 +51,9 @@ void latcols_add(latcols *lc, int idx, const char *name, size_t n);
 /* Check that time and latency columns and the latency unit are known;
  * otherwise fill e with what to do (path/line set by the caller). */
 int latcols_check(latcols *lc, cow_err *e);
+/* Like latcols_check for files whose values are not latencies: only the
+ * time column must be known. */
+int latcols_check_time(latcols *lc, cow_err *e);
 /* Convert a time field. Returns 0 and *t_us, or an error code: COW_EPARSE
  * for a bad field (a reject; *why set), COW_EUNIT/COW_ECLOCK for a problem
  * that refuses the whole file (e filled). */

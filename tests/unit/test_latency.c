@@ -263,6 +263,33 @@ static void sniffers_should_claim_their_own_files(void)
     CHECK(cow_parser_latency_json.sniff("x", csv, strlen(csv)) == 0);
 }
 
+static void throughput_should_become_intervals(void)
+{
+    result r;
+    const cow_rec *a, *b;
+
+    run_parser(&cow_parser_throughput_csv,
+               "timestamp_us,ops\n1738591331000000,100\n1738591332000000,90\n"
+               "1738591333000000,x\n1738591334000000,80\n", NULL, &r);
+    CHECK_INT(r.rc, COW_OK);
+    CHECK_INT(collect_count(&r.c, COW_REC_INTERVAL), 3);
+    CHECK_INT(r.c.nrejects, 1);
+    a = collect_nth(&r.c, COW_REC_INTERVAL, 0);
+    b = collect_nth(&r.c, COW_REC_INTERVAL, 1);
+    CHECK(a && a->u.interval.count == 100 && a->u.interval.dur_s == 1.0);
+    CHECK(b && b->u.interval.t_us == 1738591332000000LL && b->u.interval.dur_s == 2.0);
+    collect_free(&r.c);
+
+    /* rates: count = rate x interval */
+    run_parser(&cow_parser_throughput_csv,
+               "ts_ms,rps\n1738591331000,1000\n1738591331500,1000\n", NULL, &r);
+    a = collect_nth(&r.c, COW_REC_INTERVAL, 0);
+    CHECK(a && a->u.interval.count == 500);
+    collect_free(&r.c);
+    CHECK(cow_parser_throughput_csv.sniff("x", "timestamp_us,latency_us,ops\n", 27) == 0);
+    CHECK(cow_parser_throughput_csv.sniff("x", "timestamp_us,ops\n", 17) == 85);
+}
+
 int main(void)
 {
     RUN(csv_should_detect_epoch_units_by_magnitude);
@@ -274,5 +301,6 @@ int main(void)
     RUN(json_should_read_arrays_and_lines);
     RUN(json_should_refuse_broken_arrays_with_position);
     RUN(sniffers_should_claim_their_own_files);
+    RUN(throughput_should_become_intervals);
     return REPORT();
 }
