@@ -7,5 +7,7 @@ int cmd_ingest(int argc, char **argv);
 extern const char *const cmd_ingest_usage[];
 int cmd_runs(int argc, char **argv);
 extern const char *const cmd_runs_usage[];
+int cmd_analyze(int argc, char **argv);
+extern const char *const cmd_analyze_usage[];
 
 #endif

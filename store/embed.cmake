@@ -1,9 +1,10 @@
 # embed.cmake -- turn schemas/NNN_*.sql into a C array of migrations.
-# Usage: cmake -DOUT=file.c -DSQL="a.sql;b.sql" -P embed.cmake
+# Usage: cmake -DOUT=file.c -DSQL="a.sql|b.sql" -P embed.cmake
 set(body "/* Generated from the schemas folder by store/embed.cmake: do not edit. */\n")
 string(APPEND body "#include \"schema_sql.h\"\n\n")
 set(table "const char *const cow_migrations[] = {\n")
 set(i 0)
+string(REPLACE "|" ";" SQL "${SQL}")
 foreach(f IN LISTS SQL)
   file(READ "${f}" hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")

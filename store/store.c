@@ -43,6 +43,20 @@ enum {
     SQL_INTERVAL,
     SQL_PCTL,
     SQL_RUNS,
+    SQL_LOAD_SAMPLES,
+    SQL_COUNT_SAMPLES,
+    SQL_LOAD_EVENTS,
+    SQL_LOAD_INFO,
+    SQL_DEL_ANALYSIS,
+    SQL_DEL_PHASES,
+    SQL_DEL_QUANTILES,
+    SQL_DEL_DELTAS,
+    SQL_DEL_EXCEED,
+    SQL_PUT_ANALYSIS,
+    SQL_PUT_PHASE,
+    SQL_PUT_QUANTILE,
+    SQL_PUT_DELTA,
+    SQL_PUT_EXCEED,
     SQL_BEGIN,
     SQL_COMMIT,
     SQL_ROLLBACK,
@@ -98,6 +112,37 @@ static const char *const sql_text[SQL_COUNT] = {
         " (SELECT min(t_us) FROM samples s WHERE s.run = r.id),"
         " (SELECT max(t_us) FROM samples s WHERE s.run = r.id)"
         " FROM runs r ORDER BY r.label",
+    [SQL_LOAD_SAMPLES] =
+        "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
+    [SQL_COUNT_SAMPLES] = "SELECT count(*) FROM samples WHERE run = ?1",
+    [SQL_LOAD_EVENTS] =
+        "SELECT t_us, kind, pid, value, unit, text, line FROM events"
+        " WHERE run = ?1 ORDER BY t_us, file, line",
+    [SQL_LOAD_INFO] =
+        "SELECT t_us, num FROM info WHERE run = ?1 AND key = ?2 AND sub IS NULL"
+        " AND t_us IS NOT NULL AND num IS NOT NULL ORDER BY t_us",
+    [SQL_DEL_ANALYSIS] = "DELETE FROM analyses WHERE run = ?1",
+    [SQL_DEL_PHASES] = "DELETE FROM phases WHERE run = ?1",
+    [SQL_DEL_QUANTILES] = "DELETE FROM quantiles WHERE run = ?1",
+    [SQL_DEL_DELTAS] = "DELETE FROM deltas WHERE run = ?1",
+    [SQL_DEL_EXCEED] = "DELETE FROM exceed WHERE run = ?1",
+    [SQL_PUT_ANALYSIS] =
+        "INSERT INTO analyses(run, seed, resamples, method, created_at)"
+        " VALUES(?1, ?2, ?3, ?4, ?5)",
+    [SQL_PUT_PHASE] =
+        "INSERT INTO phases(run, idx, kind, label, t0_us, t1_us, fork_us, child_pid,"
+        " source, overlap, open, failed, n, mean_us, min_us, max_us, grid_us)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+    [SQL_PUT_QUANTILE] =
+        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+    [SQL_PUT_DELTA] =
+        "INSERT INTO deltas(run, phase, base, q, base_us, value_us, delta_us, lo_us,"
+        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+    [SQL_PUT_EXCEED] =
+        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     [SQL_BEGIN] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",
@@ -589,6 +634,217 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int64(q, 2, file);
     return step_done(st, q, e, "adding record");
+}
+
+/* ------------------------------------------------------------ analysis */
+
+int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
+                       double **lat_us, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_COUNT_SAMPLES];
+    size_t cap, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *lat_us = NULL;
+    *n = 0;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    cap = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW)
+        return sql_fail(st, e, "counting samples");
+    *t_us = xmalloc((cap ? cap : 1) * sizeof(int64_t));
+    *lat_us = xmalloc((cap ? cap : 1) * sizeof(double));
+    q = st->stmt[SQL_LOAD_SAMPLES];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && k < cap) {
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*lat_us)[k++] = sqlite3_column_double(q, 1);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*t_us);
+        free(*lat_us);
+        *t_us = NULL;
+        *lat_us = NULL;
+        return sql_fail(st, e, "loading samples");
+    }
+    *n = k;
+    return COW_OK;
+}
+
+static const char *pool_dup(cow_event_set *s, sqlite3_stmt *q, int i, size_t *cap)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    if (t == NULL)
+        return NULL;
+    s->pool = xgrow(s->pool, sizeof(char *), s->npool + 1, cap);
+    s->pool[s->npool] = xstrdup((const char *)t);
+    return s->pool[s->npool++];
+}
+
+int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_EVENTS];
+    size_t cap = 0, pcap = 0;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_event *v;
+        out->v = xgrow(out->v, sizeof(cow_event), out->n + 1, &cap);
+        v = &out->v[out->n++];
+        v->t_us = sqlite3_column_int64(q, 0);
+        v->kind = pool_dup(out, q, 1, &pcap);
+        v->pid = (long)sqlite3_column_int64(q, 2);
+        v->value = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN
+                                                            : sqlite3_column_double(q, 3);
+        v->unit = pool_dup(out, q, 4, &pcap);
+        v->text = pool_dup(out, q, 5, &pcap);
+        v->line = (long)sqlite3_column_int64(q, 6);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE) {
+        store_free_events(out);
+        return sql_fail(st, e, "loading events");
+    }
+    return COW_OK;
+}
+
+void store_free_events(cow_event_set *s)
+{
+    size_t i;
+    for (i = 0; i < s->npool; i++)
+        free(s->pool[i]);
+    free(s->pool);
+    free(s->v);
+    memset(s, 0, sizeof(*s));
+}
+
+int store_load_info_series(cow_store *st, int64_t run, const char *key,
+                           int64_t **t_us, double **num, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_INFO];
+    size_t cap = 0, cap2 = 0, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *num = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &cap);
+        *num = xgrow(*num, sizeof(double), k + 1, &cap2);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*num)[k++] = sqlite3_column_double(q, 1);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE)
+        return sql_fail(st, e, "loading INFO series");
+    return COW_OK;
+}
+
+int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
+                         int resamples, const char *method, cow_err *e)
+{
+    static const int dels[] = {SQL_DEL_ANALYSIS, SQL_DEL_PHASES, SQL_DEL_QUANTILES,
+                               SQL_DEL_DELTAS, SQL_DEL_EXCEED};
+    sqlite3_stmt *q;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < sizeof(dels) / sizeof(dels[0]); i++) {
+        q = st->stmt[dels[i]];
+        sqlite3_bind_int64(q, 1, run);
+        if ((rc = step_done(st, q, e, "clearing old results")) != COW_OK)
+            return rc;
+    }
+    q = st->stmt[SQL_PUT_ANALYSIS];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, (sqlite3_int64)seed);
+    sqlite3_bind_int(q, 3, resamples);
+    sqlite3_bind_text(q, 4, method, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)time(NULL));
+    return step_done(st, q, e, "recording analysis");
+}
+
+int store_put_phase(cow_store *st, int64_t run, const cow_phase_row *p, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_PHASE];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, p->idx);
+    bind_text(q, 3, p->kind);
+    bind_text(q, 4, p->label);
+    sqlite3_bind_int64(q, 5, p->t0_us);
+    sqlite3_bind_int64(q, 6, p->t1_us);
+    bind_t(q, 7, p->fork_us);
+    if (p->child_pid)
+        sqlite3_bind_int64(q, 8, p->child_pid);
+    bind_text(q, 9, p->source);
+    sqlite3_bind_int(q, 10, p->overlap);
+    sqlite3_bind_int(q, 11, p->open);
+    sqlite3_bind_int(q, 12, p->failed);
+    sqlite3_bind_int64(q, 13, p->n);
+    bind_num(q, 14, p->mean_us);
+    bind_num(q, 15, p->min_us);
+    bind_num(q, 16, p->max_us);
+    bind_num(q, 17, p->grid_us);
+    return step_done(st, q, e, "storing phase");
+}
+
+int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *r,
+                       cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_QUANTILE];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, r->phase);
+    sqlite3_bind_double(q, 3, r->q);
+    bind_num(q, 4, r->value_us);
+    bind_num(q, 5, r->lo_us);
+    bind_num(q, 6, r->hi_us);
+    sqlite3_bind_int64(q, 7, r->n_needed);
+    sqlite3_bind_int(q, 8, r->thin);
+    return step_done(st, q, e, "storing quantile");
+}
+
+int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
+                    cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_DELTA];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, d->phase);
+    sqlite3_bind_int(q, 3, d->base);
+    sqlite3_bind_double(q, 4, d->q);
+    bind_num(q, 5, d->base_us);
+    bind_num(q, 6, d->value_us);
+    bind_num(q, 7, d->delta_us);
+    bind_num(q, 8, d->lo_us);
+    bind_num(q, 9, d->hi_us);
+    bind_num(q, 10, d->ratio);
+    bind_num(q, 11, d->ratio_lo);
+    bind_num(q, 12, d->ratio_hi);
+    bind_text(q, 13, d->verdict);
+    sqlite3_bind_int(q, 14, d->thin);
+    return step_done(st, q, e, "storing delta");
+}
+
+int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_EXCEED];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, x->phase);
+    sqlite3_bind_double(q, 3, x->base_q);
+    sqlite3_bind_double(q, 4, x->threshold_us);
+    sqlite3_bind_int64(q, 5, x->n);
+    sqlite3_bind_int64(q, 6, x->count);
+    bind_num(q, 7, x->p);
+    bind_num(q, 8, x->lo);
+    bind_num(q, 9, x->hi);
+    return step_done(st, q, e, "storing exceedance");
 }
 
 static char *col_dup(sqlite3_stmt *q, int i)

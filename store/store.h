@@ -86,6 +86,79 @@ int store_add_samples(cow_store *st, int64_t run, int64_t file,
 int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
                   cow_err *e);
 
+/* ------------------------------------------------------------ analysis */
+
+/* A run's samples in time order: t_us[] and lat_us[] (caller frees both). */
+int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
+                       double **lat_us, size_t *n, cow_err *e);
+
+/* A run's events in time order. Strings live in the returned set; free it
+ * with store_free_events. */
+typedef struct cow_event_set {
+    cow_event *v;        /* events (kind, unit, text point into pool) */
+    size_t n;
+    char **pool;         /* owned strings */
+    size_t npool;
+} cow_event_set;
+int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e);
+void store_free_events(cow_event_set *s);
+
+/* Numeric series of one INFO key (no sub-field) in time order: polls with
+ * a time only. Caller frees both arrays. */
+int store_load_info_series(cow_store *st, int64_t run, const char *key,
+                           int64_t **t_us, double **num, size_t *n, cow_err *e);
+
+/* Results of one analysis of one run; store_analysis_begin deletes the
+ * run's previous results (call inside a transaction). */
+int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
+                         int resamples, const char *method, cow_err *e);
+
+typedef struct cow_phase_row {
+    int idx;             /* order in the run */
+    const char *kind;    /* phase_kind_name() */
+    const char *label;   /* "bgsave#1" */
+    int64_t t0_us, t1_us;/* window */
+    int64_t fork_us;     /* 0 if none */
+    long child_pid;      /* 0 if unknown */
+    const char *source;  /* log / info / derived */
+    int overlap, open, failed; /* flags */
+    int64_t n;           /* samples */
+    double mean_us, min_us, max_us, grid_us; /* NaN when n == 0 */
+} cow_phase_row;
+int store_put_phase(cow_store *st, int64_t run, const cow_phase_row *p, cow_err *e);
+
+typedef struct cow_quantile_row {
+    int phase;           /* phases.idx */
+    double q;            /* level */
+    double value_us;     /* NaN when n == 0 */
+    double lo_us, hi_us; /* NaN when that bound is not finite */
+    int64_t n_needed;    /* n for both bounds */
+    int thin;            /* flag */
+} cow_quantile_row;
+int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *q,
+                       cow_err *e);
+
+typedef struct cow_delta_row {
+    int phase, base;     /* phases.idx of the phase and its baseline */
+    double q;            /* level */
+    double base_us, value_us, delta_us, lo_us, hi_us; /* bootstrap */
+    double ratio, ratio_lo, ratio_hi; /* NaN when undefined */
+    const char *verdict; /* lift / flat / drop / n/a */
+    int thin;            /* either side thin */
+} cow_delta_row;
+int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
+                    cow_err *e);
+
+typedef struct cow_exceed_row {
+    int phase;           /* phases.idx */
+    double base_q;       /* 0.99 or 0.999 */
+    double threshold_us; /* the baseline quantile */
+    int64_t n, count;    /* samples, and those above the threshold */
+    double p, lo, hi;    /* proportion and its exact interval */
+} cow_exceed_row;
+int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
+                     cow_err *e);
+
 /* All runs with their counts, ordered by label. */
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
 void store_free_runs(cow_run_row *rows, size_t n);

@@ -1,0 +1,249 @@
+/* phase.c -- windows from events (see phase.h).
+ *
+ * Requirements:
+ *  1. Log windows, parent side: "Starting BGSAVE for SYNC with target:
+ *     disk|socket" opens a full sync (disk or diskless) that ends at
+ *     "Synchronization with replica ... succeeded" (or the end of its
+ *     save/transfer when that line is missing); otherwise "Background
+ *     saving started" opens a BGSAVE ending at "terminated with success" /
+ *     error / signal; "Background append only file rewriting started" an
+ *     AOF rewrite; "Beginning forklessSaveToDisk" a forkless save.
+ *  2. The fork instant of a window is its child's start line.
+ *  3. Without log windows of a kind, INFO polls of rdb_bgsave_in_progress
+ *     and aof_rewrite_in_progress give them (rising poll to falling poll).
+ *  4. A window without an end is cut at the last sample and marked open.
+ *  5. Two windows that overlap are both marked (an RDB save during an AOF
+ *     rewrite cannot fork at once, but a deferred one can start right as
+ *     the other ends; overlapping means sharing time, not touching).
+ *  6. Baseline: from the first sample to the first window; after: from the
+ *     last window's end; between: gaps between windows. Empty ones are
+ *     left out. No windows: the whole run is baseline. */
+#include "phase.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+static const char *const kind_names[COW_PHASE_NKINDS] = {
+    "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
+    "forkless", "between", "after"};
+
+const char *phase_kind_name(int kind)
+{
+    return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_names[kind] : "?";
+}
+
+int phase_is_window(int kind)
+{
+    return kind >= COW_PHASE_BGSAVE && kind <= COW_PHASE_FORKLESS;
+}
+
+static cow_phase *push(cow_phases *p, int kind, int64_t t0, int64_t t1,
+                       const char *source)
+{
+    cow_phase *ph;
+    p->v = xgrow(p->v, sizeof(cow_phase), p->n + 1, &p->cap);
+    ph = &p->v[p->n++];
+    memset(ph, 0, sizeof(*ph));
+    ph->kind = kind;
+    ph->t0_us = t0;
+    ph->t1_us = t1;
+    ph->source = source;
+    return ph;
+}
+
+static int is(const cow_event *v, const char *kind)
+{
+    return v->kind != NULL && strcmp(v->kind, kind) == 0;
+}
+
+/* Index of the first event at or after i matching one of kinds, or nev. */
+static size_t find(const cow_phase_input *in, size_t i, const char *const *kinds)
+{
+    for (; i < in->nev; i++) {
+        const char *const *k;
+        for (k = kinds; *k; k++)
+            if (is(&in->ev[i], *k))
+                return i;
+    }
+    return in->nev;
+}
+
+static const char *const save_end[] = {"bgsave_done", "bgsave_error",
+                                       "bgsave_killed", NULL};
+static const char *const xfer_end[] = {"rdb_transfer_done", "rdb_transfer_error",
+                                       "rdb_transfer_killed", NULL};
+static const char *const aof_end[] = {"aof_rewrite_done", "aof_rewrite_error",
+                                      "aof_rewrite_killed", NULL};
+static const char *const fl_end[] = {"forkless_done", "forkless_failed",
+                                     "forkless_cancelled", NULL};
+static const char *const sync_end[] = {"sync_success", "sync_bgsave_error", NULL};
+
+/* Close window ph at event j (or cut it at the end of the capture). */
+static void close_at(const cow_phase_input *in, cow_phase *ph, size_t j)
+{
+    if (j < in->nev) {
+        ph->t1_us = in->ev[j].t_us + 1; /* the end line's millisecond counts */
+        ph->failed = strstr(in->ev[j].kind, "error") != NULL ||
+                     strstr(in->ev[j].kind, "killed") != NULL ||
+                     strstr(in->ev[j].kind, "failed") != NULL ||
+                     strstr(in->ev[j].kind, "cancelled") != NULL;
+    } else {
+        ph->t1_us = in->t_last_us > ph->t0_us ? in->t_last_us + 1 : ph->t0_us + 1;
+        ph->open = 1;
+    }
+}
+
+/* Requirement 1: windows from log events. */
+static void from_log(const cow_phase_input *in, cow_phases *w)
+{
+    size_t i, j;
+    unsigned char *used = xcalloc(in->nev ? in->nev : 1, 1);
+
+    for (i = 0; i < in->nev; i++) {
+        const cow_event *v = &in->ev[i];
+        cow_phase *ph;
+        if (used[i])
+            continue;
+        if (is(v, "sync_bgsave_start")) {
+            int disk = v->unit == NULL || strcmp(v->unit, "socket") != 0;
+            static const char *const child_disk[] = {"bgsave_start", NULL};
+            static const char *const child_sock[] = {"rdb_transfer_start", NULL};
+            size_t c = find(in, i + 1, disk ? child_disk : child_sock);
+            size_t s = find(in, i + 1, sync_end);
+            ph = push(w, disk ? COW_PHASE_SYNC_DISK : COW_PHASE_SYNC_DISKLESS,
+                      v->t_us, 0, "log");
+            if (c < in->nev) {
+                size_t end = find(in, c + 1, disk ? save_end : xfer_end);
+                used[c] = 1;
+                if (end < in->nev)
+                    used[end] = 1;
+                ph->fork_us = in->ev[c].t_us;
+                ph->child_pid = (long)in->ev[c].value;
+                if (s >= in->nev)
+                    s = end;
+            }
+            close_at(in, ph, s);
+            if (s < in->nev)
+                used[s] = 1;
+        } else if (is(v, "bgsave_start") || is(v, "aof_rewrite_start") ||
+                   is(v, "forkless_start")) {
+            int kind = is(v, "bgsave_start") ? COW_PHASE_BGSAVE
+                     : is(v, "aof_rewrite_start") ? COW_PHASE_AOF_REWRITE
+                     : COW_PHASE_FORKLESS;
+            const char *const *ends = kind == COW_PHASE_BGSAVE ? save_end
+                                    : kind == COW_PHASE_AOF_REWRITE ? aof_end
+                                    : fl_end;
+            ph = push(w, kind, v->t_us, 0, "log");
+            if (kind != COW_PHASE_FORKLESS) {
+                ph->fork_us = v->t_us;
+                ph->child_pid = (long)v->value;
+            }
+            j = find(in, i + 1, ends);
+            close_at(in, ph, j);
+            if (j < in->nev)
+                used[j] = 1;
+        }
+    }
+    free(used);
+}
+
+static int has_kind(const cow_phases *w, int kind)
+{
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        if (w->v[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* Requirement 3: windows from INFO flag polls. */
+static void from_polls(const cow_flag_poll *p, size_t n, int kind,
+                       int64_t t_last, cow_phases *w)
+{
+    size_t i;
+    cow_phase *ph = NULL;
+    for (i = 0; i < n; i++) {
+        if (p[i].on && ph == NULL) {
+            ph = push(w, kind, p[i].t_us, 0, "info");
+        } else if (!p[i].on && ph != NULL) {
+            ph->t1_us = p[i].t_us;
+            ph = NULL;
+        }
+    }
+    if (ph != NULL) {
+        ph->t1_us = t_last > ph->t0_us ? t_last + 1 : ph->t0_us + 1;
+        ph->open = 1;
+    }
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+    const cow_phase *x = a, *y = b;
+    if (x->t0_us != y->t0_us)
+        return x->t0_us < y->t0_us ? -1 : 1;
+    return x->kind - y->kind;
+}
+
+int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e)
+{
+    cow_phases w;
+    size_t i, j;
+    int seq[COW_PHASE_NKINDS];
+    int64_t cursor;
+
+    memset(out, 0, sizeof(*out));
+    memset(&w, 0, sizeof(w));
+    memset(seq, 0, sizeof(seq));
+    (void)e;
+    from_log(in, &w);
+    if (!has_kind(&w, COW_PHASE_BGSAVE) && !has_kind(&w, COW_PHASE_SYNC_DISK) &&
+        !has_kind(&w, COW_PHASE_SYNC_DISKLESS))
+        from_polls(in->bgsave, in->nbgsave, COW_PHASE_BGSAVE, in->t_last_us, &w);
+    if (!has_kind(&w, COW_PHASE_AOF_REWRITE))
+        from_polls(in->aof, in->naof, COW_PHASE_AOF_REWRITE, in->t_last_us, &w);
+    if (w.n > 1)
+        qsort(w.v, w.n, sizeof(cow_phase), cmp_start);
+    /* Requirement 5 */
+    for (i = 0; i < w.n; i++)
+        for (j = i + 1; j < w.n && w.v[j].t0_us < w.v[i].t1_us; j++)
+            w.v[i].overlap = w.v[j].overlap = 1;
+    /* Requirement 6 */
+    cursor = in->t_first_us;
+    for (i = 0; i < w.n; i++) {
+        cow_phase *ph;
+        if (w.v[i].t0_us > cursor && in->t_first_us != 0) {
+            ph = push(out, i == 0 ? COW_PHASE_BASELINE : COW_PHASE_BETWEEN,
+                      cursor, w.v[i].t0_us, w.v[i].source);
+            ph->source = "derived";
+        }
+        ph = push(out, w.v[i].kind, 0, 0, NULL);
+        *ph = w.v[i];
+        if (ph->t1_us > cursor)
+            cursor = ph->t1_us;
+    }
+    if (w.n == 0 && in->t_first_us != 0)
+        push(out, COW_PHASE_BASELINE, in->t_first_us, in->t_last_us + 1, "derived");
+    else if (w.n > 0 && in->t_last_us >= cursor && in->t_first_us != 0)
+        push(out, COW_PHASE_AFTER, cursor, in->t_last_us + 1, "derived");
+    for (i = 0; i < out->n; i++) {
+        cow_phase *ph = &out->v[i];
+        if (ph->kind == COW_PHASE_BASELINE || ph->kind == COW_PHASE_AFTER) {
+            snprintf(ph->label, sizeof(ph->label), "%s", phase_kind_name(ph->kind));
+        } else {
+            ph->seq = ++seq[ph->kind];
+            snprintf(ph->label, sizeof(ph->label), "%s#%d",
+                     phase_kind_name(ph->kind), ph->seq);
+        }
+    }
+    free(w.v);
+    return COW_OK;
+}
+
+void phase_release(cow_phases *p)
+{
+    free(p->v);
+    memset(p, 0, sizeof(*p));
+}

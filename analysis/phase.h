@@ -1,0 +1,80 @@
+/* phase.h -- cut a run into windows: baseline, during (BGSAVE, full sync
+ * over disk or sockets, AOF rewrite, forkless save), between, after.
+ *
+ *     cow_phase_input in = {events, nev, info_bgsave, n1, info_aof, n2,
+ *                           t_first_us, t_last_us};
+ *     cow_phases ph;
+ *     if (phase_build(&in, &ph, e)) ...;
+ *     for i < ph.n: ph.v[i].kind, .label, .t0_us, .t1_us, .overlap
+ *     phase_release(&ph);
+ *
+ * Windows come from server log events first (exact to the millisecond),
+ * else from INFO polls (rdb_bgsave_in_progress / aof_rewrite_in_progress
+ * 0 -> 1 -> 0: as exact as the polling interval). Pure: no I/O. */
+#ifndef COW_ANALYSIS_PHASE_H
+#define COW_ANALYSIS_PHASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "rec.h"
+
+enum cow_phase_kind {
+    COW_PHASE_BASELINE = 0, /* before the first window */
+    COW_PHASE_BGSAVE,       /* a plain BGSAVE (fork, child writes the RDB) */
+    COW_PHASE_SYNC_DISK,    /* replica full sync, RDB written to disk first */
+    COW_PHASE_SYNC_DISKLESS,/* replica full sync, RDB streamed to sockets */
+    COW_PHASE_AOF_REWRITE,  /* AOF rewrite (forks too) */
+    COW_PHASE_FORKLESS,     /* Valkey forkless save */
+    COW_PHASE_BETWEEN,      /* between two windows */
+    COW_PHASE_AFTER,        /* after the last window */
+    COW_PHASE_NKINDS
+};
+
+/* A sample in the window [t0_us, t1_us) belongs to it. */
+typedef struct cow_phase {
+    int kind;            /* enum cow_phase_kind */
+    int seq;             /* 1-based among windows of this kind, 0 otherwise */
+    char label[32];      /* "baseline", "bgsave#1", "sync-disk#1", ... */
+    int64_t t0_us;       /* start (inclusive) */
+    int64_t t1_us;       /* end (exclusive) */
+    int64_t fork_us;     /* when the fork happened (child started), 0 if n/a */
+    long child_pid;      /* pid of the forked child, 0 if unknown */
+    const char *source;  /* "log" or "info" (static strings) */
+    int overlap;         /* 1 when another fork/save window overlaps it */
+    int open;            /* 1 when no end was seen: cut at the capture end */
+    int failed;          /* 1 when the save/rewrite ended in error */
+} cow_phase;
+
+typedef struct cow_phases {
+    cow_phase *v;        /* in time order, baseline first */
+    size_t n, cap;
+} cow_phases;
+
+/* One INFO poll of a 0/1 flag. */
+typedef struct cow_flag_poll {
+    int64_t t_us;        /* poll time */
+    int on;              /* flag value */
+} cow_flag_poll;
+
+typedef struct cow_phase_input {
+    const cow_event *ev;        /* events in time order */
+    size_t nev;
+    const cow_flag_poll *bgsave; /* rdb_bgsave_in_progress polls, time order */
+    size_t nbgsave;
+    const cow_flag_poll *aof;   /* aof_rewrite_in_progress polls, time order */
+    size_t naof;
+    int64_t t_first_us;         /* first sample of the run (0 if none) */
+    int64_t t_last_us;          /* last sample of the run */
+} cow_phase_input;
+
+int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e);
+void phase_release(cow_phases *p);
+/* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
+ * "forkless", "between", "after" */
+const char *phase_kind_name(int kind);
+/* 1 for kinds that are a fork/save window */
+int phase_is_window(int kind);
+
+#endif

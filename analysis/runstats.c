@@ -1,0 +1,149 @@
+/* runstats.c -- per-phase statistics of a run (see runstats.h).
+ *
+ * Requirements:
+ *  1. Every phase gets n, mean, min, max and the five quantiles with the
+ *     binomial interval of each (pct.h), and its quantisation grid.
+ *  2. Each fork/save window and each "after" phase is compared with the
+ *     run's baseline at p50, p90, p99, p99.9: bootstrap delta, ratio,
+ *     verdict (boot.h), and the exceedance of the baseline p99 / p99.9.
+ *     Without a baseline (no samples before the first window) nothing is
+ *     compared: the caller says so.
+ *  3. The bootstrap seed of a comparison is o->seed mixed with the phase
+ *     index, so adding a phase does not change another's numbers. */
+#include "runstats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void runstats_sort(double *v, size_t n)
+{
+    if (n > 1)
+        qsort(v, n, sizeof(double), cmp_double);
+}
+
+/* First index with t >= key. */
+static size_t lower(const int64_t *t, size_t n, int64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
+                              size_t n, int64_t t0, int64_t t1, size_t *m)
+{
+    size_t a = lower(t_us, n, t0), b = lower(t_us, n, t1);
+    double *v;
+    if (b < a)
+        b = a;
+    *m = b - a;
+    v = xmalloc((*m ? *m : 1) * sizeof(double));
+    memcpy(v, lat_us + a, *m * sizeof(double));
+    runstats_sort(v, *m);
+    return v;
+}
+
+/* Requirement 1 */
+static int describe(const double *v, size_t m, int method, cow_phase_stats *ps,
+                    cow_err *e)
+{
+    int i, rc;
+    if ((rc = pct_summary(v, m, method, &ps->sum, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < COW_PCT_NLEVELS; i++)
+        if ((rc = pct_quantile_ci(v, m, pct_level(i), 0.95, &ps->ci[i], e)) != COW_OK)
+            return rc;
+    memset(&ps->grid, 0, sizeof(ps->grid));
+    if (m > 0 && (rc = pct_grid(v, m, &ps->grid, e)) != COW_OK)
+        return rc;
+    return COW_OK;
+}
+
+static uint64_t mix(uint64_t seed, uint64_t k)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (k + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Requirement 2 */
+static int compare(const double *base, size_t nb, const double *v, size_t m,
+                   const cow_runstats_opts *o, uint64_t seed, cow_phase_stats *ps,
+                   cow_err *e)
+{
+    static const int levels[COW_DELTA_LEVELS] = {COW_P50, COW_P90, COW_P99, COW_P999};
+    int i, rc;
+    double t99, t999;
+
+    for (i = 0; i < COW_DELTA_LEVELS; i++)
+        if ((rc = boot_quantile_delta(base, nb, v, m, pct_level(levels[i]),
+                                      o->resamples, mix(seed, (uint64_t)i),
+                                      &ps->delta[i], e)) != COW_OK)
+            return rc;
+    t99 = pct_quantile(base, nb, 0.99, o->method);
+    t999 = pct_quantile(base, nb, 0.999, o->method);
+    if ((rc = pct_exceed(v, m, t99, 0.95, &ps->ex99, e)) != COW_OK ||
+        (rc = pct_exceed(v, m, t999, 0.95, &ps->ex999, e)) != COW_OK)
+        return rc;
+    ps->has_delta = 1;
+    return COW_OK;
+}
+
+int runstats_compute(const int64_t *t_us, const double *lat_us, size_t n,
+                     const cow_phases *phases, const cow_runstats_opts *o,
+                     cow_runstats *out, cow_err *e)
+{
+    double *all, *base = NULL;
+    size_t i, nbase = 0, m;
+    int rc = COW_OK, ibase = -1;
+
+    memset(out, 0, sizeof(*out));
+    out->n = phases->n;
+    out->ph = xcalloc(phases->n ? phases->n : 1, sizeof(cow_phase_stats));
+    all = xmalloc((n ? n : 1) * sizeof(double));
+    memcpy(all, lat_us, n * sizeof(double));
+    runstats_sort(all, n);
+    rc = describe(all, n, o->method, &out->all, e);
+    free(all);
+    for (i = 0; rc == COW_OK && i < phases->n; i++) {
+        const cow_phase *p = &phases->v[i];
+        double *v = runstats_slice_sorted(t_us, lat_us, n, p->t0_us, p->t1_us, &m);
+        rc = describe(v, m, o->method, &out->ph[i], e);
+        if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base == NULL && m > 0) {
+            base = v;
+            nbase = m;
+            ibase = (int)i;
+            continue;
+        }
+        if (rc == COW_OK && base != NULL && m > 0 &&
+            (phase_is_window(p->kind) || p->kind == COW_PHASE_AFTER)) {
+            out->ph[i].base = ibase;
+            rc = compare(base, nbase, v, m, o, mix(o->seed, i), &out->ph[i], e);
+        }
+        free(v);
+    }
+    free(base);
+    return rc;
+}
+
+void runstats_release(cow_runstats *rs)
+{
+    free(rs->ph);
+    memset(rs, 0, sizeof(*rs));
+}

@@ -1,0 +1,62 @@
+/* runstats.h -- everything `cowtail analyze` says about one run: per-phase
+ * quantiles with distribution-free intervals, and each window against the
+ * baseline (bootstrap delta, ratio, verdict, tail exceedance).
+ *
+ *     cow_runstats rs;
+ *     runstats_compute(t_us, lat_us, n, &phases, &opts, &rs, e);
+ *     rs.ph[i].sum.v[COW_P999], rs.ph[i].ci[COW_P999].has_hi,
+ *     rs.ph[i].delta[COW_P99].verdict, rs.ph[i].ex999.count ...
+ *     runstats_release(&rs);
+ *
+ * Samples must be in time order (the store gives them so). Pure: no I/O;
+ * the seed comes in with the options, so results are bit-identical. */
+#ifndef COW_ANALYSIS_RUNSTATS_H
+#define COW_ANALYSIS_RUNSTATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boot.h"
+#include "err.h"
+#include "pct.h"
+#include "phase.h"
+
+/* Quantiles compared against the baseline: p50, p90, p99, p99.9. */
+#define COW_DELTA_LEVELS 4
+
+typedef struct cow_runstats_opts {
+    int method;          /* enum cow_pct_method */
+    int resamples;       /* bootstrap R */
+    uint64_t seed;       /* bootstrap seed */
+} cow_runstats_opts;
+
+typedef struct cow_phase_stats {
+    cow_pct_summary sum;            /* n, mean, min, max, quantiles */
+    cow_qci ci[COW_PCT_NLEVELS];    /* distribution-free interval per level */
+    cow_grid grid;                  /* quantisation of the values */
+    int has_delta;                  /* compared against a baseline */
+    int base;                       /* index of that baseline phase */
+    cow_boot_result delta[COW_DELTA_LEVELS]; /* p50, p90, p99, p99.9 */
+    cow_exceed ex99;                /* beyond the baseline p99 */
+    cow_exceed ex999;               /* beyond the baseline p99.9 */
+} cow_phase_stats;
+
+typedef struct cow_runstats {
+    cow_phase_stats *ph;            /* one per phase, same order */
+    size_t n;                       /* phases */
+    cow_phase_stats all;            /* the whole run (no delta) */
+} cow_runstats;
+
+int runstats_compute(const int64_t *t_us, const double *lat_us, size_t n,
+                     const cow_phases *phases, const cow_runstats_opts *o,
+                     cow_runstats *out, cow_err *e);
+void runstats_release(cow_runstats *rs);
+
+/* Samples of [t0, t1) as a sorted copy (caller frees); *m = count. Used
+ * by runstats and by cross-run comparisons. */
+double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
+                              size_t n, int64_t t0, int64_t t1, size_t *m);
+/* Sort doubles ascending in place. */
+void runstats_sort(double *v, size_t n);
+
+#endif

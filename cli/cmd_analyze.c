@@ -1,0 +1,511 @@
+/* cmd_analyze.c -- `cowtail analyze`: phases, quantiles with honest
+ * intervals, bootstrap deltas against the baseline; stored and printed.
+ *
+ * Text output is for people (ms, benchstat-style verdicts, caveats that
+ * hold); --json is for scripts (µs, the keys documented in the README). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "phase.h"
+#include "runstats.h"
+#include "timeconv.h"
+
+const char *const cmd_analyze_usage[] = {
+    "usage: cowtail analyze [--db FILE] [options] [RUN...]",
+    "",
+    "Cut each run (default: all) into phases from its server log or INFO",
+    "polls (baseline, bgsave#N, sync-disk#N, sync-diskless#N, aof-rewrite#N,",
+    "forkless#N, between, after), compute p50/p90/p99/p99.9/p99.99 per phase",
+    "with a distribution-free 95% interval, and compare every window with",
+    "the baseline: bootstrap 95% interval of the difference and the ratio,",
+    "verdict lift / ~ / drop, and how many samples pass the baseline's p99",
+    "and p99.9. Results are stored (phases, quantiles, deltas, exceed",
+    "tables) and printed.",
+    "",
+    "  --db FILE          database (default cowtail.db)",
+    "  --resamples N      bootstrap resamples (default 9999)",
+    "  --seed S           bootstrap seed (default 1; printed with results)",
+    "  --method M         quantile definition: linear (Hyndman-Fan type 7,",
+    "                     numpy's default) or nearest (nearest rank)",
+    "  --json             print results as JSON (see README)",
+    "",
+    "A quantile whose two-sided 95% interval cannot be finite with the",
+    "samples at hand (p99 needs n >= 368, p99.9 n >= 3,688, p99.99",
+    "n >= 36,887) is shown as '>=' its one-sided lower bound, never as if",
+    "it were known.",
+    NULL
+};
+
+typedef struct analyze_opts {
+    cow_runstats_opts rs;   /* method, resamples, seed */
+    int json;               /* --json */
+} analyze_opts;
+
+/* ------------------------------------------------------------- text */
+
+static const char *ms(double us, char *buf, size_t n)
+{
+    if (isnan(us))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.3f", us / 1000.0);
+    return buf;
+}
+
+/* A quantile as it may honestly be printed. */
+static const char *quant(const cow_phase_stats *ps, int level, int *footnote,
+                         char *buf, size_t n)
+{
+    const cow_qci *ci = &ps->ci[level];
+    if (ps->sum.n == 0)
+        return snprintf(buf, n, "-"), buf;
+    if (!ci->has_hi) {
+        *footnote = 1;
+        if (ci->has_lo)
+            snprintf(buf, n, ">=%.3f", ci->lo / 1000.0);
+        else
+            snprintf(buf, n, "?");
+        return buf;
+    }
+    snprintf(buf, n, "%.3f", ps->sum.v[level] / 1000.0);
+    return buf;
+}
+
+static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
+                              int64_t t0, int *footnote)
+{
+    size_t i;
+    int l;
+    char b[6][32];
+
+    printf("  %-18s %-17s %8s %9s %9s %9s %10s %10s %9s\n", "phase (ms)",
+           "window (s)", "n", "p50", "p90", "p99", "p99.9", "p99.99", "max");
+    for (i = 0; i <= ph->n; i++) {
+        const cow_phase_stats *ps = i < ph->n ? &rs->ph[i] : &rs->all;
+        char win[40], name[64];
+        if (i < ph->n) {
+            const cow_phase *p = &ph->v[i];
+            snprintf(win, sizeof(win), "%.3f-%.3f", (double)(p->t0_us - t0) / 1e6,
+                     (double)(p->t1_us - t0) / 1e6);
+            snprintf(name, sizeof(name), "%s%s%s", p->label, p->overlap ? " (overlap)" : "",
+                     p->open ? " (open)" : "");
+        } else {
+            snprintf(win, sizeof(win), "all");
+            snprintf(name, sizeof(name), "whole run");
+        }
+        printf("  %-18s %-17s %8zu", name, win, ps->sum.n);
+        for (l = 0; l < COW_PCT_NLEVELS; l++)
+            printf(" %*s", l >= COW_P999 ? 10 : 9, quant(ps, l, footnote, b[l], sizeof(b[l])));
+        printf(" %9s\n", ms(ps->sum.max, b[5], sizeof(b[5])));
+    }
+}
+
+static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
+                         const analyze_opts *o)
+{
+    static const char *const names[COW_DELTA_LEVELS] = {"p50", "p90", "p99", "p99.9"};
+    size_t i;
+    int l;
+
+    for (i = 0; i < ph->n; i++) {
+        const cow_phase_stats *ps = &rs->ph[i];
+        if (!ps->has_delta)
+            continue;
+        printf("  %s vs %s (bootstrap 95%% CI, %d resamples, seed %" PRIu64 "):\n",
+               ph->v[i].label, ph->v[ps->base].label, o->rs.resamples, o->rs.seed);
+        for (l = 0; l < COW_DELTA_LEVELS; l++) {
+            const cow_boot_result *d = &ps->delta[l];
+            char ratio[48] = "";
+            if (!isnan(d->ratio))
+                snprintf(ratio, sizeof(ratio), "x%.2f", d->ratio);
+            printf("    %-6s %+9.3f ms  [%+.3f, %+.3f]  %-7s %-5s%s\n", names[l],
+                   d->delta / 1000.0, d->delta_lo / 1000.0, d->delta_hi / 1000.0,
+                   ratio, boot_verdict_symbol(d->verdict),
+                   d->thin ? "  (thin tail: few samples beyond it)" : "");
+        }
+        printf("    beyond baseline p99:   %zu of %zu (%.2f%%, 95%% CI %.2f-%.2f%%; 1%% expected)\n",
+               ps->ex99.count, ps->ex99.n, 100 * ps->ex99.p, 100 * ps->ex99.lo,
+               100 * ps->ex99.hi);
+        printf("    beyond baseline p99.9: %zu of %zu (%.2f%%, 95%% CI %.2f-%.2f%%; 0.1%% expected)\n",
+               ps->ex999.count, ps->ex999.n, 100 * ps->ex999.p, 100 * ps->ex999.lo,
+               100 * ps->ex999.hi);
+    }
+}
+
+static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int footnote)
+{
+    size_t i;
+    int windows = 0, baseline = 0, coarse = 0;
+    double step = 0;
+
+    for (i = 0; i < ph->n; i++) {
+        windows += phase_is_window(ph->v[i].kind);
+        baseline += ph->v[i].kind == COW_PHASE_BASELINE && rs->ph[i].sum.n > 0;
+    }
+    if (rs->all.grid.coarse) {
+        coarse = 1;
+        step = rs->all.grid.step;
+    }
+    if (footnote)
+        printf("  >= : too few samples for a two-sided 95%% interval at that quantile "
+               "(p99 needs n >= 368, p99.9 n >= 3,688, p99.99 n >= 36,887); shown is "
+               "the one-sided lower bound. Read the maximum and the exceedance "
+               "counts instead.\n");
+    if (windows == 0)
+        printf("  no fork/save window found (no save lines in a server log, no "
+               "INFO rdb_bgsave_in_progress/aof_rewrite_in_progress polls): the "
+               "whole run is baseline\n");
+    else if (!baseline)
+        printf("  no samples before the first window: nothing to compare with "
+               "(compare runs with cowtail diff)\n");
+    if (coarse)
+        printf("  latencies sit on a %.3f ms grid (e.g. redis-cli --latency reports "
+               "whole ms): lifts smaller than that cannot show\n", step / 1000.0);
+    if (windows > 0 && baseline)
+        printf("  caveats: samples within a phase are autocorrelated (stalls "
+               "cluster), so intervals are optimistic; a closed-loop probe waits "
+               "out each stall, so stalls are under-counted (coordinated "
+               "omission)\n");
+}
+
+/* ------------------------------------------------------------- store */
+
+static int persist(cow_store *st, int64_t run, const cow_phases *ph,
+                   const cow_runstats *rs, const analyze_opts *o, cow_err *e)
+{
+    size_t i;
+    int l, rc;
+
+    if ((rc = store_analysis_begin(st, run, o->rs.seed, o->rs.resamples,
+                                   o->rs.method == COW_PCT_NEAREST ? "nearest" : "linear",
+                                   e)) != COW_OK)
+        return rc;
+    for (i = 0; i < ph->n; i++) {
+        const cow_phase *p = &ph->v[i];
+        const cow_phase_stats *ps = &rs->ph[i];
+        cow_phase_row pr = {(int)i, phase_kind_name(p->kind), p->label, p->t0_us,
+                            p->t1_us, p->fork_us, p->child_pid, p->source,
+                            p->overlap, p->open, p->failed, (int64_t)ps->sum.n,
+                            ps->sum.mean, ps->sum.min, ps->sum.max, ps->grid.step};
+        if ((rc = store_put_phase(st, run, &pr, e)) != COW_OK)
+            return rc;
+        for (l = 0; l < COW_PCT_NLEVELS; l++) {
+            const cow_qci *ci = &ps->ci[l];
+            cow_quantile_row qr = {(int)i, pct_level(l), ps->sum.v[l],
+                                   ci->has_lo ? ci->lo : NAN, ci->has_hi ? ci->hi : NAN,
+                                   (int64_t)ci->n_needed, ps->sum.thin[l]};
+            if ((rc = store_put_quantile(st, run, &qr, e)) != COW_OK)
+                return rc;
+        }
+        if (!ps->has_delta)
+            continue;
+        for (l = 0; l < COW_DELTA_LEVELS; l++) {
+            const cow_boot_result *d = &ps->delta[l];
+            cow_delta_row dr = {(int)i, ps->base, d->q, d->est_a, d->est_b, d->delta,
+                                d->delta_lo, d->delta_hi, d->ratio, d->ratio_lo,
+                                d->ratio_hi, boot_verdict_name(d->verdict), d->thin};
+            if ((rc = store_put_delta(st, run, &dr, e)) != COW_OK)
+                return rc;
+        }
+        {
+            cow_exceed_row x99 = {(int)i, 0.99, ps->ex99.threshold, (int64_t)ps->ex99.n,
+                                  (int64_t)ps->ex99.count, ps->ex99.p, ps->ex99.lo,
+                                  ps->ex99.hi};
+            cow_exceed_row x999 = {(int)i, 0.999, ps->ex999.threshold,
+                                   (int64_t)ps->ex999.n, (int64_t)ps->ex999.count,
+                                   ps->ex999.p, ps->ex999.lo, ps->ex999.hi};
+            if ((rc = store_put_exceed(st, run, &x99, e)) != COW_OK ||
+                (rc = store_put_exceed(st, run, &x999, e)) != COW_OK)
+                return rc;
+        }
+    }
+    return COW_OK;
+}
+
+/* ------------------------------------------------------------- JSON */
+
+static void num(cJSON *o, const char *k, double v)
+{
+    if (isnan(v) || isinf(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+static void rawint(cJSON *o, const char *k, long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%lld", v);
+    cJSON_AddRawToObject(o, k, buf);
+}
+
+static cJSON *json_stats(const cow_phase_stats *ps)
+{
+    cJSON *o = cJSON_CreateObject(), *qs = cJSON_CreateArray();
+    int l;
+    rawint(o, "n", (long long)ps->sum.n);
+    num(o, "mean_us", ps->sum.mean);
+    num(o, "min_us", ps->sum.min);
+    num(o, "max_us", ps->sum.max);
+    num(o, "grid_us", ps->grid.step);
+    for (l = 0; l < COW_PCT_NLEVELS; l++) {
+        cJSON *q = cJSON_CreateObject();
+        num(q, "q", pct_level(l));
+        num(q, "value_us", ps->sum.v[l]);
+        num(q, "lo_us", ps->ci[l].has_lo ? ps->ci[l].lo : NAN);
+        num(q, "hi_us", ps->ci[l].has_hi ? ps->ci[l].hi : NAN);
+        cJSON_AddBoolToObject(q, "thin", ps->sum.thin[l]);
+        rawint(q, "n_needed", (long long)ps->ci[l].n_needed);
+        cJSON_AddItemToArray(qs, q);
+    }
+    cJSON_AddItemToObject(o, "quantiles", qs);
+    return o;
+}
+
+static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runstats *rs,
+                       const analyze_opts *o)
+{
+    cJSON *r = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    size_t i;
+    int l;
+
+    cJSON_AddStringToObject(r, "label", label);
+    rawint(r, "seed", (long long)o->rs.seed);
+    rawint(r, "resamples", o->rs.resamples);
+    cJSON_AddItemToObject(r, "all", json_stats(&rs->all));
+    for (i = 0; i < ph->n; i++) {
+        const cow_phase *p = &ph->v[i];
+        cJSON *po = json_stats(&rs->ph[i]);
+        cJSON_AddStringToObject(po, "label", p->label);
+        cJSON_AddStringToObject(po, "kind", phase_kind_name(p->kind));
+        rawint(po, "t0_us", p->t0_us);
+        rawint(po, "t1_us", p->t1_us);
+        cJSON_AddStringToObject(po, "source", p->source ? p->source : "");
+        cJSON_AddBoolToObject(po, "overlap", p->overlap);
+        cJSON_AddBoolToObject(po, "open", p->open);
+        if (rs->ph[i].has_delta) {
+            cJSON *ds = cJSON_CreateArray();
+            for (l = 0; l < COW_DELTA_LEVELS; l++) {
+                const cow_boot_result *d = &rs->ph[i].delta[l];
+                cJSON *dj = cJSON_CreateObject();
+                num(dj, "q", d->q);
+                num(dj, "delta_us", d->delta);
+                num(dj, "lo_us", d->delta_lo);
+                num(dj, "hi_us", d->delta_hi);
+                num(dj, "ratio", d->ratio);
+                cJSON_AddStringToObject(dj, "verdict", boot_verdict_name(d->verdict));
+                cJSON_AddItemToArray(ds, dj);
+            }
+            cJSON_AddStringToObject(po, "baseline", ph->v[rs->ph[i].base].label);
+            cJSON_AddItemToObject(po, "deltas", ds);
+            rawint(po, "beyond_base_p99", (long long)rs->ph[i].ex99.count);
+            rawint(po, "beyond_base_p999", (long long)rs->ph[i].ex999.count);
+        }
+        cJSON_AddItemToArray(arr, po);
+    }
+    cJSON_AddItemToObject(r, "phases", arr);
+    return r;
+}
+
+/* ------------------------------------------------------------- driver */
+
+static cow_flag_poll *polls(cow_store *st, int64_t run, const char *key, size_t *n,
+                            cow_err *e)
+{
+    int64_t *t = NULL;
+    double *v = NULL;
+    cow_flag_poll *p = NULL;
+    size_t i;
+    if (store_load_info_series(st, run, key, &t, &v, n, e) == COW_OK && *n > 0) {
+        p = malloc(*n * sizeof(*p));
+        for (i = 0; p && i < *n; i++) {
+            p[i].t_us = t[i];
+            p[i].on = v[i] != 0;
+        }
+    }
+    free(t);
+    free(v);
+    return p;
+}
+
+static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *o,
+                       cJSON *out, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *lat = NULL;
+    size_t n = 0, nb = 0, na = 0;
+    cow_event_set ev;
+    cow_phase_input in;
+    cow_phases ph;
+    cow_runstats rs;
+    cow_flag_poll *bg = NULL, *aof = NULL;
+    int rc, footnote = 0;
+
+    memset(&ph, 0, sizeof(ph));
+    memset(&rs, 0, sizeof(rs));
+    memset(&ev, 0, sizeof(ev));
+    if ((rc = store_load_samples(st, r->id, &t, &lat, &n, e)) != COW_OK ||
+        (rc = store_load_events(st, r->id, &ev, e)) != COW_OK)
+        goto done;
+    bg = polls(st, r->id, "rdb_bgsave_in_progress", &nb, e);
+    aof = polls(st, r->id, "aof_rewrite_in_progress", &na, e);
+    memset(&in, 0, sizeof(in));
+    in.ev = ev.v;
+    in.nev = ev.n;
+    in.bgsave = bg;
+    in.nbgsave = bg ? nb : 0;
+    in.aof = aof;
+    in.naof = aof ? na : 0;
+    in.t_first_us = n ? t[0] : 0;
+    in.t_last_us = n ? t[n - 1] : 0;
+    if ((rc = phase_build(&in, &ph, e)) != COW_OK ||
+        (rc = runstats_compute(t, lat, n, &ph, &o->rs, &rs, e)) != COW_OK)
+        goto done;
+    if ((rc = store_begin(st, e)) != COW_OK)
+        goto done;
+    if ((rc = persist(st, r->id, &ph, &rs, o, e)) != COW_OK) {
+        store_rollback(st);
+        goto done;
+    }
+    if ((rc = store_commit(st, e)) != COW_OK)
+        goto done;
+    if (o->json) {
+        cJSON_AddItemToArray(out, json_run(r->label, &ph, &rs, o));
+    } else {
+        char t0[40];
+        time_format_iso(n ? t[0] : 0, t0, sizeof(t0));
+        printf("run %s: %zu samples from %s; %zu phases\n", r->label, n,
+               n ? t0 : "-", ph.n);
+        if (n > 0) {
+            print_phase_table(&ph, &rs, t[0], &footnote);
+            print_deltas(&ph, &rs, o);
+            print_caveats(&ph, &rs, footnote);
+        } else {
+            printf("  no latency samples: nothing to analyse\n");
+        }
+        printf("\n");
+    }
+done:
+    free(t);
+    free(lat);
+    free(bg);
+    free(aof);
+    store_free_events(&ev);
+    phase_release(&ph);
+    runstats_release(&rs);
+    return rc;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || *s == '-')
+        return 0;
+    *v = x;
+    return 1;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"resamples", required_argument, NULL, 'R'},
+        {"seed", required_argument, NULL, 's'},
+        {"method", required_argument, NULL, 'm'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = COW_DEFAULT_DB;
+    analyze_opts o;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cJSON *out = NULL;
+    int c, code = EXIT_OK, a, matched;
+    uint64_t v;
+
+    memset(&o, 0, sizeof(o));
+    o.rs.method = COW_PCT_LINEAR;
+    o.rs.resamples = COW_BOOT_RESAMPLES;
+    o.rs.seed = 1;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'R':
+            if (!parse_u64(optarg, &v) || v < 99 || v > COW_BOOT_MAX_RESAMPLES) {
+                cli_errorf("--resamples %s: expected a whole number from 99 to %d",
+                           optarg, COW_BOOT_MAX_RESAMPLES);
+                return EXIT_USAGE;
+            }
+            o.rs.resamples = (int)v;
+            break;
+        case 's':
+            if (!parse_u64(optarg, &o.rs.seed)) {
+                cli_errorf("--seed %s: expected a whole number", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'm':
+            if (strcmp(optarg, "linear") == 0)
+                o.rs.method = COW_PCT_LINEAR;
+            else if (strcmp(optarg, "nearest") == 0)
+                o.rs.method = COW_PCT_NEAREST;
+            else {
+                cli_errorf("--method %s: expected linear or nearest", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'j': o.json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_analyze_usage); return EXIT_USAGE;
+        }
+    }
+    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
+        cli_error(&e);
+        store_close(st);
+        return EXIT_IO;
+    }
+    for (a = optind; a < argc; a++) {
+        for (i = 0, matched = 0; i < n; i++)
+            matched |= strcmp(rows[i].label, argv[a]) == 0;
+        if (!matched) {
+            cli_errorf("analyze: no run labelled '%s' (see cowtail runs)", argv[a]);
+            code = EXIT_USAGE;
+        }
+    }
+    if (o.json)
+        out = cJSON_CreateArray();
+    for (i = 0; code == EXIT_OK && i < n; i++) {
+        int want = optind >= argc;
+        for (a = optind; a < argc; a++)
+            want |= strcmp(rows[i].label, argv[a]) == 0;
+        if (!want)
+            continue;
+        if (analyze_run(st, &rows[i], &o, out, &e) != COW_OK) {
+            cli_error(&e);
+            code = cli_exit_for(e.code);
+            if (code == EXIT_OK)
+                code = EXIT_INTERNAL;
+        }
+    }
+    if (out) {
+        char *text = cJSON_Print(out);
+        puts(text);
+        free(text);
+        cJSON_Delete(out);
+    }
+    store_free_runs(rows, n);
+    store_close(st);
+    return code;
+}

@@ -1,0 +1,161 @@
+/* test_phase.c -- windows from events and INFO polls; per-phase stats. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "minunit.h"
+#include "phase.h"
+#include "runstats.h"
+
+#define S(x) ((int64_t)(x) * 1000000)
+#define T0 INT64_C(1738591331000000)
+
+static cow_event ev(int64_t t, const char *kind, double value, const char *unit)
+{
+    cow_event v;
+    memset(&v, 0, sizeof(v));
+    v.t_us = t;
+    v.kind = kind;
+    v.value = value;
+    v.unit = unit;
+    return v;
+}
+
+static void phases_should_follow_log_windows(void)
+{
+    cow_event e[] = {
+        ev(T0 + S(2), "bgsave_trigger", 100, NULL),
+        ev(T0 + S(2) + 1000, "bgsave_start", 4711, NULL),
+        ev(T0 + S(3), "rdb_saved", NAN, NULL),
+        ev(T0 + S(3) + 500, "cow_rdb", 12, "MB"),
+        ev(T0 + S(4), "bgsave_done", NAN, NULL),
+        ev(T0 + S(6), "sync_bgsave_start", NAN, "socket"),
+        ev(T0 + S(6) + 2000, "rdb_transfer_start", 4800, NULL),
+        ev(T0 + S(7), "rdb_transfer_done", NAN, NULL),
+        ev(T0 + S(8), "sync_success", NAN, NULL),
+        ev(T0 + S(9), "aof_rewrite_start", 4900, NULL),
+    };
+    cow_phase_input in;
+    cow_phases ph;
+    cow_err err = COW_ERR_INIT;
+
+    memset(&in, 0, sizeof(in));
+    in.ev = e;
+    in.nev = sizeof(e) / sizeof(e[0]);
+    in.t_first_us = T0;
+    in.t_last_us = T0 + S(10);
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    CHECK_INT(ph.n, 6);
+    CHECK_STR(ph.v[0].label, "baseline");
+    CHECK_INT(ph.v[0].t1_us, T0 + S(2) + 1000);
+    CHECK_STR(ph.v[1].label, "bgsave#1");
+    CHECK_INT(ph.v[1].child_pid, 4711);
+    CHECK_INT(ph.v[1].t1_us, T0 + S(4) + 1);
+    CHECK_STR(ph.v[2].label, "between#1");
+    CHECK_STR(ph.v[3].label, "sync-diskless#1");
+    CHECK_INT(ph.v[3].fork_us, T0 + S(6) + 2000);
+    CHECK_INT(ph.v[3].t1_us, T0 + S(8) + 1);
+    CHECK_STR(ph.v[5].label, "aof-rewrite#1");
+    CHECK_INT(ph.v[5].open, 1);
+    CHECK_INT(ph.v[5].t1_us, T0 + S(10) + 1);
+    CHECK_INT(ph.v[1].overlap, 0);
+    phase_release(&ph);
+}
+
+static void phases_should_mark_overlaps_and_use_polls(void)
+{
+    cow_event e[] = {
+        ev(T0 + S(1), "aof_rewrite_start", 10, NULL),
+        ev(T0 + S(2), "sync_bgsave_start", NAN, "disk"),
+        ev(T0 + S(2) + 10, "bgsave_start", 11, NULL),
+        ev(T0 + S(3), "aof_rewrite_done", NAN, NULL),
+        ev(T0 + S(4), "bgsave_done", NAN, NULL),
+    };
+    cow_flag_poll polls[] = {{T0 + S(5), 0}, {T0 + S(6), 1}, {T0 + S(7), 0}};
+    cow_phase_input in;
+    cow_phases ph;
+    cow_err err = COW_ERR_INIT;
+
+    memset(&in, 0, sizeof(in));
+    in.ev = e;
+    in.nev = 5;
+    in.t_first_us = T0;
+    in.t_last_us = T0 + S(10);
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    CHECK_STR(ph.v[1].label, "aof-rewrite#1");
+    CHECK_STR(ph.v[2].label, "sync-disk#1");
+    CHECK_INT(ph.v[1].overlap, 1);
+    CHECK_INT(ph.v[2].overlap, 1);
+    CHECK_INT(ph.v[2].t1_us, T0 + S(4) + 1); /* no sync_success: save end */
+    phase_release(&ph);
+
+    /* no log: INFO polls give the window */
+    memset(&in, 0, sizeof(in));
+    in.bgsave = polls;
+    in.nbgsave = 3;
+    in.t_first_us = T0;
+    in.t_last_us = T0 + S(10);
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    CHECK_INT(ph.n, 3);
+    CHECK_STR(ph.v[1].label, "bgsave#1");
+    CHECK_STR(ph.v[1].source, "info");
+    CHECK_INT(ph.v[1].t0_us, T0 + S(6));
+    CHECK_INT(ph.v[1].t1_us, T0 + S(7));
+    phase_release(&ph);
+
+    /* nothing: one baseline */
+    in.nbgsave = 0;
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    CHECK_INT(ph.n, 1);
+    CHECK_STR(ph.v[0].label, "baseline");
+    phase_release(&ph);
+}
+
+static void runstats_should_find_a_tail_lift(void)
+{
+    /* 4000 baseline samples 100..499 us, 1000 during with a tail */
+    enum { NB = 4000, ND = 1000 };
+    int64_t t[NB + ND];
+    double lat[NB + ND];
+    cow_event e[] = {ev(T0 + NB * 1000, "bgsave_start", 1, NULL),
+                     ev(T0 + (NB + ND) * 1000, "bgsave_done", NAN, NULL)};
+    cow_phase_input in;
+    cow_phases ph;
+    cow_runstats rs;
+    cow_runstats_opts o = {COW_PCT_LINEAR, 999, 7};
+    cow_err err = COW_ERR_INIT;
+    size_t i;
+
+    for (i = 0; i < NB + ND; i++) {
+        t[i] = T0 + (int64_t)i * 1000;
+        lat[i] = 100 + (double)(i * 37 % 400);
+        if (i >= NB && i % 20 == 0)
+            lat[i] = 20000; /* 5% stalls of 20 ms */
+    }
+    memset(&in, 0, sizeof(in));
+    in.ev = e;
+    in.nev = 2;
+    in.t_first_us = t[0];
+    in.t_last_us = t[NB + ND - 1];
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    CHECK_INT(ph.n, 2);
+    CHECK_INT(runstats_compute(t, lat, NB + ND, &ph, &o, &rs, &err), COW_OK);
+    CHECK_INT(rs.ph[0].sum.n, NB);
+    CHECK_INT(rs.ph[1].sum.n, ND);
+    CHECK_INT(rs.ph[1].has_delta, 1);
+    CHECK_INT(rs.ph[1].delta[2].verdict, COW_VERDICT_LIFT); /* p99 */
+    CHECK_INT(rs.ph[1].delta[0].verdict, COW_VERDICT_FLAT); /* p50 */
+    /* the 50 stalls, plus the few body values above the baseline p99 */
+    CHECK(rs.ph[1].ex99.count >= 50 && rs.ph[1].ex99.count <= 65);
+    CHECK_NEAR(rs.ph[1].delta[2].est_b, 20000, 1e-9);
+    runstats_release(&rs);
+    phase_release(&ph);
+}
+
+int main(void)
+{
+    RUN(phases_should_follow_log_windows);
+    RUN(phases_should_mark_overlaps_and_use_polls);
+    RUN(runstats_should_find_a_tail_lift);
+    return REPORT();
+}
