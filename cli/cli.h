@@ -63,6 +63,18 @@ typedef struct cow_ingest_totals {
 int cli_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot);
 
+/* Analyse one run with the defaults (seed 1, 9,999 resamples, type 7)
+ * and store the results, printing nothing (doctor, report). */
+int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e);
+
+/* Gather facts, run the doctor's rules over rows[0..n) and store the
+ * findings. *facts (when facts is not NULL) is the facts array, freed by
+ * the caller; out is released with diag_release. */
+struct cow_findings;
+struct cow_run_facts;
+int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, struct cow_findings *out,
+               struct cow_run_facts **facts, cow_err *e);
+
 /* Common option parsing help: the default database path. */
 #define COW_DEFAULT_DB "cowtail.db"
 

@@ -47,6 +47,7 @@ const char *const cmd_analyze_usage[] = {
 typedef struct analyze_opts {
     cow_runstats_opts rs;   /* method, resamples, seed */
     int json;               /* --json */
+    int quiet;              /* store only, print nothing */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -377,7 +378,9 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
     }
     if ((rc = store_commit(st, e)) != COW_OK)
         goto done;
-    if (o->json) {
+    if (o->quiet) {
+        /* stored only */
+    } else if (o->json) {
         cJSON_AddItemToArray(out, json_run(r->label, &ph, &rs, o));
     } else {
         char t0[40];
@@ -402,6 +405,17 @@ done:
     phase_release(&ph);
     runstats_release(&rs);
     return rc;
+}
+
+int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    analyze_opts o;
+    memset(&o, 0, sizeof(o));
+    o.rs.method = COW_PCT_LINEAR;
+    o.rs.resamples = COW_BOOT_RESAMPLES;
+    o.rs.seed = 1;
+    o.quiet = 1;
+    return analyze_run(st, r, &o, NULL, e);
 }
 
 static int parse_u64(const char *s, uint64_t *v)

@@ -9,5 +9,7 @@ int cmd_runs(int argc, char **argv);
 extern const char *const cmd_runs_usage[];
 int cmd_analyze(int argc, char **argv);
 extern const char *const cmd_analyze_usage[];
+int cmd_doctor(int argc, char **argv);
+extern const char *const cmd_doctor_usage[];
 
 #endif

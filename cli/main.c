@@ -26,6 +26,7 @@ static const cow_command commands[] = {
     {"runs", cmd_runs, "list the runs in the database", cmd_runs_usage},
     {"analyze", cmd_analyze, "phases, quantiles with intervals, deltas vs baseline",
      cmd_analyze_usage},
+    {"doctor", cmd_doctor, "explain the tail with evidence and advice", cmd_doctor_usage},
     {NULL, NULL, NULL, NULL}
 };
 

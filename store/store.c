@@ -57,6 +57,22 @@ enum {
     SQL_PUT_QUANTILE,
     SQL_PUT_DELTA,
     SQL_PUT_EXCEED,
+    SQL_FACT_INFO_LAST,
+    SQL_FACT_INFO_MAX,
+    SQL_FACT_STAT_MAX,
+    SQL_FACT_STAT_LAST,
+    SQL_FACT_EVENT_COUNT,
+    SQL_FACT_EVENT_MAX,
+    SQL_FACT_LATMON,
+    SQL_LOAD_MEM,
+    SQL_LOAD_INTERVALS,
+    SQL_RES_ANALYSIS,
+    SQL_RES_PHASES,
+    SQL_RES_QUANTILES,
+    SQL_RES_DELTAS,
+    SQL_RES_EXCEED,
+    SQL_DEL_FINDINGS,
+    SQL_PUT_FINDING,
     SQL_BEGIN,
     SQL_COMMIT,
     SQL_ROLLBACK,
@@ -143,6 +159,62 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_PUT_EXCEED] =
         "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    [SQL_FACT_INFO_LAST] =
+        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
+        " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL"
+        " ORDER BY coalesce(i.t_us, 0) DESC, i.file DESC, i.dump DESC LIMIT 1",
+    [SQL_FACT_INFO_MAX] =
+        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
+        " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
+        " ORDER BY i.num DESC LIMIT 1",
+    [SQL_FACT_STAT_MAX] =
+        "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
+        " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3 AND s.num IS NOT NULL"
+        " AND (f.path LIKE '%child%') = ?4 ORDER BY s.num DESC LIMIT 1",
+    [SQL_FACT_STAT_LAST] =
+        "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
+        " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3"
+        " ORDER BY coalesce(s.t_us, 0) DESC, s.rowid DESC LIMIT 1",
+    [SQL_FACT_EVENT_COUNT] =
+        "SELECT (SELECT count(*) FROM events WHERE run = ?1 AND kind = ?2), v.text,"
+        " f.path, v.line FROM events v JOIN files f ON f.id = v.file"
+        " WHERE v.run = ?1 AND v.kind = ?2 ORDER BY v.t_us LIMIT 1",
+    [SQL_FACT_EVENT_MAX] =
+        "SELECT v.value, v.text, f.path, v.line FROM events v JOIN files f ON f.id = v.file"
+        " WHERE v.run = ?1 AND v.kind = ?2 AND v.value IS NOT NULL"
+        " ORDER BY v.value DESC LIMIT 1",
+    [SQL_FACT_LATMON] =
+        "SELECT count(*),"
+        " coalesce(sum(l.kind = 'history' AND l.event = 'fork' AND l.lat_ms IS NOT NULL), 0),"
+        " coalesce(sum(l.kind = 'latest' AND l.lat_ms IS NOT NULL), 0),"
+        " coalesce(sum(l.kind = 'doctor' AND l.none_observed = 1), 0),"
+        " min(f.path), min(l.line)"
+        " FROM latmon l JOIN files f ON f.id = l.file WHERE l.run = ?1",
+    [SQL_LOAD_MEM] =
+        "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
+        " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"
+        " WHEN what LIKE '%rss%' THEN 2 ELSE 3 END, what, t_us",
+    [SQL_LOAD_INTERVALS] =
+        "SELECT t_us, dur_s, count, max_us FROM intervals WHERE run = ?1"
+        " AND t_us IS NOT NULL AND (coalesce(op, '') = 'throughput') = ?2 ORDER BY t_us",
+    [SQL_RES_ANALYSIS] = "SELECT seed, resamples FROM analyses WHERE run = ?1",
+    [SQL_RES_PHASES] =
+        "SELECT idx, kind, label, t0_us, t1_us, fork_us, child_pid, source, overlap,"
+        " open, failed, n, mean_us, min_us, max_us, grid_us FROM phases WHERE run = ?1"
+        " ORDER BY idx",
+    [SQL_RES_QUANTILES] =
+        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin FROM quantiles"
+        " WHERE run = ?1 ORDER BY phase, q",
+    [SQL_RES_DELTAS] =
+        "SELECT phase, base, q, base_us, value_us, delta_us, lo_us, hi_us, ratio,"
+        " ratio_lo, ratio_hi, verdict, thin FROM deltas WHERE run = ?1 ORDER BY phase, q",
+    [SQL_RES_EXCEED] =
+        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi FROM exceed"
+        " WHERE run = ?1 ORDER BY phase, base_q",
+    [SQL_DEL_FINDINGS] = "DELETE FROM findings WHERE run = ?1",
+    [SQL_PUT_FINDING] =
+        "INSERT INTO findings(run, seq, rule, severity, title, evidence, recommendation)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [SQL_BEGIN] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",
@@ -162,6 +234,8 @@ struct cow_store {
     int64_t seq_file;            /* file whose samples are being numbered */
     int64_t seq;                 /* last samples.seq given in that file */
 };
+
+static char *col_dup(sqlite3_stmt *q, int i);
 
 /* Copy SQLite's message into e. */
 static int sql_fail(cow_store *st, cow_err *e, const char *what)
@@ -845,6 +919,327 @@ int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
     bind_num(q, 8, x->lo);
     bind_num(q, 9, x->hi);
     return step_done(st, q, e, "storing exceedance");
+}
+
+/* ------------------------------------------------------------- facts */
+
+static double col_num(sqlite3_stmt *q, int i)
+{
+    return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
+}
+
+/* Step q (bound by the caller); a row fills f from columns num, text,
+ * path, line. */
+static int fact_row(cow_store *st, sqlite3_stmt *q, cow_fact *f, cow_err *e)
+{
+    int rc = sqlite3_step(q);
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(q, 1);
+        const unsigned char *p = sqlite3_column_text(q, 2);
+        f->known = 1;
+        f->num = col_num(q, 0);
+        snprintf(f->text, sizeof(f->text), "%s", t ? (const char *)t : "");
+        if (p)
+            snprintf(f->src, sizeof(f->src), "%s:%lld", (const char *)p,
+                     (long long)sqlite3_column_int64(q, 3));
+    }
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading facts");
+    return COW_OK;
+}
+
+static int fact_key(cow_store *st, int stmt, int64_t run, const char *key,
+                    cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[stmt];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_info_last(cow_store *st, int64_t run, const char *key, cow_fact *f,
+                         cow_err *e)
+{
+    return fact_key(st, SQL_FACT_INFO_LAST, run, key, f, e);
+}
+
+int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f,
+                        cow_err *e)
+{
+    return fact_key(st, SQL_FACT_INFO_MAX, run, key, f, e);
+}
+
+int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
+                        const char *key, int child, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_STAT_MAX];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 4, child != 0);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_stat_last(cow_store *st, int64_t run, const char *source,
+                         const char *key, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_STAT_LAST];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_event_count(cow_store *st, int64_t run, const char *kind,
+                           cow_fact *f, cow_err *e)
+{
+    int rc = fact_key(st, SQL_FACT_EVENT_COUNT, run, kind, f, e);
+    if (rc == COW_OK && !f->known) {
+        f->known = 1; /* no such event: a count of zero */
+        f->num = 0;
+    }
+    return rc;
+}
+
+int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
+                         cow_fact *f, cow_err *e)
+{
+    return fact_key(st, SQL_FACT_EVENT_MAX, run, kind, f, e);
+}
+
+int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
+                      cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON];
+    int rc, col = strcmp(what, "history") == 0 ? 1 : strcmp(what, "latest") == 0 ? 2 : 3;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0) {
+        const unsigned char *p = sqlite3_column_text(q, 4);
+        f->known = 1;
+        f->num = (double)sqlite3_column_int64(q, col);
+        if (p)
+            snprintf(f->src, sizeof(f->src), "%s:%lld", (const char *)p,
+                     (long long)sqlite3_column_int64(q, 5));
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading latency monitor");
+    return COW_OK;
+}
+
+int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
+                   size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_MEM];
+    size_t c1 = 0, c2 = 0, k = 0;
+    char first[64] = "";
+    int rc;
+
+    *t_us = NULL;
+    *bytes = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const unsigned char *w = sqlite3_column_text(q, 2);
+        const char *what = w ? (const char *)w : "";
+        if (k == 0)
+            snprintf(first, sizeof(first), "%s", what);
+        else if (strcmp(first, what) != 0)
+            break; /* one series: the preferred one */
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &c1);
+        *bytes = xgrow(*bytes, sizeof(double), k + 1, &c2);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*bytes)[k++] = sqlite3_column_double(q, 1);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return sql_fail(st, e, "loading memory series");
+    return COW_OK;
+}
+
+int store_load_intervals(cow_store *st, int64_t run, int throughput,
+                         int64_t **t_us, double **dur_s, double **count,
+                         double **max_us, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_INTERVALS];
+    size_t c1 = 0, c2 = 0, c3 = 0, c4 = 0, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *dur_s = *count = *max_us = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, throughput != 0);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &c1);
+        *dur_s = xgrow(*dur_s, sizeof(double), k + 1, &c2);
+        *count = xgrow(*count, sizeof(double), k + 1, &c3);
+        *max_us = xgrow(*max_us, sizeof(double), k + 1, &c4);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*dur_s)[k] = col_num(q, 1);
+        (*count)[k] = col_num(q, 2);
+        (*max_us)[k++] = col_num(q, 3);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE)
+        return sql_fail(st, e, "loading intervals");
+    return COW_OK;
+}
+
+int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e)
+{
+    sqlite3_stmt *q;
+    size_t cap = 0;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    q = st->stmt[SQL_RES_ANALYSIS];
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        r->analysed = 1;
+        r->seed = (uint64_t)sqlite3_column_int64(q, 0);
+        r->resamples = sqlite3_column_int(q, 1);
+    }
+    sqlite3_reset(q);
+    q = st->stmt[SQL_RES_PHASES];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_phase_row *p;
+        r->ph = xgrow(r->ph, sizeof(*p), r->nph + 1, &cap);
+        p = &r->ph[r->nph++];
+        p->idx = sqlite3_column_int(q, 0);
+        p->kind = col_dup(q, 1);
+        p->label = col_dup(q, 2);
+        p->t0_us = sqlite3_column_int64(q, 3);
+        p->t1_us = sqlite3_column_int64(q, 4);
+        p->fork_us = sqlite3_column_int64(q, 5);
+        p->child_pid = (long)sqlite3_column_int64(q, 6);
+        p->source = col_dup(q, 7);
+        p->overlap = sqlite3_column_int(q, 8);
+        p->open = sqlite3_column_int(q, 9);
+        p->failed = sqlite3_column_int(q, 10);
+        p->n = sqlite3_column_int64(q, 11);
+        p->mean_us = col_num(q, 12);
+        p->min_us = col_num(q, 13);
+        p->max_us = col_num(q, 14);
+        p->grid_us = col_num(q, 15);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    cap = 0;
+    q = st->stmt[SQL_RES_QUANTILES];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_quantile_row *x;
+        r->q = xgrow(r->q, sizeof(*x), r->nq + 1, &cap);
+        x = &r->q[r->nq++];
+        x->phase = sqlite3_column_int(q, 0);
+        x->q = sqlite3_column_double(q, 1);
+        x->value_us = col_num(q, 2);
+        x->lo_us = col_num(q, 3);
+        x->hi_us = col_num(q, 4);
+        x->n_needed = sqlite3_column_int64(q, 5);
+        x->thin = sqlite3_column_int(q, 6);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    cap = 0;
+    q = st->stmt[SQL_RES_DELTAS];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_delta_row *d;
+        r->d = xgrow(r->d, sizeof(*d), r->nd + 1, &cap);
+        d = &r->d[r->nd++];
+        d->phase = sqlite3_column_int(q, 0);
+        d->base = sqlite3_column_int(q, 1);
+        d->q = sqlite3_column_double(q, 2);
+        d->base_us = col_num(q, 3);
+        d->value_us = col_num(q, 4);
+        d->delta_us = col_num(q, 5);
+        d->lo_us = col_num(q, 6);
+        d->hi_us = col_num(q, 7);
+        d->ratio = col_num(q, 8);
+        d->ratio_lo = col_num(q, 9);
+        d->ratio_hi = col_num(q, 10);
+        d->verdict = col_dup(q, 11);
+        d->thin = sqlite3_column_int(q, 12);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    cap = 0;
+    q = st->stmt[SQL_RES_EXCEED];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_exceed_row *x;
+        r->x = xgrow(r->x, sizeof(*x), r->nx + 1, &cap);
+        x = &r->x[r->nx++];
+        x->phase = sqlite3_column_int(q, 0);
+        x->base_q = sqlite3_column_double(q, 1);
+        x->threshold_us = sqlite3_column_double(q, 2);
+        x->n = sqlite3_column_int64(q, 3);
+        x->count = sqlite3_column_int64(q, 4);
+        x->p = col_num(q, 5);
+        x->lo = col_num(q, 6);
+        x->hi = col_num(q, 7);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    return COW_OK;
+fail:
+    store_free_results(r);
+    return sql_fail(st, e, "loading results");
+}
+
+void store_free_results(cow_result_set *r)
+{
+    size_t i;
+    for (i = 0; i < r->nph; i++) {
+        free((char *)r->ph[i].kind);
+        free((char *)r->ph[i].label);
+        free((char *)r->ph[i].source);
+    }
+    for (i = 0; i < r->nd; i++)
+        free((char *)r->d[i].verdict);
+    free(r->ph);
+    free(r->q);
+    free(r->d);
+    free(r->x);
+    memset(r, 0, sizeof(*r));
+}
+
+int store_clear_findings(cow_store *st, int64_t run, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_DEL_FINDINGS];
+    sqlite3_bind_int64(q, 1, run);
+    return step_done(st, q, e, "clearing findings");
+}
+
+int store_put_finding(cow_store *st, int64_t run, int seq, const char *rule,
+                      const char *severity, const char *title,
+                      const char *evidence_json, const char *recommendation,
+                      cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_FINDING];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, seq);
+    bind_text(q, 3, rule);
+    bind_text(q, 4, severity);
+    bind_text(q, 5, title);
+    bind_text(q, 6, evidence_json);
+    bind_text(q, 7, recommendation);
+    return step_done(st, q, e, "storing finding");
 }
 
 static char *col_dup(sqlite3_stmt *q, int i)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "fact.h"
 #include "rec.h"
 
 typedef struct cow_store cow_store;
@@ -158,6 +159,68 @@ typedef struct cow_exceed_row {
 } cow_exceed_row;
 int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
                      cow_err *e);
+
+/* ------------------------------------------------------------- facts
+ * Each fills *f (known = 0 when nothing matches) with the value and the
+ * file:line it came from. */
+
+/* INFO (or CONFIG, section "config") field of the last dump that has it. */
+int store_fact_info_last(cow_store *st, int64_t run, const char *key, cow_fact *f,
+                         cow_err *e);
+/* Largest numeric value of an INFO field over the series. */
+int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f,
+                        cow_err *e);
+/* Kernel-side value: the largest over snapshots of the server process
+ * (snapshots whose file name says "child" are the fork child's and are
+ * skipped unless child is 1, then only they count). */
+int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
+                        const char *key, int child, cow_fact *f, cow_err *e);
+/* Kernel-side value as text (THP choice, sysctl), last snapshot. */
+int store_fact_stat_last(cow_store *st, int64_t run, const char *source,
+                         const char *key, cow_fact *f, cow_err *e);
+/* Number of events of a kind (num), and the first one's line (src). */
+int store_fact_event_count(cow_store *st, int64_t run, const char *kind,
+                           cow_fact *f, cow_err *e);
+/* Largest value of events of a kind (e.g. cow_rdb MB). */
+int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
+                         cow_fact *f, cow_err *e);
+/* LATENCY monitor: rows of a kind ("history", "latest", "doctor") with a
+ * latency (num = count), or, for "doctor_none", DOCTOR texts that said no
+ * spike was observed; known = 0 when no LATENCY file was captured. */
+int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
+                      cow_err *e);
+/* Memory series of a run, in time order (caller frees both). */
+int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
+                   size_t *n, cow_err *e);
+/* Intervals of a run whose op is (or is not, when op is NULL) "throughput":
+ * t_us, dur_s, count, max_us arrays (caller frees all four). */
+int store_load_intervals(cow_store *st, int64_t run, int throughput,
+                         int64_t **t_us, double **dur_s, double **count,
+                         double **max_us, size_t *n, cow_err *e);
+
+/* Stored analysis results of a run, for doctor and reports. */
+typedef struct cow_result_set {
+    cow_phase_row *ph;     /* phases (kind/label/source strings owned) */
+    size_t nph;
+    cow_quantile_row *q;   /* quantiles */
+    size_t nq;
+    cow_delta_row *d;      /* deltas (verdict strings owned) */
+    size_t nd;
+    cow_exceed_row *x;     /* exceedance */
+    size_t nx;
+    int analysed;          /* an analysis exists */
+    uint64_t seed;         /* its seed */
+    int resamples;         /* its R */
+} cow_result_set;
+int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e);
+void store_free_results(cow_result_set *r);
+
+/* Findings of `cowtail doctor`: clear a run's, then add them in order. */
+int store_clear_findings(cow_store *st, int64_t run, cow_err *e);
+int store_put_finding(cow_store *st, int64_t run, int seq, const char *rule,
+                      const char *severity, const char *title,
+                      const char *evidence_json, const char *recommendation,
+                      cow_err *e);
 
 /* All runs with their counts, ordered by label. */
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);

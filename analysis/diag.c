@@ -1,0 +1,71 @@
+/* diag.c -- the rule engine (rules themselves: diag_rules.c). */
+#include "diag.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+const char *diag_severity_name(int s)
+{
+    switch (s) {
+    case COW_SEV_CRIT: return "critical";
+    case COW_SEV_WARN: return "warning";
+    default: return "info";
+    }
+}
+
+void diag_evidence(cow_finding *f, const char *metric, const char *src,
+                   const char *fmt, ...)
+{
+    cow_evidence *v;
+    va_list ap;
+    if (f->nev >= COW_MAX_EVIDENCE)
+        return;
+    v = &f->ev[f->nev++];
+    snprintf(v->metric, sizeof(v->metric), "%s", metric);
+    snprintf(v->src, sizeof(v->src), "%s", src ? src : "");
+    va_start(ap, fmt);
+    vsnprintf(v->value, sizeof(v->value), fmt, ap);
+    va_end(ap);
+}
+
+void diag_fact(cow_finding *f, const char *metric, const cow_fact *v)
+{
+    if (!v->known)
+        return;
+    if (!isnan(v->num) && v->text[0] == '\0')
+        diag_evidence(f, metric, v->src, "%.17g", v->num);
+    else
+        diag_evidence(f, metric, v->src, "%s", v->text);
+}
+
+void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out)
+{
+    const cow_rule *r;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < n; i++) {
+        for (r = diag_rules(); r->id != NULL; r++) {
+            cow_finding f;
+            memset(&f, 0, sizeof(f));
+            f.rule = r->id;
+            f.severity = r->severity;
+            snprintf(f.run, sizeof(f.run), "%s", runs[i].label);
+            if (!r->fn(runs, n, i, &f))
+                continue;
+            out->v = xgrow(out->v, sizeof(cow_finding), out->n + 1, &out->cap);
+            out->v[out->n++] = f;
+        }
+    }
+}
+
+void diag_release(cow_findings *f)
+{
+    free(f->v);
+    memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,118 @@
+/* diag.h -- `cowtail doctor`: rules that explain a tail-latency lift from
+ * the facts of each run, with the evidence they used and what to change.
+ *
+ *     cow_run_facts f[n];            filled by the caller from the store
+ *     cow_findings out;
+ *     diag_run(f, n, &out);
+ *     out.v[i].rule, .severity, .run, .title, .ev[], .advice
+ *     diag_release(&out);
+ *
+ * Rules are one small function each, listed in diag_rules.c's table with a
+ * stable snake_case id (documented in the README). A rule sees every run
+ * (some compare runs: disk vs diskless sync, read-only control), and fires
+ * for the run it is evaluating. Pure: no I/O. */
+#ifndef COW_ANALYSIS_DIAG_H
+#define COW_ANALYSIS_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fact.h"
+
+enum cow_severity { COW_SEV_INFO = 0, COW_SEV_WARN, COW_SEV_CRIT };
+
+/* The window of a run that lifted the tail most, against the baseline. */
+typedef struct cow_window_fact {
+    int present;          /* 1 when a window was compared with a baseline */
+    char label[32];       /* "sync-disk#1" */
+    char kind[24];        /* phase kind name */
+    int64_t n, base_n;    /* samples in the window and the baseline */
+    double delta_us[4];   /* p50, p90, p99, p99.9 deltas (bootstrap) */
+    double lo_us[4], hi_us[4]; /* their 95% intervals */
+    int verdict[4];       /* enum cow_verdict of each */
+    double base_us[4];    /* baseline quantiles */
+    double value_us[4];   /* window quantiles */
+    int thin[4];          /* tail too thin at that level */
+    double max_us;        /* worst sample in the window */
+    int overlap;          /* overlaps another fork window */
+} cow_window_fact;
+
+typedef struct cow_run_facts {
+    const char *label;    /* run label */
+    const char *scenario; /* run.json scenario, or NULL */
+    const char *mode;     /* fork / forkless, or NULL */
+    const char *host;     /* run.json host, or NULL */
+    int64_t samples;      /* latency samples */
+    int analysed;         /* `cowtail analyze` results exist */
+    int nwindows;         /* fork/save windows */
+    int noverlap;         /* windows marked overlapping */
+    int nsaves;           /* bgsave windows */
+    int nlifted;          /* windows with a p99 or p99.9 lift */
+    double save_period_s; /* median gap between bgsave starts, NaN if < 3 */
+    int thin_p999;        /* baseline p99.9 quoted from < 3,688 samples */
+    int64_t base_n;       /* baseline samples */
+    cow_window_fact worst;/* the window that lifted the tail most */
+    int has_sync_disk, has_sync_diskless; /* such windows exist */
+    /* INFO and CONFIG (last values) */
+    cow_fact latest_fork_usec, used_memory, maxmemory, rdb_last_cow_size,
+        aof_last_cow_size, sync_full, os, version, bgsave_type, lm_threshold,
+        diskless_sync, disable_thp, appendonly;
+    /* kernel side */
+    cow_fact anon_huge;   /* AnonHugePages of the server (max over snapshots) */
+    cow_fact anonymous;   /* Anonymous of the server */
+    cow_fact thp_enabled, overcommit, swappiness, numa;
+    /* server log */
+    cow_fact warn_thp, warn_overcommit, full_resync, cow_mb;
+    /* built-in latency monitor */
+    cow_fact latmon_fork; /* LATENCY HISTORY fork rows with a latency */
+    cow_fact latmon_none; /* DOCTOR texts saying no spike was observed */
+    /* memory series: growth during the first window */
+    double mem_growth_bytes; /* NaN when no series covers a window */
+    char mem_src[200];    /* file of the series */
+} cow_run_facts;
+
+#define COW_MAX_EVIDENCE 8
+
+typedef struct cow_evidence {
+    char metric[48];      /* e.g. "latest_fork_usec" */
+    char value[96];       /* as shown */
+    char src[200];        /* file:line, or "analysis" */
+} cow_evidence;
+
+typedef struct cow_finding {
+    const char *rule;     /* stable id, e.g. "tail_only_lift" */
+    int severity;         /* enum cow_severity */
+    char run[64];         /* run label */
+    char title[240];      /* one line */
+    cow_evidence ev[COW_MAX_EVIDENCE]; /* what it used */
+    int nev;
+    char advice[480];     /* what to change or check */
+} cow_finding;
+
+typedef struct cow_findings {
+    cow_finding *v;       /* in run order, then rule-table order */
+    size_t n, cap;
+} cow_findings;
+
+/* One rule: fills f and returns 1 when it fires for runs[i]. */
+typedef int (*cow_rule_fn)(const cow_run_facts *runs, size_t n, size_t i,
+                           cow_finding *f);
+
+typedef struct cow_rule {
+    const char *id;       /* stable snake_case id */
+    int severity;         /* default severity (a rule may raise it) */
+    cow_rule_fn fn;       /* predicate + evidence + advice */
+    const char *what;     /* one line for the README and --rules */
+} cow_rule;
+
+/* The rule table, terminated by a NULL id. */
+const cow_rule *diag_rules(void);
+void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out);
+void diag_release(cow_findings *f);
+const char *diag_severity_name(int s);
+/* Helpers for rules (diag.c): add one evidence line. */
+void diag_evidence(cow_finding *f, const char *metric, const char *src,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_fact(cow_finding *f, const char *metric, const cow_fact *v);
+
+#endif

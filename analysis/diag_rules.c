@@ -1,0 +1,598 @@
+/* diag_rules.c -- the doctor's rules: one function each, one table.
+ *
+ * Each rule reads the facts of every run (cow_run_facts, diag.h) and fires
+ * for run i, citing the values it used and the file:line they came from.
+ * Thresholds are named constants with the reason next to them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "boot.h"
+#include "diag.h"
+
+/* Redis's own LATENCY DOCTOR bands for fork rate = used_memory / fork
+ * time: below 10 GB/s "terrible", below 25 "poor" (latency.c). */
+#define FORK_RATE_TERRIBLE_GBS 10.0
+#define FORK_RATE_POOR_GBS 25.0
+/* The fork call is "not the cost" when the tail lift is at least this many
+ * times the fork time (seed 000: 1.7 ms fork, 8 ms lift). */
+#define FORK_VS_LIFT_FACTOR 2.0
+/* COW above this fraction of the dataset is a memory headroom risk. */
+#define COW_FRACTION_WARN 0.25
+/* used + COW above this fraction of maxmemory risks eviction or OOM. */
+#define COW_LIMIT_WARN 0.9
+/* vm.swappiness above this lets the kernel swap the server's heap. */
+#define SWAPPINESS_WARN 10
+/* Kernels from 5.8 split a THP on a COW fault and copy 4 KiB. */
+#define THP_SPLIT_KERNEL_MAJOR 5
+#define THP_SPLIT_KERNEL_MINOR 8
+
+enum { L50 = 0, L90 = 1, L99 = 2, L999 = 3 };
+
+static const char *const lname[4] = {"p50", "p90", "p99", "p99.9"};
+
+static int lifted(const cow_window_fact *w)
+{
+    return w->present && (w->verdict[L99] == COW_VERDICT_LIFT ||
+                          w->verdict[L999] == COW_VERDICT_LIFT);
+}
+
+/* The level that lifted most (p99.9 preferred), for titles. */
+static int lift_level(const cow_window_fact *w)
+{
+    return w->verdict[L999] == COW_VERDICT_LIFT ? L999 : L99;
+}
+
+static void delta_evidence(cow_finding *f, const cow_window_fact *w, int l)
+{
+    char metric[48];
+    snprintf(metric, sizeof(metric), "%s delta %s", lname[l], w->label);
+    diag_evidence(f, metric, "analysis", "%+.3f ms (95%% CI %+.3f to %+.3f), %s, n=%lld vs %lld",
+                  w->delta_us[l] / 1000, w->lo_us[l] / 1000, w->hi_us[l] / 1000,
+                  boot_verdict_name(w->verdict[l]), (long long)w->n,
+                  (long long)w->base_n);
+}
+
+static int is_text(const cow_fact *v, const char *s)
+{
+    return v->known && strcasecmp(v->text, s) == 0;
+}
+
+/* ----------------------------------------------------------- the lift */
+
+static int tail_only_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_window_fact *w = &r[i].worst;
+    int l;
+    (void)n;
+    if (!lifted(w) || w->verdict[L50] == COW_VERDICT_LIFT)
+        return 0;
+    l = lift_level(w);
+    snprintf(f->title, sizeof(f->title),
+             "%s rose %.3f ms (95%% CI %.3f to %.3f) during %s while p50 stayed "
+             "flat (%+.3f ms)", lname[l], w->delta_us[l] / 1000, w->lo_us[l] / 1000,
+             w->hi_us[l] / 1000, w->label, w->delta_us[L50] / 1000);
+    delta_evidence(f, w, L50);
+    delta_evidence(f, w, L99);
+    delta_evidence(f, w, L999);
+    snprintf(f->advice, sizeof(f->advice),
+             "averages and p50 hide this: put p99.9 next to fork/save/sync events "
+             "on the dashboard; the other findings say which cause the evidence "
+             "supports");
+    return 1;
+}
+
+static int full_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_window_fact *w = &r[i].worst;
+    (void)n;
+    if (!lifted(w) || w->verdict[L50] != COW_VERDICT_LIFT)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "the whole distribution moved during %s: p50 %+.3f ms, p99 %+.3f ms, "
+             "p99.9 %+.3f ms", w->label, w->delta_us[L50] / 1000,
+             w->delta_us[L99] / 1000, w->delta_us[L999] / 1000);
+    delta_evidence(f, w, L50);
+    delta_evidence(f, w, L999);
+    snprintf(f->advice, sizeof(f->advice),
+             "a median that moves points at contention for CPU or disk (the "
+             "child competes with the server for cores and I/O), not only at "
+             "copy-on-write faults: check CPU steal and disk utilisation during "
+             "the save, and pin the server away from the child if you can");
+    return 1;
+}
+
+static int thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].worst.present || !r[i].thin_p999)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "p99.9 is quoted from %lld baseline and %lld window samples: with "
+             "fewer than 3,688 it has no finite 95%% upper bound, and below 1,000 "
+             "it is an interpolation between the two largest values",
+             (long long)r[i].base_n, (long long)r[i].worst.n);
+    diag_evidence(f, "baseline samples", "analysis", "%lld", (long long)r[i].base_n);
+    diag_evidence(f, "window samples", "analysis", "%lld", (long long)r[i].worst.n);
+    snprintf(f->advice, sizeof(f->advice),
+             "read the maximum and the exceedance counts (samples beyond the "
+             "baseline p99/p99.9) instead, or capture longer / probe faster: a "
+             "2 ms probe gives 3,688 samples in about 7.5 s per phase");
+    return 1;
+}
+
+/* ----------------------------------------------------------- fork cost */
+
+static int fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_window_fact *w = &r[i].worst;
+    double fork_us = r[i].latest_fork_usec.num;
+    int l;
+    (void)n;
+    if (!lifted(w) || !r[i].latest_fork_usec.known || isnan(fork_us))
+        return 0;
+    l = lift_level(w);
+    if (w->delta_us[l] < FORK_VS_LIFT_FACTOR * fork_us)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "the fork call took %.3f ms but %s rose %.3f ms: the fork itself is "
+             "not the cost", fork_us / 1000, lname[l], w->delta_us[l] / 1000);
+    diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
+    delta_evidence(f, w, l);
+    snprintf(f->advice, sizeof(f->advice),
+             "look at what the save does after the fork: copy-on-write faults "
+             "while the server writes to pages the child still shares, and the "
+             "child's disk I/O (a diskless sync removes the disk part)");
+    return 1;
+}
+
+static int slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    double fork_us = r[i].latest_fork_usec.num, mem = r[i].used_memory.num, rate;
+    (void)n;
+    if (!r[i].latest_fork_usec.known || !r[i].used_memory.known || isnan(fork_us) ||
+        isnan(mem) || fork_us <= 0 || mem <= 0)
+        return 0;
+    rate = (mem / (1024.0 * 1024 * 1024)) / (fork_us / 1e6);
+    if (rate >= FORK_RATE_POOR_GBS)
+        return 0;
+    if (rate < FORK_RATE_TERRIBLE_GBS)
+        f->severity = COW_SEV_WARN;
+    else
+        f->severity = COW_SEV_INFO;
+    snprintf(f->title, sizeof(f->title),
+             "fork rate %.2f GB/s (%s): %.1f ms to fork %.0f MB of used_memory",
+             rate, rate < FORK_RATE_TERRIBLE_GBS ? "terrible" : "poor",
+             fork_us / 1000, mem / 1048576);
+    diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
+    diag_fact(f, "used_memory", &r[i].used_memory);
+    snprintf(f->advice, sizeof(f->advice),
+             "fork copies the page tables: expect 10-20 ms per GB on bare metal; "
+             "slower forks come from virtual machines (some hypervisors are far "
+             "slower), huge resident sets, or memory overcommit checks. Keep "
+             "vm.overcommit_memory=1, prefer smaller instances, check the "
+             "hypervisor");
+    return 1;
+}
+
+/* ----------------------------------------------------------- THP */
+
+/* Kernel version from INFO os ("Linux 6.1.0-18-amd64 x86_64"). */
+static int kernel_version(const cow_fact *os, int *major, int *minor)
+{
+    const char *p;
+    if (!os->known || (p = strstr(os->text, "Linux ")) == NULL)
+        return 0;
+    return sscanf(p + 6, "%d.%d", major, minor) == 2;
+}
+
+static int thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    int major = 0, minor = 0, split;
+    (void)n;
+    if (!r[i].anon_huge.known || !(r[i].anon_huge.num > 0))
+        return 0;
+    split = kernel_version(&r[i].os, &major, &minor) &&
+            (major > THP_SPLIT_KERNEL_MAJOR ||
+             (major == THP_SPLIT_KERNEL_MAJOR && minor >= THP_SPLIT_KERNEL_MINOR));
+    f->severity = split ? COW_SEV_WARN : COW_SEV_CRIT;
+    snprintf(f->title, sizeof(f->title),
+             "transparent huge pages back %.1f MB of the server's heap%s",
+             r[i].anon_huge.num / 1048576,
+             split ? " (kernel copies 4 KiB per COW fault, not 2 MiB)"
+                   : ": every write after the fork can copy 2 MiB instead of 4 KiB");
+    diag_fact(f, "AnonHugePages", &r[i].anon_huge);
+    diag_fact(f, "THP enabled", &r[i].thp_enabled);
+    diag_fact(f, "os", &r[i].os);
+    diag_fact(f, "disable-thp", &r[i].disable_thp);
+    snprintf(f->advice, sizeof(f->advice),
+             "set THP to never or madvise (echo never > "
+             "/sys/kernel/mm/transparent_hugepage/enabled, and in the boot "
+             "parameters), or keep Redis >= 6.2's disable-thp yes. %s",
+             split ? "On this kernel (>= 5.8) a COW fault on a huge page splits "
+                     "it and copies 4 KiB, so the 512x story does not apply; THP "
+                     "still costs in compaction and fault latency"
+                   : "On kernels before 5.8 a COW fault copies the whole 2 MiB "
+                     "page: this is the 512x amplification");
+    return 1;
+}
+
+static int thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].thp_enabled.known || is_text(&r[i].thp_enabled, "never"))
+        return 0;
+    if (r[i].anon_huge.known && r[i].anon_huge.num > 0)
+        return 0;
+    if (r[i].anon_huge.known) {
+        snprintf(f->title, sizeof(f->title),
+                 "THP is '%s' system-wide but AnonHugePages is 0 in the server: "
+                 "huge pages are not backing the heap, so they are not the cause",
+                 r[i].thp_enabled.text);
+        diag_fact(f, "THP enabled", &r[i].thp_enabled);
+        diag_fact(f, "AnonHugePages", &r[i].anon_huge);
+        diag_fact(f, "disable-thp", &r[i].disable_thp);
+        snprintf(f->advice, sizeof(f->advice),
+                 "do not chase THP here: since Redis 6.2 disable-thp yes (the "
+                 "default) turns THP off for the server without a log line. Look "
+                 "at plain 4 KiB copy-on-write and the child's disk I/O");
+    } else {
+        f->severity = COW_SEV_WARN;
+        snprintf(f->title, sizeof(f->title),
+                 "THP is '%s' system-wide and nothing says whether it backs the "
+                 "server's heap", r[i].thp_enabled.text);
+        diag_fact(f, "THP enabled", &r[i].thp_enabled);
+        diag_fact(f, "warn_thp log lines", &r[i].warn_thp);
+        snprintf(f->advice, sizeof(f->advice),
+                 "read AnonHugePages in /proc/<server pid>/smaps_rollup during a "
+                 "save before blaming THP: a missing THP warning in the log proves "
+                 "nothing since Redis 6.2 (disable-thp)");
+    }
+    return 1;
+}
+
+/* ----------------------------------------------------------- sync */
+
+static int sync_lifted(const cow_run_facts *x, const char *kind)
+{
+    return x->worst.present && strcmp(x->worst.kind, kind) == 0 && lifted(&x->worst);
+}
+
+static int disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    size_t j, other = n;
+    if (!r[i].worst.present || strcmp(r[i].worst.kind, "sync-disk") != 0)
+        return 0;
+    for (j = 0; j < n; j++)
+        if (r[j].worst.present && strcmp(r[j].worst.kind, "sync-diskless") == 0 &&
+            (r[i].host == NULL || r[j].host == NULL || strcmp(r[i].host, r[j].host) == 0))
+            other = j;
+    if (other == n)
+        return 0;
+    if (sync_lifted(&r[i], "sync-disk") && !sync_lifted(&r[other], "sync-diskless")) {
+        f->severity = COW_SEV_WARN;
+        snprintf(f->title, sizeof(f->title),
+                 "the disk-based full sync lifted p99.9 by %.3f ms; the diskless "
+                 "one (%s) did not (%+.3f ms, %s)", r[i].worst.delta_us[L999] / 1000,
+                 r[other].label, r[other].worst.delta_us[L999] / 1000,
+                 boot_verdict_symbol(r[other].worst.verdict[L999]));
+    } else {
+        snprintf(f->title, sizeof(f->title),
+                 "full sync: disk p99.9 %+.3f ms (%s), diskless (%s) %+.3f ms (%s)",
+                 r[i].worst.delta_us[L999] / 1000,
+                 boot_verdict_symbol(r[i].worst.verdict[L999]), r[other].label,
+                 r[other].worst.delta_us[L999] / 1000,
+                 boot_verdict_symbol(r[other].worst.verdict[L999]));
+    }
+    delta_evidence(f, &r[i].worst, L999);
+    diag_evidence(f, "p99.9 delta (diskless run)", r[other].label, "%+.3f ms (%s)",
+                  r[other].worst.delta_us[L999] / 1000,
+                  boot_verdict_name(r[other].worst.verdict[L999]));
+    diag_fact(f, "repl-diskless-sync", &r[i].diskless_sync);
+    snprintf(f->advice, sizeof(f->advice),
+             "repl-diskless-sync yes streams the snapshot to the replica's socket "
+             "instead of writing it to disk first: a shorter child and no disk "
+             "I/O competing with the server. It is a config value (CONFIG SET), "
+             "no root needed");
+    return 1;
+}
+
+static int full_resyncs(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    double k = 0;
+    (void)n;
+    if (r[i].sync_full.known && !isnan(r[i].sync_full.num))
+        k = r[i].sync_full.num;
+    if (r[i].full_resync.known && r[i].full_resync.num > k)
+        k = r[i].full_resync.num;
+    if (k <= 0)
+        return 0;
+    snprintf(f->title, sizeof(f->title), "%.0f full resync%s: each one forks the "
+             "primary for a snapshot", k, k == 1 ? "" : "s");
+    diag_fact(f, "sync_full", &r[i].sync_full);
+    diag_fact(f, "full resync log lines", &r[i].full_resync);
+    snprintf(f->advice, sizeof(f->advice),
+             "size repl-backlog-size to cover the longest replica disconnect so "
+             "replicas resume with a partial sync; attach new replicas (autoscaling) "
+             "off-peak, or seed them from a replica");
+    return 1;
+}
+
+/* ----------------------------------------------------------- controls */
+
+static int is_readonly(const cow_run_facts *x)
+{
+    const char *s = x->scenario ? x->scenario : x->label;
+    return strstr(s, "read") != NULL;
+}
+
+static int readonly_control(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    size_t j, other = n;
+    if (!is_readonly(&r[i]) || !r[i].worst.present || lifted(&r[i].worst))
+        return 0;
+    for (j = 0; j < n; j++)
+        if (j != i && !is_readonly(&r[j]) && lifted(&r[j].worst))
+            other = j;
+    if (other == n)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "the read-only control stayed flat (p99.9 %+.3f ms, %s) while %s "
+             "lifted (%+.3f ms): the cost is write-driven copy-on-write",
+             r[i].worst.delta_us[L999] / 1000,
+             boot_verdict_symbol(r[i].worst.verdict[L999]), r[other].label,
+             r[other].worst.delta_us[L999] / 1000);
+    delta_evidence(f, &r[i].worst, L999);
+    diag_evidence(f, "p99.9 delta (write run)", r[other].label, "%+.3f ms",
+                  r[other].worst.delta_us[L999] / 1000);
+    snprintf(f->advice, sizeof(f->advice),
+             "copy-on-write only costs when the server writes to pages the child "
+             "still shares: save when writes are low, move saves to a replica, "
+             "or use a forkless save");
+    return 1;
+}
+
+/* ----------------------------------------------------------- monitor */
+
+static int monitor_blind_spot(const cow_run_facts *r, size_t n, size_t i,
+                              cow_finding *f)
+{
+    const cow_window_fact *w = &r[i].worst;
+    double thr = r[i].lm_threshold.num;
+    int none = r[i].latmon_none.known && r[i].latmon_none.num > 0;
+    int empty = r[i].latmon_fork.known && r[i].latmon_fork.num == 0;
+    int off = r[i].lm_threshold.known && !isnan(thr) && thr == 0;
+    int above;
+    int l;
+    (void)n;
+    if (!lifted(w))
+        return 0;
+    l = lift_level(w);
+    above = r[i].lm_threshold.known && !isnan(thr) && thr > 0 &&
+            thr * 1000 > w->value_us[l];
+    if (!none && !empty && !off && !above)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "Redis's latency monitor %s while %s rose %.3f ms",
+             off ? "was off (latency-monitor-threshold 0)"
+                 : none ? "reported no spike" : above ? "threshold is above the spike"
+                 : "recorded no fork event",
+             lname[l], w->delta_us[l] / 1000);
+    delta_evidence(f, w, l);
+    diag_fact(f, "latency-monitor-threshold", &r[i].lm_threshold);
+    diag_fact(f, "LATENCY HISTORY fork rows", &r[i].latmon_fork);
+    diag_fact(f, "DOCTOR 'no spike observed'", &r[i].latmon_none);
+    snprintf(f->advice, sizeof(f->advice),
+             "LATENCY DOCTOR only sees events above latency-monitor-threshold "
+             "(0 = off) and is tuned for spikes of hundreds of ms: measure "
+             "client-side percentiles yourself, or set the threshold just above "
+             "your normal p99 (CONFIG SET latency-monitor-threshold <ms>)");
+    return 1;
+}
+
+/* ----------------------------------------------------------- forks */
+
+static int overlapping_forks(const cow_run_facts *r, size_t n, size_t i,
+                             cow_finding *f)
+{
+    (void)n;
+    if (r[i].noverlap == 0)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "%d fork/save windows overlap (an RDB save next to an AOF rewrite, "
+             "or a sync during a save)", r[i].noverlap);
+    diag_evidence(f, "overlapping windows", "analysis", "%d", r[i].noverlap);
+    snprintf(f->advice, sizeof(f->advice),
+             "one child at a time can fork, so one waits and the cost stacks: "
+             "space save points away from auto-aof-rewrite, and avoid BGSAVE "
+             "during replica attaches");
+    return 1;
+}
+
+static int cow_headroom(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    double cow = NAN, used = r[i].used_memory.num, max = r[i].maxmemory.num, frac;
+    const char *src = NULL;
+    (void)n;
+    if (r[i].rdb_last_cow_size.known && r[i].rdb_last_cow_size.num > 0) {
+        cow = r[i].rdb_last_cow_size.num;
+        src = "rdb_last_cow_size";
+    } else if (r[i].cow_mb.known && r[i].cow_mb.num > 0) {
+        cow = r[i].cow_mb.num * 1048576;
+        src = "Fork CoW peak (log)";
+    } else if (!isnan(r[i].mem_growth_bytes) && r[i].mem_growth_bytes > 0) {
+        cow = r[i].mem_growth_bytes;
+        src = "memory series growth";
+    }
+    if (isnan(cow) || !r[i].used_memory.known || !(used > 0))
+        return 0;
+    frac = cow / used;
+    if (frac < COW_FRACTION_WARN &&
+        !(r[i].maxmemory.known && max > 0 && (used + cow) > COW_LIMIT_WARN * max))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "copy-on-write took %.0f MB during the save, %.0f%% of used_memory%s",
+             cow / 1048576, 100 * frac,
+             r[i].maxmemory.known && max > 0 ? " (see maxmemory)" : "");
+    diag_evidence(f, src, strcmp(src, "memory series growth") == 0 ? r[i].mem_src
+                  : strcmp(src, "rdb_last_cow_size") == 0 ? r[i].rdb_last_cow_size.src
+                  : r[i].cow_mb.src, "%.0f bytes", cow);
+    diag_fact(f, "used_memory", &r[i].used_memory);
+    diag_fact(f, "maxmemory", &r[i].maxmemory);
+    snprintf(f->advice, sizeof(f->advice),
+             "leave headroom for copy-on-write (up to the whole dataset under "
+             "heavy writes). When memory is the constraint, Valkey 9.2's forkless "
+             "save keeps memory nearly flat, at the cost of a longer save and "
+             "lower write throughput while it runs (see the trade-off table)");
+    return 1;
+}
+
+static int aof_still_forks(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    int forkless = (r[i].mode && strcmp(r[i].mode, "forkless") == 0) ||
+                   is_text(&r[i].bgsave_type, "forkless");
+    (void)n;
+    if (!forkless || !r[i].aof_last_cow_size.known || !(r[i].aof_last_cow_size.num > 0))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "AOF rewrite still forks with forkless save on: aof_last_cow_size "
+             "%.1f MB", r[i].aof_last_cow_size.num / 1048576);
+    diag_fact(f, "aof_last_cow_size", &r[i].aof_last_cow_size);
+    diag_fact(f, "rdb_last_bgsave_type", &r[i].bgsave_type);
+    snprintf(f->advice, sizeof(f->advice),
+             "forkless-infrastructure-enabled only changes RDB snapshots; if AOF "
+             "rewrites are the stall, tune auto-aof-rewrite-percentage/min-size "
+             "or schedule BGREWRITEAOF off-peak");
+    return 1;
+}
+
+static int periodic_spikes(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (r[i].nsaves < 3 || r[i].nlifted < 2 || isnan(r[i].save_period_s))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "the tail lifts at %d of %d saves, which come every %.0f s: the "
+             "spikes are the save schedule", r[i].nlifted, r[i].nsaves,
+             r[i].save_period_s);
+    diag_evidence(f, "save period (s)", "analysis", "%.1f", r[i].save_period_s);
+    diag_evidence(f, "saves with a lift", "analysis", "%d of %d", r[i].nlifted,
+                  r[i].nsaves);
+    snprintf(f->advice, sizeof(f->advice),
+             "check the save points (CONFIG GET save): move snapshots to a "
+             "replica, save less often, or off-peak");
+    return 1;
+}
+
+/* ----------------------------------------------------------- settings */
+
+static int overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    int bad = r[i].overcommit.known && !isnan(r[i].overcommit.num) &&
+              r[i].overcommit.num != 1;
+    int warned = r[i].warn_overcommit.known && r[i].warn_overcommit.num > 0;
+    (void)n;
+    if (!bad && !warned)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "vm.overcommit_memory is %s: a fork of a large server can fail or "
+             "stall", r[i].overcommit.known ? r[i].overcommit.text : "not 1");
+    diag_fact(f, "vm.overcommit_memory", &r[i].overcommit);
+    diag_fact(f, "overcommit warnings in the log", &r[i].warn_overcommit);
+    snprintf(f->advice, sizeof(f->advice),
+             "sysctl vm.overcommit_memory=1 (and in /etc/sysctl.conf), as the "
+             "server's own startup warning says");
+    return 1;
+}
+
+static int swappiness(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].swappiness.known || !(r[i].swappiness.num > SWAPPINESS_WARN))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "vm.swappiness is %.0f: under copy-on-write memory pressure the "
+             "kernel may swap the server's heap", r[i].swappiness.num);
+    diag_fact(f, "vm.swappiness", &r[i].swappiness);
+    snprintf(f->advice, sizeof(f->advice),
+             "set vm.swappiness to 1 (or 0) on cache hosts, and keep memory "
+             "headroom for copy-on-write");
+    return 1;
+}
+
+static int numa_balancing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].numa.known || !(r[i].numa.num > 0))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "kernel.numa_balancing is on: page migrations add latency spikes");
+    diag_fact(f, "kernel.numa_balancing", &r[i].numa);
+    snprintf(f->advice, sizeof(f->advice),
+             "sysctl kernel.numa_balancing=0 on dedicated cache hosts, and bind "
+             "the server to one node (numactl) if it fits");
+    return 1;
+}
+
+static int thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!is_text(&r[i].thp_enabled, "always"))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "transparent_hugepage/enabled is 'always' on this host");
+    diag_fact(f, "THP enabled", &r[i].thp_enabled);
+    diag_fact(f, "THP warnings in the log", &r[i].warn_thp);
+    snprintf(f->advice, sizeof(f->advice),
+             "'madvise' or 'never' is the recommended setting for Redis/Valkey "
+             "hosts, even when the server disables THP for itself");
+    return 1;
+}
+
+static const cow_rule rules[] = {
+    {"tail_only_lift", COW_SEV_WARN, tail_only_lift,
+     "p99/p99.9 lifted significantly while p50 stayed flat"},
+    {"full_lift", COW_SEV_WARN, full_lift,
+     "p50 lifted too: the whole distribution moved"},
+    {"thin_tail", COW_SEV_INFO, thin_tail,
+     "p99.9 quoted from too few samples for an interval"},
+    {"fork_not_the_cost", COW_SEV_INFO, fork_not_the_cost,
+     "latest_fork_usec is small next to the measured lift"},
+    {"slow_fork", COW_SEV_WARN, slow_fork,
+     "fork rate (used_memory / fork time) below 25 GB/s"},
+    {"thp_backing_heap", COW_SEV_CRIT, thp_backing,
+     "AnonHugePages > 0 in the server: THP amplifies copy-on-write"},
+    {"thp_not_backing_heap", COW_SEV_INFO, thp_not_backing,
+     "THP on system-wide but not (or not known to be) backing the heap"},
+    {"disk_vs_diskless_sync", COW_SEV_INFO, disk_vs_diskless,
+     "disk and diskless full syncs compared"},
+    {"full_resyncs", COW_SEV_INFO, full_resyncs,
+     "full resynchronisations counted"},
+    {"readonly_control_flat", COW_SEV_INFO, readonly_control,
+     "a read-only control stayed flat while a write run lifted"},
+    {"monitor_blind_spot", COW_SEV_WARN, monitor_blind_spot,
+     "a measured lift the built-in latency monitor did not see"},
+    {"overlapping_forks", COW_SEV_WARN, overlapping_forks,
+     "fork/save windows overlap"},
+    {"cow_memory_headroom", COW_SEV_WARN, cow_headroom,
+     "copy-on-write large next to the dataset or the memory limit"},
+    {"aof_rewrite_still_forks", COW_SEV_WARN, aof_still_forks,
+     "AOF rewrite forks even with forkless save"},
+    {"periodic_save_spikes", COW_SEV_WARN, periodic_spikes,
+     "tail lifts at each of several periodic saves"},
+    {"overcommit_memory", COW_SEV_WARN, overcommit,
+     "vm.overcommit_memory is not 1 (or the server warned)"},
+    {"swappiness_high", COW_SEV_INFO, swappiness, "vm.swappiness above 10"},
+    {"numa_balancing_on", COW_SEV_INFO, numa_balancing,
+     "kernel.numa_balancing is on"},
+    {"thp_always", COW_SEV_INFO, thp_always,
+     "transparent_hugepage/enabled is always"},
+    {NULL, 0, NULL, NULL}
+};
+
+const cow_rule *diag_rules(void)
+{
+    return rules;
+}

@@ -1,0 +1,213 @@
+/* cmd_doctor.c -- `cowtail doctor`: explain each run's tail with evidence.
+ *
+ * Facts come from the store (cli/facts.c), rules are pure (analysis/
+ * diag_rules.c). Findings are stored (findings table) and printed as text
+ * or, with --json, as an array of {rule, severity, run, title, evidence:
+ * [{metric, value, source}], recommendation}. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "diag.h"
+#include "facts.h"
+#include "mem.h"
+
+const char *const cmd_doctor_usage[] = {
+    "usage: cowtail doctor [--db FILE] [--json] [--rules] [RUN...]",
+    "",
+    "Explain the tail latency of each run (default: all) with evidence:",
+    "which cause the captures support, which they rule out, what to change.",
+    "Runs not yet analysed are analysed first (defaults of cowtail analyze).",
+    "Some rules compare runs with each other (disk vs diskless full sync, a",
+    "read-only control): give them together.",
+    "",
+    "  --db FILE   database (default cowtail.db)",
+    "  --json      an array of findings: rule, severity, run, title,",
+    "              evidence [{metric, value, source}], recommendation",
+    "  --rules     list the rules (id, severity, what) and exit",
+    NULL
+};
+
+static cJSON *finding_json(const cow_finding *f)
+{
+    cJSON *o = cJSON_CreateObject(), *ev = cJSON_CreateArray();
+    int k;
+    cJSON_AddStringToObject(o, "rule", f->rule);
+    cJSON_AddStringToObject(o, "severity", diag_severity_name(f->severity));
+    cJSON_AddStringToObject(o, "run", f->run);
+    cJSON_AddStringToObject(o, "title", f->title);
+    for (k = 0; k < f->nev; k++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "metric", f->ev[k].metric);
+        cJSON_AddStringToObject(x, "value", f->ev[k].value);
+        cJSON_AddStringToObject(x, "source", f->ev[k].src);
+        cJSON_AddItemToArray(ev, x);
+    }
+    cJSON_AddItemToObject(o, "evidence", ev);
+    cJSON_AddStringToObject(o, "recommendation", f->advice);
+    return o;
+}
+
+static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_t n)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++) {
+        int any = 0;
+        printf("run %s\n", facts[i].label);
+        for (j = 0; j < fs->n; j++) {
+            const cow_finding *f = &fs->v[j];
+            int k;
+            if (strcmp(f->run, facts[i].label) != 0)
+                continue;
+            any = 1;
+            printf("  [%s] %s: %s\n", diag_severity_name(f->severity), f->rule, f->title);
+            for (k = 0; k < f->nev; k++)
+                printf("      %-28s %s%s%s%s\n", f->ev[k].metric, f->ev[k].value,
+                       f->ev[k].src[0] ? "  (" : "", f->ev[k].src,
+                       f->ev[k].src[0] ? ")" : "");
+            printf("      -> %s\n", f->advice);
+        }
+        if (!any)
+            printf("  nothing to report%s\n",
+                   facts[i].samples == 0 ? " (no latency samples)" : "");
+        printf("\n");
+    }
+}
+
+static int store_findings(cow_store *st, const cow_run_row *rows, size_t nrows,
+                          const cow_findings *fs, cow_err *e)
+{
+    size_t i, j;
+    int rc;
+
+    if ((rc = store_begin(st, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < nrows; i++) {
+        int seq = 0;
+        if ((rc = store_clear_findings(st, rows[i].id, e)) != COW_OK)
+            goto fail;
+        for (j = 0; j < fs->n; j++) {
+            const cow_finding *f = &fs->v[j];
+            cJSON *o;
+            char *ev;
+            if (strcmp(f->run, rows[i].label) != 0)
+                continue;
+            o = finding_json(f);
+            ev = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "evidence"));
+            rc = store_put_finding(st, rows[i].id, seq++, f->rule,
+                                   diag_severity_name(f->severity), f->title, ev,
+                                   f->advice, e);
+            free(ev);
+            cJSON_Delete(o);
+            if (rc != COW_OK)
+                goto fail;
+        }
+    }
+    return store_commit(st, e);
+fail:
+    store_rollback(st);
+    return rc;
+}
+
+int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, cow_findings *out,
+               cow_run_facts **facts_out, cow_err *e)
+{
+    cow_run_facts *facts = xcalloc(n ? n : 1, sizeof(*facts));
+    size_t i;
+    int rc = COW_OK;
+
+    for (i = 0; rc == COW_OK && i < n; i++)
+        rc = facts_load(st, &rows[i], &facts[i], e);
+    if (rc == COW_OK) {
+        diag_run(facts, n, out);
+        rc = store_findings(st, rows, n, out, e);
+    }
+    if (rc != COW_OK || facts_out == NULL)
+        free(facts);
+    else
+        *facts_out = facts;
+    return rc;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'j'},
+        {"rules", no_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = COW_DEFAULT_DB;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL, *sel;
+    cow_run_facts *facts = NULL;
+    cow_findings fs;
+    size_t n = 0, nsel = 0, i;
+    int c, json = 0, a, code = EXIT_OK;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'j': json = 1; break;
+        case 'r': {
+            const cow_rule *r;
+            for (r = diag_rules(); r->id; r++)
+                printf("%-26s %-8s %s\n", r->id, diag_severity_name(r->severity), r->what);
+            return EXIT_OK;
+        }
+        case 'h': cli_print_usage(stdout, cmd_doctor_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_doctor_usage); return EXIT_USAGE;
+        }
+    }
+    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
+        cli_error(&e);
+        store_close(st);
+        return EXIT_IO;
+    }
+    sel = xcalloc(n ? n : 1, sizeof(*sel));
+    for (i = 0; i < n; i++) {
+        int want = optind >= argc;
+        for (a = optind; a < argc; a++)
+            want |= strcmp(rows[i].label, argv[a]) == 0;
+        if (want)
+            sel[nsel++] = rows[i];
+    }
+    for (a = optind; a < argc; a++) {
+        int found = 0;
+        for (i = 0; i < n; i++)
+            found |= strcmp(rows[i].label, argv[a]) == 0;
+        if (!found) {
+            cli_errorf("doctor: no run labelled '%s' (see cowtail runs)", argv[a]);
+            code = EXIT_USAGE;
+        }
+    }
+    memset(&fs, 0, sizeof(fs));
+    if (code == EXIT_OK && cli_doctor(st, sel, nsel, &fs, &facts, &e) != COW_OK) {
+        cli_error(&e);
+        code = cli_exit_for(e.code);
+    } else if (code == EXIT_OK && json) {
+        cJSON *arr = cJSON_CreateArray();
+        char *text;
+        for (i = 0; i < fs.n; i++)
+            cJSON_AddItemToArray(arr, finding_json(&fs.v[i]));
+        text = cJSON_Print(arr);
+        puts(text);
+        free(text);
+        cJSON_Delete(arr);
+    } else if (code == EXIT_OK) {
+        print_text(&fs, facts, nsel);
+    }
+    diag_release(&fs);
+    free(facts);
+    free(sel);
+    store_free_runs(rows, n);
+    store_close(st);
+    return code;
+}

@@ -1,0 +1,234 @@
+/* facts.c -- the store -> cow_run_facts bridge for the doctor. */
+#include "facts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot.h"
+#include "cli.h"
+
+static int verdict_of(const char *s)
+{
+    if (s == NULL)
+        return COW_VERDICT_NA;
+    if (strcmp(s, "lift") == 0)
+        return COW_VERDICT_LIFT;
+    if (strcmp(s, "drop") == 0)
+        return COW_VERDICT_DROP;
+    if (strcmp(s, "flat") == 0)
+        return COW_VERDICT_FLAT;
+    return COW_VERDICT_NA;
+}
+
+static int is_window(const char *kind)
+{
+    return strcmp(kind, "bgsave") == 0 || strncmp(kind, "sync-", 5) == 0 ||
+           strcmp(kind, "aof-rewrite") == 0 || strcmp(kind, "forkless") == 0;
+}
+
+static int level_of(double q)
+{
+    if (fabs(q - 0.5) < 1e-9) return 0;
+    if (fabs(q - 0.9) < 1e-9) return 1;
+    if (fabs(q - 0.99) < 1e-9) return 2;
+    if (fabs(q - 0.999) < 1e-9) return 3;
+    return -1;
+}
+
+static const cow_phase_row *phase_at(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return &rs->ph[i];
+    return NULL;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Windows, the worst one, save periodicity. */
+static void windows(const cow_result_set *rs, cow_run_facts *f)
+{
+    size_t i, ns = 0;
+    int64_t starts[256];
+    double best = -INFINITY;
+    int best_phase = -1, best_lift = 0;
+
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        if (!is_window(p->kind))
+            continue;
+        f->nwindows++;
+        f->noverlap += p->overlap;
+        if (strcmp(p->kind, "bgsave") == 0) {
+            f->nsaves++;
+            if (ns < 256)
+                starts[ns++] = p->t0_us;
+        }
+        f->has_sync_disk |= strcmp(p->kind, "sync-disk") == 0;
+        f->has_sync_diskless |= strcmp(p->kind, "sync-diskless") == 0;
+    }
+    /* per window: lifted? and the worst by p99.9 delta, lifted first */
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        size_t j;
+        int lift = 0;
+        double d999 = NAN;
+        if (!is_window(p->kind))
+            continue;
+        for (j = 0; j < rs->nd; j++) {
+            const cow_delta_row *d = &rs->d[j];
+            int l = level_of(d->q);
+            if (d->phase != p->idx)
+                continue;
+            if ((l == 2 || l == 3) && verdict_of(d->verdict) == COW_VERDICT_LIFT)
+                lift = 1;
+            if (l == 3)
+                d999 = d->delta_us;
+        }
+        f->nlifted += lift;
+        if (isnan(d999))
+            continue;
+        if ((lift && !best_lift) || (lift == best_lift && d999 > best)) {
+            best = d999;
+            best_lift = lift;
+            best_phase = p->idx;
+        }
+    }
+    if (ns >= 3) {
+        int64_t gaps[255];
+        for (i = 1; i < ns; i++)
+            gaps[i - 1] = starts[i] - starts[i - 1];
+        qsort(gaps, ns - 1, sizeof(int64_t), cmp_i64);
+        f->save_period_s = (double)gaps[(ns - 1) / 2] / 1e6;
+    }
+    if (best_phase >= 0) {
+        cow_window_fact *w = &f->worst;
+        const cow_phase_row *p = phase_at(rs, best_phase), *b = NULL;
+        w->present = 1;
+        snprintf(w->label, sizeof(w->label), "%s", p->label);
+        snprintf(w->kind, sizeof(w->kind), "%s", p->kind);
+        w->n = p->n;
+        w->max_us = p->max_us;
+        w->overlap = p->overlap;
+        for (i = 0; i < rs->nd; i++) {
+            const cow_delta_row *d = &rs->d[i];
+            int l = level_of(d->q);
+            if (d->phase != best_phase || l < 0)
+                continue;
+            w->delta_us[l] = d->delta_us;
+            w->lo_us[l] = d->lo_us;
+            w->hi_us[l] = d->hi_us;
+            w->verdict[l] = verdict_of(d->verdict);
+            w->base_us[l] = d->base_us;
+            w->value_us[l] = d->value_us;
+            w->thin[l] = d->thin;
+            b = phase_at(rs, d->base);
+        }
+        if (b != NULL) {
+            w->base_n = b->n;
+            f->base_n = b->n;
+        }
+        f->thin_p999 = w->base_n < 3688 || w->n < 3688;
+    }
+}
+
+/* Growth of the memory series over the first window. */
+static int memory(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                  cow_run_facts *f, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *b = NULL;
+    size_t n = 0, i, k;
+    int rc;
+
+    f->mem_growth_bytes = NAN;
+    if ((rc = store_load_mem(st, r->id, &t, &b, &n, e)) != COW_OK)
+        return rc;
+    for (k = 0; k < rs->nph && n > 0; k++) {
+        const cow_phase_row *p = &rs->ph[k];
+        double before = NAN, peak = NAN;
+        if (!is_window(p->kind))
+            continue;
+        for (i = 0; i < n; i++) {
+            if (t[i] <= p->t0_us)
+                before = b[i];
+            else if (t[i] < p->t1_us && (isnan(peak) || b[i] > peak))
+                peak = b[i];
+        }
+        if (!isnan(before) && !isnan(peak)) {
+            f->mem_growth_bytes = peak - before;
+            snprintf(f->mem_src, sizeof(f->mem_src), "memory series, %s", p->label);
+        }
+        break;
+    }
+    free(t);
+    free(b);
+    return COW_OK;
+}
+
+int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
+{
+    cow_result_set rs;
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->label = r->label;
+    f->scenario = r->scenario;
+    f->mode = r->mode;
+    f->host = r->host;
+    f->samples = r->samples;
+    f->save_period_s = NAN;
+    if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
+        return rc;
+    if (!rs.analysed && r->samples > 0) {
+        if ((rc = cli_analyze_run(st, r, e)) != COW_OK ||
+            (rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
+            return rc;
+    }
+    f->analysed = rs.analysed;
+    windows(&rs, f);
+    rc = memory(st, r, &rs, f, e);
+    store_free_results(&rs);
+    if (rc != COW_OK)
+        return rc;
+#define INFO(field, key) \
+    do { if ((rc = store_fact_info_last(st, r->id, key, &f->field, e)) != COW_OK) return rc; } while (0)
+    INFO(latest_fork_usec, "latest_fork_usec");
+    INFO(used_memory, "used_memory");
+    INFO(maxmemory, "maxmemory");
+    INFO(aof_last_cow_size, "aof_last_cow_size");
+    INFO(sync_full, "sync_full");
+    INFO(os, "os");
+    INFO(bgsave_type, "rdb_last_bgsave_type");
+    INFO(lm_threshold, "latency-monitor-threshold");
+    INFO(diskless_sync, "repl-diskless-sync");
+    INFO(disable_thp, "disable-thp");
+    INFO(appendonly, "appendonly");
+    INFO(version, "valkey_version");
+    if (!f->version.known)
+        INFO(version, "redis_version");
+#undef INFO
+    if ((rc = store_fact_info_max(st, r->id, "rdb_last_cow_size", &f->rdb_last_cow_size, e)) ||
+        (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "AnonHugePages", 0, &f->anon_huge, e)) ||
+        (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "Anonymous", 0, &f->anonymous, e)) ||
+        (rc = store_fact_stat_last(st, r->id, "thp", "enabled", &f->thp_enabled, e)) ||
+        (rc = store_fact_stat_last(st, r->id, "sysctl", "vm.overcommit_memory", &f->overcommit, e)) ||
+        (rc = store_fact_stat_last(st, r->id, "sysctl", "vm.swappiness", &f->swappiness, e)) ||
+        (rc = store_fact_stat_last(st, r->id, "sysctl", "kernel.numa_balancing", &f->numa, e)) ||
+        (rc = store_fact_event_count(st, r->id, "warn_thp", &f->warn_thp, e)) ||
+        (rc = store_fact_event_count(st, r->id, "warn_overcommit", &f->warn_overcommit, e)) ||
+        (rc = store_fact_event_count(st, r->id, "full_resync", &f->full_resync, e)) ||
+        (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
+        (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
+        (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)))
+        return rc;
+    if (!f->anon_huge.known)
+        rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e);
+    return rc;
+}

@@ -1,0 +1,13 @@
+/* facts.h -- gather a run's facts for the doctor from the store (analysis
+ * results, INFO, CONFIG, kernel files, log events, latency monitor). */
+#ifndef COW_CLI_FACTS_H
+#define COW_CLI_FACTS_H
+
+#include "diag.h"
+#include "store.h"
+
+/* Fill f for run r (analysing it first when it never was). f borrows
+ * r's strings. */
+int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e);
+
+#endif

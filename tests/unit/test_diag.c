@@ -1,0 +1,172 @@
+/* test_diag.c -- the doctor's rules on the facts of the seed stories. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boot.h"
+#include "diag.h"
+#include "minunit.h"
+
+static void known(cow_fact *f, double num, const char *text)
+{
+    memset(f, 0, sizeof(*f));
+    f->known = 1;
+    f->num = num;
+    snprintf(f->text, sizeof(f->text), "%s", text);
+    snprintf(f->src, sizeof(f->src), "x/info.txt:7");
+}
+
+static void window(cow_run_facts *r, const char *kind, double d50, int v50,
+                   double d999, int v999)
+{
+    cow_window_fact *w = &r->worst;
+    w->present = 1;
+    snprintf(w->kind, sizeof(w->kind), "%s", kind);
+    snprintf(w->label, sizeof(w->label), "%s#1", kind);
+    w->delta_us[0] = d50;
+    w->verdict[0] = v50;
+    w->delta_us[2] = d999 * 0.8;
+    w->verdict[2] = v999;
+    w->delta_us[3] = d999;
+    w->verdict[3] = v999;
+    w->value_us[3] = 54479;
+    w->n = 721;
+    w->base_n = 1708;
+    r->base_n = 1708;
+    r->thin_p999 = 1;
+}
+
+static void base(cow_run_facts *r, const char *label, const char *scenario)
+{
+    memset(r, 0, sizeof(*r));
+    r->label = label;
+    r->scenario = scenario;
+    r->host = "mac";
+    r->samples = 2000;
+    r->analysed = 1;
+    r->save_period_s = NAN;
+    r->mem_growth_bytes = NAN;
+}
+
+static int fired(const cow_findings *f, const char *run, const char *rule)
+{
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].run, run) == 0 && strcmp(f->v[i].rule, rule) == 0)
+            return 1;
+    return 0;
+}
+
+/* Seed 000: disk sync lifts p99.9 by 8.2 ms with p50 flat, fork 1.7 ms,
+ * THP [always] but AnonHugePages 0, DOCTOR saw nothing; diskless flat;
+ * read-only control flat. */
+static void doctor_should_tell_the_seed_000_story(void)
+{
+    cow_run_facts r[3];
+    cow_findings f;
+
+    base(&r[0], "disk", "fullsync");
+    window(&r[0], "sync-disk", 280, COW_VERDICT_FLAT, 8179, COW_VERDICT_LIFT);
+    known(&r[0].latest_fork_usec, 1707, "");
+    known(&r[0].used_memory, 413892608, "");
+    known(&r[0].thp_enabled, NAN, "always");
+    known(&r[0].anon_huge, 0, "0 kB");
+    known(&r[0].latmon_none, 1, "");
+    known(&r[0].latmon_fork, 0, "");
+    known(&r[0].diskless_sync, NAN, "no");
+    base(&r[1], "diskless", "fullsync");
+    window(&r[1], "sync-diskless", 130, COW_VERDICT_FLAT, -2100, COW_VERDICT_FLAT);
+    base(&r[2], "readonly", "read-only-control");
+    window(&r[2], "sync-disk", 10, COW_VERDICT_FLAT, 600, COW_VERDICT_FLAT);
+
+    diag_run(r, 3, &f);
+    CHECK(fired(&f, "disk", "tail_only_lift"));
+    CHECK(!fired(&f, "disk", "full_lift"));
+    CHECK(fired(&f, "disk", "fork_not_the_cost"));
+    CHECK(fired(&f, "disk", "thp_not_backing_heap"));
+    CHECK(!fired(&f, "disk", "thp_backing_heap"));
+    CHECK(fired(&f, "disk", "monitor_blind_spot"));
+    CHECK(fired(&f, "disk", "disk_vs_diskless_sync"));
+    CHECK(fired(&f, "disk", "thin_tail"));
+    CHECK(fired(&f, "disk", "thp_always"));
+    CHECK(!fired(&f, "diskless", "tail_only_lift"));
+    CHECK(fired(&f, "readonly", "readonly_control_flat"));
+    CHECK(!fired(&f, "disk", "slow_fork")); /* 395 MB in 1.7 ms: 226 GB/s */
+    diag_release(&f);
+}
+
+/* THP backing the heap: critical before kernel 5.8, a warning after. */
+static void doctor_should_weigh_thp_by_kernel(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    size_t i;
+
+    base(&r, "thp", "bgsave");
+    known(&r.anon_huge, 268435456, "262144 kB");
+    known(&r.thp_enabled, NAN, "always");
+    known(&r.os, NAN, "Linux 4.19.0-21-amd64 x86_64");
+    diag_run(&r, 1, &f);
+    CHECK(fired(&f, "thp", "thp_backing_heap"));
+    for (i = 0; i < f.n; i++)
+        if (strcmp(f.v[i].rule, "thp_backing_heap") == 0)
+            CHECK_INT(f.v[i].severity, COW_SEV_CRIT);
+    diag_release(&f);
+    known(&r.os, NAN, "Linux 6.1.0-18-amd64 x86_64");
+    diag_run(&r, 1, &f);
+    for (i = 0; i < f.n; i++)
+        if (strcmp(f.v[i].rule, "thp_backing_heap") == 0) {
+            CHECK_INT(f.v[i].severity, COW_SEV_WARN);
+            CHECK(strstr(f.v[i].title, "4 KiB") != NULL);
+        }
+    diag_release(&f);
+}
+
+/* Seed 003 / 004 / 002 shapes. */
+static void doctor_should_catch_memory_period_and_settings(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+
+    base(&r, "forkless", "bgsave");
+    r.mode = "forkless";
+    known(&r.aof_last_cow_size, 10485760, "");
+    known(&r.rdb_last_cow_size, 371929088, "");
+    known(&r.used_memory, 1116691496, "");
+    known(&r.overcommit, 0, "0");
+    known(&r.swappiness, 60, "60");
+    known(&r.numa, 1, "1");
+    known(&r.latest_fork_usec, 150000, "");
+    r.nsaves = 4;
+    r.nlifted = 3;
+    r.save_period_s = 14400;
+    diag_run(&r, 1, &f);
+    CHECK(fired(&f, "forkless", "aof_rewrite_still_forks"));
+    CHECK(fired(&f, "forkless", "cow_memory_headroom"));
+    CHECK(fired(&f, "forkless", "periodic_save_spikes"));
+    CHECK(fired(&f, "forkless", "overcommit_memory"));
+    CHECK(fired(&f, "forkless", "swappiness_high"));
+    CHECK(fired(&f, "forkless", "numa_balancing_on"));
+    CHECK(fired(&f, "forkless", "slow_fork")); /* 1.04 GB in 150 ms: 6.9 GB/s */
+    CHECK(!fired(&f, "forkless", "tail_only_lift"));
+    diag_release(&f);
+}
+
+static void rules_should_have_unique_ids(void)
+{
+    const cow_rule *a, *b;
+    int n = 0;
+    for (a = diag_rules(); a->id; a++, n++)
+        for (b = a + 1; b->id; b++)
+            CHECK(strcmp(a->id, b->id) != 0);
+    CHECK(n >= 15);
+}
+
+int main(void)
+{
+    RUN(doctor_should_tell_the_seed_000_story);
+    RUN(doctor_should_weigh_thp_by_kernel);
+    RUN(doctor_should_catch_memory_period_and_settings);
+    RUN(rules_should_have_unique_ids);
+    return REPORT();
+}
