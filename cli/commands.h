@@ -11,5 +11,7 @@ int cmd_analyze(int argc, char **argv);
 extern const char *const cmd_analyze_usage[];
 int cmd_doctor(int argc, char **argv);
 extern const char *const cmd_doctor_usage[];
+int cmd_tradeoff(int argc, char **argv);
+extern const char *const cmd_tradeoff_usage[];
 
 #endif

@@ -172,6 +172,83 @@ static int memory(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
     return COW_OK;
 }
 
+/* Results of r, analysing it first when it never was. */
+static int results(cow_store *st, const cow_run_row *r, cow_result_set *rs, cow_err *e)
+{
+    int rc = store_load_results(st, r->id, rs, e);
+    if (rc == COW_OK && !rs->analysed && r->samples > 0) {
+        store_free_results(rs);
+        if ((rc = cli_analyze_run(st, r, e)) == COW_OK)
+            rc = store_load_results(st, r->id, rs, e);
+    }
+    return rc;
+}
+
+int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
+{
+    cow_result_set rs;
+    cow_run_facts f;
+    cow_fact v;
+    int64_t *ti = NULL;
+    double *dur = NULL, *cnt = NULL, *mx = NULL, ops = 0, secs = 0, worst = NAN;
+    size_t n = 0, i;
+    int rc, m, forkless = r->mode && strcmp(r->mode, "forkless") == 0;
+
+    t->label = r->label;
+    t->mode = r->mode;
+    for (m = 0; m < COW_TM_COUNT; m++)
+        t->v[m] = NAN;
+    if ((rc = results(st, r, &rs, e)) != COW_OK)
+        return rc;
+    memset(&f, 0, sizeof(f));
+    rc = memory(st, r, &rs, &f, e);
+    if (rc == COW_OK && !isnan(f.mem_growth_bytes))
+        t->v[COW_TM_MEM_MB] = f.mem_growth_bytes / 1048576;
+    for (i = 0; i < rs.nph; i++) {
+        const cow_phase_row *p = &rs.ph[i];
+        if (!isnan(p->max_us) && (isnan(worst) || p->max_us > worst))
+            worst = p->max_us;
+        if (isnan(t->v[COW_TM_SAVE_S]) && strcmp(p->source, "log") == 0 &&
+            (strcmp(p->kind, "bgsave") == 0 || strcmp(p->kind, "forkless") == 0) &&
+            !p->open)
+            t->v[COW_TM_SAVE_S] = (double)(p->t1_us - p->t0_us) / 1e6;
+    }
+    t->v[COW_TM_WORST_MS] = worst / 1000;
+    store_free_results(&rs);
+    if (rc != COW_OK)
+        return rc;
+    if ((rc = store_fact_info_max(st, r->id, "rdb_last_cow_size", &v, e)) != COW_OK)
+        return rc;
+    if (v.known)
+        t->v[COW_TM_COW_MB] = v.num / 1048576;
+    if (isnan(t->v[COW_TM_SAVE_S])) {
+        if ((rc = store_fact_info_last(st, r->id, "rdb_last_bgsave_time_sec", &v, e)) != COW_OK)
+            return rc;
+        if (v.known && v.num >= 0)
+            t->v[COW_TM_SAVE_S] = v.num;
+    }
+    if (!forkless) {
+        if ((rc = store_fact_info_last(st, r->id, "latest_fork_usec", &v, e)) != COW_OK)
+            return rc;
+        if (v.known)
+            t->v[COW_TM_FORK_MS] = v.num / 1000;
+    }
+    if ((rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < n; i++)
+        if (!isnan(dur[i]) && !isnan(cnt[i])) {
+            ops += cnt[i];
+            secs += dur[i];
+        }
+    if (secs > 0)
+        t->v[COW_TM_TPUT] = ops / secs;
+    free(ti);
+    free(dur);
+    free(cnt);
+    free(mx);
+    return COW_OK;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
@@ -184,13 +261,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     f->host = r->host;
     f->samples = r->samples;
     f->save_period_s = NAN;
-    if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
+    if ((rc = results(st, r, &rs, e)) != COW_OK)
         return rc;
-    if (!rs.analysed && r->samples > 0) {
-        if ((rc = cli_analyze_run(st, r, e)) != COW_OK ||
-            (rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
-            return rc;
-    }
     f->analysed = rs.analysed;
     windows(&rs, f);
     rc = memory(st, r, &rs, f, e);

@@ -5,9 +5,15 @@
 
 #include "diag.h"
 #include "store.h"
+#include "tradeoff.h"
 
 /* Fill f for run r (analysing it first when it never was). f borrows
  * r's strings. */
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e);
+
+/* Fill the trade-off metrics of run r (analysing it first when needed):
+ * COW, memory growth and wall time of its first save, writer throughput
+ * and worst round trip over the capture, fork time. */
+int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e);
 
 #endif

@@ -1,0 +1,202 @@
+/* tradeoff.c -- spread over trials and the ratio between modes.
+ *
+ * Requirements:
+ *  1. Per group and metric: n, mean, min, max, sd and the 95% t-interval of
+ *     the mean (mean +- t(0.975, n-1) sd / sqrt n). NaN values are skipped.
+ *  2. Ratio of means b/a with a 95% percentile bootstrap over trials: each
+ *     replicate resamples the trials of a and of b with replacement
+ *     (COW_TRADE_RESAMPLES replicates, seeded: bit-identical results).
+ *     A replicate whose a-mean is 0 gives no ratio and is dropped; the
+ *     interval is NaN when more than 5% are dropped (e.g. forkless COW 0). */
+#include "tradeoff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "rng.h"
+
+#define COW_TRADE_RESAMPLES 9999
+
+static const char *const names[COW_TM_COUNT] = {
+    "cow_mb", "mem_growth_mb", "save_s", "throughput_ops_s", "worst_rtt_ms", "fork_ms"};
+static const char *const labels[COW_TM_COUNT] = {
+    "COW (MB)", "memory growth (MB)", "save (s)", "throughput (ops/s)",
+    "worst round trip (ms)", "fork (ms)"};
+
+const char *tradeoff_metric_name(int m)
+{
+    return m >= 0 && m < COW_TM_COUNT ? names[m] : "?";
+}
+
+const char *tradeoff_metric_label(int m)
+{
+    return m >= 0 && m < COW_TM_COUNT ? labels[m] : "?";
+}
+
+double tradeoff_t975(size_t df)
+{
+    static const double t[] = {NAN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
+                               2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+                               2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                               2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+                               2.048, 2.045, 2.042};
+    if (df < sizeof(t) / sizeof(t[0]))
+        return t[df];
+    return 1.96 + 2.4 / (double)df; /* within 0.002 of t for df > 30 */
+}
+
+static int group_of(cow_tradeoff *o, const char *mode)
+{
+    size_t k;
+    const char *m = mode ? mode : "unknown";
+    for (k = 0; k < o->ngroups; k++)
+        if (strcmp(o->g[k].mode, m) == 0)
+            return (int)k;
+    if (o->ngroups == COW_TRADE_MAX_GROUPS)
+        return -1;
+    strncpy(o->g[o->ngroups].mode, m, sizeof(o->g[0].mode) - 1);
+    return (int)o->ngroups++;
+}
+
+/* Requirement 1 */
+static void stat_of(const double *v, size_t n, cow_trade_stat *s)
+{
+    size_t i;
+    double sum = 0, ss = 0;
+    memset(s, 0, sizeof(*s));
+    s->mean = s->min = s->max = s->sd = s->lo = s->hi = NAN;
+    for (i = 0; i < n; i++) {
+        if (isnan(v[i]))
+            continue;
+        if (s->n == 0 || v[i] < s->min)
+            s->min = v[i];
+        if (s->n == 0 || v[i] > s->max)
+            s->max = v[i];
+        sum += v[i];
+        s->n++;
+    }
+    if (s->n == 0)
+        return;
+    s->mean = sum / (double)s->n;
+    if (s->n < 2)
+        return;
+    for (i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            ss += (v[i] - s->mean) * (v[i] - s->mean);
+    s->sd = sqrt(ss / (double)(s->n - 1));
+    s->lo = s->mean - tradeoff_t975(s->n - 1) * s->sd / sqrt((double)s->n);
+    s->hi = s->mean + tradeoff_t975(s->n - 1) * s->sd / sqrt((double)s->n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double resample_mean(const double *v, size_t n, cow_rng *r)
+{
+    size_t i;
+    double s = 0;
+    for (i = 0; i < n; i++)
+        s += v[rng_below(r, n)];
+    return s / (double)n;
+}
+
+/* Requirement 2 */
+static void ratio_of(const double *a, size_t na, const double *b, size_t nb,
+                     uint64_t seed, cow_trade_ratio *out)
+{
+    double *rep;
+    size_t k = 0, i;
+    cow_rng r;
+    double ma = 0, mb = 0;
+
+    out->ratio = out->lo = out->hi = NAN;
+    if (na == 0 || nb == 0)
+        return;
+    for (i = 0; i < na; i++)
+        ma += a[i];
+    for (i = 0; i < nb; i++)
+        mb += b[i];
+    ma /= (double)na;
+    mb /= (double)nb;
+    if (ma != 0)
+        out->ratio = mb / ma;
+    if (na < 2 || nb < 2)
+        return;
+    rep = xmalloc(COW_TRADE_RESAMPLES * sizeof(double));
+    rng_seed(&r, seed, 3);
+    for (i = 0; i < COW_TRADE_RESAMPLES; i++) {
+        double x = resample_mean(a, na, &r), y = resample_mean(b, nb, &r);
+        if (x != 0)
+            rep[k++] = y / x;
+    }
+    if (k * 20 >= COW_TRADE_RESAMPLES * 19) {
+        qsort(rep, k, sizeof(double), cmp_double);
+        out->lo = rep[(size_t)(0.025 * (double)(k + 1)) - 1];
+        out->hi = rep[(size_t)(0.975 * (double)(k + 1)) - 1];
+    }
+    free(rep);
+}
+
+/* Values of metric m for group g, NaN skipped. */
+static size_t values(const cow_trial *t, size_t n, const char *mode, int m,
+                     double *out)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++) {
+        const char *tm = t[i].mode ? t[i].mode : "unknown";
+        if (strcmp(tm, mode) == 0 && !isnan(t[i].v[m]))
+            out[k++] = t[i].v[m];
+    }
+    return k;
+}
+
+int tradeoff_compute(const cow_trial *t, size_t n, uint64_t seed,
+                     cow_tradeoff *out, cow_err *e)
+{
+    double *va = xmalloc((n ? n : 1) * sizeof(double));
+    double *vb = xmalloc((n ? n : 1) * sizeof(double));
+    size_t i, k;
+    int m;
+
+    (void)e;
+    memset(out, 0, sizeof(*out));
+    out->a = out->b = -1;
+    for (i = 0; i < n; i++) {
+        int g = group_of(out, t[i].mode);
+        if (g >= 0)
+            out->g[g].ntrials++;
+    }
+    for (k = 0; k < out->ngroups; k++)
+        for (m = 0; m < COW_TM_COUNT; m++) {
+            size_t nv = values(t, n, out->g[k].mode, m, va);
+            stat_of(va, nv, &out->g[k].m[m]);
+        }
+    for (k = 0; k < out->ngroups; k++) {
+        if (strcmp(out->g[k].mode, "fork") == 0)
+            out->a = (int)k;
+        if (strcmp(out->g[k].mode, "forkless") == 0)
+            out->b = (int)k;
+    }
+    if ((out->a < 0 || out->b < 0) && out->ngroups >= 2) {
+        out->a = 0;
+        out->b = 1;
+    }
+    for (m = 0; m < COW_TM_COUNT; m++) {
+        out->ratio[m].ratio = out->ratio[m].lo = out->ratio[m].hi = NAN;
+        if (out->a < 0)
+            continue;
+        {
+            size_t na = values(t, n, out->g[out->a].mode, m, va);
+            size_t nb = values(t, n, out->g[out->b].mode, m, vb);
+            ratio_of(va, na, vb, nb, seed + (uint64_t)m, &out->ratio[m]);
+        }
+    }
+    free(va);
+    free(vb);
+    return COW_OK;
+}

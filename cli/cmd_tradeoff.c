@@ -1,0 +1,199 @@
+/* cmd_tradeoff.c -- `cowtail tradeoff`: fork vs forkless (or any two
+ * modes from run.json "mode") over trials, the seed 003 table. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "facts.h"
+#include "mem.h"
+#include "tradeoff.h"
+
+const char *const cmd_tradeoff_usage[] = {
+    "usage: cowtail tradeoff [--db FILE] [--scenario S] [--seed N] [--json] [RUN...]",
+    "",
+    "Compare the modes of the runs (run.json \"mode\": fork, forkless) over",
+    "their trials: COW (rdb_last_cow_size), memory growth during the save",
+    "(memory series), save wall time (server log stamps; INFO's whole",
+    "seconds otherwise), writer throughput, worst round trip and fork time.",
+    "Per mode: mean, min-max and the 95% t-interval of the mean; between",
+    "modes: the ratio of means with a 95% bootstrap interval over trials.",
+    "",
+    "  --db FILE       database (default cowtail.db)",
+    "  --scenario S    only runs of this scenario",
+    "  --seed N        bootstrap seed (default 1)",
+    "  --json          groups and ratios as JSON",
+    NULL
+};
+
+static void num(cJSON *o, const char *k, double v)
+{
+    if (isnan(v) || isinf(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+static void print_json(const cow_tradeoff *t)
+{
+    cJSON *root = cJSON_CreateObject(), *gs = cJSON_CreateArray(), *rs = cJSON_CreateObject();
+    char *text;
+    size_t k;
+    int m;
+    for (k = 0; k < t->ngroups; k++) {
+        cJSON *g = cJSON_CreateObject();
+        cJSON_AddStringToObject(g, "mode", t->g[k].mode);
+        cJSON_AddNumberToObject(g, "trials", (double)t->g[k].ntrials);
+        for (m = 0; m < COW_TM_COUNT; m++) {
+            const cow_trade_stat *s = &t->g[k].m[m];
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddNumberToObject(x, "n", (double)s->n);
+            num(x, "mean", s->mean);
+            num(x, "min", s->min);
+            num(x, "max", s->max);
+            num(x, "lo", s->lo);
+            num(x, "hi", s->hi);
+            cJSON_AddItemToObject(g, tradeoff_metric_name(m), x);
+        }
+        cJSON_AddItemToArray(gs, g);
+    }
+    cJSON_AddItemToObject(root, "groups", gs);
+    if (t->a >= 0) {
+        cJSON_AddStringToObject(rs, "numerator", t->g[t->b].mode);
+        cJSON_AddStringToObject(rs, "denominator", t->g[t->a].mode);
+        for (m = 0; m < COW_TM_COUNT; m++) {
+            cJSON *x = cJSON_CreateObject();
+            num(x, "ratio", t->ratio[m].ratio);
+            num(x, "lo", t->ratio[m].lo);
+            num(x, "hi", t->ratio[m].hi);
+            cJSON_AddItemToObject(rs, tradeoff_metric_name(m), x);
+        }
+        cJSON_AddItemToObject(root, "ratio", rs);
+    } else {
+        cJSON_Delete(rs);
+    }
+    text = cJSON_Print(root);
+    puts(text);
+    free(text);
+    cJSON_Delete(root);
+}
+
+static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n, uint64_t seed)
+{
+    size_t k, i;
+    int m;
+    printf("%-24s", "metric");
+    for (k = 0; k < t->ngroups; k++)
+        printf(" %-34s", t->g[k].mode);
+    if (t->a >= 0)
+        printf(" %s / %s", t->g[t->b].mode, t->g[t->a].mode);
+    printf("\n%-24s", "");
+    for (k = 0; k < t->ngroups; k++) {
+        char h[64];
+        snprintf(h, sizeof(h), "mean [95%% CI] (min-max), n=%zu", t->g[k].ntrials);
+        printf(" %-34s", h);
+    }
+    printf("\n");
+    for (m = 0; m < COW_TM_COUNT; m++) {
+        printf("%-24s", tradeoff_metric_label(m));
+        for (k = 0; k < t->ngroups; k++) {
+            const cow_trade_stat *s = &t->g[k].m[m];
+            char cell[96];
+            if (s->n == 0)
+                snprintf(cell, sizeof(cell), "-");
+            else if (s->n == 1)
+                snprintf(cell, sizeof(cell), "%.1f (1 trial)", s->mean);
+            else
+                snprintf(cell, sizeof(cell), "%.1f [%.1f, %.1f] (%.1f-%.1f)", s->mean,
+                         s->lo, s->hi, s->min, s->max);
+            printf(" %-34s", cell);
+        }
+        if (t->a >= 0) {
+            const cow_trade_ratio *r = &t->ratio[m];
+            if (isnan(r->ratio))
+                printf(" -");
+            else if (isnan(r->lo))
+                printf(" x%.3f", r->ratio);
+            else
+                printf(" x%.3f [%.3f, %.3f]", r->ratio, r->lo, r->hi);
+        }
+        printf("\n");
+    }
+    printf("(ratio interval: bootstrap over trials, seed %" PRIu64 "; runs:", seed);
+    for (i = 0; i < n; i++)
+        printf(" %s", tr[i].label);
+    printf(")\n");
+}
+
+int cmd_tradeoff(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"scenario", required_argument, NULL, 's'},
+        {"seed", required_argument, NULL, 'S'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = COW_DEFAULT_DB, *scenario = NULL;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL;
+    cow_trial *tr;
+    cow_tradeoff t;
+    size_t n = 0, nt = 0, i;
+    uint64_t seed = 1;
+    int c, json = 0, a, code = EXIT_OK;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 's': scenario = optarg; break;
+        case 'S': seed = strtoull(optarg, NULL, 10); break;
+        case 'j': json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_tradeoff_usage); return EXIT_USAGE;
+        }
+    }
+    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
+        cli_error(&e);
+        store_close(st);
+        return EXIT_IO;
+    }
+    tr = xcalloc(n ? n : 1, sizeof(*tr));
+    for (i = 0; i < n && code == EXIT_OK; i++) {
+        int want = optind >= argc;
+        for (a = optind; a < argc; a++)
+            want |= strcmp(rows[i].label, argv[a]) == 0;
+        if (!want || rows[i].mode == NULL ||
+            (scenario && (!rows[i].scenario || strcmp(rows[i].scenario, scenario) != 0)))
+            continue;
+        if (facts_trial(st, &rows[i], &tr[nt], &e) != COW_OK) {
+            cli_error(&e);
+            code = cli_exit_for(e.code);
+            break;
+        }
+        nt++;
+    }
+    if (code == EXIT_OK && nt == 0) {
+        cli_errorf("tradeoff: no run with a mode (set \"mode\": \"fork\" or "
+                   "\"forkless\" in run.json)");
+        code = EXIT_USAGE;
+    }
+    if (code == EXIT_OK && tradeoff_compute(tr, nt, seed, &t, &e) == COW_OK) {
+        if (json)
+            print_json(&t);
+        else
+            print_text(&t, tr, nt, seed);
+    }
+    free(tr);
+    store_free_runs(rows, n);
+    store_close(st);
+    return code;
+}
