@@ -13,5 +13,7 @@ int cmd_doctor(int argc, char **argv);
 extern const char *const cmd_doctor_usage[];
 int cmd_tradeoff(int argc, char **argv);
 extern const char *const cmd_tradeoff_usage[];
+int cmd_diff(int argc, char **argv);
+extern const char *const cmd_diff_usage[];
 
 #endif

@@ -27,6 +27,8 @@ static const cow_command commands[] = {
     {"analyze", cmd_analyze, "phases, quantiles with intervals, deltas vs baseline",
      cmd_analyze_usage},
     {"doctor", cmd_doctor, "explain the tail with evidence and advice", cmd_doctor_usage},
+    {"diff", cmd_diff, "compare runs with a base run (scenario vs scenario)",
+     cmd_diff_usage},
     {"tradeoff", cmd_tradeoff, "fork vs forkless over trials: COW, save time, throughput",
      cmd_tradeoff_usage},
     {NULL, NULL, NULL, NULL}

@@ -1,0 +1,252 @@
+/* cmd_diff.c -- `cowtail diff`: scenario against scenario across runs
+ * (seed 000: steady vs disk full sync vs diskless full sync). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "boot.h"
+#include "cli.h"
+#include "commands.h"
+#include "mem.h"
+#include "pct.h"
+#include "runstats.h"
+
+const char *const cmd_diff_usage[] = {
+    "usage: cowtail diff [--db FILE] [options] BASE RUN...",
+    "",
+    "Compare runs with a base run (e.g. steady) at p50, p90, p99, p99.9: each",
+    "run's samples inside its fork/save/sync windows (the whole run when it",
+    "has none, or with --whole) against all samples of BASE. Prints n and",
+    "honest quantiles per run, then the bootstrap 95% interval of each",
+    "difference, the ratio and the verdict (lift, ~, drop).",
+    "",
+    "  --db FILE       database (default cowtail.db)",
+    "  --whole         use every sample of each run, not only its windows",
+    "  --resamples N   bootstrap resamples (default 9999)",
+    "  --seed S        bootstrap seed (default 1)",
+    "  --json          results as JSON",
+    NULL
+};
+
+static const double levels[4] = {0.5, 0.9, 0.99, 0.999};
+static const char *const lnames[4] = {"p50", "p90", "p99", "p99.9"};
+
+/* Sorted latencies of a run: its windows, or all. Caller frees. */
+static double *run_values(cow_store *st, const cow_run_row *r, int whole,
+                          size_t *m, int *windows, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *lat = NULL, *out;
+    size_t n = 0, i, k = 0;
+    cow_result_set rs;
+
+    *m = 0;
+    *windows = 0;
+    if (store_load_samples(st, r->id, &t, &lat, &n, e) != COW_OK)
+        return NULL;
+    memset(&rs, 0, sizeof(rs));
+    if (!whole && store_load_results(st, r->id, &rs, e) == COW_OK && !rs.analysed &&
+        n > 0) {
+        store_free_results(&rs);
+        if (cli_analyze_run(st, r, e) != COW_OK ||
+            store_load_results(st, r->id, &rs, e) != COW_OK) {
+            free(t);
+            free(lat);
+            return NULL;
+        }
+    }
+    out = xmalloc((n ? n : 1) * sizeof(double));
+    for (i = 0; i < rs.nph; i++) {
+        const char *kind = rs.ph[i].kind;
+        size_t a, b;
+        if (!(strcmp(kind, "bgsave") == 0 || strncmp(kind, "sync-", 5) == 0 ||
+              strcmp(kind, "aof-rewrite") == 0 || strcmp(kind, "forkless") == 0))
+            continue;
+        (*windows)++;
+        for (a = 0; a < n && t[a] < rs.ph[i].t0_us; a++)
+            ;
+        for (b = a; b < n && t[b] < rs.ph[i].t1_us; b++)
+            out[k++] = lat[b];
+    }
+    if (*windows == 0) {
+        memcpy(out, lat, n * sizeof(double));
+        k = n;
+    }
+    store_free_results(&rs);
+    free(t);
+    free(lat);
+    runstats_sort(out, k);
+    *m = k;
+    return out;
+}
+
+static const cow_run_row *find(const cow_run_row *rows, size_t n, const char *label)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(rows[i].label, label) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+static void honest(const double *v, size_t m, double q, char *buf, size_t n)
+{
+    cow_qci ci;
+    if (m == 0 || pct_quantile_ci(v, m, q, 0.95, &ci, NULL) != COW_OK) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    if (!ci.has_hi)
+        snprintf(buf, n, ">=%.3f", ci.has_lo ? ci.lo / 1000 : 0);
+    else
+        snprintf(buf, n, "%.3f", pct_quantile(v, m, q, COW_PCT_LINEAR) / 1000);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"whole", no_argument, NULL, 'w'},
+        {"resamples", required_argument, NULL, 'R'},
+        {"seed", required_argument, NULL, 's'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = COW_DEFAULT_DB;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL;
+    size_t n = 0, nb = 0;
+    double *base = NULL;
+    int c, whole = 0, json = 0, resamples = COW_BOOT_RESAMPLES, a, l, code = EXIT_OK, wb;
+    uint64_t seed = 1;
+    cJSON *out = NULL;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'w': whole = 1; break;
+        case 'R':
+            resamples = atoi(optarg);
+            if (resamples < 99 || resamples > COW_BOOT_MAX_RESAMPLES) {
+                cli_errorf("--resamples %s: expected 99 to %d", optarg,
+                           COW_BOOT_MAX_RESAMPLES);
+                return EXIT_USAGE;
+            }
+            break;
+        case 's': seed = strtoull(optarg, NULL, 10); break;
+        case 'j': json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_diff_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_diff_usage); return EXIT_USAGE;
+        }
+    }
+    if (argc - optind < 2) {
+        cli_errorf("diff: give a base run and at least one run to compare");
+        cli_print_usage(stderr, cmd_diff_usage);
+        return EXIT_USAGE;
+    }
+    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
+        cli_error(&e);
+        store_close(st);
+        return EXIT_IO;
+    }
+    for (a = optind; a < argc; a++)
+        if (find(rows, n, argv[a]) == NULL) {
+            cli_errorf("diff: no run labelled '%s' (see cowtail runs)", argv[a]);
+            code = EXIT_USAGE;
+        }
+    if (code == EXIT_OK)
+        base = run_values(st, find(rows, n, argv[optind]), 1, &nb, &wb, &e);
+    if (code == EXIT_OK && base == NULL) {
+        cli_error(&e);
+        code = EXIT_IO;
+    }
+    if (json)
+        out = cJSON_CreateArray();
+    else if (code == EXIT_OK)
+        printf("base %s: %zu samples (whole run); seed %" PRIu64 ", %d resamples\n",
+               argv[optind], nb, seed, resamples);
+    for (a = optind + 1; code == EXIT_OK && a < argc; a++) {
+        size_t m = 0;
+        int windows = 0;
+        double *v = run_values(st, find(rows, n, argv[a]), whole, &m, &windows, &e);
+        cJSON *o = NULL, *ds = NULL;
+        char b1[32], b2[32];
+        if (v == NULL) {
+            cli_error(&e);
+            code = EXIT_IO;
+            break;
+        }
+        if (json) {
+            o = cJSON_CreateObject();
+            ds = cJSON_CreateArray();
+            cJSON_AddStringToObject(o, "run", argv[a]);
+            cJSON_AddStringToObject(o, "base", argv[optind]);
+            cJSON_AddNumberToObject(o, "n", (double)m);
+            cJSON_AddNumberToObject(o, "base_n", (double)nb);
+            cJSON_AddBoolToObject(o, "windows_only", windows > 0);
+        } else {
+            printf("\n%s: %zu samples (%s)\n", argv[a], m,
+                   windows ? "inside its windows" : "whole run");
+            printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
+                   "delta", "95% CI", "ratio", "verdict");
+        }
+        for (l = 0; l < 4; l++) {
+            cow_boot_result d;
+            if (boot_quantile_delta(base, nb, v, m, levels[l], resamples,
+                                    seed + (uint64_t)l, &d, &e) != COW_OK) {
+                cli_error(&e);
+                code = EXIT_INTERNAL;
+                break;
+            }
+            if (json) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddNumberToObject(x, "q", levels[l]);
+                cJSON_AddNumberToObject(x, "base_us", isnan(d.est_a) ? 0 : d.est_a);
+                cJSON_AddNumberToObject(x, "value_us", isnan(d.est_b) ? 0 : d.est_b);
+                cJSON_AddNumberToObject(x, "delta_us", isnan(d.delta) ? 0 : d.delta);
+                cJSON_AddNumberToObject(x, "lo_us", isnan(d.delta_lo) ? 0 : d.delta_lo);
+                cJSON_AddNumberToObject(x, "hi_us", isnan(d.delta_hi) ? 0 : d.delta_hi);
+                cJSON_AddStringToObject(x, "verdict", boot_verdict_name(d.verdict));
+                cJSON_AddBoolToObject(x, "thin", d.thin);
+                cJSON_AddItemToArray(ds, x);
+            } else {
+                char ci[48], ratio[16] = "";
+                honest(base, nb, levels[l], b1, sizeof(b1));
+                honest(v, m, levels[l], b2, sizeof(b2));
+                snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", d.delta_lo / 1000,
+                         d.delta_hi / 1000);
+                if (!isnan(d.ratio))
+                    snprintf(ratio, sizeof(ratio), "x%.2f", d.ratio);
+                printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %s%s\n", lnames[l], b1, b2,
+                       d.delta / 1000, ci, ratio, boot_verdict_symbol(d.verdict),
+                       d.thin ? "  (thin tail)" : "");
+            }
+        }
+        if (json) {
+            cJSON_AddItemToObject(o, "deltas", ds);
+            cJSON_AddItemToArray(out, o);
+        }
+        free(v);
+    }
+    if (out) {
+        char *text = cJSON_Print(out);
+        if (code == EXIT_OK)
+            puts(text);
+        free(text);
+        cJSON_Delete(out);
+    } else if (code == EXIT_OK) {
+        printf("\n>= : too few samples for a two-sided 95%% interval at that quantile; "
+               "shown is the one-sided lower bound\n");
+    }
+    free(base);
+    store_free_runs(rows, n);
+    store_close(st);
+    return code;
+}
