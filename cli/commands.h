@@ -15,5 +15,7 @@ int cmd_tradeoff(int argc, char **argv);
 extern const char *const cmd_tradeoff_usage[];
 int cmd_diff(int argc, char **argv);
 extern const char *const cmd_diff_usage[];
+int cmd_check(int argc, char **argv);
+extern const char *const cmd_check_usage[];
 
 #endif

@@ -29,6 +29,8 @@ static const cow_command commands[] = {
     {"doctor", cmd_doctor, "explain the tail with evidence and advice", cmd_doctor_usage},
     {"diff", cmd_diff, "compare runs with a base run (scenario vs scenario)",
      cmd_diff_usage},
+    {"check", cmd_check, "the fleet gate: every run against thresholds",
+     cmd_check_usage},
     {"tradeoff", cmd_tradeoff, "fork vs forkless over trials: COW, save time, throughput",
      cmd_tradeoff_usage},
     {NULL, NULL, NULL, NULL}
