@@ -23,7 +23,8 @@ const char *const cmd_runs_usage[] = {
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of objects with keys label, scenario, mode, host,",
     "              trial, files, samples, rejected, events, t_first_us,",
-    "              t_last_us (null when unknown)",
+    "              t_last_us (null when unknown), phases (labels of the last",
+    "              analysis, null when never analysed)",
     NULL
 };
 
@@ -68,6 +69,16 @@ static int print_json(const cow_run_row *rows, size_t n)
         add_int(o, "events", r->events, 1);
         add_int(o, "t_first_us", r->t_first_us, r->samples > 0);
         add_int(o, "t_last_us", r->t_last_us, r->samples > 0);
+        if (r->phases) {
+            cJSON *ph = cJSON_CreateArray();
+            char *copy = strdup(r->phases), *tok, *save = NULL;
+            for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+                cJSON_AddItemToArray(ph, cJSON_CreateString(tok));
+            free(copy);
+            cJSON_AddItemToObject(o, "phases", ph);
+        } else {
+            cJSON_AddNullToObject(o, "phases");
+        }
         cJSON_AddItemToArray(arr, o);
     }
     text = cJSON_Print(arr);
@@ -80,8 +91,8 @@ static int print_json(const cow_run_row *rows, size_t n)
 static int print_table(const cow_run_row *rows, size_t n)
 {
     size_t i;
-    printf("%-28s %5s %9s %8s %7s  %-24s %9s\n", "label", "files", "samples",
-           "rejected", "events", "first sample (UTC)", "span s");
+    printf("%-28s %5s %9s %8s %7s  %-24s %9s  %s\n", "label", "files", "samples",
+           "rejected", "events", "first sample (UTC)", "span s", "phases");
     for (i = 0; i < n; i++) {
         const cow_run_row *r = &rows[i];
         char first[40] = "-";
@@ -91,9 +102,10 @@ static int print_table(const cow_run_row *rows, size_t n)
             snprintf(span, sizeof(span), "%.3f",
                      (double)(r->t_last_us - r->t_first_us) / 1e6);
         }
-        printf("%-28s %5lld %9lld %8lld %7lld  %-24s %9s\n", r->label,
+        printf("%-28s %5lld %9lld %8lld %7lld  %-24s %9s  %s\n", r->label,
                (long long)r->files, (long long)r->samples,
-               (long long)r->rejected, (long long)r->events, first, span);
+               (long long)r->rejected, (long long)r->events, first, span,
+               r->phases ? r->phases : "(not analysed)");
     }
     if (n == 0)
         printf("(no runs: load captures with cowtail ingest PATH)\n");

@@ -126,7 +126,9 @@ static const char *const sql_text[SQL_COUNT] = {
         " (SELECT coalesce(sum(rejected), 0) FROM files f WHERE f.run = r.id),"
         " (SELECT count(*) FROM events v WHERE v.run = r.id),"
         " (SELECT min(t_us) FROM samples s WHERE s.run = r.id),"
-        " (SELECT max(t_us) FROM samples s WHERE s.run = r.id)"
+        " (SELECT max(t_us) FROM samples s WHERE s.run = r.id),"
+        " (SELECT group_concat(label, ' ') FROM"
+        "   (SELECT label FROM phases p WHERE p.run = r.id ORDER BY idx))"
         " FROM runs r ORDER BY r.label",
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
@@ -1272,6 +1274,7 @@ int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
         r->events = sqlite3_column_int64(q, 9);
         r->t_first_us = sqlite3_column_int64(q, 10);
         r->t_last_us = sqlite3_column_int64(q, 11);
+        r->phases = col_dup(q, 12);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE) {
@@ -1291,6 +1294,7 @@ void store_free_runs(cow_run_row *rows, size_t n)
         free(rows[i].scenario);
         free(rows[i].mode);
         free(rows[i].host);
+        free(rows[i].phases);
     }
     free(rows);
 }

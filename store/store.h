@@ -48,6 +48,8 @@ typedef struct cow_run_row {
     int64_t events;       /* server events */
     int64_t t_first_us;   /* first sample, 0 if none */
     int64_t t_last_us;    /* last sample, 0 if none */
+    char *phases;         /* owned: phase labels of the last analysis,
+                             space separated; NULL if never analysed */
 } cow_run_row;
 
 int store_open(const char *path, cow_store **out, cow_err *e);
