@@ -25,6 +25,10 @@
 #define COW_LIMIT_WARN 0.9
 /* vm.swappiness above this lets the kernel swap the server's heap. */
 #define SWAPPINESS_WARN 10
+/* A significant median shift smaller than this fraction of the baseline
+ * median is not called a lift of the whole distribution (a few stalls
+ * move the median of 1,500 samples by microseconds). */
+#define MEDIAN_MATERIAL 0.05
 /* Kernels from 5.8 split a THP on a COW fault and copy 4 KiB. */
 #define THP_SPLIT_KERNEL_MAJOR 5
 #define THP_SPLIT_KERNEL_MINOR 8
@@ -37,6 +41,13 @@ static int lifted(const cow_window_fact *w)
 {
     return w->present && (w->verdict[L99] == COW_VERDICT_LIFT ||
                           w->verdict[L999] == COW_VERDICT_LIFT);
+}
+
+/* p50 moved significantly and by a material amount. */
+static int median_moved(const cow_window_fact *w)
+{
+    return w->verdict[L50] == COW_VERDICT_LIFT &&
+           w->delta_us[L50] > MEDIAN_MATERIAL * w->base_us[L50];
 }
 
 /* The level that lifted most (p99.9 preferred), for titles. */
@@ -67,7 +78,7 @@ static int tail_only_lift(const cow_run_facts *r, size_t n, size_t i, cow_findin
     const cow_window_fact *w = &r[i].worst;
     int l;
     (void)n;
-    if (!lifted(w) || w->verdict[L50] == COW_VERDICT_LIFT)
+    if (!lifted(w) || median_moved(w))
         return 0;
     l = lift_level(w);
     snprintf(f->title, sizeof(f->title),
@@ -88,7 +99,7 @@ static int full_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     const cow_window_fact *w = &r[i].worst;
     (void)n;
-    if (!lifted(w) || w->verdict[L50] != COW_VERDICT_LIFT)
+    if (!lifted(w) || !median_moved(w))
         return 0;
     snprintf(f->title, sizeof(f->title),
              "the whole distribution moved during %s: p50 %+.3f ms, p99 %+.3f ms, "
@@ -111,9 +122,11 @@ static int thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
         return 0;
     snprintf(f->title, sizeof(f->title),
              "p99.9 is quoted from %lld baseline and %lld window samples: with "
-             "fewer than 3,688 it has no finite 95%% upper bound, and below 1,000 "
-             "it is an interpolation between the two largest values",
-             (long long)r[i].base_n, (long long)r[i].worst.n);
+             "fewer than 3,688 it has no finite 95%% upper bound%s",
+             (long long)r[i].base_n, (long long)r[i].worst.n,
+             r[i].base_n < 1000 || r[i].worst.n < 1000
+                 ? ", and below 1,000 it is an interpolation between the two "
+                   "largest values" : "");
     diag_evidence(f, "baseline samples", "analysis", "%lld", (long long)r[i].base_n);
     diag_evidence(f, "window samples", "analysis", "%lld", (long long)r[i].worst.n);
     snprintf(f->advice, sizeof(f->advice),

@@ -7,6 +7,8 @@
 #include "diag.h"
 #include "minunit.h"
 
+static int fired_any(const cow_findings *f, const char *rule);
+
 static void known(cow_fact *f, double num, const char *text)
 {
     memset(f, 0, sizeof(*f));
@@ -25,6 +27,7 @@ static void window(cow_run_facts *r, const char *kind, double d50, int v50,
     snprintf(w->label, sizeof(w->label), "%s#1", kind);
     w->delta_us[0] = d50;
     w->verdict[0] = v50;
+    w->base_us[0] = 11220;
     w->delta_us[2] = d999 * 0.8;
     w->verdict[2] = v999;
     w->delta_us[3] = d999;
@@ -48,11 +51,38 @@ static void base(cow_run_facts *r, const char *label, const char *scenario)
     r->mem_growth_bytes = NAN;
 }
 
+/* A significant but tiny median shift is not a "full lift". */
+static void doctor_should_ignore_immaterial_median_shifts(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    base(&r, "x", "bgsave");
+    window(&r, "bgsave", 9, COW_VERDICT_LIFT, 23000, COW_VERDICT_LIFT);
+    diag_run(&r, 1, &f);
+    CHECK(fired_any(&f, "tail_only_lift"));
+    CHECK(!fired_any(&f, "full_lift"));
+    diag_release(&f);
+    window(&r, "bgsave", 1500, COW_VERDICT_LIFT, 23000, COW_VERDICT_LIFT);
+    diag_run(&r, 1, &f);
+    CHECK(!fired_any(&f, "tail_only_lift"));
+    CHECK(fired_any(&f, "full_lift"));
+    diag_release(&f);
+}
+
 static int fired(const cow_findings *f, const char *run, const char *rule)
 {
     size_t i;
     for (i = 0; i < f->n; i++)
         if (strcmp(f->v[i].run, run) == 0 && strcmp(f->v[i].rule, rule) == 0)
+            return 1;
+    return 0;
+}
+
+static int fired_any(const cow_findings *f, const char *rule)
+{
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].rule, rule) == 0)
             return 1;
     return 0;
 }
@@ -168,5 +198,6 @@ int main(void)
     RUN(doctor_should_weigh_thp_by_kernel);
     RUN(doctor_should_catch_memory_period_and_settings);
     RUN(rules_should_have_unique_ids);
+    RUN(doctor_should_ignore_immaterial_median_shifts);
     return REPORT();
 }

@@ -1,0 +1,65 @@
+#!/bin/bash
+# story.sh COWTAIL DATA -- end-to-end on tests/data/e2e/story (the seed 000
+# shape, composed: a disk full sync with stalls, a diskless one without;
+# THP [always] but AnonHugePages 0; fork 1.7 ms; DOCTOR saw nothing):
+# analyze, diff, doctor, check, and bit-identical results for a seed.
+set -u
+COW=$1
+DATA=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fails=0 passes=0
+check() { local name=$1; shift
+    if "$@"; then passes=$((passes + 1)); else fails=$((fails + 1)); echo "FAIL: $name" >&2; fi; }
+has() { grep -q -- "$1" "$2"; }
+
+DB=$WORK/s.db
+"$COW" ingest -q --db "$DB" "$DATA/story" > "$WORK/ingest" 2>&1
+check "ingest exits 0" test $? = 0
+check "12 files landed" has "ingested 12 files into 2 runs" "$WORK/ingest"
+
+"$COW" analyze --db "$DB" > "$WORK/a1"
+check "analyze exits 0" test $? = 0
+check "phases from the log" has "sync-disk#1 " "$WORK/a1"
+check "diskless phase" has "sync-diskless#1 " "$WORK/a1"
+check "p99 lift found" has "p99 .*lift" "$WORK/a1"
+check "seed printed" has "seed 1" "$WORK/a1"
+check "thin p99.99 shown as a bound" has ">=" "$WORK/a1"
+"$COW" analyze --db "$DB" --json > "$WORK/j1"
+"$COW" analyze --db "$DB" --json > "$WORK/j2"
+check "bit-identical with the same seed" cmp -s "$WORK/j1" "$WORK/j2"
+"$COW" analyze --db "$DB" --json --seed 2 > "$WORK/j3"
+check "another seed moves the intervals" test "$(cmp -s "$WORK/j1" "$WORK/j3"; echo $?)" = 1
+check "json has baseline n 3000" has '"n":	3000' "$WORK/j1"
+"$COW" runs --db "$DB" > "$WORK/runs"
+check "runs lists phases" has "baseline sync-disk#1 after" "$WORK/runs"
+
+"$COW" doctor --db "$DB" --json > "$WORK/doc"
+check "doctor exits 0" test $? = 0
+for rule in tail_only_lift fork_not_the_cost thp_not_backing_heap \
+            disk_vs_diskless_sync monitor_blind_spot full_resyncs; do
+    check "doctor fires $rule" has "\"rule\":	\"$rule\"" "$WORK/doc"
+done
+check "no full_lift on a tail-only story" test "$(grep -c '"full_lift"' "$WORK/doc")" = 0
+check "evidence cites file:line" has 'story/disk/info.txt:[0-9]' "$WORK/doc"
+
+"$COW" diff --db "$DB" diskless disk > "$WORK/diff"
+check "diff exits 0" test $? = 0
+check "diff: disk lifts p99 over diskless" has "p99 .*lift" "$WORK/diff"
+
+cat > "$WORK/th.json" <<'JSON'
+{"max_p999_lift_ms": 5, "require_thp_off": true, "min_samples": 1000}
+JSON
+"$COW" check --db "$DB" --thresholds "$WORK/th.json" > "$WORK/check"
+check "check fails the disk run (exit 1)" test $? = 1
+check "disk run fails on the lift" has "^disk .*max_p999_lift_ms .*FAIL" "$WORK/check"
+check "diskless run passes the lift" has "^diskless .*max_p999_lift_ms .*pass" "$WORK/check"
+echo '{"max_p999_lift_ms": 100}' > "$WORK/th2.json"
+"$COW" check --db "$DB" --thresholds "$WORK/th2.json" > /dev/null
+check "check passes with a loose limit (exit 0)" test $? = 0
+echo '{"max_p99_ms": -1}' > "$WORK/th3.json"
+"$COW" check --db "$DB" --thresholds "$WORK/th3.json" > /dev/null 2>&1
+check "bad thresholds exit 2" test $? = 2
+
+echo "$passes passed, $fails failed"
+test "$fails" = 0
