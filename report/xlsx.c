@@ -1,0 +1,532 @@
+/* xlsx.c -- a cow_workbook as an .xlsx file, through libxlsxwriter.
+ *
+ * Exports xlsx_write() and xlsx_serial_from_us(). One function per layer:
+ * formats, column widths, cells, charts, sheets, then the workbook and the
+ * file (temporary name + rename). Every lxw_error is turned into a cow_err
+ * carrying the output path; libxlsxwriter's own stderr warnings are avoided
+ * by handing it only values it accepts (clean sheet names, cut strings,
+ * rows and columns inside the grid). */
+#include "xlsx.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xlsxwriter.h>
+
+#include "mem.h"
+
+#define US_PER_DAY INT64_C(86400000000)
+/* Excel serial of 1970-01-01 in the 1900 date system. */
+#define EXCEL_SERIAL_1970 25569
+/* Excel's limit for one cell, in characters. */
+#define XLSX_TEXT_MAX 32767
+#define XLSX_CUT_MARK " [truncated]"
+/* Integers beyond 2^53 do not survive a double: written as text. */
+#define XLSX_EXACT_INT (INT64_C(1) << 53)
+/* Computed widths stay readable: [min, max] Excel character units. */
+#define WIDTH_MIN 6.0
+#define WIDTH_MAX 60.0
+/* Native charts are drawn this much larger than libxlsxwriter's 480x288. */
+#define CHART_SCALE 1.5
+#define DOC_TITLE "cowtail report"
+
+/* Number formats per class; NULL keeps Excel's General. */
+static const char *const num_formats[] = {
+    [COW_COLFMT_TEXT] = NULL,
+    [COW_COLFMT_INT] = "#,##0",
+    [COW_COLFMT_MS3] = "0.000",
+    [COW_COLFMT_PCT] = "0.0%",
+    [COW_COLFMT_TIME_US] = "yyyy-mm-dd hh:mm:ss.000",
+};
+/* Axis number formats per class (ms axes read better without 3 decimals). */
+static const char *const axis_formats[] = {
+    [COW_COLFMT_TEXT] = NULL,
+    [COW_COLFMT_INT] = "#,##0",
+    [COW_COLFMT_MS3] = NULL,
+    [COW_COLFMT_PCT] = "0%",
+    [COW_COLFMT_TIME_US] = "hh:mm:ss",
+};
+#define NFMT (sizeof num_formats / sizeof num_formats[0])
+
+typedef struct xlsx_ctx {
+    lxw_workbook *book;     /* the workbook being built */
+    lxw_format *title;      /* the title row: bold, larger */
+    lxw_format *head_text;  /* header over text columns */
+    lxw_format *head_num;   /* header over number columns: right-aligned */
+    lxw_format *num[NFMT];  /* cell format per cow_colfmt; NULL = General */
+    lxw_format *boolean;    /* TRUE/FALSE: LibreOffice shows 1/0 without it */
+    const char *path;       /* the output file, for error messages */
+    cow_err *e;             /* where errors go */
+} xlsx_ctx;
+
+/* -------------------------------------------------------------- errors */
+
+/* A refused libxlsxwriter call: what names the item (a cell, "chart"). */
+static int lib_fail(xlsx_ctx *x, lxw_error err, const cow_sheet *s,
+                    const char *what)
+{
+    COW_FAIL(x->e, COW_EINTERNAL, "cannot write %s of sheet '%s': %s", what,
+             s->name, lxw_strerror(err));
+    cow_err_at(x->e, x->path, 0, 0);
+    return COW_EINTERNAL;
+}
+
+static int cell_fail(xlsx_ctx *x, lxw_error err, const cow_sheet *s,
+                     lxw_row_t r, lxw_col_t c)
+{
+    char what[32], ref[16];
+    lxw_rowcol_to_cell(ref, r, c);
+    snprintf(what, sizeof what, "cell %s", ref);
+    return lib_fail(x, err, s, what);
+}
+
+/* ------------------------------------------------------------- formats */
+
+static lxw_format *add_format(xlsx_ctx *x)
+{
+    lxw_format *f = workbook_add_format(x->book);
+    if (f == NULL) /* libxlsxwriter's only failure here is malloc */
+        COW_FAIL(x->e, COW_EINTERNAL, "libxlsxwriter could not add a format");
+    return f;
+}
+
+static int add_formats(xlsx_ctx *x)
+{
+    if (!(x->title = add_format(x)) || !(x->head_text = add_format(x)) ||
+        !(x->head_num = add_format(x)) || !(x->boolean = add_format(x)))
+        return COW_EINTERNAL;
+    format_set_num_format(x->boolean, "\"TRUE\";\"TRUE\";\"FALSE\"");
+    format_set_bold(x->title);
+    format_set_font_size(x->title, 13);
+    format_set_bold(x->head_text);
+    format_set_bottom(x->head_text, LXW_BORDER_THIN);
+    format_set_bold(x->head_num);
+    format_set_bottom(x->head_num, LXW_BORDER_THIN);
+    format_set_align(x->head_num, LXW_ALIGN_RIGHT);
+    for (size_t i = 0; i < NFMT; i++) {
+        if (num_formats[i] == NULL)
+            continue;
+        if (!(x->num[i] = add_format(x)))
+            return COW_EINTERNAL;
+        format_set_num_format(x->num[i], num_formats[i]);
+    }
+    return COW_OK;
+}
+
+/* --------------------------------------------------------------- widths */
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* "name (unit)" into out. */
+static void header_text(const cow_column *c, char *out, size_t n)
+{
+    if (c->unit)
+        snprintf(out, n, "%s (%s)", c->name, c->unit);
+    else
+        snprintf(out, n, "%s", c->name);
+}
+
+/* About how many characters the number v takes shown as fmt. */
+static size_t number_chars(double v, cow_colfmt fmt)
+{
+    char buf[64];
+    if (!isfinite(v))
+        return 0; /* left empty */
+    switch (fmt) {
+    case COW_COLFMT_INT: {
+        size_t n = (size_t)snprintf(buf, sizeof buf, "%.0f", fabs(v));
+        return n + (n - 1) / 3 + (v < 0);
+    }
+    case COW_COLFMT_MS3: return (size_t)snprintf(buf, sizeof buf, "%.3f", v);
+    case COW_COLFMT_PCT: return (size_t)snprintf(buf, sizeof buf, "%.1f%%", v * 100);
+    case COW_COLFMT_TIME_US: return 23;
+    case COW_COLFMT_TEXT: break;
+    }
+    return (size_t)snprintf(buf, sizeof buf, "%.10g", v);
+}
+
+static size_t cell_chars(const cow_cell *c, cow_colfmt fmt)
+{
+    switch (c->kind) {
+    case COW_CELL_EMPTY: return 0;
+    case COW_CELL_TEXT: return utf8_chars(c->v.text);
+    case COW_CELL_BOOL: return 5;
+    case COW_CELL_NUM: return number_chars(c->v.num, fmt);
+    case COW_CELL_INT: return number_chars((double)c->v.i, fmt);
+    }
+    return 0;
+}
+
+/* The column's width: given, or from its widest cell and header. */
+static double column_width(const cow_sheet *s, size_t col)
+{
+    const cow_column *c = &s->cols[col];
+    if (c->width > 0)
+        return c->width;
+    char head[1024];
+    header_text(c, head, sizeof head);
+    /* The autofilter button covers about 3 characters of the header. */
+    double w = (double)utf8_chars(head) + (s->autofilter ? 3 : 0);
+    for (size_t r = 0; r < s->nrows && w < WIDTH_MAX; r++) {
+        double cw = (double)cell_chars(&s->cells[r * s->ncols + col], c->fmt);
+        if (cw > w)
+            w = cw;
+    }
+    w += 1; /* breathing room: Excel's width excludes cell padding */
+    return w < WIDTH_MIN ? WIDTH_MIN : w > WIDTH_MAX ? WIDTH_MAX : w;
+}
+
+/* ---------------------------------------------------------------- cells */
+
+double xlsx_serial_from_us(int64_t us)
+{
+    int64_t days = us / US_PER_DAY, rem = us % US_PER_DAY;
+    if (rem < 0) { /* floor division for instants before 1970 */
+        rem += US_PER_DAY;
+        days--;
+    }
+    /* The integer part is exact; one rounding in the addition. */
+    return (double)(days + EXCEL_SERIAL_1970) + (double)rem / (double)US_PER_DAY;
+}
+
+/* Text as a string cell, never interpreted (a leading = + - @ stays text),
+ * cut to Excel's limit with a visible mark. */
+static lxw_error write_text(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                            const char *text, lxw_format *f)
+{
+    if (utf8_chars(text) <= XLSX_TEXT_MAX)
+        return worksheet_write_string(ws, r, c, text, f);
+    size_t keep = XLSX_TEXT_MAX - (sizeof XLSX_CUT_MARK - 1), i = 0;
+    for (size_t n = 0; text[i]; i++) { /* byte offset of char number keep */
+        if (((unsigned char)text[i] & 0xC0) != 0x80 && n++ == keep)
+            break;
+    }
+    char *cut = xmalloc(i + sizeof XLSX_CUT_MARK);
+    memcpy(cut, text, i);
+    memcpy(cut + i, XLSX_CUT_MARK, sizeof XLSX_CUT_MARK);
+    lxw_error err = worksheet_write_string(ws, r, c, cut, f);
+    free(cut);
+    return err;
+}
+
+static lxw_error write_double(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                              double v, cow_colfmt fmt, lxw_format *f)
+{
+    /* NaN and Inf have no Excel number. An empty cell is what charts show
+     * as a gap (text or #N/A would be plotted as 0 by LibreOffice). */
+    if (!isfinite(v) || (fmt == COW_COLFMT_TIME_US && fabs(v) >= 9.2e18))
+        return LXW_NO_ERROR;
+    if (fmt == COW_COLFMT_TIME_US)
+        return worksheet_write_number(ws, r, c, xlsx_serial_from_us(llround(v)), f);
+    return worksheet_write_number(ws, r, c, v, f);
+}
+
+static lxw_error write_int(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                           int64_t v, cow_colfmt fmt, lxw_format *f)
+{
+    if (fmt == COW_COLFMT_TIME_US)
+        return worksheet_write_number(ws, r, c, xlsx_serial_from_us(v), f);
+    if (v > XLSX_EXACT_INT || v < -XLSX_EXACT_INT) {
+        char digits[24];
+        snprintf(digits, sizeof digits, "%lld", (long long)v);
+        return worksheet_write_string(ws, r, c, digits, NULL);
+    }
+    return worksheet_write_number(ws, r, c, (double)v, f);
+}
+
+static lxw_error write_cell(xlsx_ctx *x, lxw_worksheet *ws, lxw_row_t r,
+                            lxw_col_t c, const cow_cell *cell, cow_colfmt fmt)
+{
+    lxw_format *f = x->num[fmt];
+    switch (cell->kind) {
+    case COW_CELL_EMPTY: return LXW_NO_ERROR;
+    case COW_CELL_TEXT: return write_text(ws, r, c, cell->v.text, NULL);
+    case COW_CELL_BOOL: return worksheet_write_boolean(ws, r, c, cell->v.b, x->boolean);
+    case COW_CELL_NUM: return write_double(ws, r, c, cell->v.num, fmt, f);
+    case COW_CELL_INT: return write_int(ws, r, c, cell->v.i, fmt, f);
+    }
+    return LXW_NO_ERROR;
+}
+
+/* --------------------------------------------------------------- charts */
+
+static uint8_t chart_type(cow_sheet_chart_kind k)
+{
+    switch (k) {
+    case COW_SHEET_CHART_LINE: return LXW_CHART_LINE;
+    case COW_SHEET_CHART_SCATTER: return LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS;
+    case COW_SHEET_CHART_COLUMN: return LXW_CHART_COLUMN;
+    }
+    return LXW_CHART_LINE;
+}
+
+/* libxlsxwriter reads a chart label starting with '=' as a cell reference;
+ * a leading space keeps it a plain label. Returns s or buf. */
+static const char *plain_label(const char *s, char *buf, size_t n)
+{
+    if (s[0] != '=')
+        return s;
+    snprintf(buf, n, " %s", s);
+    return buf;
+}
+
+static void chart_labels(lxw_chart *ch, const cow_sheet_chart *spec)
+{
+    char buf[1024];
+    if (spec->title)
+        chart_title_set_name(ch, plain_label(spec->title, buf, sizeof buf));
+    if (spec->x_title)
+        chart_axis_set_name(ch->x_axis, plain_label(spec->x_title, buf, sizeof buf));
+    if (spec->y_title)
+        chart_axis_set_name(ch->y_axis, plain_label(spec->y_title, buf, sizeof buf));
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+}
+
+static void chart_axes(lxw_chart *ch, const cow_sheet *s,
+                       const cow_sheet_chart *spec)
+{
+    const char *xf = axis_formats[s->cols[spec->x_col].fmt];
+    const char *yf = axis_formats[s->cols[spec->first_col].fmt];
+    if (xf && spec->kind == COW_SHEET_CHART_SCATTER)
+        chart_axis_set_num_format(ch->x_axis, xf);
+    if (yf)
+        chart_axis_set_num_format(ch->y_axis, yf);
+}
+
+/* One series per value column over data rows [r0, r1], named by its
+ * header cell (a reference, so the name is never parsed as a formula). */
+static int chart_series(xlsx_ctx *x, lxw_chart *ch, const cow_sheet *s,
+                        lxw_row_t hdr)
+{
+    const cow_sheet_chart *spec = s->chart;
+    lxw_row_t r0 = hdr + 1, r1 = hdr + (lxw_row_t)s->nrows;
+    lxw_col_t xc = (lxw_col_t)spec->x_col;
+    for (size_t col = spec->first_col; col <= spec->last_col; col++) {
+        if (col == spec->x_col)
+            continue;
+        lxw_chart_series *ser = chart_add_series(ch, NULL, NULL);
+        if (ser == NULL)
+            return lib_fail(x, LXW_ERROR_MEMORY_MALLOC_FAILED, s, "chart series");
+        lxw_col_t c = (lxw_col_t)col;
+        chart_series_set_categories(ser, s->name, r0, xc, r1, xc);
+        chart_series_set_values(ser, s->name, r0, c, r1, c);
+        chart_series_set_name_range(ser, s->name, hdr, c);
+        if (spec->kind == COW_SHEET_CHART_LINE) /* a point between gaps shows */
+            chart_series_set_marker_type(ser, LXW_CHART_MARKER_AUTOMATIC);
+    }
+    return COW_OK;
+}
+
+/* The sheet's chart, right of the table (or below it when the table is
+ * as wide as the grid). */
+static int write_chart(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
+                       lxw_row_t hdr)
+{
+    const cow_sheet_chart *spec = s->chart;
+    if (spec == NULL || s->nrows == 0)
+        return COW_OK;
+    lxw_chart *ch = workbook_add_chart(x->book, chart_type(spec->kind));
+    if (ch == NULL)
+        return lib_fail(x, LXW_ERROR_MEMORY_MALLOC_FAILED, s, "chart");
+    chart_labels(ch, spec);
+    chart_axes(ch, s, spec);
+    int rc = chart_series(x, ch, s, hdr);
+    if (rc)
+        return rc;
+    lxw_chart_options opt = {.x_scale = CHART_SCALE, .y_scale = CHART_SCALE};
+    bool right = s->ncols + 1 < LXW_COL_MAX;
+    lxw_row_t row = right ? hdr : hdr + (lxw_row_t)s->nrows + 2;
+    lxw_col_t col = right ? (lxw_col_t)(s->ncols + 1) : 0;
+    lxw_error err = worksheet_insert_chart_opt(ws, row, col, ch, &opt);
+    return err ? lib_fail(x, err, s, "chart") : COW_OK;
+}
+
+/* --------------------------------------------------------------- sheets */
+
+static int write_header(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
+                        lxw_row_t hdr)
+{
+    lxw_error err;
+    if (s->title && (err = write_text(ws, 0, 0, s->title, x->title)))
+        return lib_fail(x, err, s, "the title");
+    for (size_t c = 0; c < s->ncols; c++) {
+        char head[1024];
+        header_text(&s->cols[c], head, sizeof head);
+        lxw_format *f = s->cols[c].fmt == COW_COLFMT_TEXT ? x->head_text : x->head_num;
+        if ((err = write_text(ws, hdr, (lxw_col_t)c, head, f)))
+            return cell_fail(x, err, s, hdr, (lxw_col_t)c);
+    }
+    return COW_OK;
+}
+
+static int write_rows(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
+                      lxw_row_t hdr)
+{
+    for (size_t r = 0; r < s->nrows; r++) {
+        lxw_row_t row = hdr + 1 + (lxw_row_t)r;
+        for (size_t c = 0; c < s->ncols; c++) {
+            const cow_cell *cell = &s->cells[r * s->ncols + c];
+            lxw_error err = write_cell(x, ws, row, (lxw_col_t)c, cell, s->cols[c].fmt);
+            if (err)
+                return cell_fail(x, err, s, row, (lxw_col_t)c);
+        }
+    }
+    return COW_OK;
+}
+
+/* Widths, frozen header, autofilter. */
+static int write_view(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
+                      lxw_row_t hdr)
+{
+    lxw_error err;
+    for (size_t c = 0; c < s->ncols; c++) {
+        lxw_col_t col = (lxw_col_t)c;
+        if ((err = worksheet_set_column(ws, col, col, column_width(s, c), NULL)))
+            return lib_fail(x, err, s, "column widths");
+    }
+    if (s->freeze_header)
+        worksheet_freeze_panes(ws, hdr + 1, 0);
+    if (s->autofilter && s->ncols > 0 &&
+        (err = worksheet_autofilter(ws, hdr, 0, hdr + (lxw_row_t)s->nrows,
+                                    (lxw_col_t)(s->ncols - 1))))
+        return lib_fail(x, err, s, "the autofilter");
+    return COW_OK;
+}
+
+static int write_sheet(xlsx_ctx *x, const cow_sheet *s)
+{
+    lxw_row_t hdr = s->title ? 1 : 0;
+    if (s->nrows > LXW_ROW_MAX - 1 - hdr)
+        return COW_FAIL(x->e, COW_ELIMIT,
+                        "sheet '%s' has %zu rows but Excel holds %u per sheet: "
+                        "write fewer rows (sample or aggregate them)",
+                        s->name, s->nrows, (unsigned)(LXW_ROW_MAX - 1 - hdr));
+    lxw_worksheet *ws = workbook_add_worksheet(x->book, s->name);
+    if (ws == NULL)
+        return lib_fail(x, LXW_ERROR_PARAMETER_VALIDATION, s, "the name");
+    int rc = write_header(x, ws, s, hdr);
+    if (rc == COW_OK)
+        rc = write_rows(x, ws, s, hdr);
+    if (rc == COW_OK)
+        rc = write_view(x, ws, s, hdr);
+    if (rc == COW_OK)
+        rc = write_chart(x, ws, s, hdr);
+    return rc;
+}
+
+/* ------------------------------------------------------ workbook, file */
+
+static int io_fail(cow_err *e, const char *path, const char *what, int errnum)
+{
+    COW_FAIL(e, COW_EIO, "%s: %s (check that the folder exists and is writable)",
+             what, strerror(errnum));
+    cow_err_at(e, path, 0, 0);
+    return COW_EIO;
+}
+
+/* Create "<path>.tmp-XXXXXX" next to path, with the permissions a plain
+ * fopen would give (mkstemp makes 0600). *tmp is the caller's to free. */
+static int open_temp(const char *path, char **tmp, cow_err *e)
+{
+    size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
+    char *t = xmalloc(n);
+    snprintf(t, n, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(t);
+    if (fd < 0) {
+        int errnum = errno;
+        free(t);
+        return io_fail(e, path, "cannot create the workbook", errnum);
+    }
+    mode_t mask = umask(0); /* reading the umask means setting it: restore */
+    umask(mask);
+    int rc = fchmod(fd, 0666 & ~mask) == 0 ? 0 : errno;
+    close(fd);
+    if (rc) {
+        unlink(t);
+        free(t);
+        return io_fail(e, path, "cannot create the workbook", rc);
+    }
+    *tmp = t;
+    return COW_OK;
+}
+
+static int set_properties(xlsx_ctx *x, const cow_workbook *wb)
+{
+    char title[] = DOC_TITLE; /* lxw_doc_properties wants char * */
+    lxw_doc_properties props = {.title = title, .created = (time_t)wb->created_s};
+    lxw_error err = workbook_set_properties(x->book, &props);
+    if (err) {
+        COW_FAIL(x->e, COW_EINTERNAL, "cannot set the document properties: %s",
+                 lxw_strerror(err));
+        cow_err_at(x->e, x->path, 0, 0);
+        return COW_EINTERNAL;
+    }
+    return COW_OK;
+}
+
+/* Build every sheet into book; on error the caller frees book. */
+static int build(xlsx_ctx *x, const cow_workbook *wb)
+{
+    int rc = set_properties(x, wb);
+    if (rc == COW_OK)
+        rc = add_formats(x);
+    for (size_t i = 0; rc == COW_OK && i < wb->nsheets; i++)
+        rc = write_sheet(x, wb->sheets[i]);
+    if (rc)
+        cow_err_at(x->e, x->path, 0, 0);
+    return rc;
+}
+
+/* workbook_close() writes the file and frees book whatever happens. */
+static int close_book(lxw_workbook *book, const char *path, cow_err *e)
+{
+    lxw_error err = workbook_close(book);
+    if (err == LXW_NO_ERROR)
+        return COW_OK;
+    COW_FAIL(e, COW_EIO, "cannot write the workbook: %s", lxw_strerror(err));
+    cow_err_at(e, path, 0, 0);
+    return COW_EIO;
+}
+
+int xlsx_write(const cow_workbook *wb, const char *path, cow_err *e)
+{
+    char *tmp = NULL;
+    int rc = open_temp(path, &tmp, e);
+    if (rc)
+        return rc;
+    xlsx_ctx x = {.book = workbook_new(tmp), .path = path, .e = e};
+    if (x.book == NULL) {
+        rc = COW_FAIL(e, COW_EINTERNAL, "libxlsxwriter could not start a workbook");
+        cow_err_at(e, path, 0, 0);
+        goto fail;
+    }
+    rc = build(&x, wb);
+    if (rc) {
+        lxw_workbook_free(x.book);
+        goto fail;
+    }
+    rc = close_book(x.book, path, e);
+    if (rc)
+        goto fail;
+    if (rename(tmp, path) != 0) {
+        rc = io_fail(e, path, "cannot put the workbook in place", errno);
+        goto fail;
+    }
+    free(tmp);
+    return COW_OK;
+fail:
+    unlink(tmp);
+    free(tmp);
+    return rc;
+}
