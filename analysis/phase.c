@@ -8,7 +8,10 @@
  *     saving started" opens a BGSAVE ending at "terminated with success" /
  *     error / signal; "Background append only file rewriting started" an
  *     AOF rewrite; "Beginning forklessSaveToDisk" a forkless save.
- *  2. The fork instant of a window is its child's start line.
+ *  2. The fork instant of a window is its child's start line, which is
+ *     logged only after fork() returned: a BGSAVE or AOF rewrite window
+ *     opens in->fork_preroll_us before it, so the stall of the fork call
+ *     itself falls inside the window, not in the baseline.
  *  3. Without log windows of a kind, INFO polls of rdb_bgsave_in_progress
  *     and aof_rewrite_in_progress give them (rising poll to falling poll).
  *  4. A window without an end is cut at the last sample and marked open.
@@ -136,7 +139,9 @@ static void from_log(const cow_phase_input *in, cow_phases *w)
             const char *const *ends = kind == COW_PHASE_BGSAVE ? save_end
                                     : kind == COW_PHASE_AOF_REWRITE ? aof_end
                                     : fl_end;
-            ph = push(w, kind, v->t_us, 0, "log");
+            ph = push(w, kind, kind == COW_PHASE_FORKLESS ? v->t_us
+                                                          : v->t_us - in->fork_preroll_us,
+                      0, "log");
             if (kind != COW_PHASE_FORKLESS) {
                 ph->fork_us = v->t_us;
                 ph->child_pid = (long)v->value;

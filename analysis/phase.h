@@ -65,6 +65,10 @@ typedef struct cow_phase_input {
     size_t nbgsave;
     const cow_flag_poll *aof;   /* aof_rewrite_in_progress polls, time order */
     size_t naof;
+    int64_t fork_preroll_us;    /* a child's start line is logged after
+                                   fork() returns: its window opens this
+                                   much earlier (fork time + 1 ms of stamp
+                                   truncation); 0 when unknown */
     int64_t t_first_us;         /* first sample of the run (0 if none) */
     int64_t t_last_us;          /* last sample of the run */
 } cow_phase_input;

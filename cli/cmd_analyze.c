@@ -365,6 +365,12 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
     in.nbgsave = bg ? nb : 0;
     in.aof = aof;
     in.naof = aof ? na : 0;
+    {
+        cow_fact fork;
+        if ((rc = store_fact_info_max(st, r->id, "latest_fork_usec", &fork, e)) != COW_OK)
+            goto done;
+        in.fork_preroll_us = fork.known && fork.num > 0 ? (int64_t)fork.num + 1000 : 0;
+    }
     in.t_first_us = n ? t[0] : 0;
     in.t_last_us = n ? t[n - 1] : 0;
     if ((rc = phase_build(&in, &ph, e)) != COW_OK ||

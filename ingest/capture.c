@@ -48,7 +48,7 @@ static int is_capture_name(const char *name)
         ends_with(name, ".db-shm") || ends_with(name, ".sqlite") ||
         ends_with(name, ".db-journal"))
         return 0;
-    if (strcmp(name, "run.json") == 0)
+    if (strcmp(name, "run.json") == 0 || strcmp(name, "thresholds.json") == 0)
         return 0;
     if (strncasecmp(name, "README", 6) == 0)
         return 0;

@@ -8,7 +8,8 @@
  *
  * A folder that holds files is one run; its label is its path relative to
  * the folder given (the folder given itself is labelled by its base name).
- * Hidden files, run.json, README files and databases are not capture files. Files are
+ * Hidden files, run.json, thresholds.json (the fleet gate's limits),
+ * README files and databases are not capture files. Files are
  * listed in name order, runs in label order, so ingest order is stable. */
 #ifndef COW_INGEST_CAPTURE_H
 #define COW_INGEST_CAPTURE_H

@@ -920,6 +920,10 @@ static int lm_sniff(const char *fname, const char *head, size_t n)
         return hint.name_kind == LM_HISTORY ? 85 : 40;
     if (empty && pos == 1 && hint.name_kind != LM_NONE)
         return 70;
+    /* redis-cli prints an empty reply as an empty line when piped: only
+     * the file name can say what it is. */
+    if (pos == 0 && n <= 2 && hint.name_kind != LM_NONE)
+        return 70;
     return 0;
 }
 

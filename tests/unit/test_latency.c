@@ -261,6 +261,9 @@ static void sniffers_should_claim_their_own_files(void)
     CHECK(parser_detect("x.json", json, strlen(json)) == &cow_parser_latency_json);
     CHECK(cow_parser_latency_csv.sniff("m.csv", mem, strlen(mem)) == 0);
     CHECK(cow_parser_latency_json.sniff("x", csv, strlen(csv)) == 0);
+    /* redis-cli's empty reply, piped: an empty line; the name says what */
+    CHECK(parser_detect("latency-latest.txt", "\n", 1) == &cow_parser_latency_monitor);
+    CHECK(parser_detect("notes.txt", "\n", 1) == NULL);
 }
 
 static void throughput_should_become_intervals(void)

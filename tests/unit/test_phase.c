@@ -60,6 +60,14 @@ static void phases_should_follow_log_windows(void)
     CHECK_INT(ph.v[5].t1_us, T0 + S(10) + 1);
     CHECK_INT(ph.v[1].overlap, 0);
     phase_release(&ph);
+
+    /* the fork happened before its log line: the window opens earlier */
+    in.fork_preroll_us = 2707;
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    CHECK_INT(ph.v[1].t0_us, T0 + S(2) + 1000 - 2707);
+    CHECK_INT(ph.v[1].fork_us, T0 + S(2) + 1000);
+    CHECK_INT(ph.v[3].t0_us, T0 + S(6)); /* a sync opens at its trigger */
+    phase_release(&ph);
 }
 
 static void phases_should_mark_overlaps_and_use_polls(void)
