@@ -18,9 +18,12 @@
  *  5. Two windows that overlap are both marked (an RDB save during an AOF
  *     rewrite cannot fork at once, but a deferred one can start right as
  *     the other ends; overlapping means sharing time, not touching).
- *  6. Baseline: from the first sample to the first window; after: from the
- *     last window's end; between: gaps between windows. Empty ones are
- *     left out. No windows: the whole run is baseline. */
+ *  6. Baseline: from the first sample to the first window that holds
+ *     samples (windows that ended before the capture began do not count);
+ *     after: from the last window's end; between: gaps between windows.
+ *     Empty ones are left out. No windows: the whole run is baseline.
+ *  7. A forkless save from the log is the save: INFO's
+ *     rdb_bgsave_in_progress flag during it adds no BGSAVE window. */
 #include "phase.h"
 
 #include <stdio.h>
@@ -198,6 +201,7 @@ int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e)
     size_t i, j;
     int seq[COW_PHASE_NKINDS];
     int64_t cursor;
+    int sampled_window = 0;
 
     memset(out, 0, sizeof(*out));
     memset(&w, 0, sizeof(w));
@@ -205,7 +209,7 @@ int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e)
     (void)e;
     from_log(in, &w);
     if (!has_kind(&w, COW_PHASE_BGSAVE) && !has_kind(&w, COW_PHASE_SYNC_DISK) &&
-        !has_kind(&w, COW_PHASE_SYNC_DISKLESS))
+        !has_kind(&w, COW_PHASE_SYNC_DISKLESS) && !has_kind(&w, COW_PHASE_FORKLESS))
         from_polls(in->bgsave, in->nbgsave, COW_PHASE_BGSAVE, in->t_last_us, &w);
     if (!has_kind(&w, COW_PHASE_AOF_REWRITE))
         from_polls(in->aof, in->naof, COW_PHASE_AOF_REWRITE, in->t_last_us, &w);
@@ -220,10 +224,16 @@ int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e)
     for (i = 0; i < w.n; i++) {
         cow_phase *ph;
         if (w.v[i].t0_us > cursor && in->t_first_us != 0) {
-            ph = push(out, i == 0 ? COW_PHASE_BASELINE : COW_PHASE_BETWEEN,
+            /* the first stretch of samples before any window that holds
+             * samples is the baseline, even after a window that ended
+             * before the capture began */
+            ph = push(out, cursor == in->t_first_us && !sampled_window
+                               ? COW_PHASE_BASELINE : COW_PHASE_BETWEEN,
                       cursor, w.v[i].t0_us, w.v[i].source);
             ph->source = "derived";
         }
+        if (w.v[i].t1_us > in->t_first_us && w.v[i].t0_us <= in->t_last_us)
+            sampled_window = 1;
         ph = push(out, w.v[i].kind, 0, 0, NULL);
         *ph = w.v[i];
         if (ph->t1_us > cursor)

@@ -4,6 +4,7 @@
 #ifndef COW_CLI_CLI_H
 #define COW_CLI_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -66,6 +67,9 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
 /* Analyse one run with the defaults (seed 1, 9,999 resamples, type 7)
  * and store the results, printing nothing (doctor, report). */
 int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e);
+/* The same with a given seed and number of resamples. */
+int cli_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
+                         int resamples, cow_err *e);
 
 /* Gather facts, run the doctor's rules over rows[0..n) and store the
  * findings. *facts (when facts is not NULL) is the facts array, freed by

@@ -413,15 +413,21 @@ done:
     return rc;
 }
 
-int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)
+int cli_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
+                         int resamples, cow_err *e)
 {
     analyze_opts o;
     memset(&o, 0, sizeof(o));
     o.rs.method = COW_PCT_LINEAR;
-    o.rs.resamples = COW_BOOT_RESAMPLES;
-    o.rs.seed = 1;
+    o.rs.resamples = resamples;
+    o.rs.seed = seed;
     o.quiet = 1;
     return analyze_run(st, r, &o, NULL, e);
+}
+
+int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    return cli_analyze_run_with(st, r, 1, COW_BOOT_RESAMPLES, e);
 }
 
 static int parse_u64(const char *s, uint64_t *v)

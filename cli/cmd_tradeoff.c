@@ -19,7 +19,9 @@ const char *const cmd_tradeoff_usage[] = {
     "usage: cowtail tradeoff [--db FILE] [--scenario S] [--seed N] [--json] [RUN...]",
     "",
     "Compare the modes of the runs (run.json \"mode\": fork, forkless) over",
-    "their trials: COW (rdb_last_cow_size), memory growth during the save",
+    "their trials, within one host and scenario (by default the group with",
+    "two modes and the most runs; --scenario/--host or RUN... choose):",
+    "COW (rdb_last_cow_size), memory growth during the save",
     "(memory series), save wall time (server log stamps; INFO's whole",
     "seconds otherwise), writer throughput, worst round trip and fork time.",
     "Per mode: mean, min-max and the 95% t-interval of the mean; between",
@@ -27,6 +29,7 @@ const char *const cmd_tradeoff_usage[] = {
     "",
     "  --db FILE       database (default cowtail.db)",
     "  --scenario S    only runs of this scenario",
+    "  --host H        only runs of this host",
     "  --seed N        bootstrap seed (default 1)",
     "  --json          groups and ratios as JSON",
     NULL
@@ -136,11 +139,12 @@ int cmd_tradeoff(int argc, char **argv)
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"scenario", required_argument, NULL, 's'},
+        {"host", required_argument, NULL, 'H'},
         {"seed", required_argument, NULL, 'S'},
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB, *scenario = NULL;
+    const char *db = COW_DEFAULT_DB, *scenario = NULL, *host = NULL;
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
     cow_run_row *rows = NULL;
@@ -155,6 +159,7 @@ int cmd_tradeoff(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 's': scenario = optarg; break;
+        case 'H': host = optarg; break;
         case 'S': seed = strtoull(optarg, NULL, 10); break;
         case 'j': json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
@@ -167,12 +172,18 @@ int cmd_tradeoff(int argc, char **argv)
         return EXIT_IO;
     }
     tr = xcalloc(n ? n : 1, sizeof(*tr));
+    if (optind >= argc && scenario == NULL && host == NULL &&
+        facts_tradeoff_group(rows, n, &host, &scenario) == 0 && !json)
+        printf("runs of host %s, scenario %s (the group with two modes and the most "
+               "runs; choose with --host/--scenario)\n", host ? host : "(none)",
+               scenario ? scenario : "(none)");
     for (i = 0; i < n && code == EXIT_OK; i++) {
         int want = optind >= argc;
         for (a = optind; a < argc; a++)
             want |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!want || rows[i].mode == NULL ||
-            (scenario && (!rows[i].scenario || strcmp(rows[i].scenario, scenario) != 0)))
+        if (!want || rows[i].mode == NULL || rows[i].samples == 0 ||
+            (scenario && (!rows[i].scenario || strcmp(rows[i].scenario, scenario) != 0)) ||
+            (host && (!rows[i].host || strcmp(rows[i].host, host) != 0)))
             continue;
         if (facts_trial(st, &rows[i], &tr[nt], &e) != COW_OK) {
             cli_error(&e);

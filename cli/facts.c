@@ -249,6 +249,42 @@ int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
     return COW_OK;
 }
 
+static int same(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+int facts_in_group(const cow_run_row *r, const char *host, const char *scenario)
+{
+    return r->mode != NULL && r->samples > 0 && same(r->host, host) &&
+           same(r->scenario, scenario);
+}
+
+int facts_tradeoff_group(const cow_run_row *rows, size_t n, const char **host,
+                         const char **scenario)
+{
+    size_t i, j, best_runs = 0;
+    int found = -1;
+    for (i = 0; i < n; i++) {
+        size_t runs = 0;
+        int modes2 = 0;
+        if (rows[i].mode == NULL || rows[i].samples == 0)
+            continue;
+        for (j = 0; j < n; j++)
+            if (facts_in_group(&rows[j], rows[i].host, rows[i].scenario)) {
+                runs++;
+                modes2 |= strcmp(rows[j].mode, rows[i].mode) != 0;
+            }
+        if (modes2 && runs > best_runs) {
+            best_runs = runs;
+            *host = rows[i].host;
+            *scenario = rows[i].scenario;
+            found = 0;
+        }
+    }
+    return found;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;

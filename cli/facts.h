@@ -16,4 +16,13 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
  * and worst round trip over the capture, fork time. */
 int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e);
 
+/* The (host, scenario) group of rows[0..n) that has runs of at least two
+ * modes and the most such runs: modes are only comparable on one host
+ * and one workload. Returns 0 and sets *host / *scenario (borrowed, may be
+ * NULL for "not set") when one exists, -1 otherwise. */
+int facts_tradeoff_group(const cow_run_row *rows, size_t n, const char **host,
+                         const char **scenario);
+/* 1 when run r belongs to that group. */
+int facts_in_group(const cow_run_row *r, const char *host, const char *scenario);
+
 #endif

@@ -27,6 +27,8 @@ static const cow_command commands[] = {
     {"analyze", cmd_analyze, "phases, quantiles with intervals, deltas vs baseline",
      cmd_analyze_usage},
     {"doctor", cmd_doctor, "explain the tail with evidence and advice", cmd_doctor_usage},
+    {"report", cmd_report, "captures in, charts, workbook and summary out",
+     cmd_report_usage},
     {"diff", cmd_diff, "compare runs with a base run (scenario vs scenario)",
      cmd_diff_usage},
     {"check", cmd_check, "the fleet gate: every run against thresholds",

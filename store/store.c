@@ -73,6 +73,7 @@ enum {
     SQL_RES_EXCEED,
     SQL_DEL_FINDINGS,
     SQL_PUT_FINDING,
+    SQL_LOAD_FINDINGS,
     SQL_BEGIN,
     SQL_COMMIT,
     SQL_ROLLBACK,
@@ -217,6 +218,9 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_PUT_FINDING] =
         "INSERT INTO findings(run, seq, rule, severity, title, evidence, recommendation)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [SQL_LOAD_FINDINGS] =
+        "SELECT rule, severity, title, evidence, recommendation FROM findings"
+        " WHERE run = ?1 ORDER BY seq",
     [SQL_BEGIN] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",
@@ -1219,6 +1223,49 @@ void store_free_results(cow_result_set *r)
     free(r->d);
     free(r->x);
     memset(r, 0, sizeof(*r));
+}
+
+int store_load_findings(cow_store *st, int64_t run, cow_finding_row **rows,
+                        size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_FINDINGS];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *rows = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_finding_row *f;
+        *rows = xgrow(*rows, sizeof(**rows), k + 1, &cap);
+        f = &(*rows)[k++];
+        f->rule = col_dup(q, 0);
+        f->severity = col_dup(q, 1);
+        f->title = col_dup(q, 2);
+        f->evidence = col_dup(q, 3);
+        f->recommendation = col_dup(q, 4);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        store_free_findings(*rows, k);
+        *rows = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading findings");
+    }
+    return COW_OK;
+}
+
+void store_free_findings(cow_finding_row *rows, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(rows[i].rule);
+        free(rows[i].severity);
+        free(rows[i].title);
+        free(rows[i].evidence);
+        free(rows[i].recommendation);
+    }
+    free(rows);
 }
 
 int store_clear_findings(cow_store *st, int64_t run, cow_err *e)

@@ -224,6 +224,14 @@ int store_put_finding(cow_store *st, int64_t run, int seq, const char *rule,
                       const char *evidence_json, const char *recommendation,
                       cow_err *e);
 
+/* Stored findings of a run, in order. */
+typedef struct cow_finding_row {
+    char *rule, *severity, *title, *evidence, *recommendation; /* owned */
+} cow_finding_row;
+int store_load_findings(cow_store *st, int64_t run, cow_finding_row **rows,
+                        size_t *n, cow_err *e);
+void store_free_findings(cow_finding_row *rows, size_t n);
+
 /* All runs with their counts, ordered by label. */
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
 void store_free_runs(cow_run_row *rows, size_t n);

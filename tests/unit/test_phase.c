@@ -111,6 +111,26 @@ static void phases_should_mark_overlaps_and_use_polls(void)
     CHECK_INT(ph.v[1].t1_us, T0 + S(7));
     phase_release(&ph);
 
+    /* a rewrite that ended before the capture: the gap after it is the
+     * baseline; a forkless save hides the INFO flag window */
+    {
+        cow_event e2[] = {ev(T0 - S(5), "aof_rewrite_start", 9, NULL),
+                          ev(T0 - S(2), "aof_rewrite_done", NAN, NULL),
+                          ev(T0 + S(2), "forkless_start", NAN, NULL),
+                          ev(T0 + S(8), "forkless_done", 6, "s")};
+        in.ev = e2;
+        in.nev = 4;
+        CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+        CHECK_INT(ph.n, 4);
+        CHECK_STR(ph.v[0].label, "aof-rewrite#1");
+        CHECK_STR(ph.v[1].label, "baseline");
+        CHECK_STR(ph.v[2].label, "forkless#1");
+        CHECK_STR(ph.v[3].label, "after");
+        phase_release(&ph);
+        in.ev = NULL;
+        in.nev = 0;
+    }
+
     /* nothing: one baseline */
     in.nbgsave = 0;
     CHECK_INT(phase_build(&in, &ph, &err), COW_OK);

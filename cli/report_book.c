@@ -1,0 +1,393 @@
+/* report_book.c -- one sheet per kind of result (see report_book.h). */
+#include "report_book.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* Column spec of a sheet. */
+typedef struct colspec {
+    const char *name;   /* header */
+    const char *unit;   /* or NULL */
+    cow_colfmt fmt;     /* format class */
+} colspec;
+
+static cow_sheet *sheet(cow_workbook *wb, const char *name, const char *title,
+                        const colspec *cols, size_t ncols, cow_err *e)
+{
+    cow_sheet *s = table_add_sheet(wb, name, title);
+    size_t i;
+    for (i = 0; i < ncols; i++)
+        if (table_add_column(s, cols[i].name, cols[i].unit, cols[i].fmt, e) != COW_OK)
+            return NULL;
+    return s;
+}
+
+/* Cell setters that skip NaN (empty cell) and NULL text. */
+static int num(cow_sheet *s, size_t r, size_t c, double v, cow_err *e)
+{
+    return isnan(v) || isinf(v) ? table_set_empty(s, r, c, e) : table_set_num(s, r, c, v, e);
+}
+
+static int txt(cow_sheet *s, size_t r, size_t c, const char *v, cow_err *e)
+{
+    return v ? table_set_text(s, r, c, v, e) : table_set_empty(s, r, c, e);
+}
+
+#define N(s) (sizeof(s) / sizeof((s)[0]))
+#define TRY(x) do { int rc_ = (x); if (rc_ != COW_OK) return rc_; } while (0)
+
+static const char *phase_label(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return rs->ph[i].label;
+    return "?";
+}
+
+static int runs_sheet(cow_workbook *wb, const cow_run_row *rows, size_t n, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"scenario", NULL, COW_COLFMT_TEXT},
+        {"mode", NULL, COW_COLFMT_TEXT}, {"host", NULL, COW_COLFMT_TEXT},
+        {"trial", NULL, COW_COLFMT_INT}, {"files", NULL, COW_COLFMT_INT},
+        {"samples", NULL, COW_COLFMT_INT}, {"rejected lines", NULL, COW_COLFMT_INT},
+        {"events", NULL, COW_COLFMT_INT}, {"first sample", "UTC", COW_COLFMT_TIME_US},
+        {"span", "s", COW_COLFMT_MS3}, {"phases", NULL, COW_COLFMT_TEXT}};
+    cow_sheet *s = sheet(wb, "Runs", "Runs and what landed", cols, N(cols), e);
+    size_t i;
+    if (s == NULL)
+        return e->code;
+    for (i = 0; i < n; i++) {
+        const cow_run_row *r = &rows[i];
+        size_t k = table_add_row(s);
+        TRY(txt(s, k, 0, r->label, e));
+        TRY(txt(s, k, 1, r->scenario, e));
+        TRY(txt(s, k, 2, r->mode, e));
+        TRY(txt(s, k, 3, r->host, e));
+        TRY(r->trial >= 0 ? table_set_int(s, k, 4, r->trial, e) : table_set_empty(s, k, 4, e));
+        TRY(table_set_int(s, k, 5, r->files, e));
+        TRY(table_set_int(s, k, 6, r->samples, e));
+        TRY(table_set_int(s, k, 7, r->rejected, e));
+        TRY(table_set_int(s, k, 8, r->events, e));
+        TRY(r->samples ? table_set_int(s, k, 9, r->t_first_us, e) : table_set_empty(s, k, 9, e));
+        TRY(num(s, k, 10, r->samples ? (double)(r->t_last_us - r->t_first_us) / 1e6 : NAN, e));
+        TRY(txt(s, k, 11, r->phases, e));
+    }
+    return COW_OK;
+}
+
+static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
+                         size_t n, cow_err *e)
+{
+    static const colspec pc[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"phase", NULL, COW_COLFMT_TEXT},
+        {"kind", NULL, COW_COLFMT_TEXT}, {"start", "UTC", COW_COLFMT_TIME_US},
+        {"end", "UTC", COW_COLFMT_TIME_US}, {"length", "s", COW_COLFMT_MS3},
+        {"from", NULL, COW_COLFMT_TEXT}, {"overlap", NULL, COW_COLFMT_TEXT},
+        {"open", NULL, COW_COLFMT_TEXT}, {"samples", NULL, COW_COLFMT_INT},
+        {"mean", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3}};
+    static const colspec qc[] = {
+        {"run / phase", NULL, COW_COLFMT_TEXT}, {"samples", NULL, COW_COLFMT_INT},
+        {"p50", "ms", COW_COLFMT_MS3}, {"p90", "ms", COW_COLFMT_MS3},
+        {"p99", "ms", COW_COLFMT_MS3}, {"p99.9", "ms", COW_COLFMT_MS3},
+        {"p99.99", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3},
+        {"p99 95% lo", "ms", COW_COLFMT_MS3}, {"p99 95% hi", "ms", COW_COLFMT_MS3},
+        {"p99.9 95% lo", "ms", COW_COLFMT_MS3}, {"p99.9 95% hi", "ms", COW_COLFMT_MS3},
+        {"thin quantiles", NULL, COW_COLFMT_TEXT}};
+    static const colspec dc[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"phase", NULL, COW_COLFMT_TEXT},
+        {"baseline", NULL, COW_COLFMT_TEXT}, {"quantile", NULL, COW_COLFMT_TEXT},
+        {"baseline", "ms", COW_COLFMT_MS3}, {"phase", "ms", COW_COLFMT_MS3},
+        {"delta", "ms", COW_COLFMT_MS3}, {"95% lo", "ms", COW_COLFMT_MS3},
+        {"95% hi", "ms", COW_COLFMT_MS3}, {"ratio", NULL, COW_COLFMT_MS3},
+        {"verdict", NULL, COW_COLFMT_TEXT}, {"thin tail", NULL, COW_COLFMT_TEXT}};
+    static const char *const qn[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
+    static const double qv[] = {0.5, 0.9, 0.99, 0.999, 0.9999};
+    cow_sheet *ps = sheet(wb, "Phases", "Windows cut from the server log or INFO polls",
+                          pc, N(pc), e);
+    cow_sheet *qs = ps ? sheet(wb, "Percentiles", "Quantiles per phase (ms); empty: "
+                               "no finite two-sided 95% interval with this n",
+                               qc, N(qc), e) : NULL;
+    cow_sheet *ds = qs ? sheet(wb, "Deltas", "Each window against the baseline "
+                               "(bootstrap 95% intervals)", dc, N(dc), e) : NULL;
+    cow_sheet_chart ch;
+    size_t i, j, l;
+
+    if (ds == NULL)
+        return e->code;
+    for (i = 0; i < n; i++) {
+        cow_result_set rs;
+        TRY(store_load_results(st, rows[i].id, &rs, e));
+        for (j = 0; j < rs.nph; j++) {
+            const cow_phase_row *p = &rs.ph[j];
+            size_t k = table_add_row(ps), kq = table_add_row(qs);
+            char name[160], thin[64] = "";
+            double v[5], lo99 = NAN, hi99 = NAN, lo999 = NAN, hi999 = NAN;
+            TRY(txt(ps, k, 0, rows[i].label, e));
+            TRY(txt(ps, k, 1, p->label, e));
+            TRY(txt(ps, k, 2, p->kind, e));
+            TRY(table_set_int(ps, k, 3, p->t0_us, e));
+            TRY(table_set_int(ps, k, 4, p->t1_us, e));
+            TRY(num(ps, k, 5, (double)(p->t1_us - p->t0_us) / 1e6, e));
+            TRY(txt(ps, k, 6, p->source, e));
+            TRY(txt(ps, k, 7, p->overlap ? "yes" : "", e));
+            TRY(txt(ps, k, 8, p->open ? "yes" : "", e));
+            TRY(table_set_int(ps, k, 9, p->n, e));
+            TRY(num(ps, k, 10, p->mean_us / 1000, e));
+            TRY(num(ps, k, 11, p->max_us / 1000, e));
+            for (l = 0; l < 5; l++)
+                v[l] = NAN;
+            for (l = 0; l < rs.nq; l++) {
+                const cow_quantile_row *q = &rs.q[l];
+                size_t m;
+                if (q->phase != p->idx)
+                    continue;
+                for (m = 0; m < 5; m++)
+                    if (fabs(q->q - qv[m]) < 1e-9) {
+                        /* Requirement: a quantile without a finite upper bound
+                         * is not shown as if known. */
+                        v[m] = isnan(q->hi_us) ? NAN : q->value_us;
+                        if (q->thin) {
+                            size_t used = strlen(thin);
+                            snprintf(thin + used, sizeof(thin) - used, "%s%s",
+                                     used ? " " : "", qn[m]);
+                        }
+                        if (m == 2) {
+                            lo99 = q->lo_us;
+                            hi99 = q->hi_us;
+                        }
+                        if (m == 3) {
+                            lo999 = q->lo_us;
+                            hi999 = q->hi_us;
+                        }
+                    }
+            }
+            snprintf(name, sizeof(name), "%s / %s", rows[i].label, p->label);
+            TRY(txt(qs, kq, 0, name, e));
+            TRY(table_set_int(qs, kq, 1, p->n, e));
+            for (l = 0; l < 5; l++)
+                TRY(num(qs, kq, 2 + l, v[l] / 1000, e));
+            TRY(num(qs, kq, 7, p->max_us / 1000, e));
+            TRY(num(qs, kq, 8, lo99 / 1000, e));
+            TRY(num(qs, kq, 9, hi99 / 1000, e));
+            TRY(num(qs, kq, 10, lo999 / 1000, e));
+            TRY(num(qs, kq, 11, hi999 / 1000, e));
+            TRY(txt(qs, kq, 12, thin, e));
+        }
+        for (j = 0; j < rs.nd; j++) {
+            const cow_delta_row *d = &rs.d[j];
+            size_t k = table_add_row(ds);
+            char q[16];
+            snprintf(q, sizeof(q), "p%g", d->q * 100);
+            TRY(txt(ds, k, 0, rows[i].label, e));
+            TRY(txt(ds, k, 1, phase_label(&rs, d->phase), e));
+            TRY(txt(ds, k, 2, phase_label(&rs, d->base), e));
+            TRY(txt(ds, k, 3, q, e));
+            TRY(num(ds, k, 4, d->base_us / 1000, e));
+            TRY(num(ds, k, 5, d->value_us / 1000, e));
+            TRY(num(ds, k, 6, d->delta_us / 1000, e));
+            TRY(num(ds, k, 7, d->lo_us / 1000, e));
+            TRY(num(ds, k, 8, d->hi_us / 1000, e));
+            TRY(num(ds, k, 9, d->ratio, e));
+            TRY(txt(ds, k, 10, d->verdict, e));
+            TRY(txt(ds, k, 11, d->thin ? "yes" : "", e));
+        }
+        store_free_results(&rs);
+    }
+    memset(&ch, 0, sizeof(ch));
+    ch.kind = COW_SHEET_CHART_COLUMN;
+    ch.title = "p50 / p99 / p99.9 per phase";
+    ch.x_title = "run / phase";
+    ch.y_title = "latency (ms)";
+    ch.x_col = 0;
+    ch.first_col = 2;
+    ch.last_col = 5;
+    return qs->nrows > 0 ? table_set_chart(qs, &ch, e) : COW_OK;
+}
+
+static int tradeoff_sheet(cow_workbook *wb, const cow_tradeoff *t, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"metric", NULL, COW_COLFMT_TEXT}, {"mode", NULL, COW_COLFMT_TEXT},
+        {"trials", NULL, COW_COLFMT_INT}, {"mean", NULL, COW_COLFMT_MS3},
+        {"95% lo", NULL, COW_COLFMT_MS3}, {"95% hi", NULL, COW_COLFMT_MS3},
+        {"min", NULL, COW_COLFMT_MS3}, {"max", NULL, COW_COLFMT_MS3},
+        {"ratio to first mode", NULL, COW_COLFMT_MS3}, {"ratio 95% lo", NULL, COW_COLFMT_MS3},
+        {"ratio 95% hi", NULL, COW_COLFMT_MS3}};
+    cow_sheet *s = sheet(wb, "Trade-off", "Modes over trials (run.json mode)", cols,
+                         N(cols), e);
+    size_t g;
+    int m;
+    if (s == NULL)
+        return e->code;
+    for (m = 0; m < COW_TM_COUNT; m++)
+        for (g = 0; g < t->ngroups; g++) {
+            const cow_trade_stat *x = &t->g[g].m[m];
+            size_t k = table_add_row(s);
+            int is_b = t->a >= 0 && (int)g == t->b;
+            TRY(txt(s, k, 0, tradeoff_metric_label(m), e));
+            TRY(txt(s, k, 1, t->g[g].mode, e));
+            TRY(table_set_int(s, k, 2, (int64_t)x->n, e));
+            TRY(num(s, k, 3, x->mean, e));
+            TRY(num(s, k, 4, x->lo, e));
+            TRY(num(s, k, 5, x->hi, e));
+            TRY(num(s, k, 6, x->min, e));
+            TRY(num(s, k, 7, x->max, e));
+            TRY(num(s, k, 8, is_b ? t->ratio[m].ratio : NAN, e));
+            TRY(num(s, k, 9, is_b ? t->ratio[m].lo : NAN, e));
+            TRY(num(s, k, 10, is_b ? t->ratio[m].hi : NAN, e));
+        }
+    return COW_OK;
+}
+
+static int findings_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
+                          size_t n, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"severity", NULL, COW_COLFMT_TEXT},
+        {"rule", NULL, COW_COLFMT_TEXT}, {"finding", NULL, COW_COLFMT_TEXT},
+        {"evidence (JSON)", NULL, COW_COLFMT_TEXT}, {"recommendation", NULL, COW_COLFMT_TEXT}};
+    cow_sheet *s = sheet(wb, "Findings", "What cowtail doctor concluded", cols, N(cols), e);
+    size_t i, j;
+    if (s == NULL)
+        return e->code;
+    for (i = 0; i < n; i++) {
+        cow_finding_row *f;
+        size_t nf;
+        TRY(store_load_findings(st, rows[i].id, &f, &nf, e));
+        for (j = 0; j < nf; j++) {
+            size_t k = table_add_row(s);
+            TRY(txt(s, k, 0, rows[i].label, e));
+            TRY(txt(s, k, 1, f[j].severity, e));
+            TRY(txt(s, k, 2, f[j].rule, e));
+            TRY(txt(s, k, 3, f[j].title, e));
+            TRY(txt(s, k, 4, f[j].evidence, e));
+            TRY(txt(s, k, 5, f[j].recommendation, e));
+        }
+        store_free_findings(f, nf);
+    }
+    return COW_OK;
+}
+
+static int events_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
+                        size_t n, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"time", "UTC", COW_COLFMT_TIME_US},
+        {"event", NULL, COW_COLFMT_TEXT}, {"pid", NULL, COW_COLFMT_INT},
+        {"value", NULL, COW_COLFMT_MS3}, {"unit", NULL, COW_COLFMT_TEXT},
+        {"log text", NULL, COW_COLFMT_TEXT}};
+    cow_sheet *s = sheet(wb, "Events", "Server log events", cols, N(cols), e);
+    size_t i, j;
+    if (s == NULL)
+        return e->code;
+    for (i = 0; i < n; i++) {
+        cow_event_set ev;
+        TRY(store_load_events(st, rows[i].id, &ev, e));
+        for (j = 0; j < ev.n; j++) {
+            const cow_event *v = &ev.v[j];
+            size_t k = table_add_row(s);
+            TRY(txt(s, k, 0, rows[i].label, e));
+            TRY(table_set_int(s, k, 1, v->t_us, e));
+            TRY(txt(s, k, 2, v->kind, e));
+            TRY(v->pid ? table_set_int(s, k, 3, v->pid, e) : table_set_empty(s, k, 3, e));
+            TRY(num(s, k, 4, v->value, e));
+            TRY(txt(s, k, 5, v->unit, e));
+            TRY(txt(s, k, 6, v->text, e));
+        }
+        store_free_events(&ev);
+    }
+    return COW_OK;
+}
+
+static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
+                         size_t n, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"scenario", NULL, COW_COLFMT_TEXT},
+        {"worst window", NULL, COW_COLFMT_TEXT}, {"n baseline", NULL, COW_COLFMT_INT},
+        {"n window", NULL, COW_COLFMT_INT}, {"p50 delta", "ms", COW_COLFMT_MS3},
+        {"p99 delta", "ms", COW_COLFMT_MS3}, {"p99.9 delta", "ms", COW_COLFMT_MS3},
+        {"p99.9 95% lo", "ms", COW_COLFMT_MS3}, {"p99.9 95% hi", "ms", COW_COLFMT_MS3},
+        {"p99.9 verdict", NULL, COW_COLFMT_TEXT}, {"warnings", NULL, COW_COLFMT_INT},
+        {"critical", NULL, COW_COLFMT_INT}};
+    cow_sheet *s = sheet(wb, "Summary", "cowtail report: the worst window of each run "
+                         "against its baseline", cols, N(cols), e);
+    size_t i, j;
+    if (s == NULL)
+        return e->code;
+    for (i = 0; i < n; i++) {
+        cow_result_set rs;
+        cow_finding_row *f;
+        size_t nf, k = table_add_row(s);
+        int best = -1, warn = 0, crit = 0;
+        double bestd = -INFINITY;
+        TRY(store_load_results(st, rows[i].id, &rs, e));
+        for (j = 0; j < rs.nd; j++)
+            if (fabs(rs.d[j].q - 0.999) < 1e-9 && rs.d[j].delta_us > bestd &&
+                strcmp(phase_label(&rs, rs.d[j].phase), "after") != 0) {
+                bestd = rs.d[j].delta_us;
+                best = rs.d[j].phase;
+            }
+        TRY(txt(s, k, 0, rows[i].label, e));
+        TRY(txt(s, k, 1, rows[i].scenario, e));
+        TRY(txt(s, k, 2, best >= 0 ? phase_label(&rs, best) : "(no window)", e));
+        for (j = 0; j < rs.nd && best >= 0; j++) {
+            const cow_delta_row *d = &rs.d[j];
+            size_t m;
+            if (d->phase != best)
+                continue;
+            for (m = 0; m < rs.nph; m++) {
+                if (rs.ph[m].idx == d->base)
+                    TRY(table_set_int(s, k, 3, rs.ph[m].n, e));
+                if (rs.ph[m].idx == d->phase)
+                    TRY(table_set_int(s, k, 4, rs.ph[m].n, e));
+            }
+            if (fabs(d->q - 0.5) < 1e-9)
+                TRY(num(s, k, 5, d->delta_us / 1000, e));
+            if (fabs(d->q - 0.99) < 1e-9)
+                TRY(num(s, k, 6, d->delta_us / 1000, e));
+            if (fabs(d->q - 0.999) < 1e-9) {
+                TRY(num(s, k, 7, d->delta_us / 1000, e));
+                TRY(num(s, k, 8, d->lo_us / 1000, e));
+                TRY(num(s, k, 9, d->hi_us / 1000, e));
+                TRY(txt(s, k, 10, d->verdict, e));
+            }
+        }
+        store_free_results(&rs);
+        TRY(store_load_findings(st, rows[i].id, &f, &nf, e));
+        for (j = 0; j < nf; j++) {
+            warn += strcmp(f[j].severity, "warning") == 0;
+            crit += strcmp(f[j].severity, "critical") == 0;
+        }
+        store_free_findings(f, nf);
+        TRY(table_set_int(s, k, 11, warn, e));
+        TRY(table_set_int(s, k, 12, crit, e));
+    }
+    return COW_OK;
+}
+
+int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
+                      const cow_tradeoff *t, int64_t created_s,
+                      cow_workbook **out, cow_err *e)
+{
+    cow_workbook *wb = table_book_new(created_s);
+    int rc;
+
+    if ((rc = summary_sheet(wb, st, rows, n, e)) != COW_OK ||
+        (rc = runs_sheet(wb, rows, n, e)) != COW_OK ||
+        (rc = phases_sheets(wb, st, rows, n, e)) != COW_OK ||
+        (t && t->ngroups > 0 && (rc = tradeoff_sheet(wb, t, e)) != COW_OK) ||
+        (rc = findings_sheet(wb, st, rows, n, e)) != COW_OK ||
+        (rc = events_sheet(wb, st, rows, n, e)) != COW_OK) {
+        table_book_free(wb);
+        return rc;
+    }
+    *out = wb;
+    return COW_OK;
+}

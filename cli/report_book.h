@@ -1,0 +1,19 @@
+/* report_book.h -- the report's workbook: store results -> table model
+ * (report/table.h) -> xlsx (report/xlsx.h). */
+#ifndef COW_CLI_REPORT_BOOK_H
+#define COW_CLI_REPORT_BOOK_H
+
+#include <stdint.h>
+
+#include "store.h"
+#include "table.h"
+#include "tradeoff.h"
+
+/* Build the workbook of every run in rows[0..n): summary, runs, phases,
+ * percentiles, deltas, trade-off (when t is not NULL), findings, events.
+ * created_s pins the document date. Caller frees with table_book_free. */
+int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
+                      const cow_tradeoff *t, int64_t created_s,
+                      cow_workbook **out, cow_err *e);
+
+#endif

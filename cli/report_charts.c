@@ -1,0 +1,603 @@
+/* report_charts.c -- the seven chart kinds of the report (see
+ * report_charts.h): timeline and percentile distribution per run,
+ * quantile bars across runs, memory during the save by mode, the
+ * trade-off panel, forkless progress, the fleet view. */
+#include "report_charts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart_data.h"
+#include "chart_layout.h"
+#include "mem.h"
+#include "pct.h"
+#include "png.h"
+#include "runstats.h"
+
+/* Pixel columns of the timeline reduction at scale 1. */
+#define TIMELINE_COLS 1400
+/* Runs drawn in one overlay chart before it stops being readable. */
+#define MAX_OVERLAY 16
+
+typedef struct out {
+    report_chart *v;   /* charts */
+    size_t n, cap;
+    const report_chart_opts *o;
+} out;
+
+/* File-name-safe copy of a label. */
+static void safe(const char *label, char *buf, size_t n)
+{
+    size_t i, k = 0;
+    for (i = 0; label[i] && k + 1 < n; i++) {
+        char c = label[i];
+        buf[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                   (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ? c : '_';
+    }
+    buf[k] = '\0';
+}
+
+/* Write c (consumed) as file, or record why not. */
+static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_err *e)
+{
+    report_chart *r;
+    char path[1024], why[200];
+    cow_style st;
+    int rc = COW_OK;
+
+    o->v = xgrow(o->v, sizeof(report_chart), o->n + 1, &o->cap);
+    r = &o->v[o->n++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->title, sizeof(r->title), "%s", title);
+    if (!chart_is_drawable(c, why, sizeof(why))) {
+        snprintf(r->why, sizeof(r->why), "%s", why);
+        chart_free(c);
+        return COW_OK;
+    }
+    chart_style_defaults(&st, o->o->scale);
+    snprintf(path, sizeof(path), "%s/%s", o->o->dir, file);
+    rc = chart_write_png(c, &st, path, (int)(1600 * o->o->scale), (int)(900 * o->o->scale), e);
+    if (rc == COW_EUSAGE) {
+        snprintf(r->why, sizeof(r->why), "%s", e->msg);
+        rc = COW_OK;
+    } else if (rc == COW_OK) {
+        snprintf(r->file, sizeof(r->file), "%s", file);
+    }
+    chart_free(c);
+    return rc;
+}
+
+static void skip(out *o, const char *title, const char *why)
+{
+    report_chart *r;
+    o->v = xgrow(o->v, sizeof(report_chart), o->n + 1, &o->cap);
+    r = &o->v[o->n++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->title, sizeof(r->title), "%s", title);
+    snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+static int is_window(const char *kind)
+{
+    return strcmp(kind, "bgsave") == 0 || strncmp(kind, "sync-", 5) == 0 ||
+           strcmp(kind, "aof-rewrite") == 0 || strcmp(kind, "forkless") == 0;
+}
+
+/* "BGSAVE", "full sync (disk)", ... for span labels */
+static const char *window_name(const char *kind)
+{
+    if (strcmp(kind, "bgsave") == 0) return "BGSAVE";
+    if (strcmp(kind, "sync-disk") == 0) return "full sync (disk)";
+    if (strcmp(kind, "sync-diskless") == 0) return "full sync (diskless)";
+    if (strcmp(kind, "aof-rewrite") == 0) return "AOF rewrite";
+    if (strcmp(kind, "forkless") == 0) return "forkless save";
+    return kind;
+}
+
+/* ------------------------------------------------------ 1 timeline */
+
+static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double *lat,
+                    size_t n, const cow_result_set *rs, cow_err *e)
+{
+    cow_chart *c;
+    cow_colred red;
+    cow_reduce_opts ro;
+    double *mn, *mx, *q;
+    char file[200], title[200], name[128];
+    size_t i, ncol = (size_t)(TIMELINE_COLS * o->o->scale);
+    int rc;
+
+    snprintf(title, sizeof(title), "Latency over time: %s", r->label);
+    safe(r->label, name, sizeof(name));
+    snprintf(file, sizeof(file), "timeline-%s.png", name);
+    if (n == 0) {
+        skip(o, title, "no latency samples in this run");
+        return COW_OK;
+    }
+    memset(&ro, 0, sizeof(ro));
+    ro.q = 0.99;
+    if ((rc = chart_reduce_columns(t, lat, n, t[0], t[n - 1] + 1, ncol, &ro, &red, e)) != COW_OK) {
+        chart_colred_release(&red);
+        return rc;
+    }
+    mn = xmalloc(red.ncol * sizeof(double));
+    mx = xmalloc(red.ncol * sizeof(double));
+    q = xmalloc(red.ncol * sizeof(double));
+    for (i = 0; i < red.ncol; i++) {
+        mn[i] = red.min_us[i] / 1000;
+        mx[i] = red.max_us[i] / 1000;
+        q[i] = red.q_us[i] / 1000;
+    }
+    c = chart_new(title);
+    snprintf(c->subtitle, sizeof(c->subtitle), "%zu samples; band: min-max per pixel "
+             "column; line: rolling p99", n);
+    chart_axis_set(&c->x, COW_AXIS_TIME, "time", "s");
+    c->x.origin_us = t[0];
+    chart_axis_set(&c->y, o->o->log_y ? COW_AXIS_LOG10 : COW_AXIS_LINEAR, "latency", "ms");
+    c->y.include_zero = !o->o->log_y;
+    chart_add_band(c, "min-max", red.t_s, mn, mx, red.ncol);
+    chart_add_line(c, "rolling p99", red.t_s, q, red.ncol);
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        char label[64];
+        if (!is_window(p->kind))
+            continue;
+        snprintf(label, sizeof(label), "%s", window_name(p->kind));
+        chart_add_span(c, (double)(p->t0_us - t[0]) / 1e6, (double)(p->t1_us - t[0]) / 1e6,
+                       label);
+        if (p->fork_us)
+            chart_add_mark(c, (double)(p->fork_us - t[0]) / 1e6, "fork");
+    }
+    free(mn);
+    free(mx);
+    free(q);
+    chart_colred_release(&red);
+    return emit(o, c, file, title, e);
+}
+
+/* ------------------------------------------------------ 2 distribution */
+
+/* Quantile levels from 0 to 1 - 1/n, evenly spaced on the 1/(1-q) axis. */
+static size_t levels(size_t n, double *q, size_t cap)
+{
+    size_t k = 0;
+    double top = n > 1 ? log10((double)n) : 0, x;
+    for (x = 0; x <= top + 1e-9 && k < cap; x += 0.05)
+        q[k++] = 1 - pow(10, -x);
+    return k;
+}
+
+static int distribution(out *o, const cow_run_row *r, const int64_t *t, const double *lat,
+                        size_t n, const cow_result_set *rs, cow_err *e)
+{
+    cow_chart *c;
+    char file[200], title[200], name[128];
+    size_t i, k, drawn = 0;
+
+    snprintf(title, sizeof(title), "Percentile distribution by phase: %s", r->label);
+    safe(r->label, name, sizeof(name));
+    snprintf(file, sizeof(file), "distribution-%s.png", name);
+    c = chart_new(title);
+    snprintf(c->subtitle, sizeof(c->subtitle), "each phase's quantiles up to 1 - 1/n "
+             "(no extrapolation beyond the data)");
+    chart_axis_set(&c->x, COW_AXIS_PCTL, "percentile", NULL);
+    chart_axis_set(&c->y, COW_AXIS_LOG10, "latency", "ms");
+    for (i = 0; i < rs->nph && drawn < MAX_OVERLAY; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        double qs[200], ys[200];
+        size_t m, nq;
+        double *v;
+        if (strcmp(p->kind, "between") == 0)
+            continue;
+        v = runstats_slice_sorted(t, lat, n, p->t0_us, p->t1_us, &m);
+        if (m >= 2) {
+            nq = levels(m, qs, 200);
+            for (k = 0; k < nq; k++)
+                ys[k] = pct_quantile(v, m, qs[k], COW_PCT_LINEAR) / 1000;
+            {
+                char label[96];
+                snprintf(label, sizeof(label), "%s (n=%zu)", p->label, m);
+                chart_add_line(c, label, qs, ys, nq);
+            }
+            drawn++;
+        }
+        free(v);
+    }
+    return emit(o, c, file, title, e);
+}
+
+/* ------------------------------------------------------ 3 quantile bars */
+
+static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t n,
+                         cow_err *e)
+{
+    static const double qs[3] = {0.5, 0.99, 0.999};
+    static const char *const names[3] = {"p50", "p99", "p99.9"};
+    const char *title = "p50, p99 and p99.9 per run, with 95% intervals";
+    cow_chart *c = chart_new(title);
+    double *y[3], *lo[3], *hi[3];
+    unsigned char *thin[3];
+    size_t i, l, k = 0, cap = n < MAX_OVERLAY * 2 ? n : MAX_OVERLAY * 2;
+    int rc = COW_OK;
+
+    snprintf(c->subtitle, sizeof(c->subtitle), "whole runs; whiskers: distribution-free "
+             "95%% intervals; pale bars: too few samples beyond the quantile");
+    chart_axis_set(&c->x, COW_AXIS_CATEGORY, "run", NULL);
+    chart_axis_set(&c->y, COW_AXIS_LINEAR, "latency", "ms");
+    c->y.include_zero = true;
+    for (l = 0; l < 3; l++) {
+        y[l] = xcalloc(cap ? cap : 1, sizeof(double));
+        lo[l] = xcalloc(cap ? cap : 1, sizeof(double));
+        hi[l] = xcalloc(cap ? cap : 1, sizeof(double));
+        thin[l] = xcalloc(cap ? cap : 1, 1);
+    }
+    for (i = 0; i < n && k < cap && rc == COW_OK; i++) {
+        int64_t *t;
+        double *lat;
+        size_t m;
+        if (rows[i].samples == 0)
+            continue;
+        if ((rc = store_load_samples(st, rows[i].id, &t, &lat, &m, e)) != COW_OK)
+            break;
+        runstats_sort(lat, m);
+        chart_add_category(c, rows[i].label, (long)m);
+        for (l = 0; l < 3; l++) {
+            cow_qci ci;
+            pct_quantile_ci(lat, m, qs[l], 0.95, &ci, NULL);
+            y[l][k] = ci.est / 1000;
+            lo[l][k] = ci.has_lo ? ci.lo / 1000 : NAN;
+            hi[l][k] = ci.has_hi ? ci.hi / 1000 : NAN;
+            thin[l][k] = (unsigned char)ci.thin;
+        }
+        k++;
+        free(t);
+        free(lat);
+    }
+    for (l = 0; l < 3 && rc == COW_OK; l++) {
+        cow_series *s = chart_add_bars(c, names[l], y[l], lo[l], hi[l], k);
+        chart_series_set_thin(s, thin[l]);
+    }
+    for (l = 0; l < 3; l++) {
+        free(y[l]);
+        free(lo[l]);
+        free(hi[l]);
+        free(thin[l]);
+    }
+    if (rc != COW_OK) {
+        chart_free(c);
+        return rc;
+    }
+    if (n > cap)
+        snprintf(c->note, sizeof(c->note), "first %zu of %zu runs", cap, n);
+    return emit(o, c, "quantiles.png", title, e);
+}
+
+/* ------------------------------------------------------ 4 memory */
+
+static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
+{
+    const char *title = "Memory during the save, by mode (aligned at the save start)";
+    cow_chart *c = chart_new(title);
+    char modes[8][32];
+    size_t i, nmodes = 0, drawn = 0;
+    int rc = COW_OK;
+
+    snprintf(c->subtitle, sizeof(c->subtitle), "memory series minus its level at the "
+             "save start; one line per run");
+    chart_axis_set(&c->x, COW_AXIS_LINEAR, "time from save start", "s");
+    chart_axis_set(&c->y, COW_AXIS_LINEAR, "memory growth", "MB");
+    for (i = 0; i < n && rc == COW_OK && drawn < 4 * MAX_OVERLAY; i++) {
+        cow_result_set rs;
+        int64_t *t = NULL, t0 = 0;
+        double *b = NULL, *x, *y, base = NAN;
+        size_t m = 0, j, k = 0, mi;
+        const char *mode = rows[i].mode ? rows[i].mode : "run";
+        if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
+            break;
+        for (j = 0; j < rs.nph && t0 == 0; j++)
+            if (strcmp(rs.ph[j].kind, "bgsave") == 0 || strcmp(rs.ph[j].kind, "forkless") == 0)
+                t0 = rs.ph[j].t0_us;
+        store_free_results(&rs);
+        if (t0 == 0 || (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
+            m == 0) {
+            free(t);
+            free(b);
+            continue;
+        }
+        x = xmalloc(m * sizeof(double));
+        y = xmalloc(m * sizeof(double));
+        for (j = 0; j < m; j++)
+            if (t[j] <= t0)
+                base = b[j];
+        if (isnan(base))
+            base = b[0];
+        for (j = 0; j < m; j++) {
+            x[k] = (double)(t[j] - t0) / 1e6;
+            y[k++] = (b[j] - base) / 1048576;
+        }
+        for (mi = 0; mi < nmodes && strcmp(modes[mi], mode) != 0; mi++)
+            ;
+        if (mi == nmodes && nmodes < 8)
+            snprintf(modes[nmodes++], sizeof(modes[0]), "%s", mode);
+        {
+            cow_series *s = chart_add_line(c, "", x, y, k);
+            s->color = (int)mi; /* named per mode below */
+        }
+        drawn++;
+        free(x);
+        free(y);
+        free(t);
+        free(b);
+    }
+    if (rc != COW_OK) {
+        chart_free(c);
+        return rc;
+    }
+    /* legend: name the first series of each mode */
+    {
+        size_t s, mi;
+        int named[8] = {0};
+        for (s = 0; s < c->nseries; s++) {
+            mi = (size_t)c->series[s].color;
+            if (mi < 8 && !named[mi]) {
+                snprintf(c->series[s].name, sizeof(c->series[s].name), "%s", modes[mi]);
+                named[mi] = 1;
+            } else {
+                c->series[s].name[0] = '\0';
+            }
+        }
+    }
+    if (drawn == 0) {
+        chart_free(c);
+        skip(o, title, "no run has both a memory series and a save window");
+        return COW_OK;
+    }
+    return emit(o, c, "memory.png", title, e);
+}
+
+/* ------------------------------------------------------ 5 trade-off */
+
+static int tradeoff_panel(out *o, const cow_tradeoff *t, cow_err *e)
+{
+    static const int metrics[4] = {COW_TM_COW_MB, COW_TM_SAVE_S, COW_TM_TPUT, COW_TM_WORST_MS};
+    const char *title = "Trade-off between modes (mean and 95% interval over trials)";
+    cow_chart *c;
+    size_t g;
+    int k;
+
+    if (t == NULL || t->ngroups < 2) {
+        skip(o, title, "fewer than two modes (run.json \"mode\": fork / forkless)");
+        return COW_OK;
+    }
+    c = chart_new(title);
+    snprintf(c->subtitle, sizeof(c->subtitle), "dots: mean over trials; bars: 95%% "
+             "t-interval; crosses: min and max");
+    for (k = 0; k < 4; k++) {
+        cow_chart *p = chart_add_panel(c, tradeoff_metric_label(metrics[k]));
+        double x[COW_TRADE_MAX_GROUPS], y[COW_TRADE_MAX_GROUPS], lo[COW_TRADE_MAX_GROUPS],
+            hi[COW_TRADE_MAX_GROUPS], mn[COW_TRADE_MAX_GROUPS], mx[COW_TRADE_MAX_GROUPS];
+        cow_series *s;
+        chart_axis_set(&p->x, COW_AXIS_CATEGORY, "mode", NULL);
+        chart_axis_set(&p->y, COW_AXIS_LINEAR, tradeoff_metric_label(metrics[k]), NULL);
+        p->y.include_zero = true;
+        p->legend = false;
+        for (g = 0; g < t->ngroups; g++) {
+            const cow_trade_stat *st = &t->g[g].m[metrics[k]];
+            chart_add_category(p, t->g[g].mode, (long)st->n);
+            x[g] = (double)g;
+            y[g] = st->mean;
+            lo[g] = isnan(st->lo) ? st->mean : st->lo;
+            hi[g] = isnan(st->hi) ? st->mean : st->hi;
+            mn[g] = st->min;
+            mx[g] = st->max;
+        }
+        s = chart_add_points(p, "mean", x, y, t->ngroups);
+        chart_series_set_yerr(s, lo, hi);
+        s = chart_add_points(p, "min", x, mn, t->ngroups);
+        s->marker = COW_MARKER_CROSS;
+        s = chart_add_points(p, "max", x, mx, t->ngroups);
+        s->marker = COW_MARKER_CROSS;
+    }
+    return emit(o, c, "tradeoff.png", title, e);
+}
+
+/* ------------------------------------------------------ 6 progress */
+
+static int progress(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
+{
+    const char *title = "Forkless save progress";
+    cow_chart *c = chart_new(title), *pk, *pe;
+    size_t i, drawn = 0;
+    int rc = COW_OK;
+
+    snprintf(c->subtitle, sizeof(c->subtitle), "INFO current_save_keys_processed and "
+             "forkless_estimated_seconds_remaining, from each save's start");
+    pk = chart_add_panel(c, "keys processed");
+    pe = chart_add_panel(c, "estimated seconds remaining");
+    chart_axis_set(&pk->x, COW_AXIS_LINEAR, "time from first poll of the save", "s");
+    chart_axis_set(&pk->y, COW_AXIS_LINEAR, "keys", NULL);
+    chart_axis_set(&pe->x, COW_AXIS_LINEAR, "time from first poll of the save", "s");
+    chart_axis_set(&pe->y, COW_AXIS_LINEAR, "remaining", "s");
+    for (i = 0; i < n && rc == COW_OK && drawn < MAX_OVERLAY; i++) {
+        int64_t *t1 = NULL, *t2 = NULL;
+        double *v1 = NULL, *v2 = NULL, *x;
+        size_t n1 = 0, n2 = 0, j;
+        if ((rc = store_load_info_series(st, rows[i].id, "current_save_keys_processed",
+                                         &t1, &v1, &n1, e)) != COW_OK ||
+            (rc = store_load_info_series(st, rows[i].id, "forkless_estimated_seconds_remaining",
+                                         &t2, &v2, &n2, e)) != COW_OK) {
+            free(t1); free(v1); free(t2); free(v2);
+            break;
+        }
+        if (n1 > 0) {
+            x = xmalloc(n1 * sizeof(double));
+            for (j = 0; j < n1; j++)
+                x[j] = (double)(t1[j] - t1[0]) / 1e6;
+            chart_add_line(pk, rows[i].label, x, v1, n1);
+            free(x);
+            drawn++;
+        }
+        if (n2 > 0) {
+            x = xmalloc(n2 * sizeof(double));
+            for (j = 0; j < n2; j++)
+                x[j] = (double)(t2[j] - t2[0]) / 1e6;
+            chart_add_line(pe, rows[i].label, x, v2, n2);
+            free(x);
+        }
+        free(t1); free(v1); free(t2); free(v2);
+    }
+    if (rc != COW_OK) {
+        chart_free(c);
+        return rc;
+    }
+    if (drawn == 0) {
+        chart_free(c);
+        skip(o, title, "no INFO current_save_keys_processed in any run (Valkey 9.2 "
+             "forkless saves report it)");
+        return COW_OK;
+    }
+    return emit(o, c, "progress.png", title, e);
+}
+
+/* ------------------------------------------------------ 7 fleet */
+
+typedef struct fleet_pt {
+    const char *label;   /* run */
+    double d, lo, hi;    /* p99.9 lift and interval, ms */
+    int lift;            /* significant */
+} fleet_pt;
+
+static int cmp_pt(const void *a, const void *b)
+{
+    double x = ((const fleet_pt *)a)->d, y = ((const fleet_pt *)b)->d;
+    return (x < y) - (x > y); /* largest lift first (top) */
+}
+
+static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
+{
+    const char *title = "Fleet: p99.9 lift of each run's worst window";
+    fleet_pt *pts = xcalloc(n ? n : 1, sizeof(*pts));
+    size_t i, j, k = 0, hosts = 0;
+    cow_chart *c;
+    int rc = COW_OK;
+
+    for (i = 0; i < n; i++) {
+        int seen = 0;
+        for (j = 0; j < i; j++)
+            seen |= rows[j].host && rows[i].host && strcmp(rows[j].host, rows[i].host) == 0;
+        hosts += rows[i].host && !seen;
+    }
+    if (hosts < 2) {
+        free(pts);
+        skip(o, title, "fewer than two hosts (run.json \"host\")");
+        return COW_OK;
+    }
+    for (i = 0; i < n && rc == COW_OK; i++) {
+        cow_result_set rs;
+        double best = -INFINITY;
+        if (rows[i].host == NULL)
+            continue;
+        if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
+            break;
+        for (j = 0; j < rs.nd; j++) {
+            const cow_delta_row *d = &rs.d[j];
+            size_t p;
+            int window = 0;
+            for (p = 0; p < rs.nph; p++)
+                if (rs.ph[p].idx == d->phase)
+                    window = is_window(rs.ph[p].kind);
+            if (!window || fabs(d->q - 0.999) > 1e-9 || !(d->delta_us > best))
+                continue;
+            best = d->delta_us;
+            pts[k].label = rows[i].label;
+            pts[k].d = d->delta_us / 1000;
+            pts[k].lo = d->lo_us / 1000;
+            pts[k].hi = d->hi_us / 1000;
+            pts[k].lift = strcmp(d->verdict, "lift") == 0;
+        }
+        if (best > -INFINITY)
+            k++;
+        store_free_results(&rs);
+    }
+    if (rc != COW_OK) {
+        free(pts);
+        return rc;
+    }
+    qsort(pts, k, sizeof(*pts), cmp_pt);
+    c = chart_new(title);
+    snprintf(c->subtitle, sizeof(c->subtitle), "bootstrap 95%% intervals; %s",
+             isnan(o->o->lift_limit_ms) ? "no thresholds given"
+                                        : "red: significant and above the limit");
+    chart_axis_set(&c->x, COW_AXIS_LINEAR, "p99.9 lift over the run's baseline", "ms");
+    chart_axis_set(&c->y, COW_AXIS_CATEGORY, "run", NULL);
+    c->x.include_zero = true;
+    c->legend = false;
+    {
+        double *x = xmalloc((k ? k : 1) * sizeof(double)), *y = xmalloc((k ? k : 1) * sizeof(double));
+        double *lo = xmalloc((k ? k : 1) * sizeof(double)), *hi = xmalloc((k ? k : 1) * sizeof(double));
+        unsigned char *state = xmalloc(k ? k : 1);
+        cow_series *s;
+        for (i = 0; i < k; i++) {
+            chart_add_category(c, pts[i].label, -1);
+            x[i] = pts[i].d;
+            y[i] = (double)i;
+            lo[i] = pts[i].lo;
+            hi[i] = pts[i].hi;
+            state[i] = isnan(o->o->lift_limit_ms) ? COW_STATE_NONE
+                       : pts[i].lift && pts[i].d > o->o->lift_limit_ms ? COW_STATE_FAIL
+                       : COW_STATE_PASS;
+        }
+        s = chart_add_points(c, "p99.9 lift", x, y, k);
+        chart_series_set_xerr(s, lo, hi);
+        chart_series_set_state(s, state);
+        if (!isnan(o->o->lift_limit_ms))
+            chart_add_mark(c, o->o->lift_limit_ms, "limit");
+        chart_add_mark(c, 0, "");
+        free(x); free(y); free(lo); free(hi); free(state);
+    }
+    free(pts);
+    return emit(o, c, "fleet.png", title, e);
+}
+
+int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
+                        const cow_tradeoff *t, const report_chart_opts *opts,
+                        report_chart **charts, size_t *ncharts, cow_err *e)
+{
+    out o;
+    size_t i;
+    int rc = COW_OK;
+
+    memset(&o, 0, sizeof(o));
+    o.o = opts;
+    for (i = 0; i < n && rc == COW_OK; i++) {
+        int64_t *t_us = NULL;
+        double *lat = NULL;
+        size_t m = 0;
+        cow_result_set rs;
+        if ((rc = store_load_samples(st, rows[i].id, &t_us, &lat, &m, e)) != COW_OK)
+            break;
+        if ((rc = store_load_results(st, rows[i].id, &rs, e)) == COW_OK) {
+            rc = timeline(&o, &rows[i], t_us, lat, m, &rs, e);
+            if (rc == COW_OK)
+                rc = distribution(&o, &rows[i], t_us, lat, m, &rs, e);
+            store_free_results(&rs);
+        }
+        free(t_us);
+        free(lat);
+    }
+    if (rc == COW_OK)
+        rc = quantile_bars(&o, st, rows, n, e);
+    if (rc == COW_OK)
+        rc = memory(&o, st, rows, n, e);
+    if (rc == COW_OK)
+        rc = tradeoff_panel(&o, t, e);
+    if (rc == COW_OK)
+        rc = progress(&o, st, rows, n, e);
+    if (rc == COW_OK)
+        rc = fleet(&o, st, rows, n, e);
+    *charts = o.v;
+    *ncharts = o.n;
+    return rc;
+}

@@ -1,0 +1,24 @@
+/* report_charts.h -- the report's PNG charts: store data -> chart data
+ * (report/chart_data.h) -> PNG (report/png.h). Each chart that cannot be
+ * drawn is listed with the reason instead of being drawn empty. */
+#ifndef COW_CLI_REPORT_CHARTS_H
+#define COW_CLI_REPORT_CHARTS_H
+
+#include "report_summary.h"
+#include "store.h"
+#include "tradeoff.h"
+
+typedef struct report_chart_opts {
+    const char *dir;        /* output folder */
+    double scale;           /* 1 = 1600x900, 2 = high-DPI */
+    int log_y;              /* timeline y axis on a log scale */
+    double lift_limit_ms;   /* fleet view pass/fail limit, NaN = none */
+} report_chart_opts;
+
+/* Write every chart for rows[0..n); append what was written or skipped to
+ * *charts (grown with xgrow; caller frees). */
+int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
+                        const cow_tradeoff *t, const report_chart_opts *o,
+                        report_chart **charts, size_t *ncharts, cow_err *e);
+
+#endif

@@ -1,0 +1,289 @@
+/* report_summary.c -- summary.md (see report_summary.h). Markdown only:
+ * tables, lists and image links; numbers in ms with 3 decimals; a
+ * quantile without a finite 95% interval is shown as ">= lower bound". */
+#include "report_summary.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "pct.h"
+
+static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double q)
+{
+    size_t i;
+    for (i = 0; i < rs->nq; i++)
+        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
+            return &rs->q[i];
+    return NULL;
+}
+
+/* "12.345", ">=9.876" or "-" */
+static const char *honest(const cow_quantile_row *q, char *buf, size_t n)
+{
+    if (q == NULL || isnan(q->value_us))
+        snprintf(buf, n, "-");
+    else if (isnan(q->hi_us))
+        snprintf(buf, n, isnan(q->lo_us) ? "?" : ">=%.3f", q->lo_us / 1000);
+    else
+        snprintf(buf, n, "%.3f", q->value_us / 1000);
+    return buf;
+}
+
+static const cow_phase_row *phase(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return &rs->ph[i];
+    return NULL;
+}
+
+/* The window whose p99.9 rose most (not "after"), or -1. */
+static int worst(const cow_result_set *rs, const cow_delta_row **d999)
+{
+    size_t i;
+    int best = -1;
+    double bd = -INFINITY;
+    *d999 = NULL;
+    for (i = 0; i < rs->nd; i++) {
+        const cow_phase_row *p = phase(rs, rs->d[i].phase);
+        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || strcmp(p->kind, "after") == 0)
+            continue;
+        if (rs->d[i].delta_us > bd) {
+            bd = rs->d[i].delta_us;
+            best = rs->d[i].phase;
+            *d999 = &rs->d[i];
+        }
+    }
+    return best;
+}
+
+static const char *verdict_md(const char *v)
+{
+    return strcmp(v, "flat") == 0 ? "~" : v;
+}
+
+static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
+{
+    size_t i;
+    fprintf(fp, "## Headline\n\n");
+    fprintf(fp, "| run | scenario | baseline n | baseline p50 | baseline p99 | "
+                "baseline p99.9 | worst window | window n | window p99.9 | "
+                "p99.9 delta (95%% CI) | verdict |\n");
+    fprintf(fp, "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- |\n");
+    for (i = 0; i < in->nrows; i++) {
+        cow_result_set rs;
+        const cow_delta_row *d = NULL;
+        const cow_phase_row *b = NULL, *w = NULL;
+        char b50[32], b99[32], b999[32], w999[32];
+        int wi, rc;
+
+        if ((rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
+            return rc;
+        wi = worst(&rs, &d);
+        if (d != NULL) {
+            b = phase(&rs, d->base);
+            w = phase(&rs, wi);
+        } else if (rs.nph > 0) {
+            b = &rs.ph[0];
+        }
+        fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", in->rows[i].label,
+                in->rows[i].scenario ? in->rows[i].scenario : "",
+                b ? (long long)b->n : 0LL,
+                honest(b ? quant(&rs, b->idx, 0.5) : NULL, b50, sizeof(b50)),
+                honest(b ? quant(&rs, b->idx, 0.99) : NULL, b99, sizeof(b99)),
+                honest(b ? quant(&rs, b->idx, 0.999) : NULL, b999, sizeof(b999)));
+        if (w != NULL && d != NULL)
+            fprintf(fp, " %s | %lld | %s | %+.3f (%+.3f to %+.3f) | %s |\n", w->label,
+                    (long long)w->n, honest(quant(&rs, w->idx, 0.999), w999, sizeof(w999)),
+                    d->delta_us / 1000, d->lo_us / 1000, d->hi_us / 1000,
+                    verdict_md(d->verdict));
+        else
+            fprintf(fp, " (no window) | | | | |\n");
+        store_free_results(&rs);
+    }
+    fprintf(fp, "\nLatencies in ms. `>=x`: too few samples for a two-sided 95%% "
+                "interval at that quantile (p99 needs n >= 368, p99.9 n >= 3,688); "
+                "x is the one-sided lower bound. `~`: the 95%% interval of the "
+                "difference holds zero.\n\n");
+    return COW_OK;
+}
+
+typedef struct frow {
+    const char *run;          /* run label (borrowed) */
+    cow_finding_row f;        /* the finding (owned) */
+} frow;
+
+/* Findings grouped by severity, then by rule: one bullet per rule with
+ * the runs it fired for, so a batch of twenty runs stays readable. */
+static int findings(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
+{
+    static const char *const order[] = {"critical", "warning", "info"};
+    frow *all = NULL;
+    size_t cap = 0, n = 0, i, j, k;
+    unsigned char *done;
+
+    for (i = 0; i < in->nrows; i++) {
+        cow_finding_row *f;
+        size_t nf;
+        int rc = store_load_findings(st, in->rows[i].id, &f, &nf, e);
+        if (rc != COW_OK) {
+            for (j = 0; j < n; j++) {
+                free(all[j].f.rule);
+                free(all[j].f.severity);
+                free(all[j].f.title);
+                free(all[j].f.evidence);
+                free(all[j].f.recommendation);
+            }
+            free(all);
+            return rc;
+        }
+        for (j = 0; j < nf; j++) {
+            all = xgrow(all, sizeof(frow), n + 1, &cap);
+            all[n].run = in->rows[i].label;
+            all[n++].f = f[j];
+        }
+        free(f); /* the strings moved into all[] */
+    }
+    done = xcalloc(n ? n : 1, 1);
+    fprintf(fp, "## Findings\n\n");
+    for (k = 0; k < 3; k++)
+        for (i = 0; i < n; i++) {
+            size_t runs = 0;
+            if (done[i] || strcmp(all[i].f.severity, order[k]) != 0)
+                continue;
+            for (j = i; j < n; j++)
+                if (!done[j] && strcmp(all[j].f.rule, all[i].f.rule) == 0 &&
+                    strcmp(all[j].f.severity, order[k]) == 0)
+                    runs++;
+            if (runs == 1) {
+                fprintf(fp, "- **%s** `%s` (%s): %s.  \n", order[k], all[i].f.rule,
+                        all[i].run, all[i].f.title);
+                done[i] = 1;
+            } else {
+                size_t shown = 0;
+                fprintf(fp, "- **%s** `%s` in %zu runs (", order[k], all[i].f.rule, runs);
+                for (j = i; j < n; j++)
+                    if (!done[j] && strcmp(all[j].f.rule, all[i].f.rule) == 0 &&
+                        strcmp(all[j].f.severity, order[k]) == 0) {
+                        if (shown < 6)
+                            fprintf(fp, "%s%s", shown ? ", " : "", all[j].run);
+                        else if (shown == 6)
+                            fprintf(fp, ", ...");
+                        shown++;
+                        if (j != i)
+                            done[j] = 1;
+                    }
+                fprintf(fp, "); in %s: %s.  \n", all[i].run, all[i].f.title);
+                done[i] = 1;
+            }
+            fprintf(fp, "  *Do:* %s\n", all[i].f.recommendation);
+        }
+    if (n == 0)
+        fprintf(fp, "Nothing to report.\n");
+    fprintf(fp, "\nEvidence (values and the file:line they came from) is in "
+                "`report.xlsx`, sheet Findings, and in `cowtail doctor`.\n\n");
+    for (i = 0; i < n; i++) {
+        free(all[i].f.rule);
+        free(all[i].f.severity);
+        free(all[i].f.title);
+        free(all[i].f.evidence);
+        free(all[i].f.recommendation);
+    }
+    free(all);
+    free(done);
+    return COW_OK;
+}
+
+static void tradeoff(const report_summary_in *in, FILE *fp)
+{
+    const cow_tradeoff *t = in->trade;
+    size_t g;
+    int m;
+    if (t == NULL || t->ngroups < 1)
+        return;
+    fprintf(fp, "## Trade-off between modes\n\nRuns of host `%s`, scenario `%s` "
+                "(modes are compared on one host and one workload).\n\n| metric |",
+            in->trade_host ? in->trade_host : "-",
+            in->trade_scenario ? in->trade_scenario : "-");
+    for (g = 0; g < t->ngroups; g++)
+        fprintf(fp, " %s (n=%zu): mean [95%% CI] (min-max) |", t->g[g].mode, t->g[g].ntrials);
+    if (t->a >= 0)
+        fprintf(fp, " %s / %s |", t->g[t->b].mode, t->g[t->a].mode);
+    fprintf(fp, "\n| --- |");
+    for (g = 0; g < t->ngroups; g++)
+        fprintf(fp, " --- |");
+    fprintf(fp, "%s\n", t->a >= 0 ? " --- |" : "");
+    for (m = 0; m < COW_TM_COUNT; m++) {
+        fprintf(fp, "| %s |", tradeoff_metric_label(m));
+        for (g = 0; g < t->ngroups; g++) {
+            const cow_trade_stat *s = &t->g[g].m[m];
+            if (s->n == 0)
+                fprintf(fp, " - |");
+            else if (s->n == 1)
+                fprintf(fp, " %.1f |", s->mean);
+            else
+                fprintf(fp, " %.1f [%.1f, %.1f] (%.1f-%.1f) |", s->mean, s->lo, s->hi,
+                        s->min, s->max);
+        }
+        if (t->a >= 0) {
+            const cow_trade_ratio *r = &t->ratio[m];
+            if (isnan(r->ratio))
+                fprintf(fp, " - |");
+            else if (isnan(r->lo))
+                fprintf(fp, " x%.3f |", r->ratio);
+            else
+                fprintf(fp, " x%.3f [%.3f, %.3f] |", r->ratio, r->lo, r->hi);
+        }
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "\n");
+}
+
+static void charts(const report_summary_in *in, FILE *fp)
+{
+    size_t i;
+    int skipped = 0;
+    fprintf(fp, "## Charts\n\n");
+    for (i = 0; i < in->ncharts; i++)
+        if (in->charts[i].file[0])
+            fprintf(fp, "### %s\n\n![%s](%s)\n\n", in->charts[i].title,
+                    in->charts[i].title, in->charts[i].file);
+    for (i = 0; i < in->ncharts; i++)
+        if (!in->charts[i].file[0]) {
+            if (!skipped++)
+                fprintf(fp, "Not drawn:\n\n");
+            fprintf(fp, "- %s: %s\n", in->charts[i].title, in->charts[i].why);
+        }
+    if (skipped)
+        fprintf(fp, "\n");
+}
+
+int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
+                         cow_err *e)
+{
+    int rc;
+    fprintf(fp, "# cowtail report\n\n");
+    fprintf(fp, "%zu run%s from `%s`. Quantiles: Hyndman-Fan type 7 with "
+                "distribution-free 95%% intervals; deltas: percentile bootstrap, "
+                "%d resamples, seed %llu (re-running gives the same numbers).\n\n",
+            in->nrows, in->nrows == 1 ? "" : "s", in->db, in->resamples,
+            (unsigned long long)in->seed);
+    if ((rc = headline(st, in, fp, e)) != COW_OK || (rc = findings(st, in, fp, e)) != COW_OK)
+        return rc;
+    tradeoff(in, fp);
+    charts(in, fp);
+    fprintf(fp, "## Caveats\n\n"
+                "- Samples within a phase are autocorrelated (stalls cluster): "
+                "intervals assume independent samples and are optimistic.\n"
+                "- A closed-loop probe waits out each stall before the next "
+                "request, so stalls are under-counted (coordinated omission).\n"
+                "- Phases come from the server log when there is one (millisecond "
+                "stamps), else from INFO polls (as exact as the polling interval).\n");
+    if (ferror(fp))
+        return COW_FAIL(e, COW_EIO, "writing summary: %s", strerror(errno));
+    return COW_OK;
+}

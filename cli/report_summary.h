@@ -1,0 +1,35 @@
+/* report_summary.h -- summary.md: the part of the report a person pastes
+ * into a postmortem: headline table, findings, trade-off, charts. */
+#ifndef COW_CLI_REPORT_SUMMARY_H
+#define COW_CLI_REPORT_SUMMARY_H
+
+#include <stdio.h>
+
+#include "store.h"
+#include "tradeoff.h"
+
+/* One chart the report wrote, or skipped (file NULL) and why. */
+typedef struct report_chart {
+    char file[128];     /* file name inside the report folder, "" if skipped */
+    char title[160];    /* what it shows */
+    char why[520];      /* reason it was skipped */
+} report_chart;
+
+typedef struct report_summary_in {
+    const char *db;             /* database path */
+    const cow_run_row *rows;    /* runs */
+    size_t nrows;
+    const cow_tradeoff *trade;  /* NULL when no modes */
+    const char *trade_host;     /* the group compared, or NULL */
+    const char *trade_scenario;
+    const report_chart *charts; /* charts written and skipped */
+    size_t ncharts;
+    uint64_t seed;              /* bootstrap seed of the analysis */
+    int resamples;              /* its R */
+} report_summary_in;
+
+/* Write the summary to fp. Returns 0 or an error (write failure). */
+int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
+                         cow_err *e);
+
+#endif
