@@ -1,6 +1,6 @@
 # cowtail -- thin wrapper over CMake that also installs Debian packages.
 #
-#   make demo    build, then run the main job on the bundled samples
+#   make demo    build, then run the main job (cowtail report) on samples/
 #   make test    build and run every test, also under ASan+UBSan
 #   make bench   build and run the benchmarks (bench/README.md)
 
@@ -47,9 +47,9 @@ test: build
 
 demo: build
 	rm -f $(DEMO_OUT).db $(DEMO_OUT).db-wal $(DEMO_OUT).db-shm
-	./$(BUILD)/cowtail ingest --db $(DEMO_OUT).db samples/ ; \
-	  rc=$$?; [ $$rc -le 1 ] || exit $$rc
-	./$(BUILD)/cowtail runs --db $(DEMO_OUT).db
+	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report \
+	  --thresholds samples/fleet/thresholds.json samples/
+	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
 
 bench: build
 	bash bench/ingest.sh

@@ -61,5 +61,29 @@ echo '{"max_p99_ms": -1}' > "$WORK/th3.json"
 "$COW" check --db "$DB" --thresholds "$WORK/th3.json" > /dev/null 2>&1
 check "bad thresholds exit 2" test $? = 2
 
+# the report: files a person opens
+"$COW" report --db "$DB" --out "$WORK/rep" > "$WORK/report" 2>&1
+check "report exits 0" test $? = 0
+check "report says where it is" has "report written to $WORK/rep/" "$WORK/report"
+check "headline findings printed" has "headline findings:" "$WORK/report"
+check "summary written" test -s "$WORK/rep/summary.md"
+check "summary headline row for disk" has "^| disk | fullsync | 3000 |" "$WORK/rep/summary.md"
+check "summary names the seed" has "seed 1" "$WORK/rep/summary.md"
+check "summary links the timeline" has "(timeline-disk.png)" "$WORK/rep/summary.md"
+check "missing data explained, not drawn" has "Forkless save progress: no INFO current_save_keys_processed" "$WORK/rep/summary.md"
+for png in timeline-disk timeline-diskless distribution-disk quantiles; do
+    check "$png.png is a PNG" test "$(head -c 8 "$WORK/rep/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+done
+check "no empty chart written" test ! -e "$WORK/rep/progress.png"
+check "workbook is a zip" test "$(head -c 2 "$WORK/rep/report.xlsx")" = PK
+if command -v unzip > /dev/null; then
+    unzip -p "$WORK/rep/report.xlsx" xl/workbook.xml > "$WORK/wb.xml"
+    check "workbook has a Findings sheet" has 'name="Findings"' "$WORK/wb.xml"
+    check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
+fi
+cp "$WORK/rep/report.xlsx" "$WORK/first.xlsx"
+"$COW" report --db "$DB" --out "$WORK/rep" > /dev/null 2>&1
+check "workbook is byte-stable" cmp -s "$WORK/first.xlsx" "$WORK/rep/report.xlsx"
+
 echo "$passes passed, $fails failed"
 test "$fails" = 0
