@@ -64,6 +64,12 @@ typedef struct cow_ingest_totals {
 int cli_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot);
 
+/* Print the one-line ingest summary. */
+void cli_print_totals(FILE *fp, const cow_ingest_totals *tot);
+/* Ingest paths quietly (errors and rejects still on stderr) and print the
+ * summary line to fp: what `report` and `check` do with capture folders. */
+int cli_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp);
+
 /* Analyse one run with the defaults (seed 1, 9,999 resamples, type 7)
  * and store the results, printing nothing (doctor, report). */
 int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e);

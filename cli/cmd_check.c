@@ -234,11 +234,7 @@ int cmd_check(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc) {
-        cow_ingest_flags fl;
-        cow_ingest_totals tot;
-        memset(&fl, 0, sizeof(fl));
-        fl.quiet = 1;
-        code = cli_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
+        code = cli_ingest_quiet(st, argv + optind, argc - optind, json ? stderr : stdout);
         if (code == EXIT_USAGE || code == EXIT_IO) {
             store_close(st);
             return code;

@@ -87,11 +87,7 @@ int cmd_ingest(int argc, char **argv)
         return EXIT_IO;
     }
     code = cli_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
-    printf("ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
-           "lines; %ld refused, %ld already ingested, %ld not recognised\n",
-           tot.files_ok, tot.files_ok == 1 ? "" : "s", tot.runs,
-           tot.runs == 1 ? "" : "s", tot.rows, tot.rejected, tot.files_refused,
-           tot.files_dup, tot.files_skipped);
+    cli_print_totals(stdout, &tot);
     store_close(st);
     return code;
 }

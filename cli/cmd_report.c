@@ -164,15 +164,7 @@ int cmd_report(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc) {
-        cow_ingest_flags fl;
-        cow_ingest_totals tot;
-        memset(&fl, 0, sizeof(fl));
-        fl.quiet = 1;
-        code = cli_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
-        printf("ingested %ld files into %ld runs: %lld records, %lld rejected lines; "
-               "%ld refused, %ld already ingested, %ld not recognised\n",
-               tot.files_ok, tot.runs, tot.rows, tot.rejected, tot.files_refused,
-               tot.files_dup, tot.files_skipped);
+        code = cli_ingest_quiet(st, argv + optind, argc - optind, stdout);
         if (code == EXIT_USAGE || code == EXIT_IO)
             goto done;
     }

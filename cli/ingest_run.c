@@ -352,3 +352,24 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
     capture_release(&cap);
     return code;
 }
+
+void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
+{
+    fprintf(fp, "ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
+           "lines; %ld refused, %ld already ingested, %ld not recognised\n",
+           tot->files_ok, tot->files_ok == 1 ? "" : "s", tot->runs,
+           tot->runs == 1 ? "" : "s", tot->rows, tot->rejected, tot->files_refused,
+           tot->files_dup, tot->files_skipped);
+}
+
+int cli_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
+{
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    int code;
+    memset(&fl, 0, sizeof(fl));
+    fl.quiet = 1;
+    code = cli_ingest_paths(st, paths, npaths, &fl, &tot);
+    cli_print_totals(fp, &tot);
+    return code;
+}

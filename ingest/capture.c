@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "mem.h"
+#include "text.h"
 #include "src.h"
 #include "timeconv.h"
 
@@ -284,21 +285,6 @@ static char *get_str(const cJSON *o, const char *key)
     return NULL;
 }
 
-static void position(const char *text, size_t off, long *line, long *col)
-{
-    size_t i;
-    *line = 1;
-    *col = 1;
-    for (i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 /* t0 as a number (epoch s, ms, us or ns by magnitude) or ISO 8601 text. */
 static int get_t0(const cJSON *v, int64_t *t0, cow_err *e)
 {
@@ -334,7 +320,7 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
     root = cJSON_ParseWithLengthOpts(text, n + 1, &end, 1);
     if (root == NULL || !cJSON_IsObject(root)) {
         long line, col;
-        position(text, end && root == NULL ? (size_t)(end - text) : 0, &line, &col);
+        text_position(text, end && root == NULL ? (size_t)(end - text) : 0, &line, &col);
         cow_err_at(e, path, line, col);
         cJSON_Delete(root);
         return COW_FAIL(e, COW_EPARSE, "run.json is not a JSON object; fix it "

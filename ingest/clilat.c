@@ -31,6 +31,7 @@
 
 #include "../common/mem.h"
 #include "../common/num.h"
+#include "../common/text.h"
 #include "../common/timeconv.h"
 #include "formats.h"
 #include "info.h"
@@ -111,17 +112,6 @@ static bool clilat_figures(const char *p, size_t n, clilat_fig *f, int *shape)
             return true;
         }
     return false;
-}
-
-static void clilat_trim(const char **p, size_t *n)
-{
-    size_t before;
-    do {
-        before = *n;
-        num_trim(p, n);
-        while (*n > 0 && (*p)[*n - 1] == '\r')
-            (*n)--;
-    } while (*n != before);
 }
 
 /* ---------------------------------------------------------------- output */
@@ -219,7 +209,7 @@ static int clilat_piece(clilat_ctx *c, const cow_line *ln, const char *p,
     double dur[1];
     int shape = 0, rc;
 
-    clilat_trim(&p, &n);
+    text_trim(&p, &n);
     if (n == 0)
         return COW_OK;
     if (clilat_match(p, n, "-- \2 seconds range", unused, dur))
@@ -350,7 +340,7 @@ static int clilat_sniff(const char *fname, const char *head, size_t n)
         if (nl == NULL)
             break;
         len = (size_t)(nl - p);
-        clilat_trim(&p, &len);
+        text_trim(&p, &len);
         i = (size_t)(nl - head) + 1;
         if (len == 0)
             continue;

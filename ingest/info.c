@@ -55,6 +55,7 @@
 
 #include "../common/mem.h"
 #include "../common/num.h"
+#include "../common/text.h"
 #include "../common/timeconv.h"
 #include "formats.h"
 
@@ -83,30 +84,6 @@ static bool is_digit(char c)
 static bool is_alpha(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-/* Trim blanks and every trailing CR: a terminal capture of CRLF text (INFO
- * through `script`) ends its lines in "\r\r\n", and src strips one. */
-static void trim_line(const char **p, size_t *n)
-{
-    size_t before;
-    do {
-        before = *n;
-        num_trim(p, n);
-        while (*n > 0 && (*p)[*n - 1] == '\r')
-            (*n)--;
-    } while (*n != before);
-}
-
-static bool prefix_ci(const char *p, size_t n, const char *word)
-{
-    size_t i, w = strlen(word);
-    if (n < w)
-        return false;
-    for (i = 0; i < w; i++)
-        if (lower((unsigned char)p[i]) != word[i])
-            return false;
-    return true;
 }
 
 /* ---------------------------------------------------------------- stamps */
@@ -251,7 +228,7 @@ static bool date_word(const char *w, size_t n, date_parts *d)
     }
     if (d->h < 0 && n >= 8 && w[2] == ':')
         return word_time(w, n, d);
-    if (n == 2 && (prefix_ci(w, n, "am") || prefix_ci(w, n, "pm"))) {
+    if (n == 2 && (text_prefix_ci(w, n, "am") || text_prefix_ci(w, n, "pm"))) {
         d->ampm = lower((unsigned char)w[0]) == 'a' ? 1 : 2;
         return true;
     }
@@ -336,7 +313,7 @@ static bool skip_label(const char **p, size_t *n)
 
     for (i = 0; labels[i] != NULL; i++) {
         size_t w = strlen(labels[i]);
-        if (!prefix_ci(*p, *n, labels[i]))
+        if (!text_prefix_ci(*p, *n, labels[i]))
             continue;
         for (j = w; j < *n && ((*p)[j] == ' ' || (*p)[j] == '\t'); j++)
             ;
@@ -356,7 +333,7 @@ int info_stamp_parse(const char *p, size_t n, int64_t *us, const char **why)
     bool label;
     int rc;
 
-    trim_line(&p, &n);
+    text_trim(&p, &n);
     while (n > 0 && is_lead_decor(p[0])) {
         p++;
         n--;
@@ -396,7 +373,7 @@ bool info_name_stamp(const char *fname, const char *prefix, int64_t *us)
     base = slash ? slash + 1 : fname;
     if (prefix != NULL) {
         size_t w = strlen(prefix);
-        if (!prefix_ci(base, strlen(base), prefix) ||
+        if (!text_prefix_ci(base, strlen(base), prefix) ||
             (base[w] != '-' && base[w] != '_' && base[w] != '.'))
             return false;
         p = base + w + 1;
@@ -891,7 +868,7 @@ static int info_line(info_ctx *c, const cow_line *ln, cow_err *e)
     int64_t us;
     int st;
 
-    trim_line(&p, &n);
+    text_trim(&p, &n);
     if (n == 0)
         return COW_OK;
     if (info_is_header(p, n))
@@ -967,7 +944,7 @@ static void each_head_line(const char *head, size_t n,
         if (nl == NULL)
             return;
         len = (size_t)(nl - p);
-        trim_line(&p, &len);
+        text_trim(&p, &len);
         if (fn(arg, p, len))
             return;
         i = (size_t)(nl - head) + 1;
@@ -1026,7 +1003,7 @@ static int info_sniff(const char *fname, const char *head, size_t n)
         return 90;
     base = fname ? strrchr(fname, '/') : NULL;
     base = base ? base + 1 : fname;
-    if (base && prefix_ci(base, strlen(base), "info") && f.headers > 0)
+    if (base && text_prefix_ci(base, strlen(base), "info") && f.headers > 0)
         return 70;
     return 0;
 }
@@ -1122,7 +1099,7 @@ static int config_line(config_ctx *c, const cow_line *ln, cow_err *e)
     size_t n = ln->n;
     int tty;
 
-    trim_line(&p, &n);
+    text_trim(&p, &n);
     c->buf = xgrow(c->buf, 1, n + 1, &c->cap);
     tty = config_tty_elem(p, n, c->buf, &n);
     if (tty < 0) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "text.h"
 #include "latcols.h"
 #include "mem.h"
 
@@ -67,17 +68,6 @@ static int split(const char *p, size_t n, char delim, field *f, int max)
     }
 }
 
-static char find_delim(const char *p, size_t n)
-{
-    if (memchr(p, '\t', n))
-        return '\t';
-    if (memchr(p, ',', n))
-        return ',';
-    if (memchr(p, ';', n))
-        return ';';
-    return ',';
-}
-
 static int skippable(const cow_line *ln)
 {
     size_t i = 0;
@@ -105,7 +95,7 @@ static int sniff(const char *fname, const char *head, size_t n)
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
         if (len > 0 && p[len - 1] == '\r')
             len--;
-        k = split(p, len, find_delim(p, len), f, LATCSV_MAX_FIELDS);
+        k = split(p, len, text_find_delim(p, len), f, LATCSV_MAX_FIELDS);
     }
     if (k < 2)
         return 0;
@@ -190,7 +180,7 @@ static int header(csvstate *st, const cow_line *ln, cow_err *e)
     field f[LATCSV_MAX_FIELDS];
     int i, rc;
 
-    st->delim = find_delim(ln->p, ln->n);
+    st->delim = text_find_delim(ln->p, ln->n);
     st->nhead = split(ln->p, ln->n, st->delim, f, LATCSV_MAX_FIELDS);
     if (st->nhead < 2) {
         cow_err_at(e, st->s->name, ln->no, 0);

@@ -17,6 +17,7 @@
 #include "formats.h"
 #include "latcols.h"
 #include "mem.h"
+#include "text.h"
 
 #define LATJSON_BATCH 4096
 
@@ -158,22 +159,6 @@ static int object(jstate *st, const cJSON *obj, long line, const char *text,
     return COW_OK;
 }
 
-/* Line and column of byte offset off in text. */
-static void position(const char *text, size_t off, long *line, long *col)
-{
-    size_t i;
-    *line = 1;
-    *col = 1;
-    for (i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 /* Offsets of the top-level elements of a JSON array, found by a scan that
  * tracks strings and depth, so rejects can name lines. */
 static size_t *element_offsets(const char *text, size_t n, size_t *count)
@@ -219,7 +204,7 @@ static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
     int rc = COW_OK;
 
     if (root == NULL) {
-        position(text, end ? (size_t)(end - text) : 0, &line, &col);
+        text_position(text, end ? (size_t)(end - text) : 0, &line, &col);
         cow_err_at(e, st->s->name, line, col);
         return COW_FAIL(e, COW_EPARSE,
                         "invalid JSON here (truncated file?): nothing of this "
@@ -234,7 +219,7 @@ static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
     for (it = root->child; it != NULL && rc == COW_OK; it = it->next, i++) {
         size_t off = i < noffs ? offs[i] : 0;
         size_t len = i + 1 < noffs ? offs[i + 1] - off : n - off;
-        position(text, off, &line, &col);
+        text_position(text, off, &line, &col);
         if (len > 200)
             len = 200;
         rc = object(st, it, line, text + off, len, e);

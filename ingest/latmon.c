@@ -42,6 +42,7 @@
 
 #include "../common/mem.h"
 #include "../common/num.h"
+#include "../common/text.h"
 #include "../common/timeconv.h"
 #include "formats.h"
 
@@ -100,28 +101,6 @@ static bool lm_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-static void lm_trim(const char **p, size_t *n)
-{
-    size_t before;
-    do {
-        before = *n;
-        num_trim(p, n);
-        while (*n > 0 && (*p)[*n - 1] == '\r')
-            (*n)--;
-    } while (*n != before);
-}
-
-static bool lm_word_ci(const char *p, size_t n, const char *w)
-{
-    size_t i, m = strlen(w);
-    if (n < m)
-        return false;
-    for (i = 0; i < m; i++)
-        if (lm_lower((unsigned char)p[i]) != w[i])
-            return false;
-    return true;
-}
-
 /* An event name: a letter, then letters, digits, '-', '_' or '.'. */
 static bool lm_is_name(const char *p, size_t n)
 {
@@ -173,17 +152,17 @@ static lm_kind lm_header(const char *p, size_t n, char *event)
 
     event[0] = '\0';
     for (i = 0; i + 8 <= n; i++)
-        if (lm_word_ci(p + i, n - i, "latency ") && (i == 0 || !lm_is_name(p + i - 1, 1)))
+        if (text_prefix_ci(p + i, n - i, "latency ") && (i == 0 || !lm_is_name(p + i - 1, 1)))
             break;
     if (i + 8 > n || !lm_header_prefix_ok(p, i))
         return LM_NONE;
     for (i += 8; i < n && p[i] == ' '; i++)
         ;
-    if (lm_word_ci(p + i, n - i, "latest"))
+    if (text_prefix_ci(p + i, n - i, "latest"))
         kind = LM_LATEST, w = 6;
-    else if (lm_word_ci(p + i, n - i, "history"))
+    else if (text_prefix_ci(p + i, n - i, "history"))
         kind = LM_HISTORY, w = 7;
-    else if (lm_word_ci(p + i, n - i, "doctor"))
+    else if (text_prefix_ci(p + i, n - i, "doctor"))
         kind = LM_DOCTOR, w = 6;
     else
         return LM_NONE;
@@ -399,7 +378,7 @@ static const char *lm_leaves(lm_ctx *c, size_t li, int *empty)
     const char *p = c->bytes + c->lines[li].off, *why;
     size_t n = c->lines[li].n;
 
-    lm_trim(&p, &n);
+    text_trim(&p, &n);
     if (n == 0)
         return NULL;
     if (n == 2 && memcmp(p, "[]", 2) == 0) {
@@ -607,7 +586,7 @@ static int lm_doctor(lm_ctx *c, cow_err *e)
     for (li = 0; li < c->nlines; li++) {
         const char *p = c->bytes + c->lines[li].off;
         size_t n = c->lines[li].n;
-        lm_trim(&p, &n);
+        text_trim(&p, &n);
         if (n == 0)
             continue;
         if (first == c->nlines)
@@ -646,7 +625,7 @@ static int lm_doctor(lm_ctx *c, cow_err *e)
     for (li = first; li <= last && rc == COW_OK; li++) {
         const char *p = c->bytes + c->lines[li].off;
         size_t n = c->lines[li].n;
-        lm_trim(&p, &n);
+        text_trim(&p, &n);
         if (n > 3 && lm_digit(p[0]))
             rc = lm_doctor_event(c, c->bytes + c->lines[li].off, c->lines[li].no, e);
     }
@@ -661,7 +640,7 @@ static lm_kind lm_infer(lm_ctx *c)
         const char *p = c->bytes + c->lines[li].off;
         size_t n = c->lines[li].n;
         int empty = 0;
-        lm_trim(&p, &n);
+        text_trim(&p, &n);
         if (n == 0)
             continue;
         if (lm_doctor_opener(p, n))
@@ -683,7 +662,7 @@ static bool lm_all_blank(const lm_ctx *c)
     for (li = 0; li < c->nlines; li++) {
         const char *p = c->bytes + c->lines[li].off;
         size_t n = c->lines[li].n;
-        lm_trim(&p, &n);
+        text_trim(&p, &n);
         if (n > 0)
             return false;
     }
@@ -737,7 +716,7 @@ static int lm_line_in(lm_ctx *c, const cow_line *ln, cow_err *e)
     size_t n = ln->n;
     int rc;
 
-    lm_trim(&p, &n);
+    text_trim(&p, &n);
     if ((kind = lm_header(p, n, event)) != LM_NONE) {
         if ((rc = lm_section_end(c, 1, e)) != COW_OK)
             return rc;
@@ -896,7 +875,7 @@ static int lm_sniff(const char *fname, const char *head, size_t n)
         if (nl == NULL)
             break;
         len = (size_t)(nl - p);
-        lm_trim(&p, &len);
+        text_trim(&p, &len);
         i = (size_t)(nl - head) + 1;
         if (len == 0)
             continue;

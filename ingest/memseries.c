@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "text.h"
 #include "num.h"
 #include "timeconv.h"
 
@@ -232,17 +233,6 @@ static double mem_unit_of_opt(const char *s)
 
 /* ============================================================= fields */
 
-static char find_delim(const char *p, size_t n)
-{
-    if (memchr(p, '\t', n))
-        return '\t';
-    if (memchr(p, ',', n))
-        return ',';
-    if (memchr(p, ';', n))
-        return ';';
-    return ',';
-}
-
 /* Split into at most max fields, trimmed and unquoted; returns the count
  * (max + 1 when there are more). */
 static int split(const char *p, size_t n, char d, ms_col *f, int max)
@@ -305,7 +295,7 @@ static int header(ms_state *m, const cow_line *ln)
     int i, j;
     char msg[512];
 
-    m->delim = find_delim(ln->p, ln->n);
+    m->delim = text_find_delim(ln->p, ln->n);
     m->ncols = split(ln->p, ln->n, m->delim, c, MS_MAX_COLS);
     if (m->ncols > MS_MAX_COLS)
         return fail_at(m, ln->no, COW_ELIMIT, "more than 32 columns: not a "
@@ -609,7 +599,7 @@ static int sniff(const char *fname, const char *head, size_t n)
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
         if (len > 0 && p[len - 1] == '\r')
             len--;
-        k = split(p, len, find_delim(p, len), c, MS_MAX_COLS);
+        k = split(p, len, text_find_delim(p, len), c, MS_MAX_COLS);
     }
     if (k < 2 || k > MS_MAX_COLS)
         return 0;
