@@ -230,11 +230,22 @@ int capture_add_path(cow_capture *c, const char *path, cow_err *e)
         }
     } else {
         char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-        cow_capture_run *r;
+        cow_capture_run *r = NULL;
+        size_t i;
         if (slash)
             *slash = '\0';
         else
             strcpy(dir, ".");
+        /* several files of one folder are one run */
+        for (i = 0; i < c->n; i++)
+            if (strcmp(c->runs[i].dir, dir) == 0 && c->runs[i].files != NULL)
+                r = &c->runs[i];
+        if (r != NULL) {
+            r->files = xrealloc(r->files, (r->nfiles + 1) * sizeof(char *));
+            r->files[r->nfiles++] = xstrdup(path);
+            free(dir);
+            return COW_OK;
+        }
         r = new_run(c, dir, top_label(strcmp(dir, ".") == 0 ? "capture" : dir));
         if (strcmp(dir, ".") == 0) {
             char cwd[4096];
