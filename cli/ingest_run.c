@@ -222,7 +222,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     if (seen) {
         cow_err he = COW_ERR_INIT;
         if (src_file_sha256(path, sha, &he) == COW_OK &&
-            store_file_seen(st, k.run, sha, &seen, &e) == COW_OK && seen)
+            store_file_seen(st, k.run, sha, o.fname, &seen, &e) == COW_OK && seen)
             goto duplicate;
     }
     if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
@@ -257,7 +257,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         return FILE_REFUSED;
     }
     src_sha256(&src, sha);
-    if ((rc = store_file_seen(st, k.run, sha, &seen, &e)) != COW_OK)
+    if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
         goto fatal;
     if (seen) {
 duplicate:

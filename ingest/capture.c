@@ -147,6 +147,14 @@ static int walk(cow_capture *c, const char *dir, const char *rel, int depth,
         return COW_FAIL(e, COW_ELIMIT, "folders nested deeper than %d: a "
                         "symbolic link loop?", CAPTURE_MAX_DEPTH);
     }
+    {
+        /* a folder that says so (tooling, generators) is not a capture */
+        char *marker = join(dir, COW_CAPTURE_IGNORE);
+        int skip = access(marker, F_OK) == 0;
+        free(marker);
+        if (skip)
+            return COW_OK;
+    }
     if ((d = opendir(dir)) == NULL) {
         cow_err_at(e, dir, 0, 0);
         return COW_FAIL(e, COW_EIO, "cannot read folder: %s", strerror(errno));

@@ -19,6 +19,10 @@
 
 #include "err.h"
 
+/* A folder holding a file of this name is skipped with everything below
+ * it (tooling or generators kept beside captures). */
+#define COW_CAPTURE_IGNORE ".cowtailignore"
+
 /* Nesting deeper than this is a loop or a mistake. */
 #define CAPTURE_MAX_DEPTH 16
 

@@ -87,7 +87,12 @@ static const char *const sql_text[SQL_COUNT] = {
         "UPDATE runs SET path = coalesce(?2, path), scenario = coalesce(?3, scenario),"
         " mode = coalesce(?4, mode), host = coalesce(?5, host),"
         " trial = coalesce(?6, trial), meta = coalesce(?7, meta) WHERE id = ?1",
-    [SQL_FILE_SEEN] = "SELECT 1 FROM files WHERE run = ?1 AND sha256 = ?2",
+    /* the same bytes under the same file name: a copy of the file already
+     * loaded. Two different files that happen to hold the same bytes (two
+     * empty LATENCY replies) are both kept. */
+    [SQL_FILE_SEEN] =
+        "SELECT 1 FROM files WHERE run = ?1 AND sha256 = ?2 AND (path = ?3 OR"
+        " substr(path, -length(?3) - 1) = '/' || ?3)",
     [SQL_FILE_SIZE] = "SELECT 1 FROM files WHERE run = ?1 AND size = ?2",
     [SQL_FILE_ADD] =
         "INSERT INTO files(run, path, size, sha256, parser, ingested_at)"
@@ -448,13 +453,14 @@ int store_run_upsert(cow_store *st, const cow_run_meta *m, int64_t *run_id,
     return step_done(st, q, e, "updating run");
 }
 
-int store_file_seen(cow_store *st, int64_t run, const char *sha256, int *seen,
-                    cow_err *e)
+int store_file_seen(cow_store *st, int64_t run, const char *sha256,
+                    const char *name, int *seen, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_FILE_SEEN];
     int rc;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_text(q, 2, sha256, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, name, -1, SQLITE_STATIC);
     rc = sqlite3_step(q);
     sqlite3_reset(q);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)

@@ -65,9 +65,11 @@ void store_rollback(cow_store *st);
 /* Find the run by label or create it; fills in meta fields that are set. */
 int store_run_upsert(cow_store *st, const cow_run_meta *m, int64_t *run_id,
                      cow_err *e);
-/* *seen = 1 when a file with this SHA-256 already landed in this run. */
-int store_file_seen(cow_store *st, int64_t run, const char *sha256, int *seen,
-                    cow_err *e);
+/* *seen = 1 when a file with this SHA-256 and this base name already
+ * landed in this run (a copy of the same file, not two files that happen
+ * to hold the same bytes). */
+int store_file_seen(cow_store *st, int64_t run, const char *sha256,
+                    const char *name, int *seen, cow_err *e);
 /* *seen = 1 when a file of this size already landed in this run (a cheap
  * test before hashing a file twice). */
 int store_file_size_seen(cow_store *st, int64_t run, int64_t size, int *seen,

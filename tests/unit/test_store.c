@@ -116,13 +116,16 @@ static void store_should_forget_a_rolled_back_file(void)
     CHECK_INT(store_file_begin(st, run, "x", 10, "latency-csv", &file, &e), COW_OK);
     CHECK_INT(store_file_end(st, file, "deadbeef", 0, 0, NULL, &e), COW_OK);
     CHECK_INT(store_commit(st, &e), COW_OK);
-    CHECK_INT(store_file_seen(st, run, "deadbeef", &seen, &e), COW_OK);
+    CHECK_INT(store_file_seen(st, run, "deadbeef", "x", &seen, &e), COW_OK);
     CHECK_INT(seen, 1);
-    CHECK_INT(store_file_seen(st, run, "other", &seen, &e), COW_OK);
+    CHECK_INT(store_file_seen(st, run, "other", "x", &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
+    /* same bytes, another file name: a different file */
+    CHECK_INT(store_file_seen(st, run, "deadbeef", "y", &seen, &e), COW_OK);
     CHECK_INT(seen, 0);
     CHECK_INT(store_file_size_seen(st, run, 10, &seen, &e), COW_OK);
     CHECK_INT(seen, 1);
-    CHECK_INT(store_file_seen(st, run + 1, "deadbeef", &seen, &e), COW_OK);
+    CHECK_INT(store_file_seen(st, run + 1, "deadbeef", "x", &seen, &e), COW_OK);
     CHECK_INT(seen, 0);
     store_close(st);
 }
