@@ -32,7 +32,9 @@ check "relative times anchored by t0" test "$(json_field "$WORK/runs1" sync t_fi
 check "relative file: 50 samples" test "$(json_field "$WORK/runs1" sync samples)" = 50
 check "relative file: 2 rejected" test "$(json_field "$WORK/runs1" sync rejected)" = 2
 check "rejects printed with file:line" has "relative.tsv:53: latency is NaN or infinite" "$WORK/err1"
-check "summary line" has "ingested 3 files into 3 runs: 850 records, 2 rejected lines" "$WORK/out1"
+check "summary line" has "ingested 5 files into 3 runs: 852 records, 2 rejected lines" "$WORK/out1"
+check "two files with the same bytes both land" has "latency-latest.txt .*redis-latency" "$WORK/out1"
+check "steady has 3 files" test "$(json_field "$WORK/runs1" steady files)" = 3
 check "a folder with .cowtailignore is skipped" test "$(grep -c would-be-refused "$WORK/out1" "$WORK/err1" | awk -F: '{s+=$2} END {print s}')" = 0
 
 "$COW" ingest --db "$DB" "$DATA/tree" > "$WORK/out2" 2>&1
