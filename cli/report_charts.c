@@ -18,6 +18,8 @@
 
 /* Pixel columns of the timeline reduction at scale 1. */
 #define TIMELINE_COLS 1400
+/* Samples under each point of the timeline's rolling p99. */
+#define TIMELINE_P99_MIN_N 300
 /* Runs drawn in one overlay chart before it stops being readable. */
 #define MAX_OVERLAY 16
 
@@ -118,6 +120,9 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     }
     memset(&ro, 0, sizeof(ro));
     ro.q = 0.99;
+    /* A p99 needs a few hundred samples; more smears a save's rise over
+     * the seconds before it (the window is centred). */
+    ro.min_n = TIMELINE_P99_MIN_N;
     if ((rc = chart_reduce_columns(t, lat, n, t[0], t[n - 1] + 1, ncol, &ro, &red, e)) != COW_OK) {
         chart_colred_release(&red);
         return rc;
@@ -132,7 +137,7 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     }
     c = chart_new(title);
     snprintf(c->subtitle, sizeof(c->subtitle), "%zu samples; band: min-max per pixel "
-             "column; line: rolling p99", n);
+             "column; line: rolling p99 of the %d nearest samples", n, TIMELINE_P99_MIN_N);
     chart_axis_set(&c->x, COW_AXIS_TIME, "time", "s");
     c->x.origin_us = t[0];
     chart_axis_set(&c->y, o->o->log_y ? COW_AXIS_LOG10 : COW_AXIS_LINEAR, "latency", "ms");
@@ -529,7 +534,7 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
     c = chart_new(title);
     snprintf(c->subtitle, sizeof(c->subtitle), "bootstrap 95%% intervals; %s",
              isnan(o->o->lift_limit_ms) ? "no thresholds given"
-                                        : "red: significant and above the limit");
+                                        : "vermillion triangles: significant and above the limit");
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "p99.9 lift over the run's baseline", "ms");
     chart_axis_set(&c->y, COW_AXIS_CATEGORY, "run", NULL);
     c->x.include_zero = true;
