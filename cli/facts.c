@@ -150,7 +150,14 @@ static int memory(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
     f->mem_growth_bytes = NAN;
     if ((rc = store_load_mem(st, r->id, &t, &b, &n, e)) != COW_OK)
         return rc;
-    for (k = 0; k < rs->nph && n > 0; k++) {
+    /* the first save (BGSAVE or forkless) if there is one, else the first
+     * window of any kind */
+    for (k = 0; k < rs->nph; k++)
+        if (strcmp(rs->ph[k].kind, "bgsave") == 0 || strcmp(rs->ph[k].kind, "forkless") == 0)
+            break;
+    if (k == rs->nph)
+        k = 0;
+    for (; k < rs->nph && n > 0; k++) {
         const cow_phase_row *p = &rs->ph[k];
         double before = NAN, peak = NAN;
         if (!is_window(p->kind))
@@ -211,13 +218,16 @@ int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
         if (isnan(t->v[COW_TM_SAVE_S]) && strcmp(p->source, "log") == 0 &&
             (strcmp(p->kind, "bgsave") == 0 || strcmp(p->kind, "forkless") == 0) &&
             !p->open)
-            t->v[COW_TM_SAVE_S] = (double)(p->t1_us - p->t0_us) / 1e6;
+            /* from the child's start line (the window itself opens a
+             * fork time earlier) to the end line, both log stamps */
+            t->v[COW_TM_SAVE_S] =
+                (double)(p->t1_us - 1 - (p->fork_us ? p->fork_us : p->t0_us)) / 1e6;
     }
     t->v[COW_TM_WORST_MS] = worst / 1000;
     store_free_results(&rs);
     if (rc != COW_OK)
         return rc;
-    if ((rc = store_fact_info_max(st, r->id, "rdb_last_cow_size", &v, e)) != COW_OK)
+    if ((rc = store_fact_info_last(st, r->id, "rdb_last_cow_size", &v, e)) != COW_OK)
         return rc;
     if (v.known)
         t->v[COW_TM_COW_MB] = v.num / 1048576;
@@ -322,7 +332,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if (!f->version.known)
         INFO(version, "redis_version");
 #undef INFO
-    if ((rc = store_fact_info_max(st, r->id, "rdb_last_cow_size", &f->rdb_last_cow_size, e)) ||
+    if ((rc = store_fact_info_last(st, r->id, "rdb_last_cow_size", &f->rdb_last_cow_size, e)) ||
         (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "AnonHugePages", 0, &f->anon_huge, e)) ||
         (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "Anonymous", 0, &f->anonymous, e)) ||
         (rc = store_fact_stat_last(st, r->id, "thp", "enabled", &f->thp_enabled, e)) ||

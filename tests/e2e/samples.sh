@@ -1,0 +1,59 @@
+#!/bin/bash
+# samples.sh COWTAIL SAMPLES -- end-to-end on the committed samples/: exact
+# ingest counts, and the numbers the seeds quote, computed from raw files.
+set -u
+COW=$1
+SAMPLES=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fails=0 passes=0
+check() { local name=$1; shift
+    if "$@"; then passes=$((passes + 1)); else fails=$((fails + 1)); echo "FAIL: $name" >&2; fi; }
+has() { grep -q -- "$1" "$2"; }
+json_field() { # json_field FILE LABEL KEY
+    tr -d '\n\t ' < "$1" | sed 's/},{/}\n{/g' | grep "\"label\":\"$2\"" |
+        sed -n "s/.*\"$3\":\([^,}]*\).*/\1/p" | head -1
+}
+
+DB=$WORK/s.db
+"$COW" ingest -q --db "$DB" "$SAMPLES" > "$WORK/ingest" 2> "$WORK/ingest.err"
+check "ingest exits 0" test $? = 0
+check "every sample file lands, none rejected" has \
+  "ingested 554 files into 30 runs: 358544 records, 0 rejected lines; 0 refused, 0 already ingested, 0 not recognised" "$WORK/ingest"
+"$COW" runs --db "$DB" --json > "$WORK/runs"
+check "steady: 5788 samples" test "$(json_field "$WORK/runs" steady samples)" = 5788
+check "steady: 17 files" test "$(json_field "$WORK/runs" steady files)" = 17
+check "fullsync-disk: 31 log events" test "$(json_field "$WORK/runs" fullsync-disk events)" = 31
+
+"$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
+tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"
+check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"sync-disk"' "$WORK/a.flat"
+check "p99.9 lifted during the disk sync" has '"q":0.999,"delta_us":6593.5[0-9]*,"lo_us":[0-9.]*,"hi_us":[0-9.]*,"ratio":[0-9.]*,"verdict":"lift"' "$WORK/a.flat"
+
+# seed 003's table, from the synthetic forkless batch
+"$COW" tradeoff --db "$DB" --json > "$WORK/t.json"
+tr -d '\n\t ' < "$WORK/t.json" > "$WORK/t.flat"
+check "fork COW mean 354.7 MB over 7 trials" has '"mode":"fork","trials":7,"cow_mb":{"n":7,"mean":354.7' "$WORK/t.flat"
+check "fork COW range 319.6-367.5 MB" has '"min":319.60[0-9]*,"max":367.5' "$WORK/t.flat"
+check "forkless COW 0" has '"mode":"forkless","trials":7,"cow_mb":{"n":7,"mean":0,' "$WORK/t.flat"
+check "save 3.031 s vs 5.579 s" has '"save_s":{"n":7,"mean":3.031' "$WORK/t.flat"
+check "forkless save 5.579 s" has '"save_s":{"n":7,"mean":5.579' "$WORK/t.flat"
+check "throughput 27202 vs 23034" has '"throughput_ops_s":{"n":7,"mean":27202' "$WORK/t.flat"
+check "forkless throughput 23034" has '"throughput_ops_s":{"n":7,"mean":23034' "$WORK/t.flat"
+check "memory growth 9.88 MB forkless" has '"mem_growth_mb":{"n":7,"mean":9.87' "$WORK/t.flat"
+check "memory growth 354.4 MB fork" has '"mem_growth_mb":{"n":7,"mean":354.38' "$WORK/t.flat"
+
+"$COW" doctor --db "$DB" --json > "$WORK/d.json"
+tr -d '\n\t ' < "$WORK/d.json" | sed 's/},{"rule"/}\n{"rule"/g' > "$WORK/d.lines"
+check "threshold 0: the monitor's blind spot" has '"rule":"monitor_blind_spot","severity":"warning","run":"monitor-threshold-0"' "$WORK/d.lines"
+check "forkless with AOF still forks" has '"rule":"aof_rewrite_still_forks","severity":"warning","run":"forkless/forkless-t7"' "$WORK/d.lines"
+check "THP madvise, AnonHugePages 0" has '"rule":"thp_not_backing_heap","severity":"info","run":"fullsync-disk"' "$WORK/d.lines"
+check "disk vs diskless compared" has '"rule":"disk_vs_diskless_sync","severity":"[a-z]*","run":"fullsync-disk"' "$WORK/d.lines"
+
+"$COW" check --db "$DB" --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/c" 2>&1
+check "fleet gate fails (exit 1)" test $? = 1
+check "the failing host is cache-e" has "^fleet/cache-e/bgsave .*max_p999_lift_ms .*FAIL" "$WORK/c"
+check "one run fails" has "30 runs checked: 29 pass, 1 fail" "$WORK/c"
+
+echo "$passes passed, $fails failed"
+test "$fails" = 0
