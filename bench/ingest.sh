@@ -14,6 +14,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 COW=$BUILD/cowtail
 WORK=${BENCH_WORK:-$(mktemp -d)}
+mkdir -p "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 
 cc -O2 -o "$WORK/gen" "$ROOT/bench/gen_latency.c"

@@ -67,29 +67,42 @@ static void store_should_insert_samples_in_any_batch_size(void)
     cow_store *st = open_mem();
     cow_err e = COW_ERR_INIT;
     int64_t run = add_run(st, "r"), file = 0;
-    cow_sample s[200];
+    cow_sample s[1200];
     cow_run_row *rows;
     size_t n, i;
 
-    for (i = 0; i < 200; i++) {
+    for (i = 0; i < 1200; i++) {
         s[i].t_us = 1738591331000000LL + (int64_t)i * 1000;
         s[i].lat_us = (double)i;
         s[i].op = i % 2 ? "SET" : "GET";
     }
     CHECK_INT(store_begin(st, &e), COW_OK);
     CHECK_INT(store_file_begin(st, run, "lat.csv", 1234, "latency-csv", &file, &e), COW_OK);
-    /* 131 = two multi-row statements of 64 and three single rows */
-    CHECK_INT(store_add_samples(st, run, file, s, 131, &e), COW_OK);
-    CHECK_INT(store_add_samples(st, run, file, s + 131, 69, &e), COW_OK);
-    CHECK_INT(store_file_end(st, file, "abc", 200, 0, NULL, &e), COW_OK);
+    /* 1027 = two multi-row statements of 512 and three single rows */
+    CHECK_INT(store_add_samples(st, run, file, s, 1027, &e), COW_OK);
+    CHECK_INT(store_add_samples(st, run, file, s + 1027, 173, &e), COW_OK);
+    CHECK_INT(store_file_end(st, file, "abc", 1200, 0, NULL, &e), COW_OK);
     CHECK_INT(store_commit(st, &e), COW_OK);
     CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
     CHECK_INT(n, 1);
-    CHECK_INT(rows[0].samples, 200);
+    CHECK_INT(rows[0].samples, 1200);
     CHECK_INT(rows[0].files, 1);
     CHECK_INT(rows[0].t_first_us, 1738591331000000LL);
-    CHECK_INT(rows[0].t_last_us, 1738591331199000LL);
+    CHECK_INT(rows[0].t_last_us, 1738591332199000LL);
     store_free_runs(rows, n);
+    {
+        /* every value landed in its row across the statement boundaries */
+        int64_t *t;
+        double *lat;
+        size_t m, k, bad = 0;
+        CHECK_INT(store_load_samples(st, run, &t, &lat, &m, &e), COW_OK);
+        CHECK_INT(m, 1200);
+        for (k = 0; k < m; k++)
+            bad += lat[k] != (double)k || t[k] != 1738591331000000LL + (int64_t)k * 1000;
+        CHECK_INT(bad, 0);
+        free(t);
+        free(lat);
+    }
     store_close(st);
 }
 
