@@ -41,6 +41,14 @@ const char *phase_kind_name(int kind)
     return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_names[kind] : "?";
 }
 
+const char *phase_kind_id(int kind)
+{
+    static const char *const ids[COW_PHASE_NKINDS] = {
+        "baseline", "bgsave", "fullsync_disk", "fullsync_diskless", "aof_rewrite",
+        "forkless", "between", "after"};
+    return kind >= 0 && kind < COW_PHASE_NKINDS ? ids[kind] : "?";
+}
+
 int phase_is_window(int kind)
 {
     return kind >= COW_PHASE_BGSAVE && kind <= COW_PHASE_FORKLESS;

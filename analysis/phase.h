@@ -78,6 +78,9 @@ void phase_release(cow_phases *p);
 /* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
  * "forkless", "between", "after" */
 const char *phase_kind_name(int kind);
+/* Stable snake_case id for JSON: "baseline", "bgsave", "fullsync_disk",
+ * "fullsync_diskless", "aof_rewrite", "forkless", "between", "after" */
+const char *phase_kind_id(int kind);
 /* 1 for kinds that are a fork/save window */
 int phase_is_window(int kind);
 

@@ -248,6 +248,11 @@ static void rawint(cJSON *o, const char *k, long long v)
     cJSON_AddRawToObject(o, k, buf);
 }
 
+/* Flat quantile keys the README documents: p50_us ... p9999_us. */
+static const char *const flat_keys[COW_PCT_NLEVELS] = {"p50_us", "p90_us", "p99_us",
+                                                       "p999_us", "p9999_us"};
+static const char *const delta_names[COW_DELTA_LEVELS] = {"p50", "p90", "p99", "p999"};
+
 static cJSON *json_stats(const cow_phase_stats *ps)
 {
     cJSON *o = cJSON_CreateObject(), *qs = cJSON_CreateArray();
@@ -256,6 +261,8 @@ static cJSON *json_stats(const cow_phase_stats *ps)
     num(o, "mean_us", ps->sum.mean);
     num(o, "min_us", ps->sum.min);
     num(o, "max_us", ps->sum.max);
+    for (l = 0; l < COW_PCT_NLEVELS; l++)
+        num(o, flat_keys[l], ps->sum.v[l]);
     num(o, "grid_us", ps->grid.step);
     for (l = 0; l < COW_PCT_NLEVELS; l++) {
         cJSON *q = cJSON_CreateObject();
@@ -271,48 +278,81 @@ static cJSON *json_stats(const cow_phase_stats *ps)
     return o;
 }
 
+/* "baseline", "during", "between", "after" */
+static const char *phase_role(int kind)
+{
+    if (phase_is_window(kind))
+        return "during";
+    return kind == COW_PHASE_BASELINE ? "baseline"
+         : kind == COW_PHASE_AFTER ? "after" : "between";
+}
+
 static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runstats *rs,
                        const analyze_opts *o)
 {
     cJSON *r = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+    cJSON *ds = cJSON_CreateArray(), *xs = cJSON_CreateArray();
     size_t i;
     int l;
 
     cJSON_AddStringToObject(r, "label", label);
     rawint(r, "seed", (long long)o->rs.seed);
     rawint(r, "resamples", o->rs.resamples);
+    cJSON_AddStringToObject(r, "method", o->rs.method == COW_PCT_NEAREST ? "nearest" : "linear");
     cJSON_AddItemToObject(r, "all", json_stats(&rs->all));
     for (i = 0; i < ph->n; i++) {
         const cow_phase *p = &ph->v[i];
         cJSON *po = json_stats(&rs->ph[i]);
+        cJSON_AddStringToObject(po, "phase", phase_role(p->kind));
         cJSON_AddStringToObject(po, "label", p->label);
-        cJSON_AddStringToObject(po, "kind", phase_kind_name(p->kind));
+        cJSON_AddStringToObject(po, "kind", phase_kind_id(p->kind));
         rawint(po, "t0_us", p->t0_us);
         rawint(po, "t1_us", p->t1_us);
         cJSON_AddStringToObject(po, "source", p->source ? p->source : "");
         cJSON_AddBoolToObject(po, "overlap", p->overlap);
         cJSON_AddBoolToObject(po, "open", p->open);
-        if (rs->ph[i].has_delta) {
-            cJSON *ds = cJSON_CreateArray();
-            for (l = 0; l < COW_DELTA_LEVELS; l++) {
-                const cow_boot_result *d = &rs->ph[i].delta[l];
-                cJSON *dj = cJSON_CreateObject();
-                num(dj, "q", d->q);
-                num(dj, "delta_us", d->delta);
-                num(dj, "lo_us", d->delta_lo);
-                num(dj, "hi_us", d->delta_hi);
-                num(dj, "ratio", d->ratio);
-                cJSON_AddStringToObject(dj, "verdict", boot_verdict_name(d->verdict));
-                cJSON_AddItemToArray(ds, dj);
-            }
-            cJSON_AddStringToObject(po, "baseline", ph->v[rs->ph[i].base].label);
-            cJSON_AddItemToObject(po, "deltas", ds);
-            rawint(po, "beyond_base_p99", (long long)rs->ph[i].ex99.count);
-            rawint(po, "beyond_base_p999", (long long)rs->ph[i].ex999.count);
-        }
         cJSON_AddItemToArray(arr, po);
+        if (!rs->ph[i].has_delta)
+            continue;
+        for (l = 0; l < COW_DELTA_LEVELS; l++) {
+            const cow_boot_result *d = &rs->ph[i].delta[l];
+            cJSON *dj = cJSON_CreateObject();
+            cJSON_AddStringToObject(dj, "phase", p->label);
+            cJSON_AddStringToObject(dj, "baseline", ph->v[rs->ph[i].base].label);
+            cJSON_AddStringToObject(dj, "quantile", delta_names[l]);
+            num(dj, "base_us", d->est_a);
+            num(dj, "value_us", d->est_b);
+            num(dj, "delta_us", d->delta);
+            num(dj, "ci_low_us", d->delta_lo);
+            num(dj, "ci_high_us", d->delta_hi);
+            num(dj, "ratio", d->ratio);
+            num(dj, "ratio_low", d->ratio_lo);
+            num(dj, "ratio_high", d->ratio_hi);
+            cJSON_AddStringToObject(dj, "verdict", boot_verdict_name(d->verdict));
+            cJSON_AddBoolToObject(dj, "thin", d->thin);
+            cJSON_AddItemToArray(ds, dj);
+        }
+        {
+            const cow_exceed *xv[2] = {&rs->ph[i].ex99, &rs->ph[i].ex999};
+            static const char *const qn[2] = {"p99", "p999"};
+            int k;
+            for (k = 0; k < 2; k++) {
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "phase", p->label);
+                cJSON_AddStringToObject(x, "baseline_quantile", qn[k]);
+                num(x, "threshold_us", xv[k]->threshold);
+                rawint(x, "n", (long long)xv[k]->n);
+                rawint(x, "count", (long long)xv[k]->count);
+                num(x, "share", xv[k]->p);
+                num(x, "ci_low", xv[k]->lo);
+                num(x, "ci_high", xv[k]->hi);
+                cJSON_AddItemToArray(xs, x);
+            }
+        }
     }
     cJSON_AddItemToObject(r, "phases", arr);
+    cJSON_AddItemToObject(r, "deltas", ds);
+    cJSON_AddItemToObject(r, "exceedance", xs);
     return r;
 }
 

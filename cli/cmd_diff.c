@@ -23,7 +23,10 @@ const char *const cmd_diff_usage[] = {
     "run's samples inside its fork/save/sync windows (the whole run when it",
     "has none, or with --whole) against all samples of BASE. Prints n and",
     "honest quantiles per run, then the bootstrap 95% interval of each",
-    "difference, the ratio and the verdict (lift, ~, drop).",
+    "difference, the ratio and the verdict (lift, ~, drop), and the",
+    "difference of the maxima (no interval). --json: an array of delta",
+    "objects (base, run, phase, base_n, n, quantile, base_us, value_us,",
+    "delta_us, ci_low_us, ci_high_us, ratio, verdict, thin).",
     "",
     "  --db FILE       database (default cowtail.db)",
     "  --whole         use every sample of each run, not only its windows",
@@ -35,6 +38,40 @@ const char *const cmd_diff_usage[] = {
 
 static const double levels[4] = {0.5, 0.9, 0.99, 0.999};
 static const char *const lnames[4] = {"p50", "p90", "p99", "p99.9"};
+static const char *const lnames_json[4] = {"p50", "p90", "p99", "p999"};
+
+static void jnum(cJSON *o, const char *k, double v)
+{
+    if (isnan(v) || isinf(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+/* One delta object: the keys of `cowtail analyze --json` deltas, plus
+ * which runs and how many samples. */
+static cJSON *delta_json(const char *base, const char *run, int windows, size_t nb,
+                         size_t n, const char *quantile, double base_us, double value_us,
+                         double delta, double lo, double hi, double ratio,
+                         const char *verdict, int thin)
+{
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "base", base);
+    cJSON_AddStringToObject(x, "run", run);
+    cJSON_AddStringToObject(x, "phase", windows ? "windows" : "whole");
+    cJSON_AddNumberToObject(x, "base_n", (double)nb);
+    cJSON_AddNumberToObject(x, "n", (double)n);
+    cJSON_AddStringToObject(x, "quantile", quantile);
+    jnum(x, "base_us", base_us);
+    jnum(x, "value_us", value_us);
+    jnum(x, "delta_us", delta);
+    jnum(x, "ci_low_us", lo);
+    jnum(x, "ci_high_us", hi);
+    jnum(x, "ratio", ratio);
+    cJSON_AddStringToObject(x, "verdict", verdict);
+    cJSON_AddBoolToObject(x, "thin", thin);
+    return x;
+}
 
 /* Sorted latencies of a run: its windows, or all. Caller frees. */
 static double *run_values(cow_store *st, const cow_run_row *r, int whole,
@@ -176,22 +213,13 @@ int cmd_diff(int argc, char **argv)
         size_t m = 0;
         int windows = 0;
         double *v = run_values(st, find(rows, n, argv[a]), whole, &m, &windows, &e);
-        cJSON *o = NULL, *ds = NULL;
         char b1[32], b2[32];
         if (v == NULL) {
             cli_error(&e);
             code = EXIT_IO;
             break;
         }
-        if (json) {
-            o = cJSON_CreateObject();
-            ds = cJSON_CreateArray();
-            cJSON_AddStringToObject(o, "run", argv[a]);
-            cJSON_AddStringToObject(o, "base", argv[optind]);
-            cJSON_AddNumberToObject(o, "n", (double)m);
-            cJSON_AddNumberToObject(o, "base_n", (double)nb);
-            cJSON_AddBoolToObject(o, "windows_only", windows > 0);
-        } else {
+        if (!json) {
             printf("\n%s: %zu samples (%s)\n", argv[a], m,
                    windows ? "inside its windows" : "whole run");
             printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
@@ -206,16 +234,11 @@ int cmd_diff(int argc, char **argv)
                 break;
             }
             if (json) {
-                cJSON *x = cJSON_CreateObject();
-                cJSON_AddNumberToObject(x, "q", levels[l]);
-                cJSON_AddNumberToObject(x, "base_us", isnan(d.est_a) ? 0 : d.est_a);
-                cJSON_AddNumberToObject(x, "value_us", isnan(d.est_b) ? 0 : d.est_b);
-                cJSON_AddNumberToObject(x, "delta_us", isnan(d.delta) ? 0 : d.delta);
-                cJSON_AddNumberToObject(x, "lo_us", isnan(d.delta_lo) ? 0 : d.delta_lo);
-                cJSON_AddNumberToObject(x, "hi_us", isnan(d.delta_hi) ? 0 : d.delta_hi);
-                cJSON_AddStringToObject(x, "verdict", boot_verdict_name(d.verdict));
-                cJSON_AddBoolToObject(x, "thin", d.thin);
-                cJSON_AddItemToArray(ds, x);
+                cJSON_AddItemToArray(out, delta_json(argv[optind], argv[a], windows, nb, m,
+                                                     lnames_json[l], d.est_a, d.est_b,
+                                                     d.delta, d.delta_lo, d.delta_hi,
+                                                     d.ratio, boot_verdict_name(d.verdict),
+                                                     d.thin));
             } else {
                 char ci[48], ratio[16] = "";
                 honest(base, nb, levels[l], b1, sizeof(b1));
@@ -229,9 +252,18 @@ int cmd_diff(int argc, char **argv)
                        d.thin ? "  (thin tail)" : "");
             }
         }
-        if (json) {
-            cJSON_AddItemToObject(o, "deltas", ds);
-            cJSON_AddItemToArray(out, o);
+        if (code == EXIT_OK && m > 0 && nb > 0) {
+            /* the maximum: a plain difference; no interval (a bootstrap of
+             * the maximum only resamples the few largest values) */
+            double bmax = base[nb - 1], vmax = v[m - 1];
+            if (json)
+                cJSON_AddItemToArray(out, delta_json(argv[optind], argv[a], windows, nb, m,
+                                                     "max", bmax, vmax, vmax - bmax, NAN,
+                                                     NAN, vmax / bmax, "n/a", 1));
+            else
+                printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max",
+                       bmax / 1000, vmax / 1000, (vmax - bmax) / 1000, "(no interval)",
+                       vmax / bmax, "");
         }
         free(v);
     }

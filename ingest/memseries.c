@@ -433,6 +433,12 @@ static int time_of(ms_state *m, const ms_col *c, long line, int64_t *us,
         return COW_EPARSE;
     }
     if (!m->epoch) {
+        /* relative stamp + anchor: check before adding (overflow), then
+         * the sum like an epoch stamp */
+        if (*us > INT64_MAX - m->o->t0_us || !in_epoch((double)(*us + m->o->t0_us))) {
+            *why = "relative time puts this row outside 1990..2100 from t0";
+            return COW_EPARSE;
+        }
         *us += m->o->t0_us;
         return COW_OK;
     }

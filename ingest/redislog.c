@@ -724,6 +724,8 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
     *why = NULL;
     if (ts->kind == STAMP_ISO || ts->kind == STAMP_MS || ts->kind == STAMP_SECS) {
         *t = ts->abs_us;
+        if (*t < COW_EPOCH_MIN_S * COW_US_PER_S || *t > COW_EPOCH_MAX_S * COW_US_PER_S)
+            *why = "time stamp outside 1990..2100";
         return COW_OK;
     }
     if (ts->kind == STAMP_NOYEAR) {

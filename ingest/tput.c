@@ -183,7 +183,12 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
     }
     if (got < 0)
         return e->code;
-    if (rc == COW_OK && rows > 0)
+    if (rc == COW_OK && rows == 1) {
+        cow_err_at(e, s->name, pending_line, 0);
+        return COW_FAIL(e, COW_EPARSE, "one row: a throughput series needs two "
+                        "rows to know how long an interval is");
+    }
+    if (rc == COW_OK && rows > 1)
         rc = emit(k, pending_t, last_dur, pending_v, vkind, pending_line, e);
     if (rc == COW_OK && parser_too_many_rejects(rows, rejected)) {
         cow_err_at(e, s->name, 0, 0);

@@ -27,8 +27,9 @@ check "fullsync-disk: 31 log events" test "$(json_field "$WORK/runs" fullsync-di
 
 "$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
 tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"
-check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"sync-disk"' "$WORK/a.flat"
-check "p99.9 lifted during the disk sync" has '"q":0.999,"delta_us":6593.5[0-9]*,"lo_us":[0-9.]*,"hi_us":[0-9.]*,"ratio":[0-9.]*,"verdict":"lift"' "$WORK/a.flat"
+check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*,"source":"log"' "$WORK/a.flat"
+check "p99.9 lifted during the disk sync" has '"phase":"sync-disk#1","baseline":"baseline","quantile":"p999","base_us":[0-9.]*,"value_us":[0-9.]*,"delta_us":6593.5[0-9]*,"ci_low_us":[0-9.]*,"ci_high_us":[0-9.]*,"ratio":[0-9.]*,"ratio_low":[0-9.]*,"ratio_high":[0-9.]*,"verdict":"lift"' "$WORK/a.flat"
+check "phase objects carry the documented keys" has '"phase":"during","label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*' "$WORK/a.flat"
 
 # seed 003's table, from the synthetic forkless batch
 "$COW" tradeoff --db "$DB" --json > "$WORK/t.json"
