@@ -13,6 +13,7 @@
 #include "runstats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,28 +106,47 @@ static int compare(const double *base, size_t nb, const double *v, size_t m,
     return COW_OK;
 }
 
-int runstats_compute(const int64_t *t_us, const double *lat_us, size_t n,
-                     const cow_phases *phases, const cow_runstats_opts *o,
-                     cow_runstats *out, cow_err *e)
+int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
+                          size_t *n, cow_err *e)
 {
-    double *all, *base = NULL;
-    size_t i, nbase = 0, m;
-    int rc = COW_OK, ibase = -1;
+    const cow_array_samples *a = ctx;
+    size_t i = lower(a->t_us, a->n, t0_us), j = lower(a->t_us, a->n, t1_us);
+    (void)e;
+    if (t1_us == INT64_MAX)
+        j = a->n;
+    if (j < i)
+        j = i;
+    *n = j - i;
+    *v = xmalloc((*n ? *n : 1) * sizeof(double));
+    memcpy(*v, a->lat_us + i, *n * sizeof(double));
+    return COW_OK;
+}
+
+int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
+                     cow_sample_loader load, void *ctx, cow_runstats *out,
+                     cow_err *e)
+{
+    double *v = NULL, *base = NULL;
+    size_t i, nbase = 0, m = 0;
+    int rc, ibase = -1;
 
     memset(out, 0, sizeof(*out));
     out->n = phases->n;
     out->ph = xcalloc(phases->n ? phases->n : 1, sizeof(cow_phase_stats));
-    all = xmalloc((n ? n : 1) * sizeof(double));
-    memcpy(all, lat_us, n * sizeof(double));
-    runstats_sort(all, n);
-    rc = describe(all, n, o->method, &out->all, e);
-    free(all);
+    /* the whole run first, then one phase at a time */
+    if ((rc = load(ctx, INT64_MIN, INT64_MAX, &v, &m, e)) != COW_OK)
+        return rc;
+    runstats_sort(v, m);
+    rc = describe(v, m, o->method, &out->all, e);
+    free(v);
     for (i = 0; rc == COW_OK && i < phases->n; i++) {
         const cow_phase *p = &phases->v[i];
-        double *v = runstats_slice_sorted(t_us, lat_us, n, p->t0_us, p->t1_us, &m);
+        if ((rc = load(ctx, p->t0_us, p->t1_us, &v, &m, e)) != COW_OK)
+            break;
+        runstats_sort(v, m);
         rc = describe(v, m, o->method, &out->ph[i], e);
         if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base == NULL && m > 0) {
-            base = v;
+            base = v; /* kept: every window is compared with it */
             nbase = m;
             ibase = (int)i;
             continue;

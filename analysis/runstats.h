@@ -3,13 +3,16 @@
  * baseline (bootstrap delta, ratio, verdict, tail exceedance).
  *
  *     cow_runstats rs;
- *     runstats_compute(t_us, lat_us, n, &phases, &opts, &rs, e);
+ *     runstats_compute(&phases, &opts, load, ctx, &rs, e);  load(ctx, t0, t1, ...)
+ *                                                           gives one phase's samples
  *     rs.ph[i].sum.v[COW_P999], rs.ph[i].ci[COW_P999].has_hi,
  *     rs.ph[i].delta[COW_P99].verdict, rs.ph[i].ex999.count ...
  *     runstats_release(&rs);
  *
- * Samples must be in time order (the store gives them so). Pure: no I/O;
- * the seed comes in with the options, so results are bit-identical. */
+ * Samples come one phase at a time through a loader, so a 10,000,000-sample
+ * run never holds more than the phase being computed and the baseline.
+ * Pure: the loader is the caller's; the seed comes in with the options, so
+ * results are bit-identical. */
 #ifndef COW_ANALYSIS_RUNSTATS_H
 #define COW_ANALYSIS_RUNSTATS_H
 
@@ -47,9 +50,23 @@ typedef struct cow_runstats {
     cow_phase_stats all;            /* the whole run (no delta) */
 } cow_runstats;
 
-int runstats_compute(const int64_t *t_us, const double *lat_us, size_t n,
-                     const cow_phases *phases, const cow_runstats_opts *o,
-                     cow_runstats *out, cow_err *e);
+/* Fill *v (caller frees, any order) with the latencies of samples in
+ * [t0_us, t1_us); t0_us = INT64_MIN, t1_us = INT64_MAX for the whole run. */
+typedef int (*cow_sample_loader)(void *ctx, int64_t t0_us, int64_t t1_us,
+                                 double **v, size_t *n, cow_err *e);
+
+int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
+                     cow_sample_loader load, void *ctx, cow_runstats *out,
+                     cow_err *e);
+
+/* A loader over arrays in time order (tests, small callers). */
+typedef struct cow_array_samples {
+    const int64_t *t_us;  /* time-ordered stamps */
+    const double *lat_us; /* latencies */
+    size_t n;             /* samples */
+} cow_array_samples;
+int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
+                          size_t *n, cow_err *e);
 void runstats_release(cow_runstats *rs);
 
 /* Samples of [t0, t1) as a sorted copy (caller frees); *m = count. Used

@@ -377,11 +377,24 @@ static cow_flag_poll *polls(cow_store *st, int64_t run, const char *key, size_t 
     return p;
 }
 
+/* Loader of one phase's samples from the store (runstats.h). */
+typedef struct store_loader {
+    cow_store *st;      /* the store */
+    int64_t run;        /* the run */
+} store_loader;
+
+static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
+                           cow_err *e)
+{
+    store_loader *l = ctx;
+    return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+}
+
 static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *o,
                        cJSON *out, cow_err *e)
 {
-    int64_t *t = NULL;
-    double *lat = NULL;
+    int64_t t_first = 0, t_last = 0;
+    store_loader loader = {st, r->id};
     size_t n = 0, nb = 0, na = 0;
     cow_event_set ev;
     cow_phase_input in;
@@ -393,7 +406,7 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
     memset(&ph, 0, sizeof(ph));
     memset(&rs, 0, sizeof(rs));
     memset(&ev, 0, sizeof(ev));
-    if ((rc = store_load_samples(st, r->id, &t, &lat, &n, e)) != COW_OK ||
+    if ((rc = store_sample_span(st, r->id, &n, &t_first, &t_last, e)) != COW_OK ||
         (rc = store_load_events(st, r->id, &ev, e)) != COW_OK)
         goto done;
     bg = polls(st, r->id, "rdb_bgsave_in_progress", &nb, e);
@@ -411,10 +424,10 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
             goto done;
         in.fork_preroll_us = fork.known && fork.num > 0 ? (int64_t)fork.num + 1000 : 0;
     }
-    in.t_first_us = n ? t[0] : 0;
-    in.t_last_us = n ? t[n - 1] : 0;
+    in.t_first_us = n ? t_first : 0;
+    in.t_last_us = n ? t_last : 0;
     if ((rc = phase_build(&in, &ph, e)) != COW_OK ||
-        (rc = runstats_compute(t, lat, n, &ph, &o->rs, &rs, e)) != COW_OK)
+        (rc = runstats_compute(&ph, &o->rs, load_from_store, &loader, &rs, e)) != COW_OK)
         goto done;
     if ((rc = store_begin(st, e)) != COW_OK)
         goto done;
@@ -430,11 +443,11 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
         cJSON_AddItemToArray(out, json_run(r->label, &ph, &rs, o));
     } else {
         char t0[40];
-        time_format_iso(n ? t[0] : 0, t0, sizeof(t0));
+        time_format_iso(n ? t_first : 0, t0, sizeof(t0));
         printf("run %s: %zu samples from %s; %zu phases\n", r->label, n,
                n ? t0 : "-", ph.n);
         if (n > 0) {
-            print_phase_table(&ph, &rs, t[0], &footnote);
+            print_phase_table(&ph, &rs, t_first, &footnote);
             print_deltas(&ph, &rs, o);
             print_caveats(&ph, &rs, footnote);
         } else {
@@ -443,8 +456,6 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
         printf("\n");
     }
 done:
-    free(t);
-    free(lat);
     free(bg);
     free(aof);
     store_free_events(&ev);

@@ -48,6 +48,8 @@ enum {
     SQL_RUNS,
     SQL_LOAD_SAMPLES,
     SQL_COUNT_SAMPLES,
+    SQL_SAMPLE_SPAN,
+    SQL_LOAD_LAT,
     SQL_LOAD_EVENTS,
     SQL_LOAD_INFO,
     SQL_DEL_ANALYSIS,
@@ -142,6 +144,11 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
     [SQL_COUNT_SAMPLES] = "SELECT count(*) FROM samples WHERE run = ?1",
+    [SQL_SAMPLE_SPAN] =
+        "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
+    [SQL_LOAD_LAT] =
+        "SELECT lat_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
+        " ORDER BY run, t_us",
     [SQL_LOAD_EVENTS] =
         "SELECT t_us, kind, pid, value, unit, text, line FROM events"
         " WHERE run = ?1 ORDER BY t_us, file, line",
@@ -773,6 +780,49 @@ int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
         return sql_fail(st, e, "loading samples");
     }
     *n = k;
+    return COW_OK;
+}
+
+int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
+                      int64_t *t_last_us, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_SAMPLE_SPAN];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    *n = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
+    *t_first_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 1) : 0;
+    *t_last_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 2) : 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW)
+        return sql_fail(st, e, "counting samples");
+    return COW_OK;
+}
+
+int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                         double **lat, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_LAT];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *lat = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, t0_us);
+    sqlite3_bind_int64(q, 3, t1_us);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (k == cap)
+            *lat = xgrow(*lat, sizeof(double), k + 1, &cap);
+        (*lat)[k++] = sqlite3_column_double(q, 0);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        free(*lat);
+        *lat = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading latencies");
+    }
     return COW_OK;
 }
 

@@ -97,6 +97,14 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
 int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e);
 
+/* Count and time span of a run's samples (0s when none). */
+int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
+                      int64_t *t_last_us, cow_err *e);
+/* Latencies of a run's samples in [t0_us, t1_us), in time order (caller
+ * frees *lat); reads only that range of the (run, t_us) key. */
+int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                         double **lat, size_t *n, cow_err *e);
+
 /* A run's events in time order. Strings live in the returned set; free it
  * with store_free_events. */
 typedef struct cow_event_set {

@@ -167,7 +167,11 @@ static void runstats_should_find_a_tail_lift(void)
     in.t_last_us = t[NB + ND - 1];
     CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
     CHECK_INT(ph.n, 2);
-    CHECK_INT(runstats_compute(t, lat, NB + ND, &ph, &o, &rs, &err), COW_OK);
+    {
+        cow_array_samples as = {t, lat, NB + ND};
+        CHECK_INT(runstats_compute(&ph, &o, runstats_array_loader, &as, &rs, &err), COW_OK);
+    }
+    CHECK_INT(rs.all.sum.n, NB + ND);
     CHECK_INT(rs.ph[0].sum.n, NB);
     CHECK_INT(rs.ph[1].sum.n, ND);
     CHECK_INT(rs.ph[1].has_delta, 1);
