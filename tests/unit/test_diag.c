@@ -182,6 +182,60 @@ static void doctor_should_catch_memory_period_and_settings(void)
     diag_release(&f);
 }
 
+/* A healthy run: settings right, no lift, enough samples, THP never. No
+ * rule may fire: the negative case of every rule at once. */
+static void doctor_should_say_nothing_of_a_healthy_run(void)
+{
+    cow_run_facts r[2];
+    cow_findings f;
+    size_t i;
+
+    base(&r[0], "healthy", "bgsave");
+    window(&r[0], "bgsave", 3, COW_VERDICT_FLAT, 120, COW_VERDICT_FLAT);
+    r[0].thin_p999 = 0;
+    r[0].base_n = r[0].worst.base_n = r[0].worst.n = 40000;
+    known(&r[0].latest_fork_usec, 1800, "");
+    known(&r[0].used_memory, 413892608, "");
+    known(&r[0].rdb_last_cow_size, 4194304, "");
+    known(&r[0].aof_last_cow_size, 0, "");
+    known(&r[0].sync_full, 0, "");
+    known(&r[0].full_resync, 0, "");
+    known(&r[0].thp_enabled, NAN, "never");
+    known(&r[0].anon_huge, 0, "0 kB");
+    known(&r[0].overcommit, 1, "1");
+    known(&r[0].swappiness, 1, "1");
+    known(&r[0].numa, 0, "0");
+    known(&r[0].warn_overcommit, 0, "");
+    known(&r[0].lm_threshold, 10, "10");
+    known(&r[0].latmon_none, 0, "");
+    known(&r[0].latmon_fork, 1, "");
+    r[0].nsaves = 4;
+    r[0].nlifted = 0;
+    r[0].save_period_s = 3600;
+    base(&r[1], "healthy-readonly", "read-only");
+    window(&r[1], "bgsave", 1, COW_VERDICT_FLAT, 50, COW_VERDICT_FLAT);
+    r[1].thin_p999 = 0;
+    diag_run(r, 2, &f);
+    for (i = 0; i < f.n; i++)
+        fprintf(stderr, "unexpected: %s %s: %s\n", f.v[i].run, f.v[i].rule, f.v[i].title);
+    CHECK_INT(f.n, 0);
+    diag_release(&f);
+}
+
+/* The rules the stories above do not fire. */
+static void doctor_should_count_resyncs_and_overlaps(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    base(&r, "x", "fullsync");
+    known(&r.sync_full, 3, "");
+    r.noverlap = 2;
+    diag_run(&r, 1, &f);
+    CHECK(fired_any(&f, "full_resyncs"));
+    CHECK(fired_any(&f, "overlapping_forks"));
+    diag_release(&f);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -199,5 +253,7 @@ int main(void)
     RUN(doctor_should_catch_memory_period_and_settings);
     RUN(rules_should_have_unique_ids);
     RUN(doctor_should_ignore_immaterial_median_shifts);
+    RUN(doctor_should_say_nothing_of_a_healthy_run);
+    RUN(doctor_should_count_resyncs_and_overlaps);
     return REPORT();
 }
