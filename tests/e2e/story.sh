@@ -71,8 +71,13 @@ check "summary headline row for disk" has "^| disk | fullsync | 3000 |" "$WORK/r
 check "summary names the seed" has "seed 1" "$WORK/rep/summary.md"
 check "summary links the timeline" has "(timeline-disk.png)" "$WORK/rep/summary.md"
 check "missing data explained, not drawn" has "Forkless save progress: no INFO current_save_keys_processed" "$WORK/rep/summary.md"
+png_size() { # width x height from the IHDR chunk
+    od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'
+}
 for png in timeline-disk timeline-diskless distribution-disk quantiles; do
     check "$png.png is a PNG" test "$(head -c 8 "$WORK/rep/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+    check "$png.png is 1600x900" test "$(png_size "$WORK/rep/$png.png")" = 1600x900
+    check "$png.png is not blank (compressed > 20 KB)" test "$(stat -c %s "$WORK/rep/$png.png")" -gt 20000
 done
 check "no empty chart written" test ! -e "$WORK/rep/progress.png"
 check "workbook is a zip" test "$(head -c 2 "$WORK/rep/report.xlsx")" = PK
@@ -80,6 +85,11 @@ if command -v unzip > /dev/null; then
     unzip -p "$WORK/rep/report.xlsx" xl/workbook.xml > "$WORK/wb.xml"
     check "workbook has a Findings sheet" has 'name="Findings"' "$WORK/wb.xml"
     check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
+    unzip -p "$WORK/rep/report.xlsx" xl/worksheets/sheet1.xml > "$WORK/s1.xml"
+    unzip -p "$WORK/rep/report.xlsx" xl/sharedStrings.xml > "$WORK/ss.xml"
+    check "Summary sheet: baseline n 3000" has '<v>3000</v>' "$WORK/s1.xml"
+    check "Summary sheet names the worst window" has 'sync-disk#1' "$WORK/ss.xml"
+    check "no formula anywhere in the workbook" test "$(unzip -p "$WORK/rep/report.xlsx" 'xl/worksheets/*.xml' | grep -c '<f>')" = 0
 fi
 cp "$WORK/rep/report.xlsx" "$WORK/first.xlsx"
 "$COW" report --db "$DB" --out "$WORK/rep" > /dev/null 2>&1
