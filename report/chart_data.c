@@ -350,19 +350,26 @@ bool chart_is_drawable(const cow_chart *c, char *why, size_t nwhy)
 
 /* ================= the column reducer =================
  *
- * A Fenwick tree over log buckets counts the samples in the sliding
- * window; the nearest-rank quantile is a prefix search. See chart_data.h
- * for the window definition. */
+ * A two-level histogram over log buckets counts the samples in the
+ * sliding window: adding or removing a sample is O(1) (its bucket and its
+ * block of RED_BLOCK buckets), and the nearest-rank quantile walks the
+ * blocks, then one block's buckets: O(B / RED_BLOCK + RED_BLOCK) per
+ * column. See chart_data.h for the window definition. */
 
 #define RED_RATIO 1.001 /* bucket width: 0.1% */
+#define RED_BLOCK 128   /* buckets per block of the second level */
+#define RED_NBLOCKS ((COW_RED_BUCKETS + RED_BLOCK - 1) / RED_BLOCK)
 
 static size_t bucket_of(double v)
 {
+    static double inv_log_ratio; /* 1 / ln(RED_RATIO), computed once */
     double b;
 
     if (!(v >= 1.0))
         return 0;
-    b = 1.0 + floor(log(v) / log(RED_RATIO));
+    if (inv_log_ratio == 0)
+        inv_log_ratio = 1.0 / log(RED_RATIO);
+    b = 1.0 + floor(log(v) * inv_log_ratio);
     return b >= COW_RED_BUCKETS - 1 ? COW_RED_BUCKETS - 1 : (size_t)b;
 }
 
@@ -374,26 +381,26 @@ static double bucket_value(size_t b)
     return pow(RED_RATIO, (double)b - 0.5);
 }
 
-static void fen_add(int *f, size_t b, int d)
+typedef struct red_hist {
+    int *count;          /* COW_RED_BUCKETS per-bucket counts */
+    int *block;          /* RED_NBLOCKS sums of RED_BLOCK buckets */
+} red_hist;
+
+static void hist_add(red_hist *h, size_t b, int d)
 {
-    for (size_t i = b + 1; i <= COW_RED_BUCKETS; i += i & (~i + 1))
-        f[i - 1] += d;
+    h->count[b] += d;
+    h->block[b / RED_BLOCK] += d;
 }
 
 /* Smallest bucket whose prefix count reaches k (k >= 1). */
-static size_t fen_find(const int *f, long k)
+static size_t hist_find(const red_hist *h, long k)
 {
-    size_t pos = 0, step = 1;
-
-    while (step * 2 <= COW_RED_BUCKETS)
-        step *= 2;
-    for (; step > 0; step /= 2) {
-        if (pos + step <= COW_RED_BUCKETS && f[pos + step - 1] < k) {
-            pos += step;
-            k -= f[pos - 1];
-        }
-    }
-    return pos < COW_RED_BUCKETS ? pos : COW_RED_BUCKETS - 1;
+    size_t blk = 0, b;
+    for (; blk < RED_NBLOCKS - 1 && h->block[blk] < k; blk++)
+        k -= h->block[blk];
+    for (b = blk * RED_BLOCK; b < COW_RED_BUCKETS - 1 && h->count[b] < k; b++)
+        k -= h->count[b];
+    return b;
 }
 
 static int red_check(const int64_t *t_us, const double *lat_us, size_t n,
@@ -460,13 +467,14 @@ static size_t advance(const int64_t *t_us, size_t i, size_t hi, double t)
 typedef struct red_win {
     size_t lo_t, hi_t, mid; /* time-window edges and centre index */
     size_t wl, wh;          /* samples currently counted */
-    int *fen;               /* Fenwick tree over buckets */
+    red_hist h;             /* counts of the window by bucket */
 } red_win;
 
 static void red_quantiles(const int64_t *t_us, const double *lat_us, size_t i0,
                           size_t i1, int64_t t0, double span, cow_colred *r)
 {
-    red_win w = {i0, i0, i0, i0, i0, xcalloc(COW_RED_BUCKETS, sizeof(int))};
+    red_win w = {i0, i0, i0, i0, i0,
+                 {xcalloc(COW_RED_BUCKETS, sizeof(int)), xcalloc(RED_NBLOCKS, sizeof(int))}};
     double dt = span / (double)r->ncol, half = (double)r->win_cols * dt / 2;
     size_t h = r->min_n / 2, c;
 
@@ -483,15 +491,16 @@ static void red_quantiles(const int64_t *t_us, const double *lat_us, size_t i0,
         lo = lo_c < w.lo_t ? lo_c : w.lo_t;
         hi = hi_c > w.hi_t ? hi_c : w.hi_t;
         for (; w.wh < hi; w.wh++)   /* add first: [wl, lo) is then all counted */
-            fen_add(w.fen, bucket_of(lat_us[w.wh]), 1);
+            hist_add(&w.h, bucket_of(lat_us[w.wh]), 1);
         for (; w.wl < lo; w.wl++)
-            fen_add(w.fen, bucket_of(lat_us[w.wl]), -1);
+            hist_add(&w.h, bucket_of(lat_us[w.wl]), -1);
         if (r->count[c] > 0 && w.wh > w.wl) {
             long k = (long)ceil(r->q * (double)(w.wh - w.wl));
-            r->q_us[c] = bucket_value(fen_find(w.fen, k < 1 ? 1 : k));
+            r->q_us[c] = bucket_value(hist_find(&w.h, k < 1 ? 1 : k));
         }
     }
-    free(w.fen);
+    free(w.h.count);
+    free(w.h.block);
 }
 
 int chart_reduce_columns(const int64_t *t_us, const double *lat_us, size_t n,

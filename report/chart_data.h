@@ -207,7 +207,8 @@ bool chart_is_drawable(const cow_chart *c, char *why, size_t nwhy);
  *   (b) the min_n samples nearest to the column centre (default 1000),
  * so that sparse captures still get a p99 from enough samples instead of
  * a max in disguise. Both window edges only move forward as c grows, so
- * every sample enters and leaves once: O(n + ncol * log B) time with
+ * every sample enters and leaves once, each in O(1) (a two-level histogram
+ * of the window: bucket and block counts): O(n + ncol * sqrt B) time with
  * B = COW_RED_BUCKETS, O(B) extra memory, no per-sample storage. Values
  * are counted in log buckets 0.1% wide (1 us .. 1000 s; smaller values
  * share bucket 0, larger ones the top), and the quantile is the nearest-
