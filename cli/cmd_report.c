@@ -29,7 +29,7 @@ const char *const cmd_report_usage[] = {
     "doctor and the fork/forkless trade-off, and write DIR (default report/):",
     "  summary.md        headline table, findings, trade-off, charts",
     "  report.xlsx       Summary, Runs, Phases, Percentiles, Deltas,",
-    "                    Trade-off, Findings, Events",
+    "                    Trade-off, Findings, Events, Charts (the PNGs)",
     "  timeline-RUN.png, distribution-RUN.png, quantiles.png, memory.png,",
     "  tradeoff.png, progress.png, fleet.png",
     "A chart whose data is missing is not drawn; summary.md says why.",
@@ -207,7 +207,8 @@ int cmd_report(int argc, char **argv)
                             &e) != COW_OK)
         goto fail;
     if (report_book_build(st, rows, n, has_trade ? &trade : NULL,
-                          created >= 0 ? created : newest / 1000000, &wb, &e) != COW_OK)
+                          created >= 0 ? created : newest / 1000000, charts, nch, dir,
+                          &wb, &e) != COW_OK)
         goto fail;
     snprintf(path, sizeof(path), "%s/report.xlsx", dir);
     if (xlsx_write(wb, path, &e) != COW_OK)

@@ -372,8 +372,39 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
     return COW_OK;
 }
 
+/* Rows a chart takes at half scale (450 px at the default 20 px rows),
+ * plus its caption and a gap. */
+#define CHART_ROWS 26
+
+static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
+                        const char *dir, cow_err *e)
+{
+    cow_sheet *s;
+    size_t i, row = 1;
+    int rc;
+
+    for (i = 0; i < n && !charts[i].file[0]; i++)
+        ;
+    if (i == n)
+        return COW_OK;
+    s = table_add_sheet(wb, "Charts", NULL);
+    s->freeze_header = false;
+    s->autofilter = false;
+    for (i = 0; i < n; i++) {
+        char path[1200];
+        if (!charts[i].file[0])
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", dir, charts[i].file);
+        if ((rc = table_add_image(s, path, row, 0, 0.5, charts[i].title, e)) != COW_OK)
+            return rc;
+        row += CHART_ROWS;
+    }
+    return COW_OK;
+}
+
 int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_tradeoff *t, int64_t created_s,
+                      const report_chart *charts, size_t ncharts, const char *dir,
                       cow_workbook **out, cow_err *e)
 {
     cow_workbook *wb = table_book_new(created_s);
@@ -384,7 +415,8 @@ int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
         (rc = phases_sheets(wb, st, rows, n, e)) != COW_OK ||
         (t && t->ngroups > 0 && (rc = tradeoff_sheet(wb, t, e)) != COW_OK) ||
         (rc = findings_sheet(wb, st, rows, n, e)) != COW_OK ||
-        (rc = events_sheet(wb, st, rows, n, e)) != COW_OK) {
+        (rc = events_sheet(wb, st, rows, n, e)) != COW_OK ||
+        (rc = charts_sheet(wb, charts, ncharts, dir, e)) != COW_OK) {
         table_book_free(wb);
         return rc;
     }

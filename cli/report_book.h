@@ -5,15 +5,19 @@
 
 #include <stdint.h>
 
+#include "report_summary.h"
 #include "store.h"
 #include "table.h"
 #include "tradeoff.h"
 
 /* Build the workbook of every run in rows[0..n): summary, runs, phases,
- * percentiles, deltas, trade-off (when t is not NULL), findings, events.
- * created_s pins the document date. Caller frees with table_book_free. */
+ * percentiles, deltas, trade-off (when t is not NULL), findings, events,
+ * and a Charts sheet with the PNGs written in dir (charts[0..ncharts)).
+ * created_s pins the document date. Caller frees with table_book_free;
+ * the PNG files must exist until xlsx_write. */
 int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_tradeoff *t, int64_t created_s,
+                      const report_chart *charts, size_t ncharts, const char *dir,
                       cow_workbook **out, cow_err *e);
 
 #endif

@@ -1,7 +1,7 @@
 /* table.c -- the plain workbook model of table.h.
  *
  * Exports the table_* functions. Layers: UTF-8 repair, sheet names, the
- * workbook and sheets, cells, charts. */
+ * workbook and sheets, cells, charts, images. */
 #include "table.h"
 
 #include <stdio.h>
@@ -190,6 +190,11 @@ static void sheet_free(cow_sheet *s)
         free(s->cols[i].unit);
     }
     chart_free_spec(s->chart);
+    for (size_t i = 0; i < s->nimages; i++) {
+        free(s->images[i].png_path);
+        free(s->images[i].caption);
+    }
+    free(s->images);
     free(s->cells);
     free(s->cols);
     free(s->name);
@@ -357,5 +362,31 @@ int table_set_chart(cow_sheet *s, const cow_sheet_chart *spec, cow_err *e)
     c->y_title = dup_or_null(spec->y_title);
     chart_free_spec(s->chart);
     s->chart = c;
+    return COW_OK;
+}
+
+/* ---------------------------------------------------------------- images */
+
+int table_add_image(cow_sheet *s, const char *png_path, size_t row,
+                    size_t col, double scale, const char *caption, cow_err *e)
+{
+    if (png_path == NULL || png_path[0] == '\0')
+        return COW_FAIL(e, COW_EUSAGE, "image for sheet '%s' has no file name",
+                        s->name);
+    if (row >= COW_SHEET_MAX_ROWS || col >= COW_SHEET_MAX_COLS ||
+        !(scale > 0 && scale <= COW_IMAGE_SCALE_MAX) || (caption && row == 0))
+        return COW_FAIL(e, COW_EUSAGE,
+                        "image '%s' cannot go at row %zu column %zu of sheet "
+                        "'%s' with scale %g (inside the grid, scale in (0, %g], "
+                        "row >= 1 when captioned)",
+                        png_path, row, col, s->name, scale, COW_IMAGE_SCALE_MAX);
+    s->images = xgrow(s->images, sizeof *s->images, s->nimages + 1,
+                      &s->images_cap);
+    cow_sheet_image *im = &s->images[s->nimages++];
+    im->png_path = xstrdup(png_path); /* a path is bytes, not text: no repair */
+    im->caption = dup_or_null(caption);
+    im->row = row;
+    im->col = col;
+    im->scale = scale;
     return COW_OK;
 }

@@ -92,6 +92,20 @@ typedef struct cow_sheet_chart {
     size_t last_col;    /* last series column, >= first_col */
 } cow_sheet_chart;
 
+/* Size factors accepted for an image (1 = the PNG's pixels at 96 dpi). */
+#define COW_IMAGE_SCALE_MAX 10.0
+
+/* A PNG placed on a sheet (a chart drawn by cowtail, say). The file is
+ * only read when the workbook is written, and copied into it whole. */
+typedef struct cow_sheet_image {
+    char *png_path;     /* the PNG file, owned, copied byte for byte */
+    char *caption;      /* text above the image and its alt text, owned,
+                         * valid UTF-8; NULL = none */
+    size_t row;         /* worksheet row of the top-left corner, 0-based */
+    size_t col;         /* worksheet column of the top-left corner */
+    double scale;       /* size factor on both axes, (0, COW_IMAGE_SCALE_MAX] */
+} cow_sheet_image;
+
 typedef struct cow_sheet {
     char *name;         /* Excel-safe, unique in the workbook, owned */
     char *title;        /* line above the header; NULL = no title row */
@@ -104,6 +118,9 @@ typedef struct cow_sheet {
     bool freeze_header; /* keep title + header visible when scrolling */
     bool autofilter;    /* filter buttons on the header row */
     cow_sheet_chart *chart; /* optional native chart, owned; NULL = none */
+    cow_sheet_image *images; /* PNG images in insertion order, owned */
+    size_t nimages;     /* number of images */
+    size_t images_cap;  /* allocated images */
 } cow_sheet;
 
 typedef struct cow_workbook {
@@ -170,6 +187,26 @@ const cow_cell *table_cell(const cow_sheet *s, size_t row, size_t col);
  * last_col, or the only series column is x_col (x_col is skipped when it
  * falls inside the series range). */
 int table_set_chart(cow_sheet *s, const cow_sheet_chart *spec, cow_err *e);
+
+/* Place the PNG png_path with its top-left corner on the worksheet cell
+ * (row, col), sized scale times its pixels. row and col count worksheet
+ * cells from 0, title and header rows included (not data rows), so a
+ * "Charts" sheet without columns can stack images:
+ *
+ *     cow_sheet *c = table_add_sheet(wb, "Charts", NULL);
+ *     c->freeze_header = false;
+ *     table_add_image(c, "out/cdf.png", 1, 0, 0.5, "Latency CDF", e);
+ *     table_add_image(c, "out/rss.png", 30, 0, 0.5, "RSS during fork", e);
+ *
+ * A caption (may be NULL) is written as a string cell just above the
+ * image, at (row - 1, col), and is also the image's alt text; without one
+ * the alt text is the file's base name. Both strings are copied. The file
+ * is not opened here: xlsx_write() checks it. COW_EUSAGE when png_path is
+ * NULL or empty, the cell is outside the grid, scale is not in
+ * (0, COW_IMAGE_SCALE_MAX], or a caption is given with row 0 (no cell
+ * above for it). */
+int table_add_image(cow_sheet *s, const char *png_path, size_t row,
+                    size_t col, double scale, const char *caption, cow_err *e);
 
 /* Copy s into a new string with invalid UTF-8 replaced by U+FFFD (EF BF
  * BD). The caller frees the result with free(). */

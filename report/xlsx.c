@@ -1,11 +1,11 @@
 /* xlsx.c -- a cow_workbook as an .xlsx file, through libxlsxwriter.
  *
  * Exports xlsx_write() and xlsx_serial_from_us(). One function per layer:
- * formats, column widths, cells, charts, sheets, then the workbook and the
- * file (temporary name + rename). Every lxw_error is turned into a cow_err
- * carrying the output path; libxlsxwriter's own stderr warnings are avoided
- * by handing it only values it accepts (clean sheet names, cut strings,
- * rows and columns inside the grid). */
+ * formats, column widths, cells, charts, images, sheets, then the workbook
+ * and the file (temporary name + rename). Every lxw_error is turned into a
+ * cow_err carrying the output path; libxlsxwriter's own stderr warnings are
+ * avoided by handing it only values it accepts (clean sheet names, cut
+ * strings, rows and columns inside the grid, PNGs whose header was read). */
 #include "xlsx.h"
 
 #include <errno.h>
@@ -60,6 +60,7 @@ typedef struct xlsx_ctx {
     lxw_format *head_num;   /* header over number columns: right-aligned */
     lxw_format *num[NFMT];  /* cell format per cow_colfmt; NULL = General */
     lxw_format *boolean;    /* TRUE/FALSE: LibreOffice shows 1/0 without it */
+    lxw_format *caption;    /* an image's caption: bold */
     const char *path;       /* the output file, for error messages */
     cow_err *e;             /* where errors go */
 } xlsx_ctx;
@@ -98,8 +99,10 @@ static lxw_format *add_format(xlsx_ctx *x)
 static int add_formats(xlsx_ctx *x)
 {
     if (!(x->title = add_format(x)) || !(x->head_text = add_format(x)) ||
-        !(x->head_num = add_format(x)) || !(x->boolean = add_format(x)))
+        !(x->head_num = add_format(x)) || !(x->boolean = add_format(x)) ||
+        !(x->caption = add_format(x)))
         return COW_EINTERNAL;
+    format_set_bold(x->caption);
     format_set_num_format(x->boolean, "\"TRUE\";\"TRUE\";\"FALSE\"");
     format_set_bold(x->title);
     format_set_font_size(x->title, 13);
@@ -352,6 +355,121 @@ static int write_chart(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
     return err ? lib_fail(x, err, s, "chart") : COW_OK;
 }
 
+/* --------------------------------------------------------------- images */
+
+/* An image that cannot be used: msg names the PNG, e->path the workbook. */
+static int image_fail(xlsx_ctx *x, const cow_sheet *s, const char *png,
+                      int code, const char *why, const char *hint)
+{
+    COW_FAIL(x->e, code, "cannot insert image '%s' in sheet '%s': %s (%s)",
+             png, s->name, why, hint);
+    cow_err_at(x->e, x->path, 0, 0);
+    return code;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The file opens and starts as a PNG must: signature, then an IHDR chunk
+ * with a size. libxlsxwriter would print a warning for anything else. */
+static int check_png(xlsx_ctx *x, const cow_sheet *s, const char *png)
+{
+    static const unsigned char magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    const char *hint = "write the PNG before the workbook, or fix its path";
+    unsigned char h[24]; /* signature 8, chunk length 4, "IHDR", w 4, h 4 */
+    FILE *f = fopen(png, "rb");
+    if (f == NULL)
+        return image_fail(x, s, png, COW_EIO, strerror(errno), hint);
+    size_t n = fread(h, 1, sizeof h, f);
+    int errnum = ferror(f) ? errno : 0; /* a folder reads as EISDIR */
+    fclose(f);
+    if (errnum)
+        return image_fail(x, s, png, COW_EIO, strerror(errnum), hint);
+    if (n < sizeof h || memcmp(h, magic, sizeof magic) != 0 ||
+        memcmp(h + 12, "IHDR", 4) != 0 || be32(h + 16) == 0 || be32(h + 20) == 0)
+        return image_fail(x, s, png, COW_EPARSE, "not a PNG file",
+                          "only PNG images can be inserted");
+    return COW_OK;
+}
+
+/* What already holds cell (r, c) when image i's caption goes there: the
+ * title, the table, or an earlier caption; NULL when free. */
+static const char *cell_owner(const cow_sheet *s, lxw_row_t hdr, size_t r,
+                              size_t c, size_t i)
+{
+    if (s->title && r == 0 && c == 0)
+        return "the title";
+    if (c < s->ncols && r >= hdr && r <= hdr + s->nrows)
+        return "the table";
+    for (size_t j = 0; j < i; j++) {
+        const cow_sheet_image *o = &s->images[j];
+        if (o->caption && o->row - 1 == r && o->col == c)
+            return "another image's caption";
+    }
+    return NULL;
+}
+
+/* Alt text: the caption, else the file's base name (what libxlsxwriter
+ * would use), as valid UTF-8 without control characters, which an XML
+ * attribute cannot hold. The caller frees it. */
+static char *alt_text(const cow_sheet_image *im)
+{
+    const char *base = strrchr(im->png_path, '/');
+    char *alt = table_utf8_dup(im->caption ? im->caption
+                                           : base ? base + 1 : im->png_path);
+    for (char *p = alt; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7F)
+            *p = ' ';
+    return alt;
+}
+
+static int write_image(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
+                       lxw_row_t hdr, size_t i)
+{
+    const cow_sheet_image *im = &s->images[i];
+    lxw_row_t r = (lxw_row_t)im->row;
+    lxw_col_t c = (lxw_col_t)im->col;
+    int rc = check_png(x, s, im->png_path);
+    if (rc)
+        return rc;
+    const char *owner = im->caption ? cell_owner(s, hdr, im->row - 1, im->col, i) : NULL;
+    if (owner) {
+        char why[64];
+        lxw_rowcol_to_cell(why, r - 1, c);
+        snprintf(why + strlen(why), sizeof why - strlen(why),
+                 ", its caption cell, holds %s", owner);
+        return image_fail(x, s, im->png_path, COW_EUSAGE, why,
+                          "place the image where the cell above it is free");
+    }
+    lxw_error err;
+    if (im->caption && (err = write_text(ws, r - 1, c, im->caption, x->caption)))
+        return cell_fail(x, err, s, r - 1, c);
+    char *alt = alt_text(im); /* libxlsxwriter copies it */
+    lxw_image_options opt = {.x_scale = im->scale, .y_scale = im->scale,
+                             .description = alt};
+    err = worksheet_insert_image_opt(ws, r, c, im->png_path, &opt);
+    free(alt);
+    if (err) {
+        char what[600];
+        snprintf(what, sizeof what, "image '%s'", im->png_path);
+        return lib_fail(x, err, s, what);
+    }
+    return COW_OK;
+}
+
+static int write_images(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
+                        lxw_row_t hdr)
+{
+    for (size_t i = 0; i < s->nimages; i++) {
+        int rc = write_image(x, ws, s, hdr, i);
+        if (rc)
+            return rc;
+    }
+    return COW_OK;
+}
+
 /* --------------------------------------------------------------- sheets */
 
 static int write_header(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
@@ -422,6 +540,8 @@ static int write_sheet(xlsx_ctx *x, const cow_sheet *s)
         rc = write_view(x, ws, s, hdr);
     if (rc == COW_OK)
         rc = write_chart(x, ws, s, hdr);
+    if (rc == COW_OK)
+        rc = write_images(x, ws, s, hdr);
     return rc;
 }
 

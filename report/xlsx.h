@@ -24,6 +24,15 @@
  *   hh:mm:ss.000". A serial with 16 digits is exact to about 1 us; a caller
  *   that needs the exact microsecond adds a COW_COLFMT_INT column.
  * - a chart whose sheet has no data rows is left out (nothing to draw).
+ * - images (table_add_image) are copied into the file byte for byte, each
+ *   at its cell, scaled, with its caption as a bold string cell just above
+ *   and as alt text (else the file's base name). Each PNG is opened and its
+ *   header checked before libxlsxwriter sees it (which would print a
+ *   warning): a missing or unreadable file is COW_EIO and a file that is
+ *   not a PNG COW_EPARSE, the message naming the PNG (e->path stays the
+ *   workbook). A caption landing on the title, a header or data cell, or
+ *   another caption is COW_EUSAGE. The PNGs must stay in place until
+ *   xlsx_write() returns.
  *
  * This header exposes no libxlsxwriter type: only report/ includes
  * xlsxwriter.h. Nothing is printed: every lxw_error becomes a cow_err. */
@@ -38,9 +47,11 @@
 /* Write wb to path. The file is assembled under a temporary name in the
  * same folder and renamed over path at the end, so a failure never leaves
  * a half-written workbook (nor removes an older one). Returns 0, or
- * COW_EIO (cannot create or rename the file: e->path is path, e->msg says
- * why and what to do), COW_ELIMIT (a sheet exceeds Excel's grid) or
- * COW_EINTERNAL (libxlsxwriter refused a value). wb is not modified. */
+ * COW_EIO (cannot create or rename the file, or read an image: e->path is
+ * path, e->msg says why and what to do), COW_EPARSE (an image is not a
+ * PNG), COW_EUSAGE (a caption cell is taken), COW_ELIMIT (a sheet exceeds
+ * Excel's grid) or COW_EINTERNAL (libxlsxwriter refused a value). wb is
+ * not modified. */
 int xlsx_write(const cow_workbook *wb, const char *path, cow_err *e);
 
 /* Excel (1900 date system) serial of UTC epoch microseconds: whole days

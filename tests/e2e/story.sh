@@ -85,6 +85,8 @@ if command -v unzip > /dev/null; then
     unzip -p "$WORK/rep/report.xlsx" xl/workbook.xml > "$WORK/wb.xml"
     check "workbook has a Findings sheet" has 'name="Findings"' "$WORK/wb.xml"
     check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
+    check "workbook has the charts" has 'name="Charts"' "$WORK/wb.xml"
+    check "the timeline PNG is inside" test "$(unzip -l "$WORK/rep/report.xlsx" | grep -c 'xl/media/image')" -ge 4
     unzip -p "$WORK/rep/report.xlsx" xl/worksheets/sheet1.xml > "$WORK/s1.xml"
     unzip -p "$WORK/rep/report.xlsx" xl/sharedStrings.xml > "$WORK/ss.xml"
     check "Summary sheet: baseline n 3000" has '<v>3000</v>' "$WORK/s1.xml"

@@ -3,8 +3,12 @@
  * The writer tests unzip the produced file with `unzip -p` (skipped with a
  * note when unzip is missing) and compare the sheet XML, split one tag per
  * line, with the files of tests/data/xlsx/. Regenerate those with
- * COW_UPDATE_GOLDEN=1 and review the diff like code. */
+ * COW_UPDATE_GOLDEN=1 and review the diff like code. The image tests draw
+ * their PNGs with cairo (cow_report links it) and compare the embedded
+ * bytes with the originals. */
+#include <cairo.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +119,23 @@ static void check_golden(const char *name, const char *got)
         CHECK(strcmp(want, got) == 0);
     }
     free(want);
+}
+
+/* A member of the zip as raw bytes (*n of them); NULL when absent. */
+static char *unzip_raw(const char *zip, const char *member, size_t *n)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "unzip -p '%s' '%s' 2>/dev/null", zip, member);
+    FILE *p = popen(cmd, "r");
+    if (p == NULL)
+        return NULL;
+    char *raw = read_all(p, n);
+    pclose(p);
+    if (raw && *n == 0) {
+        free(raw);
+        return NULL;
+    }
+    return raw;
 }
 
 static void tmp_path(char *out, size_t n, const char *name)
@@ -503,6 +524,259 @@ static void limits_should_fail_before_writing(void)
     table_book_free(wb);
 }
 
+/* ------------------------------------------------- images */
+
+/* A w x h PNG drawn with cairo: a blue frame and a red diagonal. */
+static bool write_png(const char *path, int w, int h)
+{
+    cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    cairo_t *cr = cairo_create(sf);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 0.1, 0.3, 0.8);
+    cairo_set_line_width(cr, 6);
+    cairo_rectangle(cr, 3, 3, w - 6, h - 6);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+    cairo_move_to(cr, 10, h - 10);
+    cairo_line_to(cr, w - 10, 10);
+    cairo_stroke(cr);
+    cairo_destroy(cr);
+    cairo_status_t st = cairo_surface_write_to_png(sf, path);
+    cairo_surface_destroy(sf);
+    return st == CAIRO_STATUS_SUCCESS;
+}
+
+static void images_should_be_checked_by_the_model(void)
+{
+    cow_workbook *wb = table_book_new(CREATED_S);
+    cow_sheet *s = table_add_sheet(wb, "Charts", NULL);
+    cow_err e = COW_ERR_INIT;
+    CHECK_INT(table_add_image(s, "", 1, 0, 1, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, NULL, 1, 0, 1, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, "a.png", 1, 0, 0, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, "a.png", 1, 0, NAN, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, "a.png", 1, 0, 10.5, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, "a.png", COW_SHEET_MAX_ROWS, 0, 1, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, "a.png", 1, COW_SHEET_MAX_COLS, 1, NULL, &e), COW_EUSAGE);
+    CHECK_INT(table_add_image(s, "a.png", 0, 0, 1, "no room above", &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "'a.png'") && strstr(e.msg, "row >= 1 when captioned"));
+    CHECK_INT(s->nimages, 0);
+    /* Path kept byte for byte (not repaired), caption repaired, both copied. */
+    char path[] = "dir/\xff.png", cap[] = "cap \xff";
+    CHECK_INT(table_add_image(s, path, 0, 2, 0.5, NULL, &e), 0);
+    CHECK_INT(table_add_image(s, path, 3, 2, 10, cap, &e), 0);
+    path[0] = cap[0] = 'X';
+    CHECK_INT(s->nimages, 2);
+    CHECK_STR(s->images[1].png_path, "dir/\xff.png");
+    CHECK_STR(s->images[1].caption, "cap \xEF\xBF\xBD");
+    CHECK(s->images[0].caption == NULL);
+    CHECK_INT(s->images[1].row, 3);
+    CHECK_NEAR(s->images[0].scale, 0.5, 0);
+    table_book_free(wb); /* frees the images (ASan would tell) */
+}
+
+/* A "Charts" sheet: title row, no table, two captioned images and one
+ * without a caption, the same PNG twice. */
+static cow_workbook *charts_book(const char *big, const char *small)
+{
+    cow_err e = COW_ERR_INIT;
+    cow_workbook *wb = table_book_new(CREATED_S);
+    cow_sheet *c = table_add_sheet(wb, "Charts", "Charts");
+    c->freeze_header = false;
+    CHECK_INT(table_add_image(c, big, 2, 1, 0.5, "Latency CDF & p99", &e), 0);
+    CHECK_INT(table_add_image(c, small, 2, 6, 1, NULL, &e), 0);
+    CHECK_INT(table_add_image(c, big, 12, 1, 1, "bell\x07 tab\tend", &e), 0);
+    return wb;
+}
+
+static void images_should_be_embedded_at_their_cells(void)
+{
+    char big[512], small[512], path[512];
+    tmp_path(big, sizeof big, "cdf.png");
+    tmp_path(small, sizeof small, "small.png");
+    tmp_path(path, sizeof path, "charts.xlsx");
+    CHECK(write_png(big, 200, 100));
+    CHECK(write_png(small, 40, 30));
+    cow_workbook *wb = charts_book(big, small);
+    cow_err e = COW_ERR_INIT;
+    CHECK_INT(xlsx_write(wb, path, &e), 0);
+    CHECK_STR(e.msg, "");
+    table_book_free(wb);
+    if (!have_unzip())
+        return;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "unzip -l '%s'", path);
+    FILE *p = popen(cmd, "r");
+    char *list = p ? read_all(p, NULL) : NULL;
+    if (p)
+        pclose(p);
+    CHECK(list && strstr(list, "xl/media/image1.png"));
+    CHECK(list && strstr(list, "xl/media/image2.png"));
+    CHECK(list && strstr(list, "xl/drawings/drawing1.xml"));
+    free(list);
+    /* The PNGs are embedded byte for byte. */
+    static const char *media[] = {"xl/media/image1.png", "xl/media/image2.png"};
+    const char *orig[] = {big, small};
+    for (size_t i = 0; i < 2; i++) {
+        size_t nin = 0, nout = 0;
+        char *in = read_file(orig[i], &nin);
+        char *out = unzip_raw(path, media[i], &nout);
+        CHECK(in && out && nin > 8);
+        CHECK_INT(nout, nin);
+        CHECK(in && out && nin == nout && memcmp(in, out, nin) == 0);
+        free(in);
+        free(out);
+    }
+    /* Anchors (0-based col/row), sizes in EMU (9525 per pixel at 96 dpi),
+     * alt texts: caption escaped, control characters made spaces, base
+     * name when there is no caption. */
+    char *dr = unzip_member(path, "xl/drawings/drawing1.xml");
+    CHECK(dr != NULL);
+    if (dr) {
+        CHECK(strstr(dr, "<xdr:from>\n<xdr:col>1</xdr:col>\n<xdr:colOff>0</xdr:colOff>\n"
+                         "<xdr:row>2</xdr:row>\n<xdr:rowOff>0</xdr:rowOff>") != NULL);
+        CHECK(strstr(dr, "<a:ext cx=\"952500\" cy=\"476250\"/>") != NULL); /* 100x50 px */
+        CHECK(strstr(dr, "<xdr:col>6</xdr:col>\n<xdr:colOff>0</xdr:colOff>\n<xdr:row>2</xdr:row>") != NULL);
+        CHECK(strstr(dr, "<a:ext cx=\"381000\" cy=\"285750\"/>") != NULL); /* 40x30 px */
+        CHECK(strstr(dr, "<xdr:row>12</xdr:row>") != NULL);
+        CHECK(strstr(dr, "<a:ext cx=\"1905000\" cy=\"952500\"/>") != NULL); /* 200x100 */
+        CHECK(strstr(dr, "descr=\"Latency CDF &amp; p99\"") != NULL);
+        CHECK(strstr(dr, "descr=\"small.png\"") != NULL);
+        CHECK(strstr(dr, "descr=\"bell  tab end\"") != NULL);
+    }
+    free(dr);
+    /* Captions are string cells just above their images: B2 and B12. */
+    char *sheet = unzip_member(path, "xl/worksheets/sheet1.xml");
+    char *sst = unzip_member(path, "xl/sharedStrings.xml");
+    CHECK(sheet && sst);
+    if (sheet && sst) {
+        int k = sst_index(sst, "Latency CDF &amp; p99");
+        CHECK(k >= 0);
+        char *b2 = strstr(sheet, "<c r=\"B2\" s=\""), *nl = b2 ? strchr(b2, '\n') : NULL;
+        char v[32];
+        snprintf(v, sizeof v, "<v>%d</v>", k);
+        CHECK(nl && nl - b2 > 8 && strncmp(nl - 8, "\" t=\"s\">", 8) == 0); /* a string */
+        CHECK(nl && strncmp(nl + 1, v, strlen(v)) == 0);
+        CHECK(strstr(sheet, "<c r=\"B12\"") != NULL);
+        CHECK(strstr(sheet, "<c r=\"G2\"") == NULL); /* no caption, no cell */
+        CHECK(strstr(sheet, "<drawing r:id=\"rId1\"/>") != NULL);
+        CHECK(strstr(sheet, "<f>") == NULL);
+    }
+    free(sheet);
+    free(sst);
+}
+
+static void images_should_keep_output_byte_stable(void)
+{
+    char big[512], small[512], a[512], b[512];
+    tmp_path(big, sizeof big, "cdf.png");
+    tmp_path(small, sizeof small, "small.png");
+    tmp_path(a, sizeof a, "img1.xlsx");
+    tmp_path(b, sizeof b, "img2.xlsx");
+    CHECK(write_png(big, 200, 100) && write_png(small, 40, 30));
+    cow_workbook *wb = charts_book(big, small);
+    cow_err e = COW_ERR_INIT;
+    CHECK_INT(xlsx_write(wb, a, &e), 0);
+    sleep(1);
+    CHECK_INT(xlsx_write(wb, b, &e), 0);
+    table_book_free(wb);
+    size_t na = 0, nb = 0;
+    char *da = read_file(a, &na), *db = read_file(b, &nb);
+    CHECK(da && db && na > 1000 && na == nb && memcmp(da, db, na) == 0);
+    free(da);
+    free(db);
+}
+
+/* xlsx_write(wb) must fail with code, a message naming png, e.path the
+ * workbook, nothing left in tmpdir and nothing printed. */
+static void check_image_failure(cow_workbook *wb, int code, const char *png,
+                                const char *why)
+{
+    char path[512], errlog[512];
+    tmp_path(path, sizeof path, "bad.xlsx");
+    snprintf(errlog, sizeof errlog, "%s.stderr", tmpdir); /* outside tmpdir */
+    int before = tmp_entries();
+    fflush(stderr);
+    int saved = dup(2), fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    cow_err e = COW_ERR_INIT;
+    int rc = xlsx_write(wb, path, &e);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    CHECK_INT(rc, code);
+    CHECK(strstr(e.msg, png) != NULL);
+    CHECK(strstr(e.msg, why) != NULL);
+    if (!strstr(e.msg, why))
+        fprintf(stderr, "message was: %s\n", e.msg);
+    CHECK_STR(e.path, path);
+    CHECK_INT(tmp_entries(), before);
+    struct stat st;
+    CHECK(stat(errlog, &st) == 0 && st.st_size == 0); /* no library warning */
+    unlink(errlog);
+}
+
+static void bad_images_should_fail_clearly(void)
+{
+    char missing[512], text[512], dir[512], png[512];
+    tmp_path(missing, sizeof missing, "no-such-chart.png");
+    tmp_path(text, sizeof text, "notes.png");
+    tmp_path(dir, sizeof dir, "folder.png");
+    tmp_path(png, sizeof png, "ok.png");
+    FILE *f = fopen(text, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("time,latency\n1,2\n", f);
+        fclose(f);
+    }
+    CHECK(mkdir(dir, 0755) == 0);
+    CHECK(write_png(png, 20, 10));
+    cow_err e = COW_ERR_INIT;
+
+    cow_workbook *wb = table_book_new(CREATED_S);
+    cow_sheet *s = table_add_sheet(wb, "Charts", NULL);
+    CHECK_INT(table_add_image(s, missing, 1, 0, 1, "gone", &e), 0);
+    check_image_failure(wb, COW_EIO, missing, "No such file or directory");
+    table_book_free(wb);
+
+    wb = table_book_new(CREATED_S);
+    s = table_add_sheet(wb, "Charts", NULL);
+    CHECK_INT(table_add_image(s, text, 1, 0, 1, NULL, &e), 0);
+    check_image_failure(wb, COW_EPARSE, text, "not a PNG file");
+    table_book_free(wb);
+
+    wb = table_book_new(CREATED_S);
+    s = table_add_sheet(wb, "Charts", NULL);
+    CHECK_INT(table_add_image(s, dir, 1, 0, 1, NULL, &e), 0);
+    check_image_failure(wb, COW_EIO, dir, "Is a directory");
+    table_book_free(wb);
+
+    /* A caption over the table's header (row 1 with a title) or over
+     * another caption is refused, not written on top. */
+    wb = table_book_new(CREATED_S);
+    s = table_add_sheet(wb, "Data", "title");
+    table_add_column(s, "a", NULL, COW_COLFMT_INT, &e);
+    table_set_int(s, table_add_row(s), 0, 1, &e);
+    CHECK_INT(table_add_image(s, png, 2, 0, 1, "over the header", &e), 0);
+    check_image_failure(wb, COW_EUSAGE, png, "A2, its caption cell, holds the table");
+    table_book_free(wb);
+    wb = table_book_new(CREATED_S);
+    s = table_add_sheet(wb, "Data", "title");
+    CHECK_INT(table_add_image(s, png, 1, 0, 1, "over the title", &e), 0);
+    check_image_failure(wb, COW_EUSAGE, png, "holds the title");
+    table_book_free(wb);
+
+    wb = table_book_new(CREATED_S);
+    s = table_add_sheet(wb, "Charts", NULL);
+    CHECK_INT(table_add_image(s, png, 4, 3, 1, "first", &e), 0);
+    CHECK_INT(table_add_image(s, png, 4, 3, 1, "second", &e), 0);
+    check_image_failure(wb, COW_EUSAGE, png, "holds another image's caption");
+    table_book_free(wb);
+    rmdir(dir);
+}
+
 static void cleanup(void)
 {
     DIR *d = opendir(tmpdir);
@@ -537,6 +811,10 @@ int main(void)
     RUN(two_runs_should_give_identical_bytes);
     RUN(unwritable_path_should_fail_clearly);
     RUN(limits_should_fail_before_writing);
+    RUN(images_should_be_checked_by_the_model);
+    RUN(images_should_be_embedded_at_their_cells);
+    RUN(images_should_keep_output_byte_stable);
+    RUN(bad_images_should_fail_clearly);
     cleanup();
     return REPORT();
 }
