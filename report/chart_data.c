@@ -254,8 +254,7 @@ static bool why_set(char *why, size_t n, const char *fmt, ...)
     return false;
 }
 
-/* Does point i of s have a drawable value? */
-static bool point_ok(const cow_series *s, size_t i)
+bool chart_point_ok(const cow_series *s, size_t i)
 {
     switch (s->kind) {
     case COW_SERIES_BAND:
@@ -278,7 +277,7 @@ static size_t series_count_ok(const cow_series *s)
         (s->kind != COW_SERIES_BARS && s->kind != COW_SERIES_BAND && !s->x))
         return 0;
     for (i = 0; i < s->n; i++)
-        k += point_ok(s, i);
+        k += chart_point_ok(s, i);
     return k;
 }
 
@@ -292,7 +291,7 @@ static bool any_positive(const cow_chart *c, bool on_x)
         const cow_series *s = &c->series[i];
         for (j = 0; j < s->n; j++) {
             double v;
-            if (!point_ok(s, j))
+            if (!chart_point_ok(s, j))
                 continue;
             if (on_x)
                 v = s->kind == COW_SERIES_BARS ? 1.0 : s->x[j];

@@ -189,6 +189,10 @@ cow_chart *chart_add_panel(cow_chart *c, const char *title);
 
 /* ---------- checking ---------- */
 
+/* true when point i of s has a value that can be drawn (finite where its
+ * kind needs it; NaN is a gap). */
+bool chart_point_ok(const cow_series *s, size_t i);
+
 /* true when c can be drawn with something in it. Otherwise false and a
  * reason for the report summary in why (e.g. "no samples in any series",
  * "log y axis but no value > 0"). Callers skip such a chart instead of

@@ -494,20 +494,6 @@ static bool series_valid(const cow_series *s)
     return false;
 }
 
-static bool pt_ok(const cow_series *s, size_t i)
-{
-    switch (s->kind) {
-    case COW_SERIES_BAND:
-        return isfinite(s->x[i]) && isfinite(s->lo[i]) && isfinite(s->hi[i]);
-    case COW_SERIES_BARS:
-        return isfinite(s->y[i]);
-    case COW_SERIES_LINE:
-    case COW_SERIES_POINTS:
-        return isfinite(s->x[i]) && isfinite(s->y[i]);
-    }
-    return false;
-}
-
 typedef struct extent {
     double lo, hi;   /* showable data range */
     bool any;        /* some value was showable */
@@ -553,7 +539,7 @@ static extent data_extent(const cow_chart *c, bool on_x, int kind)
         if (!series_valid(s) || (on_x && s->kind == COW_SERIES_BARS))
             continue;
         for (j = 0; j < s->n; j++) {
-            if (!pt_ok(s, j))
+            if (!chart_point_ok(s, j))
                 continue;
             if (!on_x) {
                 ext_series_y(&e, kind, s, j);
@@ -1339,7 +1325,7 @@ static void emit_line(plist *l, const geo *g, const cow_series *s, cow_rgba col,
     pbuf b = {NULL, 0, 0};
 
     for (size_t i = 0; i < s->n; i++) {
-        if (!pt_ok(s, i)) {
+        if (!chart_point_ok(s, i)) {
             pb_break(&b);
             continue;
         }
@@ -1357,9 +1343,9 @@ static void emit_band(plist *l, const geo *g, const cow_series *s, cow_rgba col,
     size_t i = 0, j, k;
 
     while (i < s->n) {
-        for (; i < s->n && !pt_ok(s, i); i++)
+        for (; i < s->n && !chart_point_ok(s, i); i++)
             ;
-        for (j = i; j < s->n && pt_ok(s, j); j++)
+        for (j = i; j < s->n && chart_point_ok(s, j); j++)
             ;
         b.n = 0;
         for (k = i; k < j; k++)
@@ -1425,7 +1411,7 @@ static void emit_points(plist *l, const lctx *x, const geo *g, size_t si, int cl
     for (i = 0; i < s->n; i++) {
         double px, py;
         cow_rgba col = point_style(st, g->c, si, i, &shape, &k);
-        if (!pt_ok(s, i))
+        if (!chart_point_ok(s, i))
             continue;
         cols[k] = col;
         px = ax_px(&g->P.x, s->x[i]), py = ax_px(&g->P.y, s->y[i]);
@@ -1445,7 +1431,7 @@ static void emit_points(plist *l, const lctx *x, const geo *g, size_t si, int cl
     for (i = 0; i < s->n; i++) {
         double px, py;
         cow_rgba col = point_style(st, g->c, si, i, &shape, &k);
-        if (!pt_ok(s, i))
+        if (!chart_point_ok(s, i))
             continue;
         px = ax_px(&g->P.x, s->x[i]), py = ax_px(&g->P.y, s->y[i]);
         if (inside(&g->P.rect, px, py))
@@ -1499,7 +1485,7 @@ static void emit_bars(plist *l, const lctx *x, const geo *g, size_t si, int clip
         double x0, x1, py, base = bar_base(g), cx;
         bool thin = s->thin && s->thin[k];
         cow_box r;
-        if (!pt_ok(s, k))
+        if (!chart_point_ok(s, k))
             continue;
         bar_span(g->c, si, k, &x0, &x1);
         x0 = ax_px(&g->P.x, x0), x1 = ax_px(&g->P.x, x1), cx = (x0 + x1) / 2;
@@ -1733,7 +1719,7 @@ static size_t legend_cost(const lctx *x, const geo *g, cow_box box)
         double pa = NAN, pb = NAN, px_prev = NAN;
         for (j = 0; series_valid(s) && j < s->n; j++) {
             double a, b, px, x0, x1;
-            if (!pt_ok(s, j)) {
+            if (!chart_point_ok(s, j)) {
                 px_prev = NAN;
                 continue;
             }

@@ -4,20 +4,7 @@
 set -u
 COW=$1
 DATA=$2
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fails=0 passes=0
-
-check() { # check NAME CONDITION...
-    local name=$1; shift
-    if "$@"; then passes=$((passes + 1)); else
-        fails=$((fails + 1)); echo "FAIL: $name" >&2; fi
-}
-has() { grep -q -- "$1" "$2"; }
-json_field() { # json_field FILE LABEL KEY -> value of KEY in the run LABEL
-    tr -d '\n\t ' < "$1" | sed 's/},{/}\n{/g' | grep "\"label\":\"$2\"" |
-        sed -n "s/.*\"$3\":\([^,}]*\).*/\1/p"
-}
+. "$(dirname "$0")/lib.sh"
 
 DB=$WORK/t.db
 "$COW" ingest --db "$DB" "$DATA/tree" > "$WORK/out1" 2> "$WORK/err1"
@@ -67,5 +54,4 @@ check "--help lists ingest" has "ingest" "$WORK/help"
 "$COW" --version | grep -q "^cowtail [0-9]"; check "--version" test $? = 0
 "$COW" runs --db "$DB" > /dev/null; check "runs table exits 0" test $? = 0
 
-echo "$passes passed, $fails failed"
-test "$fails" = 0
+finish

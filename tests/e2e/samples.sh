@@ -4,16 +4,7 @@
 set -u
 COW=$1
 SAMPLES=$2
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fails=0 passes=0
-check() { local name=$1; shift
-    if "$@"; then passes=$((passes + 1)); else fails=$((fails + 1)); echo "FAIL: $name" >&2; fi; }
-has() { grep -q -- "$1" "$2"; }
-json_field() { # json_field FILE LABEL KEY
-    tr -d '\n\t ' < "$1" | sed 's/},{/}\n{/g' | grep "\"label\":\"$2\"" |
-        sed -n "s/.*\"$3\":\([^,}]*\).*/\1/p" | head -1
-}
+. "$(dirname "$0")/lib.sh"
 
 DB=$WORK/s.db
 "$COW" ingest -q --db "$DB" "$SAMPLES" > "$WORK/ingest" 2> "$WORK/ingest.err"
@@ -56,5 +47,4 @@ check "fleet gate fails (exit 1)" test $? = 1
 check "the failing host is cache-e" has "^fleet/cache-e/bgsave .*max_p999_lift_ms .*FAIL" "$WORK/c"
 check "one run fails" has "30 runs checked: 29 pass, 1 fail" "$WORK/c"
 
-echo "$passes passed, $fails failed"
-test "$fails" = 0
+finish

@@ -6,12 +6,7 @@
 set -u
 COW=$1
 DATA=$2
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fails=0 passes=0
-check() { local name=$1; shift
-    if "$@"; then passes=$((passes + 1)); else fails=$((fails + 1)); echo "FAIL: $name" >&2; fi; }
-has() { grep -q -- "$1" "$2"; }
+. "$(dirname "$0")/lib.sh"
 
 DB=$WORK/s.db
 "$COW" ingest -q --db "$DB" "$DATA/story" > "$WORK/ingest" 2>&1
@@ -97,5 +92,4 @@ cp "$WORK/rep/report.xlsx" "$WORK/first.xlsx"
 "$COW" report --db "$DB" --out "$WORK/rep" > /dev/null 2>&1
 check "workbook is byte-stable" cmp -s "$WORK/first.xlsx" "$WORK/rep/report.xlsx"
 
-echo "$passes passed, $fails failed"
-test "$fails" = 0
+finish
