@@ -64,6 +64,28 @@ void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out)
     }
 }
 
+void diag_host_overlaps(cow_run_facts *runs, size_t n)
+{
+    size_t i, j;
+    int a, b;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            int hit = 0;
+            if (i == j || runs[i].host == NULL || runs[j].host == NULL ||
+                strcmp(runs[i].host, runs[j].host) != 0)
+                continue;
+            for (a = 0; a < runs[i].nwin && !hit; a++)
+                for (b = 0; b < runs[j].nwin && !hit; b++)
+                    hit = runs[i].win_t0[a] < runs[j].win_t1[b] &&
+                          runs[j].win_t0[b] < runs[i].win_t1[a];
+            if (hit) {
+                runs[i].host_overlaps++;
+                snprintf(runs[i].host_overlap_with, sizeof(runs[i].host_overlap_with),
+                         "%s", runs[j].label);
+            }
+        }
+}
+
 void diag_release(cow_findings *f)
 {
     free(f->v);

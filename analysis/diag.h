@@ -37,6 +37,9 @@ typedef struct cow_window_fact {
     int overlap;          /* overlaps another fork window */
 } cow_window_fact;
 
+/* Windows of a run remembered for comparing runs of one host. */
+#define COW_FACT_WINDOWS 16
+
 typedef struct cow_run_facts {
     const char *label;    /* run label */
     const char *scenario; /* run.json scenario, or NULL */
@@ -66,6 +69,16 @@ typedef struct cow_run_facts {
     /* built-in latency monitor */
     cow_fact latmon_fork; /* LATENCY HISTORY fork rows with a latency */
     cow_fact latmon_none; /* DOCTOR texts saying no spike was observed */
+    /* ingest: files refused whole (num = count, text = first reason) */
+    cow_fact refused;
+    /* replication: worst replica lag (s) seen in INFO during a window */
+    cow_fact replica_lag;
+    /* other runs of the same host whose windows overlap this run's */
+    int host_overlaps;
+    char host_overlap_with[64]; /* one of them */
+    /* absolute fork/save windows, for the cross-run overlap test */
+    int64_t win_t0[COW_FACT_WINDOWS], win_t1[COW_FACT_WINDOWS];
+    int nwin;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */
@@ -104,6 +117,10 @@ typedef struct cow_rule {
     cow_rule_fn fn;       /* predicate + evidence + advice */
     const char *what;     /* one line for the README and --rules */
 } cow_rule;
+
+/* Count, for each run, the other runs of the same host whose windows
+ * overlap its own in time (several instances saving at once). */
+void diag_host_overlaps(cow_run_facts *runs, size_t n);
 
 /* The rule table, terminated by a NULL id. */
 const cow_rule *diag_rules(void);

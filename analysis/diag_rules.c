@@ -411,12 +411,19 @@ static int overlapping_forks(const cow_run_facts *r, size_t n, size_t i,
                              cow_finding *f)
 {
     (void)n;
-    if (r[i].noverlap == 0)
+    if (r[i].noverlap == 0 && r[i].host_overlaps == 0)
         return 0;
-    snprintf(f->title, sizeof(f->title),
-             "%d fork/save windows overlap (an RDB save next to an AOF rewrite, "
-             "or a sync during a save)", r[i].noverlap);
+    if (r[i].noverlap > 0)
+        snprintf(f->title, sizeof(f->title),
+                 "%d fork/save windows overlap (an RDB save next to an AOF rewrite, "
+                 "or a sync during a save)", r[i].noverlap);
+    else
+        snprintf(f->title, sizeof(f->title),
+                 "this run's save overlaps a save of %s on the same host %s: several "
+                 "instances forked at once", r[i].host_overlap_with, r[i].host);
     diag_evidence(f, "overlapping windows", "analysis", "%d", r[i].noverlap);
+    diag_evidence(f, "same-host runs saving at once", "analysis", "%d",
+                  r[i].host_overlaps);
     snprintf(f->advice, sizeof(f->advice),
              "one child at a time can fork, so one waits and the cost stacks: "
              "space save points away from auto-aof-rewrite, and avoid BGSAVE "
@@ -564,6 +571,44 @@ static int thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     return 1;
 }
 
+static int ingest_refusals(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].refused.known || !(r[i].refused.num > 0))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "%.0f file%s of this run %s refused at ingest%s: %s", r[i].refused.num,
+             r[i].refused.num == 1 ? "" : "s", r[i].refused.num == 1 ? "was" : "were",
+             strstr(r[i].refused.text, "clock") || strstr(r[i].refused.text, "time")
+                 ? " (clock problem)" : "", r[i].refused.text);
+    diag_fact(f, "refused files", &r[i].refused);
+    snprintf(f->advice, sizeof(f->advice),
+             "nothing of a refused file is analysed: fix it as the message says "
+             "(for a clock problem: one wall-clock epoch at start plus monotonic "
+             "deltas) and ingest it again");
+    return 1;
+}
+
+/* A replica lagging this much (INFO slaveN lag, whole seconds) during a
+ * run means the primary stalled or the link saturated. */
+#define REPLICA_LAG_WARN_S 1
+
+static int replica_lag(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].replica_lag.known || !(r[i].replica_lag.num >= REPLICA_LAG_WARN_S))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "a replica lagged %.0f s behind the primary (INFO slaveN lag)",
+             r[i].replica_lag.num);
+    diag_fact(f, "replica lag (s)", &r[i].replica_lag);
+    snprintf(f->advice, sizeof(f->advice),
+             "lag during a save means the primary stalled (fork, copy-on-write) "
+             "or the replication link was saturated by the full sync; check the "
+             "fork findings and repl-backlog-size");
+    return 1;
+}
+
 static const cow_rule rules[] = {
     {"tail_only_lift", COW_SEV_WARN, tail_only_lift,
      "p99/p99.9 lifted significantly while p50 stayed flat"},
@@ -588,7 +633,7 @@ static const cow_rule rules[] = {
     {"monitor_blind_spot", COW_SEV_WARN, monitor_blind_spot,
      "a measured lift the built-in latency monitor did not see"},
     {"overlapping_forks", COW_SEV_WARN, overlapping_forks,
-     "fork/save windows overlap"},
+     "fork/save windows overlap, or runs of one host saved at once"},
     {"cow_memory_headroom", COW_SEV_WARN, cow_headroom,
      "copy-on-write large next to the dataset or the memory limit"},
     {"aof_rewrite_still_forks", COW_SEV_WARN, aof_still_forks,
@@ -602,6 +647,10 @@ static const cow_rule rules[] = {
      "kernel.numa_balancing is on"},
     {"thp_always", COW_SEV_INFO, thp_always,
      "transparent_hugepage/enabled is always"},
+    {"ingest_refusals", COW_SEV_WARN, ingest_refusals,
+     "files of the run were refused at ingest (clock, unit, bad lines)"},
+    {"replica_lag", COW_SEV_INFO, replica_lag,
+     "a replica lagged a second or more (INFO slaveN lag)"},
     {NULL, 0, NULL, NULL}
 };
 

@@ -124,6 +124,7 @@ int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, cow_findings *out,
     for (i = 0; rc == COW_OK && i < n; i++)
         rc = facts_load(st, &rows[i], &facts[i], e);
     if (rc == COW_OK) {
+        diag_host_overlaps(facts, n);
         diag_run(facts, n, out);
         rc = store_findings(st, rows, n, out, e);
     }

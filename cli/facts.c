@@ -65,6 +65,10 @@ static void windows(const cow_result_set *rs, cow_run_facts *f)
             continue;
         f->nwindows++;
         f->noverlap += p->overlap;
+        if (f->nwin < COW_FACT_WINDOWS) {
+            f->win_t0[f->nwin] = p->t0_us;
+            f->win_t1[f->nwin++] = p->t1_us;
+        }
         if (strcmp(p->kind, "bgsave") == 0) {
             f->nsaves++;
             if (ns < 256)
@@ -344,7 +348,9 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_event_count(st, r->id, "full_resync", &f->full_resync, e)) ||
         (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
-        (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)))
+        (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)) ||
+        (rc = store_fact_refusals(st, r->label, &f->refused, e)) ||
+        (rc = store_fact_info_sub_max(st, r->id, "slave", "lag", &f->replica_lag, e)))
         return rc;
     if (!f->anon_huge.known)
         rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e);

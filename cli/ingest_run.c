@@ -150,6 +150,24 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* Short name of why a file was refused, for the refusals table. */
+static const char *refusal_code(int code)
+{
+    switch ((enum cow_code)code) {
+    case COW_ECLOCK: return "clock";
+    case COW_EUNIT: return "unit";
+    case COW_ELIMIT: return "limit";
+    case COW_EPARSE: return "parse";
+    case COW_OK:
+    case COW_EIO:
+    case COW_ESQL:
+    case COW_EDUP:
+    case COW_EUSAGE:
+    case COW_EINTERNAL: break;
+    }
+    return "other";
+}
+
 enum file_outcome { FILE_OK, FILE_DUP, FILE_REFUSED, FILE_SKIPPED, FILE_FATAL };
 
 /* Ingest one file of a run. *run_id is created on first use. */
@@ -251,6 +269,12 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         store_rollback(st);
         *run_id = 0; /* the run may have been created in this transaction */
         printf("  %-28s refused (%s): nothing of it was loaded\n", o.fname, p->name);
+        {
+            /* kept outside the file's transaction, for the doctor */
+            cow_err re = COW_ERR_INIT;
+            store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e.line,
+                              p->name, refusal_code(e.code), e.msg, &re);
+        }
         cli_error(&e);
         src_close(&src);
         tot->files_refused++;

@@ -64,6 +64,7 @@ enum {
     SQL_PUT_EXCEED,
     SQL_FACT_INFO_LAST,
     SQL_FACT_INFO_MAX,
+    SQL_FACT_INFO_SUB_MAX,
     SQL_FACT_STAT_MAX,
     SQL_FACT_STAT_LAST,
     SQL_FACT_EVENT_COUNT,
@@ -79,6 +80,8 @@ enum {
     SQL_DEL_FINDINGS,
     SQL_PUT_FINDING,
     SQL_LOAD_FINDINGS,
+    SQL_ADD_REFUSAL,
+    SQL_FACT_REFUSALS,
     SQL_BEGIN,
     SQL_COMMIT,
     SQL_ROLLBACK,
@@ -185,6 +188,10 @@ static const char *const sql_text[SQL_COUNT] = {
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
         " ORDER BY i.num DESC LIMIT 1",
+    [SQL_FACT_INFO_SUB_MAX] =
+        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
+        " WHERE i.run = ?1 AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
+        " AND i.num IS NOT NULL ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_STAT_MAX] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
         " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3 AND s.num IS NOT NULL"
@@ -236,6 +243,12 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_LOAD_FINDINGS] =
         "SELECT rule, severity, title, evidence, recommendation FROM findings"
         " WHERE run = ?1 ORDER BY seq",
+    [SQL_ADD_REFUSAL] =
+        "INSERT INTO refusals(run, label, path, line, parser, code, reason, at)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+    [SQL_FACT_REFUSALS] =
+        "SELECT (SELECT count(*) FROM refusals WHERE label = ?1), reason, path, line"
+        " FROM refusals WHERE label = ?1 ORDER BY at, rowid LIMIT 1",
     [SQL_BEGIN] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",
@@ -1051,6 +1064,16 @@ int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f
     return fact_key(st, SQL_FACT_INFO_MAX, run, key, f, e);
 }
 
+int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
+                            const char *sub, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_INFO_SUB_MAX];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key_prefix, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, sub, -1, SQLITE_STATIC);
+    return fact_row(st, q, f, e);
+}
+
 int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
                         const char *key, int child, cow_fact *f, cow_err *e)
 {
@@ -1338,6 +1361,37 @@ void store_free_findings(cow_finding_row *rows, size_t n)
         free(rows[i].recommendation);
     }
     free(rows);
+}
+
+int store_add_refusal(cow_store *st, int64_t run, const char *label,
+                      const char *path, long line, const char *parser,
+                      const char *code, const char *reason, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_ADD_REFUSAL];
+    if (run)
+        sqlite3_bind_int64(q, 1, run);
+    bind_text(q, 2, label);
+    bind_text(q, 3, path);
+    if (line > 0)
+        sqlite3_bind_int64(q, 4, line);
+    bind_text(q, 5, parser);
+    bind_text(q, 6, code);
+    bind_text(q, 7, reason);
+    sqlite3_bind_int64(q, 8, (sqlite3_int64)time(NULL));
+    return step_done(st, q, e, "recording a refused file");
+}
+
+int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_REFUSALS];
+    int rc;
+    sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
+    rc = fact_row(st, q, f, e);
+    if (rc == COW_OK && !f->known) {
+        f->known = 1;
+        f->num = 0;
+    }
+    return rc;
 }
 
 int store_clear_findings(cow_store *st, int64_t run, cow_err *e)

@@ -83,6 +83,15 @@ int store_file_end(cow_store *st, int64_t file, const char *sha256,
                    int64_t rows, int64_t rejected, const char *notes,
                    cow_err *e);
 
+/* Record a file refused whole (outside any transaction: after its
+ * rollback). run may be 0 when the run does not exist. */
+int store_add_refusal(cow_store *st, int64_t run, const char *label,
+                      const char *path, long line, const char *parser,
+                      const char *code, const char *reason, cow_err *e);
+/* Refusals recorded for a run label: num = count; text = the first
+ * reason; src = its file:line. */
+int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *e);
+
 /* Samples, many at once (multi-row inserts). */
 int store_add_samples(cow_store *st, int64_t run, int64_t file,
                       const cow_sample *s, size_t n, cow_err *e);
@@ -182,6 +191,10 @@ int store_fact_info_last(cow_store *st, int64_t run, const char *key, cow_fact *
 /* Largest numeric value of an INFO field over the series. */
 int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f,
                         cow_err *e);
+/* Largest numeric sub-field sub of INFO keys starting with key_prefix
+ * (e.g. "slave", "lag": the worst replica lag). */
+int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
+                            const char *sub, cow_fact *f, cow_err *e);
 /* Kernel-side value: the largest over snapshots of the server process
  * (snapshots whose file name says "child" are the fork child's and are
  * skipped unless child is 1, then only they count). */

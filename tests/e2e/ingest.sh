@@ -44,6 +44,12 @@ check "nothing of a refused folder landed" test -z "$(json_field "$WORK/runs3" b
 "$COW" ingest --db "$DB" --latency-unit ms --label manual "$DATA/bad/nounit.csv" > "$WORK/out4" 2>&1
 check "--latency-unit settles it" has "nounit.csv .*latency-csv .*1 samples, 0 rejected" "$WORK/out4"
 
+# refused files are remembered: the doctor says so for the run
+"$COW" ingest --db "$WORK/r.db" --latency-unit ms "$DATA/bad" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/r.db" --json bad > "$WORK/doc" 2>&1
+check "doctor reports the refused files" has '"rule":	"ingest_refusals"' "$WORK/doc"
+check "with the reason" has 'refused at ingest (clock problem)' "$WORK/doc"
+
 "$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
 "$COW" frobnicate > /dev/null 2>&1; check "unknown command exits 2" test $? = 2
 "$COW" ingest --db "$DB" > /dev/null 2>&1; check "ingest without path exits 2" test $? = 2

@@ -8,6 +8,7 @@
 #include "minunit.h"
 
 static int fired_any(const cow_findings *f, const char *rule);
+static int fired(const cow_findings *f, const char *run, const char *rule);
 
 static void known(cow_fact *f, double num, const char *text)
 {
@@ -236,6 +237,38 @@ static void doctor_should_count_resyncs_and_overlaps(void)
     diag_release(&f);
 }
 
+static void doctor_should_report_refusals_lag_and_shared_hosts(void)
+{
+    cow_run_facts r[2];
+    cow_findings f;
+
+    base(&r[0], "a", "bgsave");
+    known(&r[0].refused, 1, "time runs backwards by 40.000 s");
+    known(&r[0].replica_lag, 3, "3");
+    r[0].nwin = 1;
+    r[0].win_t0[0] = 1000;
+    r[0].win_t1[0] = 5000;
+    base(&r[1], "b", "bgsave");
+    r[1].nwin = 1;
+    r[1].win_t0[0] = 4000;
+    r[1].win_t1[0] = 9000;
+    diag_host_overlaps(r, 2);
+    CHECK_INT(r[0].host_overlaps, 1);
+    CHECK_STR(r[0].host_overlap_with, "b");
+    diag_run(r, 2, &f);
+    CHECK(fired(&f, "a", "ingest_refusals"));
+    CHECK(fired(&f, "a", "replica_lag"));
+    CHECK(fired(&f, "a", "overlapping_forks"));
+    CHECK(fired(&f, "b", "overlapping_forks"));
+    CHECK(!fired(&f, "b", "ingest_refusals"));
+    diag_release(&f);
+    /* another host: no overlap */
+    r[1].host = "other";
+    r[0].host_overlaps = r[1].host_overlaps = 0;
+    diag_host_overlaps(r, 2);
+    CHECK_INT(r[0].host_overlaps, 0);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -255,5 +288,6 @@ int main(void)
     RUN(doctor_should_ignore_immaterial_median_shifts);
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);
+    RUN(doctor_should_report_refusals_lag_and_shared_hosts);
     return REPORT();
 }
