@@ -260,6 +260,17 @@ int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
     free(dur);
     free(cnt);
     free(mx);
+    if (secs > 0)
+        return COW_OK;
+    /* no writer counters: the server's own count over the INFO series
+     * (every command, the probe's too) */
+    if ((rc = store_load_info_series(st, r->id, "total_commands_processed", &ti, &cnt,
+                                     &n, e)) != COW_OK)
+        return rc;
+    if (n >= 2 && ti[n - 1] > ti[0] && cnt[n - 1] >= cnt[0])
+        t->v[COW_TM_TPUT] = (cnt[n - 1] - cnt[0]) / ((double)(ti[n - 1] - ti[0]) / 1e6);
+    free(ti);
+    free(cnt);
     return COW_OK;
 }
 
