@@ -115,7 +115,8 @@ start_server() {
         local l
         for l in "$@"; do echo "$l"; done
     } >"$dir/redis.conf"
-    nice -n "$NICE" redis-server "$dir/redis.conf" &
+    # an absolute path: INFO executable is cwd + argv[0] otherwise
+    nice -n "$NICE" "$(command -v redis-server)" "$dir/redis.conf" &
     local pid=$!
     PIDS+=("$pid")
     SERVER_PORTS+=("$port")
