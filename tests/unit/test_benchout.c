@@ -7,6 +7,7 @@
 #include "collect.h"
 #include "formats.h"
 #include "mem.h"
+#include "fixture.h"
 #include "minunit.h"
 #include "src.h"
 
@@ -16,26 +17,16 @@
 
 static char *slurp(const char *name, size_t *n)
 {
-    const char *dir = getenv("COW_TESTDATA");
-    char path[1024];
-    FILE *f;
-    char *b;
-    long sz;
+    char rel[256];
+    snprintf(rel, sizeof(rel), "benchout/%s", name);
+    return fixture_read(rel, n);
+}
 
-    snprintf(path, sizeof(path), "%s/benchout/%s", dir ? dir : "tests/data", name);
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "cannot open fixture %s\n", path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = xmalloc((size_t)sz + 1);
-    *n = fread(b, 1, (size_t)sz, f);
-    b[*n] = '\0';
-    fclose(f);
-    return b;
+static const char *detect_file(const char *name)
+{
+    char rel[256];
+    snprintf(rel, sizeof(rel), "benchout/%s", name);
+    return fixture_detect(rel);
 }
 
 /* Parse text with p; opts may be NULL; fname goes into the opts. */
@@ -602,15 +593,6 @@ static void hgrm_should_reject_garbage_and_unwrap_counts(void)
 /* ------------------------------------------------------------------ */
 /* Sniffing                                                            */
 /* ------------------------------------------------------------------ */
-
-static const char *detect_file(const char *name)
-{
-    size_t n;
-    char *b = slurp(name, &n);
-    const cow_parser *p = parser_detect(name, b, n < COW_SNIFF_BYTES ? n : COW_SNIFF_BYTES);
-    free(b);
-    return p ? p->name : "(none)";
-}
 
 static void sniff_should_pick_the_right_parser(void)
 {

@@ -9,18 +9,11 @@
 #include "collect.h"
 #include "formats.h"
 #include "info.h"
+#include "fixture.h"
 #include "minunit.h"
 #include "timeconv.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static char *data_path(const char *rel)
-{
-    static char path[1024];
-    const char *dir = getenv("COW_TESTDATA");
-    snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/data", rel);
-    return path;
-}
 
 /* Parse a fixture; fname is the base name the parser sees. */
 static int parse_file(const cow_parser *p, const char *rel, collect *c,
@@ -34,7 +27,7 @@ static int parse_file(const cow_parser *p, const char *rel, collect *c,
 
     memset(&o, 0, sizeof(o));
     o.fname = slash ? slash + 1 : rel;
-    if ((rc = src_open_file(&s, data_path(rel), e)) != COW_OK)
+    if ((rc = src_open_file(&s, fixture_path(rel), e)) != COW_OK)
         return rc;
     rc = p->parse(&s, &o, &k, e);
     src_close(&s);
@@ -86,7 +79,7 @@ static const char *find_note(const collect *c, const char *key)
 static int sniff_file(const cow_parser *p, const char *rel)
 {
     static char head[COW_SNIFF_BYTES];
-    FILE *fp = fopen(data_path(rel), "rb");
+    FILE *fp = fopen(fixture_path(rel), "rb");
     size_t n;
     const char *slash = strrchr(rel, '/');
     if (fp == NULL)
@@ -95,20 +88,6 @@ static int sniff_file(const cow_parser *p, const char *rel)
     fclose(fp);
     return p ? p->sniff(slash + 1, head, n)
              : (parser_detect(slash + 1, head, n) == NULL ? -2 : 0);
-}
-
-static const char *detect_file(const char *rel)
-{
-    static char head[COW_SNIFF_BYTES];
-    FILE *fp = fopen(data_path(rel), "rb");
-    const cow_parser *p;
-    size_t n;
-    if (fp == NULL)
-        return "(missing)";
-    n = fread(head, 1, sizeof(head), fp);
-    fclose(fp);
-    p = parser_detect(strrchr(rel, '/') + 1, head, n);
-    return p ? p->name : "(none)";
 }
 
 /* ---------------------------------------------------------------- stamps */
@@ -514,9 +493,9 @@ static void info_should_be_sniffed_without_stealing(void)
     CHECK(sniff_file(&cow_parser_redis_config, "info/config-get-maxmemory-tty.txt") >= 75);
     CHECK_INT(sniff_file(&cow_parser_redis_config, "info/series3-iso.txt"), 0);
     CHECK_INT(sniff_file(&cow_parser_redis_config, "latmon/latest-raw.txt"), 0);
-    CHECK_STR(detect_file("info/info-1796026562885.txt"), "redis-info");
-    CHECK_STR(detect_file("info/series3-iso.txt"), "redis-info");
-    CHECK_STR(detect_file("info/config-get-all.txt"), "redis-config");
+    CHECK_STR(fixture_detect("info/info-1796026562885.txt"), "redis-info");
+    CHECK_STR(fixture_detect("info/series3-iso.txt"), "redis-info");
+    CHECK_STR(fixture_detect("info/config-get-all.txt"), "redis-config");
 }
 
 int main(void)

@@ -11,17 +11,10 @@
 
 #include "collect.h"
 #include "formats.h"
+#include "fixture.h"
 #include "minunit.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static const char *data_path(const char *rel)
-{
-    static char path[1024];
-    const char *dir = getenv("COW_TESTDATA");
-    snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/data", rel);
-    return path;
-}
 
 static int parse_file_t0(const cow_parser *p, const char *rel, int64_t t0,
                          collect *c, cow_err *e)
@@ -35,7 +28,7 @@ static int parse_file_t0(const cow_parser *p, const char *rel, int64_t t0,
     o.fname = strrchr(rel, '/') + 1;
     o.t0_us = t0;
     o.has_t0 = t0 != 0;
-    if ((rc = src_open_file(&s, data_path(rel), e)) != COW_OK)
+    if ((rc = src_open_file(&s, fixture_path(rel), e)) != COW_OK)
         return rc;
     rc = p->parse(&s, &o, &k, e);
     src_close(&s);
@@ -101,20 +94,6 @@ static bool lm_is(const cow_latmon *r, const char *kind, const char *event,
     if (isnan(lat) ? !isnan(r->lat_ms) : r->lat_ms != lat)
         return false;
     return isnan(max) ? isnan(r->max_ms) : r->max_ms == max;
-}
-
-static const char *detect_file(const char *rel)
-{
-    static char head[COW_SNIFF_BYTES];
-    FILE *fp = fopen(data_path(rel), "rb");
-    const cow_parser *p;
-    size_t n;
-    if (fp == NULL)
-        return "(missing)";
-    n = fread(head, 1, sizeof(head), fp);
-    fclose(fp);
-    p = parser_detect(strrchr(rel, '/') + 1, head, n);
-    return p ? p->name : "(none)";
 }
 
 /* ---------------------------------------------------------------- LATENCY */
@@ -516,7 +495,7 @@ static void latency_files_should_be_detected_by_content(void)
     };
     size_t i;
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const char *got = detect_file(cases[i].file);
+        const char *got = fixture_detect(cases[i].file);
         if (strcmp(got, cases[i].parser) != 0)
             fprintf(stderr, "%s: detected as %s\n", cases[i].file, got);
         CHECK_STR(got, cases[i].parser);

@@ -10,6 +10,7 @@
 #include "collect.h"
 #include "formats.h"
 #include "mem.h"
+#include "fixture.h"
 #include "minunit.h"
 #include "timeconv.h"
 
@@ -19,26 +20,9 @@
 
 static char *slurp(const char *name, size_t *n)
 {
-    const char *dir = getenv("COW_TESTDATA");
-    char path[1024];
-    FILE *fp;
-    char *buf;
-    long len;
-
-    snprintf(path, sizeof(path), "%s/redislog/%s", dir ? dir : "tests/data", name);
-    fp = fopen(path, "rb");
-    if (fp == NULL) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(2);
-    }
-    fseek(fp, 0, SEEK_END);
-    len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    buf = xmalloc((size_t)len + 1);
-    *n = fread(buf, 1, (size_t)len, fp);
-    buf[*n] = '\0';
-    fclose(fp);
-    return buf;
+    char rel[256];
+    snprintf(rel, sizeof(rel), "redislog/%s", name);
+    return fixture_read(rel, n);
 }
 
 static cow_parse_opts opts0(void)
