@@ -226,19 +226,10 @@ static int emit_stat(hg *h, const char *what, double num, const char *unit,
                      long line, cow_err *e)
 {
     char key[HG_MAX_OP + 32], text[48];
-    cow_rec r;
 
     snprintf(key, sizeof(key), "%s%s%s", h->op, h->op[0] ? ":" : "", what);
     snprintf(text, sizeof(text), "%.15g", num);
-    memset(&r, 0, sizeof(r));
-    r.kind = COW_REC_STAT;
-    r.u.stat.source = HG_SOURCE;
-    r.u.stat.key = key;
-    r.u.stat.text = text;
-    r.u.stat.num = num;
-    r.u.stat.unit = unit;
-    r.u.stat.line = line;
-    return sink_emit(h->k, &r, e);
+    return sink_stat(h->k, 0, HG_SOURCE, key, text, num, unit, line, e);
 }
 
 static int emit_pctl(hg *h, const char *op, double q, double v, int64_t t_us,

@@ -165,16 +165,7 @@ static int num_of(const cJSON *o, const char *key, double *v)
 static int emit_stat(mt *m, const char *key, const char *text, double num,
                      const char *unit, long line, cow_err *e)
 {
-    cow_rec r;
-    memset(&r, 0, sizeof(r));
-    r.kind = COW_REC_STAT;
-    r.u.stat.source = MT_SOURCE;
-    r.u.stat.key = key;
-    r.u.stat.text = text;
-    r.u.stat.num = num;
-    r.u.stat.unit = unit;
-    r.u.stat.line = line;
-    return sink_emit(m->k, &r, e);
+    return sink_stat(m->k, 0, MT_SOURCE, key, text, num, unit, line, e);
 }
 
 /* STAT "<op>:<what>" from a numeric member, when present. */

@@ -584,21 +584,11 @@ int procfs_stamp_line(const char *p, size_t n, int bare_ok, int64_t *us,
 int kfile_stat(kfile *f, const char *source, const char *key, const char *p,
                size_t n, double num, const char *unit, long line)
 {
-    cow_rec r;
-
     f->txt = xgrow(f->txt, 1, n + 1, &f->txtcap);
     memcpy(f->txt, p, n);
     f->txt[n] = '\0';
-    r.kind = COW_REC_STAT;
-    r.u.stat.t_us = f->t_us;
-    r.u.stat.source = source;
-    r.u.stat.key = key;
-    r.u.stat.text = f->txt;
-    r.u.stat.num = num;
-    r.u.stat.unit = unit;
-    r.u.stat.line = line;
     f->rows++;
-    return sink_emit(f->k, &r, f->e);
+    return sink_stat(f->k, f->t_us, source, key, f->txt, num, unit, line, f->e);
 }
 
 int kfile_reject(kfile *f, const cow_line *ln, const char *reason)

@@ -66,18 +66,9 @@ static int emit_stat(cow_sink *k, const char *op, const char *what,
                      long line, cow_err *e)
 {
     char key[RB_MAX_NAME + 64];
-    cow_rec r;
 
     snprintf(key, sizeof(key), "%s:%s", op, what);
-    memset(&r, 0, sizeof(r));
-    r.kind = COW_REC_STAT;
-    r.u.stat.source = RB_SOURCE;
-    r.u.stat.key = key;
-    r.u.stat.text = text;
-    r.u.stat.num = num;
-    r.u.stat.unit = unit;
-    r.u.stat.line = line;
-    return sink_emit(k, &r, e);
+    return sink_stat(k, 0, RB_SOURCE, key, text, num, unit, line, e);
 }
 
 static int emit_ms_stat(cow_sink *k, const char *op, const char *what,

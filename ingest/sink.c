@@ -2,6 +2,7 @@
 #include "sink.h"
 
 #include <stddef.h>
+#include <string.h>
 
 int sink_emit(cow_sink *k, const cow_rec *r, cow_err *e)
 {
@@ -43,5 +44,22 @@ int sink_note(cow_sink *k, const char *key, const char *value, cow_err *e)
     r.kind = COW_REC_NOTE;
     r.u.note.key = key;
     r.u.note.value = value;
+    return k->emit(k->ctx, &r, e);
+}
+
+int sink_stat(cow_sink *k, int64_t t_us, const char *source, const char *key,
+              const char *text, double num, const char *unit, long line,
+              cow_err *e)
+{
+    cow_rec r;
+    memset(&r, 0, sizeof(r));
+    r.kind = COW_REC_STAT;
+    r.u.stat.t_us = t_us;
+    r.u.stat.source = source;
+    r.u.stat.key = key;
+    r.u.stat.text = text;
+    r.u.stat.num = num;
+    r.u.stat.unit = unit;
+    r.u.stat.line = line;
     return k->emit(k->ctx, &r, e);
 }

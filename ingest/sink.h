@@ -31,5 +31,9 @@ int sink_samples(cow_sink *k, const cow_sample *s, size_t n, cow_err *e);
 int sink_reject(cow_sink *k, long line, const char *reason, const char *text,
                 size_t n, cow_err *e);
 int sink_note(cow_sink *k, const char *key, const char *value, cow_err *e);
+/* A COW_REC_STAT (kernel value, or a benchmark tool's figure). */
+int sink_stat(cow_sink *k, int64_t t_us, const char *source, const char *key,
+              const char *text, double num, const char *unit, long line,
+              cow_err *e);
 
 #endif
