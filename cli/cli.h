@@ -88,6 +88,12 @@ int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, struct cow_findings *
 /* Common option parsing help: the default database path. */
 #define COW_DEFAULT_DB "cowtail.db"
 
+/* Open an existing database and list its runs, for the commands that read
+ * (runs, analyze, doctor, diff, tradeoff). Prints the error and returns
+ * EXIT_USAGE when the file does not exist (nothing was ingested there),
+ * EXIT_IO on a database error, EXIT_OK otherwise. */
+int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);
+
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);
 

@@ -548,11 +548,8 @@ int cmd_analyze(int argc, char **argv)
         default: cli_print_usage(stderr, cmd_analyze_usage); return EXIT_USAGE;
         }
     }
-    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
-        cli_error(&e);
-        store_close(st);
-        return EXIT_IO;
-    }
+    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+        return code;
     for (a = optind; a < argc; a++) {
         for (i = 0, matched = 0; i < n; i++)
             matched |= strcmp(rows[i].label, argv[a]) == 0;

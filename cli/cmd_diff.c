@@ -188,11 +188,8 @@ int cmd_diff(int argc, char **argv)
         cli_print_usage(stderr, cmd_diff_usage);
         return EXIT_USAGE;
     }
-    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
-        cli_error(&e);
-        store_close(st);
-        return EXIT_IO;
-    }
+    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+        return code;
     for (a = optind; a < argc; a++)
         if (find(rows, n, argv[a]) == NULL) {
             cli_errorf("diff: no run labelled '%s' (see cowtail runs)", argv[a]);

@@ -121,7 +121,6 @@ int cmd_runs(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     const char *db = COW_DEFAULT_DB;
     cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
     cow_run_row *rows = NULL;
     size_t n = 0;
     int c, json = 0, code;
@@ -139,11 +138,8 @@ int cmd_runs(int argc, char **argv)
         cli_errorf("runs: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
-    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
-        cli_error(&e);
-        store_close(st);
-        return EXIT_IO;
-    }
+    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+        return code;
     code = json ? print_json(rows, n) : print_table(rows, n);
     store_free_runs(rows, n);
     store_close(st);

@@ -167,11 +167,8 @@ int cmd_tradeoff(int argc, char **argv)
         default: cli_print_usage(stderr, cmd_tradeoff_usage); return EXIT_USAGE;
         }
     }
-    if (store_open(db, &st, &e) != COW_OK || store_list_runs(st, &rows, &n, &e) != COW_OK) {
-        cli_error(&e);
-        store_close(st);
-        return EXIT_IO;
-    }
+    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+        return code;
     tr = xcalloc(n ? n : 1, sizeof(*tr));
     if (optind >= argc && scenario == NULL && host == NULL &&
         facts_tradeoff_group(rows, n, &host, &scenario) == 0 && !json)

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -53,4 +54,25 @@ int cli_finish_stdout(int code)
         return code ? code : EXIT_IO;
     }
     return code;
+}
+
+int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
+{
+    cow_err e = COW_ERR_INIT;
+
+    *st = NULL;
+    *rows = NULL;
+    *n = 0;
+    if (strcmp(db, ":memory:") != 0 && access(db, F_OK) != 0) {
+        cli_errorf("%s: no such database: load captures first (cowtail ingest "
+                   "--db %s CAPTURE...)", db, db);
+        return EXIT_USAGE;
+    }
+    if (store_open(db, st, &e) != COW_OK || store_list_runs(*st, rows, n, &e) != COW_OK) {
+        cli_error(&e);
+        store_close(*st);
+        *st = NULL;
+        return EXIT_IO;
+    }
+    return EXIT_OK;
 }

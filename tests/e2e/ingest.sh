@@ -59,5 +59,8 @@ check "--help lists ingest" has "ingest" "$WORK/help"
 "$COW" help ingest > "$WORK/help2"; check "help ingest shows options" has "\-\-latency-unit" "$WORK/help2"
 "$COW" --version | grep -q "^cowtail [0-9]"; check "--version" test $? = 0
 "$COW" runs --db "$DB" > /dev/null; check "runs table exits 0" test $? = 0
+"$COW" runs --db "$WORK/none.db" > /dev/null 2> "$WORK/none"; check "a missing database exits 2" test $? = 2
+check "and is not created" test ! -e "$WORK/none.db"
+check "the error says what to do" has "no such database: load captures first" "$WORK/none"
 
 finish
