@@ -170,6 +170,78 @@ static const char *refusal_code(int code)
 
 enum file_outcome { FILE_OK, FILE_DUP, FILE_REFUSED, FILE_SKIPPED, FILE_FATAL };
 
+/* The run row of r (created inside the file's transaction when new). */
+static int ensure_run(cow_store *st, const cow_capture_run *r,
+                      const cow_ingest_flags *fl, int64_t *run_id, cow_err *e)
+{
+    cow_run_meta m;
+    if (*run_id != 0)
+        return COW_OK;
+    memset(&m, 0, sizeof(m));
+    m.label = fl->label ? fl->label : r->label;
+    m.path = r->dir;
+    m.scenario = r->meta.scenario;
+    m.mode = r->meta.mode;
+    m.host = r->meta.host;
+    m.trial = r->meta.trial;
+    m.meta = r->meta.text;
+    return store_run_upsert(st, &m, run_id, e);
+}
+
+/* A parser refused the file: roll it back, say so, and keep the refusal
+ * (outside the transaction) for the doctor. */
+static int refuse_file(cow_store *st, const cow_capture_run *r,
+                       const cow_ingest_flags *fl, const char *path,
+                       const char *fname, const cow_parser *p, cow_err *e,
+                       int64_t *run_id, cow_ingest_totals *tot)
+{
+    cow_err re = COW_ERR_INIT;
+    if (!e->path[0])
+        cow_err_at(e, path, e->line, e->col);
+    store_rollback(st);
+    *run_id = 0; /* the run may have been created in this transaction */
+    printf("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
+    store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
+                      p->name, refusal_code(e->code), e->msg, &re);
+    cli_error(e);
+    tot->files_refused++;
+    return FILE_REFUSED;
+}
+
+/* Run the parser into the store through the sink; the background writer
+ * is stopped (and its error kept) before returning. */
+static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o,
+                      storesink *k, cow_err *e)
+{
+    cow_sink sink;
+    cow_err we = COW_ERR_INIT;
+    int rc, wrc;
+
+    sink.emit = emit;
+    sink.emit_samples = emit_samples;
+    sink.ctx = k;
+    rc = p->parse(src, o, &sink, e);
+    wrc = writer_stop(k->w, &we);
+    k->w = NULL;
+    if (wrc != COW_OK && rc == COW_OK) {
+        rc = wrc;
+        *e = we;
+    }
+    if (k->progress && k->last_progress)
+        fprintf(stderr, "\r\033[K");
+    return rc;
+}
+
+/* One line per landed file: what was recognised and what landed. */
+static void print_landed(const char *fname, const cow_parser *p, const storesink *k)
+{
+    printf("  %-28s %-18s %lld %s, %lld rejected", fname, p->name, k->rows,
+           k->samples == k->rows ? "samples" : "records", k->rejected);
+    if (k->notes[0])
+        printf("  [%s]", k->notes);
+    printf("\n");
+}
+
 /* Ingest one file of a run. *run_id is created on first use. */
 static int ingest_file(cow_store *st, const cow_capture_run *r,
                        const char *path, const cow_parse_opts *o0,
@@ -183,7 +255,6 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     const char *head;
     size_t nhead;
     storesink k;
-    cow_sink sink;
     struct stat sb;
     char sha[65];
     int rc, seen = 0;
@@ -213,21 +284,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         tot->files_skipped++;
         return FILE_SKIPPED;
     }
-    if ((rc = store_begin(st, &e)) != COW_OK)
+    if ((rc = store_begin(st, &e)) != COW_OK ||
+        (rc = ensure_run(st, r, fl, run_id, &e)) != COW_OK)
         goto fatal;
-    if (*run_id == 0) {
-        cow_run_meta m;
-        memset(&m, 0, sizeof(m));
-        m.label = fl->label ? fl->label : r->label;
-        m.path = r->dir;
-        m.scenario = r->meta.scenario;
-        m.mode = r->meta.mode;
-        m.host = r->meta.host;
-        m.trial = r->meta.trial;
-        m.meta = r->meta.text;
-        if ((rc = store_run_upsert(st, &m, run_id, &e)) != COW_OK)
-            goto fatal;
-    }
     k.st = st;
     k.run = *run_id;
     k.path = path;
@@ -246,39 +305,12 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
                                &k.file, &e)) != COW_OK)
         goto fatal;
-    sink.emit = emit;
-    sink.emit_samples = emit_samples;
-    sink.ctx = &k;
-    rc = p->parse(&src, &o, &sink, &e);
-    {
-        cow_err we = COW_ERR_INIT;
-        int wrc = writer_stop(k.w, &we);
-        k.w = NULL;
-        if (wrc != COW_OK && rc == COW_OK) {
-            rc = wrc;
-            e = we;
-        }
-    }
-    if (k.progress && k.last_progress)
-        fprintf(stderr, "\r\033[K");
+    rc = parse_file(p, &src, &o, &k, &e);
     if (rc == COW_ESQL || rc == COW_EIO)
         goto fatal;
     if (rc != COW_OK) {
-        if (!e.path[0])
-            cow_err_at(&e, path, e.line, e.col);
-        store_rollback(st);
-        *run_id = 0; /* the run may have been created in this transaction */
-        printf("  %-28s refused (%s): nothing of it was loaded\n", o.fname, p->name);
-        {
-            /* kept outside the file's transaction, for the doctor */
-            cow_err re = COW_ERR_INIT;
-            store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e.line,
-                              p->name, refusal_code(e.code), e.msg, &re);
-        }
-        cli_error(&e);
         src_close(&src);
-        tot->files_refused++;
-        return FILE_REFUSED;
+        return refuse_file(st, r, fl, path, o.fname, p, &e, run_id, tot);
     }
     src_sha256(&src, sha);
     if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
@@ -296,13 +328,8 @@ duplicate:
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;
-    if (!fl->quiet) {
-        printf("  %-28s %-18s %lld %s, %lld rejected", o.fname, p->name, k.rows,
-               k.samples == k.rows ? "samples" : "records", k.rejected);
-        if (k.notes[0])
-            printf("  [%s]", k.notes);
-        printf("\n");
-    }
+    if (!fl->quiet)
+        print_landed(o.fname, p, &k);
     src_close(&src);
     tot->files_ok++;
     tot->rows += k.rows;
