@@ -93,7 +93,29 @@ static void headline_findings(const cow_findings *fs)
         printf("  no warnings\n");
 }
 
-int cmd_report(int argc, char **argv)
+/* Everything one `cowtail report` works with. */
+typedef struct report_job {
+    const char *db;              /* database path */
+    const char *dir;             /* output folder */
+    const char *thresholds;      /* --thresholds, or NULL */
+    report_chart_opts co;        /* chart options */
+    uint64_t seed;               /* bootstrap seed */
+    int resamples;               /* bootstrap R */
+    int64_t created;             /* --created, -1 = the newest sample */
+    cow_store *st;               /* the store */
+    cow_run_row *rows;           /* its runs */
+    size_t n;
+    cow_findings fs;             /* the doctor's findings */
+    cow_tradeoff trade;          /* the trade-off, when has_trade */
+    int has_trade;
+    const char *trade_host;      /* the group compared (borrowed from rows) */
+    const char *trade_scenario;
+    report_chart *charts;        /* charts written or skipped */
+    size_t nch;
+} report_job;
+
+/* Options; returns -1 to go on, else the exit code. */
+static int parse_args(report_job *j, int argc, char **argv)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -106,148 +128,173 @@ int cmd_report(int argc, char **argv)
         {"created", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB, *dir = "report", *thresholds = NULL;
-    report_chart_opts co;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL;
-    cow_findings fs;
-    cow_tradeoff trade;
-    cow_trial *trials = NULL;
-    cow_workbook *wb = NULL;
-    report_chart *charts = NULL;
-    size_t n = 0, nt = 0, nch = 0, i;
-    uint64_t seed = 1;
-    int c, resamples = COW_BOOT_RESAMPLES, code = EXIT_OK, has_trade = 0;
-    int64_t created = -1, newest = 0;
-    const char *trade_host = NULL, *trade_scenario = NULL;
-    char path[1100];
-    FILE *fp;
+    int c;
 
-    memset(&co, 0, sizeof(co));
-    co.scale = 1;
-    memset(&fs, 0, sizeof(fs));
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 'o': dir = optarg; break;
+        case 'd': j->db = optarg; break;
+        case 'o': j->dir = optarg; break;
         case 'S':
-            co.scale = strtod(optarg, NULL);
-            if (!(co.scale >= 0.5 && co.scale <= 4)) {
+            j->co.scale = strtod(optarg, NULL);
+            if (!(j->co.scale >= 0.5 && j->co.scale <= 4)) {
                 cli_errorf("--scale %s: expected 0.5 to 4", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'l': co.log_y = 1; break;
-        case 't': thresholds = optarg; break;
-        case 's': seed = strtoull(optarg, NULL, 10); break;
+        case 'l': j->co.log_y = 1; break;
+        case 't': j->thresholds = optarg; break;
+        case 's': j->seed = strtoull(optarg, NULL, 10); break;
         case 'R':
-            resamples = atoi(optarg);
-            if (resamples < 99 || resamples > COW_BOOT_MAX_RESAMPLES) {
-                cli_errorf("--resamples %s: expected 99 to %d", optarg, COW_BOOT_MAX_RESAMPLES);
+            j->resamples = atoi(optarg);
+            if (j->resamples < 99 || j->resamples > COW_BOOT_MAX_RESAMPLES) {
+                cli_errorf("--resamples %s: expected 99 to %d", optarg,
+                           COW_BOOT_MAX_RESAMPLES);
                 return EXIT_USAGE;
             }
             break;
-        case 'c': created = strtoll(optarg, NULL, 10); break;
+        case 'c': j->created = strtoll(optarg, NULL, 10); break;
         case 'h': cli_print_usage(stdout, cmd_report_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_report_usage); return EXIT_USAGE;
         }
     }
-    co.dir = dir;
-    co.lift_limit_ms = lift_limit(thresholds);
-    if (thresholds && isnan(co.lift_limit_ms))
+    j->co.dir = j->dir;
+    j->co.lift_limit_ms = lift_limit(j->thresholds);
+    if (j->thresholds && isnan(j->co.lift_limit_ms))
         cli_errorf("report: %s has no max_p999_lift_ms: the fleet view is not coloured",
-                   thresholds);
-    if (store_open(db, &st, &e) != COW_OK) {
+                   j->thresholds);
+    return -1;
+}
+
+/* Analyse every run, run the doctor and the trade-off. */
+static int prepare(report_job *j, cow_err *e)
+{
+    cow_trial *trials;
+    size_t i, nt = 0;
+    int64_t newest = 0;
+    int rc = COW_OK;
+
+    for (i = 0; i < j->n; i++) {
+        if (j->rows[i].samples > 0 &&
+            (rc = cli_analyze_run_with(j->st, &j->rows[i], j->seed, j->resamples, e)))
+            return rc;
+        if (j->rows[i].t_last_us > newest)
+            newest = j->rows[i].t_last_us;
+    }
+    if (j->created < 0)
+        j->created = newest / 1000000;
+    store_free_runs(j->rows, j->n);
+    j->rows = NULL;
+    j->n = 0;
+    if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK ||
+        (rc = cli_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
+        return rc;
+    if (facts_tradeoff_group(j->rows, j->n, &j->trade_host, &j->trade_scenario) != 0)
+        return COW_OK;
+    trials = xcalloc(j->n, sizeof(*trials));
+    for (i = 0; i < j->n && rc == COW_OK; i++)
+        if (facts_in_group(&j->rows[i], j->trade_host, j->trade_scenario))
+            rc = facts_trial(j->st, &j->rows[i], &trials[nt++], e);
+    if (rc == COW_OK && nt > 0 &&
+        (rc = tradeoff_compute(trials, nt, j->seed, &j->trade, e)) == COW_OK)
+        j->has_trade = 1;
+    free(trials);
+    return rc;
+}
+
+static int write_summary(report_job *j, cow_err *e)
+{
+    report_summary_in in;
+    char path[1100];
+    FILE *fp;
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/summary.md", j->dir);
+    if ((fp = fopen(path, "w")) == NULL)
+        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", path, strerror(errno));
+    memset(&in, 0, sizeof(in));
+    in.db = j->db;
+    in.rows = j->rows;
+    in.nrows = j->n;
+    in.trade = j->has_trade ? &j->trade : NULL;
+    in.trade_host = j->trade_host;
+    in.trade_scenario = j->trade_scenario;
+    in.charts = j->charts;
+    in.ncharts = j->nch;
+    in.seed = j->seed;
+    in.resamples = j->resamples;
+    rc = report_summary_write(j->st, &in, fp, e);
+    if (fclose(fp) != 0 && rc == COW_OK)
+        rc = COW_FAIL(e, COW_EIO, "%s: %s", path, strerror(errno));
+    return rc;
+}
+
+/* The folder: charts first (the workbook embeds them), then the
+ * workbook, then the summary. */
+static int write_outputs(report_job *j, cow_err *e)
+{
+    cow_workbook *wb = NULL;
+    char path[1100];
+    int rc;
+
+    if (make_dir(j->dir) != 0)
+        return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", j->dir,
+                        strerror(errno));
+    if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
+                                  &j->co, &j->charts, &j->nch, e)) != COW_OK ||
+        (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
+                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK)
+        goto done;
+    snprintf(path, sizeof(path), "%s/report.xlsx", j->dir);
+    if ((rc = xlsx_write(wb, path, e)) == COW_OK)
+        rc = write_summary(j, e);
+done:
+    table_book_free(wb);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_job j;
+    cow_err e = COW_ERR_INIT;
+    size_t i, drawn = 0;
+    int code;
+
+    memset(&j, 0, sizeof(j));
+    j.db = COW_DEFAULT_DB;
+    j.dir = "report";
+    j.co.scale = 1;
+    j.seed = 1;
+    j.resamples = COW_BOOT_RESAMPLES;
+    j.created = -1;
+    if ((code = parse_args(&j, argc, argv)) >= 0)
+        return code;
+    code = EXIT_OK;
+    if (store_open(j.db, &j.st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;
     }
-    if (optind < argc) {
-        code = cli_ingest_quiet(st, argv + optind, argc - optind, stdout);
-        if (code == EXIT_USAGE || code == EXIT_IO)
-            goto done;
-    }
-    if (store_list_runs(st, &rows, &n, &e) != COW_OK)
+    if (optind < argc &&
+        ((code = cli_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
+         code == EXIT_IO))
+        goto done;
+    if (store_list_runs(j.st, &j.rows, &j.n, &e) != COW_OK)
         goto fail;
-    if (n == 0) {
+    if (j.n == 0) {
         cli_errorf("report: no runs in %s: give capture folders (cowtail report "
-                   "--db %s CAPTURE...)", db, db);
+                   "--db %s CAPTURE...)", j.db, j.db);
         code = EXIT_USAGE;
         goto done;
     }
-    for (i = 0; i < n; i++) {
-        if (rows[i].samples > 0 && cli_analyze_run_with(st, &rows[i], seed, resamples, &e))
-            goto fail;
-        if (rows[i].t_last_us > newest)
-            newest = rows[i].t_last_us;
-    }
-    store_free_runs(rows, n);
-    if (store_list_runs(st, &rows, &n, &e) != COW_OK)
+    if (prepare(&j, &e) != COW_OK || write_outputs(&j, &e) != COW_OK)
         goto fail;
-    if (cli_doctor(st, rows, n, &fs, NULL, &e) != COW_OK)
-        goto fail;
-    trials = xcalloc(n, sizeof(*trials));
-    if (facts_tradeoff_group(rows, n, &trade_host, &trade_scenario) != 0)
-        trade_scenario = trade_host = NULL;
-    for (i = 0; i < n && (trade_host || trade_scenario); i++)
-        if (facts_in_group(&rows[i], trade_host, trade_scenario)) {
-            if (facts_trial(st, &rows[i], &trials[nt], &e) != COW_OK)
-                goto fail;
-            nt++;
-        }
-    if (nt > 0 && tradeoff_compute(trials, nt, seed, &trade, &e) == COW_OK)
-        has_trade = 1;
-    if (make_dir(dir) != 0) {
-        cli_errorf("%s: cannot create the report folder: %s", dir, strerror(errno));
-        code = EXIT_IO;
-        goto done;
-    }
-    if (report_charts_write(st, rows, n, has_trade ? &trade : NULL, &co, &charts, &nch,
-                            &e) != COW_OK)
-        goto fail;
-    if (report_book_build(st, rows, n, has_trade ? &trade : NULL,
-                          created >= 0 ? created : newest / 1000000, charts, nch, dir,
-                          &wb, &e) != COW_OK)
-        goto fail;
-    snprintf(path, sizeof(path), "%s/report.xlsx", dir);
-    if (xlsx_write(wb, path, &e) != COW_OK)
-        goto fail;
-    snprintf(path, sizeof(path), "%s/summary.md", dir);
-    if ((fp = fopen(path, "w")) == NULL) {
-        cli_errorf("%s: cannot write: %s", path, strerror(errno));
-        code = EXIT_IO;
-        goto done;
-    } else {
-        report_summary_in in;
-        int rc;
-        memset(&in, 0, sizeof(in));
-        in.db = db;
-        in.rows = rows;
-        in.nrows = n;
-        in.trade = has_trade ? &trade : NULL;
-        in.trade_host = trade_host;
-        in.trade_scenario = trade_scenario;
-        in.charts = charts;
-        in.ncharts = nch;
-        in.seed = seed;
-        in.resamples = resamples;
-        rc = report_summary_write(st, &in, fp, &e);
-        if (fclose(fp) != 0 && rc == COW_OK)
-            rc = COW_FAIL(&e, COW_EIO, "%s: %s", path, strerror(errno));
-        if (rc != COW_OK)
-            goto fail;
-    }
-    {
-        size_t drawn = 0;
-        for (i = 0; i < nch; i++)
-            drawn += charts[i].file[0] != '\0';
-        printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not "
-               "drawn, reasons in summary.md); %zu runs, seed %" PRIu64 "\n", dir,
-               drawn, nch - drawn, n, seed);
-    }
+    for (i = 0; i < j.nch; i++)
+        drawn += j.charts[i].file[0] != '\0';
+    printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not drawn, "
+           "reasons in summary.md); %zu runs, seed %" PRIu64 "\n", j.dir, drawn,
+           j.nch - drawn, j.n, j.seed);
     printf("headline findings:\n");
-    headline_findings(&fs);
+    headline_findings(&j.fs);
     goto done;
 fail:
     cli_error(&e);
@@ -255,11 +302,9 @@ fail:
     if (code == EXIT_OK)
         code = EXIT_INTERNAL;
 done:
-    diag_release(&fs);
-    free(trials);
-    free(charts);
-    table_book_free(wb);
-    store_free_runs(rows, n);
-    store_close(st);
+    diag_release(&j.fs);
+    free(j.charts);
+    store_free_runs(j.rows, j.n);
+    store_close(j.st);
     return code;
 }
