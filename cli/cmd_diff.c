@@ -144,6 +144,65 @@ static void honest(const double *v, size_t m, double q, char *buf, size_t n)
         snprintf(buf, n, "%.3f", pct_quantile(v, m, q, COW_PCT_LINEAR) / 1000);
 }
 
+/* What every compared run is measured against. */
+typedef struct diff_base {
+    const char *label;   /* base run */
+    const double *v;     /* its sorted latencies */
+    size_t n;
+    int resamples;       /* bootstrap R */
+    uint64_t seed;       /* bootstrap seed */
+} diff_base;
+
+/* One run against the base: four quantiles and the maximum, printed or
+ * appended to out (JSON). */
+static int compare_run(const diff_base *b, const char *run, const double *v, size_t m,
+                       int windows, cJSON *out, cow_err *e)
+{
+    char b1[32], b2[32];
+    int l, rc;
+
+    if (out == NULL) {
+        printf("\n%s: %zu samples (%s)\n", run, m, windows ? "inside its windows" : "whole run");
+        printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
+               "delta", "95% CI", "ratio", "verdict");
+    }
+    for (l = 0; l < 4; l++) {
+        cow_boot_result d;
+        if ((rc = boot_quantile_delta(b->v, b->n, v, m, levels[l], b->resamples,
+                                      b->seed + (uint64_t)l, &d, e)) != COW_OK)
+            return rc;
+        if (out != NULL) {
+            cJSON_AddItemToArray(out, delta_json(b->label, run, windows, b->n, m,
+                                                 lnames_json[l], d.est_a, d.est_b, d.delta,
+                                                 d.delta_lo, d.delta_hi, d.ratio,
+                                                 boot_verdict_name(d.verdict), d.thin));
+        } else {
+            char ci[48], ratio[16] = "";
+            honest(b->v, b->n, levels[l], b1, sizeof(b1));
+            honest(v, m, levels[l], b2, sizeof(b2));
+            snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", d.delta_lo / 1000, d.delta_hi / 1000);
+            if (!isnan(d.ratio))
+                snprintf(ratio, sizeof(ratio), "x%.2f", d.ratio);
+            printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %s%s\n", lnames[l], b1, b2,
+                   d.delta / 1000, ci, ratio, boot_verdict_symbol(d.verdict),
+                   d.thin ? "  (thin tail)" : "");
+        }
+    }
+    if (m > 0 && b->n > 0) {
+        /* the maximum: a plain difference; no interval (a bootstrap of the
+         * maximum only resamples the few largest values) */
+        double bmax = b->v[b->n - 1], vmax = v[m - 1];
+        if (out != NULL)
+            cJSON_AddItemToArray(out, delta_json(b->label, run, windows, b->n, m, "max",
+                                                 bmax, vmax, vmax - bmax, NAN, NAN,
+                                                 vmax / bmax, "n/a", 1));
+        else
+            printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max", bmax / 1000,
+                   vmax / 1000, (vmax - bmax) / 1000, "(no interval)", vmax / bmax, "");
+    }
+    return COW_OK;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -160,9 +219,10 @@ int cmd_diff(int argc, char **argv)
     cow_run_row *rows = NULL;
     size_t n = 0, nb = 0;
     double *base = NULL;
-    int c, whole = 0, json = 0, resamples = COW_BOOT_RESAMPLES, a, l, code = EXIT_OK, wb;
+    int c, whole = 0, json = 0, resamples = COW_BOOT_RESAMPLES, a, code = EXIT_OK, wb;
     uint64_t seed = 1;
     cJSON *out = NULL;
+    diff_base ctx;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -206,61 +266,23 @@ int cmd_diff(int argc, char **argv)
     else if (code == EXIT_OK)
         printf("base %s: %zu samples (whole run); seed %" PRIu64 ", %d resamples\n",
                argv[optind], nb, seed, resamples);
+    ctx.label = argv[optind];
+    ctx.v = base;
+    ctx.n = nb;
+    ctx.resamples = resamples;
+    ctx.seed = seed;
     for (a = optind + 1; code == EXIT_OK && a < argc; a++) {
         size_t m = 0;
         int windows = 0;
         double *v = run_values(st, find(rows, n, argv[a]), whole, &m, &windows, &e);
-        char b1[32], b2[32];
         if (v == NULL) {
             cli_error(&e);
             code = EXIT_IO;
             break;
         }
-        if (!json) {
-            printf("\n%s: %zu samples (%s)\n", argv[a], m,
-                   windows ? "inside its windows" : "whole run");
-            printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
-                   "delta", "95% CI", "ratio", "verdict");
-        }
-        for (l = 0; l < 4; l++) {
-            cow_boot_result d;
-            if (boot_quantile_delta(base, nb, v, m, levels[l], resamples,
-                                    seed + (uint64_t)l, &d, &e) != COW_OK) {
-                cli_error(&e);
-                code = EXIT_INTERNAL;
-                break;
-            }
-            if (json) {
-                cJSON_AddItemToArray(out, delta_json(argv[optind], argv[a], windows, nb, m,
-                                                     lnames_json[l], d.est_a, d.est_b,
-                                                     d.delta, d.delta_lo, d.delta_hi,
-                                                     d.ratio, boot_verdict_name(d.verdict),
-                                                     d.thin));
-            } else {
-                char ci[48], ratio[16] = "";
-                honest(base, nb, levels[l], b1, sizeof(b1));
-                honest(v, m, levels[l], b2, sizeof(b2));
-                snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", d.delta_lo / 1000,
-                         d.delta_hi / 1000);
-                if (!isnan(d.ratio))
-                    snprintf(ratio, sizeof(ratio), "x%.2f", d.ratio);
-                printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %s%s\n", lnames[l], b1, b2,
-                       d.delta / 1000, ci, ratio, boot_verdict_symbol(d.verdict),
-                       d.thin ? "  (thin tail)" : "");
-            }
-        }
-        if (code == EXIT_OK && m > 0 && nb > 0) {
-            /* the maximum: a plain difference; no interval (a bootstrap of
-             * the maximum only resamples the few largest values) */
-            double bmax = base[nb - 1], vmax = v[m - 1];
-            if (json)
-                cJSON_AddItemToArray(out, delta_json(argv[optind], argv[a], windows, nb, m,
-                                                     "max", bmax, vmax, vmax - bmax, NAN,
-                                                     NAN, vmax / bmax, "n/a", 1));
-            else
-                printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max",
-                       bmax / 1000, vmax / 1000, (vmax - bmax) / 1000, "(no interval)",
-                       vmax / bmax, "");
+        if (compare_run(&ctx, argv[a], v, m, windows, out, &e) != COW_OK) {
+            cli_error(&e);
+            code = EXIT_INTERNAL;
         }
         free(v);
     }
