@@ -32,6 +32,8 @@ void cli_error(const cow_err *e);
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage array to fp. */
 void cli_print_usage(FILE *fp, const char *const *usage);
+/* The table of formats, one line each (for help ingest). */
+void cli_print_parsers(FILE *fp);
 /* Map an error code to an exit code. */
 int cli_exit_for(int code);
 

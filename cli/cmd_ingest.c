@@ -73,7 +73,10 @@ int cmd_ingest(int argc, char **argv)
         case 'y': fl.log_year = atoi(optarg); break;
         case 'p': fl.parser = optarg; break;
         case 'q': fl.quiet = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_ingest_usage); return EXIT_OK;
+        case 'h':
+            cli_print_usage(stdout, cmd_ingest_usage);
+            cli_print_parsers(stdout);
+            return EXIT_OK;
         default: cli_print_usage(stderr, cmd_ingest_usage); return EXIT_USAGE;
         }
     }

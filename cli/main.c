@@ -83,6 +83,8 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         cli_print_usage(stdout, c->usage);
+        if (c->run == cmd_ingest)
+            cli_print_parsers(stdout);
         return cli_finish_stdout(EXIT_OK);
     }
     if ((c = find(argv[1])) == NULL) {

@@ -76,3 +76,11 @@ int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
     }
     return EXIT_OK;
 }
+
+void cli_print_parsers(FILE *fp)
+{
+    const cow_parser *const *p;
+    fprintf(fp, "\nformats (recognised from the content; --parser NAME forces one):\n");
+    for (p = parser_list(); *p; p++)
+        fprintf(fp, "  %-20s %s\n", (*p)->name, (*p)->what);
+}
