@@ -41,7 +41,9 @@ typedef struct cow_event {
 typedef struct cow_info {
     int64_t t_us;        /* when the dump was taken, 0 if unknown */
     int dump;            /* 0-based index of the dump within the file */
-    const char *section; /* "Persistence", ... as written (compare without case) */
+    const char *section; /* "Persistence", ... as written (compare without
+                            case); "" before any header, "config" for
+                            CONFIG GET output */
     const char *key;     /* field name, e.g. "rdb_last_cow_size" or "db0" */
     const char *sub;     /* sub-field ("keys" of db0), or NULL */
     const char *text;    /* value as written */
@@ -78,10 +80,13 @@ typedef struct cow_latmon {
 } cow_latmon;
 
 typedef struct cow_interval {
-    int64_t t_us;        /* interval end (or start, see parser), epoch us */
+    int64_t t_us;        /* interval end (redis-cli, memtier) or start
+                            (throughput-csv), epoch us: each parser says */
     double dur_s;        /* interval length, seconds */
-    double min_us, max_us, avg_us; /* latency figures in microseconds */
-    int64_t count;       /* samples in the interval */
+    double min_us, max_us, avg_us; /* latency figures in microseconds; NaN
+                            when the source has none (throughput series, a
+                            memtier second with no requests) */
+    int64_t count;       /* samples (or operations) in the interval */
     const char *op;      /* command, or NULL */
     long line;           /* input line */
 } cow_interval;
@@ -92,7 +97,9 @@ typedef struct cow_pctl {
     int64_t t_us;        /* when known, else 0 */
     double q;            /* quantile as a percentage, e.g. 99.9 */
     double value_us;     /* latency at q in microseconds */
-    int64_t count;       /* total count behind it, 0 if unknown */
+    int64_t count;       /* samples at or below value_us when the source
+                            says (HdrHistogram TotalCount), else the total
+                            behind the distribution, 0 if unknown */
     long line;           /* input line */
 } cow_pctl;
 
