@@ -399,7 +399,7 @@ size_t chart_log_ticks(double lo, double hi, double *out, bool *major, size_t ma
         if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
             out[n++] = v, ndec++;
     }
-    if (ndec < 3) {
+    if (ndec <= 3) {
         for (k = k0; k <= k1; k++)
             for (i = 0; i < 2 && n < max; i++) {
                 double v = mult[i] * pow(10, k);
