@@ -410,57 +410,88 @@ static int tradeoff_panel(out *o, const cow_tradeoff *t, cow_err *e)
 
 /* ------------------------------------------------------ 6 progress */
 
+/* Points of a series inside [t0, t1] with a value >= 0, as seconds from
+ * t0; returns how many (x and y hold up to n). */
+static size_t save_points(const int64_t *t, const double *v, size_t n, int64_t t0,
+                          int64_t t1, double *x, double *y)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++)
+        if (t[i] >= t0 && t[i] <= t1 && v[i] >= 0) {
+            x[k] = (double)(t[i] - t0) / 1e6;
+            y[k++] = v[i];
+        }
+    return k;
+}
+
+/* One forkless run's two progress lines: the save is where keys are being
+ * processed (Redis reports the field too, but only forkless runs are
+ * drawn, and -1 "no save" values are left out). */
+static int progress_run(cow_store *st, const cow_run_row *r, cow_chart *pk,
+                        cow_chart *pe, int *drawn, cow_err *e)
+{
+    int64_t *t1 = NULL, *t2 = NULL, s0 = 0, s1 = 0;
+    double *v1 = NULL, *v2 = NULL, *x, *y;
+    size_t n1 = 0, n2 = 0, i, k;
+    int rc;
+
+    if ((rc = store_load_info_series(st, r->id, "current_save_keys_processed", &t1, &v1,
+                                     &n1, e)) != COW_OK ||
+        (rc = store_load_info_series(st, r->id, "forkless_estimated_seconds_remaining",
+                                     &t2, &v2, &n2, e)) != COW_OK)
+        goto done;
+    for (i = 0; i < n1; i++)
+        if (v1[i] > 0) {
+            if (s0 == 0)
+                s0 = t1[i];
+            s1 = t1[i];
+        }
+    if (s0 == 0)
+        goto done;
+    x = xmalloc((n1 + n2 + 1) * sizeof(double));
+    y = xmalloc((n1 + n2 + 1) * sizeof(double));
+    if ((k = save_points(t1, v1, n1, s0, s1, x, y)) > 0)
+        chart_add_line(pk, r->label, x, y, k);
+    if ((k = save_points(t2, v2, n2, s0, s1, x, y)) > 0)
+        chart_add_line(pe, r->label, x, y, k);
+    free(x);
+    free(y);
+    (*drawn)++;
+done:
+    free(t1);
+    free(v1);
+    free(t2);
+    free(v2);
+    return rc;
+}
+
 static int progress(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
 {
     const char *title = "Forkless save progress";
     cow_chart *c = chart_new(title), *pk, *pe;
-    size_t i, drawn = 0;
-    int rc = COW_OK;
+    size_t i;
+    int rc = COW_OK, drawn = 0;
 
     snprintf(c->subtitle, sizeof(c->subtitle), "INFO current_save_keys_processed and "
-             "forkless_estimated_seconds_remaining, from each save's start");
+             "forkless_estimated_seconds_remaining during each forkless save");
     pk = chart_add_panel(c, "keys processed");
     pe = chart_add_panel(c, "estimated seconds remaining");
-    chart_axis_set(&pk->x, COW_AXIS_LINEAR, "time from first poll of the save", "s");
+    chart_axis_set(&pk->x, COW_AXIS_LINEAR, "time from the save's first poll", "s");
     chart_axis_set(&pk->y, COW_AXIS_LINEAR, "keys", NULL);
-    chart_axis_set(&pe->x, COW_AXIS_LINEAR, "time from first poll of the save", "s");
+    chart_axis_set(&pe->x, COW_AXIS_LINEAR, "time from the save's first poll", "s");
     chart_axis_set(&pe->y, COW_AXIS_LINEAR, "remaining", "s");
-    for (i = 0; i < n && rc == COW_OK && drawn < MAX_OVERLAY; i++) {
-        int64_t *t1 = NULL, *t2 = NULL;
-        double *v1 = NULL, *v2 = NULL, *x;
-        size_t n1 = 0, n2 = 0, j;
-        if ((rc = store_load_info_series(st, rows[i].id, "current_save_keys_processed",
-                                         &t1, &v1, &n1, e)) != COW_OK ||
-            (rc = store_load_info_series(st, rows[i].id, "forkless_estimated_seconds_remaining",
-                                         &t2, &v2, &n2, e)) != COW_OK) {
-            free(t1); free(v1); free(t2); free(v2);
-            break;
-        }
-        if (n1 > 0) {
-            x = xmalloc(n1 * sizeof(double));
-            for (j = 0; j < n1; j++)
-                x[j] = (double)(t1[j] - t1[0]) / 1e6;
-            chart_add_line(pk, rows[i].label, x, v1, n1);
-            free(x);
-            drawn++;
-        }
-        if (n2 > 0) {
-            x = xmalloc(n2 * sizeof(double));
-            for (j = 0; j < n2; j++)
-                x[j] = (double)(t2[j] - t2[0]) / 1e6;
-            chart_add_line(pe, rows[i].label, x, v2, n2);
-            free(x);
-        }
-        free(t1); free(v1); free(t2); free(v2);
-    }
+    pk->y.include_zero = pe->y.include_zero = true;
+    for (i = 0; i < n && rc == COW_OK && drawn < MAX_OVERLAY; i++)
+        if (rows[i].mode && strcmp(rows[i].mode, "forkless") == 0)
+            rc = progress_run(st, &rows[i], pk, pe, &drawn, e);
     if (rc != COW_OK) {
         chart_free(c);
         return rc;
     }
     if (drawn == 0) {
         chart_free(c);
-        skip(o, title, "no INFO current_save_keys_processed in any run (Valkey 9.2 "
-             "forkless saves report it)");
+        skip(o, title, "no forkless run (run.json \"mode\": \"forkless\") with INFO "
+             "current_save_keys_processed during its save (Valkey 9.2 reports it)");
         return COW_OK;
     }
     return emit(o, c, "progress.png", title, e);

@@ -65,7 +65,7 @@ check "summary written" test -s "$WORK/rep/summary.md"
 check "summary headline row for disk" has "^| disk | fullsync | 3000 |" "$WORK/rep/summary.md"
 check "summary names the seed" has "seed 1" "$WORK/rep/summary.md"
 check "summary links the timeline" has "(timeline-disk.png)" "$WORK/rep/summary.md"
-check "missing data explained, not drawn" has "Forkless save progress: no INFO current_save_keys_processed" "$WORK/rep/summary.md"
+check "missing data explained, not drawn" has "Forkless save progress: no forkless run" "$WORK/rep/summary.md"
 png_size() { # width x height from the IHDR chunk
     od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'
 }
