@@ -215,6 +215,17 @@ static int distribution(out *o, const cow_run_row *r, const int64_t *t, const do
 
 /* ------------------------------------------------------ 3 quantile bars */
 
+/* Categories that still have room for an "n=" line under their labels. */
+#define BARS_N_LINE_MAX 10
+
+static size_t n_with_samples(const cow_run_row *rows, size_t n)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++)
+        k += rows[i].samples > 0;
+    return k;
+}
+
 static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t n,
                          cow_err *e)
 {
@@ -247,7 +258,15 @@ static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t 
         if ((rc = store_load_samples(st, rows[i].id, &t, &lat, &m, e)) != COW_OK)
             break;
         runstats_sort(lat, m);
-        chart_add_category(c, rows[i].label, (long)m);
+        if (n_with_samples(rows, n) > BARS_N_LINE_MAX) {
+            /* crowded: the "n=" line under the labels would collide, so n
+             * goes into the (rotated) label */
+            char lab[COW_CHART_NAME];
+            snprintf(lab, sizeof(lab), "%s (n=%zu)", rows[i].label, m);
+            chart_add_category(c, lab, -1);
+        } else {
+            chart_add_category(c, rows[i].label, (long)m);
+        }
         for (l = 0; l < 3; l++) {
             cow_qci ci;
             pct_quantile_ci(lat, m, qs[l], 0.95, &ci, NULL);
