@@ -237,6 +237,8 @@ static int write_outputs(report_job *j, cow_err *e)
     char path[1100];
     int rc;
 
+    j->co.group_host = j->trade_host;
+    j->co.group_scenario = j->trade_scenario;
     if (make_dir(j->dir) != 0)
         return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", j->dir,
                         strerror(errno));

@@ -300,6 +300,21 @@ static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t 
 
 /* ------------------------------------------------------ 4 memory */
 
+static int same_str(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Runs the memory chart compares: the trade-off group when there is one
+ * (modes are comparable on one host and workload), else any run. */
+static int in_memory_chart(const report_chart_opts *o, const cow_run_row *r)
+{
+    if (o->group_host == NULL && o->group_scenario == NULL)
+        return 1;
+    return r->mode != NULL && same_str(r->host, o->group_host) &&
+           same_str(r->scenario, o->group_scenario);
+}
+
 static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
 {
     const char *title = "Memory during the save, by mode (aligned at the save start)";
@@ -308,8 +323,14 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
     size_t i, nmodes = 0, drawn = 0;
     int rc = COW_OK;
 
-    snprintf(c->subtitle, sizeof(c->subtitle), "memory series minus its level at the "
-             "save start; one line per run");
+    if (o->o->group_host || o->o->group_scenario)
+        snprintf(c->subtitle, sizeof(c->subtitle), "memory series minus its level at "
+                 "the save start; one line per run of host %s, scenario %s",
+                 o->o->group_host ? o->o->group_host : "-",
+                 o->o->group_scenario ? o->o->group_scenario : "-");
+    else
+        snprintf(c->subtitle, sizeof(c->subtitle), "memory series minus its level at "
+                 "the save start; one line per run");
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "time from save start", "s");
     chart_axis_set(&c->y, COW_AXIS_LINEAR, "memory growth", "MB");
     for (i = 0; i < n && rc == COW_OK && drawn < 4 * MAX_OVERLAY; i++) {
@@ -318,6 +339,8 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
         double *b = NULL, *x, *y, base = NAN;
         size_t m = 0, j, k = 0, mi;
         const char *mode = rows[i].mode ? rows[i].mode : "run";
+        if (!in_memory_chart(o->o, &rows[i]))
+            continue;
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
             break;
         for (j = 0; j < rs.nph && t0 == 0; j++)

@@ -13,6 +13,9 @@ typedef struct report_chart_opts {
     double scale;           /* 1 = 1600x900, 2 = high-DPI */
     int log_y;              /* timeline y axis on a log scale */
     double lift_limit_ms;   /* fleet view pass/fail limit, NaN = none */
+    const char *group_host; /* the trade-off group (one host and scenario, */
+    const char *group_scenario; /* two modes): the memory chart draws it;
+                               both NULL = every run with a mode */
 } report_chart_opts;
 
 /* Write every chart for rows[0..n); append what was written or skipped to
