@@ -2,11 +2,14 @@
 #include "facts.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot.h"
 #include "cli.h"
+#include "mem.h"
+#include "runstats.h"
 
 static int verdict_of(const char *s)
 {
@@ -279,6 +282,12 @@ static int same(const char *a, const char *b)
     return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
 
+int facts_same_group(const cow_run_row *a, const cow_run_row *b)
+{
+    return same(a->scenario, b->scenario) && same(a->host, b->host) &&
+           same(a->mode, b->mode);
+}
+
 int facts_in_group(const cow_run_row *r, const char *host, const char *scenario)
 {
     return r->mode != NULL && r->samples > 0 && same(r->host, host) &&
@@ -366,4 +375,42 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if (!f->anon_huge.known)
         rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e);
     return rc;
+}
+
+/* Latencies of every run like `like`, pooled and sorted (caller frees). */
+int facts_pool_group(cow_store *st, const cow_run_row *rows, size_t n,
+                     const cow_run_row *like, double **v, size_t *m, int *runs,
+                     cow_err *e)
+{
+    size_t i, cap = 0;
+    int rc;
+
+    *v = NULL;
+    *m = 0;
+    *runs = 0;
+    for (i = 0; i < n; i++) {
+        double *lat;
+        size_t k;
+        if (!facts_same_group(&rows[i], like) || rows[i].samples == 0)
+            continue;
+        if ((rc = store_load_latencies(st, rows[i].id, INT64_MIN, INT64_MAX, &lat, &k,
+                                       e)) != COW_OK)
+            return rc;
+        *v = xgrow(*v, sizeof(double), *m + k, &cap);
+        memcpy(*v + *m, lat, k * sizeof(double));
+        *m += k;
+        (*runs)++;
+        free(lat);
+    }
+    runstats_sort(*v, *m);
+    return COW_OK;
+}
+
+
+void facts_group_name(const cow_run_row *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s%s%s%s", r->scenario ? r->scenario : r->label,
+             r->mode || r->host ? " (" : "", r->mode ? r->mode : "",
+             r->mode && r->host ? ", " : "", r->host ? r->host : "",
+             r->mode || r->host ? ")" : "");
 }

@@ -25,4 +25,15 @@ int facts_tradeoff_group(const cow_run_row *rows, size_t n, const char **host,
 /* 1 when run r belongs to that group. */
 int facts_in_group(const cow_run_row *r, const char *host, const char *scenario);
 
+/* 1 when two runs are trials of one experiment: same scenario, host and
+ * mode (run.json). */
+int facts_same_group(const cow_run_row *a, const cow_run_row *b);
+/* Latencies of every run of like's group (whole runs), pooled and sorted:
+ * *v (caller frees), *m values, *runs runs. */
+int facts_pool_group(cow_store *st, const cow_run_row *rows, size_t n,
+                     const cow_run_row *like, double **v, size_t *m, int *runs,
+                     cow_err *e);
+/* "scenario (mode, host)" with the parts run.json gave. */
+void facts_group_name(const cow_run_row *r, char *buf, size_t n);
+
 #endif

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts.h"
 #include "mem.h"
+#include "pct.h"
+#include "runstats.h"
 
 /* Column spec of a sheet. */
 typedef struct colspec {
@@ -402,6 +405,65 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     return COW_OK;
 }
 
+/* The seed tables' shape: per scenario, whole runs pooled, p50 / p99 /
+ * p99.9 with n; a quantile without a finite 95% interval is left empty
+ * and its lower bound given instead. */
+static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
+                           size_t n, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"scenario", NULL, COW_COLFMT_TEXT}, {"runs", NULL, COW_COLFMT_INT},
+        {"samples", NULL, COW_COLFMT_INT}, {"p50", "ms", COW_COLFMT_MS3},
+        {"p99", "ms", COW_COLFMT_MS3}, {"p99.9", "ms", COW_COLFMT_MS3},
+        {"p99.9 at least", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3}};
+    static const double qs[3] = {0.5, 0.99, 0.999};
+    cow_sheet *s = sheet(wb, "Scenarios", "Per scenario (and mode and host), whole runs "
+                         "pooled, as in the seed tables: empty p99.9 = too few samples "
+                         "for an interval",
+                         cols, N(cols), e);
+    size_t i, j;
+    if (s == NULL)
+        return e->code;
+    for (i = 0; i < n; i++) {
+        double *v;
+        size_t m, k, l;
+        int runs, seen = 0;
+        if (rows[i].scenario == NULL || rows[i].samples == 0)
+            continue;
+        for (j = 0; j < i; j++)
+            seen |= facts_same_group(&rows[j], &rows[i]);
+        if (seen)
+            continue;
+        double val[3], least = NAN, max;
+        TRY(facts_pool_group(st, rows, n, &rows[i], &v, &m, &runs, e));
+        for (l = 0; l < 3; l++) {
+            cow_qci ci;
+            if (pct_quantile_ci(v, m, qs[l], 0.95, &ci, e) != COW_OK) {
+                free(v);
+                return e->code;
+            }
+            val[l] = ci.has_hi ? ci.est / 1000 : NAN;
+            if (l == 2 && !ci.has_hi && ci.has_lo)
+                least = ci.lo / 1000;
+        }
+        max = m ? v[m - 1] / 1000 : NAN;
+        free(v);
+        k = table_add_row(s);
+        {
+            char name[160];
+            facts_group_name(&rows[i], name, sizeof(name));
+            TRY(txt(s, k, 0, name, e));
+        }
+        TRY(table_set_int(s, k, 1, runs, e));
+        TRY(table_set_int(s, k, 2, (int64_t)m, e));
+        for (l = 0; l < 3; l++)
+            TRY(num(s, k, 3 + l, val[l], e));
+        TRY(num(s, k, 6, least, e));
+        TRY(num(s, k, 7, max, e));
+    }
+    return COW_OK;
+}
+
 int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_tradeoff *t, int64_t created_s,
                       const report_chart *charts, size_t ncharts, const char *dir,
@@ -411,6 +473,7 @@ int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
     int rc;
 
     if ((rc = summary_sheet(wb, st, rows, n, e)) != COW_OK ||
+        (rc = scenarios_sheet(wb, st, rows, n, e)) != COW_OK ||
         (rc = runs_sheet(wb, rows, n, e)) != COW_OK ||
         (rc = phases_sheets(wb, st, rows, n, e)) != COW_OK ||
         (t && t->ngroups > 0 && (rc = tradeoff_sheet(wb, t, e)) != COW_OK) ||

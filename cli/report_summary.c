@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facts.h"
 #include "mem.h"
 #include "pct.h"
 
@@ -119,6 +120,54 @@ typedef struct frow {
 
 /* Findings grouped by severity, then by rule: one bullet per rule with
  * the runs it fired for, so a batch of twenty runs stays readable. */
+/* The seed tables: per scenario, whole runs pooled. */
+static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
+{
+    static const double qs[3] = {0.5, 0.99, 0.999};
+    size_t i, j;
+    int l, rc, rows = 0;
+
+    for (i = 0; i < in->nrows; i++) {
+        const cow_run_row *r = &in->rows[i];
+        double *v;
+        size_t m;
+        int runs, seen = 0;
+        char cell[3][32];
+        if (r->scenario == NULL || r->samples == 0)
+            continue;
+        for (j = 0; j < i; j++)
+            seen |= facts_same_group(&in->rows[j], r);
+        if (seen)
+            continue;
+        if ((rc = facts_pool_group(st, in->rows, in->nrows, r, &v, &m, &runs, e)) != COW_OK)
+            return rc;
+        for (l = 0; l < 3; l++) {
+            cow_qci ci;
+            cow_quantile_row q;
+            pct_quantile_ci(v, m, qs[l], 0.95, &ci, NULL);
+            q.value_us = ci.est;
+            q.lo_us = ci.has_lo ? ci.lo : NAN;
+            q.hi_us = ci.has_hi ? ci.hi : NAN;
+            honest(&q, cell[l], sizeof(cell[l]));
+        }
+        if (rows++ == 0)
+            fprintf(fp, "## By scenario\n\nTrials of one scenario, mode and host pooled (whole "
+                        "runs), ms.\n\n"
+                        "| scenario | runs | n | p50 | p99 | p99.9 | max |\n"
+                        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        {
+            char name[160];
+            facts_group_name(r, name, sizeof(name));
+            fprintf(fp, "| %s | %d | %zu | %s | %s | %s | %.3f |\n", name, runs, m,
+                    cell[0], cell[1], cell[2], m ? v[m - 1] / 1000 : NAN);
+        }
+        free(v);
+    }
+    if (rows)
+        fprintf(fp, "\n");
+    return COW_OK;
+}
+
 static int findings(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     static const char *const order[] = {"critical", "warning", "info"};
@@ -272,7 +321,9 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                 "%d resamples, seed %llu (re-running gives the same numbers).\n\n",
             in->nrows, in->nrows == 1 ? "" : "s", in->db, in->resamples,
             (unsigned long long)in->seed);
-    if ((rc = headline(st, in, fp, e)) != COW_OK || (rc = findings(st, in, fp, e)) != COW_OK)
+    if ((rc = headline(st, in, fp, e)) != COW_OK ||
+        (rc = by_scenario(st, in, fp, e)) != COW_OK ||
+        (rc = findings(st, in, fp, e)) != COW_OK)
         return rc;
     tradeoff(in, fp);
     charts(in, fp);
