@@ -28,7 +28,7 @@ const char *const cmd_report_usage[] = {
     "Ingest the capture folders given (if any), analyse every run, run the",
     "doctor and the fork/forkless trade-off, and write DIR (default report/):",
     "  summary.md        headline table, findings, trade-off, charts",
-    "  report.xlsx       Summary, Runs, Phases, Percentiles, Deltas,",
+    "  report.xlsx       Summary, Scenarios, Runs, Phases, Percentiles, Deltas,",
     "                    Trade-off, Findings, Events, Charts (the PNGs)",
     "  timeline-RUN.png, distribution-RUN.png, quantiles.png, memory.png,",
     "  tradeoff.png, progress.png, fleet.png",
