@@ -234,7 +234,7 @@ int cmd_check(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc) {
-        code = cli_ingest_quiet(st, argv + optind, argc - optind, json ? stderr : stdout);
+        code = app_ingest_quiet(st, argv + optind, argc - optind, json ? stderr : stdout);
         if (code == EXIT_USAGE || code == EXIT_IO) {
             store_close(st);
             return code;

@@ -90,7 +90,7 @@ static double *run_values(cow_store *st, const cow_run_row *r, int whole,
     if (!whole && store_load_results(st, r->id, &rs, e) == COW_OK && !rs.analysed &&
         n > 0) {
         store_free_results(&rs);
-        if (cli_analyze_run(st, r, e) != COW_OK ||
+        if (app_analyze_run(st, r, e) != COW_OK ||
             store_load_results(st, r->id, &rs, e) != COW_OK) {
             free(t);
             free(lat);

@@ -1,6 +1,6 @@
 /* cmd_doctor.c -- `cowtail doctor`: explain each run's tail with evidence.
  *
- * Facts come from the store (cli/facts.c), rules are pure (analysis/
+ * Facts come from the store (app/facts.c), rules are pure (analysis/
  * diag_rules.c). Findings are stored (findings table) and printed as text
  * or, with --json, as an array of {rule, severity, run, title, evidence:
  * [{metric, value, source}], recommendation}. */
@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "doctor.h"
 #include "facts.h"
 #include "mem.h"
 
@@ -32,26 +33,6 @@ const char *const cmd_doctor_usage[] = {
     "  --rules     list the rules (id, severity, what) and exit",
     NULL
 };
-
-static cJSON *finding_json(const cow_finding *f)
-{
-    cJSON *o = cJSON_CreateObject(), *ev = cJSON_CreateArray();
-    int k;
-    cJSON_AddStringToObject(o, "rule", f->rule);
-    cJSON_AddStringToObject(o, "severity", diag_severity_name(f->severity));
-    cJSON_AddStringToObject(o, "run", f->run);
-    cJSON_AddStringToObject(o, "title", f->title);
-    for (k = 0; k < f->nev; k++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "metric", f->ev[k].metric);
-        cJSON_AddStringToObject(x, "value", f->ev[k].value);
-        cJSON_AddStringToObject(x, "source", f->ev[k].src);
-        cJSON_AddItemToArray(ev, x);
-    }
-    cJSON_AddItemToObject(o, "evidence", ev);
-    cJSON_AddStringToObject(o, "recommendation", f->advice);
-    return o;
-}
 
 static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_t n)
 {
@@ -77,62 +58,6 @@ static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_
                    facts[i].samples == 0 ? " (no latency samples)" : "");
         printf("\n");
     }
-}
-
-static int store_findings(cow_store *st, const cow_run_row *rows, size_t nrows,
-                          const cow_findings *fs, cow_err *e)
-{
-    size_t i, j;
-    int rc;
-
-    if ((rc = store_begin(st, e)) != COW_OK)
-        return rc;
-    for (i = 0; i < nrows; i++) {
-        int seq = 0;
-        if ((rc = store_clear_findings(st, rows[i].id, e)) != COW_OK)
-            goto fail;
-        for (j = 0; j < fs->n; j++) {
-            const cow_finding *f = &fs->v[j];
-            cJSON *o;
-            char *ev;
-            if (strcmp(f->run, rows[i].label) != 0)
-                continue;
-            o = finding_json(f);
-            ev = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "evidence"));
-            rc = store_put_finding(st, rows[i].id, seq++, f->rule,
-                                   diag_severity_name(f->severity), f->title, ev,
-                                   f->advice, e);
-            free(ev);
-            cJSON_Delete(o);
-            if (rc != COW_OK)
-                goto fail;
-        }
-    }
-    return store_commit(st, e);
-fail:
-    store_rollback(st);
-    return rc;
-}
-
-int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, cow_findings *out,
-               cow_run_facts **facts_out, cow_err *e)
-{
-    cow_run_facts *facts = xcalloc(n ? n : 1, sizeof(*facts));
-    size_t i;
-    int rc = COW_OK;
-
-    for (i = 0; rc == COW_OK && i < n; i++)
-        rc = facts_load(st, &rows[i], &facts[i], e);
-    if (rc == COW_OK) {
-        diag_host_overlaps(facts, n);
-        diag_run(facts, n, out);
-        rc = store_findings(st, rows, n, out, e);
-    }
-    if (rc != COW_OK || facts_out == NULL)
-        free(facts);
-    else
-        *facts_out = facts;
-    return rc;
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -187,14 +112,14 @@ int cmd_doctor(int argc, char **argv)
         }
     }
     memset(&fs, 0, sizeof(fs));
-    if (code == EXIT_OK && cli_doctor(st, sel, nsel, &fs, &facts, &e) != COW_OK) {
+    if (code == EXIT_OK && app_doctor(st, sel, nsel, &fs, &facts, &e) != COW_OK) {
         cli_error(&e);
         code = cli_exit_for(e.code);
     } else if (code == EXIT_OK && json) {
         cJSON *arr = cJSON_CreateArray();
         char *text;
         for (i = 0; i < fs.n; i++)
-            cJSON_AddItemToArray(arr, finding_json(&fs.v[i]));
+            cJSON_AddItemToArray(arr, app_finding_json(&fs.v[i]));
         text = cJSON_Print(arr);
         puts(text);
         free(text);

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "doctor.h"
 #include "facts.h"
 #include "mem.h"
 #include "report_book.h"
@@ -176,7 +177,7 @@ static int prepare(report_job *j, cow_err *e)
 
     for (i = 0; i < j->n; i++) {
         if (j->rows[i].samples > 0 &&
-            (rc = cli_analyze_run_with(j->st, &j->rows[i], j->seed, j->resamples, e)))
+            (rc = app_analyze_run_with(j->st, &j->rows[i], j->seed, j->resamples, e)))
             return rc;
         if (j->rows[i].t_last_us > newest)
             newest = j->rows[i].t_last_us;
@@ -187,7 +188,7 @@ static int prepare(report_job *j, cow_err *e)
     j->rows = NULL;
     j->n = 0;
     if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK ||
-        (rc = cli_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
+        (rc = app_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
         return rc;
     if (facts_tradeoff_group(j->rows, j->n, &j->trade_host, &j->trade_scenario) != 0)
         return COW_OK;
@@ -277,7 +278,7 @@ int cmd_report(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc &&
-        ((code = cli_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
+        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
          code == EXIT_IO))
         goto done;
     if (store_list_runs(j.st, &j.rows, &j.n, &e) != COW_OK)

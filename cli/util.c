@@ -9,19 +9,15 @@
 
 void cli_error(const cow_err *e)
 {
-    char buf[1200];
-    cow_err_format(e, buf, sizeof(buf));
-    fprintf(stderr, "cowtail: %s\n", buf);
+    app_error(e);
 }
 
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
-    fputs("cowtail: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    app_verrorf(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void cli_print_usage(FILE *fp, const char *const *usage)

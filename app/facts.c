@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "boot.h"
-#include "cli.h"
+#include "app.h"
 #include "mem.h"
 #include "runstats.h"
 
@@ -192,7 +192,7 @@ static int results(cow_store *st, const cow_run_row *r, cow_result_set *rs, cow_
     int rc = store_load_results(st, r->id, rs, e);
     if (rc == COW_OK && !rs->analysed && r->samples > 0) {
         store_free_results(rs);
-        if ((rc = cli_analyze_run(st, r, e)) == COW_OK)
+        if ((rc = app_analyze_run(st, r, e)) == COW_OK)
             rc = store_load_results(st, r->id, rs, e);
     }
     return rc;

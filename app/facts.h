@@ -1,7 +1,7 @@
 /* facts.h -- gather a run's facts for the doctor from the store (analysis
  * results, INFO, CONFIG, kernel files, log events, latency monitor). */
-#ifndef COW_CLI_FACTS_H
-#define COW_CLI_FACTS_H
+#ifndef COW_APP_FACTS_H
+#define COW_APP_FACTS_H
 
 #include "diag.h"
 #include "store.h"
