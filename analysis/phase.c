@@ -41,6 +41,15 @@ const char *phase_kind_name(int kind)
     return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_names[kind] : "?";
 }
 
+int phase_kind_from_name(const char *name)
+{
+    int k;
+    for (k = 0; name && k < COW_PHASE_NKINDS; k++)
+        if (strcmp(name, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
 const char *phase_kind_id(int kind)
 {
     static const char *const ids[COW_PHASE_NKINDS] = {

@@ -78,6 +78,8 @@ void phase_release(cow_phases *p);
 /* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
  * "forkless", "between", "after" */
 const char *phase_kind_name(int kind);
+/* The kind phase_kind_name gives that name (as stored), -1 for none. */
+int phase_kind_from_name(const char *name);
 /* Stable snake_case id for JSON: "baseline", "bgsave", "fullsync_disk",
  * "fullsync_diskless", "aof_rewrite", "forkless", "between", "after" */
 const char *phase_kind_id(int kind);

@@ -39,6 +39,11 @@ int cli_exit_for(int code);
  * EXIT_IO on a database error, EXIT_OK otherwise. */
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);
 
+/* Print j (formatted) and a newline to stdout: EXIT_OK, or EXIT_INTERNAL
+ * with a message when it cannot be formatted (out of memory). */
+struct cJSON;
+int cli_print_json(const struct cJSON *j);
+
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);
 

@@ -2,8 +2,11 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
 
@@ -79,4 +82,16 @@ void cli_print_parsers(FILE *fp)
     fprintf(fp, "\nformats (recognised from the content; --parser NAME forces one):\n");
     for (p = parser_list(); *p; p++)
         fprintf(fp, "  %-20s %s\n", (*p)->name, (*p)->what);
+}
+
+int cli_print_json(const struct cJSON *j)
+{
+    char *text = cJSON_Print(j);
+    if (text == NULL) {
+        cli_errorf("out of memory formatting JSON");
+        return EXIT_INTERNAL;
+    }
+    puts(text);
+    free(text);
+    return EXIT_OK;
 }
