@@ -428,9 +428,9 @@ int cmd_analyze(int argc, char **argv)
         }
     }
     if (out) {
-        char *text = cJSON_Print(out);
-        puts(text);
-        free(text);
+        int jc = cli_print_json(out);
+        if (code == EXIT_OK)
+            code = jc;
         cJSON_Delete(out);
     }
     store_free_runs(rows, n);

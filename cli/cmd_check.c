@@ -143,9 +143,9 @@ int cmd_check(int argc, char **argv)
         }
     }
     if (json) {
-        char *text = cJSON_Print(out);
-        puts(text);
-        free(text);
+        int jc = cli_print_json(out);
+        if (code == EXIT_OK)
+            code = jc;
         cJSON_Delete(out);
     } else if (code == EXIT_OK) {
         printf("%zu run%s checked: %zu pass, %d fail\n", n, n == 1 ? "" : "s",

@@ -117,12 +117,9 @@ int cmd_doctor(int argc, char **argv)
         code = cli_exit_for(e.code);
     } else if (code == EXIT_OK && json) {
         cJSON *arr = cJSON_CreateArray();
-        char *text;
         for (i = 0; i < fs.n; i++)
             cJSON_AddItemToArray(arr, app_finding_json(&fs.v[i]));
-        text = cJSON_Print(arr);
-        puts(text);
-        free(text);
+        code = cli_print_json(arr);
         cJSON_Delete(arr);
     } else if (code == EXIT_OK) {
         print_text(&fs, facts, nsel);
