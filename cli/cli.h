@@ -39,6 +39,19 @@ int cli_exit_for(int code);
  * EXIT_IO on a database error, EXIT_OK otherwise. */
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);
 
+/* The runs named by labels[0..nlabels), in that order, copied from
+ * rows[0..n) into *found (caller frees the array, not the strings it
+ * borrows). Prints "CMD: no run labelled ..." for each label no run has
+ * and returns EXIT_USAGE then, EXIT_OK otherwise. */
+int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                  int nlabels, cow_run_row **found, size_t *nfound);
+/* The runs of rows[0..n) named by labels[0..nlabels) (all of them when
+ * nlabels is 0), in rows' order, copied into *sel (caller frees the array,
+ * not the strings it borrows). Prints "CMD: no run labelled ..." for each
+ * label no run has and returns EXIT_USAGE then, EXIT_OK otherwise. */
+int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                    int nlabels, cow_run_row **sel, size_t *nsel);
+
 /* Print j (formatted) and a newline to stdout: EXIT_OK, or EXIT_INTERNAL
  * with a message when it cannot be formatted (out of memory). */
 struct cJSON;

@@ -345,7 +345,8 @@ static int parse_u64(const char *s, uint64_t *v)
     return 1;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* Options into *db and *o; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -355,72 +356,69 @@ int cmd_analyze(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    analyze_opts o;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL;
-    size_t n = 0, i;
-    cJSON *out = NULL;
-    int c, code = EXIT_OK, a, matched;
+    int c;
     uint64_t v;
 
-    memset(&o, 0, sizeof(o));
-    o.rs.method = COW_PCT_LINEAR;
-    o.rs.resamples = COW_BOOT_RESAMPLES;
-    o.rs.seed = 1;
+    memset(o, 0, sizeof(*o));
+    o->rs.method = COW_PCT_LINEAR;
+    o->rs.resamples = COW_BOOT_RESAMPLES;
+    o->rs.seed = 1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
+        case 'd': *db = optarg; break;
         case 'R':
             if (!parse_u64(optarg, &v) || v < 99 || v > COW_BOOT_MAX_RESAMPLES) {
                 cli_errorf("--resamples %s: expected a whole number from 99 to %d",
                            optarg, COW_BOOT_MAX_RESAMPLES);
                 return EXIT_USAGE;
             }
-            o.rs.resamples = (int)v;
+            o->rs.resamples = (int)v;
             break;
         case 's':
-            if (!parse_u64(optarg, &o.rs.seed)) {
+            if (!parse_u64(optarg, &o->rs.seed)) {
                 cli_errorf("--seed %s: expected a whole number", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'm':
             if (strcmp(optarg, "linear") == 0)
-                o.rs.method = COW_PCT_LINEAR;
+                o->rs.method = COW_PCT_LINEAR;
             else if (strcmp(optarg, "nearest") == 0)
-                o.rs.method = COW_PCT_NEAREST;
+                o->rs.method = COW_PCT_NEAREST;
             else {
                 cli_errorf("--method %s: expected linear or nearest", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'j': o.json = 1; break;
+        case 'j': o->json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_analyze_usage); return EXIT_USAGE;
         }
     }
+    return -1;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    const char *db = COW_DEFAULT_DB;
+    analyze_opts o;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL, *sel = NULL;
+    size_t n = 0, nsel = 0, i;
+    cJSON *out = NULL;
+    int code;
+
+    if ((code = parse_args(argc, argv, &db, &o)) >= 0)
+        return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    for (a = optind; a < argc; a++) {
-        for (i = 0, matched = 0; i < n; i++)
-            matched |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!matched) {
-            cli_errorf("analyze: no run labelled '%s' (see cowtail runs)", argv[a]);
-            code = EXIT_USAGE;
-        }
-    }
+    code = cli_select_runs("analyze", rows, n, argv + optind, argc - optind, &sel, &nsel);
     if (o.json)
         out = cJSON_CreateArray();
-    for (i = 0; code == EXIT_OK && i < n; i++) {
-        int want = optind >= argc;
-        for (a = optind; a < argc; a++)
-            want |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!want)
-            continue;
-        if (analyze_print(st, &rows[i], &o, out, &e) != COW_OK) {
+    for (i = 0; code == EXIT_OK && i < nsel; i++) {
+        if (analyze_print(st, &sel[i], &o, out, &e) != COW_OK) {
             cli_error(&e);
             code = cli_exit_for(e.code);
             if (code == EXIT_OK)
@@ -433,6 +431,7 @@ int cmd_analyze(int argc, char **argv)
             code = jc;
         cJSON_Delete(out);
     }
+    free(sel);
     store_free_runs(rows, n);
     store_close(st);
     return code;

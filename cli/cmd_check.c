@@ -28,10 +28,94 @@ const char *const cmd_check_usage[] = {
 
 static const char *state_name(int s)
 {
-    return s == 0 ? "pass" : s == 1 ? "FAIL" : "n/a";
+    return s == APP_PASS ? "pass" : s == APP_FAIL ? "FAIL" : "n/a";
 }
 
-int cmd_check(int argc, char **argv)
+static cJSON *run_json(const cow_run_row *r, const app_thresholds *t,
+                       const app_verdict *v, int failed)
+{
+    cJSON *ro = cJSON_CreateObject(), *cs = cJSON_CreateArray();
+    int k;
+
+    cJSON_AddStringToObject(ro, "run", r->label);
+    if (r->host)
+        cJSON_AddStringToObject(ro, "host", r->host);
+    else
+        cJSON_AddNullToObject(ro, "host");
+    for (k = 0; k < TH_COUNT; k++) {
+        cJSON *x;
+        if (!t->set[k])
+            continue;
+        x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "check", app_th_keys[k]);
+        cJSON_AddStringToObject(x, "result", v[k].state == APP_PASS ? "pass"
+                                : v[k].state == APP_FAIL ? "fail" : "n/a");
+        if (isnan(v[k].value))
+            cJSON_AddNullToObject(x, "value");
+        else
+            cJSON_AddNumberToObject(x, "value", v[k].value);
+        cJSON_AddNumberToObject(x, "limit", t->v[k]);
+        cJSON_AddStringToObject(x, "detail", v[k].note);
+        cJSON_AddItemToArray(cs, x);
+    }
+    cJSON_AddStringToObject(ro, "result", failed ? "fail" : "pass");
+    cJSON_AddItemToObject(ro, "checks", cs);
+    return ro;
+}
+
+static void run_text(const cow_run_row *r, const app_thresholds *t, const app_verdict *v)
+{
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        char val[32] = "-";
+        if (!t->set[k])
+            continue;
+        if (!isnan(v[k].value))
+            snprintf(val, sizeof(val), "%.3f", v[k].value);
+        printf("%-32s %-18s %-5s %12s  limit %g%s%s\n", r->label, app_th_keys[k],
+               state_name(v[k].state), val, t->v[k], v[k].note[0] ? "; " : "", v[k].note);
+    }
+}
+
+/* Evaluate and print every run; *failed counts the runs that fail. */
+static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
+                      const app_thresholds *t, int json, int *failed)
+{
+    cow_err e = COW_ERR_INIT;
+    cJSON *out = json ? cJSON_CreateArray() : NULL;
+    size_t i;
+    int k, code = EXIT_OK;
+
+    if (!json)
+        printf("%-32s %-18s %-5s %12s  %s\n", "run", "check", "", "value", "detail");
+    for (i = 0; i < n; i++) {
+        app_verdict v[TH_COUNT];
+        int run_failed = 0;
+        if (app_check_run(st, &rows[i], t, v, &e) != COW_OK) {
+            cli_error(&e);
+            code = EXIT_IO;
+            break;
+        }
+        for (k = 0; k < TH_COUNT; k++)
+            run_failed |= t->set[k] && v[k].state == APP_FAIL;
+        *failed += run_failed;
+        if (json)
+            cJSON_AddItemToArray(out, run_json(&rows[i], t, v, run_failed));
+        else
+            run_text(&rows[i], t, v);
+    }
+    if (json) {
+        int jc = cli_print_json(out);
+        if (code == EXIT_OK)
+            code = jc;
+        cJSON_Delete(out);
+    }
+    return code;
+}
+
+/* Options; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char **db, const char **tpath,
+                      int *json)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -39,118 +123,75 @@ int cmd_check(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': *db = optarg; break;
+        case 't': *tpath = optarg; break;
+        case 'j': *json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_check_usage); return EXIT_USAGE;
+        }
+    }
+    if (*tpath == NULL) {
+        cli_errorf("check: --thresholds FILE is required");
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Open db, ingest the capture folders given, list the runs. */
+static int open_runs(const char *db, char **paths, int npaths, int json, cow_store **st,
+                     cow_run_row **rows, size_t *n)
+{
+    cow_err e = COW_ERR_INIT;
+    int code;
+
+    if (store_open(db, st, &e) != COW_OK) {
+        cli_error(&e);
+        return EXIT_IO;
+    }
+    if (npaths > 0) {
+        code = app_ingest_quiet(*st, paths, npaths, json ? stderr : stdout);
+        if (code == EXIT_USAGE || code == EXIT_IO)
+            return code;
+        /* rejected lines were reported; the gate goes on */
+    }
+    if (store_list_runs(*st, rows, n, &e) != COW_OK) {
+        cli_error(&e);
+        return EXIT_IO;
+    }
+    if (*n == 0) {
+        cli_errorf("check: no runs in %s (give capture folders)", db);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
     const char *db = COW_DEFAULT_DB, *tpath = NULL;
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
     cow_run_row *rows = NULL;
     app_thresholds t;
-    size_t n = 0, i;
-    int c, json = 0, k, code = EXIT_OK, failed = 0;
-    cJSON *out = NULL;
+    size_t n = 0;
+    int json = 0, code, failed = 0;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 't': tpath = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_check_usage); return EXIT_USAGE;
-        }
-    }
-    if (tpath == NULL) {
-        cli_errorf("check: --thresholds FILE is required");
-        return EXIT_USAGE;
-    }
+    if ((code = parse_args(argc, argv, &db, &tpath, &json)) >= 0)
+        return code;
     if (app_load_thresholds(tpath, &t, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_USAGE;
     }
-    if (store_open(db, &st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
-    if (optind < argc) {
-        code = app_ingest_quiet(st, argv + optind, argc - optind, json ? stderr : stdout);
-        if (code == EXIT_USAGE || code == EXIT_IO) {
-            store_close(st);
-            return code;
-        }
-        code = EXIT_OK; /* rejected lines were reported; the gate goes on */
-    }
-    if (store_list_runs(st, &rows, &n, &e) != COW_OK) {
-        cli_error(&e);
-        store_close(st);
-        return EXIT_IO;
-    }
-    if (n == 0) {
-        cli_errorf("check: no runs in %s (give capture folders)", db);
-        store_close(st);
-        return EXIT_USAGE;
-    }
-    if (json)
-        out = cJSON_CreateArray();
-    else
-        printf("%-32s %-18s %-5s %12s  %s\n", "run", "check", "", "value", "detail");
-    for (i = 0; i < n; i++) {
-        app_verdict v[TH_COUNT];
-        int run_failed = 0;
-        cJSON *ro = NULL, *cs = NULL;
-        if (app_check_run(st, &rows[i], &t, v, &e) != COW_OK) {
-            cli_error(&e);
-            code = EXIT_IO;
-            break;
-        }
-        if (json) {
-            ro = cJSON_CreateObject();
-            cs = cJSON_CreateArray();
-            cJSON_AddStringToObject(ro, "run", rows[i].label);
-            if (rows[i].host)
-                cJSON_AddStringToObject(ro, "host", rows[i].host);
-            else
-                cJSON_AddNullToObject(ro, "host");
-        }
-        for (k = 0; k < TH_COUNT; k++) {
-            if (!t.set[k])
-                continue;
-            run_failed |= v[k].state == 1;
-            if (json) {
-                cJSON *x = cJSON_CreateObject();
-                cJSON_AddStringToObject(x, "check", app_th_keys[k]);
-                cJSON_AddStringToObject(x, "result", v[k].state == 0 ? "pass"
-                                        : v[k].state == 1 ? "fail" : "n/a");
-                if (isnan(v[k].value))
-                    cJSON_AddNullToObject(x, "value");
-                else
-                    cJSON_AddNumberToObject(x, "value", v[k].value);
-                cJSON_AddNumberToObject(x, "limit", t.v[k]);
-                cJSON_AddStringToObject(x, "detail", v[k].note);
-                cJSON_AddItemToArray(cs, x);
-            } else {
-                char val[32] = "-";
-                if (!isnan(v[k].value))
-                    snprintf(val, sizeof(val), "%.3f", v[k].value);
-                printf("%-32s %-18s %-5s %12s  limit %g%s%s\n", rows[i].label, app_th_keys[k],
-                       state_name(v[k].state), val, t.v[k], v[k].note[0] ? "; " : "",
-                       v[k].note);
-            }
-        }
-        failed += run_failed;
-        if (json) {
-            cJSON_AddStringToObject(ro, "result", run_failed ? "fail" : "pass");
-            cJSON_AddItemToObject(ro, "checks", cs);
-            cJSON_AddItemToArray(out, ro);
-        }
-    }
-    if (json) {
-        int jc = cli_print_json(out);
-        if (code == EXIT_OK)
-            code = jc;
-        cJSON_Delete(out);
-    } else if (code == EXIT_OK) {
+    code = open_runs(db, argv + optind, argc - optind, json, &st, &rows, &n);
+    if (code == EXIT_OK)
+        code = check_runs(st, rows, n, &t, json, &failed);
+    if (code == EXIT_OK && !json)
         printf("%zu run%s checked: %zu pass, %d fail\n", n, n == 1 ? "" : "s",
                n - (size_t)failed, failed);
-    }
     store_free_runs(rows, n);
     store_close(st);
     if (code != EXIT_OK)

@@ -120,16 +120,16 @@ static void print_text(const app_diff_row *r)
                r->run_max_us / r->base_max_us, "");
 }
 
-static const cow_run_row *find(const cow_run_row *rows, size_t n, const char *label)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (strcmp(rows[i].label, label) == 0)
-            return &rows[i];
-    return NULL;
-}
+typedef struct diff_opts {
+    const char *db;     /* --db */
+    int whole;          /* --whole */
+    int json;           /* --json */
+    int resamples;      /* --resamples */
+    uint64_t seed;      /* --seed */
+} diff_opts;
 
-int cmd_diff(int argc, char **argv)
+/* Options into *o; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, diff_opts *o)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -139,32 +139,27 @@ int cmd_diff(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL;
-    size_t n = 0;
-    app_diff_base base;
-    int c, whole = 0, json = 0, resamples = COW_BOOT_RESAMPLES, a, code = EXIT_OK;
-    uint64_t seed = 1;
-    cJSON *out = NULL;
+    int c;
 
-    memset(&base, 0, sizeof(base));
+    o->db = COW_DEFAULT_DB;
+    o->whole = o->json = 0;
+    o->resamples = COW_BOOT_RESAMPLES;
+    o->seed = 1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 'w': whole = 1; break;
+        case 'd': o->db = optarg; break;
+        case 'w': o->whole = 1; break;
         case 'R':
-            resamples = atoi(optarg);
-            if (resamples < 99 || resamples > COW_BOOT_MAX_RESAMPLES) {
+            o->resamples = atoi(optarg);
+            if (o->resamples < 99 || o->resamples > COW_BOOT_MAX_RESAMPLES) {
                 cli_errorf("--resamples %s: expected 99 to %d", optarg,
                            COW_BOOT_MAX_RESAMPLES);
                 return EXIT_USAGE;
             }
             break;
-        case 's': seed = strtoull(optarg, NULL, 10); break;
-        case 'j': json = 1; break;
+        case 's': o->seed = strtoull(optarg, NULL, 10); break;
+        case 'j': o->json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_diff_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_diff_usage); return EXIT_USAGE;
         }
@@ -174,26 +169,31 @@ int cmd_diff(int argc, char **argv)
         cli_print_usage(stderr, cmd_diff_usage);
         return EXIT_USAGE;
     }
-    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
-        return code;
-    for (a = optind; a < argc; a++)
-        if (find(rows, n, argv[a]) == NULL) {
-            cli_errorf("diff: no run labelled '%s' (see cowtail runs)", argv[a]);
-            code = EXIT_USAGE;
-        }
-    if (code == EXIT_OK &&
-        app_diff_base_load(st, find(rows, n, argv[optind]), resamples, seed, &base, &e) != COW_OK) {
+    return -1;
+}
+
+/* Compare sel[1..nsel) with sel[0] and print. */
+static int diff_runs(cow_store *st, const cow_run_row *sel, size_t nsel, const diff_opts *o)
+{
+    cow_err e = COW_ERR_INIT;
+    app_diff_base base;
+    cJSON *out = NULL;
+    size_t i;
+    int code = EXIT_OK;
+
+    if (app_diff_base_load(st, &sel[0], o->resamples, o->seed, &base, &e) != COW_OK) {
         cli_error(&e);
-        code = EXIT_IO;
+        app_diff_base_release(&base);
+        return cli_exit_for(e.code);
     }
-    if (json)
+    if (o->json)
         out = cJSON_CreateArray();
-    else if (code == EXIT_OK)
+    else
         printf("base %s: %zu samples (whole run); seed %" PRIu64 ", %d resamples\n",
-               argv[optind], base.n, seed, resamples);
-    for (a = optind + 1; code == EXIT_OK && a < argc; a++) {
+               base.label, base.n, o->seed, o->resamples);
+    for (i = 1; code == EXIT_OK && i < nsel; i++) {
         app_diff_row r;
-        if (app_diff_run(st, &base, find(rows, n, argv[a]), whole, &r, &e) != COW_OK) {
+        if (app_diff_run(st, &base, &sel[i], o->whole, &r, &e) != COW_OK) {
             cli_error(&e);
             code = cli_exit_for(e.code);
         } else if (out) {
@@ -202,15 +202,32 @@ int cmd_diff(int argc, char **argv)
             print_text(&r);
         }
     }
-    if (out) {
-        if (code == EXIT_OK)
-            code = cli_print_json(out);
-        cJSON_Delete(out);
-    } else if (code == EXIT_OK) {
+    if (out && code == EXIT_OK)
+        code = cli_print_json(out);
+    else if (code == EXIT_OK)
         printf("\n>= : too few samples for a two-sided 95%% interval at that quantile; "
                "shown is the one-sided lower bound\n");
-    }
+    cJSON_Delete(out);
     app_diff_base_release(&base);
+    return code;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    diff_opts o;
+    cow_store *st = NULL;
+    cow_run_row *rows = NULL, *sel = NULL;
+    size_t n = 0, nsel = 0;
+    int code;
+
+    if ((code = parse_args(argc, argv, &o)) >= 0)
+        return code;
+    if ((code = cli_open_runs(o.db, &st, &rows, &n)) != EXIT_OK)
+        return code;
+    if ((code = cli_find_runs("diff", rows, n, argv + optind, argc - optind, &sel, &nsel)) ==
+        EXIT_OK)
+        code = diff_runs(st, sel, nsel, &o);
+    free(sel);
     store_free_runs(rows, n);
     store_close(st);
     return code;

@@ -16,7 +16,6 @@
 #include "diag.h"
 #include "doctor.h"
 #include "facts.h"
-#include "mem.h"
 
 const char *const cmd_doctor_usage[] = {
     "usage: cowtail doctor [--db FILE] [--json] [--rules] [RUN...]",
@@ -60,7 +59,18 @@ static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_
     }
 }
 
-int cmd_doctor(int argc, char **argv)
+static void print_json(const cow_findings *fs, int *code)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t i;
+    for (i = 0; i < fs->n; i++)
+        cJSON_AddItemToArray(arr, app_finding_json(&fs->v[i]));
+    *code = cli_print_json(arr);
+    cJSON_Delete(arr);
+}
+
+/* Options into *db and *json; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char **db, int *json)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -68,20 +78,13 @@ int cmd_doctor(int argc, char **argv)
         {"rules", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL, *sel;
-    cow_run_facts *facts = NULL;
-    cow_findings fs;
-    size_t n = 0, nsel = 0, i;
-    int c, json = 0, a, code = EXIT_OK;
+    int c;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 'j': json = 1; break;
+        case 'd': *db = optarg; break;
+        case 'j': *json = 1; break;
         case 'r': {
             const cow_rule *r;
             for (r = diag_rules(); r->id; r++)
@@ -92,35 +95,31 @@ int cmd_doctor(int argc, char **argv)
         default: cli_print_usage(stderr, cmd_doctor_usage); return EXIT_USAGE;
         }
     }
+    return -1;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    const char *db = COW_DEFAULT_DB;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL, *sel = NULL;
+    cow_run_facts *facts = NULL;
+    cow_findings fs;
+    size_t n = 0, nsel = 0;
+    int json = 0, code;
+
+    if ((code = parse_args(argc, argv, &db, &json)) >= 0)
+        return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    sel = xcalloc(n ? n : 1, sizeof(*sel));
-    for (i = 0; i < n; i++) {
-        int want = optind >= argc;
-        for (a = optind; a < argc; a++)
-            want |= strcmp(rows[i].label, argv[a]) == 0;
-        if (want)
-            sel[nsel++] = rows[i];
-    }
-    for (a = optind; a < argc; a++) {
-        int found = 0;
-        for (i = 0; i < n; i++)
-            found |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!found) {
-            cli_errorf("doctor: no run labelled '%s' (see cowtail runs)", argv[a]);
-            code = EXIT_USAGE;
-        }
-    }
+    code = cli_select_runs("doctor", rows, n, argv + optind, argc - optind, &sel, &nsel);
     memset(&fs, 0, sizeof(fs));
     if (code == EXIT_OK && app_doctor(st, sel, nsel, &fs, &facts, &e) != COW_OK) {
         cli_error(&e);
         code = cli_exit_for(e.code);
     } else if (code == EXIT_OK && json) {
-        cJSON *arr = cJSON_CreateArray();
-        for (i = 0; i < fs.n; i++)
-            cJSON_AddItemToArray(arr, app_finding_json(&fs.v[i]));
-        code = cli_print_json(arr);
-        cJSON_Delete(arr);
+        print_json(&fs, &code);
     } else if (code == EXIT_OK) {
         print_text(&fs, facts, nsel);
     }

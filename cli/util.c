@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "mem.h"
 
 void cli_error(const cow_err *e)
 {
@@ -94,4 +95,45 @@ int cli_print_json(const struct cJSON *j)
     puts(text);
     free(text);
     return EXIT_OK;
+}
+
+int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                  int nlabels, cow_run_row **found, size_t *nfound)
+{
+    size_t i;
+    int a, code = EXIT_OK;
+
+    *found = xcalloc(nlabels > 0 ? (size_t)nlabels : 1, sizeof(**found));
+    *nfound = 0;
+    for (a = 0; a < nlabels; a++) {
+        for (i = 0; i < n && strcmp(rows[i].label, labels[a]) != 0; i++)
+            ;
+        if (i < n) {
+            (*found)[(*nfound)++] = rows[i];
+        } else {
+            cli_errorf("%s: no run labelled '%s' (see cowtail runs)", cmd, labels[a]);
+            code = EXIT_USAGE;
+        }
+    }
+    return code;
+}
+
+int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                    int nlabels, cow_run_row **sel, size_t *nsel)
+{
+    cow_run_row *found;
+    size_t nfound, i;
+    int a, code = cli_find_runs(cmd, rows, n, labels, nlabels, &found, &nfound);
+
+    free(found);
+    *sel = xcalloc(n ? n : 1, sizeof(**sel));
+    *nsel = 0;
+    for (i = 0; i < n; i++) {
+        int want = nlabels == 0;
+        for (a = 0; a < nlabels; a++)
+            want |= strcmp(rows[i].label, labels[a]) == 0;
+        if (want)
+            (*sel)[(*nsel)++] = rows[i];
+    }
+    return code;
 }
