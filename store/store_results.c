@@ -92,14 +92,23 @@ int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_u
     return COW_OK;
 }
 
-static const char *pool_dup(cow_event_set *s, sqlite3_stmt *q, int i, size_t *cap)
+/* A TEXT column copied into a pool of owned strings (NULL for NULL). */
+static const char *pool_dup(char ***pool, size_t *npool, size_t *cap, sqlite3_stmt *q, int i)
 {
     const unsigned char *t = sqlite3_column_text(q, i);
     if (t == NULL)
         return NULL;
-    s->pool = xgrow(s->pool, sizeof(char *), s->npool + 1, cap);
-    s->pool[s->npool] = xstrdup((const char *)t);
-    return s->pool[s->npool++];
+    *pool = xgrow(*pool, sizeof(char *), *npool + 1, cap);
+    (*pool)[*npool] = xstrdup((const char *)t);
+    return (*pool)[(*npool)++];
+}
+
+static void pool_free(char **pool, size_t npool)
+{
+    size_t i;
+    for (i = 0; i < npool; i++)
+        free(pool[i]);
+    free(pool);
 }
 
 int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e)
@@ -115,12 +124,12 @@ int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e
         out->v = xgrow(out->v, sizeof(cow_event), out->n + 1, &cap);
         v = &out->v[out->n++];
         v->t_us = sqlite3_column_int64(q, 0);
-        v->kind = pool_dup(out, q, 1, &pcap);
+        v->kind = pool_dup(&out->pool, &out->npool, &pcap, q, 1);
         v->pid = (long)sqlite3_column_int64(q, 2);
         v->value = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN
                                                             : sqlite3_column_double(q, 3);
-        v->unit = pool_dup(out, q, 4, &pcap);
-        v->text = pool_dup(out, q, 5, &pcap);
+        v->unit = pool_dup(&out->pool, &out->npool, &pcap, q, 4);
+        v->text = pool_dup(&out->pool, &out->npool, &pcap, q, 5);
         v->line = (long)sqlite3_column_int64(q, 6);
     }
     sqlite3_reset(q);
@@ -133,10 +142,7 @@ int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e
 
 void store_free_events(cow_event_set *s)
 {
-    size_t i;
-    for (i = 0; i < s->npool; i++)
-        free(s->pool[i]);
-    free(s->pool);
+    pool_free(s->pool, s->npool);
     free(s->v);
     memset(s, 0, sizeof(*s));
 }
@@ -269,7 +275,7 @@ int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e)
 {
     sqlite3_stmt *q;
-    size_t cap = 0;
+    size_t cap = 0, pcap = 0;
     int rc;
 
     memset(r, 0, sizeof(*r));
@@ -288,13 +294,13 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         r->ph = xgrow(r->ph, sizeof(*p), r->nph + 1, &cap);
         p = &r->ph[r->nph++];
         p->idx = sqlite3_column_int(q, 0);
-        p->kind = col_dup(q, 1);
-        p->label = col_dup(q, 2);
+        p->kind = pool_dup(&r->pool, &r->npool, &pcap, q, 1);
+        p->label = pool_dup(&r->pool, &r->npool, &pcap, q, 2);
         p->t0_us = sqlite3_column_int64(q, 3);
         p->t1_us = sqlite3_column_int64(q, 4);
         p->fork_us = sqlite3_column_int64(q, 5);
         p->child_pid = (long)sqlite3_column_int64(q, 6);
-        p->source = col_dup(q, 7);
+        p->source = pool_dup(&r->pool, &r->npool, &pcap, q, 7);
         p->overlap = sqlite3_column_int(q, 8);
         p->open = sqlite3_column_int(q, 9);
         p->failed = sqlite3_column_int(q, 10);
@@ -343,7 +349,7 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         d->ratio = col_num(q, 8);
         d->ratio_lo = col_num(q, 9);
         d->ratio_hi = col_num(q, 10);
-        d->verdict = col_dup(q, 11);
+        d->verdict = pool_dup(&r->pool, &r->npool, &pcap, q, 11);
         d->thin = sqlite3_column_int(q, 12);
     }
     sqlite3_reset(q);
@@ -376,14 +382,7 @@ fail:
 
 void store_free_results(cow_result_set *r)
 {
-    size_t i;
-    for (i = 0; i < r->nph; i++) {
-        free((char *)r->ph[i].kind);
-        free((char *)r->ph[i].label);
-        free((char *)r->ph[i].source);
-    }
-    for (i = 0; i < r->nd; i++)
-        free((char *)r->d[i].verdict);
+    pool_free(r->pool, r->npool);
     free(r->ph);
     free(r->q);
     free(r->d);
