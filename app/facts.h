@@ -4,8 +4,14 @@
 #define COW_APP_FACTS_H
 
 #include "diag.h"
+#include "phase.h"
 #include "store.h"
 #include "tradeoff.h"
+
+/* rs's phases as analysis/ sees them (kind as enum cow_phase_kind, -1 for
+ * a name it does not know; source borrowed from rs): an array of rs->nph,
+ * caller frees. */
+cow_phase *facts_phases(const cow_result_set *rs);
 
 /* Fill f for run r (analysing it first when it never was). f borrows
  * r's strings. */
