@@ -3,6 +3,8 @@
 #   make demo    build, then run the main job (cowtail report) on samples/
 #   make test    build and run every test, also under ASan+UBSan
 #   make bench   build and run the benchmarks (bench/README.md)
+#   make golden  rewrite every golden file (whole outputs, chart layouts,
+#                workbooks) from the current code; review the git diff
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -13,7 +15,7 @@ DEMO_OUT ?= $(BUILD)/demo
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
        libxlsxwriter-dev libcairo2-dev fonts-dejavu-core sqlite3 bc time unzip
 
-.PHONY: all deps build test test-asan demo bench clean
+.PHONY: all deps build test test-asan demo bench golden clean
 
 all: build
 
@@ -50,6 +52,10 @@ demo: build
 	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report \
 	  --thresholds samples/fleet/thresholds.json samples/
 	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
+
+golden: build
+	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_xlsx'
+	git status --short tests/data
 
 bench: build
 	bash bench/ingest.sh
