@@ -513,6 +513,50 @@ static void report_should_write_every_output(void)
     store_close(st);
 }
 
+/* One run, one mode, one host: the charts that compare modes or hosts are
+ * skipped, and summary.md says why. */
+static void report_should_say_why_a_chart_is_not_drawn(void)
+{
+    static const char *const names[] = {"readonly-control"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, skipped = 0;
+    cow_store *st = loaded(names, 1, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    char dir[128], path[256], line[600];
+    FILE *fp;
+    int not_drawn = 0;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/r", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "x.db";
+    j.dir = j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.co.lift_limit_ms = NAN;
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = 1796000000;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    CHECK(!j.has_trade);
+    CHECK_INT(j.created, 1796000000);
+    for (i = 0; i < j.nch; i++)
+        skipped += j.charts[i].file[0] == '\0';
+    CHECK(skipped >= 3);
+    snprintf(path, sizeof(path), "%s/summary.md", dir);
+    if ((fp = fopen(path, "r")) != NULL) {
+        while (fgets(line, sizeof(line), fp))
+            not_drawn += strncmp(line, "- ", 2) == 0 && strstr(line, "fewer than two") != NULL;
+        fclose(fp);
+    }
+    CHECK(not_drawn >= 2);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 static void ingest_should_say_what_it_refused_and_skipped(void)
 {
     cow_store *st = NULL;
@@ -576,6 +620,50 @@ static void ingest_should_say_what_it_refused_and_skipped(void)
     store_close(st);
 }
 
+static void ingest_should_take_the_flags_that_override_run_json(void)
+{
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    const char *dir = getenv("COW_TESTDATA");
+    char one[512], *paths[2];
+
+    snprintf(one, sizeof(one), "%s/e2e/bad/nounit.csv", dir ? dir : "tests/data");
+    CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
+    memset(&fl, 0, sizeof(fl));
+    fl.quiet = 1;
+    paths[0] = one;
+    /* a bad --t0 or --log-tz is a usage error before anything is read */
+    fl.t0 = "yesterday";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
+    fl.t0 = NULL;
+    fl.log_tz = "Europe/Paris";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
+    fl.log_tz = "+01:00";
+    /* an ISO 8601 --t0, a forced parser and a unit: the file lands */
+    fl.t0 = "2026-02-03T14:02:11Z";
+    fl.parser = "latency-csv";
+    fl.latency_unit = "us";
+    fl.label = "forced";
+    memset(&tot, 0, sizeof(tot));
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK_INT(tot.files_ok, 1);
+    CHECK_INT(tot.rows, 1);
+    /* an epoch --t0 is accepted too */
+    fl.t0 = "1770127331";
+    fl.label = "forced-epoch";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    /* --label names one run */
+    paths[0] = sample("steady");
+    paths[1] = sample("bgsave-t1");
+    fl.t0 = NULL;
+    fl.parser = NULL;
+    fl.latency_unit = NULL;
+    CHECK_INT(app_ingest_paths(st, paths, 2, &fl, &tot), EXIT_USAGE);
+    store_close(st);
+}
+
 int main(void)
 {
     RUN(analyze_should_store_what_it_returns);
@@ -586,6 +674,8 @@ int main(void)
     RUN(doctor_should_store_the_findings_it_returns);
     RUN(tradeoff_should_compare_fork_with_forkless);
     RUN(report_should_write_every_output);
+    RUN(report_should_say_why_a_chart_is_not_drawn);
     RUN(ingest_should_say_what_it_refused_and_skipped);
+    RUN(ingest_should_take_the_flags_that_override_run_json);
     return REPORT();
 }
