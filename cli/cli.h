@@ -96,6 +96,15 @@ int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, struct cow_findings *
  * EXIT_IO on a database error, EXIT_OK otherwise. */
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);
 
+/* The help texts of no single command (cli/manual.c), NULL terminated. */
+extern const char *const cli_exit_usage[];
+extern const char *const cli_env_usage[];
+extern const char *const cli_files_usage[];
+/* The man page in roff, from the command table and the texts above. */
+void cli_print_roff(FILE *fp, const cow_command *cmds, const char *const *intro);
+/* cowtail's version, git revision and library versions (cli/version.c). */
+void cli_print_version(FILE *fp);
+
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);
 

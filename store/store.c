@@ -1471,3 +1471,8 @@ void store_free_runs(cow_run_row *rows, size_t n)
     }
     free(rows);
 }
+
+const char *store_sqlite_version(void)
+{
+    return sqlite3_libversion();
+}
