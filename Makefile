@@ -63,7 +63,7 @@ test-package: package
 
 demo: build
 	rm -f $(DEMO_OUT).db $(DEMO_OUT).db-wal $(DEMO_OUT).db-shm
-	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report \
+	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report --force \
 	  --thresholds samples/fleet/thresholds.json samples/
 	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
 
