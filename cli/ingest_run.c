@@ -220,7 +220,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
     sink.emit = emit;
     sink.emit_samples = emit_samples;
     sink.ctx = k;
-    rc = p->parse(src, o, &sink, e);
+    rc = parser_run(p, src, o, &sink, e);
     wrc = writer_stop(k->w, &we);
     k->w = NULL;
     if (wrc != COW_OK && rc == COW_OK) {
@@ -252,7 +252,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     cow_src src;
     cow_parse_opts o = *o0;
     const cow_parser *p;
-    const char *head;
+    const char *head, *why;
     size_t nhead;
     storesink k;
     struct stat sb;
@@ -276,6 +276,17 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     }
     p = fl->parser ? parser_by_name(fl->parser)
                    : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    if (p == NULL && fl->parser == NULL &&
+        (why = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead
+                                                                : COW_SNIFF_BYTES))) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "%s", why);
+        printf("  %-28s refused: %s\n", o.fname, why);
+        cli_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
     if (p == NULL) {
         if (!fl->quiet)
             printf("  %-28s skipped: no parser recognises it (force one with "

@@ -94,7 +94,7 @@ static void fz_str(const fz_pass *f, const char *s, const char *field)
 {
     FZ_CHECK(f, s != NULL, "%s is NULL", field);
     if (s != NULL)
-        FZ_CHECK(f, strlen(s) < COW_SRC_MAX_LINE + 1024u, "%s is implausibly long", field);
+        FZ_CHECK(f, strlen(s) < COW_MAX_LINE_BYTES + 1024u, "%s is implausibly long", field);
 }
 
 static void fz_str_opt(const fz_pass *f, const char *s, const char *field)

@@ -1,0 +1,100 @@
+/* label.c -- see label.h. */
+#include "label.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "text.h"
+
+typedef struct lbuf {
+    char *p;      /* output, NUL terminated */
+    size_t n;     /* bytes used */
+    size_t cap;   /* bytes allocated */
+} lbuf;
+
+static void put(lbuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap)
+        b->p = xgrow(b->p, 1, b->n + n + 1, &b->cap);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+/* Markdown characters that change a table cell or start markup. */
+static int md_special(unsigned char c)
+{
+    return c != '\0' && strchr("\\`*_[]<>|#!&~", c) != NULL;
+}
+
+char *label_safe(const char *s, enum cow_label_sink sink)
+{
+    lbuf b = {NULL, 0, 0};
+    size_t i = 0, n = s ? strlen(s) : 0;
+
+    put(&b, "", 0);
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        size_t len = text_utf8_len(s + i, n - i);
+        char hex[8];
+        if (len == 0) {
+            put(&b, "\xEF\xBF\xBD", 3); /* U+FFFD for one invalid byte */
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            snprintf(hex, sizeof(hex), "\\x%02X", c);
+            put(&b, hex, 4);
+            i++;
+        } else if (len == 2 && c == 0xC2 && (unsigned char)s[i + 1] < 0xA0) {
+            snprintf(hex, sizeof(hex), "\\x%02X", (unsigned char)s[i + 1]);
+            put(&b, hex, 4); /* C1 controls (U+0080..U+009F) */
+            i += 2;
+        } else if (sink == COW_LABEL_MD && md_special(c)) {
+            put(&b, "\\", 1);
+            put(&b, s + i, 1);
+            i++;
+        } else {
+            put(&b, s + i, len);
+            i += len;
+        }
+    }
+    return b.p;
+}
+
+void label_file_stem(const char *s, char *out, size_t cap)
+{
+    size_t i, k = 0, n = s ? strlen(s) : 0, max = COW_LABEL_STEM_MAX;
+    uint32_t h = 2166136261u; /* FNV-1a of the whole label */
+    int gap = 0;
+
+    if (cap <= max)
+        max = cap - 1;
+    for (i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    for (i = 0; i < n && k < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+                 (c == '.' && k > 0);
+        if (ok) {
+            out[k++] = (char)c;
+            gap = 0;
+        } else if (!gap && k > 0) {
+            out[k++] = '_';
+            gap = 1;
+        }
+    }
+    while (k > 0 && out[k - 1] == '_')
+        k--;
+    if (i < n && max > 10) { /* cut: keep the labels apart by a hash */
+        if (k > max - 9)
+            k = max - 9;
+        snprintf(out + k, cap - k, "-%08x", (unsigned)h);
+        return;
+    }
+    if (k == 0)
+        out[k++] = '_';
+    out[k] = '\0';
+}
