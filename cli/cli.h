@@ -98,5 +98,11 @@ int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
 
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);
+/* Put the terminal filter in front of stdout and stderr (see util.c):
+ * control characters are shown as \xNN, invalid UTF-8 as U+FFFD. Called
+ * once, first thing in main(). */
+void cli_safe_streams(void);
+/* stderr without the filter, for the progress line's own escapes. */
+FILE *cli_raw_stderr(void);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "cli.h"
+#include "label.h"
 #include "mem.h"
 #include "timeconv.h"
 #include "writer.h"
@@ -47,8 +48,10 @@ static void progress(storesink *k)
     now = time(NULL);
     if (now != k->last_progress) {
         k->last_progress = now;
-        fprintf(stderr, "\r  %s: %lld records...", k->path, k->rows);
-        fflush(stderr);
+        char *path = label_safe(k->path, COW_LABEL_TERM);
+        fprintf(cli_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
+        fflush(cli_raw_stderr());
+        free(path);
     }
 }
 
@@ -228,7 +231,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
         *e = we;
     }
     if (k->progress && k->last_progress)
-        fprintf(stderr, "\r\033[K");
+        fprintf(cli_raw_stderr(), "\r\033[K");
     return rc;
 }
 

@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 {
     const cow_command *c;
 
+    cli_safe_streams();
     if (argc < 2) {
         list_commands(stderr);
         return EXIT_USAGE;

@@ -30,17 +30,22 @@ static int md_special(unsigned char c)
     return c != '\0' && strchr("\\`*_[]<>|#!&~", c) != NULL;
 }
 
-char *label_safe(const char *s, enum cow_label_sink sink)
+char *label_safe_n(const char *s, size_t n, enum cow_label_sink sink,
+                   size_t *outn)
 {
     lbuf b = {NULL, 0, 0};
-    size_t i = 0, n = s ? strlen(s) : 0;
+    size_t i = 0;
 
     put(&b, "", 0);
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
         size_t len = text_utf8_len(s + i, n - i);
         char hex[8];
-        if (len == 0) {
+        if ((sink == COW_LABEL_TEXT || sink == COW_LABEL_XLSX) &&
+            (c == '\n' || c == '\t')) { /* legal in XML, meant in text */
+            put(&b, s + i, 1);
+            i++;
+        } else if (len == 0) {
             put(&b, "\xEF\xBF\xBD", 3); /* U+FFFD for one invalid byte */
             i++;
         } else if (c < 0x20 || c == 0x7F) {
@@ -60,7 +65,28 @@ char *label_safe(const char *s, enum cow_label_sink sink)
             i += len;
         }
     }
+    if (outn)
+        *outn = b.n;
     return b.p;
+}
+
+char *label_safe(const char *s, enum cow_label_sink sink)
+{
+    return label_safe_n(s ? s : "", s ? strlen(s) : 0, sink, NULL);
+}
+
+size_t label_utf8_tail(const char *s, size_t n)
+{
+    size_t k;
+    for (k = 1; k <= 3 && k <= n; k++) {
+        unsigned char c = (unsigned char)s[n - k];
+        size_t want = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3
+                    : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+        if ((c & 0xC0) == 0x80)
+            continue; /* a continuation byte: look further back */
+        return want > k ? k : 0;
+    }
+    return 0;
 }
 
 void label_file_stem(const char *s, char *out, size_t cap)

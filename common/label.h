@@ -20,7 +20,9 @@
 
 enum cow_label_sink {
     COW_LABEL_TERM,   /* terminal and plain text: control chars as \xNN */
-    COW_LABEL_XLSX,   /* any part of an xlsx (cells, chart XML), cairo text */
+    COW_LABEL_TEXT,   /* a whole text stream: like TERM but keeps \n, \t */
+    COW_LABEL_XLSX,   /* any part of an xlsx (cells, chart XML), cairo
+                         text: like TEXT (\n and \t are legal XML) */
     COW_LABEL_MD      /* Markdown table cell or heading: also escaped */
 };
 
@@ -30,6 +32,13 @@ enum cow_label_sink {
 
 /* A heap copy of s (NULL is taken as "") safe for the sink; caller frees. */
 char *label_safe(const char *s, enum cow_label_sink sink);
+/* The same for the n bytes at s (which may hold NULs, shown as \x00);
+ * *outn (may be NULL) gets the length of the result. */
+char *label_safe_n(const char *s, size_t n, enum cow_label_sink sink,
+                   size_t *outn);
+/* Bytes at the end of s[0..n) that begin a UTF-8 sequence the end cut
+ * short (0..3): a stream filter keeps them for the next chunk. */
+size_t label_utf8_tail(const char *s, size_t n);
 
 /* A file name stem for s in out (cap > COW_LABEL_STEM_MAX): ASCII
  * letters, digits, '-', '.' and '_' kept, every other byte run becomes
