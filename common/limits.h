@@ -42,9 +42,12 @@
 #define COW_MAX_LATENCY_US (3600.0 * 1e6)
 #define COW_MAX_MEM_BYTES 1125899906842624.0 /* 2^50 */
 
-/* Most events a log may leave open at once (a save started and never
- * ended). Real logs have one or two; beyond this the oldest open event is
- * closed as unmatched, so pairing stays linear. */
-#define COW_MAX_OPEN_EVENTS 64
+/* Most save/sync/rewrite windows analysed in one run. Each window gets
+ * its quantiles with intervals (a few kB of results); an experiment has a
+ * handful, a day of production logs a few hundred. A run with more is
+ * not one experiment (or a hostile log of 160,000 "Background saving
+ * started" lines): analyze refuses it with this limit named, instead of
+ * spending minutes and gigabytes. */
+#define COW_MAX_WINDOWS 10000
 
 #endif
