@@ -1,5 +1,4 @@
 /* util.c -- printing helpers shared by the subcommands. */
-#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,96 +6,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
-#include "label.h"
 #include "mem.h"
 
-/* ------------------------------------------------ terminal-safe streams */
-
-/* Labels, paths and reasons reach stdout and stderr from many printf
- * calls; rather than trusting each one, main() puts a filter in front of
- * both streams (cli_safe_streams): every byte goes through
- * label_safe_n(COW_LABEL_TEXT), so a control character in a folder name
- * is shown as \xNN (ESC[2J cannot clear the screen) and invalid UTF-8 as
- * U+FFFD. A UTF-8 sequence split between two writes is held back until
- * its end arrives. */
-typedef struct safe_stream {
-    FILE *real;       /* the stream written to */
-    char tail[4];     /* start of a UTF-8 sequence cut by the last write */
-    size_t ntail;     /* its length (0..3) */
-} safe_stream;
-
-static safe_stream safe_out, safe_err;
-
-static ssize_t safe_write(void *cookie, const char *buf, size_t n)
-{
-    safe_stream *ss = cookie;
-    size_t all = ss->ntail + n, keep, outn;
-    char *joined = xmalloc(all ? all : 1), *out;
-    int ok;
-
-    memcpy(joined, ss->tail, ss->ntail);
-    memcpy(joined + ss->ntail, buf, n);
-    keep = label_utf8_tail(joined, all);
-    out = label_safe_n(joined, all - keep, COW_LABEL_TEXT, &outn);
-    memcpy(ss->tail, joined + all - keep, keep);
-    ss->ntail = keep;
-    ok = fwrite(out, 1, outn, ss->real) == outn && fflush(ss->real) == 0;
-    free(out);
-    free(joined);
-    return ok ? (ssize_t)n : -1;
-}
-
-static int safe_close(void *cookie)
-{
-    safe_stream *ss = cookie;
-    if (ss->ntail > 0) /* a sequence the output ended in the middle of */
-        fputs("\xEF\xBF\xBD", ss->real);
-    ss->ntail = 0;
-    return fflush(ss->real);
-}
-
-static FILE *safe_wrap(safe_stream *ss, FILE *real, int mode)
-{
-    cookie_io_functions_t io = {NULL, safe_write, NULL, safe_close};
-    FILE *fp;
-
-    ss->real = real;
-    ss->ntail = 0;
-    if ((fp = fopencookie(ss, "w", io)) == NULL)
-        return real;
-    setvbuf(fp, NULL, mode, BUFSIZ);
-    return fp;
-}
-
-void cli_safe_streams(void)
-{
-    FILE *out = safe_wrap(&safe_out, stdout, _IOFBF);
-    FILE *err = safe_wrap(&safe_err, stderr, _IOLBF);
-    stdout = out;
-    stderr = err;
-}
-
-FILE *cli_raw_stderr(void)
-{
-    return safe_err.real ? safe_err.real : stderr;
-}
 
 void cli_error(const cow_err *e)
 {
-    char buf[1200];
-    cow_err_format(e, buf, sizeof(buf));
-    fprintf(stderr, "cowtail: %s\n", buf);
+    app_error(e);
 }
 
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
-    fputs("cowtail: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    app_verrorf(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void cli_print_usage(FILE *fp, const char *const *usage)
@@ -126,7 +52,7 @@ int cli_finish_stdout(int code)
 {
     fflush(stderr);
     if (fflush(stdout) != 0 || ferror(stdout) ||
-        (safe_out.real && (fflush(safe_out.real) != 0 || ferror(safe_out.real)))) {
+        fflush(app_raw_stdout()) != 0 || ferror(app_raw_stdout())) {
         fprintf(stderr, "cowtail: cannot write output: %s\n", strerror(errno));
         return code ? code : EXIT_IO;
     }
@@ -160,4 +86,57 @@ void cli_print_parsers(FILE *fp)
     fprintf(fp, "\nformats (recognised from the content; --parser NAME forces one):\n");
     for (p = parser_list(); *p; p++)
         fprintf(fp, "  %-20s %s\n", (*p)->name, (*p)->what);
+}
+
+int cli_print_json(const struct cJSON *j)
+{
+    char *text = cJSON_Print(j);
+    if (text == NULL) {
+        cli_errorf("out of memory formatting JSON");
+        return EXIT_INTERNAL;
+    }
+    puts(text);
+    free(text);
+    return EXIT_OK;
+}
+
+int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                  int nlabels, cow_run_row **found, size_t *nfound)
+{
+    size_t i;
+    int a, code = EXIT_OK;
+
+    *found = xcalloc(nlabels > 0 ? (size_t)nlabels : 1, sizeof(**found));
+    *nfound = 0;
+    for (a = 0; a < nlabels; a++) {
+        for (i = 0; i < n && strcmp(rows[i].label, labels[a]) != 0; i++)
+            ;
+        if (i < n) {
+            (*found)[(*nfound)++] = rows[i];
+        } else {
+            cli_errorf("%s: no run labelled '%s' (see cowtail runs)", cmd, labels[a]);
+            code = EXIT_USAGE;
+        }
+    }
+    return code;
+}
+
+int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                    int nlabels, cow_run_row **sel, size_t *nsel)
+{
+    cow_run_row *found;
+    size_t nfound, i;
+    int a, code = cli_find_runs(cmd, rows, n, labels, nlabels, &found, &nfound);
+
+    free(found);
+    *sel = xcalloc(n ? n : 1, sizeof(**sel));
+    *nsel = 0;
+    for (i = 0; i < n; i++) {
+        int want = nlabels == 0;
+        for (a = 0; a < nlabels; a++)
+            want |= strcmp(rows[i].label, labels[a]) == 0;
+        if (want)
+            (*sel)[(*nsel)++] = rows[i];
+    }
+    return code;
 }

@@ -24,10 +24,12 @@ static void put(lbuf *b, const char *s, size_t n)
     b->p[b->n] = '\0';
 }
 
-/* Markdown characters that change a table cell or start markup. */
+/* Markdown characters that change a table cell or start markup inside a
+ * line ('#' only starts a heading at the start of a line, where a label
+ * never is; "&lt;" shows as text). */
 static int md_special(unsigned char c)
 {
-    return c != '\0' && strchr("\\`*_[]<>|#!&~", c) != NULL;
+    return c != '\0' && strchr("\\`*_[]<>|~", c) != NULL;
 }
 
 char *label_safe_n(const char *s, size_t n, enum cow_label_sink sink,

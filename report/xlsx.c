@@ -665,3 +665,8 @@ fail:
     free(tmp);
     return rc;
 }
+
+const char *xlsx_lib_version(void)
+{
+    return lxw_version();
+}

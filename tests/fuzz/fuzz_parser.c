@@ -294,7 +294,7 @@ static size_t fz_parse(fz_pass *f, const cow_parse_opts *o, int batch,
     k.emit_samples = batch ? fz_emit_samples : NULL;
     k.ctx = f;
     src_open_mem(&s, "fuzz-input", data, size);
-    rc = f->p->parse(&s, o, &k, &e);
+    rc = parser_run(f->p, &s, o, &k, &e);
     src_close(&s);
 
     /* Invariant 6. */

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "cli.h"
+#include "app.h"
 #include "label.h"
 #include "mem.h"
 #include "timeconv.h"
@@ -49,8 +49,8 @@ static void progress(storesink *k)
     if (now != k->last_progress) {
         k->last_progress = now;
         char *path = label_safe(k->path, COW_LABEL_TERM);
-        fprintf(cli_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
-        fflush(cli_raw_stderr());
+        fprintf(app_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
+        fflush(app_raw_stderr());
         free(path);
     }
 }
@@ -130,8 +130,8 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
         o->has_t0 = tmp.has_t0;
         runjson_release(&tmp);
         if (rc != COW_OK || !o->has_t0)
-            return COW_FAIL(e, COW_EUSAGE, "--t0 %s: expected an epoch (s, ms, "
-                            "us) or an ISO 8601 time", fl->t0);
+            return COW_FAIL(e, COW_EUSAGE, "--t0: '%s' is not an epoch (s, ms, us) "
+                            "or an ISO 8601 time that exists", fl->t0);
     } else {
         o->t0_us = r->meta.t0_us;
         o->has_t0 = r->meta.has_t0;
@@ -199,16 +199,36 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
                        int64_t *run_id, cow_ingest_totals *tot)
 {
     cow_err re = COW_ERR_INIT;
+    int rc;
     if (!e->path[0])
         cow_err_at(e, path, e->line, e->col);
     store_rollback(st);
     *run_id = 0; /* the run may have been created in this transaction */
     printf("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
-    store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
-                      p->name, refusal_code(e->code), e->msg, &re);
-    cli_error(e);
+    rc = store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
+                           p->name, refusal_code(e->code), e->msg, &re);
+    app_error(e);
     tot->files_refused++;
+    if (rc != COW_OK) {
+        /* the doctor would not know of the refusal: a database error */
+        app_error(&re);
+        return FILE_FATAL;
+    }
     return FILE_REFUSED;
+}
+
+/* The file is already in the run: roll back what was begun for it. */
+static int duplicate_file(cow_store *st, cow_src *src, const char *fname,
+                          const cow_ingest_flags *fl, int64_t *run_id,
+                          cow_ingest_totals *tot)
+{
+    store_rollback(st);
+    *run_id = 0;
+    if (!fl->quiet)
+        printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
+    src_close(src);
+    tot->files_dup++;
+    return FILE_DUP;
 }
 
 /* Run the parser into the store through the sink; the background writer
@@ -231,7 +251,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
         *e = we;
     }
     if (k->progress && k->last_progress)
-        fprintf(cli_raw_stderr(), "\r\033[K");
+        fprintf(app_raw_stderr(), "\r\033[K");
     return rc;
 }
 
@@ -264,7 +284,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
 
     memset(&k, 0, sizeof(k));
     if (src_open_file(&src, path, &e) != COW_OK) {
-        cli_error(&e);
+        app_error(&e);
         tot->files_refused++;
         return FILE_REFUSED;
     }
@@ -272,7 +292,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         o.mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
     o.fname = base_name(path);
     if (src_peek(&src, &head, &nhead, &e) != COW_OK) {
-        cli_error(&e);
+        app_error(&e);
         src_close(&src);
         tot->files_refused++;
         return FILE_REFUSED;
@@ -285,7 +305,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", why);
         printf("  %-28s refused: %s\n", o.fname, why);
-        cli_error(&e);
+        app_error(&e);
         src_close(&src);
         tot->files_refused++;
         return FILE_REFUSED;
@@ -312,9 +332,13 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         goto fatal;
     if (seen) {
         cow_err he = COW_ERR_INIT;
-        if (src_file_sha256(path, sha, &he) == COW_OK &&
-            store_file_seen(st, k.run, sha, o.fname, &seen, &e) == COW_OK && seen)
-            goto duplicate;
+        /* unreadable here: parsing it below says why */
+        if (src_file_sha256(path, sha, &he) != COW_OK)
+            seen = 0;
+        else if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
+            goto fatal;
+        if (seen)
+            return duplicate_file(st, &src, o.fname, fl, run_id, tot);
     }
     if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
                                &k.file, &e)) != COW_OK)
@@ -329,16 +353,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     src_sha256(&src, sha);
     if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
         goto fatal;
-    if (seen) {
-duplicate:
-        store_rollback(st);
-        *run_id = 0;
-        if (!fl->quiet)
-            printf("  %-28s already ingested (same SHA-256): nothing added\n", o.fname);
-        src_close(&src);
-        tot->files_dup++;
-        return FILE_DUP;
-    }
+    if (seen)
+        return duplicate_file(st, &src, o.fname, fl, run_id, tot);
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;
@@ -353,12 +369,12 @@ fatal:
     store_rollback(st);
     if (!e.path[0])
         cow_err_at(&e, path, 0, 0);
-    cli_error(&e);
+    app_error(&e);
     src_close(&src);
     return FILE_FATAL;
 }
 
-int cli_ingest_paths(cow_store *st, char **paths, int npaths,
+int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
     cow_capture cap;
@@ -370,18 +386,18 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
     capture_init(&cap);
     for (a = 0; a < npaths; a++) {
         if (capture_add_path(&cap, paths[a], &e) != COW_OK) {
-            cli_error(&e);
+            app_error(&e);
             capture_release(&cap);
             return EXIT_USAGE;
         }
     }
     if (fl->label && cap.n > 1) {
-        cli_errorf("--label names one run, but the paths hold %zu runs", cap.n);
+        app_errorf("--label names one run, but the paths hold %zu runs", cap.n);
         capture_release(&cap);
         return EXIT_USAGE;
     }
     if (fl->parser && parser_by_name(fl->parser) == NULL) {
-        cli_errorf("--parser %s: no such parser (see cowtail help ingest)", fl->parser);
+        app_errorf("--parser %s: no such parser (see cowtail help ingest)", fl->parser);
         capture_release(&cap);
         return EXIT_USAGE;
     }
@@ -393,7 +409,7 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
 
         if (make_opts(r, fl, &o, &e) != COW_OK) {
             cow_err_at(&e, r->dir, 0, 0);
-            cli_error(&e);
+            app_error(&e);
             code = EXIT_USAGE;
             continue;
         }
@@ -418,7 +434,7 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
     return code;
 }
 
-void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
+void app_print_totals(FILE *fp, const cow_ingest_totals *tot)
 {
     fprintf(fp, "ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
            "lines; %ld refused, %ld already ingested, %ld not recognised\n",
@@ -427,14 +443,14 @@ void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
            tot->files_dup, tot->files_skipped);
 }
 
-int cli_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
 {
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     int code;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
-    code = cli_ingest_paths(st, paths, npaths, &fl, &tot);
-    cli_print_totals(fp, &tot);
+    code = app_ingest_paths(st, paths, npaths, &fl, &tot);
+    app_print_totals(fp, &tot);
     return code;
 }

@@ -30,6 +30,24 @@ static const char *md(const char *s)
     return md_ring[k];
 }
 
+/* The same as an inline code span (`s`), where backslashes are literal:
+ * control characters and invalid UTF-8 are made safe, backticks become
+ * single quotes so the span cannot be closed early. */
+static const char *md_code(const char *s)
+{
+    unsigned k = md_next++ % MD_RING;
+    size_t i, n;
+    char *t = label_safe(s ? s : "", COW_LABEL_TERM);
+    for (i = 0, n = strlen(t); i < n; i++)
+        if (t[i] == '`')
+            t[i] = '\'';
+    free(md_ring[k]);
+    md_ring[k] = xmalloc(n + 3);
+    snprintf(md_ring[k], n + 3, "`%s`", t);
+    free(t);
+    return md_ring[k];
+}
+
 static void md_release(void)
 {
     unsigned k;
@@ -78,7 +96,7 @@ static int worst(const cow_result_set *rs, const cow_delta_row **d999)
     *d999 = NULL;
     for (i = 0; i < rs->nd; i++) {
         const cow_phase_row *p = phase(rs, rs->d[i].phase);
-        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || strcmp(p->kind, "after") == 0)
+        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
             continue;
         if (rs->d[i].delta_us > bd) {
             bd = rs->d[i].delta_us;
@@ -283,8 +301,8 @@ static void tradeoff(const report_summary_in *in, FILE *fp)
         return;
     fprintf(fp, "## Trade-off between modes\n\nRuns of host %s, scenario %s "
                 "(modes are compared on one host and one workload).\n\n| metric |",
-            md(in->trade_host ? in->trade_host : "-"),
-            md(in->trade_scenario ? in->trade_scenario : "-"));
+            md_code(in->trade_host ? in->trade_host : "-"),
+            md_code(in->trade_scenario ? in->trade_scenario : "-"));
     for (g = 0; g < t->ngroups; g++)
         fprintf(fp, " %s (n=%zu): mean [95%% CI] (min-max) |", md(t->g[g].mode), t->g[g].ntrials);
     if (t->a >= 0)
@@ -346,7 +364,7 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
     fprintf(fp, "%zu run%s from %s. Quantiles: Hyndman-Fan type 7 with "
                 "distribution-free 95%% intervals; deltas: percentile bootstrap, "
                 "%d resamples, seed %llu (re-running gives the same numbers).\n\n",
-            in->nrows, in->nrows == 1 ? "" : "s", md(in->db), in->resamples,
+            in->nrows, in->nrows == 1 ? "" : "s", md_code(in->db), in->resamples,
             (unsigned long long)in->seed);
     if ((rc = headline(st, in, fp, e)) != COW_OK ||
         (rc = by_scenario(st, in, fp, e)) != COW_OK ||
