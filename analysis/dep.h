@@ -27,6 +27,8 @@
 /* The tail test uses at least this many pooled exceedances (top k of the
  * pooled sample, k = max(N (1 - q), COW_TAIL_MIN_K)). */
 #define COW_TAIL_MIN_K 20
+/* ... and also with k = max(N (1 - q), this), Bonferroni over the two. */
+#define COW_TAIL_SMALL_K 5
 
 /* theta is taken as 1 (no clusters) unless below 1 - this / sqrt(gaps):
  * the 1% point of the estimate for independent samples. */
@@ -35,11 +37,12 @@
 /* Run lengths are also estimated at levels with 4, 16, ... times the
  * exceedances (dep.c Requirement 1b). */
 #define COW_DEP_LEVEL_STEP 4
+#define COW_DEP_LEVELS 3
 
 /* A gap is "short" when independent exceedances leave one that short with
  * this probability; too many short gaps (tail below COW_DEP_SHORT_P) mean
  * clusters (dep.c Requirement 1c). */
-#define COW_DEP_SHORT 0.05
+#define COW_DEP_SHORT 0.2
 #define COW_DEP_SHORT_P 0.01
 
 typedef struct cow_clusters {
@@ -83,6 +86,8 @@ typedef struct cow_tailtest {
     double pi;         /* n_b / N: b's share of clusters when nothing changed */
     double p_up;       /* P(X >= cb), X ~ Binomial(ca + cb, pi): small = b's tail heavier */
     double p_down;     /* P(X <= cb): small = b's tail lighter */
+    int tests;         /* counts taken (1 or 2; p-values Bonferroni over
+                          them); the fields above are of the smaller p */
 } cow_tailtest;
 
 /* Exact conditional test that b's tail beyond the pooled top k is no

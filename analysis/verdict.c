@@ -7,12 +7,16 @@
  *     test: lift when p_up <= 2.5%, drop when p_down <= 2.5%, else ?.
  *  3. Tail-test bounds invert the test: for a lift, the largest shift s
  *     the test still rejects at 2.5% ("delta >= s"); for a drop, the
- *     smallest (delta <= s). Bisection on s: p_up grows with s.
+ *     smallest (delta <= s). Bisection on s: p_up grows with s. The test
+ *     is about the tail beyond the pooled level, not the quantile itself,
+ *     so the bound is capped at the point estimate (never "delta >= x"
+ *     with x above the delta printed beside it).
  *  4. Point estimates use the caller's quantile method; replicates are
  *     type 7 (boot.h). */
 #include "verdict.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pct.h"
@@ -20,6 +24,26 @@
 const char *qcmp_method_name(int m)
 {
     return m == COW_QCMP_TAIL ? "tail-test" : "bootstrap";
+}
+
+int qcmp_method_of(const char *name)
+{
+    return name != NULL && strcmp(name, "tail-test") == 0 ? COW_QCMP_TAIL : COW_QCMP_BOOT;
+}
+
+void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
+                        char *buf, size_t n)
+{
+    if (verdict == COW_VERDICT_NA)
+        snprintf(buf, n, "-");
+    else if (verdict == COW_VERDICT_UNSURE)
+        snprintf(buf, n, "cannot tell");
+    else if (method == COW_QCMP_TAIL && verdict == COW_VERDICT_LIFT)
+        snprintf(buf, n, ">= %+.3f", lo_us / 1000.0);
+    else if (method == COW_QCMP_TAIL && verdict == COW_VERDICT_DROP)
+        snprintf(buf, n, "<= %+.3f", hi_us / 1000.0);
+    else
+        snprintf(buf, n, "[%+.3f, %+.3f]", lo_us / 1000.0, hi_us / 1000.0);
 }
 
 /* Requirement 3: the bound s where the one-sided test just rejects. */
@@ -89,12 +113,12 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
         out->p_down = out->test.p_down;
         if (out->p_up <= COW_QCMP_ALPHA_SIDE) {
             out->verdict = COW_VERDICT_LIFT;
-            out->lo = invert(a, b, q, shift, 1);
+            out->lo = fmin(invert(a, b, q, shift, 1), fmax(out->delta, shift));
             out->hi = INFINITY;
         } else if (out->p_down <= COW_QCMP_ALPHA_SIDE) {
             out->verdict = COW_VERDICT_DROP;
             out->lo = -INFINITY;
-            out->hi = invert(a, b, q, shift, 0);
+            out->hi = fmax(invert(a, b, q, shift, 0), fmin(out->delta, shift));
         } else {
             out->verdict = COW_VERDICT_UNSURE;
         }

@@ -26,7 +26,7 @@
 #include "err.h"
 
 /* Effective samples expected beyond q, in each group, for the interval. */
-#define COW_QCMP_MIN_TAIL 10.0
+#define COW_QCMP_MIN_TAIL 20.0
 /* Each one-sided test's level (two-sided 5%). */
 #define COW_QCMP_ALPHA_SIDE 0.025
 
@@ -65,6 +65,15 @@ typedef struct cow_qcmp {
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,
                  cow_err *e);
+
+/* The delta's bounds as printed, in ms from us: "[+0.010, +0.200]" for
+ * an interval, ">= +0.420" / "<= -0.100" for a tail-test lift / drop,
+ * "cannot tell" for ?, "-" for n/a. */
+void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
+                        char *buf, size_t n);
+
+/* enum cow_qcmp_method from its name (NULL or unknown: bootstrap) */
+int qcmp_method_of(const char *name);
 
 /* "bootstrap" / "tail-test" */
 const char *qcmp_method_name(int m);

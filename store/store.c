@@ -171,15 +171,16 @@ static const char *const sql_text[SQL_COUNT] = {
         " source, overlap, open, failed, n, mean_us, min_us, max_us, grid_us)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
     [SQL_PUT_QUANTILE] =
-        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin,"
+        " n_eff) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     [SQL_PUT_DELTA] =
         "INSERT INTO deltas(run, phase, base, q, base_us, value_us, delta_us, lo_us,"
-        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase,"
+        " method, p_up, p_down, test_level)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
     [SQL_PUT_EXCEED] =
-        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi,"
+        " clusters, p_more) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
     [SQL_FACT_INFO_LAST] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL"
@@ -228,13 +229,14 @@ static const char *const sql_text[SQL_COUNT] = {
         " open, failed, n, mean_us, min_us, max_us, grid_us FROM phases WHERE run = ?1"
         " ORDER BY idx",
     [SQL_RES_QUANTILES] =
-        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin FROM quantiles"
+        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin, n_eff FROM quantiles"
         " WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_DELTAS] =
         "SELECT phase, base, q, base_us, value_us, delta_us, lo_us, hi_us, ratio,"
-        " ratio_lo, ratio_hi, verdict, thin FROM deltas WHERE run = ?1 ORDER BY phase, q",
+        " ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase, method, p_up,"
+        " p_down, test_level FROM deltas WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_EXCEED] =
-        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi FROM exceed"
+        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi, clusters, p_more FROM exceed"
         " WHERE run = ?1 ORDER BY phase, base_q",
     [SQL_DEL_FINDINGS] = "DELETE FROM findings WHERE run = ?1",
     [SQL_PUT_FINDING] =
@@ -972,6 +974,7 @@ int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *r,
     bind_num(q, 6, r->hi_us);
     sqlite3_bind_int64(q, 7, r->n_needed);
     sqlite3_bind_int(q, 8, r->thin);
+    bind_num(q, 9, r->n_eff);
     return step_done(st, q, e, "storing quantile");
 }
 
@@ -993,6 +996,12 @@ int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
     bind_num(q, 12, d->ratio_hi);
     bind_text(q, 13, d->verdict);
     sqlite3_bind_int(q, 14, d->thin);
+    bind_num(q, 15, d->n_eff_base);
+    bind_num(q, 16, d->n_eff_phase);
+    bind_text(q, 17, d->method);
+    bind_num(q, 18, d->p_up);
+    bind_num(q, 19, d->p_down);
+    bind_num(q, 20, d->test_level);
     return step_done(st, q, e, "storing delta");
 }
 
@@ -1009,6 +1018,8 @@ int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
     bind_num(q, 7, x->p);
     bind_num(q, 8, x->lo);
     bind_num(q, 9, x->hi);
+    sqlite3_bind_int64(q, 10, x->clusters);
+    bind_num(q, 11, x->p_more);
     return step_done(st, q, e, "storing exceedance");
 }
 
@@ -1250,6 +1261,7 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         x->hi_us = col_num(q, 4);
         x->n_needed = sqlite3_column_int64(q, 5);
         x->thin = sqlite3_column_int(q, 6);
+        x->n_eff = col_num(q, 7);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
@@ -1274,6 +1286,12 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         d->ratio_hi = col_num(q, 10);
         d->verdict = col_dup(q, 11);
         d->thin = sqlite3_column_int(q, 12);
+        d->n_eff_base = col_num(q, 13);
+        d->n_eff_phase = col_num(q, 14);
+        d->method = col_dup(q, 15);
+        d->p_up = col_num(q, 16);
+        d->p_down = col_num(q, 17);
+        d->test_level = col_num(q, 18);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
@@ -1293,6 +1311,8 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         x->p = col_num(q, 5);
         x->lo = col_num(q, 6);
         x->hi = col_num(q, 7);
+        x->clusters = sqlite3_column_int64(q, 8);
+        x->p_more = col_num(q, 9);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
@@ -1311,8 +1331,10 @@ void store_free_results(cow_result_set *r)
         free((char *)r->ph[i].label);
         free((char *)r->ph[i].source);
     }
-    for (i = 0; i < r->nd; i++)
+    for (i = 0; i < r->nd; i++) {
         free((char *)r->d[i].verdict);
+        free((char *)r->d[i].method);
+    }
     free(r->ph);
     free(r->q);
     free(r->d);
