@@ -6,13 +6,43 @@
  * and a comparison fails when its adjusted value is <= alpha; both are
  * the step-down / step-up procedures written as adjusted p-values
  * (Wright 1992), so the decision does not depend on alpha being fixed
- * in advance. */
+ * in advance.
+ *
+ * fleet_quantile_p: with tau the variance inflation of the exceedance
+ * count (dep.h, the larger of the level's and the limit's), the count
+ * above the limit over tau is compared with Binomial(n / tau, 1 - q),
+ * its upper tail I_{1-q}(x, m - x + 1) taken at real x and m. */
 #include "fleet.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "mem.h"
+#include "pct.h"
+
+double fleet_quantile_p(const double *x_time, const double *sorted, size_t n,
+                        double q, double limit, double *n_eff)
+{
+    cow_clusters d, c;
+    double tau, x, m;
+
+    if (n == 0) {
+        *n_eff = NAN;
+        return NAN;
+    }
+    dep_n_eff(x_time, sorted, n, q, &d);
+    dep_clusters(x_time, n, limit, d.run, &c);
+    tau = fmax(d.tau, c.tau);
+    *n_eff = (double)n / tau;
+    /* the count above the limit in effective samples, against
+     * Binomial(n_eff, 1 - q), through the incomplete beta so that both
+     * may be fractional */
+    x = (double)c.k / tau;
+    m = (double)n / tau;
+    if (x <= 0)
+        return 1.0;
+    return pct_betainc(1.0 - q, x, m - x + 1.0);
+}
 
 const char *fleet_method_name(int method)
 {

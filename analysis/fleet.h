@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "dep.h"
+
 enum cow_fleet_method {
     COW_FLEET_HOLM = 0, /* family-wise error (default of `check`) */
     COW_FLEET_BH,       /* false discovery rate (--fdr) */
@@ -25,6 +27,13 @@ enum cow_fleet_method {
  * Returns the number of comparisons in the family (finite p). */
 size_t fleet_adjust(const double *p, size_t m, int method, double alpha,
                     double *adj, int *fail);
+
+/* One-sided p-value that quantile q of a run exceeds limit: the samples
+ * above limit, counted in clusters (dep.h), against Binomial(n_eff, 1-q):
+ * under "the quantile is at most limit" at most a share 1 - q lies above.
+ * x_time in time order, sorted the same values; NaN when n == 0. */
+double fleet_quantile_p(const double *x_time, const double *sorted, size_t n,
+                        double q, double limit, double *n_eff);
 
 /* "holm", "bh", "none" */
 const char *fleet_method_name(int method);
