@@ -48,6 +48,13 @@
  *     whole distribution rose is one long slow stretch at p90 without its
  *     stalls at the top being one cluster. At the tested level both
  *     groups' own clusters count.
+ *  4c. What is counted is samples, not clusters: a window whose slow
+ *     stretches are longer has fewer, larger clusters, and counting those
+ *     would call its heavier tail lighter. Clusters (with the common run
+ *     length, both groups) give tau = sum(s^2) / sum(s), and b's count
+ *     over tau is compared with Binomial(k / tau, n_b / N): the binomial
+ *     of k / tau independent exceedances, taken at real arguments
+ *     through the incomplete beta (P(X >= x) = I_pi(x, m - x + 1)).
  *  4a. A tail that moved only at its very top (a few long stalls) shows in
  *     the top few pooled values, not in the top 20; so the count is also
  *     taken with k = max(N (1 - q), COW_TAIL_SMALL_K), and the smaller
@@ -262,7 +269,7 @@ static void tail_at(const cow_group *a, const cow_group *b, size_t k,
                     double shift, cow_tailtest *out)
 {
     size_t nn = a->n + b->n, kk, j;
-    double *g = xmalloc(nn * sizeof(double)), s2;
+    double *g = xmalloc(nn * sizeof(double)), s2, sb, x, m;
 
     if (k >= nn)
         k = nn - 1;
@@ -279,10 +286,16 @@ static void tail_at(const cow_group *a, const cow_group *b, size_t k,
     out->k = out->ka + out->kb;
     out->level = 1.0 - (double)out->k / (double)nn;
     out->ca = decluster(a->time, a->n, out->threshold, 0.0, out->run, &s2);
-    out->cb = decluster(b->time, b->n, out->threshold, shift, out->run, &s2);
+    out->cb = decluster(b->time, b->n, out->threshold, shift, out->run, &sb);
     free(g);
-    out->p_up = dep_binom_sf(out->cb, out->ca + out->cb, out->pi);
-    out->p_down = 1.0 - dep_binom_sf(out->cb + 1, out->ca + out->cb, out->pi);
+    /* Requirement 4c: samples counted, their variance inflated by tau */
+    out->tau = out->k > 0 ? (s2 + sb) / (double)out->k : 1.0;
+    if (out->tau < 1.0)
+        out->tau = 1.0;
+    x = (double)out->kb / out->tau;
+    m = (double)out->k / out->tau;
+    out->p_up = x <= 0 ? 1.0 : pct_betainc(out->pi, x, m - x + 1.0);
+    out->p_down = x >= m ? 1.0 : pct_betainc(1.0 - out->pi, m - x, x + 1.0);
 }
 
 void dep_tail_test(const cow_group *a, const cow_group *b, double q,
@@ -296,6 +309,7 @@ void dep_tail_test(const cow_group *a, const cow_group *b, double q,
     out->shift = shift;
     out->k = out->ka = out->kb = out->ca = out->cb = 0;
     out->threshold = out->level = out->run = NAN;
+    out->tau = 1.0;
     out->pi = nn ? (double)b->n / (double)nn : NAN;
     out->p_up = out->p_down = 1.0;
     out->tests = 0;

@@ -83,9 +83,10 @@ typedef struct cow_tailtest {
     size_t ka, kb;     /* exceedances in a and in b */
     size_t ca, cb;     /* clusters of them */
     double run;        /* declustering run length, from both groups */
+    double tau;        /* variance inflation of the counts: sum(s^2)/sum(s) */
     double pi;         /* n_b / N: b's share of clusters when nothing changed */
-    double p_up;       /* P(X >= cb), X ~ Binomial(ca + cb, pi): small = b's tail heavier */
-    double p_down;     /* P(X <= cb): small = b's tail lighter */
+    double p_up;       /* P(X >= kb / tau), X ~ Binomial(k / tau, pi): small = b's tail heavier */
+    double p_down;     /* P(X <= kb / tau): small = b's tail lighter */
     int tests;         /* counts taken (1 or 2; p-values Bonferroni over
                           them); the fields above are of the smaller p */
 } cow_tailtest;

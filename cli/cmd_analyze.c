@@ -138,15 +138,15 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
                    boot_verdict_symbol(d->verdict), d->dep_a.n_eff, d->dep_b.n_eff,
                    qcmp_method_name(d->method));
             if (d->method == COW_QCMP_TAIL)
-                printf(" (beyond pooled p%.2f: %zu vs %zu clusters, p=%.3g)",
-                       100 * d->test.level, d->test.ca, d->test.cb, d->p);
+                printf(" (beyond pooled p%.2f: %zu vs %zu samples, tau %.1f, p=%.3g)",
+                       100 * d->test.level, d->test.ka, d->test.kb, d->test.tau, d->p);
             printf("\n");
         }
         for (k = 0; k < 2; k++)
             printf("    beyond baseline %s %zu of %zu (%.2f%%, 95%% CI %.2f-%.2f%%); "
-                   "more than the baseline has: p=%.3g (tail test, %zu clusters)\n",
+                   "more than the baseline has: p=%.3g (tail test, tau %.1f)\n",
                    xn[k], xv[k]->count, xv[k]->n, 100 * xv[k]->p, 100 * xv[k]->lo,
-                   100 * xv[k]->hi, xt[k]->p_up, xt[k]->cb);
+                   100 * xv[k]->hi, xt[k]->p_up, xt[k]->tau);
     }
 }
 
