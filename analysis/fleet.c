@@ -9,7 +9,9 @@
  * in advance.
  *
  * fleet_quantile_p: with tau the variance inflation of the exceedance
- * count (dep.h, the larger of the level's and the limit's), the count
+ * count at level q (dep.h; under "the quantile is at the limit" that is
+ * the dependence that matters, and a limit far below the data would make
+ * one cluster of the whole run), the count
  * above the limit over tau is compared with Binomial(n / tau, 1 - q),
  * its upper tail I_{1-q}(x, m - x + 1) taken at real x and m. */
 #include "fleet.h"
@@ -32,7 +34,7 @@ double fleet_quantile_p(const double *x_time, const double *sorted, size_t n,
     }
     dep_n_eff(x_time, sorted, n, q, &d);
     dep_clusters(x_time, n, limit, d.run, &c);
-    tau = fmax(d.tau, c.tau);
+    tau = d.tau;
     *n_eff = (double)n / tau;
     /* the count above the limit in effective samples, against
      * Binomial(n_eff, 1 - q), through the incomplete beta so that both
