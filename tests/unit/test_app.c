@@ -108,7 +108,9 @@ static void diff_should_find_no_difference_with_itself(void)
     CHECK_INT(r.n, b.n);
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
         CHECK_NEAR(r.d[l].delta, 0, 0);
-        CHECK_INT(r.d[l].verdict, COW_VERDICT_FLAT);
+        /* ~ where the interval is calibrated, ? where the tail is thin */
+        CHECK(r.d[l].verdict == (r.d[l].method == COW_QCMP_BOOT ? COW_VERDICT_FLAT
+                                                               : COW_VERDICT_UNSURE));
         CHECK_INT(r.run_q[l].state, r.base_q[l].state);
     }
     CHECK(r.has_max);
