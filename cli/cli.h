@@ -48,6 +48,7 @@ typedef struct cow_ingest_flags {
     const char *label;        /* --label (single run only) */
     const char *parser;       /* --parser NAME: skip detection */
     int quiet;                /* -q: only errors and the summary line */
+    int follow_symlinks;      /* --follow-symlinks */
 } cow_ingest_flags;
 
 typedef struct cow_ingest_totals {

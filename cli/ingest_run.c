@@ -24,7 +24,7 @@
 #include "writer.h"
 
 /* Rejects printed per file; the rest are only counted and stored. */
-#define SHOW_REJECTS 3
+#define SHOW_REJECTS 5
 
 typedef struct storesink {
     cow_store *st;        /* destination */
@@ -242,11 +242,70 @@ static void print_landed(const char *fname, const cow_parser *p, const storesink
     printf("\n");
 }
 
+/* Why a file is not a capture file at all: empty, or binary (a NUL byte
+ * among its first bytes). 0 and why[0] == 0 when it may be text. */
+static int not_text(const char *head, size_t n, long long size, char *why,
+                    size_t cap)
+{
+    const char *nul;
+    why[0] = '\0';
+    if (size == 0 || n == 0) {
+        snprintf(why, cap, "empty file");
+        return 1;
+    }
+    if ((nul = memchr(head, '\0', n)) != NULL) {
+        snprintf(why, cap, "not text: NUL byte at offset %zu", (size_t)(nul - head));
+        return 1;
+    }
+    return 0;
+}
+
+/* For a file no parser recognises: say so when its first bytes are not
+ * UTF-8 (a binary or a legacy-encoded file), naming line and column. */
+static void not_utf8(const char *head, size_t n, char *why, size_t cap)
+{
+    size_t i = 0, col = 1;
+    long line = 1;
+    while (i < n) {
+        unsigned char c = (unsigned char)head[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+                   : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t j;
+        if (len == 0 || (len == 2 && c < 0xc2))
+            goto bad;
+        if (i + len > n)
+            return; /* cut by the peek window */
+        for (j = 1; j < len; j++)
+            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
+                goto bad;
+        if (c == '\n') {
+            line++;
+            col = 0;
+        }
+        i += len;
+        col++;
+    }
+    return;
+bad:
+    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu (not "
+             "recognised; force a parser with --parser NAME)", line, col);
+}
+
+/* A file as shown: its path below the run's folder (info/info-1.txt). */
+static const char *shown_name(const cow_capture_run *r, const char *path)
+{
+    size_t n = strlen(r->dir);
+    if (strncmp(path, r->dir, n) != 0 || strcmp(r->dir, ".") == 0)
+        return base_name(path);
+    while (path[n] == '/')
+        n++;
+    return path + n;
+}
+
 /* Ingest one file of a run. *run_id is created on first use. */
-static int ingest_file(cow_store *st, const cow_capture_run *r,
-                       const char *path, const cow_parse_opts *o0,
-                       const cow_ingest_flags *fl, int64_t *run_id,
-                       cow_ingest_totals *tot)
+static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
+                       const cow_parse_opts *o0, const cow_ingest_flags *fl,
+                       int64_t *run_id, cow_ingest_totals *tot)
 {
     cow_err e = COW_ERR_INIT;
     cow_src src;
@@ -257,6 +316,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     storesink k;
     struct stat sb;
     char sha[65];
+    const char *path = r->files[fi];
+    const char *fname = shown_name(r, path);
+    const char *forced = fl->parser ? fl->parser : r->parsers[fi];
+    char why[160];
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
@@ -274,12 +337,17 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    p = fl->parser ? parser_by_name(fl->parser)
+    p = NULL;
+    if (not_text(head, nhead, src.size, why, sizeof(why)) == 0)
+        p = forced ? parser_by_name(forced)
                    : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
     if (p == NULL) {
+        if (!why[0])
+            not_utf8(head, nhead, why, sizeof(why));
         if (!fl->quiet)
-            printf("  %-28s skipped: no parser recognises it (force one with "
-                   "--parser NAME; see cowtail help ingest)\n", o.fname);
+            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
+                   "no parser recognises it (force one with --parser NAME; "
+                   "see cowtail help ingest)");
         src_close(&src);
         tot->files_skipped++;
         return FILE_SKIPPED;
@@ -310,7 +378,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         goto fatal;
     if (rc != COW_OK) {
         src_close(&src);
-        return refuse_file(st, r, fl, path, o.fname, p, &e, run_id, tot);
+        return refuse_file(st, r, fl, path, fname, p, &e, run_id, tot);
     }
     src_sha256(&src, sha);
     if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
@@ -320,7 +388,7 @@ duplicate:
         store_rollback(st);
         *run_id = 0;
         if (!fl->quiet)
-            printf("  %-28s already ingested (same SHA-256): nothing added\n", o.fname);
+            printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
         src_close(&src);
         tot->files_dup++;
         return FILE_DUP;
@@ -329,7 +397,7 @@ duplicate:
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;
     if (!fl->quiet)
-        print_landed(o.fname, p, &k);
+        print_landed(fname, p, &k);
     src_close(&src);
     tot->files_ok++;
     tot->rows += k.rows;
@@ -344,6 +412,16 @@ fatal:
     return FILE_FATAL;
 }
 
+/* Was this file named on the command line (not found by a walk)? */
+static int named(char **paths, int npaths, const char *file)
+{
+    int a;
+    for (a = 0; a < npaths; a++)
+        if (strcmp(paths[a], file) == 0)
+            return 1;
+    return 0;
+}
+
 int cli_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
@@ -354,12 +432,19 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
 
     memset(tot, 0, sizeof(*tot));
     capture_init(&cap);
+    cap.follow_symlinks = fl->follow_symlinks;
     for (a = 0; a < npaths; a++) {
         if (capture_add_path(&cap, paths[a], &e) != COW_OK) {
             cli_error(&e);
             capture_release(&cap);
             return EXIT_USAGE;
         }
+    }
+    for (i = 0; i < cap.nnotes && !fl->quiet; i++)
+        printf("note: %s\n", cap.notes[i]);
+    for (i = 0; i < cap.nproblems; i++) {
+        cli_errorf("%s", cap.problems[i]);
+        code = EXIT_REJECTED;
     }
     if (fl->label && cap.n > 1) {
         cli_errorf("--label names one run, but the paths hold %zu runs", cap.n);
@@ -383,10 +468,14 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
             code = EXIT_USAGE;
             continue;
         }
-        if (!fl->quiet)
+        if (!fl->quiet) {
             printf("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
+            for (j = 0; j < r->njoined; j++)
+                printf("  joined: %s/ (no latency capture, primary log or "
+                       "run.json of its own)\n", r->joined[j]);
+        }
         for (j = 0; j < r->nfiles; j++) {
-            int out = ingest_file(st, r, r->files[j], &o, fl, &run_id, tot);
+            int out = ingest_file(st, r, j, &o, fl, &run_id, tot);
             if (out == FILE_FATAL) {
                 capture_release(&cap);
                 return EXIT_IO;
@@ -395,6 +484,11 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
                 touched = 1;
             if (out == FILE_REFUSED && code == EXIT_OK)
                 code = EXIT_REJECTED;
+            if (out == FILE_SKIPPED && named(paths, npaths, r->files[j])) {
+                cli_errorf("%s: named on the command line, but nothing of it "
+                           "landed", r->files[j]);
+                code = code == EXIT_OK ? EXIT_REJECTED : code;
+            }
         }
         tot->runs += touched;
     }

@@ -1,0 +1,120 @@
+#!/bin/bash
+# capture.sh COWTAIL SAMPLES -- end-to-end: run discovery (subfolders join
+# the run that encloses them), the tree walk's safety (links, FIFOs, loops,
+# unreadable entries) and files that are not capture files at all. The
+# trees are built here from a real sample.
+set -u
+COW=$1
+SAMPLES=$2
+. "$(dirname "$0")/lib.sh"
+SRC=$SAMPLES/fullsync-disk
+
+# --- the bundled sample in the subfolder layout is one run
+"$COW" ingest --db "$WORK/s.db" "$SRC" > "$WORK/s.out" 2> "$WORK/s.err"
+check "subfolder sample exits 0" test $? = 0
+check "one run" has "into 1 run:" "$WORK/s.out"
+check "info/ joined the run" has "  joined: info/ (no latency capture, primary log or run.json of its own)" "$WORK/s.out"
+check "replica/ joined the run" has "  joined: replica/" "$WORK/s.out"
+check "smaps_child/ joined the run" has "  joined: smaps_child/" "$WORK/s.out"
+check "joined files shown by their path" has "  replica/replica.log  *redis-log" "$WORK/s.out"
+"$COW" runs --db "$WORK/s.db" --json > "$WORK/s.json"
+check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
+"$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc" 2>&1
+check "COW from info/ on the run" has "rdb_last_cow_size .*info/info-1796028685165.txt" "$WORK/s.doc"
+
+# --- a tree: a run with subfolders at any depth, a sibling run, a folder
+# with no run of its own beside them
+T=$WORK/tree
+mkdir -p "$T/bgsave/info/deep" "$T/bgsave/smaps_child" "$T/steady" "$T/extras/proc"
+cp "$SRC/latency.csv" "$SRC/redis.log" "$T/bgsave/"
+cp "$SRC"/info/info-1796028685165.txt "$T/bgsave/info/deep/"
+cp "$SRC"/smaps_child/* "$T/bgsave/smaps_child/"
+cp "$SAMPLES/steady/latency.csv" "$T/steady/"
+cp "$SRC/sysctl.txt" "$T/extras/proc/"
+"$COW" ingest --db "$WORK/t.db" "$T" > "$WORK/t.out" 2> "$WORK/t.err"
+check "tree exits 0" test $? = 0
+check "three runs" has "into 3 runs:" "$WORK/t.out"
+check "a folder two levels down joins" has "  joined: info/deep/" "$WORK/t.out"
+check "a folder with no run below is one run" has "^run extras " "$WORK/t.out"
+check "its subfolder joined it" has "  joined: proc/" "$WORK/t.out"
+check "info/ is no run" test "$(grep -c '^run .*info' "$WORK/t.out")" = 0
+
+# --- a folder with no run at all below it, named: one run as a whole
+mkdir -p "$WORK/only/info" && cp "$SRC"/info/info-17960286851*.txt "$WORK/only/info/"
+"$COW" ingest --db "$WORK/o.db" "$WORK/only" > "$WORK/o.out" 2>&1
+check "no run below: one run" has "into 1 run:" "$WORK/o.out"
+
+# --- run.json "files" maps a name to a parser and a role
+mkdir -p "$WORK/mapped"
+cp "$SAMPLES/steady/latency.csv" "$WORK/mapped/probe.dat"
+printf '{"label":"mapped","files":{"probe.dat":{"parser":"latency-csv","role":"primary"}}}\n' > "$WORK/mapped/run.json"
+"$COW" ingest --db "$WORK/m.db" "$WORK/mapped" > "$WORK/m.out" 2>&1
+check "mapped file read with its parser" has "probe.dat  *latency-csv  *5788 samples" "$WORK/m.out"
+printf '{"files":{"x":{"parser":"nope"}}}\n' > "$WORK/mapped/run.json"
+"$COW" ingest --db "$WORK/m2.db" "$WORK/mapped" > "$WORK/m2.out" 2> "$WORK/m2.err"
+check "an unknown parser in run.json: exit 1" test $? = 1
+check "named in the message" has 'run.json: "files": "x": no parser named "nope".*the run is skipped' "$WORK/m2.err"
+
+# --- a bad run.json skips its run; the rest of the batch lands
+mkdir -p "$WORK/batch/a" "$WORK/batch/b"
+cp "$SAMPLES/steady/latency.csv" "$WORK/batch/a/"
+cp "$SAMPLES/steady/latency.csv" "$WORK/batch/b/"
+printf '{"label": ' > "$WORK/batch/a/run.json"
+"$COW" ingest --db "$WORK/b.db" "$WORK/batch" > "$WORK/b.out" 2> "$WORK/b.err"
+check "bad run.json: exit 1" test $? = 1
+check "said with the file" has "a/run.json:1: run.json is not a JSON object.*the run is skipped" "$WORK/b.err"
+check "the other run landed" has "into 1 run: 5788 records" "$WORK/b.out"
+
+# --- links, FIFOs, loops
+L=$WORK/links
+mkdir -p "$L/run" "$WORK/outside"
+cp "$SAMPLES/steady/latency.csv" "$L/run/"
+cp "$SRC/sysctl.txt" "$WORK/outside/secret.txt"
+ln -s "$WORK/outside/secret.txt" "$L/run/sysctl.txt"
+ln -s /proc/meminfo "$L/run/meminfo"
+ln -s .. "$L/run/loop"
+mkfifo "$L/run/fifo.csv"
+timeout 20 "$COW" ingest --db "$WORK/l.db" "$L" > "$WORK/l.out" 2> "$WORK/l.err"
+check "links skipped by default: exit 0" test $? = 0
+check "a link is said and skipped" has "run/sysctl.txt: symbolic link not followed" "$WORK/l.out"
+check "a FIFO in the tree is skipped" has "fifo.csv: not a regular file (a FIFO): skipped" "$WORK/l.out"
+check "only the latency file landed" has "ingested 1 file into 1 run" "$WORK/l.out"
+timeout 20 "$COW" ingest --follow-symlinks --db "$WORK/l2.db" "$L" > "$WORK/l2.out" 2> "$WORK/l2.err"
+check "--follow-symlinks with escapes: exit 1" test $? = 1
+check "outside the tree refused" has "run/sysctl.txt: symbolic link leads outside the tree" "$WORK/l2.err"
+check "/proc refused" has "run/meminfo: symbolic link leads into /proc: skipped" "$WORK/l2.err"
+check "loop reported" has "symbolic link loop" "$WORK/l2.err"
+check "the rest landed" has "ingested 1 file into 1 run" "$WORK/l2.out"
+mkdir -p "$L/run/sub" && cp "$SRC/thp-enabled.txt" "$L/run/sub/" && rm "$L/run/sysctl.txt" "$L/run/meminfo" "$L/run/loop"
+ln -s sub/thp-enabled.txt "$L/run/thp-link.txt"
+timeout 20 "$COW" ingest --follow-symlinks --db "$WORK/l3.db" "$L" > "$WORK/l3.out" 2>&1
+check "a link inside the tree is followed" has "thp-link.txt  *procfs" "$WORK/l3.out"
+timeout 20 "$COW" ingest --db "$WORK/f.db" "$L/run/fifo.csv" > "$WORK/f.out" 2> "$WORK/f.err"
+check "a FIFO named on the command line does not block: exit 1" test $? = 1
+check "and says why" has "fifo.csv: not a regular file" "$WORK/f.err"
+
+# --- files that are not capture files
+mkdir -p "$WORK/junk"
+: > "$WORK/junk/latency.csv"
+printf 'ab\000cd\001' > "$WORK/junk/random.bin"
+printf 'caf\351 au lait\n' > "$WORK/junk/latin1.txt"
+"$COW" ingest --db "$WORK/j.db" "$WORK/junk/latency.csv" > "$WORK/j1.out" 2> "$WORK/j1.err"
+check "an empty file named: exit 1" test $? = 1
+check "empty file said" has "latency.csv  *skipped: empty file" "$WORK/j1.out"
+check "nothing landed, said" has "junk/latency.csv: named on the command line, but nothing of it landed" "$WORK/j1.err"
+"$COW" ingest --db "$WORK/j.db" "$WORK/junk/random.bin" > "$WORK/j2.out" 2>&1
+check "random bytes named: exit 1" test $? = 1
+check "NUL byte offset" has "random.bin  *skipped: not text: NUL byte at offset 2" "$WORK/j2.out"
+"$COW" ingest --db "$WORK/j.db" "$WORK/junk/latin1.txt" > "$WORK/j3.out" 2>&1
+check "invalid UTF-8 named: exit 1" test $? = 1
+check "invalid UTF-8 at line:col" has "latin1.txt  *skipped: not text: invalid UTF-8 at line 1, column 4" "$WORK/j3.out"
+mkdir -p "$WORK/meta"
+cp "$SAMPLES/steady/latency.csv" "$WORK/meta/"
+printf '{\n  "tool": "loadgen",\n  "start_time": "2026-11-30T08:50:00Z",\n  "duration": 12,\n  "latency": {"unit": "us"}\n}\n' > "$WORK/meta/tool.json"
+"$COW" ingest --db "$WORK/meta.db" "$WORK/meta" > "$WORK/meta.out" 2>&1
+check "a tool's JSON beside the capture: exit 0" test $? = 0
+check "is not recognised, not refused" has "tool.json  *skipped: no parser recognises it" "$WORK/meta.out"
+"$COW" doctor --db "$WORK/meta.db" meta > "$WORK/meta.doc" 2>&1
+check "and raises no refusal" test "$(grep -c ingest_refusals "$WORK/meta.doc")" = 0
+
+finish
