@@ -244,12 +244,11 @@ static void print_landed(const char *fname, const cow_parser *p, const storesink
 
 /* Why a file is not a capture file at all: empty, or binary (a NUL byte
  * among its first bytes). 0 and why[0] == 0 when it may be text. */
-static int not_text(const char *head, size_t n, long long size, char *why,
-                    size_t cap)
+static int not_text(const char *head, size_t n, char *why, size_t cap)
 {
     const char *nul;
     why[0] = '\0';
-    if (size == 0 || n == 0) {
+    if (n == 0) { /* not st_size: /proc files say 0 */
         snprintf(why, cap, "empty file");
         return 1;
     }
@@ -338,7 +337,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         return FILE_REFUSED;
     }
     p = NULL;
-    if (not_text(head, nhead, src.size, why, sizeof(why)) == 0)
+    if (not_text(head, nhead, why, sizeof(why)) == 0)
         p = forced ? parser_by_name(forced)
                    : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
     if (p == NULL) {

@@ -1,11 +1,12 @@
 #!/bin/bash
-# capture.sh COWTAIL SAMPLES -- end-to-end: run discovery (subfolders join
+# capture.sh COWTAIL SAMPLES DATA -- end-to-end: run discovery (subfolders join
 # the run that encloses them), the tree walk's safety (links, FIFOs, loops,
 # unreadable entries) and files that are not capture files at all. The
 # trees are built here from a real sample.
 set -u
 COW=$1
 SAMPLES=$2
+DATA=$3
 . "$(dirname "$0")/lib.sh"
 SRC=$SAMPLES/fullsync-disk
 
@@ -116,5 +117,13 @@ check "a tool's JSON beside the capture: exit 0" test $? = 0
 check "is not recognised, not refused" has "tool.json  *skipped: no parser recognises it" "$WORK/meta.out"
 "$COW" doctor --db "$WORK/meta.db" meta > "$WORK/meta.doc" 2>&1
 check "and raises no refusal" test "$(grep -c ingest_refusals "$WORK/meta.doc")" = 0
+
+# --- empty cells in series are missing values; an empty column is dropped
+"$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
+check "series with empty cells: exit 0" test $? = 0
+check "memory: every value landed (170 + 170 + 18)" has "memory.csv  *mem-series  *358 records, 0 rejected" "$WORK/mv.out"
+check "the empty column dropped, said" has "dropped_columns replica_rss_kb (empty throughout)" "$WORK/mv.out"
+check "missing cells counted" has "missing_values 322 empty cells" "$WORK/mv.out"
+check "throughput: the interval with no count is left out" has "throughput.csv  *throughput-csv  *11 records, 0 rejected" "$WORK/mv.out"
 
 finish
