@@ -270,3 +270,33 @@ void phase_release(cow_phases *p)
     free(p->v);
     memset(p, 0, sizeof(*p));
 }
+
+/* [t, t + lat) overlaps [t0, t1); a zero latency is the point t. */
+static int overlaps(int64_t t, double lat, int64_t t0, int64_t t1)
+{
+    return t < t1 && (t >= t0 || (double)(t0 - t) < lat);
+}
+
+size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
+                            double *lat, size_t n)
+{
+    const cow_phase *p = &ph->v[i];
+    int window = phase_is_window(p->kind);
+    size_t k, j, m = 0;
+
+    for (k = 0; k < n; k++) {
+        int keep;
+        if (window) {
+            keep = overlaps(t[k], lat[k], p->t0_us, p->t1_us);
+        } else {
+            keep = t[k] >= p->t0_us && t[k] < p->t1_us;
+            for (j = 0; keep && j < ph->n; j++)
+                if (phase_is_window(ph->v[j].kind) &&
+                    overlaps(t[k], lat[k], ph->v[j].t0_us, ph->v[j].t1_us))
+                    keep = 0;
+        }
+        if (keep)
+            lat[m++] = lat[k];
+    }
+    return m;
+}

@@ -35,6 +35,11 @@ const char *const cmd_analyze_usage[] = {
     "  --seed S           bootstrap seed (default 1; printed with results)",
     "  --method M         quantile definition: linear (Hyndman-Fan type 7,",
     "                     numpy's default) or nearest (nearest rank)",
+    "  --assign RULE      which samples a window holds: in-flight (default: a",
+    "                     request in flight at any time during the window,",
+    "                     [send, send + latency) overlapping it; the baseline",
+    "                     keeps only samples overlapping no window) or send",
+    "                     (by send time alone, for comparison)",
     "  --json             print results as JSON (see README)",
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
@@ -48,6 +53,7 @@ typedef struct analyze_opts {
     cow_runstats_opts rs;   /* method, resamples, seed */
     int json;               /* --json */
     int quiet;              /* store only, print nothing */
+    int by_send;            /* --assign send: by send time alone */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -299,6 +305,7 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
     rawint(r, "seed", (long long)o->rs.seed);
     rawint(r, "resamples", o->rs.resamples);
     cJSON_AddStringToObject(r, "method", o->rs.method == COW_PCT_NEAREST ? "nearest" : "linear");
+    cJSON_AddStringToObject(r, "assign", o->by_send ? "send" : "in-flight");
     cJSON_AddItemToObject(r, "all", json_stats(&rs->all));
     for (i = 0; i < ph->n; i++) {
         const cow_phase *p = &ph->v[i];
@@ -377,24 +384,50 @@ static cow_flag_poll *polls(cow_store *st, int64_t run, const char *key, size_t 
     return p;
 }
 
-/* Loader of one phase's samples from the store (runstats.h). */
+/* Loader of one phase's samples from the store (runstats.h), assigning
+ * samples in flight (phase_keep_in_flight) unless by_send. */
 typedef struct store_loader {
-    cow_store *st;      /* the store */
-    int64_t run;        /* the run */
+    cow_store *st;          /* the store */
+    int64_t run;            /* the run */
+    const cow_phases *ph;   /* the phases being loaded */
+    int by_send;            /* --assign send */
+    double max_lat;         /* the run's longest latency, -1 until known */
 } store_loader;
 
 static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
                            cow_err *e)
 {
     store_loader *l = ctx;
-    return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+    int64_t *t = NULL, from = t0;
+    size_t i;
+    int rc;
+
+    if (l->by_send || t0 == INT64_MIN || l->ph == NULL) {
+        rc = store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+        for (i = 0; rc == COW_OK && t0 == INT64_MIN && i < *n; i++)
+            if ((*v)[i] > l->max_lat)
+                l->max_lat = (*v)[i];
+        return rc;
+    }
+    for (i = 0; i < l->ph->n; i++)
+        if (l->ph->v[i].t0_us == t0 && l->ph->v[i].t1_us == t1)
+            break;
+    if (i == l->ph->n) /* not a phase: by send time */
+        return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+    if (phase_is_window(l->ph->v[i].kind) && l->max_lat > 0)
+        from = t0 - (int64_t)ceil(l->max_lat) - 1;
+    if ((rc = store_load_range(l->st, l->run, from, t1, v, &t, n, e)) != COW_OK)
+        return rc;
+    *n = phase_keep_in_flight(l->ph, i, t, *v, *n);
+    free(t);
+    return COW_OK;
 }
 
 static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *o,
                        cJSON *out, cow_err *e)
 {
     int64_t t_first = 0, t_last = 0;
-    store_loader loader = {st, r->id};
+    store_loader loader = {st, r->id, NULL, o->by_send, -1};
     size_t n = 0, nb = 0, na = 0;
     cow_event_set ev;
     cow_phase_input in;
@@ -426,6 +459,7 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
     }
     in.t_first_us = n ? t_first : 0;
     in.t_last_us = n ? t_last : 0;
+    loader.ph = &ph;
     if ((rc = phase_build(&in, &ph, e)) != COW_OK ||
         (rc = runstats_compute(&ph, &o->rs, load_from_store, &loader, &rs, e)) != COW_OK)
         goto done;
@@ -499,6 +533,7 @@ int cmd_analyze(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},
         {"method", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},
+        {"assign", required_argument, NULL, 'a'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = COW_DEFAULT_DB;
@@ -544,6 +579,13 @@ int cmd_analyze(int argc, char **argv)
             }
             break;
         case 'j': o.json = 1; break;
+        case 'a':
+            if (strcmp(optarg, "send") == 0 || strcmp(optarg, "in-flight") == 0) {
+                o.by_send = strcmp(optarg, "send") == 0;
+                break;
+            }
+            cli_errorf("--assign %s: expected in-flight or send", optarg);
+            return EXIT_USAGE;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_analyze_usage); return EXIT_USAGE;
         }

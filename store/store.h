@@ -113,6 +113,9 @@ int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us
  * frees *lat); reads only that range of the (run, t_us) key. */
 int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
                          double **lat, size_t *n, cow_err *e);
+/* The same with each sample's send time in *t (caller frees both). */
+int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                     double **lat, int64_t **t, size_t *n, cow_err *e);
 
 /* A run's events in time order. Strings live in the returned set; free it
  * with store_free_events. */

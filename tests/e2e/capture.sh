@@ -118,6 +118,17 @@ check "is not recognised, not refused" has "tool.json  *skipped: no parser recog
 "$COW" doctor --db "$WORK/meta.db" meta > "$WORK/meta.doc" 2>&1
 check "and raises no refusal" test "$(grep -c ingest_refusals "$WORK/meta.doc")" = 0
 
+# --- in flight: the AOF rewrite's 12.4 ms probe, sent 4.2 ms before the
+# window opened, is the window's (verdict lift), not the baseline's maximum
+"$COW" ingest -q --db "$WORK/aof.db" "$SAMPLES/aof-rewrite" > /dev/null 2>&1
+"$COW" analyze --db "$WORK/aof.db" aof-rewrite > "$WORK/aof.if" 2>&1
+"$COW" analyze --db "$WORK/aof.db" --assign send aof-rewrite > "$WORK/aof.send" 2>&1
+check "in flight: the baseline max is 4.183 ms" has "^  baseline  .* 1492 .* 4.183$" "$WORK/aof.if"
+check "in flight: the window holds the 12.379 ms probe" has "^  aof-rewrite#1 .* 754 .* 12.379$" "$WORK/aof.if"
+check "in flight: p99.9 lift" has "p99.9  *+5.631 ms .* lift" "$WORK/aof.if"
+check "--assign send: the old rule, p99.9 ~" has "p99.9  *+3.047 ms .* ~" "$WORK/aof.send"
+check "--assign send: the probe in the baseline" has "^  baseline  .* 1493 .* 12.379$" "$WORK/aof.send"
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0
