@@ -614,6 +614,11 @@ typedef struct rl_state {
     bool has_prev;            /* prev_us is set */
     bool tz_noted;            /* the log_tz note was emitted */
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
+    bool sig_pending;         /* a signal-handler line awaits its next line */
+    int64_t sig_utc_us;       /* its UTC stamp */
+    long sig_line, sig_pid;   /* its line and pid */
+    int64_t sig_prev_us;      /* the local stamp before it */
+    long sig_prev_line;       /* and its line */
     int year_src;             /* 0 unknown yet, 1 given, 2 from mtime */
     int year;                 /* given: current year; mtime: mtime's year */
     int year_mon;             /* given: last month seen; mtime: mtime's month */
@@ -750,32 +755,80 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
 }
 
 /* Signal-handler stamps are UTC seconds while the other lines are local
- * time: they are kept out of the ordering check, and a gap to the previous
- * line shows the zone given (or assumed) is wrong. Noted once. */
-static int signal_check(rl_state *st, const cow_line *ln, int64_t t, cow_err *e)
+ * time: they are kept out of the ordering check. Without a zone given, a
+ * signal-handler line between two local lines names the log's offset: the
+ * one offset on the zone grid (15 min) that puts the UTC stamp between
+ * its neighbours. Each such line becomes a "utc_stamp" event (also so
+ * that its UTC events are not shifted when the zone is settled later)
+ * whose value is that offset in seconds, or NaN when the neighbours do
+ * not settle it; settled when the next local line is read. */
+static int utc_stamp_emit(rl_state *st, int64_t next_us, long next_line, cow_err *e)
 {
-    char note[240];
-    int64_t gap_s;
-    long used, guess, a;
+    cow_rec r;
+    char text[200];
+    long lo, hi, off, found = 0, n = 0;
 
-    if (!st->has_prev || st->tzcheck_noted)
+    if (!st->sig_pending)
         return COW_OK;
-    gap_s = (t - st->prev_us) / COW_US_PER_S;
-    if (gap_s > -RL_BACKSTEP_S && gap_s < RL_BACKSTEP_S)
+    st->sig_pending = false;
+    /* local = utc + off; utc stamp truncated to the second */
+    lo = (long)((st->sig_prev_us - st->sig_utc_us) / COW_US_PER_S) - 2;
+    hi = next_line ? (long)((next_us - st->sig_utc_us) / COW_US_PER_S) + 1
+                   : lo + 2 * 14 * 3600; /* no next line: unbounded above */
+    for (off = -14 * 3600; off <= 14 * 3600; off += 900)
+        if (off >= lo && off <= hi) {
+            found = off;
+            n++;
+        }
+    if (st->o->has_tz) {
+        /* stamps were shifted by the zone given: the one found is what
+         * the given zone is off by */
+        long guess = st->o->tz_off_s + found, a = guess < 0 ? -guess : guess;
+        if (n != 1 || !next_line || found == 0 || st->tzcheck_noted)
+            return COW_OK;
+        st->tzcheck_noted = true;
+        snprintf(text, sizeof(text), "line %ld: the signal-handler stamp (UTC) "
+                 "falls between lines %ld and %ld only if the log's local time "
+                 "is UTC%c%02ld:%02ld, not the zone given; check --log-tz",
+                 st->sig_line, st->sig_prev_line, next_line, guess < 0 ? '-' : '+',
+                 a / 3600, a / 60 % 60);
+        return sink_note(st->k, "log_tz_check", text, e);
+    }
+    if (next_line)
+        snprintf(text, sizeof(text), "signal-handler stamp of line %ld between "
+                 "the local stamps of lines %ld and %ld", st->sig_line,
+                 st->sig_prev_line, next_line);
+    else
+        snprintf(text, sizeof(text), "signal-handler stamp of line %ld after "
+                 "the local stamp of line %ld", st->sig_line, st->sig_prev_line);
+    memset(&r, 0, sizeof(r));
+    r.kind = COW_REC_EVENT;
+    r.u.event.t_us = st->sig_utc_us;
+    r.u.event.kind = "utc_stamp";
+    r.u.event.pid = st->sig_pid;
+    r.u.event.value = n == 1 && next_line ? (double)found : NAN;
+    r.u.event.unit = "s";
+    r.u.event.text = text;
+    r.u.event.line = st->sig_line;
+    st->nevents++;
+    return sink_emit(st->k, &r, e);
+}
+
+static int signal_seen(rl_state *st, const rl_line *l, const cow_line *ln,
+                       int64_t t, cow_err *e)
+{
+    int rc;
+    if (!st->has_prev)
         return COW_OK;
-    st->tzcheck_noted = true;
-    /* local - used = utc ~ signal stamp, so the zone is used - gap,
-     * rounded to the quarter hour zones come in */
-    used = st->o->has_tz ? st->o->tz_off_s : 0;
-    guess = used - (long)gap_s;
-    guess = (guess >= 0 ? guess + 450 : guess - 450) / 900 * 900;
-    a = guess < 0 ? -guess : guess;
-    snprintf(note, sizeof(note), "line %ld: the signal-handler stamp (UTC) is "
-             "%+lld s from line %ld: the log's local time looks like "
-             "UTC%c%02ld:%02ld, not the zone used; check --log-tz",
-             ln->no, (long long)gap_s, st->prev_line, guess < 0 ? '-' : '+',
-             a / 3600, a / 60 % 60);
-    return sink_note(st->k, "log_tz_check", note, e);
+    if ((rc = utc_stamp_emit(st, 0, 0, e)) != COW_OK)
+        return rc;
+    st->sig_pending = true;
+    st->sig_utc_us = t;
+    st->sig_line = ln->no;
+    st->sig_pid = l->pid;
+    st->sig_prev_us = st->prev_us;
+    st->sig_prev_line = st->prev_line;
+    return COW_OK;
 }
 
 /* ===================================================== events =========== */
@@ -1069,7 +1122,7 @@ static int line_take(rl_state *st, rl_line *l, const cow_line *ln, cow_err *e)
     if (why != NULL)
         return reject(st, ln, why, e);
     if (l->layout == LAYOUT_SIGNAL) {
-        if ((rc = signal_check(st, ln, t, e)) != COW_OK)
+        if ((rc = signal_seen(st, l, ln, t, e)) != COW_OK)
             return rc;
     } else if (st->has_prev && t < st->prev_us - RL_BACKSTEP_S * COW_US_PER_S) {
         snprintf(st->why, sizeof(st->why), "time stamp is %.0f s before line "
@@ -1078,6 +1131,8 @@ static int line_take(rl_state *st, rl_line *l, const cow_line *ln, cow_err *e)
                  (double)(st->prev_us - t) / 1e6, st->prev_line);
         return reject(st, ln, st->why, e);
     } else {
+        if ((rc = utc_stamp_emit(st, t, ln->no, e)) != COW_OK)
+            return rc;
         st->prev_us = t;
         st->prev_line = ln->no;
         st->has_prev = true;
@@ -1171,6 +1226,8 @@ static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
     while ((rc = src_next_line(s, &ln, e)) == 1)
         if ((rc = line_one(&st, &ln, e)) != COW_OK)
             break;
+    if (rc == 0)
+        rc = utc_stamp_emit(&st, 0, 0, e);
     if (rc == 0)
         rc = file_verdict(&st, e);
     else if (rc < 0)
