@@ -67,6 +67,14 @@ typedef struct cow_ingest_totals {
 int cli_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot);
 
+/* After a run's files landed: settle the clock of each server log whose
+ * clock is not settled yet: the zone given in o, else inferred from a
+ * pair of a UTC source and a log line naming the same instant (the log's
+ * events are moved to UTC), else checked against the samples (a whole-
+ * hour mismatch is recorded, and analyze refuses the run), else UTC. */
+int cli_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
+                      int quiet, int *mismatch, cow_err *e);
+
 /* Print the one-line ingest summary. */
 void cli_print_totals(FILE *fp, const cow_ingest_totals *tot);
 /* Ingest paths quietly (errors and rejects still on stderr) and print the

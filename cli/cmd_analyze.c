@@ -423,6 +423,26 @@ static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t
     return COW_OK;
 }
 
+/* A run whose server log does not match its samples' clock is not
+ * analysed (its windows would land in the wrong place): COW_ECLOCK with
+ * the ingest's finding; quietly (report, doctor) it is skipped: COW_EDUP. */
+static int clock_refusal(cow_store *st, const cow_run_row *r, int quiet, cow_err *e)
+{
+    cow_clock_row *c = NULL;
+    size_t n = 0, i;
+    int rc = store_clock_list(st, r->id, &c, &n, e);
+    for (i = 0; rc == COW_OK && i < n; i++)
+        if (strcmp(c[i].decided, "mismatch") == 0) {
+            if (quiet)
+                rc = COW_EDUP;
+            else
+                rc = COW_FAIL(e, COW_ECLOCK, "run %s not analysed: %s: %s",
+                              r->label, c[i].path, c[i].evidence);
+        }
+    free(c);
+    return rc;
+}
+
 static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *o,
                        cJSON *out, cow_err *e)
 {
@@ -439,6 +459,8 @@ static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *
     memset(&ph, 0, sizeof(ph));
     memset(&rs, 0, sizeof(rs));
     memset(&ev, 0, sizeof(ev));
+    if ((rc = clock_refusal(st, r, o->quiet, e)) != COW_OK)
+        return rc == COW_EDUP ? COW_OK : rc;
     if ((rc = store_sample_span(st, r->id, &n, &t_first, &t_last, e)) != COW_OK ||
         (rc = store_load_events(st, r->id, &ev, e)) != COW_OK)
         goto done;
@@ -543,7 +565,7 @@ int cmd_analyze(int argc, char **argv)
     cow_run_row *rows = NULL;
     size_t n = 0, i;
     cJSON *out = NULL;
-    int c, code = EXIT_OK, a, matched;
+    int c, code = EXIT_OK, a, matched, refused = 0;
     uint64_t v;
 
     memset(&o, 0, sizeof(o));
@@ -610,6 +632,10 @@ int cmd_analyze(int argc, char **argv)
             continue;
         if (analyze_run(st, &rows[i], &o, out, &e) != COW_OK) {
             cli_error(&e);
+            if (e.code == COW_ECLOCK) { /* that run only: go on with the others */
+                refused = 1;
+                continue;
+            }
             code = cli_exit_for(e.code);
             if (code == EXIT_OK)
                 code = EXIT_INTERNAL;
@@ -623,5 +649,5 @@ int cmd_analyze(int argc, char **argv)
     }
     store_free_runs(rows, n);
     store_close(st);
-    return code;
+    return code == EXIT_OK && refused ? EXIT_REJECTED : code;
 }

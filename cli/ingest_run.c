@@ -384,8 +384,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         goto fatal;
     if (seen) {
 duplicate:
-        store_rollback(st);
-        *run_id = 0;
+        store_rollback(st); /* the run held the file: it exists */
         if (!fl->quiet)
             printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
         src_close(&src);
@@ -458,7 +457,7 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
     for (i = 0; i < cap.n; i++) {
         const cow_capture_run *r = &cap.runs[i];
         cow_parse_opts o;
-        int64_t run_id = 0;
+        int64_t run_id = 0, last_run = 0;
         int touched = 0;
 
         if (make_opts(r, fl, &o, &e) != COW_OK) {
@@ -475,6 +474,8 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
         }
         for (j = 0; j < r->nfiles; j++) {
             int out = ingest_file(st, r, j, &o, fl, &run_id, tot);
+            if (run_id != 0)
+                last_run = run_id;
             if (out == FILE_FATAL) {
                 capture_release(&cap);
                 return EXIT_IO;
@@ -490,6 +491,16 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
             }
         }
         tot->runs += touched;
+        if (last_run != 0) {
+            int mismatch = 0;
+            if (cli_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK) {
+                cli_error(&e);
+                capture_release(&cap);
+                return EXIT_IO;
+            }
+            if (mismatch && code == EXIT_OK)
+                code = EXIT_REJECTED;
+        }
     }
     if (tot->rejected > 0 && code == EXIT_OK)
         code = EXIT_REJECTED;

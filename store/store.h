@@ -262,4 +262,43 @@ void store_free_findings(cow_finding_row *rows, size_t n);
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
 void store_free_runs(cow_run_row *rows, size_t n);
 
+/* ------------------------------------------------------------- clocks */
+
+/* A pair of a log stamp and a UTC source naming the same instant. */
+typedef struct cow_clock_pair {
+    double d_s;          /* the log's stamp read as UTC minus the UTC instant, s */
+    double tol_s;        /* how far from the zone grid it may fall */
+    char what[300];      /* which pair, with file:line */
+} cow_clock_pair;
+
+/* How a log's clock was settled (table clocks). */
+typedef struct cow_clock_row {
+    int64_t file;
+    char path[512];
+    char decided[16];    /* given, inferred, assumed, mismatch */
+    int has_off;
+    long off_s;          /* local time minus UTC */
+    char evidence[400];
+} cow_clock_row;
+
+/* Pairs for log `file` of `run`, best first: INFO rdb_last_save_time vs
+ * the save's end line, server start (server_time_usec - uptime) vs the
+ * startup line, signal-handler stamps (caller frees *v). */
+int store_clock_pairs(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                      size_t *n, cow_err *e);
+/* Stamps of the log's window start and end events, in time order. */
+int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
+                        cow_err *e);
+/* Move a log's local-time events to UTC: t_us -= off_us (signal-handler
+ * lines, already UTC, stay). */
+int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e);
+int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decided,
+                    int has_off, long off_s, const char *evidence, cow_err *e);
+int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
+                     cow_err *e);
+/* The run's server logs whose clock is not settled yet, or (all_but_given)
+ * not settled by a zone given (caller frees). */
+int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
+                        int64_t **files, size_t *n, cow_err *e);
+
 #endif

@@ -129,6 +129,34 @@ check "in flight: p99.9 lift" has "p99.9  *+5.631 ms .* lift" "$WORK/aof.if"
 check "--assign send: the old rule, p99.9 ~" has "p99.9  *+3.047 ms .* ~" "$WORK/aof.send"
 check "--assign send: the probe in the baseline" has "^  baseline  .* 1493 .* 12.379$" "$WORK/aof.send"
 
+# --- clocks: a log in local time UTC+2 without log_tz. With INFO beside
+# it the zone is inferred and the windows are those of log_tz given;
+# without any pair the run is refused until the zone is given.
+C=$WORK/clk
+mkdir -p "$C/utc2" "$C/given" "$C/nopair"
+for d in utc2 given nopair; do cp "$SAMPLES"/bgsave-t1/* "$C/$d/"; done
+for d in utc2 nopair; do
+    sed -i 's/^\([0-9]*:[A-Z] [0-9]* [A-Z][a-z]* [0-9]* \)08:/\110:/' "$C/$d/redis.log"
+    sed -i '/"log_tz"/d' "$C/$d/run.json"
+done
+rm "$C/nopair/info.txt"
+for d in utc2 given nopair; do sed -i "s/\"label\": \"bgsave-t1\"/\"label\": \"$d\"/" "$C/$d/run.json"; done
+"$COW" ingest --db "$WORK/c.db" "$C" > "$WORK/c.out" 2> "$WORK/c.err"
+check "a log that does not match its samples: ingest exits 1" test $? = 1
+check "the zone inferred, and from what" has "clock: .*utc2/redis.log: local time is UTC+02:00, from INFO rdb_last_save_time 1796028629 (.*info.txt:4820) vs the save's end at .*redis.log:12" "$WORK/c.out"
+check "no pair: the likely zone and the flag named" has "nopair/redis.log: no pair of a UTC source and a log line names the same instant, and the log's windows fall outside the samples' span, as if its local time were UTC+02:00: give the zone with --log-tz +02:00" "$WORK/c.err"
+"$COW" analyze --db "$WORK/c.db" --json utc2 given > "$WORK/c.json"
+tr -d '\n\t ' < "$WORK/c.json" | grep -o '"label":"[a-z0-9#-]*","kind":"[a-z_]*","t0_us":[0-9]*,"t1_us":[0-9]*' > "$WORK/c.win"
+check "six phases (3 per run)" test "$(wc -l < "$WORK/c.win")" = 6
+check "windows inferred = windows given" test "$(head -3 "$WORK/c.win")" = "$(tail -3 "$WORK/c.win")"
+"$COW" analyze --db "$WORK/c.db" nopair > "$WORK/c.an" 2>&1
+check "the unmatched run is not analysed: exit 1" test $? = 1
+check "and says why" has "run nopair not analysed: .*--log-tz +02:00" "$WORK/c.an"
+"$COW" ingest --db "$WORK/c.db" --log-tz +02:00 "$C/nopair" > /dev/null 2>&1
+"$COW" analyze --db "$WORK/c.db" --json nopair > "$WORK/c2.json" 2>&1
+check "the zone given later settles it" test $? = 0
+check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627622000,"t1_us":1796028629588001' <(tr -d '\n\t ' < "$WORK/c2.json")
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0
