@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "clock.h"
-#include "cli.h"
+#include "app.h"
 
 static void fmt_off(long off, char *buf, size_t n)
 {
@@ -76,7 +76,7 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
                            "pair of a UTC source and a log line", e);
 }
 
-int cli_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
+int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
                       int quiet, int *mismatch, cow_err *e)
 {
     int64_t *files = NULL;
@@ -138,7 +138,7 @@ int cli_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
         for (j = 0; j < n; j++)
             if (rows[i].file == files[j] && strcmp(rows[i].decided, "given") != 0) {
                 if (strcmp(rows[i].decided, "mismatch") == 0) {
-                    cli_errorf("%s: %s", rows[i].path, rows[i].evidence);
+                    app_errorf("%s: %s", rows[i].path, rows[i].evidence);
                     *mismatch = 1;
                 }
                 else if (!quiet)

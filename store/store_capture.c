@@ -1,0 +1,257 @@
+/* store_capture.c -- what capture discovery and the clocks of server logs
+ * need from the store (store.h): the pairs that settle a log's zone, and
+ * the clocks table (migration 006). Statements here run once per log
+ * file, so they are prepared per call. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+/* ------------------------------------------------------------- clocks */
+
+/* Run one ad-hoc statement per call: these run once per log file. */
+static int prep(cow_store *st, const char *sql, sqlite3_stmt **q, cow_err *e)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
+        return sql_fail(st, e, "preparing a query");
+    return COW_OK;
+}
+
+static void add_pair(cow_clock_pair **v, size_t *n, size_t *cap, double d_s,
+                     double tol_s, const char *what)
+{
+    cow_clock_pair *p;
+    *v = xgrow(*v, sizeof(**v), *n + 1, cap);
+    p = &(*v)[(*n)++];
+    p->d_s = d_s;
+    p->tol_s = tol_s;
+    snprintf(p->what, sizeof(p->what), "%s", what);
+}
+
+static const char *col_text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "";
+}
+
+/* The log's save completions against INFO rdb_last_save_time (set by the
+ * primary in the second it logs "Background saving terminated"). */
+static int pairs_save(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                      size_t *n, size_t *cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st,
+        "SELECT ev.t_us, ev.line, lf.path, i.num, f.path, i.line FROM events ev"
+        " JOIN files lf ON lf.id = ev.file,"
+        " (SELECT num, file, min(line) AS line FROM info WHERE run = ?1 AND"
+        "  key = 'rdb_last_save_time' AND num > 0 GROUP BY num LIMIT 1000) i"
+        " JOIN files f ON f.id = i.file"
+        " WHERE ev.file = ?2 AND ev.kind IN ('bgsave_done', 'rdb_saved')"
+        " ORDER BY ev.kind = 'rdb_saved', ev.t_us LIMIT 10000", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char what[300];
+        double d = (double)sqlite3_column_int64(q, 0) / 1e6 - sqlite3_column_double(q, 3);
+        snprintf(what, sizeof(what), "INFO rdb_last_save_time %.0f (%s:%lld) vs "
+                 "the save's end at %s:%lld", sqlite3_column_double(q, 3),
+                 col_text(q, 4), (long long)sqlite3_column_int64(q, 5),
+                 col_text(q, 2), (long long)sqlite3_column_int64(q, 1));
+        add_pair(v, n, cap, d, 2.0, what);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading save pairs");
+}
+
+/* The server's start from its first INFO dump (server_time_usec minus
+ * uptime_in_seconds, same process_id) against the log's startup line. */
+static int pairs_start(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                       size_t *n, size_t *cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st,
+        "SELECT ev.t_us, ev.line, lf.path, s.num - 1e6 * u.num, f.path, s.line"
+        " FROM info s JOIN info u ON u.file = s.file AND u.dump = s.dump AND"
+        "  u.key = 'uptime_in_seconds'"
+        " LEFT JOIN info p ON p.file = s.file AND p.dump = s.dump AND p.key = 'process_id'"
+        " JOIN files f ON f.id = s.file"
+        " JOIN events ev ON ev.file = ?2 AND ev.kind = 'server_start' AND"
+        "  (p.num IS NULL OR ev.pid IS NULL OR ev.pid = p.num)"
+        " JOIN files lf ON lf.id = ev.file"
+        " WHERE s.run = ?1 AND s.key = 'server_time_usec'"
+        " GROUP BY ev.line ORDER BY ev.t_us LIMIT 100", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char what[300];
+        double d = ((double)sqlite3_column_int64(q, 0) - sqlite3_column_double(q, 3)) / 1e6;
+        snprintf(what, sizeof(what), "INFO server_time_usec - uptime_in_seconds "
+                 "(%s:%lld) vs the startup line %s:%lld", col_text(q, 4),
+                 (long long)sqlite3_column_int64(q, 5), col_text(q, 2),
+                 (long long)sqlite3_column_int64(q, 1));
+        add_pair(v, n, cap, d, 3.0, what);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading start pairs");
+}
+
+/* Signal-handler stamps the parser placed between two local lines. */
+static int pairs_signal(cow_store *st, int64_t file, cow_clock_pair **v, size_t *n,
+                        size_t *cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st,
+        "SELECT ev.value, ev.line, f.path, ev.text FROM events ev JOIN files f"
+        " ON f.id = ev.file WHERE ev.file = ?1 AND ev.kind = 'utc_stamp' AND"
+        " ev.value IS NOT NULL ORDER BY ev.line LIMIT 100", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char what[300];
+        snprintf(what, sizeof(what), "the epoch-stamped signal-handler line %s:%lld",
+                 col_text(q, 2), (long long)sqlite3_column_int64(q, 1));
+        add_pair(v, n, cap, sqlite3_column_double(q, 0), 0.5, what);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading signal pairs");
+}
+
+int store_clock_pairs(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                      size_t *n, cow_err *e)
+{
+    size_t cap = 0;
+    int rc;
+    *v = NULL;
+    *n = 0;
+    if ((rc = pairs_save(st, run, file, v, n, &cap, e)) == COW_OK &&
+        (rc = pairs_start(st, run, file, v, n, &cap, e)) == COW_OK)
+        rc = pairs_signal(st, file, v, n, &cap, e);
+    if (rc != COW_OK) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
+                        cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *t = NULL;
+    *n = 0;
+    if ((rc = prep(st,
+        "SELECT t_us FROM events WHERE file = ?1 AND kind IN ('bgsave_start',"
+        " 'sync_bgsave_start', 'aof_rewrite_start', 'forkless_start',"
+        " 'bgsave_done', 'aof_rewrite_done', 'sync_success', 'forkless_done')"
+        " ORDER BY t_us LIMIT 100000", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t = xgrow(*t, sizeof(int64_t), *n + 1, &cap);
+        (*t)[(*n)++] = sqlite3_column_int64(q, 0);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading window events");
+}
+
+int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    /* signal-handler lines are UTC already */
+    if ((rc = prep(st,
+        "UPDATE events SET t_us = t_us - ?2 WHERE file = ?1 AND kind != 'utc_stamp'"
+        " AND (line IS NULL OR line NOT IN (SELECT line FROM events WHERE"
+        " file = ?1 AND kind = 'utc_stamp'))", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    sqlite3_bind_int64(q, 2, off_us);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "shifting log events");
+}
+
+int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decided,
+                    int has_off, long off_s, const char *evidence, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st, "INSERT OR REPLACE INTO clocks (run, file, decided, off_s,"
+                   " evidence) VALUES (?1, ?2, ?3, ?4, ?5)", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    sqlite3_bind_text(q, 3, decided, -1, SQLITE_STATIC);
+    if (has_off)
+        sqlite3_bind_int64(q, 4, off_s);
+    bind_text(q, 5, evidence);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "recording the log's clock");
+}
+
+int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *v = NULL;
+    *n = 0;
+    if ((rc = prep(st, "SELECT c.file, f.path, c.decided, c.off_s, c.evidence FROM"
+                   " clocks c JOIN files f ON f.id = c.file WHERE c.run = ?1"
+                   " ORDER BY f.path", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_clock_row *r;
+        *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
+        r = &(*v)[(*n)++];
+        memset(r, 0, sizeof(*r));
+        r->file = sqlite3_column_int64(q, 0);
+        snprintf(r->path, sizeof(r->path), "%s", col_text(q, 1));
+        snprintf(r->decided, sizeof(r->decided), "%s", col_text(q, 2));
+        r->has_off = sqlite3_column_type(q, 3) != SQLITE_NULL;
+        r->off_s = (long)sqlite3_column_int64(q, 3);
+        snprintf(r->evidence, sizeof(r->evidence), "%s", col_text(q, 4));
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+        return sql_fail(st, e, "reading clocks");
+    }
+    return COW_OK;
+}
+
+int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
+                        int64_t **files, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *files = NULL;
+    *n = 0;
+    if ((rc = prep(st, "SELECT id FROM files WHERE run = ?1 AND parser = 'redis-log'"
+                   " AND id NOT IN (SELECT file FROM clocks WHERE run = ?1 AND"
+                   " (?2 = 0 OR decided = 'given')) ORDER BY id", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, all_but_given != 0);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *files = xgrow(*files, sizeof(int64_t), *n + 1, &cap);
+        (*files)[(*n)++] = sqlite3_column_int64(q, 0);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading log files");
+}
