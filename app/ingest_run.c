@@ -391,11 +391,17 @@ duplicate:
         tot->files_dup++;
         return FILE_DUP;
     }
+    /* the file lands: a refusal of it from an earlier ingest is void */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
+        (rc = store_clear_refusal(st, fl->label ? fl->label : r->label, path, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;
     if (!fl->quiet)
         print_landed(fname, p, &k);
+    if (k.rejected > SHOW_REJECTS)
+        fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
+                "--run '%s' --file '%s'\n", path, k.rejected - SHOW_REJECTS,
+                fl->label ? fl->label : r->label, fname);
     src_close(&src);
     tot->files_ok++;
     tot->rows += k.rows;

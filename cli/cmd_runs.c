@@ -2,7 +2,8 @@
  *
  * The --json form is an array of objects with the stable keys documented
  * in the README: label, scenario, mode, host, trial, files, samples,
- * rejected, events, t_first_us, t_last_us. */
+ * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
+ * t_first_us, t_last_us. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,11 @@ const char *const cmd_runs_usage[] = {
     "",
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of objects with keys label, scenario, mode, host,",
-    "              trial, files, samples, rejected, events, t_first_us,",
-    "              t_last_us (null when unknown), phases (labels of the last",
-    "              analysis, null when never analysed)",
+    "              trial, files, samples, rejected, events (an object: event",
+    "              kind -> count), info_dumps, smaps_snapshots, clock (how",
+    "              each server log's zone was settled), t_first_us, t_last_us",
+    "              (null when unknown), phases (labels of the last analysis,",
+    "              null when never analysed); see the README",
     NULL
 };
 
@@ -49,9 +52,44 @@ static void add_int(cJSON *o, const char *k, long long v, int known)
     }
 }
 
-static int print_json(const cow_run_row *rows, size_t n)
+/* events (kind -> count), info_dumps, smaps_snapshots and clock of run r */
+static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
+{
+    cow_run_extras x;
+    cow_clock_row *c = NULL;
+    size_t nc = 0, i;
+    cJSON *ev, *cl;
+    int rc;
+
+    if ((rc = store_run_extras(st, r->id, &x, e)) != COW_OK)
+        return rc;
+    if ((rc = store_clock_list(st, r->id, &c, &nc, e)) != COW_OK) {
+        store_free_extras(&x);
+        return rc;
+    }
+    ev = cJSON_AddObjectToObject(o, "events");
+    for (i = 0; i < x.nkinds; i++)
+        add_int(ev, x.kinds[i].kind, x.kinds[i].count, 1);
+    add_int(o, "info_dumps", x.info_dumps, 1);
+    add_int(o, "smaps_snapshots", x.smaps_snapshots, 1);
+    cl = cJSON_AddArrayToObject(o, "clock");
+    for (i = 0; i < nc; i++) {
+        cJSON *k = cJSON_CreateObject();
+        add_str(k, "file", c[i].path);
+        add_str(k, "decided", c[i].decided);
+        add_int(k, "offset_s", c[i].off_s, c[i].has_off);
+        add_str(k, "evidence", c[i].evidence);
+        cJSON_AddItemToArray(cl, k);
+    }
+    free(c);
+    store_free_extras(&x);
+    return COW_OK;
+}
+
+static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
+    cow_err e = COW_ERR_INIT;
     size_t i;
     int code;
 
@@ -66,7 +104,12 @@ static int print_json(const cow_run_row *rows, size_t n)
         add_int(o, "files", r->files, 1);
         add_int(o, "samples", r->samples, 1);
         add_int(o, "rejected", r->rejected, 1);
-        add_int(o, "events", r->events, 1);
+        if (add_extras(st, r, o, &e) != COW_OK) {
+            cli_error(&e);
+            cJSON_Delete(o);
+            cJSON_Delete(arr);
+            return cli_exit_for(e.code);
+        }
         add_int(o, "t_first_us", r->t_first_us, r->samples > 0);
         add_int(o, "t_last_us", r->t_last_us, r->samples > 0);
         if (r->phases) {
@@ -138,7 +181,7 @@ int cmd_runs(int argc, char **argv)
     }
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    code = json ? print_json(rows, n) : print_table(rows, n);
+    code = json ? print_json(st, rows, n) : print_table(rows, n);
     store_free_runs(rows, n);
     store_close(st);
     return code;

@@ -303,4 +303,42 @@ int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
 int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
                         int64_t **files, size_t *n, cow_err *e);
 
+/* ------------------------------------------------------ what runs hold */
+
+typedef struct cow_kind_count {
+    char kind[48];       /* event kind */
+    int64_t count;
+} cow_kind_count;
+
+typedef struct cow_run_extras {
+    cow_kind_count *kinds;  /* events per kind, by kind */
+    size_t nkinds;
+    int64_t info_dumps;     /* INFO dumps */
+    int64_t smaps_snapshots; /* smaps / smaps_rollup snapshots */
+} cow_run_extras;
+
+int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e);
+void store_free_extras(cow_run_extras *x);
+
+/* ------------------------------------------------------------ rejects */
+
+typedef struct cow_reject_row {
+    const char *label;   /* run */
+    const char *path;    /* file */
+    int64_t line;        /* 0 when unknown */
+    const char *reason;
+    const char *excerpt; /* the line's start, NULL for a refused file */
+    int refused;         /* 1: the file was refused whole */
+} cow_reject_row;
+
+/* Called per row (strings valid during the call); non-zero stops. */
+typedef int (*cow_reject_cb)(void *ctx, const cow_reject_row *r);
+
+/* Every rejected line and refused file, of run `label` and file `file`
+ * (a path or a base name) when not NULL, by run, file and line. */
+int store_list_rejects(cow_store *st, const char *label, const char *file,
+                       cow_reject_cb cb, void *ctx, cow_err *e);
+/* The file landed: an earlier refusal of it no longer holds. */
+int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e);
+
 #endif

@@ -255,3 +255,104 @@ int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading log files");
 }
+
+/* ------------------------------------------------------ what runs hold */
+
+int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+
+    memset(x, 0, sizeof(*x));
+    if ((rc = prep(st, "SELECT kind, count(*) FROM events WHERE run = ?1"
+                   " GROUP BY kind ORDER BY kind", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_kind_count *k;
+        x->kinds = xgrow(x->kinds, sizeof(*x->kinds), x->nkinds + 1, &cap);
+        k = &x->kinds[x->nkinds++];
+        snprintf(k->kind, sizeof(k->kind), "%s", col_text(q, 0));
+        k->count = sqlite3_column_int64(q, 1);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    if ((rc = prep(st, "SELECT (SELECT count(*) FROM (SELECT DISTINCT file, dump"
+                   " FROM info WHERE run = ?1 AND section IS NOT 'config')), (SELECT count(*) FROM (SELECT"
+                   " DISTINCT file, t_us FROM stats WHERE run = ?1 AND source IN"
+                   " ('smaps', 'smaps_rollup')))", &q, e)) != COW_OK) {
+        store_free_extras(x);
+        return rc;
+    }
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        x->info_dumps = sqlite3_column_int64(q, 0);
+        x->smaps_snapshots = sqlite3_column_int64(q, 1);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    return COW_OK;
+fail:
+    store_free_extras(x);
+    return sql_fail(st, e, "reading what a run holds");
+}
+
+void store_free_extras(cow_run_extras *x)
+{
+    free(x->kinds);
+    memset(x, 0, sizeof(*x));
+}
+
+/* ------------------------------------------------------------ rejects */
+
+int store_list_rejects(cow_store *st, const char *label, const char *file,
+                       cow_reject_cb cb, void *ctx, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc, stop = 0;
+
+    /* rejected lines of landed files, then files refused whole; a file is
+     * matched by its path or its path's end (a base name) */
+    if ((rc = prep(st,
+        "SELECT r.label, f.path, j.line, j.reason, j.excerpt, 0 FROM rejects j"
+        " JOIN files f ON f.id = j.file JOIN runs r ON r.id = f.run"
+        " WHERE (?1 IS NULL OR r.label = ?1) AND (?2 IS NULL OR f.path = ?2 OR"
+        "  substr(f.path, -length(?2) - 1) = '/' || ?2)"
+        " UNION ALL"
+        " SELECT label, path, line, reason, NULL, 1 FROM refusals"
+        " WHERE (?1 IS NULL OR label = ?1) AND (?2 IS NULL OR path = ?2 OR"
+        "  substr(path, -length(?2) - 1) = '/' || ?2)"
+        " ORDER BY 1, 2, 6, 3", &q, e)) != COW_OK)
+        return rc;
+    bind_text(q, 1, label);
+    bind_text(q, 2, file);
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_reject_row r;
+        r.label = col_text(q, 0);
+        r.path = col_text(q, 1);
+        r.line = sqlite3_column_type(q, 2) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 2);
+        r.reason = col_text(q, 3);
+        r.excerpt = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL : col_text(q, 4);
+        r.refused = sqlite3_column_int(q, 5);
+        stop = cb(ctx, &r);
+    }
+    sqlite3_finalize(q);
+    return stop || rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading rejects");
+}
+
+int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st, "DELETE FROM refusals WHERE label = ?1 AND path = ?2", &q, e)) != COW_OK)
+        return rc;
+    bind_text(q, 1, label);
+    bind_text(q, 2, path);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a refusal");
+}

@@ -157,6 +157,37 @@ check "and says why" has "run nopair not analysed: .*--log-tz +02:00" "$WORK/c.a
 check "the zone given later settles it" test $? = 0
 check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627622000,"t1_us":1796028629588001' <(tr -d '\n\t ' < "$WORK/c2.json")
 
+# --- rejected lines: the first 5 printed, then how to list them all
+R=$WORK/rej/r1
+mkdir -p "$R"
+{ echo "timestamp_us,latency_us"
+  for i in $(seq 1 100); do echo "$((1796028608000000 + i * 2000)),$((100 + i))"; done
+  for i in 1 2 3 4 5 6 7; do echo "$((1796028609000000 + i * 2000)),oops$i"; done
+} > "$R/latency.csv"
+"$COW" ingest --db "$WORK/rej.db" "$WORK/rej" > "$WORK/rej.out" 2> "$WORK/rej.err"
+check "7 rejected lines: exit 1" test $? = 1
+check "the first 5 printed" test "$(grep -c 'latency.csv:10[2-8]:' "$WORK/rej.err")" = 5
+check "then how to list the rest" has "latency.csv: 2 more rejected lines: cowtail rejects --run 'r1' --file 'latency.csv'" "$WORK/rej.err"
+"$COW" rejects --db "$WORK/rej.db" --run r1 --file latency.csv > "$WORK/rej.list"
+check "rejects lists all 7" test "$(grep -c 'latency.csv:1[01][0-9]: ' "$WORK/rej.list")" = 7
+check "with the reason" has "r1/latency.csv:108: " "$WORK/rej.list"
+"$COW" rejects --db "$WORK/rej.db" --json > "$WORK/rej.json"
+check "rejects --json" has '"line":	108' "$WORK/rej.json"
+"$COW" rejects --db "$WORK/rej.db" --run nope > /dev/null 2>&1
+check "rejects: unknown run exits 2" test $? = 2
+
+# --- a refusal is cleared when the file later lands
+mkdir -p "$WORK/ref/r2"
+printf 'timestamp_us,latency\n1796028608000000,5\n' > "$WORK/ref/r2/probe.csv"
+"$COW" ingest --db "$WORK/ref.db" "$WORK/ref" > /dev/null 2>&1
+"$COW" rejects --db "$WORK/ref.db" > "$WORK/ref.1"
+check "a refused file is listed" has "probe.csv:1: refused: latency column 'latency' has no unit" "$WORK/ref.1"
+"$COW" ingest --db "$WORK/ref.db" --latency-unit ms "$WORK/ref" > /dev/null 2>&1
+"$COW" rejects --db "$WORK/ref.db" > "$WORK/ref.2"
+check "once it landed, no longer" has "(nothing rejected)" "$WORK/ref.2"
+"$COW" doctor --db "$WORK/ref.db" r2 > "$WORK/ref.doc" 2>&1
+check "and the doctor no longer reports it" test "$(grep -c ingest_refusals "$WORK/ref.doc")" = 0
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0
