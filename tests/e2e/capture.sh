@@ -188,6 +188,24 @@ check "once it landed, no longer" has "(nothing rejected)" "$WORK/ref.2"
 "$COW" doctor --db "$WORK/ref.db" r2 > "$WORK/ref.doc" 2>&1
 check "and the doctor no longer reports it" test "$(grep -c ingest_refusals "$WORK/ref.doc")" = 0
 
+# --- redis.conf lands where CONFIG GET output goes; /proc/loadavg
+K=$WORK/conf/run
+mkdir -p "$K"
+cp "$SRC"/latency.csv "$SRC"/redis.log "$SRC"/thp-enabled.txt "$SRC"/smaps_rollup-1796028674638.txt "$K/"
+cp "$DATA/conf/redis.conf" "$DATA/conf/replica.conf" "$K/"
+echo "3.14 2.94 2.49 3/120 1732" > "$K/loadavg-1796028671617.txt"
+"$COW" ingest --db "$WORK/k.db" "$WORK/conf" > "$WORK/k.out" 2>&1
+check "redis.conf: exit 0" test $? = 0
+check "redis.conf read" has "redis.conf  *redis-conf  *10 records, 0 rejected" "$WORK/k.out"
+check "include recorded, not followed" has "include /etc/redis/common.conf (line 13); include_followed no" "$WORK/k.out"
+check "loadavg read" has "loadavg-1796028671617.txt  *procfs  *6 records" "$WORK/k.out"
+"$COW" doctor --db "$WORK/k.db" run > "$WORK/k.doc" 2>&1
+check "several save lines add up" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info i JOIN files f ON f.id = i.file WHERE f.path LIKE '%/redis.conf' AND key = 'save'")" = "3600 1 300 100 60 10000"
+check "save \"\" is empty" test "$(sqlite3 "$WORK/k.db" "SELECT quote(text) FROM info i JOIN files f ON f.id = i.file WHERE f.path LIKE '%/replica.conf' AND key = 'save'")" = "''"
+check "maxmemory 2gb in bytes" test "$(sqlite3 "$WORK/k.db" "SELECT CAST(num AS INTEGER) FROM info WHERE key = 'maxmemory'")" = 2147483648
+check "quoted arguments unquoted" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info WHERE key = 'logfile'")" = "/var/log/redis/redis server.log"
+check "the doctor reads redis.conf as it reads CONFIG GET" has "disable-thp  *yes  (.*run/redis.conf:10)" "$WORK/k.doc"
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0
