@@ -42,6 +42,7 @@ typedef struct cow_ingest_flags {
     const char *parser;       /* --parser NAME: skip detection */
     int quiet;                /* -q: only errors and the summary line */
     int follow_symlinks;      /* --follow-symlinks */
+    int replace;              /* --replace: a changed file replaces its rows */
 } cow_ingest_flags;
 
 typedef struct cow_ingest_totals {

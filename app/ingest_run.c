@@ -25,6 +25,9 @@
 
 /* Rejects printed per file; the rest are only counted and stored. */
 #define SHOW_REJECTS 5
+/* Files with the same bytes as another file of the run are copies from
+ * this size up (below it, two empty replies or one-value files coincide). */
+#define COPY_MIN_BYTES 256
 
 typedef struct storesink {
     cow_store *st;        /* destination */
@@ -290,6 +293,13 @@ bad:
              "recognised; force a parser with --parser NAME)", line, col);
 }
 
+/* Records of this file carry their own time: a copy would count twice. */
+static int timed_by_content(const cow_parser *p, const storesink *k)
+{
+    return k->samples > 0 || strcmp(p->name, "mem-series") == 0 ||
+           strcmp(p->name, "throughput-csv") == 0 || strcmp(p->name, "redis-log") == 0;
+}
+
 /* A file as shown: its path below the run's folder (info/info-1.txt). */
 static const char *shown_name(const cow_capture_run *r, const char *path)
 {
@@ -317,6 +327,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     char sha[65];
     const char *path = r->files[fi];
     const char *fname = shown_name(r, path);
+    char old_sha[65], copy[512];
+    int64_t old_id = 0;
+    int replaced = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];
     char why[160];
     int rc, seen = 0;
@@ -358,6 +371,28 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     k.run = *run_id;
     k.path = path;
     k.progress = isatty(2);
+    /* A file of this name already in the run: the same bytes add nothing;
+     * other bytes are refused unless --replace (then its rows go, in this
+     * transaction, and the new bytes land). */
+    if ((rc = store_file_named(st, k.run, fname, &old_id, old_sha, &seen, &e)) != COW_OK)
+        goto fatal;
+    if (seen) {
+        cow_err he = COW_ERR_INIT;
+        if (src_file_sha256(path, sha, &he) == COW_OK && strcmp(sha, old_sha) == 0)
+            goto duplicate;
+        if (!fl->replace) {
+            store_rollback(st);
+            printf("  %-28s refused: changed since it was ingested\n", fname);
+            app_errorf("%s: changed since it was ingested: remove the run or use "
+                       "--replace", path);
+            src_close(&src);
+            tot->files_refused++;
+            return FILE_REFUSED;
+        }
+        if ((rc = store_file_delete(st, old_id, &e)) != COW_OK)
+            goto fatal;
+        replaced = 1;
+    }
     /* A file already in this run is told apart before parsing when a file
      * of the same size is there (hash it first); otherwise the digest taken
      * while parsing is checked at the end. */
@@ -366,7 +401,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (seen) {
         cow_err he = COW_ERR_INIT;
         if (src_file_sha256(path, sha, &he) == COW_OK &&
-            store_file_seen(st, k.run, sha, o.fname, &seen, &e) == COW_OK && seen)
+            store_file_seen(st, k.run, sha, fname, &seen, &e) == COW_OK && seen)
             goto duplicate;
     }
     if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
@@ -380,8 +415,26 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         return refuse_file(st, r, fl, path, fname, p, &e, run_id, tot);
     }
     src_sha256(&src, sha);
-    if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
+    if ((rc = store_file_seen(st, k.run, sha, fname, &seen, &e)) != COW_OK)
         goto fatal;
+    /* the same bytes under another name: a copy, counted once. Only for
+     * files whose records carry their own time (samples, series, logs):
+     * two snapshots that happen to be equal are two observations when
+     * their names place them in time, and tiny files (two empty LATENCY
+     * replies) legitimately coincide. */
+    if (!seen && timed_by_content(p, &k) &&
+        (rc = store_file_copy(st, k.run, k.file, sha, COPY_MIN_BYTES, copy,
+                                       sizeof(copy), &e)) != COW_OK)
+        goto fatal;
+    if (!seen && copy[0]) {
+        store_rollback(st);
+        if (!fl->quiet)
+            printf("  %-28s a copy of %s (same SHA-256): not ingested again\n",
+                   fname, copy);
+        src_close(&src);
+        tot->files_dup++;
+        return FILE_DUP;
+    }
     if (seen) {
 duplicate:
         store_rollback(st); /* the run held the file: it exists */
@@ -398,6 +451,8 @@ duplicate:
         goto fatal;
     if (!fl->quiet)
         print_landed(fname, p, &k);
+    if (replaced && !fl->quiet)
+        printf("  %-28s (replaces what was ingested under that name)\n", "");
     if (k.rejected > SHOW_REJECTS)
         fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
                 "--run '%s' --file '%s'\n", path, k.rejected - SHOW_REJECTS,
@@ -414,6 +469,50 @@ fatal:
     app_error(&e);
     src_close(&src);
     return FILE_FATAL;
+}
+
+/* A run is its folder in the batch plus its host, not its label: two
+ * runs of one label (run.json says the same "label" on two hosts) stay
+ * two. The later one is renamed label@host, or label~N, and it is said. */
+static int unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
+{
+    size_t i, j;
+    for (i = 0; i < cap->n; i++) {
+        cow_capture_run *r = &cap->runs[i];
+        const char *host = r->meta.host ? r->meta.host : "";
+        char path[1024], dbhost[256], *label;
+        int clash = 0, found, rc, n = 2;
+
+        for (j = 0; j < i && !clash; j++)
+            clash = strcmp(cap->runs[j].label, r->label) == 0;
+        if (!clash) {
+            /* an earlier ingest of another host under this label */
+            if ((rc = store_run_owner(st, r->label, path, sizeof(path), dbhost,
+                                      sizeof(dbhost), &found, e)) != COW_OK)
+                return rc;
+            clash = found && dbhost[0] && strcmp(dbhost, host) != 0;
+        }
+        if (!clash)
+            continue;
+        label = xmalloc(strlen(r->label) + strlen(host) + 24);
+        if (host[0])
+            sprintf(label, "%s@%s", r->label, host);
+        else
+            sprintf(label, "%s~%d", r->label, n);
+        for (;;) {
+            for (j = 0, clash = 0; j < cap->n && !clash; j++)
+                clash = j != i && strcmp(cap->runs[j].label, label) == 0;
+            if (!clash)
+                break;
+            sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
+        }
+        printf("note: another run is labelled '%s' too: the one in %s%s%s is "
+               "labelled '%s'\n", r->label, r->dir, host[0] ? " on host " : "", host,
+               label);
+        free(r->label);
+        r->label = label;
+    }
+    return COW_OK;
 }
 
 /* Was this file named on the command line (not found by a walk)? */
@@ -443,6 +542,11 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             capture_release(&cap);
             return EXIT_USAGE;
         }
+    }
+    if (unique_labels(st, &cap, &e) != COW_OK) {
+        app_error(&e);
+        capture_release(&cap);
+        return EXIT_IO;
     }
     for (i = 0; i < cap.nnotes && !fl->quiet; i++)
         printf("note: %s\n", cap.notes[i]);

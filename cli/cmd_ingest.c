@@ -16,8 +16,9 @@ const char *const cmd_ingest_usage[] = {
     "run.json; folders below it holding none of these (info/, smaps_child/,",
     "replica/...) join it, and ingest says so. A folder with no run below it",
     "is one run. Each file's format is recognised from its content; each",
-    "file lands whole or not at all, and a file already ingested into the",
-    "same run (same SHA-256) adds nothing.",
+    "file lands whole or not at all; a file already ingested into the same",
+    "run (same SHA-256) adds nothing, and so does a copy of one under",
+    "another name.",
     "",
     "options (each overrides the run.json key in brackets):",
     "  --db FILE            database (default cowtail.db; ':memory:' allowed)",
@@ -32,6 +33,9 @@ const char *const cmd_ingest_usage[] = {
     "                       UTC, stated in the output) [log_tz]",
     "  --log-year YEAR      year for logs whose lines carry none [log_year]",
     "  --parser NAME        skip detection and read every file with NAME",
+    "  --replace            a file whose name is in the run but whose bytes",
+    "                       changed replaces the rows of the earlier one (one",
+    "                       transaction); without it such a file is refused",
     "  --follow-symlinks    follow symbolic links that stay inside PATH (never",
     "                       into /proc, /sys or /dev); default: skip them",
     "  -q, --quiet          print only errors and the summary",
@@ -57,6 +61,7 @@ int cmd_ingest(int argc, char **argv)
         {"parser", required_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},
         {"follow-symlinks", no_argument, NULL, 'F'},
+        {"replace", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = COW_DEFAULT_DB;
@@ -81,6 +86,7 @@ int cmd_ingest(int argc, char **argv)
         case 'p': fl.parser = optarg; break;
         case 'q': fl.quiet = 1; break;
         case 'F': fl.follow_symlinks = 1; break;
+        case 'r': fl.replace = 1; break;
         case 'h':
             cli_print_usage(stdout, cmd_ingest_usage);
             cli_print_parsers(stdout);

@@ -341,4 +341,22 @@ int store_list_rejects(cow_store *st, const char *label, const char *file,
 /* The file landed: an earlier refusal of it no longer holds. */
 int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e);
 
+/* --------------------------------------------------- files of a run */
+
+/* The file of run `run` named `name` (its path below the run's folder, or
+ * its path): its id and SHA-256; *found 0 when there is none. */
+int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
+                     char sha[65], int *found, cow_err *e);
+/* Path of another file (not `self`) of the run with the same SHA-256 and
+ * at least min_size bytes, into path; "" when there is none. */
+int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
+                    int64_t min_size, char *path, size_t cap, cow_err *e);
+/* Remove a file and every row that came from it (--replace). */
+int store_file_delete(cow_store *st, int64_t file, cow_err *e);
+
+/* The folder and host of the run labelled `label` ("" when unknown);
+ * *found 0 when there is no such run. */
+int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
+                    char *host, size_t hcap, int *found, cow_err *e);
+
 #endif

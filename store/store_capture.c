@@ -356,3 +356,103 @@ int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a refusal");
 }
+
+/* --------------------------------------------------- files of a run */
+
+/* A file of the run by its name below the run's folder (or its path). */
+static const char *const NAME_MATCH =
+    " (path = ?2 OR substr(path, -length(?2) - 1) = '/' || ?2)";
+
+int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
+                     char sha[65], int *found, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    char sql[300];
+    int rc;
+
+    *found = 0;
+    snprintf(sql, sizeof(sql), "SELECT id, sha256 FROM files WHERE run = ?1 AND%s"
+             " ORDER BY id DESC LIMIT 1", NAME_MATCH);
+    if ((rc = prep(st, sql, &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *found = 1;
+        *id = sqlite3_column_int64(q, 0);
+        snprintf(sha, 65, "%s", col_text(q, 1));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a file by name");
+}
+
+int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
+                    int64_t min_size, char *path, size_t cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    path[0] = '\0';
+    if ((rc = prep(st, "SELECT path FROM files WHERE run = ?1 AND sha256 = ?2 AND"
+                   " id != ?3 AND size >= ?4 ORDER BY id LIMIT 1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, sha, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, self);
+    sqlite3_bind_int64(q, 4, min_size);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        snprintf(path, cap, "%s", col_text(q, 0));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
+}
+
+int store_file_delete(cow_store *st, int64_t file, cow_err *e)
+{
+    static const char *const tables[] = {"samples", "rejects", "events", "info",
+        "stats", "mem", "latmon", "intervals", "pctl", "clocks", NULL};
+    sqlite3_stmt *q = NULL;
+    char sql[120];
+    size_t i;
+    int rc;
+
+    for (i = 0; tables[i]; i++) {
+        snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE file = ?1", tables[i]);
+        if ((rc = prep(st, sql, &q, e)) != COW_OK)
+            return rc;
+        sqlite3_bind_int64(q, 1, file);
+        rc = sqlite3_step(q);
+        sqlite3_finalize(q);
+        if (rc != SQLITE_DONE)
+            return sql_fail(st, e, "removing a file's rows");
+    }
+    if ((rc = prep(st, "DELETE FROM files WHERE id = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "removing a file");
+}
+
+int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
+                    char *host, size_t hcap, int *found, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    *found = 0;
+    path[0] = host[0] = '\0';
+    if ((rc = prep(st, "SELECT path, host FROM runs WHERE label = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *found = 1;
+        snprintf(path, pcap, "%s", col_text(q, 0));
+        snprintf(host, hcap, "%s", col_text(q, 1));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
+}

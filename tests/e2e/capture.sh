@@ -206,6 +206,35 @@ check "maxmemory 2gb in bytes" test "$(sqlite3 "$WORK/k.db" "SELECT CAST(num AS 
 check "quoted arguments unquoted" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info WHERE key = 'logfile'")" = "/var/log/redis/redis server.log"
 check "the doctor reads redis.conf as it reads CONFIG GET" has "disable-thp  *yes  (.*run/redis.conf:10)" "$WORK/k.doc"
 
+# --- identity: a run is its folder and host, not its label; a changed
+# file is refused unless --replace; a copy under another name lands once
+I=$WORK/ident
+mkdir -p "$I/h1" "$I/h2"
+for h in h1 h2; do
+    cp "$SAMPLES/steady/latency.csv" "$I/$h/"
+    printf '{"label": "cache", "host": "%s"}\n' "$h" > "$I/$h/run.json"
+done
+"$COW" ingest --db "$WORK/i.db" "$I" > "$WORK/i.out" 2>&1
+check "one label, two hosts: two runs" has "into 2 runs: 11576 records" "$WORK/i.out"
+check "the second renamed, said" has "note: another run is labelled 'cache' too: the one in .*h2 on host h2 is labelled 'cache@h2'" "$WORK/i.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i.json"
+check "each host its own samples" test "$(json_field "$WORK/i.json" cache@h2 samples)" = 5788
+check "and the first keeps the label" test "$(json_field "$WORK/i.json" cache samples)" = 5788
+cp "$I/h1/latency.csv" "$I/h1/latency-copy.csv"
+echo "1796028620000000,123.4,set" >> "$I/h1/latency.csv"
+"$COW" ingest --db "$WORK/i.db" "$I/h1" > "$WORK/i2.out" 2> "$WORK/i2.err"
+check "a grown file: exit 1" test $? = 1
+check "refused as changed" has "h1/latency.csv: changed since it was ingested: remove the run or use --replace" "$WORK/i2.err"
+check "a copy under another name lands once" has "latency-copy.csv  *a copy of .*h1/latency.csv (same SHA-256): not ingested again" "$WORK/i2.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i2.json"
+check "nothing counted twice" test "$(json_field "$WORK/i2.json" cache samples)" = 5788
+"$COW" ingest --replace --db "$WORK/i.db" "$I/h1" > "$WORK/i3.out" 2>&1
+check "--replace: exit 0" test $? = 0
+check "--replace says so" has "replaces what was ingested under that name" "$WORK/i3.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i3.json"
+check "--replace: the new rows only" test "$(json_field "$WORK/i3.json" cache samples)" = 5789
+check "--replace: still one file of that name" test "$(json_field "$WORK/i3.json" cache files)" = 1
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0
