@@ -327,3 +327,43 @@ size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
     }
     return m;
 }
+
+static int is_replica_kind(const char *k)
+{
+    return strncmp(k, "repl_", 5) == 0 || strcmp(k, "role_change") == 0;
+}
+
+static int in_list(const long *v, size_t n, long x)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+size_t phase_primary_events(const cow_event *ev, size_t n, cow_event *out,
+                            size_t *nreplicas)
+{
+    long rep[64];
+    size_t nr = 0, i, m = 0, before;
+
+    for (i = 0; i < n; i++)
+        if (ev[i].pid > 0 && is_replica_kind(ev[i].kind) && nr < 64 &&
+            !in_list(rep, nr, ev[i].pid))
+            rep[nr++] = ev[i].pid;
+    *nreplicas = nr;
+    /* children a replica forked ("started by pid N" values), to a fixpoint */
+    do {
+        before = nr;
+        for (i = 0; i < n; i++)
+            if (in_list(rep, *nreplicas, ev[i].pid) && ev[i].unit &&
+                strcmp(ev[i].unit, "pid") == 0 && ev[i].value > 0 && nr < 64 &&
+                !in_list(rep, nr, (long)ev[i].value))
+                rep[nr++] = (long)ev[i].value;
+    } while (nr != before);
+    for (i = 0; i < n; i++)
+        if (ev[i].pid <= 0 || !in_list(rep, nr, ev[i].pid))
+            out[m++] = ev[i];
+    return m;
+}

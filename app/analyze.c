@@ -148,7 +148,8 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_phase_input in;
     cow_fact fork;
     cow_flag_poll *bg = NULL, *aof = NULL;
-    size_t nb = 0, na = 0;
+    cow_event *prim = NULL;
+    size_t nb = 0, na = 0, nrep = 0;
     int rc;
 
     memset(&ev, 0, sizeof(ev));
@@ -161,8 +162,10 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
         goto done;
     if (a->n == 0)
         a->t_first_us = a->t_last_us = 0;
-    in.ev = ev.v;
-    in.nev = ev.n;
+    /* windows from the primary's events only (see phase_primary_events) */
+    prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
+    in.ev = prim;
+    in.nev = phase_primary_events(ev.v, ev.n, prim, &nrep);
     in.bgsave = bg;
     in.nbgsave = nb;
     in.aof = aof;
@@ -172,6 +175,7 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     in.t_last_us = a->t_last_us;
     rc = phase_build(&in, &a->ph, e);
 done:
+    free(prim);
     free(bg);
     free(aof);
     store_free_events(&ev);

@@ -131,6 +131,8 @@
  * concatenated. A little slack covers NTP slews and the whole-second
  * signal-handler stamps. */
 #define RL_BACKSTEP_S 60
+/* Processes told apart in one log (servers and their children). */
+#define RL_MAX_PROCS 64
 /* Sniffing looks at this many lines of the head at most. */
 #define RL_SNIFF_LINES 64
 /* Longest pid we accept (10 digits covers any pid_t). */
@@ -575,6 +577,9 @@ static enum rl_verdict line_parse(const char *p, size_t n, rl_line *l,
 
 /* ===================================================== parse state ====== */
 
+struct rl_state;
+static void proc_seen(struct rl_state *st, long pid, char role);
+
 typedef struct rl_state {
     const cow_parse_opts *o;  /* user/run.json settings */
     cow_sink *k;              /* where records go */
@@ -583,6 +588,12 @@ typedef struct rl_state {
     long prev_line;           /* its line number */
     bool has_prev;            /* prev_us is set */
     bool tz_noted;            /* the log_tz note was emitted */
+    struct {                  /* processes that wrote lines (bounded) */
+        long pid;
+        char roles[5];        /* role letters seen: M, S, C, X */
+        long parent;          /* for a child: the pid that forked it */
+    } procs[RL_MAX_PROCS];
+    int nprocs;
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
     bool sig_pending;         /* a signal-handler line awaits its next line */
     int64_t sig_utc_us;       /* its UTC stamp */
@@ -605,6 +616,71 @@ typedef struct rl_state {
     char *norm;               /* the message with words normalized */
     size_t capnorm;           /* its capacity */
 } rl_state;
+
+static int proc_find(rl_state *st, long pid)
+{
+    int i;
+    for (i = 0; i < st->nprocs; i++)
+        if (st->procs[i].pid == pid)
+            return i;
+    if (st->nprocs == RL_MAX_PROCS)
+        return -1;
+    memset(&st->procs[st->nprocs], 0, sizeof(st->procs[0]));
+    st->procs[st->nprocs].pid = pid;
+    return st->nprocs++;
+}
+
+static void proc_seen(rl_state *st, long pid, char role)
+{
+    int i;
+    if (pid <= 0 || (i = proc_find(st, pid)) < 0 || role == 0 ||
+        strchr(st->procs[i].roles, role) != NULL)
+        return;
+    if (strlen(st->procs[i].roles) < sizeof(st->procs[i].roles) - 1)
+        strncat(st->procs[i].roles, &role, 1);
+}
+
+/* "Background saving started by pid N": N is a child of the line's pid. */
+static void proc_child(rl_state *st, long parent, double child)
+{
+    int i;
+    if (child > 0 && child < 1e9 && (i = proc_find(st, (long)child)) >= 0)
+        st->procs[i].parent = parent;
+}
+
+/* A log two servers wrote into (a primary and a replica sharing a file):
+ * which pid is which, and which children each forked. The events keep
+ * their pid; the analysis takes windows from the primary's. */
+static int procs_note(rl_state *st, cow_err *e)
+{
+    char buf[600];
+    size_t o = 0;
+    int i, j, servers = 0;
+
+    for (i = 0; i < st->nprocs; i++)
+        servers += st->procs[i].parent == 0 &&
+                   (strchr(st->procs[i].roles, 'M') || strchr(st->procs[i].roles, 'S'));
+    if (servers < 2)
+        return COW_OK;
+    o += (size_t)snprintf(buf, sizeof(buf), "%d server processes wrote this log "
+                          "(lines split per pid; windows from the primary's):", servers);
+    for (i = 0; i < st->nprocs && o < sizeof(buf); i++) {
+        const char *r = st->procs[i].roles;
+        if (st->procs[i].parent != 0 || !(strchr(r, 'M') || strchr(r, 'S')))
+            continue;
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o, " pid %ld (%s)",
+                              st->procs[i].pid, strchr(r, 'S') ? "replica" : "primary");
+        for (j = 0; j < st->nprocs && o < sizeof(buf); j++)
+            if (st->procs[j].parent == st->procs[i].pid)
+                o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", child %ld",
+                                      st->procs[j].pid);
+        if (o < sizeof(buf))
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, ";");
+    }
+    if (o > 0 && o < sizeof(buf) && buf[o - 1] == ';')
+        buf[o - 1] = '\0';
+    return sink_note(st->k, "servers", buf, e);
+}
 
 static int reject(rl_state *st, const cow_line *ln, const char *why, cow_err *e)
 {
@@ -1073,6 +1149,8 @@ static int line_events(rl_state *st, const rl_line *l, const cow_line *ln,
         return reject(st, ln, st->why, e);
     }
     kind = l->level == '-' && r->kind_verbose ? r->kind_verbose : r->kind;
+    if (r->unit && strcmp(r->unit, "pid") == 0)
+        proc_child(st, l->pid, v);
     if ((rc = emit_event(st, l, ln, t, kind, v, unit, st->text, e)) != COW_OK)
         return rc;
     return r->val == V_VERSION ? emit_version(st, l, ln, t, e) : COW_OK;
@@ -1130,6 +1208,7 @@ static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
     }
     st->nlog++;
     st->seen |= l.layout | l.ts.kind;
+    proc_seen(st, l.pid, l.role);
     if (!ln->eol)
         return reject(st, ln, "the last line has no line end: the write was "
                       "cut short, so the line is not used", e);
@@ -1198,6 +1277,8 @@ static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
             break;
     if (rc == 0)
         rc = utc_stamp_emit(&st, 0, 0, e);
+    if (rc == 0)
+        rc = procs_note(&st, e);
     if (rc == 0)
         rc = file_verdict(&st, e);
     else if (rc < 0)

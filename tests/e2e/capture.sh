@@ -235,6 +235,24 @@ check "--replace says so" has "replaces what was ingested under that name" "$WOR
 check "--replace: the new rows only" test "$(json_field "$WORK/i3.json" cache samples)" = 5789
 check "--replace: still one file of that name" test "$(json_field "$WORK/i3.json" cache files)" = 1
 
+# --- a log two servers wrote into: the primary's and the replica's lines
+# of fullsync-disk interleaved by time, plus a BGSAVE of the replica's own
+# (added here): split per pid, one fork (the primary's), a note
+V=$WORK/twoserver/run
+mkdir -p "$V"
+cp "$SRC/latency.csv" "$V/"
+{ cat "$SRC/redis.log" "$SRC/replica/replica.log"
+  printf '1678:S 30 Nov 2026 08:51:20.000 * Background saving started by pid 1690\n'
+  printf '1690:C 30 Nov 2026 08:51:20.400 * DB saved on disk\n'
+  printf '1690:C 30 Nov 2026 08:51:20.401 * Fork CoW for RDB: current 9 MB, peak 9 MB, average 5 MB\n'
+  printf '1678:S 30 Nov 2026 08:51:20.450 * Background saving terminated with success\n'
+} | sort -s -t' ' -k5,5 > "$V/redis.log"
+"$COW" ingest --db "$WORK/v.db" --log-tz +00:00 "$WORK/twoserver" > "$WORK/v.out" 2>&1
+check "interleaved log: the note names the pids" has "servers 2 server processes wrote this log (lines split per pid; windows from the primary's): pid 1666 (primary), child 1844; pid 1678 (replica), child 1690" "$WORK/v.out"
+"$COW" analyze --db "$WORK/v.db" --json run > "$WORK/v.json"
+tr -d '\n\t ' < "$WORK/v.json" | grep -o '"phase":"during","label":"[a-z0-9#-]*"' > "$WORK/v.win"
+check "one window: the primary's sync, not the replica's save" test "$(cat "$WORK/v.win")" = '"phase":"during","label":"sync-disk#1"'
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0
