@@ -58,13 +58,16 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
 {
     cow_run_extras x;
     cow_clock_row *c = NULL;
-    size_t nc = 0, i;
-    cJSON *ev, *cl;
+    cow_server_row *sv = NULL;
+    size_t nc = 0, ns = 0, i;
+    cJSON *ev, *cl, *sa;
     int rc;
 
     if ((rc = store_run_extras(st, r->id, &x, e)) != COW_OK)
         return rc;
-    if ((rc = store_clock_list(st, r->id, &c, &nc, e)) != COW_OK) {
+    if ((rc = store_clock_list(st, r->id, &c, &nc, e)) != COW_OK ||
+        (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK) {
+        free(c);
         store_free_extras(&x);
         return rc;
     }
@@ -82,6 +85,18 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
         add_str(k, "evidence", c[i].evidence);
         cJSON_AddItemToArray(cl, k);
     }
+    sa = cJSON_AddArrayToObject(o, "servers");
+    for (i = 0; i < ns; i++) {
+        cJSON *k = cJSON_CreateObject();
+        add_str(k, "role", sv[i].role);
+        add_int(k, "pid", sv[i].pid, sv[i].pid > 0);
+        add_int(k, "port", sv[i].port, sv[i].port > 0);
+        add_str(k, "version", sv[i].version[0] ? sv[i].version : NULL);
+        add_str(k, "run_id", sv[i].run_id[0] ? sv[i].run_id : NULL);
+        add_int(k, "files", sv[i].files, 1);
+        cJSON_AddItemToArray(sa, k);
+    }
+    free(sv);
     free(c);
     store_free_extras(&x);
     return COW_OK;

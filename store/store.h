@@ -361,4 +361,20 @@ int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
 /* The version of the SQLite library in use ("3.40.1"; static storage). */
 const char *store_sqlite_version(void);
 
+/* A server of a run: from its INFO dumps (told apart by run_id) and its
+ * log (a pid with a startup line), joined on the process id. */
+typedef struct cow_server_row {
+    char run_id[48];     /* INFO run_id, "" when only its log is known */
+    char role[16];       /* primary, replica (INFO role, or replica lines) */
+    int64_t pid;         /* process id, 0 when unknown */
+    int64_t port;        /* tcp_port, 0 when unknown */
+    char version[32];    /* redis_version / valkey_version, or the log's */
+    int64_t files;       /* files that name it (INFO dumps, logs) */
+    int has_log;         /* a log of it is in the run */
+} cow_server_row;
+
+/* The run's servers (caller frees *v). */
+int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
+                      cow_err *e);
+
 #endif

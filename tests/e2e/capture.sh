@@ -20,6 +20,9 @@ check "smaps_child/ joined the run" has "  joined: smaps_child/" "$WORK/s.out"
 check "joined files shown by their path" has "  replica/replica.log  *redis-log" "$WORK/s.out"
 "$COW" runs --db "$WORK/s.db" --json > "$WORK/s.json"
 check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
+tr -d '\n\t ' < "$WORK/s.json" > "$WORK/s.flat"
+check "servers: the primary from INFO and its log" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":52}' "$WORK/s.flat"
+check "servers: the replica from replica/replica.log" has '{"role":"replica","pid":1678,"port":null,"version":"7.0.15","run_id":null,"files":1}\]' "$WORK/s.flat"
 "$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc" 2>&1
 check "COW from info/ on the run" has "rdb_last_cow_size .*info/info-1796028685165.txt" "$WORK/s.doc"
 
