@@ -53,7 +53,11 @@ expect 2 "report: ambiguous option '--s' (--scale, --seed) (see 'cowtail help re
 expect 2 "ingest: unknown option '-x' (see 'cowtail help ingest')" ingest -x
 expect 2 "unknown command 'frobnicate' (see 'cowtail help')" frobnicate
 expect 2 "unknown command 'frobnicate' (see 'cowtail help')" help frobnicate
-expect 2 "check: --thresholds FILE is required" check
+expect 2 "unknown option '--verbose' (see 'cowtail help')" --verbose
+expect 2 "check: --thresholds FILE is required (see 'cowtail help check')" check
+expect 2 "ingest: no PATH given (see 'cowtail help ingest')" ingest
+expect 2 "diff: give a base run and at least one run to compare (see 'cowtail help diff')" \
+    diff onlyone
 expect 0 "" report --help
 check "a unique prefix is the option (getopt_long)" \
     "$bin" analyze --db "$WORK/none.db" --res 5 2>&1 | grep -qF -- "--resamples: '5'"
