@@ -3,6 +3,8 @@
 #   make demo    build, then run the main job (cowtail report) on samples/
 #   make test    build and run every test, also under ASan+UBSan
 #   make bench   build and run the benchmarks (bench/README.md)
+#   make golden  rewrite every golden file (whole outputs, chart layouts,
+#                workbooks) from the current code; review the git diff
 #   make package build/cowtail_<version>_amd64.deb (CPack, Depends from
 #                dpkg-shlibdeps)
 #   make test-package  build the .deb, install it with dpkg -i (as root;
@@ -20,7 +22,7 @@ DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
        libxlsxwriter-dev libcairo2-dev fonts-dejavu-core sqlite3 bc time unzip \
        dpkg-dev file groff-base man-db gzip
 
-.PHONY: all deps build test test-asan test-package package demo bench clean
+.PHONY: all deps build test test-asan test-package package demo bench golden clean
 
 all: build
 
@@ -66,6 +68,10 @@ demo: build
 	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report --force \
 	  --thresholds samples/fleet/thresholds.json samples/
 	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
+
+golden: build
+	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_xlsx'
+	git status --short tests/data
 
 bench: build
 	bash bench/ingest.sh

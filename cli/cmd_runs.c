@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "mem.h"
 #include "timeconv.h"
 
 const char *const cmd_runs_usage[] = {
@@ -71,7 +72,7 @@ static int print_json(const cow_run_row *rows, size_t n)
         add_int(o, "t_last_us", r->t_last_us, r->samples > 0);
         if (r->phases) {
             cJSON *ph = cJSON_CreateArray();
-            char *copy = strdup(r->phases), *tok, *save = NULL;
+            char *copy = xstrdup(r->phases), *tok, *save = NULL;
             for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
                 cJSON_AddItemToArray(ph, cJSON_CreateString(tok));
             free(copy);

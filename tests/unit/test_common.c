@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "minunit.h"
+#include "text.h"
 #include "mem.h"
 #include "num.h"
 #include "optval.h"
@@ -252,6 +253,23 @@ static void src_should_read_files_across_buffer_refills(void)
     remove(path);
 }
 
+static void colname_should_split_the_unit_and_normalise(void)
+{
+    char b[64], u[16];
+    text_colname("\"Latency ( MS )\"", 16, b, sizeof(b), u, sizeof(u));
+    CHECK_STR(b, "latency");
+    CHECK_STR(u, "ms");
+    text_colname("t-rel.s", 7, b, sizeof(b), u, sizeof(u));
+    CHECK_STR(b, "t_rel_s");
+    CHECK_STR(u, "");
+    text_colname("Used Memory [KB]  ", 18, b, sizeof(b), u, sizeof(u));
+    CHECK_STR(b, "used_memory");
+    CHECK_STR(u, "kb");
+    text_colname("rss (bytes", 10, b, sizeof(b), u, sizeof(u)); /* no ')' */
+    CHECK_STR(b, "rss_(bytes");
+    CHECK_STR(u, "");
+}
+
 int main(void)
 {
     RUN(sha256_should_match_fips_vectors);
@@ -261,5 +279,6 @@ int main(void)
     RUN(optval_should_parse_whole_values_with_named_errors);
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
+    RUN(colname_should_split_the_unit_and_normalise);
     return REPORT();
 }
