@@ -185,7 +185,7 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
         }
     }
     if (*tpath == NULL) {
-        cli_errorf("check: --thresholds FILE is required");
+        cli_errorf("check: --thresholds FILE is required (see 'cowtail help check')");
         return EXIT_USAGE;
     }
     return -1;
