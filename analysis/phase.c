@@ -146,7 +146,11 @@ static void close_at(const cow_phase_input *in, cow_phase *ph, size_t j,
         ph->t1_us = in->ev[stop].t_us > ph->t0_us ? in->ev[stop].t_us : ph->t0_us + 1;
         ph->open = 1;
     } else if (j < in->nev) {
-        ph->t1_us = in->ev[j].t_us + 1; /* the end line's millisecond counts */
+        /* the end line's millisecond counts, all of it: a log stamp is
+         * truncated to the millisecond, so a sample in [t, t + 1 ms) may
+         * still be inside the window (a sub-millisecond stamp: up to it) */
+        int64_t t = in->ev[j].t_us;
+        ph->t1_us = t % 1000 == 0 ? t + 1000 : t + 1;
         ph->failed = strstr(in->ev[j].kind, "error") != NULL ||
                      strstr(in->ev[j].kind, "killed") != NULL ||
                      strstr(in->ev[j].kind, "failed") != NULL ||
