@@ -104,7 +104,7 @@ int cmd_ingest(int argc, char **argv)
         fprintf(stderr, "%s\n", cmd_ingest_usage[0]);
         return EXIT_USAGE;
     }
-    if (store_open(db, &st, &e) != COW_OK) {
+    if (store_open_wait(db, app_store_wait, NULL, &st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;
     }
