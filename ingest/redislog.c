@@ -121,9 +121,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/mem.h"
-#include "../common/num.h"
-#include "../common/timeconv.h"
+#include "mem.h"
+#include "num.h"
+#include "timeconv.h"
 #include "formats.h"
 
 /* Logs are written in order, parent and children appending to one file,
