@@ -127,8 +127,8 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
         o->has_t0 = tmp.has_t0;
         runjson_release(&tmp);
         if (rc != COW_OK || !o->has_t0)
-            return COW_FAIL(e, COW_EUSAGE, "--t0 %s: expected an epoch (s, ms, "
-                            "us) or an ISO 8601 time", fl->t0);
+            return COW_FAIL(e, COW_EUSAGE, "--t0: '%s' is not an epoch (s, ms, us) "
+                            "or an ISO 8601 time that exists", fl->t0);
     } else {
         o->t0_us = r->meta.t0_us;
         o->has_t0 = r->meta.has_t0;

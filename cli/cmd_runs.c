@@ -125,12 +125,12 @@ int cmd_runs(int argc, char **argv)
     int c, json = 0, code;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'j': json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_runs_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_runs_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (optind < argc) {
