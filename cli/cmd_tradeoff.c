@@ -131,7 +131,10 @@ static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n, uin
     printf(")\n");
 }
 
-int cmd_tradeoff(int argc, char **argv)
+/* Options into *db, *sel, *seed, *json; returns -1 to go on, else the
+ * exit code. */
+static int parse_args(int argc, char **argv, const char **db, app_tradeoff_sel *sel,
+                      uint64_t *seed, int *json)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -141,6 +144,31 @@ int cmd_tradeoff(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
+    int c;
+
+    memset(sel, 0, sizeof(*sel));
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
+        switch (c) {
+        case 'd': *db = optarg; break;
+        case 's': sel->scenario = optarg; break;
+        case 'H': sel->host = optarg; break;
+        case 'S':
+            if (cli_opt_seed(argv[0], optarg, seed) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
+        case 'j': *json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
+        default: return EXIT_USAGE;
+        }
+    }
+    sel->labels = argv + optind;
+    sel->nlabels = argc - optind;
+    return -1;
+}
+
+int cmd_tradeoff(int argc, char **argv)
+{
     const char *db = COW_DEFAULT_DB;
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
@@ -149,28 +177,12 @@ int cmd_tradeoff(int argc, char **argv)
     app_tradeoff t;
     size_t n = 0;
     uint64_t seed = 1;
-    int c, json = 0, code = EXIT_OK;
+    int json = 0, code;
 
-    memset(&sel, 0, sizeof(sel));
-    optind = 1;
-    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 's': sel.scenario = optarg; break;
-        case 'H': sel.host = optarg; break;
-        case 'S':
-            if (cli_opt_seed(argv[0], optarg, &seed) != EXIT_OK)
-                return EXIT_USAGE;
-            break;
-        case 'j': json = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
-        }
-    }
+    if ((code = parse_args(argc, argv, &db, &sel, &seed, &json)) >= 0)
+        return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    sel.labels = argv + optind;
-    sel.nlabels = argc - optind;
     if (app_tradeoff_run(st, rows, n, &sel, seed, &t, &e) != COW_OK) {
         cli_error(&e);
         code = cli_exit_for(e.code);
