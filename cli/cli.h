@@ -1,6 +1,7 @@
-/* cli.h -- what the subcommands share: exit codes, the command table
- * entry, error printing and usage. The use cases themselves are in app/
- * (app.h); each command parses options, calls one and prints. */
+/* cli.h -- what the subcommands share: the command table entry, error
+ * printing, usage, run selection and checked JSON output. Exit codes and
+ * the use cases themselves are in app/ (app.h); each command parses
+ * options, calls one and prints. */
 #ifndef COW_CLI_CLI_H
 #define COW_CLI_CLI_H
 
