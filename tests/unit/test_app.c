@@ -410,6 +410,10 @@ static void tradeoff_should_compare_fork_with_forkless(void)
     CHECK_INT(app_tradeoff_run(st, rows, n, &sel, 1, &t, &e), COW_OK);
     CHECK(!t.picked);
     CHECK_INT(t.nt, 1);
+    /* one mode: no ratio (and no group -1 to read it from) */
+    CHECK_INT(t.t.ngroups, 1);
+    CHECK_INT(t.t.a, -1);
+    CHECK_INT(t.t.b, -1);
     app_tradeoff_release(&t);
     memset(&sel, 0, sizeof(sel));
     sel.host = "nowhere";
