@@ -34,14 +34,6 @@ const char *const cmd_tradeoff_usage[] = {
     NULL
 };
 
-static void num(cJSON *o, const char *k, double v)
-{
-    if (isnan(v) || isinf(v))
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, v);
-}
-
 static int print_json(const cow_tradeoff *t)
 {
     cJSON *root = cJSON_CreateObject(), *gs = cJSON_CreateArray(), *rs = cJSON_CreateObject();
@@ -55,11 +47,11 @@ static int print_json(const cow_tradeoff *t)
             const cow_trade_stat *s = &t->g[k].m[m];
             cJSON *x = cJSON_CreateObject();
             cJSON_AddNumberToObject(x, "n", (double)s->n);
-            num(x, "mean", s->mean);
-            num(x, "min", s->min);
-            num(x, "max", s->max);
-            num(x, "lo", s->lo);
-            num(x, "hi", s->hi);
+            cli_json_num(x, "mean", s->mean);
+            cli_json_num(x, "min", s->min);
+            cli_json_num(x, "max", s->max);
+            cli_json_num(x, "lo", s->lo);
+            cli_json_num(x, "hi", s->hi);
             cJSON_AddItemToObject(g, tradeoff_metric_name(m), x);
         }
         cJSON_AddItemToArray(gs, g);
@@ -70,9 +62,9 @@ static int print_json(const cow_tradeoff *t)
         cJSON_AddStringToObject(rs, "denominator", t->g[t->a].mode);
         for (m = 0; m < COW_TM_COUNT; m++) {
             cJSON *x = cJSON_CreateObject();
-            num(x, "ratio", t->ratio[m].ratio);
-            num(x, "lo", t->ratio[m].lo);
-            num(x, "hi", t->ratio[m].hi);
+            cli_json_num(x, "ratio", t->ratio[m].ratio);
+            cli_json_num(x, "lo", t->ratio[m].lo);
+            cli_json_num(x, "hi", t->ratio[m].hi);
             cJSON_AddItemToObject(rs, tradeoff_metric_name(m), x);
         }
         cJSON_AddItemToObject(root, "ratio", rs);
