@@ -34,6 +34,8 @@ const char *const cmd_check_usage[] = {
     "  --db FILE          database (default cowtail.db)",
     "  --json             an array, one object per run: run, host, result,",
     "                     checks [{check, result, value, limit, detail}]",
+    "  --fdr              adjust the latency tests by Benjamini-Hochberg (false",
+    "                     discovery rate 5%) instead of Holm (family-wise 5%)",
     "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
     "thresholds file, no runs); 3 database or file system error.",
