@@ -27,6 +27,8 @@ static const cow_command commands[] = {
     {"ingest", cmd_ingest, "load capture folders or files into the database",
      cmd_ingest_usage},
     {"runs", cmd_runs, "list the runs in the database", cmd_runs_usage},
+    {"rejects", cmd_rejects, "every rejected line and refused file, with the reason",
+     cmd_rejects_usage},
     {"analyze", cmd_analyze, "phases, quantiles with intervals, deltas vs baseline",
      cmd_analyze_usage},
     {"doctor", cmd_doctor, "explain the tail with evidence and advice", cmd_doctor_usage},

@@ -841,13 +841,13 @@ static const char *info_impossible(const char *k, size_t kn, const char *v,
     if (strcmp(key, "server_time_usec") == 0 &&
         (d < (double)COW_EPOCH_MIN_S * 1e6 || d >= (double)COW_EPOCH_MAX_S * 1e6))
         return "server_time_usec outside 1990..2100: not a wall clock";
-    if (fabs(d) > 9007199254740992.0)
-        return "value beyond 2^53: no INFO counter gets there";
+    if (strstr(key, "fork_usec") && d > COW_MAX_LATENCY_US)
+        return "a fork that took more than an hour: not a real value";
     if ((strstr(key, "memory") || strstr(key, "cow_size") || strstr(key, "rss")) &&
         !strstr(key, "perc") && !strstr(key, "ratio") && d > COW_MAX_MEM_BYTES)
         return "memory beyond 2^50 bytes (1 PiB): not a real host";
-    if (strstr(key, "fork_usec") && d > COW_MAX_LATENCY_US)
-        return "a fork that took more than an hour: not a real value";
+    if (fabs(d) > 9007199254740992.0)
+        return "value beyond 2^53: no INFO counter gets there";
     return NULL;
 }
 

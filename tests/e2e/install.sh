@@ -49,7 +49,7 @@ complete_words() { # complete_words WORDS... -> what TAB offers after them
              printf "%s\n" "${COMPREPLY[@]}"' _ \
         "$prefix/share/bash-completion/completions/cowtail" "$prefix/bin/cowtail" "$@"
 }
-check "completes commands" test "$(complete_words re | tr '\n' ' ')" = "report "
+check "completes commands" test "$(complete_words re | tr '\n' ' ')" = "rejects report "
 check "completes options" test "$(complete_words report --s | tr '\n' ' ')" = "--scale --seed "
 check "completes parser names" \
     test "$(complete_words ingest --parser redis-l | tr '\n' ' ')" = "redis-log redis-latency "

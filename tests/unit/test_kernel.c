@@ -674,10 +674,12 @@ static void mem_series_should_reject_bad_rows(void)
     collect_init(&c);
     CHECK_INT(run_file(&cow_parser_mem_series, "mem_badrows.csv", &o, &c, &e), COW_OK);
     CHECK_INT(collect_count(&c, COW_REC_MEM), 20);
-    CHECK_INT(c.nrejects, 2);
+    /* "n/a" is a bad value; the empty cell of line 5 is a missing one */
+    CHECK_INT(c.nrejects, 1);
     CHECK_INT(collect_nth(&c, COW_REC_REJECT, 0)->u.reject.line, 3);
     CHECK(strstr(collect_nth(&c, COW_REC_REJECT, 0)->u.reject.reason, "n/a") != NULL);
-    CHECK_INT(collect_nth(&c, COW_REC_REJECT, 1)->u.reject.line, 5);
+    CHECK(note_of(&c, "missing_values") != NULL &&
+          strstr(note_of(&c, "missing_values"), "1 empty cells") != NULL);
     r = collect_nth(&c, COW_REC_MEM, 0);
     CHECK_NEAR(r->u.mem.bytes, 1060.5 * 1048576.0, 0);
     CHECK_STR(r->u.mem.what, "used (MB)");
