@@ -310,8 +310,9 @@ static void not_utf8(const char *head, size_t n, char *why, size_t cap)
     }
     return;
 bad:
-    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu (not "
-             "recognised; force a parser with --parser NAME)", line, col);
+    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu: convert it "
+             "(e.g. iconv -f latin1 -t utf-8) or force a parser with --parser NAME",
+             line, col);
 }
 
 /* Records of this file carry their own time: a copy would count twice. */
@@ -342,7 +343,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     cow_parse_opts o = *o0;
     const cow_parser *p;
     const char *head, *unk;
-    size_t nhead;
+    size_t nhead, sniff;
     storesink k;
     struct stat sb;
     char sha[65];
@@ -370,17 +371,26 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    p = NULL;
-    if (not_text(head, nhead, why, sizeof(why)) == 0)
-        p = forced ? parser_by_name(forced)
-                   : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
-    /* not text (empty, NUL, invalid UTF-8) is skipped below with its
-     * reason; other text no parser can read (CR-only lines) is refused */
-    if (p == NULL && !why[0])
+    /* A parser that recognises the file reads it, and rejects its bad
+     * lines (a NUL inside a field, binary data after a valid start) with
+     * their line numbers. Only a file none recognises is explained: empty
+     * (an error: a capture that wrote nothing), CR-only line ends (refused
+     * with the fix), or not text (skipped with where it stops being text). */
+    sniff = nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES;
+    p = forced ? parser_by_name(forced)
+               : nhead > 0 ? parser_detect(o.fname, head, sniff) : NULL;
+    if (p == NULL && nhead == 0) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
+        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
+        app_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if (p == NULL && not_text(head, nhead, why, sizeof(why)) == 0)
         not_utf8(head, nhead, why, sizeof(why));
-    if (p == NULL && fl->parser == NULL && !why[0] &&
-        (unk = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead
-                                                                : COW_SNIFF_BYTES))) {
+    if (p == NULL && !why[0] && (unk = parser_why_unknown(head, sniff))) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", unk);
         printf("  %-28s refused: %s\n", fname, unk);
@@ -625,7 +635,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 touched = 1;
             if (out == FILE_REFUSED && code == EXIT_OK)
                 code = EXIT_REJECTED;
-            if (out == FILE_SKIPPED && named(paths, npaths, r->files[j])) {
+            if ((out == FILE_SKIPPED || out == FILE_REFUSED) && named(paths, npaths, r->files[j])) {
                 app_errorf("%s: named on the command line, but nothing of it "
                            "landed", r->files[j]);
                 code = code == EXIT_OK ? EXIT_REJECTED : code;
