@@ -27,7 +27,7 @@ static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *
         const cow_qci *ci = &ps->ci[l];
         cow_quantile_row qr = {(int)i, pct_level(l), ps->sum.v[l],
                                ci->has_lo ? ci->lo : NAN, ci->has_hi ? ci->hi : NAN,
-                               (int64_t)ci->n_needed, ps->sum.thin[l]};
+                               (int64_t)ci->n_needed, ps->sum.thin[l], ci->n_eff};
         if ((rc = store_put_quantile(st, run, &qr, e)) != COW_OK)
             return rc;
     }
@@ -39,20 +39,24 @@ static int persist_delta(cow_store *st, int64_t run, size_t i, const cow_phase_s
 {
     int l, rc;
     for (l = 0; l < COW_DELTA_LEVELS; l++) {
-        const cow_boot_result *d = &ps->delta[l];
+        const cow_qcmp *d = &ps->delta[l];
         cow_delta_row dr = {(int)i, ps->base, d->q, d->est_a, d->est_b, d->delta,
-                            d->delta_lo, d->delta_hi, d->ratio, d->ratio_lo,
-                            d->ratio_hi, boot_verdict_name(d->verdict), d->thin};
+                            d->lo, d->hi, d->boot.ratio, d->boot.ratio_lo,
+                            d->boot.ratio_hi, boot_verdict_name(d->verdict), d->thin,
+                            d->dep_a.n_eff, d->dep_b.n_eff, qcmp_method_name(d->method),
+                            d->p_up, d->p_down,
+                            d->method == COW_QCMP_TAIL ? d->test.level : NAN};
         if ((rc = store_put_delta(st, run, &dr, e)) != COW_OK)
             return rc;
     }
     {
         cow_exceed_row x99 = {(int)i, 0.99, ps->ex99.threshold, (int64_t)ps->ex99.n,
                               (int64_t)ps->ex99.count, ps->ex99.p, ps->ex99.lo,
-                              ps->ex99.hi};
+                              ps->ex99.hi, (int64_t)ps->ex99_test.cb, ps->ex99_test.p_up};
         cow_exceed_row x999 = {(int)i, 0.999, ps->ex999.threshold,
                                (int64_t)ps->ex999.n, (int64_t)ps->ex999.count,
-                               ps->ex999.p, ps->ex999.lo, ps->ex999.hi};
+                               ps->ex999.p, ps->ex999.lo, ps->ex999.hi,
+                               (int64_t)ps->ex999_test.cb, ps->ex999_test.p_up};
         if ((rc = store_put_exceed(st, run, &x99, e)) != COW_OK ||
             (rc = store_put_exceed(st, run, &x999, e)) != COW_OK)
             return rc;

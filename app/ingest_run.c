@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "app.h"
+#include "label.h"
 #include "mem.h"
 #include "timeconv.h"
 #include "writer.h"
@@ -50,8 +51,10 @@ static void progress(storesink *k)
     now = time(NULL);
     if (now != k->last_progress) {
         k->last_progress = now;
-        fprintf(stderr, "\r  %s: %lld records...", k->path, k->rows);
-        fflush(stderr);
+        char *path = label_safe(k->path, COW_LABEL_TERM);
+        fprintf(app_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
+        fflush(app_raw_stderr());
+        free(path);
     }
 }
 
@@ -241,7 +244,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
     sink.emit = emit;
     sink.emit_samples = emit_samples;
     sink.ctx = k;
-    rc = p->parse(src, o, &sink, e);
+    rc = parser_run(p, src, o, &sink, e);
     wrc = writer_stop(k->w, &we);
     k->w = NULL;
     if (wrc != COW_OK && rc == COW_OK) {
@@ -249,7 +252,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
         *e = we;
     }
     if (k->progress && k->last_progress)
-        fprintf(stderr, "\r\033[K");
+        fprintf(app_raw_stderr(), "\r\033[K");
     return rc;
 }
 
@@ -261,54 +264,6 @@ static void print_landed(const char *fname, const cow_parser *p, const storesink
     if (k->notes[0])
         printf("  [%s]", k->notes);
     printf("\n");
-}
-
-/* Why a file is not a capture file at all: empty, or binary (a NUL byte
- * among its first bytes). 0 and why[0] == 0 when it may be text. */
-static int not_text(const char *head, size_t n, char *why, size_t cap)
-{
-    const char *nul;
-    why[0] = '\0';
-    if (n == 0) { /* not st_size: /proc files say 0 */
-        snprintf(why, cap, "empty file");
-        return 1;
-    }
-    if ((nul = memchr(head, '\0', n)) != NULL) {
-        snprintf(why, cap, "not text: NUL byte at offset %zu", (size_t)(nul - head));
-        return 1;
-    }
-    return 0;
-}
-
-/* For a file no parser recognises: say so when its first bytes are not
- * UTF-8 (a binary or a legacy-encoded file), naming line and column. */
-static void not_utf8(const char *head, size_t n, char *why, size_t cap)
-{
-    size_t i = 0, col = 1;
-    long line = 1;
-    while (i < n) {
-        unsigned char c = (unsigned char)head[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-                   : (c & 0xf8) == 0xf0 ? 4 : 0;
-        size_t j;
-        if (len == 0 || (len == 2 && c < 0xc2))
-            goto bad;
-        if (i + len > n)
-            return; /* cut by the peek window */
-        for (j = 1; j < len; j++)
-            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
-                goto bad;
-        if (c == '\n') {
-            line++;
-            col = 0;
-        }
-        i += len;
-        col++;
-    }
-    return;
-bad:
-    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu (not "
-             "recognised; force a parser with --parser NAME)", line, col);
 }
 
 /* Records of this file carry their own time: a copy would count twice. */
@@ -338,7 +293,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     cow_src src;
     cow_parse_opts o = *o0;
     const cow_parser *p;
-    const char *head;
+    const char *head, *why;
     size_t nhead;
     storesink k;
     struct stat sb;
@@ -349,7 +304,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     int64_t old_id = 0;
     int replaced = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];
-    char why[160];
+    char whybuf[200];
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
@@ -367,17 +322,23 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    p = NULL;
-    if (not_text(head, nhead, why, sizeof(why)) == 0)
-        p = forced ? parser_by_name(forced)
-                   : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    p = forced ? parser_by_name(forced)
+               : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    if (p == NULL && forced == NULL &&
+        (why = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES,
+                                  whybuf, sizeof(whybuf)))) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "%s", why);
+        printf("  %-28s refused: %s\n", fname, why);
+        app_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
     if (p == NULL) {
-        if (!why[0])
-            not_utf8(head, nhead, why, sizeof(why));
         if (!fl->quiet)
-            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
-                   "no parser recognises it (force one with --parser NAME; "
-                   "see cowtail help ingest)");
+            printf("  %-28s skipped: no parser recognises it (force one with "
+                   "--parser NAME; see cowtail help ingest)\n", fname);
         src_close(&src);
         tot->files_skipped++;
         return FILE_SKIPPED;

@@ -5,8 +5,10 @@
  * and a parse function, declare its cow_parser in formats.h, add a row. */
 #include "parser.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "../common/text.h"
 #include "formats.h"
 
 static const cow_parser *const parsers[] = {
@@ -67,4 +69,82 @@ const cow_parser *const *parser_list(void)
 int parser_too_many_rejects(long long rows, long long rejected)
 {
     return rejected > 2 && rejected * 10 > rows + rejected;
+}
+
+int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
+               cow_sink *k, cow_err *e)
+{
+    char why[128];
+    size_t i;
+    int rc = p->parse(s, o, k, e);
+
+    if (rc != COW_OK || s->nlong == 0)
+        return rc;
+    if (s->nlong > COW_SRC_MAX_LONG) {
+        cow_err_at(e, s->name, s->long_no[0], 0);
+        return COW_FAIL(e, COW_ELIMIT,
+                        "%zu lines longer than %u MiB (the line limit): this "
+                        "is not a text capture", s->nlong, COW_MAX_LINE_BYTES >> 20);
+    }
+    snprintf(why, sizeof(why), "line longer than %u MiB (the line limit): "
+             "skipped", COW_MAX_LINE_BYTES >> 20);
+    for (i = 0; i < s->nlong && rc == COW_OK; i++)
+        rc = sink_reject(k, s->long_no[i], why, "", 0, e);
+    return rc;
+}
+
+/* Where the first byte that is not UTF-8 is: line and column (1-based,
+ * in characters); 0 when head[0..n) is UTF-8 (a sequence cut by the end
+ * of the window counts as UTF-8). */
+static int utf8_error_at(const char *head, size_t n, long *line, long *col)
+{
+    size_t i = 0, len, j;
+    *line = 1;
+    *col = 1;
+    while (i < n) {
+        unsigned char c = (unsigned char)head[i];
+        len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 && c >= 0xc2 ? 2
+            : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (len == 0)
+            return 1;
+        if (i + len > n)
+            return 0;
+        for (j = 1; j < len; j++)
+            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
+                return 1;
+        if (c == '\n') {
+            (*line)++;
+            *col = 0;
+        }
+        i += len;
+        (*col)++;
+    }
+    return 0;
+}
+
+const char *parser_why_unknown(const char *head, size_t n, char *buf, size_t cap)
+{
+    const char *nul;
+    long line, col;
+
+    if (n == 0) {
+        snprintf(buf, cap, "empty file (0 bytes): nothing to read");
+        return buf;
+    }
+    if ((nul = memchr(head, '\0', n)) != NULL) {
+        snprintf(buf, cap, "not text: NUL byte at offset %zu (binary data where "
+                 "a text capture was expected)", (size_t)(nul - head));
+        return buf;
+    }
+    if (memchr(head, '\n', n) == NULL && memchr(head, '\r', n) != NULL) {
+        snprintf(buf, cap, "line ends are CR only (classic Mac text): convert "
+                 "them with tr '\\r' '\\n'");
+        return buf;
+    }
+    if (utf8_error_at(head, n, &line, &col)) {
+        snprintf(buf, cap, "not text: invalid UTF-8 at line %ld, column %ld: "
+                 "convert it (e.g. iconv -f latin1 -t utf-8)", line, col);
+        return buf;
+    }
+    return NULL;
 }

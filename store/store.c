@@ -101,15 +101,16 @@ static const char *const sql_text[SQL_COUNT] = {
         " source, overlap, open, failed, n, mean_us, min_us, max_us, grid_us)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
     [SQL_PUT_QUANTILE] =
-        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin,"
+        " n_eff) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     [SQL_PUT_DELTA] =
         "INSERT INTO deltas(run, phase, base, q, base_us, value_us, delta_us, lo_us,"
-        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase,"
+        " method, p_up, p_down, test_level)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
     [SQL_PUT_EXCEED] =
-        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi,"
+        " clusters, p_more) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
     [SQL_FACT_INFO_LAST] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL"
@@ -158,13 +159,14 @@ static const char *const sql_text[SQL_COUNT] = {
         " open, failed, n, mean_us, min_us, max_us, grid_us FROM phases WHERE run = ?1"
         " ORDER BY idx",
     [SQL_RES_QUANTILES] =
-        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin FROM quantiles"
+        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin, n_eff FROM quantiles"
         " WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_DELTAS] =
         "SELECT phase, base, q, base_us, value_us, delta_us, lo_us, hi_us, ratio,"
-        " ratio_lo, ratio_hi, verdict, thin FROM deltas WHERE run = ?1 ORDER BY phase, q",
+        " ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase, method, p_up,"
+        " p_down, test_level FROM deltas WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_EXCEED] =
-        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi FROM exceed"
+        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi, clusters, p_more FROM exceed"
         " WHERE run = ?1 ORDER BY phase, base_q",
     [SQL_DEL_FINDINGS] = "DELETE FROM findings WHERE run = ?1",
     [SQL_PUT_FINDING] =

@@ -158,7 +158,8 @@ typedef struct cow_quantile_row {
     double value_us;     /* NaN when n == 0 */
     double lo_us, hi_us; /* NaN when that bound is not finite */
     int64_t n_needed;    /* n for both bounds */
-    int thin;            /* flag */
+    int thin;            /* flag (n_eff (1 - q) < 10) */
+    double n_eff;        /* effective samples at q (analysis/dep.h) */
 } cow_quantile_row;
 int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *q,
                        cow_err *e);
@@ -168,8 +169,12 @@ typedef struct cow_delta_row {
     double q;            /* level */
     double base_us, value_us, delta_us, lo_us, hi_us; /* bootstrap */
     double ratio, ratio_lo, ratio_hi; /* NaN when undefined */
-    const char *verdict; /* lift / flat / drop / n/a */
-    int thin;            /* either side thin */
+    const char *verdict; /* lift / flat / drop / unsure / n/a */
+    int thin;            /* either side thin: decided by the tail test */
+    double n_eff_base, n_eff_phase; /* effective samples at q */
+    const char *method;  /* bootstrap / tail-test (NULL: older analysis) */
+    double p_up, p_down; /* one-sided p-values of delta > 0 / < 0 */
+    double test_level;   /* tail test: pooled level counted beyond; NaN */
 } cow_delta_row;
 int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
                     cow_err *e);
@@ -180,6 +185,8 @@ typedef struct cow_exceed_row {
     double threshold_us; /* the baseline quantile */
     int64_t n, count;    /* samples, and those above the threshold */
     double p, lo, hi;    /* proportion and its exact interval */
+    int64_t clusters;    /* clusters of those samples (analysis/dep.h) */
+    double p_more;       /* tail test p-value: more beyond than the baseline */
 } cow_exceed_row;
 int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
                      cow_err *e);

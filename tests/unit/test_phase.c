@@ -50,11 +50,11 @@ static void phases_should_follow_log_windows(void)
     CHECK_INT(ph.v[0].t1_us, T0 + S(2) + 1000);
     CHECK_STR(ph.v[1].label, "bgsave#1");
     CHECK_INT(ph.v[1].child_pid, 4711);
-    CHECK_INT(ph.v[1].t1_us, T0 + S(4) + 1);
+    CHECK_INT(ph.v[1].t1_us, T0 + S(4) + 1000); /* the end line's whole millisecond */
     CHECK_STR(ph.v[2].label, "between#1");
     CHECK_STR(ph.v[3].label, "sync-diskless#1");
     CHECK_INT(ph.v[3].fork_us, T0 + S(6) + 2000);
-    CHECK_INT(ph.v[3].t1_us, T0 + S(8) + 1);
+    CHECK_INT(ph.v[3].t1_us, T0 + S(8) + 1000);
     CHECK_STR(ph.v[5].label, "aof-rewrite#1");
     CHECK_INT(ph.v[5].open, 1);
     CHECK_INT(ph.v[5].t1_us, T0 + S(10) + 1);
@@ -94,7 +94,7 @@ static void phases_should_mark_overlaps_and_use_polls(void)
     CHECK_STR(ph.v[2].label, "sync-disk#1");
     CHECK_INT(ph.v[1].overlap, 1);
     CHECK_INT(ph.v[2].overlap, 1);
-    CHECK_INT(ph.v[2].t1_us, T0 + S(4) + 1); /* no sync_success: save end */
+    CHECK_INT(ph.v[2].t1_us, T0 + S(4) + 1000); /* no sync_success: save end */
     phase_release(&ph);
 
     /* no log: INFO polls give the window */
