@@ -35,6 +35,9 @@ void app_verrorf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 void app_safe_streams(void);
 /* stderr without the filter, for the progress line's own escapes. */
 FILE *app_raw_stderr(void);
+/* A cow_store_wait_fn for store_open_wait: says on stderr that the
+ * database is locked and that we wait. */
+void app_store_wait(void *ctx, const char *path, int timeout_ms);
 /* stdout without the filter (to check it was written). */
 FILE *app_raw_stdout(void);
 

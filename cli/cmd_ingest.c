@@ -100,11 +100,11 @@ int cmd_ingest(int argc, char **argv)
         }
     }
     if (optind >= argc) {
-        cli_errorf("ingest: no PATH given");
-        cli_print_usage(stderr, cmd_ingest_usage);
+        cli_errorf("ingest: no PATH given (see 'cowtail help ingest')");
+        fprintf(stderr, "%s\n", cmd_ingest_usage[0]);
         return EXIT_USAGE;
     }
-    if (store_open(db, &st, &e) != COW_OK) {
+    if (store_open_wait(db, app_store_wait, NULL, &st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;
     }

@@ -110,7 +110,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "help") == 0)
         return help(argc, argv);
     if ((c = find(argv[1])) == NULL) {
-        cli_errorf("unknown command '%s' (see 'cowtail help')", argv[1]);
+        cli_errorf("unknown %s '%s' (see 'cowtail help')",
+                   argv[1][0] == '-' ? "option" : "command", argv[1]);
         return EXIT_USAGE;
     }
     return cli_finish_stdout(c->run(argc - 1, argv + 1));

@@ -107,11 +107,11 @@ static int utf8_error_at(const char *head, size_t n, long *line, long *col)
             : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 && c <= 0xf4 ? 4 : 0;
         if (len == 0)
             return 1;
-        if (i + len > n)
-            return 0;
-        for (j = 1; j < len; j++)
+        for (j = 1; j < len && i + j < n; j++)
             if (((unsigned char)head[i + j] & 0xc0) != 0x80)
                 return 1;
+        if (i + len > n)
+            return 0; /* a sequence cut by the window's end */
         if (c == '\n') {
             (*line)++;
             *col = 0;
@@ -142,8 +142,8 @@ const char *parser_why_unknown(const char *head, size_t n, char *buf, size_t cap
         return buf;
     }
     if (utf8_error_at(head, n, &line, &col)) {
-        snprintf(buf, cap, "not text: invalid UTF-8 at line %ld, column %ld: "
-                 "convert it (e.g. iconv -f latin1 -t utf-8)", line, col);
+        snprintf(buf, cap, "not text: invalid UTF-8 at line %ld, column %ld (not "
+                 "UTF-8 text: convert it, e.g. iconv -f latin1 -t utf-8)", line, col);
         return buf;
     }
     return NULL;

@@ -505,30 +505,17 @@ bool procfs_epoch_us(const char *p, size_t n, int64_t *us)
     return false;
 }
 
-/* "20250203T140211" (+ optional Z) at p. */
+/* "20250203T140211" (+ optional Z) at p: ISO 8601's basic format, read
+ * by the one ISO 8601 parser once written in the extended one. */
 static bool compact_iso(const char *p, size_t n, int64_t *us)
 {
-    int f[6], w[6] = {4, 2, 2, 2, 2, 2}, i, k = 0;
-    size_t at = 0;
+    char tmp[20];
 
     if (n < 15 || p[8] != 'T')
         return false;
-    for (i = 0; i < 6; i++) {
-        int v = 0, j;
-        if (i == 3)
-            at++;  /* the 'T' */
-        for (j = 0; j < w[i]; j++, at++) {
-            if (!isdigit((unsigned char)p[at]))
-                return false;
-            v = v * 10 + (p[at] - '0');
-        }
-        f[k++] = v;
-    }
-    if (f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31 || f[3] > 23 ||
-        f[4] > 59 || f[5] > 60)
-        return false;
-    *us = time_us_from_civil(f[0], f[1], f[2], f[3], f[4], f[5], 0);
-    return in_range((double)*us / 1e6);
+    snprintf(tmp, sizeof(tmp), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2s", p, p + 4, p + 6, p + 9,
+             p + 11, p + 13);
+    return time_parse_iso8601(tmp, 19, us) && in_range((double)*us / 1e6);
 }
 
 /* "2025-02-03T14:02:11Z" or, file-name safe, "2025-02-03T14-02-11". */

@@ -52,7 +52,19 @@ typedef struct cow_run_row {
                              space separated; NULL if never analysed */
 } cow_run_row;
 
+/* How long a writer waits for another one to finish (a real ingest of
+ * millions of rows takes minutes) before giving up with "database is
+ * locked"; a reader never waits for a writer (WAL). */
+#define COW_STORE_BUSY_MS (10 * 60 * 1000)
+
+/* Told once per wait, after the first second, that the database is
+ * locked by another process and this one is waiting for it. */
+typedef void (*cow_store_wait_fn)(void *ctx, const char *path, int timeout_ms);
+
 int store_open(const char *path, cow_store **out, cow_err *e);
+/* store_open, with wait (may be NULL) called when a lock makes it wait. */
+int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
+                    cow_store **out, cow_err *e);
 /* NULL is a no-op. */
 void store_close(cow_store *st);
 int store_schema_version(cow_store *st);

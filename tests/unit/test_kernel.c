@@ -573,6 +573,9 @@ static void stamps_should_follow_the_documented_forms(void)
         {"vmstat-1738591331532123456.txt", 1, INT64_C(1738591331532123)},
         {"host_20250203T140211Z_meminfo", 1, INT64_C(1738591331000000)},
         {"meminfo_2025-02-03T14-02-11.txt", 1, INT64_C(1738591331000000)},
+        {"host_20250231T140211Z_meminfo", 0, 0},     /* 31 February */
+        {"meminfo_2025-02-31T14-02-11.txt", 0, 0},
+        {"host_20250203T240211Z_meminfo", 0, 0},
         {"smaps_rollup-1234.txt", 0, 0},
         {"meminfo", 0, 0},
     };
