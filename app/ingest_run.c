@@ -266,6 +266,55 @@ static void print_landed(const char *fname, const cow_parser *p, const storesink
     printf("\n");
 }
 
+/* Why a file is not a capture file at all: empty, or binary (a NUL byte
+ * among its first bytes). 0 and why[0] == 0 when it may be text. */
+static int not_text(const char *head, size_t n, char *why, size_t cap)
+{
+    const char *nul;
+    why[0] = '\0';
+    if (n == 0) { /* not st_size: /proc files say 0 */
+        snprintf(why, cap, "empty file");
+        return 1;
+    }
+    if ((nul = memchr(head, '\0', n)) != NULL) {
+        snprintf(why, cap, "not text: NUL byte at offset %zu", (size_t)(nul - head));
+        return 1;
+    }
+    return 0;
+}
+
+/* For a file no parser recognises: say so when its first bytes are not
+ * UTF-8 (a binary or a legacy-encoded file), naming line and column. */
+static void not_utf8(const char *head, size_t n, char *why, size_t cap)
+{
+    size_t i = 0, col = 1;
+    long line = 1;
+    while (i < n) {
+        unsigned char c = (unsigned char)head[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+                   : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t j;
+        if (len == 0 || (len == 2 && c < 0xc2))
+            goto bad;
+        if (i + len > n)
+            return; /* cut by the peek window */
+        for (j = 1; j < len; j++)
+            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
+                goto bad;
+        if (c == '\n') {
+            line++;
+            col = 0;
+        }
+        i += len;
+        col++;
+    }
+    return;
+bad:
+    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu: convert it "
+             "(e.g. iconv -f latin1 -t utf-8) or force a parser with --parser NAME",
+             line, col);
+}
+
 /* Records of this file carry their own time: a copy would count twice. */
 static int timed_by_content(const cow_parser *p, const storesink *k)
 {
@@ -293,8 +342,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     cow_src src;
     cow_parse_opts o = *o0;
     const cow_parser *p;
-    const char *head, *why;
-    size_t nhead;
+    const char *head, *unk;
+    size_t nhead, sniff;
     storesink k;
     struct stat sb;
     char sha[65];
@@ -304,7 +353,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     int64_t old_id = 0;
     int replaced = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];
-    char whybuf[200];
+    char why[160];
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
@@ -322,14 +371,29 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         tot->files_refused++;
         return FILE_REFUSED;
     }
+    /* A parser that recognises the file reads it, and rejects its bad
+     * lines (a NUL inside a field, binary data after a valid start) with
+     * their line numbers. Only a file none recognises is explained: empty
+     * (an error: a capture that wrote nothing), CR-only line ends (refused
+     * with the fix), or not text (skipped with where it stops being text). */
+    sniff = nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES;
     p = forced ? parser_by_name(forced)
-               : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
-    if (p == NULL && forced == NULL &&
-        (why = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES,
-                                  whybuf, sizeof(whybuf)))) {
+               : nhead > 0 ? parser_detect(o.fname, head, sniff) : NULL;
+    if (p == NULL && nhead == 0) {
         cow_err_at(&e, path, 0, 0);
-        COW_FAIL(&e, COW_EPARSE, "%s", why);
-        printf("  %-28s refused: %s\n", fname, why);
+        COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
+        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
+        app_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if (p == NULL && not_text(head, nhead, why, sizeof(why)) == 0)
+        not_utf8(head, nhead, why, sizeof(why));
+    if (p == NULL && !why[0] && (unk = parser_why_unknown(head, sniff))) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "%s", unk);
+        printf("  %-28s refused: %s\n", fname, unk);
         app_error(&e);
         src_close(&src);
         tot->files_refused++;
@@ -337,8 +401,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (p == NULL) {
         if (!fl->quiet)
-            printf("  %-28s skipped: no parser recognises it (force one with "
-                   "--parser NAME; see cowtail help ingest)\n", fname);
+            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
+                   "no parser recognises it (force one with --parser NAME; "
+                   "see cowtail help ingest)");
         src_close(&src);
         tot->files_skipped++;
         return FILE_SKIPPED;
@@ -570,7 +635,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 touched = 1;
             if (out == FILE_REFUSED && code == EXIT_OK)
                 code = EXIT_REJECTED;
-            if (out == FILE_SKIPPED && named(paths, npaths, r->files[j])) {
+            if ((out == FILE_SKIPPED || out == FILE_REFUSED) && named(paths, npaths, r->files[j])) {
                 app_errorf("%s: named on the command line, but nothing of it "
                            "landed", r->files[j]);
                 code = code == EXIT_OK ? EXIT_REJECTED : code;

@@ -93,58 +93,16 @@ int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
     return rc;
 }
 
-/* Where the first byte that is not UTF-8 is: line and column (1-based,
- * in characters); 0 when head[0..n) is UTF-8 (a sequence cut by the end
- * of the window counts as UTF-8). */
-static int utf8_error_at(const char *head, size_t n, long *line, long *col)
+const char *parser_why_unknown(const char *head, size_t n)
 {
-    size_t i = 0, len, j;
-    *line = 1;
-    *col = 1;
-    while (i < n) {
-        unsigned char c = (unsigned char)head[i];
-        len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 && c >= 0xc2 ? 2
-            : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 && c <= 0xf4 ? 4 : 0;
-        if (len == 0)
-            return 1;
-        for (j = 1; j < len && i + j < n; j++)
-            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
-                return 1;
-        if (i + len > n)
-            return 0; /* a sequence cut by the window's end */
-        if (c == '\n') {
-            (*line)++;
-            *col = 0;
-        }
-        i += len;
-        (*col)++;
-    }
-    return 0;
-}
-
-const char *parser_why_unknown(const char *head, size_t n, char *buf, size_t cap)
-{
-    const char *nul;
-    long line, col;
-
-    if (n == 0) {
-        snprintf(buf, cap, "empty file (0 bytes): nothing to read");
-        return buf;
-    }
-    if ((nul = memchr(head, '\0', n)) != NULL) {
-        snprintf(buf, cap, "not text: NUL byte at offset %zu (binary data where "
-                 "a text capture was expected)", (size_t)(nul - head));
-        return buf;
-    }
-    if (memchr(head, '\n', n) == NULL && memchr(head, '\r', n) != NULL) {
-        snprintf(buf, cap, "line ends are CR only (classic Mac text): convert "
-                 "them with tr '\\r' '\\n'");
-        return buf;
-    }
-    if (utf8_error_at(head, n, &line, &col)) {
-        snprintf(buf, cap, "not text: invalid UTF-8 at line %ld, column %ld (not "
-                 "UTF-8 text: convert it, e.g. iconv -f latin1 -t utf-8)", line, col);
-        return buf;
-    }
+    if (n == 0)
+        return "empty file (0 bytes): nothing to read";
+    if (memchr(head, '\0', n) != NULL)
+        return "binary data (NUL bytes) where a text capture was expected";
+    if (memchr(head, '\n', n) == NULL && memchr(head, '\r', n) != NULL)
+        return "line ends are CR only (classic Mac text): convert them with "
+               "tr '\\r' '\\n'";
+    if (!text_is_utf8(head, n))
+        return "not UTF-8 text: convert it (e.g. iconv -f latin1 -t utf-8)";
     return NULL;
 }

@@ -9,7 +9,7 @@
  *
  *     const cow_parser *p = parser_detect(name, head, nhead);
  *     if (p) rc = parser_run(p, &src, &opts, &sink, &e);
- *     else why = parser_why_unknown(head, nhead, buf, sizeof(buf));
+ *     else why = parser_why_unknown(head, nhead);
  */
 #ifndef COW_INGEST_PARSER_H
 #define COW_INGEST_PARSER_H
@@ -60,11 +60,9 @@ int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
                cow_sink *k, cow_err *e);
 
 /* Why no parser could read a file whose first bytes are head[0..n), when
- * the bytes themselves say it: "empty file", "not text: NUL byte at
- * offset N", CR-only line ends, "not text: invalid UTF-8 at line L,
- * column C"; written into buf (returned), or NULL when it is text that is
- * simply not a known format. */
-const char *parser_why_unknown(const char *head, size_t n, char *buf, size_t cap);
+ * the bytes themselves say it (empty, binary, CR-only line ends, not
+ * UTF-8); NULL when it is text that is simply not a known format. */
+const char *parser_why_unknown(const char *head, size_t n);
 
 /* Whole-file refusal policy for rejected lines: true when a file with
  * `rows` good data lines and `rejected` bad ones must be refused whole.

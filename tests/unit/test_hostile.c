@@ -150,16 +150,11 @@ static void utf8_tail_should_hold_back_a_cut_sequence(void)
 /* 8 what the bytes say when no parser recognises a file */
 static void why_unknown_should_name_the_reason(void)
 {
-    char b[200];
-    CHECK(strstr(parser_why_unknown("", 0, b, sizeof(b)), "empty file") != NULL);
-    CHECK(strstr(parser_why_unknown("a,b\rc,d\r", 8, b, sizeof(b)), "CR only") != NULL);
-    CHECK(strstr(parser_why_unknown("a\0b\n", 4, b, sizeof(b)), "binary") != NULL);
-    CHECK(strstr(b, "not text: NUL byte at offset 1") != NULL);
-    CHECK(strstr(parser_why_unknown("caf\xe9\n", 5, b, sizeof(b)), "not UTF-8") != NULL);
-    CHECK(strstr(b, "invalid UTF-8 at line 1, column 4") != NULL);
-    CHECK(strstr(parser_why_unknown("ok\nz\xc3(\n", 7, b, sizeof(b)),
-                 "invalid UTF-8 at line 2, column 2") != NULL);
-    CHECK(parser_why_unknown("hello\n", 6, b, sizeof(b)) == NULL);
+    CHECK(strstr(parser_why_unknown("", 0), "empty file") != NULL);
+    CHECK(strstr(parser_why_unknown("a,b\rc,d\r", 8), "CR only") != NULL);
+    CHECK(strstr(parser_why_unknown("a\0b\n", 4), "binary") != NULL);
+    CHECK(strstr(parser_why_unknown("caf\xe9\n", 5), "not UTF-8") != NULL);
+    CHECK(parser_why_unknown("hello\n", 6) == NULL);
 }
 
 /* 7.1 tradeoff on runs that all have one mode read groups[-1] (UBSan). */
