@@ -220,7 +220,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
     sink.emit = emit;
     sink.emit_samples = emit_samples;
     sink.ctx = k;
-    rc = p->parse(src, o, &sink, e);
+    rc = parser_run(p, src, o, &sink, e);
     wrc = writer_stop(k->w, &we);
     k->w = NULL;
     if (wrc != COW_OK && rc == COW_OK) {

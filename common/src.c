@@ -105,6 +105,18 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
                 p += 3;
                 n -= 3;
             }
+            ln->pre.kinds = 0;
+            ln->pre.has_t = 0;
+            if (!s->raw && n > 0) {
+                size_t skip = prefix_peel(p, n, &ln->pre);
+                if (skip > 0) {
+                    p += skip;
+                    n -= skip;
+                    s->peeled++;
+                    s->stamped += ln->pre.has_t;
+                    s->peel_kinds |= ln->pre.kinds;
+                }
+            }
             ln->p = p;
             ln->n = n;
             ln->no = ++s->line;

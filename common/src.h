@@ -7,7 +7,10 @@
  *
  * Lines come without their end (LF, CRLF or a lone final CR is stripped); a
  * UTF-8 byte order mark at the very start is skipped. ln.eol is 0 for a last
- * line that ended without a newline (a possibly truncated write). Every byte
+ * line that ended without a newline (a possibly truncated write). Container
+ * and collector prefixes (prefix.h) are peeled off each line, what was
+ * peeled is in ln.pre and counted in the source (src.peeled); a source set
+ * raw (src.raw = 1) keeps lines as they are. Every byte
  * read is fed to a SHA-256, so the file's digest is known after one pass.
  * Lines point into the source's buffer and are valid until the next call. */
 #ifndef COW_COMMON_SRC_H
@@ -17,6 +20,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "prefix.h"
 #include "sha256.h"
 
 /* A line longer than this is an error, not a reason to grow without bound. */
@@ -27,6 +31,7 @@ typedef struct cow_line {
     size_t n;       /* length without the line end */
     long no;        /* 1-based line number */
     int eol;        /* 1 if a line end followed, 0 at an unterminated end */
+    cow_prefix pre; /* prefixes peeled off the line (pre.kinds 0 if none) */
 } cow_line;
 
 typedef struct cow_src {
@@ -42,6 +47,10 @@ typedef struct cow_src {
     long long offset;    /* bytes consumed so far */
     long long size;      /* total size when known, else -1 */
     cow_sha256 sha;      /* digest of every byte read */
+    int raw;             /* 1: do not peel line prefixes */
+    long peeled;         /* lines that had a prefix peeled */
+    long stamped;        /* of them, lines whose prefix held a zoned stamp */
+    int peel_kinds;      /* enum cow_prefix_kind bits seen */
 } cow_src;
 
 /* Open a file; on failure e names the path and the OS reason. */

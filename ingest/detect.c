@@ -5,8 +5,12 @@
  * and a parse function, declare its cow_parser in formats.h, add a row. */
 #include "parser.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../common/mem.h"
+#include "../common/prefix.h"
 #include "formats.h"
 
 static const cow_parser *const parsers[] = {
@@ -28,20 +32,59 @@ static const cow_parser *const parsers[] = {
     NULL
 };
 
+/* The head with the line prefixes of prefix.h peeled off each line, as the
+ * parsers will see it (a NUL-terminated heap copy; *m its length). */
+static char *head_peeled(const char *head, size_t n, size_t *m)
+{
+    char *out = xmalloc(n + 1);
+    size_t at = 0, o = 0;
+    cow_prefix pf;
+
+    while (at < n) {
+        const char *nl = memchr(head + at, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - (head + at)) : n - at;
+        size_t skip = prefix_peel(head + at, len, &pf);
+        memcpy(out + o, head + at + skip, len - skip + (nl != NULL));
+        o += len - skip + (nl != NULL);
+        at += len + (nl != NULL);
+    }
+    out[o] = '\0';
+    *m = o;
+    return out;
+}
+
 const cow_parser *parser_detect(const char *fname, const char *head, size_t n)
 {
     const cow_parser *best = NULL;
     int best_score = 0;
-    size_t i;
+    size_t i, m;
+    char *peeled = head_peeled(head, n, &m);
 
     for (i = 0; parsers[i] != NULL; i++) {
-        int score = parsers[i]->sniff(fname, head, n);
+        int score = parsers[i]->sniff(fname, peeled, m);
         if (score > best_score) {
             best_score = score;
             best = parsers[i];
         }
     }
+    free(peeled);
     return best;
+}
+
+int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
+               cow_sink *k, cow_err *e)
+{
+    char what[300], note[400];
+    int rc = p->parse(s, o, k, e);
+
+    if (rc != COW_OK || s->peeled == 0)
+        return rc;
+    snprintf(note, sizeof(note), "%ld lines: %s%s", s->peeled,
+             prefix_describe(s->peel_kinds, what, sizeof(what)),
+             s->stamped > 0 && p == &cow_parser_redis_log
+                 ? "; their zoned stamps settle the log's zone and year"
+                 : "");
+    return sink_note(k, "prefix_peeled", note, e);
 }
 
 const cow_parser *parser_by_name(const char *name)

@@ -45,8 +45,13 @@ typedef struct cow_parser {
     int (*parse)(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e);
 } cow_parser;
 
-/* Best parser for a file, or NULL when nothing recognises it. */
+/* Best parser for a file, or NULL when nothing recognises it. Sniffers see
+ * the head with line prefixes peeled, as the parsers will. */
 const cow_parser *parser_detect(const char *fname, const char *head, size_t n);
+/* Parse s with p, then note the line prefixes the source peeled off
+ * (container and collector wrappers, common/prefix.h). */
+int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
+               cow_sink *k, cow_err *e);
 /* Parser by its name, or NULL. */
 const cow_parser *parser_by_name(const char *name);
 /* The table, NULL terminated (for help output). */

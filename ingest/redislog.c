@@ -23,7 +23,11 @@
  * given). Iso8601 stamps with an offset, millisecond stamps and
  * signal-handler stamps carry their own zone. Stamps without a year take
  * o->log_year, or the year of the file's mtime (see year_init), else the
- * file is refused with COW_EUNIT. A line whose stamp is impossible, or more
+ * file is refused with COW_EUNIT. A zone-qualified stamp that the line
+ * source peeled off the line (`docker logs -t`, `kubectl logs --timestamps`,
+ * `journalctl -o short-iso`; common/prefix.h) settles the zone (the
+ * offset between it and the line's local stamp, to the quarter hour) and
+ * the year; the line keeps its own millisecond stamp. A line whose stamp is impossible, or more
  * than RL_BACKSTEP_S before the previous line, is rejected.
  *
  * Event kinds (cow_event.kind; value and unit in brackets; pid is always
@@ -614,6 +618,7 @@ typedef struct rl_state {
     bool has_prev;            /* prev_us is set */
     bool tz_noted;            /* the log_tz note was emitted */
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
+    int64_t prefix_off;       /* zone (s east) settled by prefix stamps */
     int year_src;             /* 0 unknown yet, 1 given, 2 from mtime */
     int year;                 /* given: current year; mtime: mtime's year */
     int year_mon;             /* given: last month seen; mtime: mtime's month */
@@ -714,6 +719,49 @@ static int tz_note(rl_state *st, cow_err *e)
     return sink_note(st->k, "log_tz", note, e);
 }
 
+/* A local stamp on a line whose prefix carried a zoned stamp (docker logs
+ * -t, journalctl -o short-iso): the prefix settles the zone (the offset
+ * between the two, to the quarter hour zones come in) and the year, and the
+ * line keeps its own millisecond stamp. Noted once per zone. */
+static int stamp_from_prefix(rl_state *st, const cow_line *ln, rl_stamp *ts,
+                             int64_t *t, const char **why, cow_err *e)
+{
+    int64_t local, off;
+    int y = ts->y, mon, a;
+    char note[200];
+
+    if (ts->kind == STAMP_NOYEAR) {
+        civil_of_us(ln->pre.t_us, &y, &mon);
+        if (ts->mon == 12 && mon == 1)
+            y--;
+        else if (ts->mon == 1 && mon == 12)
+            y++;
+        if (ts->d > month_days(y, ts->mon)) {
+            *why = "29 Feb does not exist in the year of the line's prefix stamp";
+            return COW_OK;
+        }
+    }
+    local = time_us_from_civil(y, ts->mon, ts->d, ts->h, ts->mi, ts->s,
+                               ts->ms * 1000);
+    off = (local - ln->pre.t_us) / COW_US_PER_S;
+    off = (off >= 0 ? off + 450 : off - 450) / 900 * 900;
+    *t = local - off * COW_US_PER_S;
+    if (*t < COW_EPOCH_MIN_S * COW_US_PER_S || *t > COW_EPOCH_MAX_S * COW_US_PER_S) {
+        *why = "time stamp outside 1990..2100";
+        return COW_OK;
+    }
+    if (st->tz_noted && st->prefix_off == off)
+        return COW_OK;
+    st->tz_noted = true;
+    st->prefix_off = off;
+    a = (int)(off < 0 ? -off : off);
+    snprintf(note, sizeof(note), "local time is UTC%c%02d:%02d from line %ld "
+             "on, settled by the zoned stamps of the line prefixes%s",
+             off < 0 ? '-' : '+', a / 3600, a / 60 % 60, ln->no,
+             st->o->has_tz ? " (the zone given is not used)" : "");
+    return sink_note(st->k, "log_tz", note, e);
+}
+
 /* UTC epoch us of a line's stamp in *t; *why set (and COW_OK returned)
  * when the line must be rejected. */
 static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
@@ -722,6 +770,8 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
     int rc;
 
     *why = NULL;
+    if (ln->pre.has_t && (ts->kind == STAMP_CIVIL || ts->kind == STAMP_NOYEAR))
+        return stamp_from_prefix(st, ln, ts, t, why, e);
     if (ts->kind == STAMP_ISO || ts->kind == STAMP_MS || ts->kind == STAMP_SECS) {
         *t = ts->abs_us;
         if (*t < COW_EPOCH_MIN_S * COW_US_PER_S || *t > COW_EPOCH_MAX_S * COW_US_PER_S)

@@ -1,0 +1,195 @@
+/* prefix.c -- container and collector line prefixes (see prefix.h). */
+#include "prefix.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "timeconv.h"
+
+/* Longest compose service name, pod path, host or ident taken as one. */
+#define PFX_MAX_NAME 128
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_name(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+           c == '_' || c == '-' || c == '.';
+}
+
+/* "name  | " (compose pads names to one width); the payload may be empty. */
+static size_t peel_compose(const char *p, size_t n)
+{
+    size_t i = 0, j;
+
+    while (i < n && i < PFX_MAX_NAME && is_name(p[i]))
+        i++;
+    if (i == 0 || i >= n || p[i] != ' ')
+        return 0;
+    for (j = i; j < n && p[j] == ' '; j++)
+        ;
+    if (j >= n || p[j] != '|')
+        return 0;
+    j++;
+    if (j == n)
+        return j;
+    return p[j] == ' ' ? j + 1 : 0;
+}
+
+/* "[pod/redis-0/redis] " */
+static size_t peel_kube(const char *p, size_t n)
+{
+    size_t i;
+    bool slash = false;
+
+    if (n < 4 || p[0] != '[')
+        return 0;
+    for (i = 1; i < n && i < PFX_MAX_NAME && p[i] != ']'; i++) {
+        if (p[i] == '/')
+            slash = true;
+        else if (!is_name(p[i]))
+            return 0;
+    }
+    if (!slash || i + 1 >= n || p[i] != ']' || p[i + 1] != ' ')
+        return 0;
+    return i + 2;
+}
+
+/* An RFC 3339 stamp with a zone and the blanks after it; 0 when the token
+ * is not one or carries no zone. */
+static size_t peel_stamp(const char *p, size_t n, int64_t *t)
+{
+    size_t end = 0, i = 19;
+
+    if (n < 21 || !is_digit(p[0]) || p[4] != '-' || p[10] != 'T')
+        return 0;
+    while (end < n && p[end] != ' ' && p[end] != '\t')
+        end++;
+    if (end == n)          /* a stamp alone on its line is not a prefix */
+        return 0;
+    if (p[i] == '.' || p[i] == ',')
+        for (i++; i < end && is_digit(p[i]); i++)
+            ;
+    if (i >= end)          /* no zone: not an instant */
+        return 0;
+    if (!time_parse_iso8601(p, end, t))
+        return 0;
+    while (end < n && (p[end] == ' ' || p[end] == '\t'))
+        end++;
+    if (end + 1 < n && p[end] == '|' && p[end + 1] == ' ')
+        end += 2;
+    return end;
+}
+
+/* "host ident[pid]: " after a syslog or journal stamp. A bare "ident: "
+ * counts only for a Redis/Valkey ident, so a message that happens to read
+ * "word word: ..." is not eaten. */
+static size_t peel_host_ident(const char *p, size_t n)
+{
+    size_t h = 0, i, id0;
+    char ident[PFX_MAX_NAME + 1];
+
+    while (h < n && h < PFX_MAX_NAME && p[h] != ' ')
+        h++;
+    if (h == 0 || h >= n || p[h] != ' ')
+        return 0;
+    id0 = h + 1;
+    for (i = id0; i < n && i - id0 < PFX_MAX_NAME && p[i] != ' ' &&
+                  p[i] != '[' && p[i] != ':'; i++)
+        ;
+    if (i == id0 || i >= n)
+        return 0;
+    if (p[i] == '[') {
+        size_t d = i + 1;
+        while (d < n && is_digit(p[d]))
+            d++;
+        if (d == i + 1 || d + 2 > n || p[d] != ']' || p[d + 1] != ':')
+            return 0;
+        i = d + 2;
+    } else if (p[i] == ':') {
+        memcpy(ident, p + id0, i - id0);
+        ident[i - id0] = '\0';
+        for (size_t c = 0; ident[c]; c++)
+            if (ident[c] >= 'A' && ident[c] <= 'Z')
+                ident[c] = (char)(ident[c] - 'A' + 'a');
+        if (strstr(ident, "redis") == NULL && strstr(ident, "valkey") == NULL)
+            return 0;
+        i++;
+    } else {
+        return 0;
+    }
+    if (i < n && p[i] == ' ')
+        i++;
+    return i < n ? i : 0;
+}
+
+/* "Jul  7 21:31:57 host ident[pid]: " */
+static size_t peel_syslog(const char *p, size_t n)
+{
+    size_t rest;
+
+    if (n < 17 || p[3] != ' ' || time_month_from_abbr(p) == 0 ||
+        !(p[4] == ' ' || is_digit(p[4])) || !is_digit(p[5]) || p[6] != ' ' ||
+        !is_digit(p[7]) || !is_digit(p[8]) || p[9] != ':' || p[12] != ':' ||
+        !is_digit(p[13]) || !is_digit(p[14]) || p[15] != ' ')
+        return 0;
+    rest = peel_host_ident(p + 16, n - 16);
+    return rest ? 16 + rest : 0;
+}
+
+size_t prefix_peel(const char *p, size_t n, cow_prefix *pf)
+{
+    size_t at = 0, k;
+    int depth;
+    int64_t t;
+
+    memset(pf, 0, sizeof(*pf));
+    for (depth = 0; depth < COW_PFX_MAX_DEPTH && at < n; depth++) {
+        if (!(pf->kinds & COW_PFX_COMPOSE) &&
+            (k = peel_compose(p + at, n - at)) > 0) {
+            pf->kinds |= COW_PFX_COMPOSE;
+        } else if (!(pf->kinds & COW_PFX_KUBE) &&
+                   (k = peel_kube(p + at, n - at)) > 0) {
+            pf->kinds |= COW_PFX_KUBE;
+        } else if (!(pf->kinds & (COW_PFX_STAMP | COW_PFX_JOURNAL)) &&
+                   (k = peel_stamp(p + at, n - at, &t)) > 0) {
+            size_t j = peel_host_ident(p + at + k, n - at - k);
+            pf->kinds |= j ? COW_PFX_JOURNAL : COW_PFX_STAMP;
+            pf->has_t = 1;
+            pf->t_us = t;
+            k += j;
+        } else if (!(pf->kinds & COW_PFX_SYSLOG) &&
+                   (k = peel_syslog(p + at, n - at)) > 0) {
+            pf->kinds |= COW_PFX_SYSLOG;
+        } else {
+            break;
+        }
+        at += k;
+    }
+    return at;
+}
+
+const char *prefix_describe(int kinds, char *buf, size_t n)
+{
+    static const struct { int bit; const char *what; } names[] = {
+        {COW_PFX_COMPOSE, "compose service 'name | '"},
+        {COW_PFX_KUBE, "kubectl --prefix '[pod/...]'"},
+        {COW_PFX_STAMP, "RFC 3339 stamp (docker logs -t / kubectl --timestamps)"},
+        {COW_PFX_JOURNAL, "journal 'stamp host ident[pid]:' (journalctl -o short-iso)"},
+        {COW_PFX_SYSLOG, "syslog 'Mon DD HH:MM:SS host ident[pid]:'"},
+    };
+    size_t i, o = 0;
+
+    if (n == 0)
+        return buf;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if ((kinds & names[i].bit) && o < n)
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? ", " : "",
+                                  names[i].what);
+    return buf;
+}
