@@ -173,6 +173,129 @@ size_t prefix_peel(const char *p, size_t n, cow_prefix *pf)
     return at;
 }
 
+/* "host:port" or "host:port[db]" then "> ": a redis-cli prompt. */
+static size_t prompt_cli(const char *p, size_t n)
+{
+    size_t i = 0, colon = 0, digits = 0;
+
+    if (n >= 6 && memcmp(p, "redis ", 6) == 0)   /* redis-cli <= 2.8 */
+        i = 6;
+    if (n - i >= 14 && memcmp(p + i, "not connected>", 14) == 0)
+        return i + 14;
+    for (; i < n && i < PFX_MAX_NAME && (is_name(p[i]) || p[i] == ':' ||
+                                          p[i] == '/'); i++) {
+        if (p[i] == ':') {
+            colon = i;
+            digits = 0;
+        } else if (is_digit(p[i])) {
+            digits++;
+        }
+    }
+    /* host:port (digits after the last colon) or a unix socket path */
+    if (i == 0 || !((colon > 0 && digits > 0 && digits == i - colon - 1) ||
+                    p[0] == '/'))
+        return 0;
+    if (i < n && p[i] == '[') {
+        size_t d = i + 1;
+        while (d < n && is_digit(p[d]))
+            d++;
+        if (d == i + 1 || d >= n || p[d] != ']')
+            return 0;
+        i = d + 1;
+    }
+    if (i >= n || p[i] != '>')
+        return 0;
+    return i + 1;
+}
+
+/* true when the word at p is a client program (redis-cli, valkey-cli,
+ * possibly with a path or after sudo / docker exec ...). */
+static bool runs_client(const char *p, size_t n)
+{
+    static const char *const names[] = {"redis-cli", "valkey-cli"};
+    size_t i, k, len;
+
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        len = strlen(names[k]);
+        for (i = 0; i + len <= n; i++)
+            if (memcmp(p + i, names[k], len) == 0 &&
+                (i == 0 || p[i - 1] == ' ' || p[i - 1] == '/') &&
+                (i + len == n || p[i + len] == ' '))
+                return true;
+    }
+    return false;
+}
+
+bool prefix_prompt(const char *p, size_t n, const char **cmd, size_t *ncmd)
+{
+    size_t i = prompt_cli(p, n), j;
+
+    if (i == 0) {
+        /* a shell prompt: "$ ", "# ", "% " alone or after "user@host:dir" */
+        for (j = 0; j < n && j < PFX_MAX_NAME && p[j] != ' '; j++)
+            ;
+        if (j == 0 || j >= n || !(p[j - 1] == '$' || p[j - 1] == '#' ||
+                                  p[j - 1] == '%'))
+            return false;
+        if (j > 1 && strchr("$#%", p[0]) != NULL)
+            return false;
+        if (!runs_client(p + j + 1, n - j - 1))
+            return false;
+        i = j;
+    }
+    while (i < n && p[i] == ' ')
+        i++;
+    *cmd = p + i;
+    *ncmd = n - i;
+    return true;
+}
+
+/* case-insensitive, but one case throughout ("LATENCY LATEST", "latency
+ * latest"; not "Latency" starting a sentence of LATENCY DOCTOR's text) */
+static bool word_is(const char *p, size_t n, const char *w)
+{
+    size_t i, len = strlen(w);
+    bool up = n > 0 && p[0] >= 'A' && p[0] <= 'Z';
+
+    if (n < len || (n > len && p[len] != ' '))
+        return false;
+    for (i = 0; i < len; i++)
+        if (p[i] != (up ? (char)(w[i] - 'a' + 'A') : w[i]))
+            return false;
+    return true;
+}
+
+bool prefix_echo(const char *p, size_t n)
+{
+    static const char *const alone[] = {"info", "ping", "bgsave",
+                                        "bgrewriteaof"};
+    static const char *const with_arg[] = {"info", "debug", "latency",
+                                           "config", "client", "slowlog"};
+    size_t i;
+
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+        n--;
+    if ((n == 2 && memcmp(p, "OK", 2) == 0) || (n == 2 && memcmp(p, "^C", 2) == 0))
+        return true;
+    if (n >= 4 && p[0] == '(' && p[n - 2] == 's' && p[n - 1] == ')') {
+        for (i = 1; i < n - 2 && (is_digit(p[i]) || p[i] == '.'); i++)
+            ;
+        if (i == n - 2 && i > 1)
+            return true;
+    }
+    for (i = 0; i < sizeof(alone) / sizeof(alone[0]); i++)
+        if (n == strlen(alone[i]) && word_is(p, n, alone[i]))
+            return true;
+    for (i = 0; i < sizeof(with_arg) / sizeof(with_arg[0]); i++) {
+        size_t len = strlen(with_arg[i]);
+        if (n > len + 1 && word_is(p, n, with_arg[i]) &&
+            ((p[len + 1] >= 'a' && p[len + 1] <= 'z') ||
+             (p[len + 1] >= 'A' && p[len + 1] <= 'Z')))
+            return true;
+    }
+    return false;
+}
+
 const char *prefix_describe(int kinds, char *buf, size_t n)
 {
     static const struct { int bit; const char *what; } names[] = {

@@ -24,6 +24,7 @@
 #ifndef COW_COMMON_PREFIX_H
 #define COW_COMMON_PREFIX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,18 @@ typedef struct cow_prefix {
     int has_t;       /* t_us holds a zone-qualified stamp of the line */
     int64_t t_us;    /* UTC epoch us */
 } cow_prefix;
+
+/* Terminal transcripts: a redis-cli prompt line ("127.0.0.1:6379> info",
+ * "10.1.1.228:7001[2]> config get *", "redis 127.0.0.1:6379> ", "not
+ * connected> ") or a shell prompt running a client ("$ redis-cli --latency",
+ * "# valkey-cli info", "user@host:~$ redis-cli ..."). true when the line is
+ * one; the command typed (possibly empty) in *cmd, *ncmd. */
+bool prefix_prompt(const char *p, size_t n, const char **cmd, size_t *ncmd);
+/* What a transcript shows between outputs and that no parser reads: a
+ * reply "OK", redis-cli's "(1.00s)" timing line, "^C", or the echo of a
+ * typed command ("debug sleep 1", "latency latest", "info", "config get
+ * maxmemory"). Not "save": a CONFIG GET name. */
+bool prefix_echo(const char *p, size_t n);
 
 /* Bytes of prefixes at the start of p[0..n) (0 when none); what was peeled
  * goes to *pf (always written). */

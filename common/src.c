@@ -84,6 +84,14 @@ static int fill(cow_src *s, cow_err *e)
     return COW_OK;
 }
 
+static int transcript_line(const char *p, size_t n)
+{
+    const char *cmd;
+    size_t ncmd;
+
+    return n > 0 && (prefix_prompt(p, n, &cmd, &ncmd) || prefix_echo(p, n));
+}
+
 int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
 {
     size_t scanned = 0;
@@ -120,6 +128,11 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
             ln->p = p;
             ln->n = n;
             ln->no = ++s->line;
+            if (!s->raw && !s->keep_prompts && transcript_line(p, n)) {
+                s->prompts++;
+                scanned = 0;
+                continue;
+            }
             return 1;
         }
         if (s->eof)

@@ -9,8 +9,11 @@
  * UTF-8 byte order mark at the very start is skipped. ln.eol is 0 for a last
  * line that ended without a newline (a possibly truncated write). Container
  * and collector prefixes (prefix.h) are peeled off each line, what was
- * peeled is in ln.pre and counted in the source (src.peeled); a source set
- * raw (src.raw = 1) keeps lines as they are. Every byte
+ * peeled is in ln.pre and counted in the source (src.peeled). Terminal
+ * transcript lines (a redis-cli or shell prompt, a reply "OK", a command's
+ * echo: prefix_prompt, prefix_echo) are skipped and counted (src.prompts)
+ * unless src.keep_prompts is set; line numbers still count them. A source
+ * set raw (src.raw = 1) keeps every line as it is. Every byte
  * read is fed to a SHA-256, so the file's digest is known after one pass.
  * Lines point into the source's buffer and are valid until the next call. */
 #ifndef COW_COMMON_SRC_H
@@ -47,7 +50,9 @@ typedef struct cow_src {
     long long offset;    /* bytes consumed so far */
     long long size;      /* total size when known, else -1 */
     cow_sha256 sha;      /* digest of every byte read */
-    int raw;             /* 1: do not peel line prefixes */
+    int raw;             /* 1: do not peel line prefixes nor skip prompts */
+    int keep_prompts;    /* 1: return prompt and echo lines too */
+    long prompts;        /* prompt and echo lines skipped */
     long peeled;         /* lines that had a prefix peeled */
     long stamped;        /* of them, lines whose prefix held a zoned stamp */
     int peel_kinds;      /* enum cow_prefix_kind bits seen */

@@ -32,8 +32,8 @@ static const cow_parser *const parsers[] = {
     NULL
 };
 
-/* The head with the line prefixes of prefix.h peeled off each line, as the
- * parsers will see it (a NUL-terminated heap copy; *m its length). */
+/* The head with the line prefixes of prefix.h peeled off each line and
+ * transcript prompts and echoes emptied, as the parsers will see it (a NUL-terminated heap copy; *m its length). */
 static char *head_peeled(const char *head, size_t n, size_t *m)
 {
     char *out = xmalloc(n + 1);
@@ -43,9 +43,19 @@ static char *head_peeled(const char *head, size_t n, size_t *m)
     while (at < n) {
         const char *nl = memchr(head + at, '\n', n - at);
         size_t len = nl ? (size_t)(nl - (head + at)) : n - at;
-        size_t skip = prefix_peel(head + at, len, &pf);
-        memcpy(out + o, head + at + skip, len - skip + (nl != NULL));
-        o += len - skip + (nl != NULL);
+        size_t skip = prefix_peel(head + at, len, &pf), keep = len - skip;
+        const char *cmd, *l = head + at + skip;
+        size_t ncmd, len2 = keep;
+
+        if (len2 > 0 && l[len2 - 1] == '\r')
+            len2--;
+        if (nl != NULL && len2 > 0 &&
+            (prefix_prompt(l, len2, &cmd, &ncmd) || prefix_echo(l, len2)))
+            keep = 0;   /* a transcript's prompt or echo: no parser reads it */
+        memcpy(out + o, l, keep);
+        o += keep;
+        if (nl != NULL)
+            out[o++] = '\n';
         at += len + (nl != NULL);
     }
     out[o] = '\0';
@@ -77,6 +87,11 @@ int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
     char what[300], note[400];
     int rc = p->parse(s, o, k, e);
 
+    if (rc == COW_OK && s->prompts > 0) {
+        snprintf(note, sizeof(note), "%ld prompt, reply or command echo lines "
+                 "of a terminal transcript skipped", s->prompts);
+        rc = sink_note(k, "transcript", note, e);
+    }
     if (rc != COW_OK || s->peeled == 0)
         return rc;
     snprintf(note, sizeof(note), "%ld lines: %s%s", s->peeled,
