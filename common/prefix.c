@@ -234,13 +234,13 @@ bool prefix_prompt(const char *p, size_t n, const char **cmd, size_t *ncmd)
         /* a shell prompt: "$ ", "# ", "% " alone or after "user@host:dir" */
         for (j = 0; j < n && j < PFX_MAX_NAME && p[j] != ' '; j++)
             ;
-        if (j == 0 || j >= n || !(p[j - 1] == '$' || p[j - 1] == '#' ||
-                                  p[j - 1] == '%'))
+        if (j == 0 || !(p[j - 1] == '$' || p[j - 1] == '#' || p[j - 1] == '%'))
             return false;
-        if (j > 1 && strchr("$#%", p[0]) != NULL)
+        /* "$" alone, or "user@host:~$"; not "used_memory_peak_perc:39.42%" */
+        if (j > 1 && (strchr("$#%", p[0]) != NULL || memchr(p, '@', j) == NULL))
             return false;
-        if (!runs_client(p + j + 1, n - j - 1))
-            return false;
+        if (j < n && !runs_client(p + j + 1, n - j - 1))
+            return false;   /* a bare prompt ends a session: no command */
         i = j;
     }
     while (i < n && p[i] == ' ')

@@ -48,7 +48,8 @@ typedef struct cow_prefix {
 /* Terminal transcripts: a redis-cli prompt line ("127.0.0.1:6379> info",
  * "10.1.1.228:7001[2]> config get *", "redis 127.0.0.1:6379> ", "not
  * connected> ") or a shell prompt running a client ("$ redis-cli --latency",
- * "# valkey-cli info", "user@host:~$ redis-cli ..."). true when the line is
+ * "# valkey-cli info", "user@host:~$ redis-cli ...", or a bare "$" ending
+ * the session). true when the line is
  * one; the command typed (possibly empty) in *cmd, *ncmd. */
 bool prefix_prompt(const char *p, size_t n, const char **cmd, size_t *ncmd);
 /* What a transcript shows between outputs and that no parser reads: a

@@ -29,6 +29,7 @@ static const cow_parser *const parsers[] = {
     &cow_parser_latency_monitor,
     &cow_parser_cli_latency,
     &cow_parser_throughput_csv,
+    &cow_parser_transcript,
     NULL
 };
 
@@ -71,7 +72,10 @@ const cow_parser *parser_detect(const char *fname, const char *head, size_t n)
     char *peeled = head_peeled(head, n, &m);
 
     for (i = 0; parsers[i] != NULL; i++) {
-        int score = parsers[i]->sniff(fname, peeled, m);
+        /* the transcript splitter looks for the prompts the others skip */
+        int score = parsers[i] == &cow_parser_transcript
+                        ? parsers[i]->sniff(fname, head, n)
+                        : parsers[i]->sniff(fname, peeled, m);
         if (score > best_score) {
             best_score = score;
             best = parsers[i];
