@@ -619,6 +619,46 @@ static void sniff_should_pick_the_right_parser(void)
     CHECK(p != NULL && strcmp(p->name, "latency-csv") == 0);
 }
 
+/* memtier's own example of an interrupted run (its repository's
+ * test_runtime.json, trimmed): "Finish time": 0. The bad field is a
+ * rejected line naming it; the start, the percentiles and the per-second
+ * series land. The refusal used to blame "Start time", which is valid. */
+static void memtier_should_keep_an_interrupted_run_with_a_bogus_finish(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    const cow_rec *r;
+    const cow_interval *iv;
+    const int64_t start = INT64_C(1758716446643) * 1000;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_memtier_json, "memtier_2.4_interrupted.json", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 1);
+    r = collect_nth(&c, COW_REC_REJECT, 0);
+    CHECK(r != NULL && r->u.reject.line == 29 &&
+          strstr(r->u.reject.reason, "\"Finish time\"") != NULL &&
+          strstr(r->u.reject.reason, "Start time") == NULL);
+    PCTL_IS(&c, "Sets", 99, 0, 151, 4653);
+    PCTL_IS(&c, "Gets", 99.9, 0, 303, 46527);
+    PCTL_IS(&c, "Totals", 50, 0, 31, 51180);
+    iv = interval(&c, "Gets", 1);
+    CHECK(iv != NULL && iv->t_us == start + 2000000 && iv->count == 25933);
+    CHECK(pctl(&c, "Gets", 99, start + 1000000) != NULL);
+    CHECK(note(&c, "interrupted") && strstr(note(&c, "interrupted"), "INTERRUPTED") != NULL);
+    collect_free(&c);
+    /* a bad start still refuses, and says which field */
+    {
+        static const char bad[] = "{\"ALL STATS\":{\"Runtime\":{\"Start time\": 12,"
+            "\"Finish time\": 1758716247198,\"Time unit\": \"MILLISECONDS\"},"
+            "\"Totals\":{\"Count\": 1,\"Percentile Latencies\":{\"p50.00\": 0.031}}}}";
+        collect_init(&c);
+        CHECK_INT(parse_mem(&cow_parser_memtier_json, "m.json", bad, sizeof(bad) - 1, NULL, &c, &e),
+                  COW_ECLOCK);
+        CHECK(strstr(e.msg, "\"Start time\" is not") != NULL && strstr(e.msg, "Finish") == NULL);
+        collect_free(&c);
+    }
+}
+
 int main(void)
 {
     RUN(rbench_csv_should_read_real_7x_output);
@@ -632,6 +672,7 @@ int main(void)
     RUN(memtier_should_label_multi_run_results);
     RUN(memtier_should_refuse_broken_json_with_its_position);
     RUN(memtier_should_refuse_an_unknown_time_unit);
+    RUN(memtier_should_keep_an_interrupted_run_with_a_bogus_finish);
     RUN(hgrm_should_read_memtier_classic_table_in_ms);
     RUN(hgrm_should_read_java_tables_and_need_a_unit);
     RUN(hgrm_should_read_interval_log_maxima);
