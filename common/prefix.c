@@ -88,10 +88,12 @@ static size_t peel_stamp(const char *p, size_t n, int64_t *t)
 /* "host ident[pid]: " after a syslog or journal stamp. A bare "ident: "
  * counts only for a Redis/Valkey ident, so a message that happens to read
  * "word word: ..." is not eaten. */
-static size_t peel_host_ident(const char *p, size_t n)
+static size_t peel_host_ident(const char *p, size_t n, cow_prefix *pf)
 {
-    size_t h = 0, i, id0;
+    size_t h = 0, i, id0, c;
     char ident[PFX_MAX_NAME + 1];
+    long pid = 0;
+    bool server;
 
     while (h < n && h < PFX_MAX_NAME && p[h] != ' ')
         h++;
@@ -103,42 +105,56 @@ static size_t peel_host_ident(const char *p, size_t n)
         ;
     if (i == id0 || i >= n)
         return 0;
+    memcpy(ident, p + id0, i - id0);
+    ident[i - id0] = '\0';
+    for (c = 0; ident[c]; c++)
+        if (ident[c] >= 'A' && ident[c] <= 'Z')
+            ident[c] = (char)(ident[c] - 'A' + 'a');
+    server = strstr(ident, "redis") != NULL || strstr(ident, "valkey") != NULL ||
+             strstr(ident, "keydb") != NULL;
     if (p[i] == '[') {
         size_t d = i + 1;
-        while (d < n && is_digit(p[d]))
-            d++;
+        while (d < n && is_digit(p[d]) && d - i < 11)
+            pid = pid * 10 + (p[d++] - '0');
         if (d == i + 1 || d + 2 > n || p[d] != ']' || p[d + 1] != ':')
             return 0;
         i = d + 2;
-    } else if (p[i] == ':') {
-        memcpy(ident, p + id0, i - id0);
-        ident[i - id0] = '\0';
-        for (size_t c = 0; ident[c]; c++)
-            if (ident[c] >= 'A' && ident[c] <= 'Z')
-                ident[c] = (char)(ident[c] - 'A' + 'a');
-        if (strstr(ident, "redis") == NULL && strstr(ident, "valkey") == NULL)
-            return 0;
+    } else if (p[i] == ':' && server) {
         i++;
     } else {
         return 0;
     }
     if (i < n && p[i] == ' ')
         i++;
-    return i < n ? i : 0;
+    if (i >= n)
+        return 0;
+    if (pf != NULL) {
+        pf->pid = pid;
+        pf->ident_server = server;
+    }
+    return i;
 }
 
 /* "Jul  7 21:31:57 host ident[pid]: " */
-static size_t peel_syslog(const char *p, size_t n)
+static size_t peel_syslog(const char *p, size_t n, cow_prefix *pf)
 {
     size_t rest;
 
     if (n < 17 || p[3] != ' ' || time_month_from_abbr(p) == 0 ||
         !(p[4] == ' ' || is_digit(p[4])) || !is_digit(p[5]) || p[6] != ' ' ||
-        !is_digit(p[7]) || !is_digit(p[8]) || p[9] != ':' || p[12] != ':' ||
+        !is_digit(p[7]) || !is_digit(p[8]) || p[9] != ':' || !is_digit(p[10]) ||
+        !is_digit(p[11]) || p[12] != ':' ||
         !is_digit(p[13]) || !is_digit(p[14]) || p[15] != ' ')
         return 0;
-    rest = peel_host_ident(p + 16, n - 16);
-    return rest ? 16 + rest : 0;
+    rest = peel_host_ident(p + 16, n - 16, pf);
+    if (rest == 0)
+        return 0;
+    pf->mon = time_month_from_abbr(p);
+    pf->d = (p[4] == ' ' ? 0 : p[4] - '0') * 10 + (p[5] - '0');
+    pf->h = (p[7] - '0') * 10 + (p[8] - '0');
+    pf->mi = (p[10] - '0') * 10 + (p[11] - '0');
+    pf->s = (p[13] - '0') * 10 + (p[14] - '0');
+    return 16 + rest;
 }
 
 size_t prefix_peel(const char *p, size_t n, cow_prefix *pf)
@@ -157,13 +173,13 @@ size_t prefix_peel(const char *p, size_t n, cow_prefix *pf)
             pf->kinds |= COW_PFX_KUBE;
         } else if (!(pf->kinds & (COW_PFX_STAMP | COW_PFX_JOURNAL)) &&
                    (k = peel_stamp(p + at, n - at, &t)) > 0) {
-            size_t j = peel_host_ident(p + at + k, n - at - k);
+            size_t j = peel_host_ident(p + at + k, n - at - k, pf);
             pf->kinds |= j ? COW_PFX_JOURNAL : COW_PFX_STAMP;
             pf->has_t = 1;
             pf->t_us = t;
             k += j;
         } else if (!(pf->kinds & COW_PFX_SYSLOG) &&
-                   (k = peel_syslog(p + at, n - at)) > 0) {
+                   (k = peel_syslog(p + at, n - at, pf)) > 0) {
             pf->kinds |= COW_PFX_SYSLOG;
         } else {
             break;

@@ -43,6 +43,12 @@ typedef struct cow_prefix {
     int kinds;       /* enum cow_prefix_kind bits peeled from this line */
     int has_t;       /* t_us holds a zone-qualified stamp of the line */
     int64_t t_us;    /* UTC epoch us */
+    int mon, d, h, mi, s; /* a syslog stamp (local time, no year), mon 0 if none */
+    long pid;        /* the ident's [pid] of a syslog/journal line, 0 if none */
+    int ident_server;/* that ident is a Redis/Valkey/KeyDB server ("redis-server",
+                        "nextcloud.redis-server", "valkey"): its message is the
+                        server's, possibly without the server's own prefix
+                        (syslog-enabled yes) */
 } cow_prefix;
 
 /* Terminal transcripts: a redis-cli prompt line ("127.0.0.1:6379> info",

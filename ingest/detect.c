@@ -72,8 +72,10 @@ const cow_parser *parser_detect(const char *fname, const char *head, size_t n)
     char *peeled = head_peeled(head, n, &m);
 
     for (i = 0; parsers[i] != NULL; i++) {
-        /* the transcript splitter looks for the prompts the others skip */
-        int score = parsers[i] == &cow_parser_transcript
+        /* the transcript splitter looks for the prompts the others skip,
+         * the log sniffer at the syslog idents */
+        int score = parsers[i] == &cow_parser_transcript ||
+                            parsers[i] == &cow_parser_redis_log
                         ? parsers[i]->sniff(fname, head, n)
                         : parsers[i]->sniff(fname, peeled, m);
         if (score > best_score) {

@@ -716,6 +716,56 @@ static void redislog_should_take_the_zone_and_year_from_prefix_stamps(void)
     collect_free(&c);
 }
 
+/* Smaller misreads found on genuine logs (tests/data/redislog/README.md). */
+static void redislog_should_read_2_6_connect_8_bgsave_done_and_valkey_assertions(void)
+{
+    cow_parse_opts o = opts0();
+    collect c;
+    cow_err e;
+
+    o.log_year = 2013;
+    CHECK_INT(run_file("r26-replica.log", &o, &c, &e), COW_OK);
+    CHECK_INT(count_kind(&c, "repl_connect"), 1);   /* "Connecting to MASTER..." */
+    CHECK_INT(ev(&c, "repl_connect", 0)->line, 2);
+    collect_free(&c);
+    CHECK_INT(run_file("r8-bgsave-done.log", &o, &c, &e), COW_OK);
+    CHECK(ev(&c, "rdb_keys_saved", 0) != NULL);
+    CHECK(ev(&c, "rdb_keys_saved", 0)->value == 14277.0);
+    CHECK_STR(ev(&c, "rdb_keys_saved", 0)->unit, "keys");
+    CHECK_INT(ev(&c, "rdb_keys_saved", 0)->pid, 37);
+    collect_free(&c);
+    CHECK_INT(run_file("valkey9-assert.log", &o, &c, &e), COW_OK);
+    CHECK_INT(count_kind(&c, "crash"), 1);   /* the recursive one is the same crash */
+    CHECK_INT(ev(&c, "crash", 0)->line, 4);
+    CHECK_INT(ev(&c, "crash", 0)->t_us, time_us_from_civil(2025, 9, 20, 11, 54, 45, 859000));
+    collect_free(&c);
+}
+
+/* syslog-enabled yes (KeyDB lines pasted in Snapchat/KeyDB#435): bare
+ * messages, stamp and pid from the syslog prefix, year given. */
+static void redislog_should_read_bare_syslog_messages(void)
+{
+    cow_parse_opts o = opts0();
+    collect c;
+    cow_err e;
+    size_t n;
+    char *w = slurp("syslog-keydb.log", &n);
+
+    CHECK(parser_detect("syslog-keydb.log", w, n) == &cow_parser_redis_log);
+    free(w);
+    o.log_year = 2022;
+    CHECK_INT(run_file("syslog-keydb.log", &o, &c, &e), COW_OK);
+    CHECK_INT(c.nrejects, 0);
+    CHECK_INT(count_kind(&c, "bgsave_start"), 2);
+    CHECK_INT(count_kind(&c, "cow_rdb"), 3);
+    CHECK_INT(ev(&c, "bgsave_start", 0)->pid, 1320323);
+    CHECK(ev(&c, "bgsave_start", 0)->value == 2036522.0);
+    CHECK_INT(ev(&c, "rdb_saved", 0)->pid, 2036522);
+    CHECK_INT(ev(&c, "rdb_saved", 0)->t_us, time_us_from_civil(2022, 5, 22, 22, 2, 49, 0));
+    CHECK_INT(count_kind(&c, "aof_rewrite_start"), 1);
+    collect_free(&c);
+}
+
 int main(void)
 {
     RUN(redislog_should_read_every_event_of_a_real_primary_log);
@@ -740,5 +790,7 @@ int main(void)
     RUN(redislog_should_sniff_logs_and_leave_other_files);
     RUN(redislog_should_read_logs_through_container_and_journal_prefixes);
     RUN(redislog_should_take_the_zone_and_year_from_prefix_stamps);
+    RUN(redislog_should_read_2_6_connect_8_bgsave_done_and_valkey_assertions);
+    RUN(redislog_should_read_bare_syslog_messages);
     return REPORT();
 }
