@@ -63,6 +63,12 @@ typedef struct hg {
     double last_q;           /* previous row's percentile, for order */
     int64_t last_count;      /* previous row's TotalCount, unwrapped */
     int64_t footer_total;    /* footer's Total count, -1 if none */
+    double footer_max;       /* footer's Max in the file's unit, NaN if none */
+    int held;                /* the table's 100% row waits for the footer */
+    double held_v;           /* its value */
+    int64_t held_count;      /* its TotalCount */
+    long held_line;          /* its line */
+    int held_dec;            /* decimals the table printed it with */
     long rows, rejects;      /* good rows and rejected lines */
     long last_line;          /* last line read */
 } hg;
@@ -287,6 +293,8 @@ static int footer(hg *h, const cow_line *ln, cow_err *e)
                 return rc;
             if (strcmp(t[i].key, "total_count") == 0)
                 h->footer_total = (int64_t)v;
+            if (strcmp(t[i].key, "max_us") == 0)
+                h->footer_max = v;
         }
         p = comma ? comma + 1 : end;
     }
@@ -329,6 +337,21 @@ static int table_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
         return reject(h, ln, "Percentile goes down: rows out of order", e);
     h->last_q = pc;
     h->last_count = unwrap(cnt, h->last_count);
+    if (pc == 1.0) {
+        /* the maximum: printed with the table's few decimals, and again
+         * with three in the footer's #[Max = ...]: wait for the footer */
+        int rc = h->held ? emit_pctl(h, h->op, 100.0, h->held_v, 0, h->held_count,
+                                     h->held_line, e) : COW_OK;
+        h->held = 1;
+        h->held_v = v;
+        h->held_count = h->last_count;
+        h->held_line = ln->no;
+        h->held_dec = 0;
+        if (memchr(f[0].p, '.', f[0].n) != NULL)
+            h->held_dec = (int)(f[0].n - (size_t)((const char *)memchr(f[0].p, '.', f[0].n) -
+                                                  f[0].p) - 1);
+        return rc;
+    }
     return emit_pctl(h, h->op, pc * 100.0, v, 0, h->last_count, ln->no, e);
 }
 
@@ -441,10 +464,35 @@ static int line(hg *h, const cow_line *ln, cow_err *e)
     return h->is_log ? log_row(h, ln, f, nf, e) : table_row(h, ln, f, nf, e);
 }
 
+/* The table's 100% row, with the footer's more precise Max when the table
+ * printed fewer than three decimals and the two agree to its rounding
+ * (HdrHistogram_c prints values with the histogram's significant figures,
+ * the footer with three decimals). */
+static int emit_held_max(hg *h, cow_err *e)
+{
+    char note[160];
+    double v = h->held_v;
+    int rc;
+
+    h->held = 0;
+    if (!isnan(h->footer_max) && h->footer_max != v && h->held_dec < 3 &&
+        fabs(h->footer_max - v) <= 0.5 * pow(10, -h->held_dec) + 1e-9) {
+        snprintf(note, sizeof(note), "the maximum is the footer's #[Max = %.3f] "
+                 "(line %ld printed it rounded: %g)", h->footer_max, h->held_line, v);
+        if ((rc = sink_note(h->k, "max", note, e)) != COW_OK)
+            return rc;
+        v = h->footer_max;
+    }
+    return emit_pctl(h, h->op, 100.0, v, 0, h->held_count, h->held_line, e);
+}
+
 static int hg_finish(hg *h, cow_err *e)
 {
     char note[128];
+    int rc;
 
+    if (h->held && (rc = emit_held_max(h, e)) != COW_OK)
+        return rc;
     if (h->rows == 0) {
         cow_err_at(e, h->s->name, h->last_line > 0 ? h->last_line : 1, 0);
         return COW_FAIL(e, COW_EPARSE, h->header
@@ -478,6 +526,7 @@ static int hg_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
     h.k = k;
     h.o = o;
     h.footer_total = -1;
+    h.footer_max = NAN;
     if (o && o->fname)
         (void)memtier_name(o->fname, h.op, sizeof(h.op));
     while (rc == COW_OK && (got = src_next_line(s, &ln, e)) == 1) {

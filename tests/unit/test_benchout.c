@@ -659,6 +659,24 @@ static void memtier_should_keep_an_interrupted_run_with_a_bogus_finish(void)
     }
 }
 
+/* HdrHistogram_c prints the table with the histogram's significant figures
+ * (2 here) and the footer's #[Max = ...] with three decimals: the maximum
+ * is the footer's. */
+static void hgrm_should_take_the_max_from_the_footer(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_hgrm, "memtier2dec_SET_command_run_1.txt", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 0);
+    PCTL_IS(&c, "SET", 100, 0, 12543, 2500);
+    PCTL_IS(&c, "SET", 99.9, 0, 1210, 2498);
+    CHECK_INT(pline(&c, "SET", 100, 0), 11);
+    CHECK(note(&c, "max") != NULL);
+    collect_free(&c);
+}
+
 int main(void)
 {
     RUN(rbench_csv_should_read_real_7x_output);
@@ -676,6 +694,7 @@ int main(void)
     RUN(hgrm_should_read_memtier_classic_table_in_ms);
     RUN(hgrm_should_read_java_tables_and_need_a_unit);
     RUN(hgrm_should_read_interval_log_maxima);
+    RUN(hgrm_should_take_the_max_from_the_footer);
     RUN(hgrm_should_reject_garbage_and_unwrap_counts);
     RUN(sniff_should_pick_the_right_parser);
     return REPORT();
