@@ -559,10 +559,15 @@ static int numa_balancing(const cow_run_facts *r, size_t n, size_t i, cow_findin
 static int thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     (void)n;
-    if (!is_text(&r[i].thp_enabled, "always"))
+    /* Redis warns "you have Transparent Huge Pages (THP) support enabled"
+     * exactly when it read [always] at start: the log says what the host
+     * files, when missing, do not */
+    if (!is_text(&r[i].thp_enabled, "always") &&
+        (r[i].thp_enabled.known || !r[i].warn_thp.known || !(r[i].warn_thp.num > 0)))
         return 0;
-    snprintf(f->title, sizeof(f->title),
-             "transparent_hugepage/enabled is 'always' on this host");
+    snprintf(f->title, sizeof(f->title), r[i].thp_enabled.known
+             ? "transparent_hugepage/enabled is 'always' on this host"
+             : "the server warned that THP is enabled ('always') when it started");
     diag_fact(f, "THP enabled", &r[i].thp_enabled);
     diag_fact(f, "THP warnings in the log", &r[i].warn_thp);
     snprintf(f->advice, sizeof(f->advice),
