@@ -10,7 +10,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_OUT ?= $(BUILD)/demo
 
 # Debian packages the build, the tests and the benchmarks need.
-DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
+DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
        libxlsxwriter-dev libcairo2-dev fonts-dejavu-core sqlite3 bc time unzip
 
 .PHONY: all deps build test test-asan demo bench clean
