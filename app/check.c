@@ -1,5 +1,6 @@
 /* check.c -- thresholds and the evaluation of a run (check.h). */
 #include "check.h"
+#include "reported.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -92,6 +93,37 @@ static void judge(app_verdict *x, double value, double limit, const char *unknow
     }
 }
 
+/* A run without samples: max_p99_ms / max_p999_ms judge the percentiles
+ * its benchmark tool reported (the overall op, else the worst command),
+ * named in the detail; they are the tool's point figures, not intervals. */
+static int reported_limits(cow_store *st, const cow_run_row *r, const app_thresholds *t,
+                           app_verdict out[TH_COUNT], cow_err *e)
+{
+    static const struct { int k; double q; } lim[] = {{TH_P99, 99}, {TH_P999, 99.9}};
+    app_reported rep;
+    size_t j;
+    int rc;
+
+    if ((rc = app_load_reported(st, r->id, &rep, e)) != COW_OK)
+        return rc;
+    for (j = 0; j < sizeof(lim) / sizeof(lim[0]); j++) {
+        const cow_pctl_row *p = app_reported_at(&rep, lim[j].q);
+        app_verdict *x = &out[lim[j].k];
+        const char *base;
+        if (p == NULL) {
+            judge(x, NAN, t->v[lim[j].k], rep.n ? "no samples, and no reported "
+                  "percentile at this q" : "no samples");
+            continue;
+        }
+        judge(x, p->value_us / 1000, t->v[lim[j].k], "");
+        base = strrchr(p->file, '/') ? strrchr(p->file, '/') + 1 : p->file;
+        snprintf(x->note, sizeof(x->note), "reported by %s (%.60s%s%.40s), not measured here",
+                 p->source, base, p->op[0] ? ", " : "", p->op);
+    }
+    app_reported_release(&rep);
+    return COW_OK;
+}
+
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
@@ -127,14 +159,20 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                      boot_verdict_symbol(w->verdict[ls[j]]));
         }
     }
-    v = run_quantile(lat, n, 0.99, &bound) / 1000;
-    judge(&out[TH_P99], v, t->v[TH_P99], "no samples");
-    if (bound)
-        snprintf(out[TH_P99].note, sizeof(out[TH_P99].note), "lower bound (n=%zu)", n);
-    v = run_quantile(lat, n, 0.999, &bound) / 1000;
-    judge(&out[TH_P999], v, t->v[TH_P999], "no samples");
-    if (bound)
-        snprintf(out[TH_P999].note, sizeof(out[TH_P999].note), "lower bound (n=%zu)", n);
+    if (n > 0) {
+        v = run_quantile(lat, n, 0.99, &bound) / 1000;
+        judge(&out[TH_P99], v, t->v[TH_P99], "no samples");
+        if (bound)
+            snprintf(out[TH_P99].note, sizeof(out[TH_P99].note), "lower bound (n=%zu)", n);
+        v = run_quantile(lat, n, 0.999, &bound) / 1000;
+        judge(&out[TH_P999], v, t->v[TH_P999], "no samples");
+        if (bound)
+            snprintf(out[TH_P999].note, sizeof(out[TH_P999].note), "lower bound (n=%zu)", n);
+    } else if ((rc = reported_limits(st, r, t, out, e)) != COW_OK) {
+        free(ts);
+        free(lat);
+        return rc;
+    }
     v = NAN;
     if (f.used_memory.known && f.used_memory.num > 0) {
         if (f.rdb_last_cow_size.known && f.rdb_last_cow_size.num >= 0)
