@@ -10,6 +10,7 @@
 
 #include "boot.h"
 #include "err.h"
+#include "reported.h"
 #include "store.h"
 
 #define APP_DIFF_LEVELS 4
@@ -42,7 +43,12 @@ typedef struct app_diff_base {
     size_t n;
     int resamples;       /* bootstrap R */
     uint64_t seed;       /* bootstrap seed (level l uses seed + l) */
+    app_reported rep;    /* its tools' reported percentiles (owned) */
 } app_diff_base;
+
+/* Levels compared from reported percentiles: p50, p90, p99, p99.9, max. */
+#define APP_DIFF_REPORTED 5
+extern const double app_diff_reported_q[APP_DIFF_REPORTED];
 
 /* One run against the base. */
 typedef struct app_diff_row {
@@ -54,6 +60,11 @@ typedef struct app_diff_row {
     app_quant run_q[APP_DIFF_LEVELS];       /* the run's */
     int has_max;                            /* both have samples */
     double base_max_us, run_max_us;         /* the maxima (no interval) */
+    /* When either run has no samples: the percentiles their tools reported,
+     * compared as plain differences (no bootstrap from percentiles). */
+    int reported;                           /* any level compared */
+    int rep_has[APP_DIFF_REPORTED];         /* both report that level */
+    cow_pctl_row rep_base[APP_DIFF_REPORTED], rep_run[APP_DIFF_REPORTED];
 } app_diff_row;
 
 /* Load the base run's values (whole run). */

@@ -69,9 +69,56 @@ static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const ch
     return x;
 }
 
+static const char *const rnames[APP_DIFF_REPORTED] = {"p50", "p90", "p99", "p999", "max"};
+
+/* Reported percentiles: delta objects with phase "reported", n the tools'
+ * counts, no interval and verdict n/a. */
+static void add_reported_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
+{
+    int l;
+    for (l = 0; l < APP_DIFF_REPORTED; l++) {
+        const cow_pctl_row *pb = &r->rep_base[l], *pr = &r->rep_run[l];
+        cJSON *x;
+        if (!r->rep_has[l])
+            continue;
+        x = delta_json(b, r, rnames[l], pb->value_us, pr->value_us,
+                       pr->value_us - pb->value_us, NAN, NAN,
+                       pr->value_us / pb->value_us, "n/a", 0);
+        cJSON_ReplaceItemInObject(x, "phase", cJSON_CreateString("reported"));
+        cJSON_ReplaceItemInObject(x, "base_n", cJSON_CreateNumber((double)pb->count));
+        cJSON_ReplaceItemInObject(x, "n", cJSON_CreateNumber((double)pr->count));
+        cJSON_AddStringToObject(x, "base_source", pb->source);
+        cJSON_AddStringToObject(x, "source", pr->source);
+        cJSON_AddItemToArray(out, x);
+    }
+}
+
+static void print_reported(const app_diff_row *r)
+{
+    int l;
+
+    printf("  reported percentiles (the tools' figures: no bootstrap from "
+           "percentiles, so no interval and no verdict)\n");
+    printf("  %-6s %12s %12s %11s %-7s  %s\n", "", "base (ms)", "run (ms)", "delta",
+           "ratio", "from");
+    for (l = 0; l < APP_DIFF_REPORTED; l++) {
+        const cow_pctl_row *pb = &r->rep_base[l], *pr = &r->rep_run[l];
+        if (!r->rep_has[l])
+            continue;
+        printf("  %-6s %12.3f %12.3f %+11.3f x%-6.2f  %s %s / %s %s\n", rnames[l],
+               pb->value_us / 1000, pr->value_us / 1000,
+               (pr->value_us - pb->value_us) / 1000, pr->value_us / pb->value_us,
+               pb->source, pb->op[0] ? pb->op : "-", pr->source, pr->op[0] ? pr->op : "-");
+    }
+}
+
 static void add_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
 {
     int l;
+    if (r->reported)
+        add_reported_json(out, b, r);
+    if (r->n == 0 || b->n == 0)
+        return;
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
         const cow_boot_result *d = &r->d[l];
         cJSON_AddItemToArray(out, delta_json(b, r, lnames_json[l], d->est_a, d->est_b,
@@ -100,6 +147,10 @@ static void print_text(const app_diff_row *r)
 
     printf("\n%s: %zu samples (%s)\n", r->run, r->n,
            r->windows ? "inside its windows" : "whole run");
+    if (r->reported)
+        print_reported(r);
+    if (r->n == 0 || r->d[0].na)
+        return;
     printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
            "delta", "95% CI", "ratio", "verdict");
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
