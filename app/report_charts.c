@@ -1,7 +1,8 @@
 /* report_charts.c -- the seven chart kinds of the report (see
  * report_charts.h): timeline and percentile distribution per run,
  * quantile bars across runs, memory during the save by mode, the
- * trade-off panel, forkless progress, the fleet view. */
+ * trade-off panel, forkless progress, the fleet view, and the spectrum
+ * of the percentiles percentile-only tools reported. */
 #include "report_charts.h"
 
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "mem.h"
 #include "pct.h"
 #include "png.h"
+#include "reported.h"
 #include "runstats.h"
 #include "savewin.h"
 
@@ -629,6 +631,62 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
     return emit(o, c, "fleet.png", title, e);
 }
 
+/* ------------------------------------------------------ 8 reported spectrum */
+
+/* The percentiles percentile-only tools reported, one line per run and
+ * command (file by file), on the 1/(1-q) axis; q = 100 (the max) has no
+ * place on that axis and is left out. Drawn only when some run has them. */
+static int spectrum(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
+{
+    static const char title[] = "Reported percentile spectrum across runs";
+    cow_chart *c = NULL;
+    size_t i, j, drawn = 0, any = 0;
+    int rc = COW_OK;
+
+    for (i = 0; i < n && rc == COW_OK; i++) {
+        app_reported rep;
+        if ((rc = app_load_reported(st, rows[i].id, &rep, e)) != COW_OK)
+            break;
+        for (j = 0; j < rep.n && drawn < MAX_OVERLAY;) {
+            double xs[64], ys[64];
+            size_t k = 0, a = j;
+            char label[160];
+            for (; j < rep.n && strcmp(rep.v[j].file, rep.v[a].file) == 0 &&
+                   strcmp(rep.v[j].op, rep.v[a].op) == 0; j++)
+                if (rep.v[j].q < 100 && k < 64) {
+                    xs[k] = rep.v[j].q / 100;
+                    ys[k++] = rep.v[j].value_us / 1000;
+                }
+            any++;
+            if (k < 2)
+                continue;
+            if (c == NULL) {
+                c = chart_new(title);
+                snprintf(c->subtitle, sizeof(c->subtitle), "as the benchmark tools "
+                         "printed them (no samples behind them here: no intervals)");
+                chart_axis_set(&c->x, COW_AXIS_PCTL, "percentile", NULL);
+                chart_axis_set(&c->y, COW_AXIS_LOG10, "latency", "ms");
+            }
+            snprintf(label, sizeof(label), "%.60s %.40s (%s)", rows[i].label,
+                     rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
+            chart_add_line(c, label, xs, ys, k);
+            drawn++;
+        }
+        app_reported_release(&rep);
+    }
+    if (rc != COW_OK || any == 0) {
+        if (c)
+            chart_free(c);
+        return rc;
+    }
+    if (c == NULL) {
+        skip(o, title, "the reported percentiles have fewer than two levels below "
+             "the maximum per command");
+        return COW_OK;
+    }
+    return emit(o, c, "spectrum.png", title, e);
+}
+
 int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
                         const cow_tradeoff *t, const report_chart_opts *opts,
                         report_chart **charts, size_t *ncharts, cow_err *e)
@@ -665,6 +723,8 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
         rc = progress(&o, st, rows, n, e);
     if (rc == COW_OK)
         rc = fleet(&o, st, rows, n, e);
+    if (rc == COW_OK)
+        rc = spectrum(&o, st, rows, n, e);
     *charts = o.v;
     *ncharts = o.n;
     return rc;
