@@ -149,7 +149,7 @@ static void print_text(const app_diff_row *r)
            r->windows ? "inside its windows" : "whole run");
     if (r->reported)
         print_reported(r);
-    if (r->n == 0 || r->d[0].na)
+    if (r->n == 0 || r->d[0].na == 0)
         return;
     printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
            "delta", "95% CI", "ratio", "verdict");
