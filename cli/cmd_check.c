@@ -21,6 +21,12 @@ const char *const cmd_check_usage[] = {
     "require_thp_off, min_samples; see schemas/thresholds.schema.json).",
     "Prints one line per run and check (or --json).",
     "",
+    "  --thresholds FILE  the limits (required; report --thresholds reads the",
+    "                     same file the same way)",
+    "  --db FILE          database (default cowtail.db)",
+    "  --json             an array, one object per run: run, host, result,",
+    "                     checks [{check, result, value, limit, detail}]",
+    "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
     "thresholds file, no runs); 3 database or file system error.",
     NULL
@@ -126,13 +132,13 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': *db = optarg; break;
         case 't': *tpath = optarg; break;
         case 'j': *json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_check_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (*tpath == NULL) {
