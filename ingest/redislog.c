@@ -714,7 +714,7 @@ static int stamp_from_prefix(rl_state *st, const cow_line *ln, rl_stamp *ts,
             y--;
         else if (ts->mon == 1 && mon == 12)
             y++;
-        if (ts->d > month_days(y, ts->mon)) {
+        if (ts->d > time_month_days(y, ts->mon)) {
             *why = "29 Feb does not exist in the year of the line's prefix stamp";
             return COW_OK;
         }
