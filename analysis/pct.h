@@ -130,6 +130,11 @@ int pct_summary(const double *sorted, size_t n, int method,
 int pct_quantile_ci(const double *sorted, size_t n, double q, double conf,
                     cow_qci *out, cow_err *e);
 
+/* The ranks (1-based, among n values) of pct_quantile_ci()'s bounds, for
+ * data held as counts rather than values (an HdrHistogram table). 1 when
+ * both are finite; a bound that cannot be is 0. */
+int pct_ci_ranks(size_t n, double q, double conf, size_t *lo_rank, size_t *hi_rank);
+
 /* Smallest n for which pct_quantile_ci() at (q, conf) has both bounds
  * finite (equal tails: 1 - q^n >= 1 - (1-conf)/2 and
  * 1 - (1-q)^n >= 1 - (1-conf)/2). 0 for bad arguments. */

@@ -114,6 +114,7 @@ static int diff_reported(cow_store *st, const app_diff_base *b, const cow_run_ro
                          app_diff_row *out, cow_err *e)
 {
     app_reported rep;
+    double blo, bhi, rlo, rhi;
     int l, rc;
 
     if ((rc = app_load_reported(st, r->id, &rep, e)) != COW_OK)
@@ -126,7 +127,18 @@ static int diff_reported(cow_store *st, const app_diff_base *b, const cow_run_ro
         out->rep_has[l] = 1;
         out->rep_base[l] = *pb;
         out->rep_run[l] = *pr;
+        out->rep_base_n[l] = app_reported_total(&b->rep, pb);
+        out->rep_run_n[l] = app_reported_total(&rep, pr);
         out->reported = 1;
+        out->rep_verdict[l] = COW_VERDICT_NA;
+        if (app_reported_ci(&b->rep, pb, &blo, &bhi) && app_reported_ci(&rep, pr, &rlo, &rhi)) {
+            out->rep_ci[l] = 1;
+            out->rep_lo_us[l] = rlo - bhi;
+            out->rep_hi_us[l] = rhi - blo;
+            out->rep_verdict[l] = out->rep_lo_us[l] > 0   ? COW_VERDICT_LIFT
+                                : out->rep_hi_us[l] < 0 ? COW_VERDICT_DROP
+                                                        : COW_VERDICT_FLAT;
+        }
     }
     app_reported_release(&rep);
     return COW_OK;

@@ -65,6 +65,14 @@ typedef struct app_diff_row {
     int reported;                           /* any level compared */
     int rep_has[APP_DIFF_REPORTED];         /* both report that level */
     cow_pctl_row rep_base[APP_DIFF_REPORTED], rep_run[APP_DIFF_REPORTED];
+    int64_t rep_base_n[APP_DIFF_REPORTED], rep_run_n[APP_DIFF_REPORTED]; /* requests */
+    /* Where both are HdrHistogram tables (counts at every row): an interval
+     * of the difference from the two 95% rank intervals (run's lower minus
+     * base's upper, run's upper minus base's lower: conservative), and a
+     * verdict from it (enum cow_verdict). */
+    int rep_ci[APP_DIFF_REPORTED];
+    double rep_lo_us[APP_DIFF_REPORTED], rep_hi_us[APP_DIFF_REPORTED];
+    int rep_verdict[APP_DIFF_REPORTED];
 } app_diff_row;
 
 /* Load the base run's values (whole run). */

@@ -24,8 +24,23 @@ void app_reported_release(app_reported *r);
 
 /* The run's figure at q (percent, within 1e-6): the overall op of the
  * first file that has q ("Totals", "ALL", or the op-less rows), else the
- * largest value over its ops, which is the worst command's tail. NULL when
- * no file reports q. */
+ * largest value over its ops, which is the worst command's tail; for an
+ * HdrHistogram table, whose rows stand at 1 - 2^-k, the first row at or
+ * above q (within half the tail left). NULL when no file reports q. */
 const cow_pctl_row *app_reported_at(const app_reported *r, double q);
+
+/* Requests behind the rows of at's file and op: the largest count (an
+ * HdrHistogram table's rows count at or below; the others repeat the
+ * total); 0 if the tool does not say. */
+int64_t app_reported_total(const app_reported *r, const cow_pctl_row *at);
+
+/* A 95% distribution-free interval for the percentile *at when its file is
+ * an HdrHistogram table, whose rows give the count at or below each value
+ * (so the ranks of pct_quantile_ci map to values): the lower bound is the
+ * last row below the lower rank, the upper the first row at or past the
+ * upper rank (conservative at the table's resolution). 1 when both bounds
+ * exist. */
+int app_reported_ci(const app_reported *r, const cow_pctl_row *at, double *lo_us,
+                    double *hi_us);
 
 #endif

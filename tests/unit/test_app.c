@@ -18,6 +18,7 @@
 #include "facts.h"
 #include "minunit.h"
 #include "pct.h"
+#include "reported.h"
 #include "report_job.h"
 #include "savewin.h"
 #include "tradeoff_run.h"
@@ -731,6 +732,40 @@ out:
     store_close(st);
 }
 
+/* An HdrHistogram table's counts give a rank interval: with one row per
+ * value 1..1000 (count = value), the bounds sit one row below the lower
+ * rank and at the upper rank of pct_quantile_ci over the same values. */
+static void reported_ci_should_follow_the_ranks_of_the_counts(void)
+{
+    static cow_pctl_row rows[1000];
+    static double vals[1000];
+    app_reported rep = {rows, 1000};
+    cow_qci ci;
+    cow_err e = COW_ERR_INIT;
+    double lo = 0, hi = 0;
+    int i;
+
+    for (i = 0; i < 1000; i++) {
+        memset(&rows[i], 0, sizeof(rows[i]));
+        snprintf(rows[i].source, sizeof(rows[i].source), "hdr");
+        snprintf(rows[i].file, sizeof(rows[i].file), "t.hgrm");
+        rows[i].q = 100.0 * (i + 1) / 1000;
+        rows[i].value_us = i + 1;
+        rows[i].count = i + 1;
+        vals[i] = i + 1;
+    }
+    CHECK_INT(pct_quantile_ci(vals, 1000, 0.9, 0.95, &ci, &e), COW_OK);
+    CHECK(app_reported_ci(&rep, app_reported_at(&rep, 90), &lo, &hi));
+    CHECK_NEAR(lo, (double)ci.lo_rank - 1, 0);
+    CHECK_NEAR(hi, (double)ci.hi_rank, 0);
+    CHECK_INT(app_reported_total(&rep, &rows[0]), 1000);
+    /* p99.9 of 1000 values has no finite upper bound: no interval */
+    CHECK(!app_reported_ci(&rep, app_reported_at(&rep, 99.9), &lo, &hi));
+    /* a memtier row (its count is the total) gives none either */
+    snprintf(rows[899].source, sizeof(rows[899].source), "memtier");
+    CHECK(!app_reported_ci(&rep, &rows[899], &lo, &hi));
+}
+
 int main(void)
 {
     RUN(analyze_should_store_what_it_returns);
@@ -745,5 +780,6 @@ int main(void)
     RUN(ingest_should_say_what_it_refused_and_skipped);
     RUN(ingest_should_take_the_flags_that_override_run_json);
     RUN(pctonly_runs_should_count_in_analyze_diff_and_check);
+    RUN(reported_ci_should_follow_the_ranks_of_the_counts);
     return REPORT();
 }
