@@ -92,8 +92,83 @@ static int is_window(const cow_phase_row *p)
 
 /* ------------------------------------------------------ 1 timeline */
 
-static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double *lat,
-                    size_t n, const cow_result_set *rs, cow_err *e)
+/* Windows shaded and forks marked on a time axis starting at t0. */
+static void add_windows(cow_chart *c, const cow_result_set *rs, int64_t t0)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        char label[64];
+        if (!is_window(p))
+            continue;
+        snprintf(label, sizeof(label), "%s", phase_kind_title(phase_kind_from_name(p->kind)));
+        chart_add_span(c, (double)(p->t0_us - t0) / 1e6, (double)(p->t1_us - t0) / 1e6,
+                       label);
+        if (p->fork_us)
+            chart_add_mark(c, (double)(p->fork_us - t0) / 1e6, "fork");
+    }
+}
+
+/* A run without samples: the per-interval p99 and p99.9 its benchmark tool
+ * reported (memtier's per-second series, HdrHistogram interval logs)
+ * against the server's windows. */
+static int reported_timeline(out *o, cow_store *st, const cow_run_row *r,
+                             const cow_result_set *rs, const char *title,
+                             const char *file, cow_err *e)
+{
+    static const struct { double q; const char *name; } lv[] = {{99, "p99"}, {99.9, "p99.9"}};
+    cow_chart *c = NULL;
+    char op[64], label[96];
+    int64_t t0 = 0;
+    size_t j, k;
+    int rc = COW_OK;
+
+    for (j = 0; j < sizeof(lv) / sizeof(lv[0]) && rc == COW_OK; j++) {
+        int64_t *t = NULL;
+        double *v = NULL, *xs, *ys;
+        size_t m = 0;
+        if ((rc = store_load_pctl_series(st, r->id, lv[j].q, op, &t, &v, &m, e)) != COW_OK)
+            break;
+        if (m > 0) {
+            if (c == NULL) {
+                t0 = t[0];
+                c = chart_new(title);
+                snprintf(c->subtitle, sizeof(c->subtitle), "no samples: per-interval "
+                         "percentiles as the benchmark tool reported them%s%s",
+                         op[0] ? ", op " : "", op);
+                chart_axis_set(&c->x, COW_AXIS_TIME, "time", "s");
+                c->x.origin_us = t0;
+                chart_axis_set(&c->y, o->o->log_y ? COW_AXIS_LOG10 : COW_AXIS_LINEAR,
+                               "latency", "ms");
+                c->y.include_zero = !o->o->log_y;
+            }
+            xs = xmalloc(m * sizeof(double));
+            ys = xmalloc(m * sizeof(double));
+            for (k = 0; k < m; k++) {
+                xs[k] = (double)(t[k] - t0) / 1e6;
+                ys[k] = v[k] / 1000;
+            }
+            snprintf(label, sizeof(label), "reported %s per interval", lv[j].name);
+            chart_add_line(c, label, xs, ys, m);
+            free(xs);
+            free(ys);
+        }
+        free(t);
+        free(v);
+    }
+    if (rc != COW_OK || c == NULL) {
+        if (c)
+            chart_free(c);
+        if (rc == COW_OK)
+            skip(o, title, "no latency samples in this run");
+        return rc;
+    }
+    add_windows(c, rs, t0);
+    return emit(o, c, file, title, e);
+}
+
+static int timeline(out *o, cow_store *st, const cow_run_row *r, const int64_t *t,
+                    const double *lat, size_t n, const cow_result_set *rs, cow_err *e)
 {
     cow_chart *c;
     cow_colred red;
@@ -106,10 +181,8 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     snprintf(title, sizeof(title), "Latency over time: %s", r->label);
     safe(r->label, name, sizeof(name));
     snprintf(file, sizeof(file), "timeline-%s.png", name);
-    if (n == 0) {
-        skip(o, title, "no latency samples in this run");
-        return COW_OK;
-    }
+    if (n == 0)
+        return reported_timeline(o, st, r, rs, title, file, e);
     memset(&ro, 0, sizeof(ro));
     ro.q = 0.99;
     /* A p99 needs a few hundred samples; more smears a save's rise over
@@ -136,17 +209,7 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     c->y.include_zero = !o->o->log_y;
     chart_add_band(c, "min-max", red.t_s, mn, mx, red.ncol);
     chart_add_line(c, "rolling p99", red.t_s, q, red.ncol);
-    for (i = 0; i < rs->nph; i++) {
-        const cow_phase_row *p = &rs->ph[i];
-        char label[64];
-        if (!is_window(p))
-            continue;
-        snprintf(label, sizeof(label), "%s", phase_kind_title(phase_kind_from_name(p->kind)));
-        chart_add_span(c, (double)(p->t0_us - t[0]) / 1e6, (double)(p->t1_us - t[0]) / 1e6,
-                       label);
-        if (p->fork_us)
-            chart_add_mark(c, (double)(p->fork_us - t[0]) / 1e6, "fork");
-    }
+    add_windows(c, rs, t[0]);
     free(mn);
     free(mx);
     free(q);
@@ -705,7 +768,7 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
         if ((rc = store_load_samples(st, rows[i].id, &t_us, &lat, &m, e)) != COW_OK)
             break;
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) == COW_OK) {
-            rc = timeline(&o, &rows[i], t_us, lat, m, &rs, e);
+            rc = timeline(&o, st, &rows[i], t_us, lat, m, &rs, e);
             if (rc == COW_OK)
                 rc = distribution(&o, &rows[i], t_us, lat, m, &rs, e);
             store_free_results(&rs);

@@ -122,6 +122,11 @@ typedef struct cow_pctl_row {
 /* The run's whole-run percentiles, by file, op and q (caller frees *rows). */
 int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
                     cow_err *e);
+/* The run's per-interval percentile at q (memtier's per-second series,
+ * HdrHistogram interval logs) for one op: "Totals" when present, else the
+ * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
+int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
+                           int64_t **t_us, double **value_us, size_t *n, cow_err *e);
 int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e);
 /* Latencies of a run's samples in [t0_us, t1_us), in time order (caller

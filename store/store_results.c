@@ -88,6 +88,51 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
     return COW_OK;
 }
 
+int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
+                           int64_t **t_us, double **value_us, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *s = st->stmt[SQL_LOAD_PCTL_SERIES];
+    size_t cap = 0, cap2 = 0, k = 0;
+    int rc, pass;
+
+    *t_us = NULL;
+    *value_us = NULL;
+    *n = 0;
+    op[0] = '\0';
+    /* pass 0 picks the op ("Totals", else the first), pass 1 reads it */
+    for (pass = 0; pass < 2; pass++) {
+        int have = 0;
+        sqlite3_bind_int64(s, 1, run);
+        sqlite3_bind_double(s, 2, q);
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            const char *o = (const char *)sqlite3_column_text(s, 0);
+            o = o ? o : "";
+            if (pass == 0) {
+                if (!have || strcmp(o, "Totals") == 0)
+                    snprintf(op, 64, "%s", o);
+                have = 1;
+                continue;
+            }
+            if (strcmp(o, op) != 0)
+                continue;
+            *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &cap);
+            *value_us = xgrow(*value_us, sizeof(double), k + 1, &cap2);
+            (*t_us)[k] = sqlite3_column_int64(s, 1);
+            (*value_us)[k++] = sqlite3_column_double(s, 2);
+        }
+        sqlite3_reset(s);
+        if (rc != SQLITE_DONE) {
+            free(*t_us);
+            free(*value_us);
+            *t_us = NULL;
+            *value_us = NULL;
+            return sql_fail(st, e, "loading a percentile series");
+        }
+    }
+    *n = k;
+    return COW_OK;
+}
+
 int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e)
 {

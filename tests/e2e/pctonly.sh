@@ -35,6 +35,7 @@ check "check names the reporting tool" has "reported by redis-benchmark" "$WORK/
 "$COW" report --db "$DB" --out "$WORK/rep" > "$WORK/r" 2>&1
 check "report exits 0" test $? = 0
 check "spectrum chart drawn" test -s "$WORK/rep/spectrum.png"
+check "memtier per-second p99 timeline drawn" test -s "$WORK/rep/timeline-memtier.png"
 check "summary lists reported percentiles" has "## Reported percentiles" "$WORK/rep/summary.md"
 check "summary row for memtier" has "| memtier | memtier | Totals | 0.031 | 0.143 | 0.295 | 1.127 | 51180 |" "$WORK/rep/summary.md"
 unzip -p "$WORK/rep/report.xlsx" xl/workbook.xml > "$WORK/wb" 2>/dev/null
