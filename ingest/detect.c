@@ -11,6 +11,7 @@
 
 #include "../common/mem.h"
 #include "../common/prefix.h"
+#include "../common/text.h"
 #include "formats.h"
 
 static const cow_parser *const parsers[] = {
@@ -87,27 +88,6 @@ const cow_parser *parser_detect(const char *fname, const char *head, size_t n)
     return best;
 }
 
-int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
-               cow_sink *k, cow_err *e)
-{
-    char what[300], note[400];
-    int rc = p->parse(s, o, k, e);
-
-    if (rc == COW_OK && s->prompts > 0) {
-        snprintf(note, sizeof(note), "%ld prompt, reply or command echo lines "
-                 "of a terminal transcript skipped", s->prompts);
-        rc = sink_note(k, "transcript", note, e);
-    }
-    if (rc != COW_OK || s->peeled == 0)
-        return rc;
-    snprintf(note, sizeof(note), "%ld lines: %s%s", s->peeled,
-             prefix_describe(s->peel_kinds, what, sizeof(what)),
-             s->stamped > 0 && p == &cow_parser_redis_log
-                 ? "; their zoned stamps settle the log's zone and year"
-                 : "");
-    return sink_note(k, "prefix_peeled", note, e);
-}
-
 const cow_parser *parser_by_name(const char *name)
 {
     size_t i;
@@ -130,4 +110,63 @@ const cow_parser *const *parser_list(void)
 int parser_too_many_rejects(long long rows, long long rejected)
 {
     return rejected > 2 && rejected * 10 > rows + rejected;
+}
+
+/* What the source peeled off or skipped (common/prefix.h), as notes. */
+static int wrapper_notes(const cow_parser *p, const cow_src *s, cow_sink *k, cow_err *e)
+{
+    char what[300], note[400];
+    int rc = COW_OK;
+
+    if (s->prompts > 0) {
+        snprintf(note, sizeof(note), "%ld prompt, reply or command echo lines "
+                 "of a terminal transcript skipped", s->prompts);
+        rc = sink_note(k, "transcript", note, e);
+    }
+    if (rc != COW_OK || s->peeled == 0)
+        return rc;
+    snprintf(note, sizeof(note), "%ld lines: %s%s", s->peeled,
+             prefix_describe(s->peel_kinds, what, sizeof(what)),
+             s->stamped > 0 && p == &cow_parser_redis_log
+                 ? "; their zoned stamps settle the log's zone and year"
+                 : "");
+    return sink_note(k, "prefix_peeled", note, e);
+}
+
+int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
+               cow_sink *k, cow_err *e)
+{
+    char why[128];
+    size_t i;
+    int rc = p->parse(s, o, k, e);
+
+    if (rc == COW_OK)
+        rc = wrapper_notes(p, s, k, e);
+    if (rc != COW_OK || s->nlong == 0)
+        return rc;
+    if (s->nlong > COW_SRC_MAX_LONG) {
+        cow_err_at(e, s->name, s->long_no[0], 0);
+        return COW_FAIL(e, COW_ELIMIT,
+                        "%zu lines longer than %u MiB (the line limit): this "
+                        "is not a text capture", s->nlong, COW_MAX_LINE_BYTES >> 20);
+    }
+    snprintf(why, sizeof(why), "line longer than %u MiB (the line limit): "
+             "skipped", COW_MAX_LINE_BYTES >> 20);
+    for (i = 0; i < s->nlong && rc == COW_OK; i++)
+        rc = sink_reject(k, s->long_no[i], why, "", 0, e);
+    return rc;
+}
+
+const char *parser_why_unknown(const char *head, size_t n)
+{
+    if (n == 0)
+        return "empty file (0 bytes): nothing to read";
+    if (memchr(head, '\0', n) != NULL)
+        return "binary data (NUL bytes) where a text capture was expected";
+    if (memchr(head, '\n', n) == NULL && memchr(head, '\r', n) != NULL)
+        return "line ends are CR only (classic Mac text): convert them with "
+               "tr '\\r' '\\n'";
+    if (!text_is_utf8(head, n))
+        return "not UTF-8 text: convert it (e.g. iconv -f latin1 -t utf-8)";
+    return NULL;
 }
