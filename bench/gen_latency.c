@@ -1,6 +1,7 @@
 /* gen_latency.c -- write N rows of timestamp_us,latency_us,op to stdout:
  * a 2 ms probe with lognormal-ish latencies and a few ops. Deterministic
- * (fixed seed), so every benchmark run reads the same bytes. */
+ * (fixed seed, or the optional second argument), so every benchmark run
+ * reads the same bytes.   gen_latency [N [SEED]] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,9 @@ int main(int argc, char **argv)
     static const char *const ops[] = {"SET", "GET", "SET", "INCR"};
     int64_t t = INT64_C(1738591331000000);
     long i;
+
+    if (argc > 2)
+        state ^= strtoull(argv[2], NULL, 10) * 0xBF58476D1CE4E5B9ull;
 
     printf("timestamp_us,latency_us,op\n");
     for (i = 0; i < n; i++) {
