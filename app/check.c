@@ -143,9 +143,10 @@ static cow_group slice(const int64_t *ts, const double *lat, size_t n, int64_t t
     if (b < a)
         b = a;
     v = xmalloc((b - a ? b - a : 1) * sizeof(double));
-    memcpy(v, lat + a, (b - a) * sizeof(double));
+    if (b > a)
+        memcpy(v, lat + a, (b - a) * sizeof(double));
     runstats_sort(v, b - a);
-    g.time = lat + a;
+    g.time = b > a ? lat + a : v;
     g.sorted = v;
     g.n = b - a;
     return g;
