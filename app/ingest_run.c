@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "app.h"
+#include "label.h"
 #include "mem.h"
 #include "timeconv.h"
 #include "writer.h"
@@ -47,8 +48,10 @@ static void progress(storesink *k)
     now = time(NULL);
     if (now != k->last_progress) {
         k->last_progress = now;
-        fprintf(stderr, "\r  %s: %lld records...", k->path, k->rows);
-        fflush(stderr);
+        char *path = label_safe(k->path, COW_LABEL_TERM);
+        fprintf(app_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
+        fflush(app_raw_stderr());
+        free(path);
     }
 }
 
@@ -240,7 +243,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
     sink.emit = emit;
     sink.emit_samples = emit_samples;
     sink.ctx = k;
-    rc = p->parse(src, o, &sink, e);
+    rc = parser_run(p, src, o, &sink, e);
     wrc = writer_stop(k->w, &we);
     k->w = NULL;
     if (wrc != COW_OK && rc == COW_OK) {
@@ -248,7 +251,7 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
         *e = we;
     }
     if (k->progress && k->last_progress)
-        fprintf(stderr, "\r\033[K");
+        fprintf(app_raw_stderr(), "\r\033[K");
     return rc;
 }
 
@@ -272,7 +275,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     cow_src src;
     cow_parse_opts o = *o0;
     const cow_parser *p;
-    const char *head;
+    const char *head, *why;
     size_t nhead;
     storesink k;
     struct stat sb;
@@ -296,6 +299,17 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     }
     p = fl->parser ? parser_by_name(fl->parser)
                    : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    if (p == NULL && fl->parser == NULL &&
+        (why = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead
+                                                                : COW_SNIFF_BYTES))) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "%s", why);
+        printf("  %-28s refused: %s\n", o.fname, why);
+        app_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
     if (p == NULL) {
         if (!fl->quiet)
             printf("  %-28s skipped: no parser recognises it (force one with "
