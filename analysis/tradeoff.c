@@ -8,7 +8,8 @@
  *     + sa^2 / (na ma^2), df by Welch-Satterthwaite (rounded down). At 7 +
  *     7 trials it covers 94-95% where the percentile bootstrap of trials
  *     covered 90% (bench/calibration, "Trade-off ratio"). Both means must
- *     be > 0 (forkless COW 0 has no interval). Deterministic. */
+ *     be > 0; a b that is 0 in every trial (forkless COW) has the point
+ *     interval [0, 0]. Deterministic. */
 #include "tradeoff.h"
 
 #include <math.h>
@@ -107,12 +108,16 @@ void tradeoff_ratio(const double *a, size_t na, const double *b, size_t nb,
     mb /= (double)nb;
     if (ma != 0)
         out->ratio = mb / ma;
-    if (na < 2 || nb < 2 || !(ma > 0) || !(mb > 0)) /* Requirement 2: logs need > 0 */
-        return;
     for (i = 0; i < na; i++)
         sa += (a[i] - ma) * (a[i] - ma);
     for (i = 0; i < nb; i++)
         sb += (b[i] - mb) * (b[i] - mb);
+    if (na >= 2 && nb >= 2 && ma > 0 && mb == 0 && sb == 0) { /* every b is 0 */
+        out->lo = out->hi = 0.0;
+        return;
+    }
+    if (na < 2 || nb < 2 || !(ma > 0) || !(mb > 0)) /* Requirement 2: logs need > 0 */
+        return;
     va = sa / (double)(na - 1) / ((double)na * ma * ma); /* var of log mean a */
     vb = sb / (double)(nb - 1) / ((double)nb * mb * mb);
     se = sqrt(va + vb);

@@ -52,8 +52,9 @@ typedef struct cow_trade_group {
 typedef struct cow_trade_ratio {
     double ratio;        /* mean(b) / mean(a); NaN when undefined */
     double lo, hi;       /* 95% Welch t-interval of the log ratio over
-                            trials (tradeoff.c Requirement 2); NaN when a
-                            mean is not > 0 or a group has < 2 trials */
+                            trials (tradeoff.c Requirement 2); [0, 0] when
+                            every b is 0; NaN when a mean is not > 0
+                            otherwise or a group has < 2 trials */
 } cow_trade_ratio;
 
 typedef struct cow_tradeoff {
