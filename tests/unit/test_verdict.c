@@ -171,8 +171,8 @@ static void tradeoff_ratio_should_be_the_welch_interval_on_logs(void)
     CHECK_NEAR(t.hi, 0.85 * exp(tq * se), 1e-12);
     tradeoff_ratio(a, 3, (const double[3]){0, 0, 0}, 3, &t);
     CHECK(t.lo == 0 && t.hi == 0); /* forkless COW 0 in every trial */
-    tradeoff_ratio(a, 3, (const double[3]){0, 0, 3}, 3, &t);
-    CHECK(isnan(t.lo)); /* a 0 among others: no log scale */
+    tradeoff_ratio((const double[3]){0, 0, 0}, 3, b, 3, &t);
+    CHECK(isnan(t.ratio) && isnan(t.lo)); /* nothing to divide by */
 }
 
 int main(void)
