@@ -6,8 +6,8 @@
  *  2. Ratio of means b/a with a 95% Welch t-interval on the log scale
  *     (delta method): log(mb/ma) +- t(0.975, df) se, se^2 = sb^2 / (nb mb^2)
  *     + sa^2 / (na ma^2), df by Welch-Satterthwaite (rounded down). At 7 +
- *     7 trials it covers 94-95% where the percentile bootstrap of trials
- *     covered 90% (bench/calibration, "Trade-off ratio"). Both means must
+ *     7 trials it covers 95.1-95.8% where the percentile bootstrap of trials
+ *     covered 89.9-90.8% (bench/calibration, "Trade-off ratio"). Both means must
  *     be > 0; a b that is 0 in every trial (forkless COW) has the point
  *     interval [0, 0]. Deterministic. */
 #include "tradeoff.h"
