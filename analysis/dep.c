@@ -15,19 +15,20 @@
  *     point is about 1 - 2.3 / sqrt(m) for m gaps, by simulation of
  *     geometric gaps), and declustering i.i.d. exceedances only loses
  *     power; so theta is taken as 1 unless it is below that point.
+ *  1b. Clusters are read off more than the tested level: with 20
+ *     exceedances the estimate cannot tell a slow stretch from chance, so
+ *     the run length is the largest of those estimated at the level and
+ *     at levels with COW_DEP_LEVEL_STEP^j times as many exceedances,
+ *     j < COW_DEP_LEVELS, not below the median. A run length is a time
+ *     span, so a slow stretch seen at p90 declusters p99.9 too; at each
+ *     level independence is kept unless clusters show (1a, 1c), so i.i.d.
+ *     samples stay unclustered.
  *  1c. The intervals estimator compares gaps with each other, so one long
  *     slow stretch (every gap short) looks independent to it. Against the
  *     absolute scale: independent exceedances at rate p leave a gap of at
  *     most g0 = log(1 - COW_DEP_SHORT) / log(1 - p) with probability
  *     COW_DEP_SHORT; when far more gaps are that short (binomial tail
  *     below COW_DEP_SHORT_P), gaps up to g0 join clusters.
- *  1b. Clusters are read off more than the tested level: with 20
- *     exceedances the estimate cannot tell a slow stretch from chance, so
- *     the run length is the largest of those estimated at the level and
- *     at levels with COW_DEP_LEVEL_STEP^j times as many exceedances, j <
- *     COW_DEP_LEVELS, not below the median. A run length is a time span, so a slow stretch seen
- *     at p90 declusters p99.9 too; at each level independence is kept
- *     unless clusters show (1a), so i.i.d. samples stay unclustered.
  *  2. Variance: under a compound Poisson model the exceedance count has
  *     variance (sum of size^2) where i.i.d. samples give (sum of size), so
  *     tau = sum(s^2) / sum(s) and n_eff = n / tau (<= n). Bulk quantiles
@@ -36,13 +37,16 @@
  *  3. Thin tails: n (1 - q) exceedances are too few to see clusters, so
  *     the threshold drops to the level with COW_DEP_MIN_EXCEED above it:
  *     slow stretches that reach p99.9 also reach p99.
- *  4. Tail test: under "nothing changed" the clusters of exceedances of a
- *     threshold fall in a and b in proportion to their lengths, so given
- *     C clusters, b's count is Binomial(C, n_b / N). The threshold is the
- *     (k+1)-th largest pooled value (strictly above it exceed; ties reduce
- *     k and keep the test exact), k = max(N (1 - q), COW_TAIL_MIN_K): at
- *     small N a p99.9 has no tail of its own to count, so what is tested
- *     is the tail beyond the pooled level 1 - k/N, which is printed.
+ *  4. Tail test: the threshold is the (k+1)-th largest pooled value
+ *     (strictly above it exceed; ties reduce k and keep the test exact),
+ *     k = max(N (1 - q), COW_TAIL_MIN_K): at small N a p99.9 has no tail
+ *     of its own to count, so what is tested is the tail beyond the pooled
+ *     level 1 - k/N, which is printed. Under "nothing changed" the
+ *     exceedances fall in a and b in proportion to their lengths.
+ *  4a. A tail that moved only at its very top (a few long stalls) shows in
+ *     the top few pooled values, not in the top 20; so the count is also
+ *     taken with k = max(N (1 - q), COW_TAIL_SMALL_K), and the smaller
+ *     p-value of the two, doubled (Bonferroni), is the test's.
  *  4b. The lower levels' run lengths come from a (the baseline) alone:
  *     under "nothing changed" b has a's dependence, and a window whose
  *     whole distribution rose is one long slow stretch at p90 without its
@@ -54,13 +58,9 @@
  *     length, both groups) give tau = sum(s^2) / sum(s), and b's count
  *     over tau is compared with Binomial(k / tau, n_b / N): the binomial
  *     of k / tau independent exceedances, taken at real arguments
- *     through the incomplete beta (P(X >= x) = I_pi(x, m - x + 1)).
- *  4a. A tail that moved only at its very top (a few long stalls) shows in
- *     the top few pooled values, not in the top 20; so the count is also
- *     taken with k = max(N (1 - q), COW_TAIL_SMALL_K), and the smaller
- *     p-value of the two, doubled (Bonferroni), is the test's.
- *     With i.i.d. samples every cluster is a sample and the binomial is
- *     the hypergeometric's conservative neighbour. */
+ *     through the incomplete beta (P(X >= x) = I_pi(x, m - x + 1)). With
+ *     i.i.d. samples tau = 1 and this is the hypergeometric's slightly
+ *     conservative binomial neighbour. */
 #include "dep.h"
 
 #include <math.h>

@@ -1,6 +1,7 @@
 /* dep.h -- serial dependence of time-ordered latency samples: clusters of
  * exceedances, the extremal index, effective sample sizes, and an exact
- * cluster-count test of two groups' tails.
+ * distribution-free test of two groups' tails (top k of the pooled
+ * sample, the count's variance inflated by the clusters).
  *
  *     cow_clusters c;
  *     dep_n_eff(x_time, sorted, n, 0.99, &c);      c.n_eff, c.tau, c.theta

@@ -51,7 +51,10 @@ typedef struct cow_trade_group {
 
 typedef struct cow_trade_ratio {
     double ratio;        /* mean(b) / mean(a); NaN when undefined */
-    double lo, hi;       /* 95% bootstrap interval over trials */
+    double lo, hi;       /* 95% Welch t-interval of the log ratio over
+                            trials (tradeoff.c Requirement 2); [0, 0] when
+                            every b is 0; NaN when a mean is not > 0
+                            otherwise or a group has < 2 trials */
 } cow_trade_ratio;
 
 typedef struct cow_tradeoff {
@@ -65,6 +68,9 @@ const char *tradeoff_metric_name(int m);  /* "cow_mb", ... */
 const char *tradeoff_metric_label(int m); /* "COW (MB)", ... */
 int tradeoff_compute(const cow_trial *t, size_t n, uint64_t seed,
                      cow_tradeoff *out, cow_err *e);
+/* Ratio of the means of b[0..nb) over a[0..na) with its interval. */
+void tradeoff_ratio(const double *a, size_t na, const double *b, size_t nb,
+                    cow_trade_ratio *out);
 /* Two-sided 97.5% Student t quantile for df degrees of freedom. */
 double tradeoff_t975(size_t df);
 

@@ -12,6 +12,8 @@
  * bootstrap interval (boot.h, with each group's n_eff from dep.h) is used
  * when both groups have n_eff (1 - q) >= COW_QCMP_MIN_TAIL; its verdict is
  * lift / drop when the 95% interval excludes the shift, `~` otherwise.
+ * (20: the measured boundary; below it the type-7 tail estimate's bias and
+ * the bootstrap's blindness beyond each group's maximum break coverage.)
  * Below that the verdict is the two one-sided tail tests of dep.h at
  * 2.5% each: lift or drop with a one-sided bound, or `?` ("cannot tell
  * with this many samples"), never `~`. Pure; allocates only scratch. */

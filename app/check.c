@@ -125,8 +125,9 @@ static cow_group slice(const int64_t *ts, const double *lat, size_t n, int64_t t
                        int64_t t1)
 {
     cow_group g;
-    g.time = lat + runstats_lower_bound(ts, n, t0);
     g.sorted = runstats_slice_sorted(ts, lat, n, t0, t1, &g.n);
+    /* no offset from a NULL array when the phase is empty */
+    g.time = g.n > 0 ? lat + runstats_lower_bound(ts, n, t0) : g.sorted;
     return g;
 }
 

@@ -1,0 +1,187 @@
+/* test_verdict.c -- dependence (dep.c), verdicts (verdict.c), fleet
+ * corrections (fleet.c), the trade-off ratio interval and the n_eff forms
+ * of the order-statistic interval and the bootstrap. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot.h"
+#include "dep.h"
+#include "fleet.h"
+#include "minunit.h"
+#include "pct.h"
+#include "rng.h"
+#include "runstats.h"
+#include "tradeoff.h"
+#include "verdict.h"
+
+/* Holm and BH as R's p.adjust gives them. */
+static void fleet_should_adjust_like_p_adjust(void)
+{
+    const double p[5] = {0.01, 0.04, NAN, 0.03, 0.005};
+    double adj[5];
+    int fail[5];
+
+    CHECK_INT(fleet_adjust(p, 5, COW_FLEET_HOLM, 0.05, adj, fail), 4);
+    CHECK_NEAR(adj[0], 0.03, 1e-15);
+    CHECK_NEAR(adj[1], 0.06, 1e-15);
+    CHECK(isnan(adj[2]) && !fail[2]);
+    CHECK_NEAR(adj[3], 0.06, 1e-15);
+    CHECK_NEAR(adj[4], 0.02, 1e-15);
+    CHECK(fail[0] && !fail[1] && !fail[3] && fail[4]);
+    CHECK_INT(fleet_adjust(p, 5, COW_FLEET_BH, 0.05, adj, fail), 4);
+    CHECK_NEAR(adj[0], 0.02, 1e-15);
+    CHECK_NEAR(adj[1], 0.04, 1e-15);
+    CHECK_NEAR(adj[3], 0.04, 1e-15);
+    CHECK_NEAR(adj[4], 0.02, 1e-15);
+    CHECK(fail[0] && fail[1] && fail[3] && fail[4]);
+}
+
+/* 10 slow stretches of 10 samples: clusters of 10, tau 10; scattered
+ * single slow samples: tau 1. */
+static void dep_should_count_clusters(void)
+{
+    enum { N = 2000 };
+    static double x[N];
+    cow_clusters c;
+    size_t i;
+
+    for (i = 0; i < N; i++)
+        x[i] = (i % 200) < 10 ? 50.0 : 1.0 + (double)(i % 7) / 100;
+    dep_clusters(x, N, 10.0, -1.0, &c);
+    CHECK_INT(c.k, 100);
+    CHECK_INT(c.clusters, 10);
+    CHECK_NEAR(c.tau, 10.0, 1e-12);
+    CHECK_NEAR(c.n_eff, N / 10.0, 1e-9);
+    for (i = 0; i < N; i++)
+        x[i] = (i % 20) == 0 ? 50.0 : 1.0;
+    dep_clusters(x, N, 10.0, -1.0, &c);
+    CHECK_INT(c.clusters, 100);
+    CHECK_NEAR(c.tau, 1.0, 0);
+}
+
+static void sorted_copy(const double *x, size_t n, double *s)
+{
+    memcpy(s, x, n * sizeof(double));
+    runstats_sort(s, n);
+}
+
+/* The tail test: every top value in b is a lift; the same process is not. */
+static void tail_test_should_see_a_heavier_tail_only(void)
+{
+    enum { N = 3000 };
+    static double a[N], b[N], as[N], bs[N];
+    cow_group ga = {a, as, N}, gb = {b, bs, N};
+    cow_tailtest t;
+    cow_rng r;
+    size_t i;
+
+    rng_seed(&r, 5, 0);
+    for (i = 0; i < N; i++) {
+        a[i] = exp(rng_normal(&r));
+        b[i] = exp(rng_normal(&r)) + (i % 100 == 0 ? 100.0 : 0.0);
+    }
+    sorted_copy(a, N, as);
+    sorted_copy(b, N, bs);
+    dep_tail_test(&ga, &gb, 0.999, 0.0, &t);
+    CHECK(t.p_up < 1e-4);
+    CHECK(t.p_down > 0.5);
+    CHECK_INT(t.kb, t.k); /* the top is all b's */
+    for (i = 0; i < N; i++)
+        b[i] = exp(rng_normal(&r));
+    sorted_copy(b, N, bs);
+    dep_tail_test(&ga, &gb, 0.999, 0.0, &t);
+    CHECK(t.p_up > 0.025 && t.p_down > 0.025);
+}
+
+/* qcmp: thin tails go to the tail test and never say ~. */
+static void qcmp_should_say_unsure_not_flat_on_thin_tails(void)
+{
+    enum { N = 700 };
+    static double a[N], b[N], as[N], bs[N];
+    cow_group ga = {a, as, N}, gb = {b, bs, N};
+    cow_qcmp_opts o = {199, 1, COW_PCT_LINEAR};
+    cow_qcmp c;
+    cow_err e = COW_ERR_INIT;
+    cow_rng r;
+    size_t i;
+
+    rng_seed(&r, 9, 0);
+    for (i = 0; i < N; i++) {
+        a[i] = exp(rng_normal(&r));
+        b[i] = exp(rng_normal(&r));
+    }
+    sorted_copy(a, N, as);
+    sorted_copy(b, N, bs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.999, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.method, COW_QCMP_TAIL);
+    CHECK_INT(c.verdict, COW_VERDICT_UNSURE);
+    CHECK(isnan(c.lo) && isnan(c.hi));
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.5, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.method, COW_QCMP_BOOT);
+    CHECK_INT(c.verdict, COW_VERDICT_FLAT);
+    for (i = 0; i < N; i += 50)
+        b[i] = 1000.0; /* 14 stalls */
+    sorted_copy(b, N, bs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.99, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.method, COW_QCMP_TAIL);
+    CHECK_INT(c.verdict, COW_VERDICT_LIFT);
+    CHECK(c.lo > 0 && c.lo <= c.delta && isinf(c.hi));
+}
+
+/* n_eff = n gives the plain forms bit for bit; fewer widens. */
+static void n_eff_forms_should_reduce_to_the_plain_ones(void)
+{
+    enum { N = 5000 };
+    static double x[N];
+    cow_qci a, b;
+    cow_rng r1, r2;
+    cow_err e = COW_ERR_INIT;
+    size_t i;
+
+    for (i = 0; i < N; i++)
+        x[i] = (double)i;
+    CHECK_INT(pct_quantile_ci(x, N, 0.99, 0.95, &a, &e), COW_OK);
+    CHECK_INT(pct_quantile_ci_m(x, N, N, 0.99, 0.95, &b, &e), COW_OK);
+    CHECK(a.lo_rank == b.lo_rank && a.hi_rank == b.hi_rank);
+    CHECK_INT(pct_quantile_ci_m(x, N, N / 10.0, 0.99, 0.95, &b, &e), COW_OK);
+    CHECK(b.lo_rank < a.lo_rank && b.hi_rank > a.hi_rank && b.has_hi);
+    CHECK_INT(pct_quantile_ci_m(x, N, 300, 0.99, 0.95, &b, &e), COW_OK);
+    CHECK(!b.has_hi && b.thin); /* a two-sided p99 needs 368 effective */
+    rng_seed(&r1, 3, 1);
+    rng_seed(&r2, 3, 1);
+    for (i = 0; i < 100; i++)
+        CHECK(boot_draw_quantile(x, N, 0.999, &r1) ==
+              boot_draw_quantile_m(x, N, (double)N, 0.999, &r2));
+}
+
+/* log(0.85) +- t(df) se by hand for two groups of three. */
+static void tradeoff_ratio_should_be_the_welch_interval_on_logs(void)
+{
+    const double a[3] = {90, 100, 110}, b[3] = {80, 85, 90};
+    cow_trade_ratio t;
+    double va = 100.0 / (3 * 100.0 * 100.0), vb = 25.0 / (3 * 85.0 * 85.0);
+    double df = (va + vb) * (va + vb) / (va * va / 2 + vb * vb / 2);
+    double se = sqrt(va + vb), tq = tradeoff_t975((size_t)floor(df));
+
+    tradeoff_ratio(a, 3, b, 3, &t);
+    CHECK_NEAR(t.ratio, 0.85, 1e-15);
+    CHECK_NEAR(t.lo, 0.85 * exp(-tq * se), 1e-12);
+    CHECK_NEAR(t.hi, 0.85 * exp(tq * se), 1e-12);
+    tradeoff_ratio(a, 3, (const double[3]){0, 0, 0}, 3, &t);
+    CHECK(t.lo == 0 && t.hi == 0); /* forkless COW 0 in every trial */
+    tradeoff_ratio((const double[3]){0, 0, 0}, 3, b, 3, &t);
+    CHECK(isnan(t.ratio) && isnan(t.lo)); /* nothing to divide by */
+}
+
+int main(void)
+{
+    RUN(fleet_should_adjust_like_p_adjust);
+    RUN(dep_should_count_clusters);
+    RUN(tail_test_should_see_a_heavier_tail_only);
+    RUN(qcmp_should_say_unsure_not_flat_on_thin_tails);
+    RUN(n_eff_forms_should_reduce_to_the_plain_ones);
+    RUN(tradeoff_ratio_should_be_the_welch_interval_on_logs);
+    return REPORT();
+}
