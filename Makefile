@@ -11,7 +11,7 @@ DEMO_OUT ?= $(BUILD)/demo
 
 # Debian packages the build, the tests and the benchmarks need.
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
-       libxlsxwriter-dev libcairo2-dev libssl-dev fonts-dejavu-core sqlite3 bc time unzip
+       libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl fonts-dejavu-core sqlite3 bc time unzip
 
 .PHONY: all deps build test test-asan demo bench clean
 

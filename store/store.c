@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "mem.h"
 #include "schema_sql.h"
+#include "store_int.h"
 
 /* Sample rows per multi-row INSERT: run and file are bound once (?1, ?2),
  * each row binds 4 values, so 512 rows bind 2,050 values (< 32,766).
@@ -103,8 +105,8 @@ static const char *const sql_text[SQL_COUNT] = {
         " substr(path, -length(?3) - 1) = '/' || ?3)",
     [SQL_FILE_SIZE] = "SELECT 1 FROM files WHERE run = ?1 AND size = ?2",
     [SQL_FILE_ADD] =
-        "INSERT INTO files(run, path, size, sha256, parser, ingested_at)"
-        " VALUES(?1, ?2, ?3, '-' || ?1 || '-' || ?2, ?4, ?5)",
+        "INSERT INTO files(run, path, size, sha256, parser, ingested_at, host)"
+        " VALUES(?1, ?2, ?3, '-' || ?1 || '-' || ?2, ?4, ?5, ?6)",
     [SQL_FILE_END] =
         "UPDATE files SET sha256 = ?2, rows = ?3, rejected = ?4, notes = ?5"
         " WHERE id = ?1",
@@ -270,6 +272,11 @@ struct cow_store {
 };
 
 static char *col_dup(sqlite3_stmt *q, int i);
+
+sqlite3 *store_db(cow_store *st)
+{
+    return st->db;
+}
 
 /* Copy SQLite's message into e. */
 static int sql_fail(cow_store *st, cow_err *e, const char *what)
@@ -512,6 +519,20 @@ int store_file_size_seen(cow_store *st, int64_t run, int64_t size, int *seen,
     return COW_OK;
 }
 
+/* This machine's name, recorded with each file it ingests (provenance once
+ * databases are merged); NULL when the system will not say. */
+static const char *this_host(void)
+{
+    static char name[256];
+    static int done;
+    if (!done) {
+        if (gethostname(name, sizeof(name) - 1) != 0)
+            name[0] = '\0';
+        done = 1;
+    }
+    return name[0] ? name : NULL;
+}
+
 int store_file_begin(cow_store *st, int64_t run, const char *path,
                      int64_t size, const char *parser, int64_t *file_id,
                      cow_err *e)
@@ -523,6 +544,7 @@ int store_file_begin(cow_store *st, int64_t run, const char *path,
     sqlite3_bind_int64(q, 3, size);
     sqlite3_bind_text(q, 4, parser, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 5, (sqlite3_int64)time(NULL));
+    bind_text(q, 6, this_host());
     if ((rc = step_done(st, q, e, "adding file")) != COW_OK)
         return rc;
     *file_id = sqlite3_last_insert_rowid(st->db);

@@ -1,0 +1,112 @@
+/* cmd_export.c -- `cowtail export`: results (and samples on request) to
+ * ClickHouse over HTTP or to JSON lines files, the same rows either way
+ * (store/export.c reads them, export_out.c writes them). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "export_out.h"
+#include "fleet.h"
+
+const char *const cmd_export_usage[] = {
+    "usage: cowtail export [--db FILE] (--clickhouse URL | --jsonl DIR) [--samples] [-q]",
+    "",
+    "Send every run's results to a distributed engine: tables runs, phases,",
+    "quantiles, deltas, exceedance, findings, and samples with --samples",
+    "(DDL and column meanings: schemas/clickhouse.sql). Every row carries",
+    "its run key (host, run label) and an export version (this machine's",
+    "clock in microseconds). Analyse first (cowtail analyze, doctor or",
+    "report): export sends what the database holds.",
+    "",
+    "  --db FILE          database (default cowtail.db)",
+    "  --clickhouse URL   ClickHouse HTTP interface, e.g. http://127.0.0.1:8123;",
+    "                     creates database 'cowtail' and its tables when",
+    "                     missing, inserts in batches (JSONEachRow), then",
+    "                     deletes the older versions of the runs it sent",
+    "                     (ALTER TABLE ... DELETE): re-exporting replaces",
+    "  --jsonl DIR        write DIR/TABLE.jsonl instead (one JSON object per",
+    "                     line, the same columns), each file whole",
+    "  --samples          also the samples (large: one row per request); the",
+    "                     samples of a run are replaced only when sent again",
+    "  -q, --quiet        only the summary line",
+    "",
+    "Exit codes: 0 exported; 2 usage; 3 database, file or server error.",
+    NULL
+};
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"clickhouse", required_argument, NULL, 'c'},
+        {"jsonl", required_argument, NULL, 'j'},
+        {"samples", no_argument, NULL, 's'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    const char *db = COW_DEFAULT_DB, *ch = NULL, *dir = NULL;
+    const char *sent[16];
+    cow_err e = COW_ERR_INIT;
+    cow_store *st = NULL;
+    cow_run_row *rows = NULL;
+    cow_xout *o = NULL;
+    struct timeval tv;
+    int64_t version;
+    size_t nruns = 0, nsent = 0;
+    int c, samples = 0, quiet = 0, code, rc = COW_OK, i;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'c': ch = optarg; break;
+        case 'j': dir = optarg; break;
+        case 's': samples = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_export_usage); return EXIT_OK;
+        default: cli_print_usage(stderr, cmd_export_usage); return EXIT_USAGE;
+        }
+    }
+    if (optind < argc || (ch == NULL) == (dir == NULL)) {
+        cli_errorf("export: give one of --clickhouse URL or --jsonl DIR");
+        cli_print_usage(stderr, cmd_export_usage);
+        return EXIT_USAGE;
+    }
+    if ((code = cli_open_runs(db, &st, &rows, &nruns)) != EXIT_OK)
+        return code;
+    store_free_runs(rows, nruns);
+    rc = ch ? xout_clickhouse(ch, &o, &e) : xout_jsonl(dir, &o, &e);
+    gettimeofday(&tv, NULL);
+    version = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    for (i = 0; rc == COW_OK && cow_export_tables[i]; i++) {
+        const char *t = cow_export_tables[i];
+        long long before = xout_rows(o);
+        if (strcmp(t, "samples") == 0 && !samples)
+            continue;
+        if ((rc = xout_table(o, t, &e)) != COW_OK)
+            break;
+        rc = store_export_rows(st, t, version, xout_row, o, &e);
+        if (rc != COW_OK && xout_error(o)->code)
+            e = *xout_error(o);
+        if (rc == COW_OK)
+            rc = xout_end(o, &e);
+        if (rc == COW_OK && !quiet)
+            printf("%-10s %lld rows\n", t, xout_rows(o) - before);
+        sent[nsent++] = t;
+    }
+    sent[nsent] = NULL;
+    if (rc == COW_OK)
+        rc = xout_replace(o, sent, version, &e);
+    if (rc == COW_OK)
+        printf("exported %zu runs, %lld rows, version %lld, to %s%s\n", nruns,
+               xout_rows(o), (long long)version, ch ? ch : dir,
+               ch ? " (database " XOUT_DATABASE ")" : "");
+    else
+        cli_error(&e);
+    xout_close(o);
+    store_close(st);
+    return rc == COW_OK ? EXIT_OK : cli_exit_for(rc);
+}
