@@ -373,14 +373,16 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
                       " recommendation) SELECT r.dst, seq, rule, severity, title, evidence,"
                       " recommendation FROM src.findings x"
                       " JOIN temp.run_map r ON r.src = x.run AND r.findings;"
-                      /* refusals: what was refused on the other host, once */
+                      /* refusals: what was refused on the other host, once (a run that
+                       * never landed has none: its label stays) */
                       "INSERT INTO main.refusals(run, label, path, line, parser, code,"
-                      " reason, at) SELECT r.dst, d.label, x.path, x.line, x.parser,"
-                      " x.code, x.reason, x.at FROM src.refusals x"
-                      " JOIN temp.run_map r ON r.src = x.run"
-                      " JOIN main.runs d ON d.id = r.dst WHERE NOT EXISTS"
-                      " (SELECT 1 FROM main.refusals y WHERE y.label = d.label AND"
-                      "  y.path = x.path AND y.at = x.at AND y.reason = x.reason)",
+                      " reason, at) SELECT r.dst, coalesce(d.label, x.label), x.path, x.line,"
+                      " x.parser, x.code, x.reason, x.at FROM src.refusals x"
+                      " LEFT JOIN temp.run_map r ON r.src = x.run"
+                      " LEFT JOIN main.runs d ON d.id = r.dst WHERE NOT EXISTS"
+                      " (SELECT 1 FROM main.refusals y WHERE"
+                      "  y.label = coalesce(d.label, x.label) AND y.path = x.path AND"
+                      "  y.at = x.at AND y.reason = x.reason)",
                       e)) != COW_OK)
         return rc;
     ms->results = (long)one_int(db, "SELECT count(*) FROM temp.run_map WHERE results", NULL);
