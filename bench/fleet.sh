@@ -6,7 +6,7 @@
 # peak RSS of both at RUNS/5 and at RUNS runs, export of the results
 # (--jsonl; and --clickhouse when clickhouse-server is installed: a local
 # one is started for the measurement). Generated data stays in a temporary
-# folder (BENCH_WORK to choose it), removed at the end.
+# folder (BENCH_WORK to choose it), removed at the end unless KEEP=1.
 set -euo pipefail
 RUNS=${1:-500}
 SAMPLES=${2:-20000}
@@ -16,7 +16,7 @@ COW=$BUILD/cowtail
 WORK=${BENCH_WORK:-$(mktemp -d)}
 mkdir -p "$WORK"
 CHPID=
-cleanup() { [ -n "$CHPID" ] && kill "$CHPID" 2> /dev/null && wait "$CHPID" 2> /dev/null; rm -rf "$WORK"; }
+cleanup() { [ -n "$CHPID" ] && kill "$CHPID" 2> /dev/null && wait "$CHPID" 2> /dev/null; [ -n "${KEEP:-}" ] || rm -rf "$WORK"; }
 trap cleanup EXIT
 
 cc -O2 -o "$WORK/gen" "$ROOT/bench/gen_latency.c"

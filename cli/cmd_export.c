@@ -24,7 +24,7 @@ const char *const cmd_export_usage[] = {
     "  --db FILE          database (default cowtail.db)",
     "  --clickhouse URL   ClickHouse HTTP interface, e.g. http://127.0.0.1:8123;",
     "                     creates database 'cowtail' and its tables when",
-    "                     missing, inserts in batches (JSONEachRow), then",
+    "                     missing, inserts in batches (TabSeparated), then",
     "                     deletes the older versions of the runs it sent",
     "                     (ALTER TABLE ... DELETE): re-exporting replaces",
     "  --jsonl DIR        write DIR/TABLE.jsonl instead (one JSON object per",

@@ -1,5 +1,5 @@
 /* export_out.h -- where exported rows go: JSON lines files (one per table)
- * or ClickHouse's HTTP interface (batched INSERT ... FORMAT JSONEachRow).
+ * or ClickHouse's HTTP interface (batched INSERT ... FORMAT TabSeparated).
  *
  *     cow_xout *o = xout_jsonl(dir, &e)   or   xout_clickhouse(url, &e);
  *     xout_table(o, "deltas", &e);  xout_row(o, cols, v, n) ...;  xout_end(o, &e);

@@ -113,6 +113,9 @@ check "p99.9 delta as stored ($want)" test -n "$want" -a "$got" = "$want"
 check "findings text intact" test \
   "$(q "$H1" "SELECT title FROM findings ORDER BY run, seq LIMIT 1")" = \
   "$(sq "$A" "SELECT f.title FROM findings f JOIN runs r ON r.id = f.run ORDER BY r.label, f.seq LIMIT 1")"
+check "findings evidence (JSON text, quotes and all) byte for byte" test \
+  "$(q "$H1" "SELECT sum(length(evidence)), sum(length(recommendation)) FROM findings FORMAT TSV")" = \
+  "$(sq "$A" "SELECT sum(length(CAST(evidence AS BLOB))), sum(length(CAST(recommendation AS BLOB))) FROM findings" | tr '|' '\t')"
 check "hosts are the run key" test "$(q "$H2" "SELECT DISTINCT host FROM runs ORDER BY host FORMAT TSV" | tr '\n' ' ')" = "cache-c cache-d "
 
 # re-export replaces: one version left, no row twice
