@@ -32,21 +32,48 @@
 
 #include "mem.h"
 
-static const char *const kind_names[COW_PHASE_NKINDS] = {
-    "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
-    "forkless", "between", "after"};
+/* The one table of phase kinds: the name stored and shown in labels, the
+ * id of JSON output, the title of chart spans and tables. */
+static const struct {
+    const char *name, *id, *title;
+} kind_table[COW_PHASE_NKINDS] = {
+    [COW_PHASE_BASELINE] = {"baseline", "baseline", "baseline"},
+    [COW_PHASE_BGSAVE] = {"bgsave", "bgsave", "BGSAVE"},
+    [COW_PHASE_SYNC_DISK] = {"sync-disk", "fullsync_disk", "full sync (disk)"},
+    [COW_PHASE_SYNC_DISKLESS] = {"sync-diskless", "fullsync_diskless", "full sync (diskless)"},
+    [COW_PHASE_AOF_REWRITE] = {"aof-rewrite", "aof_rewrite", "AOF rewrite"},
+    [COW_PHASE_FORKLESS] = {"forkless", "forkless", "forkless save"},
+    [COW_PHASE_BETWEEN] = {"between", "between", "between"},
+    [COW_PHASE_AFTER] = {"after", "after", "after"},
+};
 
 const char *phase_kind_name(int kind)
 {
-    return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_names[kind] : "?";
+    return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_table[kind].name : "?";
+}
+
+int phase_kind_from_name(const char *name)
+{
+    int k;
+    for (k = 0; name && k < COW_PHASE_NKINDS; k++)
+        if (strcmp(name, kind_table[k].name) == 0)
+            return k;
+    return -1;
 }
 
 const char *phase_kind_id(int kind)
 {
-    static const char *const ids[COW_PHASE_NKINDS] = {
-        "baseline", "bgsave", "fullsync_disk", "fullsync_diskless", "aof_rewrite",
-        "forkless", "between", "after"};
-    return kind >= 0 && kind < COW_PHASE_NKINDS ? ids[kind] : "?";
+    return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_table[kind].id : "?";
+}
+
+const char *phase_kind_title(int kind)
+{
+    return kind >= 0 && kind < COW_PHASE_NKINDS ? kind_table[kind].title : "?";
+}
+
+int phase_is_save(int kind)
+{
+    return kind == COW_PHASE_BGSAVE || kind == COW_PHASE_FORKLESS;
 }
 
 int phase_is_window(int kind)

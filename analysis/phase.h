@@ -78,10 +78,17 @@ void phase_release(cow_phases *p);
 /* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
  * "forkless", "between", "after" */
 const char *phase_kind_name(int kind);
+/* The kind phase_kind_name gives that name (as stored), -1 for none. */
+int phase_kind_from_name(const char *name);
 /* Stable snake_case id for JSON: "baseline", "bgsave", "fullsync_disk",
  * "fullsync_diskless", "aof_rewrite", "forkless", "between", "after" */
 const char *phase_kind_id(int kind);
+/* "BGSAVE", "full sync (disk)", "full sync (diskless)", "AOF rewrite",
+ * "forkless save" (and the name for the others): chart spans, tables */
+const char *phase_kind_title(int kind);
 /* 1 for kinds that are a fork/save window */
 int phase_is_window(int kind);
+/* 1 for the kinds that save the dataset (BGSAVE, forkless save) */
+int phase_is_save(int kind);
 
 #endif

@@ -1,23 +1,16 @@
 /* cli.h -- what the subcommands share: exit codes, the command table
- * entry, error printing, and the ingest driver used by every command that
- * accepts capture folders. Only cli/ prints or exits. */
+ * entry, error printing and usage. The use cases themselves are in app/
+ * (app.h); each command parses options, calls one and prints. */
 #ifndef COW_CLI_CLI_H
 #define COW_CLI_CLI_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app.h"
 #include "err.h"
 #include "parser.h"
 #include "store.h"
-
-enum cow_exit {
-    EXIT_OK = 0,       /* everything landed / passed */
-    EXIT_REJECTED = 1, /* some input rejected (or, for check: a threshold failed) */
-    EXIT_USAGE = 2,    /* usage error or unusable input */
-    EXIT_IO = 3,       /* file system or database error */
-    EXIT_INTERNAL = 4  /* a bug */
-};
 
 typedef struct cow_command {
     const char *name;                     /* "ingest" */
@@ -37,56 +30,6 @@ void cli_print_parsers(FILE *fp);
 /* Map an error code to an exit code. */
 int cli_exit_for(int code);
 
-/* Settings given on the command line that override run.json. */
-typedef struct cow_ingest_flags {
-    const char *time_unit;    /* --time-unit */
-    const char *latency_unit; /* --latency-unit */
-    const char *mem_unit;     /* --mem-unit */
-    const char *t0;           /* --t0 (epoch or ISO 8601) */
-    const char *log_tz;       /* --log-tz */
-    int log_year;             /* --log-year */
-    const char *label;        /* --label (single run only) */
-    const char *parser;       /* --parser NAME: skip detection */
-    int quiet;                /* -q: only errors and the summary line */
-} cow_ingest_flags;
-
-typedef struct cow_ingest_totals {
-    long files_ok;       /* files that landed */
-    long files_dup;      /* files already in the database */
-    long files_refused;  /* files refused whole */
-    long files_skipped;  /* files no parser recognised */
-    long long rows;      /* records that landed */
-    long long rejected;  /* lines rejected */
-    long runs;           /* runs touched */
-} cow_ingest_totals;
-
-/* Ingest every path into st, printing one line per file. Returns an exit
- * code: EXIT_OK, EXIT_REJECTED (something rejected or refused), EXIT_USAGE
- * (unusable path or flags), EXIT_IO. */
-int cli_ingest_paths(cow_store *st, char **paths, int npaths,
-                     const cow_ingest_flags *fl, cow_ingest_totals *tot);
-
-/* Print the one-line ingest summary. */
-void cli_print_totals(FILE *fp, const cow_ingest_totals *tot);
-/* Ingest paths quietly (errors and rejects still on stderr) and print the
- * summary line to fp: what `report` and `check` do with capture folders. */
-int cli_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp);
-
-/* Analyse one run with the defaults (seed 1, 9,999 resamples, type 7)
- * and store the results, printing nothing (doctor, report). */
-int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e);
-/* The same with a given seed and number of resamples. */
-int cli_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
-                         int resamples, cow_err *e);
-
-/* Gather facts, run the doctor's rules over rows[0..n) and store the
- * findings. *facts (when facts is not NULL) is the facts array, freed by
- * the caller; out is released with diag_release. */
-struct cow_findings;
-struct cow_run_facts;
-int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, struct cow_findings *out,
-               struct cow_run_facts **facts, cow_err *e);
-
 /* Common option parsing help: the default database path. */
 #define COW_DEFAULT_DB "cowtail.db"
 
@@ -95,6 +38,24 @@ int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, struct cow_findings *
  * EXIT_USAGE when the file does not exist (nothing was ingested there),
  * EXIT_IO on a database error, EXIT_OK otherwise. */
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);
+
+/* The runs named by labels[0..nlabels), in that order, copied from
+ * rows[0..n) into *found (caller frees the array, not the strings it
+ * borrows). Prints "CMD: no run labelled ..." for each label no run has
+ * and returns EXIT_USAGE then, EXIT_OK otherwise. */
+int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                  int nlabels, cow_run_row **found, size_t *nfound);
+/* The runs of rows[0..n) named by labels[0..nlabels) (all of them when
+ * nlabels is 0), in rows' order, copied into *sel (caller frees the array,
+ * not the strings it borrows). Prints "CMD: no run labelled ..." for each
+ * label no run has and returns EXIT_USAGE then, EXIT_OK otherwise. */
+int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                    int nlabels, cow_run_row **sel, size_t *nsel);
+
+/* Print j (formatted) and a newline to stdout: EXIT_OK, or EXIT_INTERNAL
+ * with a message when it cannot be formatted (out of memory). */
+struct cJSON;
+int cli_print_json(const struct cJSON *j);
 
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);

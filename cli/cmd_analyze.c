@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analyze.h"
 #include "cli.h"
 #include "commands.h"
 #include "phase.h"
@@ -47,7 +48,6 @@ const char *const cmd_analyze_usage[] = {
 typedef struct analyze_opts {
     cow_runstats_opts rs;   /* method, resamples, seed */
     int json;               /* --json */
-    int quiet;              /* store only, print nothing */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -177,60 +177,6 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
                "omission)\n");
 }
 
-/* ------------------------------------------------------------- store */
-
-static int persist(cow_store *st, int64_t run, const cow_phases *ph,
-                   const cow_runstats *rs, const analyze_opts *o, cow_err *e)
-{
-    size_t i;
-    int l, rc;
-
-    if ((rc = store_analysis_begin(st, run, o->rs.seed, o->rs.resamples,
-                                   o->rs.method == COW_PCT_NEAREST ? "nearest" : "linear",
-                                   e)) != COW_OK)
-        return rc;
-    for (i = 0; i < ph->n; i++) {
-        const cow_phase *p = &ph->v[i];
-        const cow_phase_stats *ps = &rs->ph[i];
-        cow_phase_row pr = {(int)i, phase_kind_name(p->kind), p->label, p->t0_us,
-                            p->t1_us, p->fork_us, p->child_pid, p->source,
-                            p->overlap, p->open, p->failed, (int64_t)ps->sum.n,
-                            ps->sum.mean, ps->sum.min, ps->sum.max, ps->grid.step};
-        if ((rc = store_put_phase(st, run, &pr, e)) != COW_OK)
-            return rc;
-        for (l = 0; l < COW_PCT_NLEVELS; l++) {
-            const cow_qci *ci = &ps->ci[l];
-            cow_quantile_row qr = {(int)i, pct_level(l), ps->sum.v[l],
-                                   ci->has_lo ? ci->lo : NAN, ci->has_hi ? ci->hi : NAN,
-                                   (int64_t)ci->n_needed, ps->sum.thin[l]};
-            if ((rc = store_put_quantile(st, run, &qr, e)) != COW_OK)
-                return rc;
-        }
-        if (!ps->has_delta)
-            continue;
-        for (l = 0; l < COW_DELTA_LEVELS; l++) {
-            const cow_boot_result *d = &ps->delta[l];
-            cow_delta_row dr = {(int)i, ps->base, d->q, d->est_a, d->est_b, d->delta,
-                                d->delta_lo, d->delta_hi, d->ratio, d->ratio_lo,
-                                d->ratio_hi, boot_verdict_name(d->verdict), d->thin};
-            if ((rc = store_put_delta(st, run, &dr, e)) != COW_OK)
-                return rc;
-        }
-        {
-            cow_exceed_row x99 = {(int)i, 0.99, ps->ex99.threshold, (int64_t)ps->ex99.n,
-                                  (int64_t)ps->ex99.count, ps->ex99.p, ps->ex99.lo,
-                                  ps->ex99.hi};
-            cow_exceed_row x999 = {(int)i, 0.999, ps->ex999.threshold,
-                                   (int64_t)ps->ex999.n, (int64_t)ps->ex999.count,
-                                   ps->ex999.p, ps->ex999.lo, ps->ex999.hi};
-            if ((rc = store_put_exceed(st, run, &x99, e)) != COW_OK ||
-                (rc = store_put_exceed(st, run, &x999, e)) != COW_OK)
-                return rc;
-        }
-    }
-    return COW_OK;
-}
-
 /* ------------------------------------------------------------- JSON */
 
 static void num(cJSON *o, const char *k, double v)
@@ -298,7 +244,7 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
     cJSON_AddStringToObject(r, "label", label);
     rawint(r, "seed", (long long)o->rs.seed);
     rawint(r, "resamples", o->rs.resamples);
-    cJSON_AddStringToObject(r, "method", o->rs.method == COW_PCT_NEAREST ? "nearest" : "linear");
+    cJSON_AddStringToObject(r, "method", app_method_name(o->rs.method));
     cJSON_AddItemToObject(r, "all", json_stats(&rs->all));
     for (i = 0; i < ph->n; i++) {
         const cow_phase *p = &ph->v[i];
@@ -358,127 +304,35 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
 
 /* ------------------------------------------------------------- driver */
 
-static cow_flag_poll *polls(cow_store *st, int64_t run, const char *key, size_t *n,
-                            cow_err *e)
+/* Analyse run r, store the results and print them (text or into out). */
+static int analyze_print(cow_store *st, const cow_run_row *r, const analyze_opts *o,
+                         cJSON *out, cow_err *e)
 {
-    int64_t *t = NULL;
-    double *v = NULL;
-    cow_flag_poll *p = NULL;
-    size_t i;
-    if (store_load_info_series(st, run, key, &t, &v, n, e) == COW_OK && *n > 0) {
-        p = malloc(*n * sizeof(*p));
-        for (i = 0; p && i < *n; i++) {
-            p[i].t_us = t[i];
-            p[i].on = v[i] != 0;
-        }
-    }
-    free(t);
-    free(v);
-    return p;
-}
-
-/* Loader of one phase's samples from the store (runstats.h). */
-typedef struct store_loader {
-    cow_store *st;      /* the store */
-    int64_t run;        /* the run */
-} store_loader;
-
-static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
-                           cow_err *e)
-{
-    store_loader *l = ctx;
-    return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
-}
-
-static int analyze_run(cow_store *st, const cow_run_row *r, const analyze_opts *o,
-                       cJSON *out, cow_err *e)
-{
-    int64_t t_first = 0, t_last = 0;
-    store_loader loader = {st, r->id};
-    size_t n = 0, nb = 0, na = 0;
-    cow_event_set ev;
-    cow_phase_input in;
-    cow_phases ph;
-    cow_runstats rs;
-    cow_flag_poll *bg = NULL, *aof = NULL;
+    app_analysis a;
     int rc, footnote = 0;
 
-    memset(&ph, 0, sizeof(ph));
-    memset(&rs, 0, sizeof(rs));
-    memset(&ev, 0, sizeof(ev));
-    if ((rc = store_sample_span(st, r->id, &n, &t_first, &t_last, e)) != COW_OK ||
-        (rc = store_load_events(st, r->id, &ev, e)) != COW_OK)
-        goto done;
-    bg = polls(st, r->id, "rdb_bgsave_in_progress", &nb, e);
-    aof = polls(st, r->id, "aof_rewrite_in_progress", &na, e);
-    memset(&in, 0, sizeof(in));
-    in.ev = ev.v;
-    in.nev = ev.n;
-    in.bgsave = bg;
-    in.nbgsave = bg ? nb : 0;
-    in.aof = aof;
-    in.naof = aof ? na : 0;
-    {
-        cow_fact fork;
-        if ((rc = store_fact_info_max(st, r->id, "latest_fork_usec", &fork, e)) != COW_OK)
-            goto done;
-        in.fork_preroll_us = fork.known && fork.num > 0 ? (int64_t)fork.num + 1000 : 0;
+    if ((rc = app_analyze(st, r, &o->rs, &a, e)) != COW_OK) {
+        app_analysis_release(&a);
+        return rc;
     }
-    in.t_first_us = n ? t_first : 0;
-    in.t_last_us = n ? t_last : 0;
-    if ((rc = phase_build(&in, &ph, e)) != COW_OK ||
-        (rc = runstats_compute(&ph, &o->rs, load_from_store, &loader, &rs, e)) != COW_OK)
-        goto done;
-    if ((rc = store_begin(st, e)) != COW_OK)
-        goto done;
-    if ((rc = persist(st, r->id, &ph, &rs, o, e)) != COW_OK) {
-        store_rollback(st);
-        goto done;
-    }
-    if ((rc = store_commit(st, e)) != COW_OK)
-        goto done;
-    if (o->quiet) {
-        /* stored only */
-    } else if (o->json) {
-        cJSON_AddItemToArray(out, json_run(r->label, &ph, &rs, o));
+    if (o->json) {
+        cJSON_AddItemToArray(out, json_run(r->label, &a.ph, &a.rs, o));
     } else {
         char t0[40];
-        time_format_iso(n ? t_first : 0, t0, sizeof(t0));
-        printf("run %s: %zu samples from %s; %zu phases\n", r->label, n,
-               n ? t0 : "-", ph.n);
-        if (n > 0) {
-            print_phase_table(&ph, &rs, t_first, &footnote);
-            print_deltas(&ph, &rs, o);
-            print_caveats(&ph, &rs, footnote);
+        time_format_iso(a.t_first_us, t0, sizeof(t0));
+        printf("run %s: %zu samples from %s; %zu phases\n", r->label, a.n,
+               a.n ? t0 : "-", a.ph.n);
+        if (a.n > 0) {
+            print_phase_table(&a.ph, &a.rs, a.t_first_us, &footnote);
+            print_deltas(&a.ph, &a.rs, o);
+            print_caveats(&a.ph, &a.rs, footnote);
         } else {
             printf("  no latency samples: nothing to analyse\n");
         }
         printf("\n");
     }
-done:
-    free(bg);
-    free(aof);
-    store_free_events(&ev);
-    phase_release(&ph);
-    runstats_release(&rs);
-    return rc;
-}
-
-int cli_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
-                         int resamples, cow_err *e)
-{
-    analyze_opts o;
-    memset(&o, 0, sizeof(o));
-    o.rs.method = COW_PCT_LINEAR;
-    o.rs.resamples = resamples;
-    o.rs.seed = seed;
-    o.quiet = 1;
-    return analyze_run(st, r, &o, NULL, e);
-}
-
-int cli_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)
-{
-    return cli_analyze_run_with(st, r, 1, COW_BOOT_RESAMPLES, e);
+    app_analysis_release(&a);
+    return COW_OK;
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -491,7 +345,8 @@ static int parse_u64(const char *s, uint64_t *v)
     return 1;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* Options into *db and *o; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -501,72 +356,69 @@ int cmd_analyze(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    analyze_opts o;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL;
-    size_t n = 0, i;
-    cJSON *out = NULL;
-    int c, code = EXIT_OK, a, matched;
+    int c;
     uint64_t v;
 
-    memset(&o, 0, sizeof(o));
-    o.rs.method = COW_PCT_LINEAR;
-    o.rs.resamples = COW_BOOT_RESAMPLES;
-    o.rs.seed = 1;
+    memset(o, 0, sizeof(*o));
+    o->rs.method = COW_PCT_LINEAR;
+    o->rs.resamples = COW_BOOT_RESAMPLES;
+    o->rs.seed = 1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
+        case 'd': *db = optarg; break;
         case 'R':
             if (!parse_u64(optarg, &v) || v < 99 || v > COW_BOOT_MAX_RESAMPLES) {
                 cli_errorf("--resamples %s: expected a whole number from 99 to %d",
                            optarg, COW_BOOT_MAX_RESAMPLES);
                 return EXIT_USAGE;
             }
-            o.rs.resamples = (int)v;
+            o->rs.resamples = (int)v;
             break;
         case 's':
-            if (!parse_u64(optarg, &o.rs.seed)) {
+            if (!parse_u64(optarg, &o->rs.seed)) {
                 cli_errorf("--seed %s: expected a whole number", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'm':
             if (strcmp(optarg, "linear") == 0)
-                o.rs.method = COW_PCT_LINEAR;
+                o->rs.method = COW_PCT_LINEAR;
             else if (strcmp(optarg, "nearest") == 0)
-                o.rs.method = COW_PCT_NEAREST;
+                o->rs.method = COW_PCT_NEAREST;
             else {
                 cli_errorf("--method %s: expected linear or nearest", optarg);
                 return EXIT_USAGE;
             }
             break;
-        case 'j': o.json = 1; break;
+        case 'j': o->json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_analyze_usage); return EXIT_USAGE;
         }
     }
+    return -1;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+    const char *db = COW_DEFAULT_DB;
+    analyze_opts o;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL, *sel = NULL;
+    size_t n = 0, nsel = 0, i;
+    cJSON *out = NULL;
+    int code;
+
+    if ((code = parse_args(argc, argv, &db, &o)) >= 0)
+        return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    for (a = optind; a < argc; a++) {
-        for (i = 0, matched = 0; i < n; i++)
-            matched |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!matched) {
-            cli_errorf("analyze: no run labelled '%s' (see cowtail runs)", argv[a]);
-            code = EXIT_USAGE;
-        }
-    }
+    code = cli_select_runs("analyze", rows, n, argv + optind, argc - optind, &sel, &nsel);
     if (o.json)
         out = cJSON_CreateArray();
-    for (i = 0; code == EXIT_OK && i < n; i++) {
-        int want = optind >= argc;
-        for (a = optind; a < argc; a++)
-            want |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!want)
-            continue;
-        if (analyze_run(st, &rows[i], &o, out, &e) != COW_OK) {
+    for (i = 0; code == EXIT_OK && i < nsel; i++) {
+        if (analyze_print(st, &sel[i], &o, out, &e) != COW_OK) {
             cli_error(&e);
             code = cli_exit_for(e.code);
             if (code == EXIT_OK)
@@ -574,11 +426,12 @@ int cmd_analyze(int argc, char **argv)
         }
     }
     if (out) {
-        char *text = cJSON_Print(out);
-        puts(text);
-        free(text);
+        int jc = cli_print_json(out);
+        if (code == EXIT_OK)
+            code = jc;
         cJSON_Delete(out);
     }
+    free(sel);
     store_free_runs(rows, n);
     store_close(st);
     return code;

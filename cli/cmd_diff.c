@@ -12,9 +12,7 @@
 #include "boot.h"
 #include "cli.h"
 #include "commands.h"
-#include "mem.h"
-#include "pct.h"
-#include "runstats.h"
+#include "diff.h"
 
 const char *const cmd_diff_usage[] = {
     "usage: cowtail diff [--db FILE] [options] BASE RUN...",
@@ -36,9 +34,8 @@ const char *const cmd_diff_usage[] = {
     NULL
 };
 
-static const double levels[4] = {0.5, 0.9, 0.99, 0.999};
-static const char *const lnames[4] = {"p50", "p90", "p99", "p99.9"};
-static const char *const lnames_json[4] = {"p50", "p90", "p99", "p999"};
+static const char *const lnames[APP_DIFF_LEVELS] = {"p50", "p90", "p99", "p99.9"};
+static const char *const lnames_json[APP_DIFF_LEVELS] = {"p50", "p90", "p99", "p999"};
 
 static void jnum(cJSON *o, const char *k, double v)
 {
@@ -50,17 +47,16 @@ static void jnum(cJSON *o, const char *k, double v)
 
 /* One delta object: the keys of `cowtail analyze --json` deltas, plus
  * which runs and how many samples. */
-static cJSON *delta_json(const char *base, const char *run, int windows, size_t nb,
-                         size_t n, const char *quantile, double base_us, double value_us,
-                         double delta, double lo, double hi, double ratio,
-                         const char *verdict, int thin)
+static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const char *quantile,
+                         double base_us, double value_us, double delta, double lo,
+                         double hi, double ratio, const char *verdict, int thin)
 {
     cJSON *x = cJSON_CreateObject();
-    cJSON_AddStringToObject(x, "base", base);
-    cJSON_AddStringToObject(x, "run", run);
-    cJSON_AddStringToObject(x, "phase", windows ? "windows" : "whole");
-    cJSON_AddNumberToObject(x, "base_n", (double)nb);
-    cJSON_AddNumberToObject(x, "n", (double)n);
+    cJSON_AddStringToObject(x, "base", b->label);
+    cJSON_AddStringToObject(x, "run", r->run);
+    cJSON_AddStringToObject(x, "phase", r->windows ? "windows" : "whole");
+    cJSON_AddNumberToObject(x, "base_n", (double)b->n);
+    cJSON_AddNumberToObject(x, "n", (double)r->n);
     cJSON_AddStringToObject(x, "quantile", quantile);
     jnum(x, "base_us", base_us);
     jnum(x, "value_us", value_us);
@@ -73,137 +69,67 @@ static cJSON *delta_json(const char *base, const char *run, int windows, size_t 
     return x;
 }
 
-/* Sorted latencies of a run: its windows, or all. Caller frees. */
-static double *run_values(cow_store *st, const cow_run_row *r, int whole,
-                          size_t *m, int *windows, cow_err *e)
+static void add_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
 {
-    int64_t *t = NULL;
-    double *lat = NULL, *out;
-    size_t n = 0, i, k = 0;
-    cow_result_set rs;
-
-    *m = 0;
-    *windows = 0;
-    if (store_load_samples(st, r->id, &t, &lat, &n, e) != COW_OK)
-        return NULL;
-    memset(&rs, 0, sizeof(rs));
-    if (!whole && store_load_results(st, r->id, &rs, e) == COW_OK && !rs.analysed &&
-        n > 0) {
-        store_free_results(&rs);
-        if (cli_analyze_run(st, r, e) != COW_OK ||
-            store_load_results(st, r->id, &rs, e) != COW_OK) {
-            free(t);
-            free(lat);
-            return NULL;
-        }
+    int l;
+    for (l = 0; l < APP_DIFF_LEVELS; l++) {
+        const cow_boot_result *d = &r->d[l];
+        cJSON_AddItemToArray(out, delta_json(b, r, lnames_json[l], d->est_a, d->est_b,
+                                             d->delta, d->delta_lo, d->delta_hi, d->ratio,
+                                             boot_verdict_name(d->verdict), d->thin));
     }
-    out = xmalloc((n ? n : 1) * sizeof(double));
-    for (i = 0; i < rs.nph; i++) {
-        const char *kind = rs.ph[i].kind;
-        size_t a, b;
-        if (!(strcmp(kind, "bgsave") == 0 || strncmp(kind, "sync-", 5) == 0 ||
-              strcmp(kind, "aof-rewrite") == 0 || strcmp(kind, "forkless") == 0))
-            continue;
-        (*windows)++;
-        for (a = 0; a < n && t[a] < rs.ph[i].t0_us; a++)
-            ;
-        for (b = a; b < n && t[b] < rs.ph[i].t1_us; b++)
-            out[k++] = lat[b];
-    }
-    if (*windows == 0) {
-        memcpy(out, lat, n * sizeof(double));
-        k = n;
-    }
-    store_free_results(&rs);
-    free(t);
-    free(lat);
-    runstats_sort(out, k);
-    *m = k;
-    return out;
+    if (r->has_max)
+        cJSON_AddItemToArray(out, delta_json(b, r, "max", r->base_max_us, r->run_max_us,
+                                             r->run_max_us - r->base_max_us, NAN, NAN,
+                                             r->run_max_us / r->base_max_us, "n/a", 1));
 }
 
-static const cow_run_row *find(const cow_run_row *rows, size_t n, const char *label)
+static const char *honest(const app_quant *q, char *buf, size_t n)
 {
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (strcmp(rows[i].label, label) == 0)
-            return &rows[i];
-    return NULL;
-}
-
-static void honest(const double *v, size_t m, double q, char *buf, size_t n)
-{
-    cow_qci ci;
-    if (m == 0 || pct_quantile_ci(v, m, q, 0.95, &ci, NULL) != COW_OK) {
+    if (q->state == APP_Q_NONE)
         snprintf(buf, n, "-");
-        return;
-    }
-    if (!ci.has_hi)
-        snprintf(buf, n, ">=%.3f", ci.has_lo ? ci.lo / 1000 : 0);
     else
-        snprintf(buf, n, "%.3f", pct_quantile(v, m, q, COW_PCT_LINEAR) / 1000);
+        snprintf(buf, n, q->state == APP_Q_BOUND ? ">=%.3f" : "%.3f", q->us / 1000);
+    return buf;
 }
 
-/* What every compared run is measured against. */
-typedef struct diff_base {
-    const char *label;   /* base run */
-    const double *v;     /* its sorted latencies */
-    size_t n;
-    int resamples;       /* bootstrap R */
-    uint64_t seed;       /* bootstrap seed */
-} diff_base;
-
-/* One run against the base: four quantiles and the maximum, printed or
- * appended to out (JSON). */
-static int compare_run(const diff_base *b, const char *run, const double *v, size_t m,
-                       int windows, cJSON *out, cow_err *e)
+static void print_text(const app_diff_row *r)
 {
     char b1[32], b2[32];
-    int l, rc;
+    int l;
 
-    if (out == NULL) {
-        printf("\n%s: %zu samples (%s)\n", run, m, windows ? "inside its windows" : "whole run");
-        printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
-               "delta", "95% CI", "ratio", "verdict");
+    printf("\n%s: %zu samples (%s)\n", r->run, r->n,
+           r->windows ? "inside its windows" : "whole run");
+    printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
+           "delta", "95% CI", "ratio", "verdict");
+    for (l = 0; l < APP_DIFF_LEVELS; l++) {
+        const cow_boot_result *d = &r->d[l];
+        char ci[48], ratio[16] = "";
+        snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", d->delta_lo / 1000, d->delta_hi / 1000);
+        if (!isnan(d->ratio))
+            snprintf(ratio, sizeof(ratio), "x%.2f", d->ratio);
+        printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %s%s\n", lnames[l],
+               honest(&r->base_q[l], b1, sizeof(b1)), honest(&r->run_q[l], b2, sizeof(b2)),
+               d->delta / 1000, ci, ratio, boot_verdict_symbol(d->verdict),
+               d->thin ? "  (thin tail)" : "");
     }
-    for (l = 0; l < 4; l++) {
-        cow_boot_result d;
-        if ((rc = boot_quantile_delta(b->v, b->n, v, m, levels[l], b->resamples,
-                                      b->seed + (uint64_t)l, &d, e)) != COW_OK)
-            return rc;
-        if (out != NULL) {
-            cJSON_AddItemToArray(out, delta_json(b->label, run, windows, b->n, m,
-                                                 lnames_json[l], d.est_a, d.est_b, d.delta,
-                                                 d.delta_lo, d.delta_hi, d.ratio,
-                                                 boot_verdict_name(d.verdict), d.thin));
-        } else {
-            char ci[48], ratio[16] = "";
-            honest(b->v, b->n, levels[l], b1, sizeof(b1));
-            honest(v, m, levels[l], b2, sizeof(b2));
-            snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", d.delta_lo / 1000, d.delta_hi / 1000);
-            if (!isnan(d.ratio))
-                snprintf(ratio, sizeof(ratio), "x%.2f", d.ratio);
-            printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %s%s\n", lnames[l], b1, b2,
-                   d.delta / 1000, ci, ratio, boot_verdict_symbol(d.verdict),
-                   d.thin ? "  (thin tail)" : "");
-        }
-    }
-    if (m > 0 && b->n > 0) {
-        /* the maximum: a plain difference; no interval (a bootstrap of the
-         * maximum only resamples the few largest values) */
-        double bmax = b->v[b->n - 1], vmax = v[m - 1];
-        if (out != NULL)
-            cJSON_AddItemToArray(out, delta_json(b->label, run, windows, b->n, m, "max",
-                                                 bmax, vmax, vmax - bmax, NAN, NAN,
-                                                 vmax / bmax, "n/a", 1));
-        else
-            printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max", bmax / 1000,
-                   vmax / 1000, (vmax - bmax) / 1000, "(no interval)", vmax / bmax, "");
-    }
-    return COW_OK;
+    if (r->has_max)
+        printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max",
+               r->base_max_us / 1000, r->run_max_us / 1000,
+               (r->run_max_us - r->base_max_us) / 1000, "(no interval)",
+               r->run_max_us / r->base_max_us, "");
 }
 
-int cmd_diff(int argc, char **argv)
+typedef struct diff_opts {
+    const char *db;     /* --db */
+    int whole;          /* --whole */
+    int json;           /* --json */
+    int resamples;      /* --resamples */
+    uint64_t seed;      /* --seed */
+} diff_opts;
+
+/* Options into *o; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, diff_opts *o)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -213,32 +139,27 @@ int cmd_diff(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL;
-    size_t n = 0, nb = 0;
-    double *base = NULL;
-    int c, whole = 0, json = 0, resamples = COW_BOOT_RESAMPLES, a, code = EXIT_OK, wb;
-    uint64_t seed = 1;
-    cJSON *out = NULL;
-    diff_base ctx;
+    int c;
 
+    o->db = COW_DEFAULT_DB;
+    o->whole = o->json = 0;
+    o->resamples = COW_BOOT_RESAMPLES;
+    o->seed = 1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 'w': whole = 1; break;
+        case 'd': o->db = optarg; break;
+        case 'w': o->whole = 1; break;
         case 'R':
-            resamples = atoi(optarg);
-            if (resamples < 99 || resamples > COW_BOOT_MAX_RESAMPLES) {
+            o->resamples = atoi(optarg);
+            if (o->resamples < 99 || o->resamples > COW_BOOT_MAX_RESAMPLES) {
                 cli_errorf("--resamples %s: expected 99 to %d", optarg,
                            COW_BOOT_MAX_RESAMPLES);
                 return EXIT_USAGE;
             }
             break;
-        case 's': seed = strtoull(optarg, NULL, 10); break;
-        case 'j': json = 1; break;
+        case 's': o->seed = strtoull(optarg, NULL, 10); break;
+        case 'j': o->json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_diff_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_diff_usage); return EXIT_USAGE;
         }
@@ -248,55 +169,65 @@ int cmd_diff(int argc, char **argv)
         cli_print_usage(stderr, cmd_diff_usage);
         return EXIT_USAGE;
     }
-    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
-        return code;
-    for (a = optind; a < argc; a++)
-        if (find(rows, n, argv[a]) == NULL) {
-            cli_errorf("diff: no run labelled '%s' (see cowtail runs)", argv[a]);
-            code = EXIT_USAGE;
-        }
-    if (code == EXIT_OK)
-        base = run_values(st, find(rows, n, argv[optind]), 1, &nb, &wb, &e);
-    if (code == EXIT_OK && base == NULL) {
+    return -1;
+}
+
+/* Compare sel[1..nsel) with sel[0] and print. */
+static int diff_runs(cow_store *st, const cow_run_row *sel, size_t nsel, const diff_opts *o)
+{
+    cow_err e = COW_ERR_INIT;
+    app_diff_base base;
+    cJSON *out = NULL;
+    size_t i;
+    int code = EXIT_OK;
+
+    if (app_diff_base_load(st, &sel[0], o->resamples, o->seed, &base, &e) != COW_OK) {
         cli_error(&e);
-        code = EXIT_IO;
+        app_diff_base_release(&base);
+        return cli_exit_for(e.code);
     }
-    if (json)
+    if (o->json)
         out = cJSON_CreateArray();
-    else if (code == EXIT_OK)
+    else
         printf("base %s: %zu samples (whole run); seed %" PRIu64 ", %d resamples\n",
-               argv[optind], nb, seed, resamples);
-    ctx.label = argv[optind];
-    ctx.v = base;
-    ctx.n = nb;
-    ctx.resamples = resamples;
-    ctx.seed = seed;
-    for (a = optind + 1; code == EXIT_OK && a < argc; a++) {
-        size_t m = 0;
-        int windows = 0;
-        double *v = run_values(st, find(rows, n, argv[a]), whole, &m, &windows, &e);
-        if (v == NULL) {
+               base.label, base.n, o->seed, o->resamples);
+    for (i = 1; code == EXIT_OK && i < nsel; i++) {
+        app_diff_row r;
+        if (app_diff_run(st, &base, &sel[i], o->whole, &r, &e) != COW_OK) {
             cli_error(&e);
-            code = EXIT_IO;
-            break;
+            code = cli_exit_for(e.code);
+        } else if (out) {
+            add_json(out, &base, &r);
+        } else {
+            print_text(&r);
         }
-        if (compare_run(&ctx, argv[a], v, m, windows, out, &e) != COW_OK) {
-            cli_error(&e);
-            code = EXIT_INTERNAL;
-        }
-        free(v);
     }
-    if (out) {
-        char *text = cJSON_Print(out);
-        if (code == EXIT_OK)
-            puts(text);
-        free(text);
-        cJSON_Delete(out);
-    } else if (code == EXIT_OK) {
+    if (out && code == EXIT_OK)
+        code = cli_print_json(out);
+    else if (code == EXIT_OK)
         printf("\n>= : too few samples for a two-sided 95%% interval at that quantile; "
                "shown is the one-sided lower bound\n");
-    }
-    free(base);
+    cJSON_Delete(out);
+    app_diff_base_release(&base);
+    return code;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    diff_opts o;
+    cow_store *st = NULL;
+    cow_run_row *rows = NULL, *sel = NULL;
+    size_t n = 0, nsel = 0;
+    int code;
+
+    if ((code = parse_args(argc, argv, &o)) >= 0)
+        return code;
+    if ((code = cli_open_runs(o.db, &st, &rows, &n)) != EXIT_OK)
+        return code;
+    if ((code = cli_find_runs("diff", rows, n, argv + optind, argc - optind, &sel, &nsel)) ==
+        EXIT_OK)
+        code = diff_runs(st, sel, nsel, &o);
+    free(sel);
     store_free_runs(rows, n);
     store_close(st);
     return code;

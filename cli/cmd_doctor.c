@@ -1,6 +1,6 @@
 /* cmd_doctor.c -- `cowtail doctor`: explain each run's tail with evidence.
  *
- * Facts come from the store (cli/facts.c), rules are pure (analysis/
+ * Facts come from the store (app/facts.c), rules are pure (analysis/
  * diag_rules.c). Findings are stored (findings table) and printed as text
  * or, with --json, as an array of {rule, severity, run, title, evidence:
  * [{metric, value, source}], recommendation}. */
@@ -14,8 +14,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
+#include "doctor.h"
 #include "facts.h"
-#include "mem.h"
 
 const char *const cmd_doctor_usage[] = {
     "usage: cowtail doctor [--db FILE] [--json] [--rules] [RUN...]",
@@ -32,26 +32,6 @@ const char *const cmd_doctor_usage[] = {
     "  --rules     list the rules (id, severity, what) and exit",
     NULL
 };
-
-static cJSON *finding_json(const cow_finding *f)
-{
-    cJSON *o = cJSON_CreateObject(), *ev = cJSON_CreateArray();
-    int k;
-    cJSON_AddStringToObject(o, "rule", f->rule);
-    cJSON_AddStringToObject(o, "severity", diag_severity_name(f->severity));
-    cJSON_AddStringToObject(o, "run", f->run);
-    cJSON_AddStringToObject(o, "title", f->title);
-    for (k = 0; k < f->nev; k++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "metric", f->ev[k].metric);
-        cJSON_AddStringToObject(x, "value", f->ev[k].value);
-        cJSON_AddStringToObject(x, "source", f->ev[k].src);
-        cJSON_AddItemToArray(ev, x);
-    }
-    cJSON_AddItemToObject(o, "evidence", ev);
-    cJSON_AddStringToObject(o, "recommendation", f->advice);
-    return o;
-}
 
 static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_t n)
 {
@@ -79,63 +59,18 @@ static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_
     }
 }
 
-static int store_findings(cow_store *st, const cow_run_row *rows, size_t nrows,
-                          const cow_findings *fs, cow_err *e)
+static void print_json(const cow_findings *fs, int *code)
 {
-    size_t i, j;
-    int rc;
-
-    if ((rc = store_begin(st, e)) != COW_OK)
-        return rc;
-    for (i = 0; i < nrows; i++) {
-        int seq = 0;
-        if ((rc = store_clear_findings(st, rows[i].id, e)) != COW_OK)
-            goto fail;
-        for (j = 0; j < fs->n; j++) {
-            const cow_finding *f = &fs->v[j];
-            cJSON *o;
-            char *ev;
-            if (strcmp(f->run, rows[i].label) != 0)
-                continue;
-            o = finding_json(f);
-            ev = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "evidence"));
-            rc = store_put_finding(st, rows[i].id, seq++, f->rule,
-                                   diag_severity_name(f->severity), f->title, ev,
-                                   f->advice, e);
-            free(ev);
-            cJSON_Delete(o);
-            if (rc != COW_OK)
-                goto fail;
-        }
-    }
-    return store_commit(st, e);
-fail:
-    store_rollback(st);
-    return rc;
-}
-
-int cli_doctor(cow_store *st, cow_run_row *rows, size_t n, cow_findings *out,
-               cow_run_facts **facts_out, cow_err *e)
-{
-    cow_run_facts *facts = xcalloc(n ? n : 1, sizeof(*facts));
+    cJSON *arr = cJSON_CreateArray();
     size_t i;
-    int rc = COW_OK;
-
-    for (i = 0; rc == COW_OK && i < n; i++)
-        rc = facts_load(st, &rows[i], &facts[i], e);
-    if (rc == COW_OK) {
-        diag_host_overlaps(facts, n);
-        diag_run(facts, n, out);
-        rc = store_findings(st, rows, n, out, e);
-    }
-    if (rc != COW_OK || facts_out == NULL)
-        free(facts);
-    else
-        *facts_out = facts;
-    return rc;
+    for (i = 0; i < fs->n; i++)
+        cJSON_AddItemToArray(arr, app_finding_json(&fs->v[i]));
+    *code = cli_print_json(arr);
+    cJSON_Delete(arr);
 }
 
-int cmd_doctor(int argc, char **argv)
+/* Options into *db and *json; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char **db, int *json)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -143,20 +78,13 @@ int cmd_doctor(int argc, char **argv)
         {"rules", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
-    cow_run_row *rows = NULL, *sel;
-    cow_run_facts *facts = NULL;
-    cow_findings fs;
-    size_t n = 0, nsel = 0, i;
-    int c, json = 0, a, code = EXIT_OK;
+    int c;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 'j': json = 1; break;
+        case 'd': *db = optarg; break;
+        case 'j': *json = 1; break;
         case 'r': {
             const cow_rule *r;
             for (r = diag_rules(); r->id; r++)
@@ -167,38 +95,31 @@ int cmd_doctor(int argc, char **argv)
         default: cli_print_usage(stderr, cmd_doctor_usage); return EXIT_USAGE;
         }
     }
+    return -1;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    const char *db = COW_DEFAULT_DB;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_run_row *rows = NULL, *sel = NULL;
+    cow_run_facts *facts = NULL;
+    cow_findings fs;
+    size_t n = 0, nsel = 0;
+    int json = 0, code;
+
+    if ((code = parse_args(argc, argv, &db, &json)) >= 0)
+        return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    sel = xcalloc(n ? n : 1, sizeof(*sel));
-    for (i = 0; i < n; i++) {
-        int want = optind >= argc;
-        for (a = optind; a < argc; a++)
-            want |= strcmp(rows[i].label, argv[a]) == 0;
-        if (want)
-            sel[nsel++] = rows[i];
-    }
-    for (a = optind; a < argc; a++) {
-        int found = 0;
-        for (i = 0; i < n; i++)
-            found |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!found) {
-            cli_errorf("doctor: no run labelled '%s' (see cowtail runs)", argv[a]);
-            code = EXIT_USAGE;
-        }
-    }
+    code = cli_select_runs("doctor", rows, n, argv + optind, argc - optind, &sel, &nsel);
     memset(&fs, 0, sizeof(fs));
-    if (code == EXIT_OK && cli_doctor(st, sel, nsel, &fs, &facts, &e) != COW_OK) {
+    if (code == EXIT_OK && app_doctor(st, sel, nsel, &fs, &facts, &e) != COW_OK) {
         cli_error(&e);
         code = cli_exit_for(e.code);
     } else if (code == EXIT_OK && json) {
-        cJSON *arr = cJSON_CreateArray();
-        char *text;
-        for (i = 0; i < fs.n; i++)
-            cJSON_AddItemToArray(arr, finding_json(&fs.v[i]));
-        text = cJSON_Print(arr);
-        puts(text);
-        free(text);
-        cJSON_Delete(arr);
+        print_json(&fs, &code);
     } else if (code == EXIT_OK) {
         print_text(&fs, facts, nsel);
     }

@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -37,6 +36,12 @@ const char *const cmd_export_usage[] = {
     NULL
 };
 
+static void on_table(void *ctx, const char *table, long long rows)
+{
+    if (!*(const int *)ctx)
+        printf("%-10s %lld rows\n", table, rows);
+}
+
 int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -47,30 +52,28 @@ int cmd_export(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB, *ch = NULL, *dir = NULL;
-    const char *sent[16];
+    const char *db = COW_DEFAULT_DB;
+    cow_export_opts xo = {NULL, NULL, 0, on_table, NULL};
+    cow_export_result res;
     cow_err e = COW_ERR_INIT;
     cow_store *st = NULL;
     cow_run_row *rows = NULL;
-    cow_xout *o = NULL;
-    struct timeval tv;
-    int64_t version;
-    size_t nruns = 0, nsent = 0;
-    int c, samples = 0, quiet = 0, code, rc = COW_OK, i;
+    size_t nruns = 0;
+    int c, quiet = 0, code, rc;
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
-        case 'c': ch = optarg; break;
-        case 'j': dir = optarg; break;
-        case 's': samples = 1; break;
+        case 'c': xo.clickhouse = optarg; break;
+        case 'j': xo.jsonl = optarg; break;
+        case 's': xo.samples = 1; break;
         case 'q': quiet = 1; break;
         case 'h': cli_print_usage(stdout, cmd_export_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_export_usage); return EXIT_USAGE;
         }
     }
-    if (optind < argc || (ch == NULL) == (dir == NULL)) {
+    if (optind < argc || (xo.clickhouse == NULL) == (xo.jsonl == NULL)) {
         cli_errorf("export: give one of --clickhouse URL or --jsonl DIR");
         cli_print_usage(stderr, cmd_export_usage);
         return EXIT_USAGE;
@@ -78,35 +81,14 @@ int cmd_export(int argc, char **argv)
     if ((code = cli_open_runs(db, &st, &rows, &nruns)) != EXIT_OK)
         return code;
     store_free_runs(rows, nruns);
-    rc = ch ? xout_clickhouse(ch, &o, &e) : xout_jsonl(dir, &o, &e);
-    gettimeofday(&tv, NULL);
-    version = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
-    for (i = 0; rc == COW_OK && cow_export_tables[i]; i++) {
-        const char *t = cow_export_tables[i];
-        long long before = xout_rows(o);
-        if (strcmp(t, "samples") == 0 && !samples)
-            continue;
-        if ((rc = xout_table(o, t, &e)) != COW_OK)
-            break;
-        rc = store_export_rows(st, t, version, xout_row, o, &e);
-        if (rc != COW_OK && xout_error(o)->code)
-            e = *xout_error(o);
-        if (rc == COW_OK)
-            rc = xout_end(o, &e);
-        if (rc == COW_OK && !quiet)
-            printf("%-10s %lld rows\n", t, xout_rows(o) - before);
-        sent[nsent++] = t;
-    }
-    sent[nsent] = NULL;
+    xo.ctx = &quiet;
+    rc = app_export(st, &xo, &res, &e);
     if (rc == COW_OK)
-        rc = xout_replace(o, sent, version, &e);
-    if (rc == COW_OK)
-        printf("exported %zu runs, %lld rows, version %lld, to %s%s\n", nruns,
-               xout_rows(o), (long long)version, ch ? ch : dir,
-               ch ? " (database " XOUT_DATABASE ")" : "");
+        printf("exported %zu runs, %lld rows, version %lld, to %s%s\n", nruns, res.rows,
+               (long long)res.version, xo.clickhouse ? xo.clickhouse : xo.jsonl,
+               xo.clickhouse ? " (database " XOUT_DATABASE ")" : "");
     else
         cli_error(&e);
-    xout_close(o);
     store_close(st);
     return rc == COW_OK ? EXIT_OK : cli_exit_for(rc);
 }

@@ -89,8 +89,8 @@ int cmd_ingest(int argc, char **argv)
         cli_error(&e);
         return EXIT_IO;
     }
-    code = cli_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
-    cli_print_totals(stdout, &tot);
+    code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
+    app_print_totals(stdout, &tot);
     store_close(st);
     return code;
 }

@@ -1,26 +1,16 @@
 /* cmd_report.c -- `cowtail report`: from raw captures (or a database) to a
  * folder a person can open: summary.md, report.xlsx and the PNG charts. */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "boot.h"
 #include "cli.h"
 #include "commands.h"
-#include "diag.h"
-#include "facts.h"
-#include "mem.h"
-#include "report_book.h"
-#include "report_charts.h"
-#include "report_summary.h"
-#include "tradeoff.h"
-#include "xlsx.h"
+#include "report_job.h"
 
 const char *const cmd_report_usage[] = {
     "usage: cowtail report [--db FILE] [--out DIR] [options] [CAPTURE...]",
@@ -45,21 +35,6 @@ const char *const cmd_report_usage[] = {
     "                     newest sample, so output depends only on the data)",
     NULL
 };
-
-static int make_dir(const char *dir)
-{
-    char tmp[1024];
-    size_t i;
-    snprintf(tmp, sizeof(tmp), "%s", dir);
-    for (i = 1; tmp[i]; i++)
-        if (tmp[i] == '/') {
-            tmp[i] = '\0';
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-                return -1;
-            tmp[i] = '/';
-        }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
 
 static double lift_limit(const char *path)
 {
@@ -93,29 +68,8 @@ static void headline_findings(const cow_findings *fs)
         printf("  no warnings\n");
 }
 
-/* Everything one `cowtail report` works with. */
-typedef struct report_job {
-    const char *db;              /* database path */
-    const char *dir;             /* output folder */
-    const char *thresholds;      /* --thresholds, or NULL */
-    report_chart_opts co;        /* chart options */
-    uint64_t seed;               /* bootstrap seed */
-    int resamples;               /* bootstrap R */
-    int64_t created;             /* --created, -1 = the newest sample */
-    cow_store *st;               /* the store */
-    cow_run_row *rows;           /* its runs */
-    size_t n;
-    cow_findings fs;             /* the doctor's findings */
-    cow_tradeoff trade;          /* the trade-off, when has_trade */
-    int has_trade;
-    const char *trade_host;      /* the group compared (borrowed from rows) */
-    const char *trade_scenario;
-    report_chart *charts;        /* charts written or skipped */
-    size_t nch;
-} report_job;
-
 /* Options; returns -1 to go on, else the exit code. */
-static int parse_args(report_job *j, int argc, char **argv)
+static int parse_args(app_report *j, int argc, char **argv)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -166,98 +120,9 @@ static int parse_args(report_job *j, int argc, char **argv)
     return -1;
 }
 
-/* Analyse every run, run the doctor and the trade-off. */
-static int prepare(report_job *j, cow_err *e)
-{
-    cow_trial *trials;
-    size_t i, nt = 0;
-    int64_t newest = 0;
-    int rc = COW_OK;
-
-    for (i = 0; i < j->n; i++) {
-        if (j->rows[i].samples > 0 &&
-            (rc = cli_analyze_run_with(j->st, &j->rows[i], j->seed, j->resamples, e)))
-            return rc;
-        if (j->rows[i].t_last_us > newest)
-            newest = j->rows[i].t_last_us;
-    }
-    if (j->created < 0)
-        j->created = newest / 1000000;
-    store_free_runs(j->rows, j->n);
-    j->rows = NULL;
-    j->n = 0;
-    if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK ||
-        (rc = cli_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
-        return rc;
-    if (facts_tradeoff_group(j->rows, j->n, &j->trade_host, &j->trade_scenario) != 0)
-        return COW_OK;
-    trials = xcalloc(j->n, sizeof(*trials));
-    for (i = 0; i < j->n && rc == COW_OK; i++)
-        if (facts_in_group(&j->rows[i], j->trade_host, j->trade_scenario))
-            rc = facts_trial(j->st, &j->rows[i], &trials[nt++], e);
-    if (rc == COW_OK && nt > 0 &&
-        (rc = tradeoff_compute(trials, nt, j->seed, &j->trade, e)) == COW_OK)
-        j->has_trade = 1;
-    free(trials);
-    return rc;
-}
-
-static int write_summary(report_job *j, cow_err *e)
-{
-    report_summary_in in;
-    char path[1100];
-    FILE *fp;
-    int rc;
-
-    snprintf(path, sizeof(path), "%s/summary.md", j->dir);
-    if ((fp = fopen(path, "w")) == NULL)
-        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", path, strerror(errno));
-    memset(&in, 0, sizeof(in));
-    in.db = j->db;
-    in.rows = j->rows;
-    in.nrows = j->n;
-    in.trade = j->has_trade ? &j->trade : NULL;
-    in.trade_host = j->trade_host;
-    in.trade_scenario = j->trade_scenario;
-    in.charts = j->charts;
-    in.ncharts = j->nch;
-    in.seed = j->seed;
-    in.resamples = j->resamples;
-    rc = report_summary_write(j->st, &in, fp, e);
-    if (fclose(fp) != 0 && rc == COW_OK)
-        rc = COW_FAIL(e, COW_EIO, "%s: %s", path, strerror(errno));
-    return rc;
-}
-
-/* The folder: charts first (the workbook embeds them), then the
- * workbook, then the summary. */
-static int write_outputs(report_job *j, cow_err *e)
-{
-    cow_workbook *wb = NULL;
-    char path[1100];
-    int rc;
-
-    j->co.group_host = j->trade_host;
-    j->co.group_scenario = j->trade_scenario;
-    if (make_dir(j->dir) != 0)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", j->dir,
-                        strerror(errno));
-    if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
-                                  &j->co, &j->charts, &j->nch, e)) != COW_OK ||
-        (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
-                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK)
-        goto done;
-    snprintf(path, sizeof(path), "%s/report.xlsx", j->dir);
-    if ((rc = xlsx_write(wb, path, e)) == COW_OK)
-        rc = write_summary(j, e);
-done:
-    table_book_free(wb);
-    return rc;
-}
-
 int cmd_report(int argc, char **argv)
 {
-    report_job j;
+    app_report j;
     cow_err e = COW_ERR_INIT;
     size_t i, drawn = 0;
     int code;
@@ -277,10 +142,10 @@ int cmd_report(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc &&
-        ((code = cli_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
+        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
          code == EXIT_IO))
         goto done;
-    if (store_list_runs(j.st, &j.rows, &j.n, &e) != COW_OK)
+    if (app_report_write(&j, &e) != COW_OK)
         goto fail;
     if (j.n == 0) {
         cli_errorf("report: no runs in %s: give capture folders (cowtail report "
@@ -288,8 +153,6 @@ int cmd_report(int argc, char **argv)
         code = EXIT_USAGE;
         goto done;
     }
-    if (prepare(&j, &e) != COW_OK || write_outputs(&j, &e) != COW_OK)
-        goto fail;
     for (i = 0; i < j.nch; i++)
         drawn += j.charts[i].file[0] != '\0';
     printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not drawn, "
@@ -304,9 +167,7 @@ fail:
     if (code == EXIT_OK)
         code = EXIT_INTERNAL;
 done:
-    diag_release(&j.fs);
-    free(j.charts);
-    store_free_runs(j.rows, j.n);
+    app_report_release(&j);
     store_close(j.st);
     return code;
 }

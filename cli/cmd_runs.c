@@ -52,8 +52,8 @@ static void add_int(cJSON *o, const char *k, long long v, int known)
 static int print_json(const cow_run_row *rows, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
-    char *text;
     size_t i;
+    int code;
 
     for (i = 0; i < n; i++) {
         const cow_run_row *r = &rows[i];
@@ -81,11 +81,9 @@ static int print_json(const cow_run_row *rows, size_t n)
         }
         cJSON_AddItemToArray(arr, o);
     }
-    text = cJSON_Print(arr);
-    puts(text);
-    free(text);
+    code = cli_print_json(arr);
     cJSON_Delete(arr);
-    return EXIT_OK;
+    return code;
 }
 
 static int print_table(const cow_run_row *rows, size_t n)

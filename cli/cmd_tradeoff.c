@@ -11,9 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "facts.h"
-#include "mem.h"
-#include "tradeoff.h"
+#include "tradeoff_run.h"
 
 const char *const cmd_tradeoff_usage[] = {
     "usage: cowtail tradeoff [--db FILE] [--scenario S] [--seed N] [--json] [RUN...]",
@@ -44,12 +42,11 @@ static void num(cJSON *o, const char *k, double v)
         cJSON_AddNumberToObject(o, k, v);
 }
 
-static void print_json(const cow_tradeoff *t)
+static int print_json(const cow_tradeoff *t)
 {
     cJSON *root = cJSON_CreateObject(), *gs = cJSON_CreateArray(), *rs = cJSON_CreateObject();
-    char *text;
     size_t k;
-    int m;
+    int m, code;
     for (k = 0; k < t->ngroups; k++) {
         cJSON *g = cJSON_CreateObject();
         cJSON_AddStringToObject(g, "mode", t->g[k].mode);
@@ -82,10 +79,9 @@ static void print_json(const cow_tradeoff *t)
     } else {
         cJSON_Delete(rs);
     }
-    text = cJSON_Print(root);
-    puts(text);
-    free(text);
+    code = cli_print_json(root);
     cJSON_Delete(root);
+    return code;
 }
 
 static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n, uint64_t seed)
@@ -145,22 +141,23 @@ int cmd_tradeoff(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB, *scenario = NULL, *host = NULL;
+    const char *db = COW_DEFAULT_DB;
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
     cow_run_row *rows = NULL;
-    cow_trial *tr;
-    cow_tradeoff t;
-    size_t n = 0, nt = 0, i;
+    app_tradeoff_sel sel;
+    app_tradeoff t;
+    size_t n = 0;
     uint64_t seed = 1;
-    int c, json = 0, a, code = EXIT_OK;
+    int c, json = 0, code = EXIT_OK;
 
+    memset(&sel, 0, sizeof(sel));
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
-        case 's': scenario = optarg; break;
-        case 'H': host = optarg; break;
+        case 's': sel.scenario = optarg; break;
+        case 'H': sel.host = optarg; break;
         case 'S': seed = strtoull(optarg, NULL, 10); break;
         case 'j': json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
@@ -169,39 +166,25 @@ int cmd_tradeoff(int argc, char **argv)
     }
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    tr = xcalloc(n ? n : 1, sizeof(*tr));
-    if (optind >= argc && scenario == NULL && host == NULL &&
-        facts_tradeoff_group(rows, n, &host, &scenario) == 0 && !json)
-        printf("runs of host %s, scenario %s (the group with two modes and the most "
-               "runs; choose with --host/--scenario)\n", host ? host : "(none)",
-               scenario ? scenario : "(none)");
-    for (i = 0; i < n && code == EXIT_OK; i++) {
-        int want = optind >= argc;
-        for (a = optind; a < argc; a++)
-            want |= strcmp(rows[i].label, argv[a]) == 0;
-        if (!want || rows[i].mode == NULL || rows[i].samples == 0 ||
-            (scenario && (!rows[i].scenario || strcmp(rows[i].scenario, scenario) != 0)) ||
-            (host && (!rows[i].host || strcmp(rows[i].host, host) != 0)))
-            continue;
-        if (facts_trial(st, &rows[i], &tr[nt], &e) != COW_OK) {
-            cli_error(&e);
-            code = cli_exit_for(e.code);
-            break;
-        }
-        nt++;
-    }
-    if (code == EXIT_OK && nt == 0) {
+    sel.labels = argv + optind;
+    sel.nlabels = argc - optind;
+    if (app_tradeoff_run(st, rows, n, &sel, seed, &t, &e) != COW_OK) {
+        cli_error(&e);
+        code = cli_exit_for(e.code);
+    } else if (t.nt == 0) {
         cli_errorf("tradeoff: no run with a mode (set \"mode\": \"fork\" or "
                    "\"forkless\" in run.json)");
         code = EXIT_USAGE;
+    } else if (json) {
+        code = print_json(&t.t);
+    } else {
+        if (t.picked)
+            printf("runs of host %s, scenario %s (the group with two modes and the most "
+                   "runs; choose with --host/--scenario)\n", t.host ? t.host : "(none)",
+                   t.scenario ? t.scenario : "(none)");
+        print_text(&t.t, t.tr, t.nt, seed);
     }
-    if (code == EXIT_OK && tradeoff_compute(tr, nt, seed, &t, &e) == COW_OK) {
-        if (json)
-            print_json(&t);
-        else
-            print_text(&t, tr, nt, seed);
-    }
-    free(tr);
+    app_tradeoff_release(&t);
     store_free_runs(rows, n);
     store_close(st);
     return code;

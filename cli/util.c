@@ -2,26 +2,26 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
+#include "mem.h"
 
 void cli_error(const cow_err *e)
 {
-    char buf[1200];
-    cow_err_format(e, buf, sizeof(buf));
-    fprintf(stderr, "cowtail: %s\n", buf);
+    app_error(e);
 }
 
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
-    fputs("cowtail: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    app_verrorf(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void cli_print_usage(FILE *fp, const char *const *usage)
@@ -83,4 +83,57 @@ void cli_print_parsers(FILE *fp)
     fprintf(fp, "\nformats (recognised from the content; --parser NAME forces one):\n");
     for (p = parser_list(); *p; p++)
         fprintf(fp, "  %-20s %s\n", (*p)->name, (*p)->what);
+}
+
+int cli_print_json(const struct cJSON *j)
+{
+    char *text = cJSON_Print(j);
+    if (text == NULL) {
+        cli_errorf("out of memory formatting JSON");
+        return EXIT_INTERNAL;
+    }
+    puts(text);
+    free(text);
+    return EXIT_OK;
+}
+
+int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                  int nlabels, cow_run_row **found, size_t *nfound)
+{
+    size_t i;
+    int a, code = EXIT_OK;
+
+    *found = xcalloc(nlabels > 0 ? (size_t)nlabels : 1, sizeof(**found));
+    *nfound = 0;
+    for (a = 0; a < nlabels; a++) {
+        for (i = 0; i < n && strcmp(rows[i].label, labels[a]) != 0; i++)
+            ;
+        if (i < n) {
+            (*found)[(*nfound)++] = rows[i];
+        } else {
+            cli_errorf("%s: no run labelled '%s' (see cowtail runs)", cmd, labels[a]);
+            code = EXIT_USAGE;
+        }
+    }
+    return code;
+}
+
+int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
+                    int nlabels, cow_run_row **sel, size_t *nsel)
+{
+    cow_run_row *found;
+    size_t nfound, i;
+    int a, code = cli_find_runs(cmd, rows, n, labels, nlabels, &found, &nfound);
+
+    free(found);
+    *sel = xcalloc(n ? n : 1, sizeof(**sel));
+    *nsel = 0;
+    for (i = 0; i < n; i++) {
+        int want = nlabels == 0;
+        for (a = 0; a < nlabels; a++)
+            want |= strcmp(rows[i].label, labels[a]) == 0;
+        if (want)
+            (*sel)[(*nsel)++] = rows[i];
+    }
+    return code;
 }

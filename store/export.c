@@ -66,7 +66,7 @@ static const struct {
 int store_export_rows(cow_store *st, const char *table, int64_t version,
                       cow_xrow_fn row, void *ctx, cow_err *e)
 {
-    sqlite3 *db = store_db(st);
+    sqlite3 *db = st->db;
     const char *sql = NULL;
     const char *cols[64];
     cow_xval v[64];

@@ -415,7 +415,7 @@ static int check_input(sqlite3 *db, const char *in_path, cow_err *e)
 int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
                 cow_merge_stats *ms, cow_err *e)
 {
-    sqlite3 *db = store_db(out);
+    sqlite3 *db = out->db;
     sqlite3_stmt *q;
     struct stat sb;
     char stem[256];

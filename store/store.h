@@ -225,17 +225,19 @@ int store_load_intervals(cow_store *st, int64_t run, int throughput,
 
 /* Stored analysis results of a run, for doctor and reports. */
 typedef struct cow_result_set {
-    cow_phase_row *ph;     /* phases (kind/label/source strings owned) */
+    cow_phase_row *ph;     /* phases (kind/label/source point into pool) */
     size_t nph;
     cow_quantile_row *q;   /* quantiles */
     size_t nq;
-    cow_delta_row *d;      /* deltas (verdict strings owned) */
+    cow_delta_row *d;      /* deltas (verdict points into pool) */
     size_t nd;
     cow_exceed_row *x;     /* exceedance */
     size_t nx;
     int analysed;          /* an analysis exists */
     uint64_t seed;         /* its seed */
     int resamples;         /* its R */
+    char **pool;           /* owned strings */
+    size_t npool;
 } cow_result_set;
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e);
 void store_free_results(cow_result_set *r);

@@ -1,7 +1,7 @@
 /* report_summary.h -- summary.md: the part of the report a person pastes
  * into a postmortem: headline table, findings, trade-off, charts. */
-#ifndef COW_CLI_REPORT_SUMMARY_H
-#define COW_CLI_REPORT_SUMMARY_H
+#ifndef COW_APP_REPORT_SUMMARY_H
+#define COW_APP_REPORT_SUMMARY_H
 
 #include <stdio.h>
 

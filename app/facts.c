@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "boot.h"
-#include "cli.h"
+#include "app.h"
 #include "mem.h"
 #include "runstats.h"
+#include "savewin.h"
 
 static int verdict_of(const char *s)
 {
@@ -24,10 +25,24 @@ static int verdict_of(const char *s)
     return COW_VERDICT_NA;
 }
 
-static int is_window(const char *kind)
+cow_phase *facts_phases(const cow_result_set *rs)
 {
-    return strcmp(kind, "bgsave") == 0 || strncmp(kind, "sync-", 5) == 0 ||
-           strcmp(kind, "aof-rewrite") == 0 || strcmp(kind, "forkless") == 0;
+    cow_phase *ph = xcalloc(rs->nph ? rs->nph : 1, sizeof(*ph));
+    size_t i;
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        ph[i].kind = phase_kind_from_name(p->kind);
+        snprintf(ph[i].label, sizeof(ph[i].label), "%s", p->label ? p->label : "");
+        ph[i].t0_us = p->t0_us;
+        ph[i].t1_us = p->t1_us;
+        ph[i].fork_us = p->fork_us;
+        ph[i].child_pid = p->child_pid;
+        ph[i].source = p->source;
+        ph[i].overlap = p->overlap;
+        ph[i].open = p->open;
+        ph[i].failed = p->failed;
+    }
+    return ph;
 }
 
 static int level_of(double q)
@@ -54,8 +69,8 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Windows, the worst one, save periodicity. */
-static void windows(const cow_result_set *rs, cow_run_facts *f)
+/* Windows, the worst one, save periodicity; ph[i] is rs->ph[i]'s phase. */
+static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts *f)
 {
     size_t i, ns = 0;
     int64_t starts[256];
@@ -64,7 +79,7 @@ static void windows(const cow_result_set *rs, cow_run_facts *f)
 
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
-        if (!is_window(p->kind))
+        if (!phase_is_window(ph[i].kind))
             continue;
         f->nwindows++;
         f->noverlap += p->overlap;
@@ -72,13 +87,13 @@ static void windows(const cow_result_set *rs, cow_run_facts *f)
             f->win_t0[f->nwin] = p->t0_us;
             f->win_t1[f->nwin++] = p->t1_us;
         }
-        if (strcmp(p->kind, "bgsave") == 0) {
+        if (ph[i].kind == COW_PHASE_BGSAVE) {
             f->nsaves++;
             if (ns < 256)
                 starts[ns++] = p->t0_us;
         }
-        f->has_sync_disk |= strcmp(p->kind, "sync-disk") == 0;
-        f->has_sync_diskless |= strcmp(p->kind, "sync-diskless") == 0;
+        f->has_sync_disk |= ph[i].kind == COW_PHASE_SYNC_DISK;
+        f->has_sync_diskless |= ph[i].kind == COW_PHASE_SYNC_DISKLESS;
     }
     /* per window: lifted? and the worst by p99.9 delta, lifted first */
     for (i = 0; i < rs->nph; i++) {
@@ -86,7 +101,7 @@ static void windows(const cow_result_set *rs, cow_run_facts *f)
         size_t j;
         int lift = 0;
         double d999 = NAN;
-        if (!is_window(p->kind))
+        if (!phase_is_window(ph[i].kind))
             continue;
         for (j = 0; j < rs->nd; j++) {
             const cow_delta_row *d = &rs->d[j];
@@ -145,42 +160,23 @@ static void windows(const cow_result_set *rs, cow_run_facts *f)
     }
 }
 
-/* Growth of the memory series over the first window. */
-static int memory(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+/* Growth of the memory series over the save window (analysis/savewin.c). */
+static int memory(cow_store *st, const cow_run_row *r, const cow_phase *ph, size_t nph,
                   cow_run_facts *f, cow_err *e)
 {
     int64_t *t = NULL;
     double *b = NULL;
-    size_t n = 0, i, k;
-    int rc;
+    size_t n = 0;
+    int rc, w;
 
     f->mem_growth_bytes = NAN;
+    if ((w = savewin_pick(ph, nph)) < 0)
+        return COW_OK;
     if ((rc = store_load_mem(st, r->id, &t, &b, &n, e)) != COW_OK)
         return rc;
-    /* the first save (BGSAVE or forkless) if there is one, else the first
-     * window of any kind */
-    for (k = 0; k < rs->nph; k++)
-        if (strcmp(rs->ph[k].kind, "bgsave") == 0 || strcmp(rs->ph[k].kind, "forkless") == 0)
-            break;
-    if (k == rs->nph)
-        k = 0;
-    for (; k < rs->nph && n > 0; k++) {
-        const cow_phase_row *p = &rs->ph[k];
-        double before = NAN, peak = NAN;
-        if (!is_window(p->kind))
-            continue;
-        for (i = 0; i < n; i++) {
-            if (t[i] <= p->t0_us)
-                before = b[i];
-            else if (t[i] < p->t1_us && (isnan(peak) || b[i] > peak))
-                peak = b[i];
-        }
-        if (!isnan(before) && !isnan(peak)) {
-            f->mem_growth_bytes = peak - before;
-            snprintf(f->mem_src, sizeof(f->mem_src), "memory series, %s", p->label);
-        }
-        break;
-    }
+    f->mem_growth_bytes = savewin_growth(t, b, n, &ph[w], NULL);
+    if (!isnan(f->mem_growth_bytes))
+        snprintf(f->mem_src, sizeof(f->mem_src), "memory series, %s", ph[w].label);
     free(t);
     free(b);
     return COW_OK;
@@ -192,47 +188,79 @@ static int results(cow_store *st, const cow_run_row *r, cow_result_set *rs, cow_
     int rc = store_load_results(st, r->id, rs, e);
     if (rc == COW_OK && !rs->analysed && r->samples > 0) {
         store_free_results(rs);
-        if ((rc = cli_analyze_run(st, r, e)) == COW_OK)
+        if ((rc = app_analyze_run(st, r, e)) == COW_OK)
             rc = store_load_results(st, r->id, rs, e);
     }
     return rc;
 }
 
-int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
+/* Writer throughput over the capture: the throughput intervals, else the
+ * server's own command counter over the INFO series (every command, the
+ * probe's too). */
+static int throughput(cow_store *st, const cow_run_row *r, double *ops_s, cow_err *e)
+{
+    int64_t *ti = NULL;
+    double *dur = NULL, *cnt = NULL, *mx = NULL;
+    size_t n = 0;
+    int rc;
+
+    if ((rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e)) != COW_OK)
+        return rc;
+    *ops_s = savewin_rate(dur, cnt, n);
+    free(ti);
+    free(dur);
+    free(cnt);
+    free(mx);
+    if (!isnan(*ops_s))
+        return COW_OK;
+    ti = NULL;
+    cnt = NULL;
+    if ((rc = store_load_info_series(st, r->id, "total_commands_processed", &ti, &cnt,
+                                     &n, e)) == COW_OK)
+        *ops_s = savewin_counter_rate(ti, cnt, n);
+    free(ti);
+    free(cnt);
+    return rc;
+}
+
+/* The metrics the stored phases give: memory growth, save time, worst
+ * round trip. */
+static int trial_phases(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
 {
     cow_result_set rs;
     cow_run_facts f;
+    cow_phase *ph;
+    double worst = NAN;
+    size_t i;
+    int rc;
+
+    if ((rc = results(st, r, &rs, e)) != COW_OK)
+        return rc;
+    ph = facts_phases(&rs);
+    memset(&f, 0, sizeof(f));
+    rc = memory(st, r, ph, rs.nph, &f, e);
+    if (rc == COW_OK && !isnan(f.mem_growth_bytes))
+        t->v[COW_TM_MEM_MB] = f.mem_growth_bytes / 1048576;
+    for (i = 0; i < rs.nph; i++)
+        if (!isnan(rs.ph[i].max_us) && (isnan(worst) || rs.ph[i].max_us > worst))
+            worst = rs.ph[i].max_us;
+    t->v[COW_TM_WORST_MS] = worst / 1000;
+    t->v[COW_TM_SAVE_S] = savewin_seconds(ph, rs.nph);
+    free(ph);
+    store_free_results(&rs);
+    return rc;
+}
+
+int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
+{
     cow_fact v;
-    int64_t *ti = NULL;
-    double *dur = NULL, *cnt = NULL, *mx = NULL, ops = 0, secs = 0, worst = NAN;
-    size_t n = 0, i;
     int rc, m, forkless = r->mode && strcmp(r->mode, "forkless") == 0;
 
     t->label = r->label;
     t->mode = r->mode;
     for (m = 0; m < COW_TM_COUNT; m++)
         t->v[m] = NAN;
-    if ((rc = results(st, r, &rs, e)) != COW_OK)
-        return rc;
-    memset(&f, 0, sizeof(f));
-    rc = memory(st, r, &rs, &f, e);
-    if (rc == COW_OK && !isnan(f.mem_growth_bytes))
-        t->v[COW_TM_MEM_MB] = f.mem_growth_bytes / 1048576;
-    for (i = 0; i < rs.nph; i++) {
-        const cow_phase_row *p = &rs.ph[i];
-        if (!isnan(p->max_us) && (isnan(worst) || p->max_us > worst))
-            worst = p->max_us;
-        if (isnan(t->v[COW_TM_SAVE_S]) && strcmp(p->source, "log") == 0 &&
-            (strcmp(p->kind, "bgsave") == 0 || strcmp(p->kind, "forkless") == 0) &&
-            !p->open)
-            /* from the child's start line (the window itself opens a
-             * fork time earlier) to the end line, both log stamps */
-            t->v[COW_TM_SAVE_S] =
-                (double)(p->t1_us - 1 - (p->fork_us ? p->fork_us : p->t0_us)) / 1e6;
-    }
-    t->v[COW_TM_WORST_MS] = worst / 1000;
-    store_free_results(&rs);
-    if (rc != COW_OK)
+    if ((rc = trial_phases(st, r, t, e)) != COW_OK)
         return rc;
     if ((rc = store_fact_info_last(st, r->id, "rdb_last_cow_size", &v, e)) != COW_OK)
         return rc;
@@ -250,31 +278,7 @@ int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
         if (v.known)
             t->v[COW_TM_FORK_MS] = v.num / 1000;
     }
-    if ((rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e)) != COW_OK)
-        return rc;
-    for (i = 0; i < n; i++)
-        if (!isnan(dur[i]) && !isnan(cnt[i])) {
-            ops += cnt[i];
-            secs += dur[i];
-        }
-    if (secs > 0)
-        t->v[COW_TM_TPUT] = ops / secs;
-    free(ti);
-    free(dur);
-    free(cnt);
-    free(mx);
-    if (secs > 0)
-        return COW_OK;
-    /* no writer counters: the server's own count over the INFO series
-     * (every command, the probe's too) */
-    if ((rc = store_load_info_series(st, r->id, "total_commands_processed", &ti, &cnt,
-                                     &n, e)) != COW_OK)
-        return rc;
-    if (n >= 2 && ti[n - 1] > ti[0] && cnt[n - 1] >= cnt[0])
-        t->v[COW_TM_TPUT] = (cnt[n - 1] - cnt[0]) / ((double)(ti[n - 1] - ti[0]) / 1e6);
-    free(ti);
-    free(cnt);
-    return COW_OK;
+    return throughput(st, r, &t->v[COW_TM_TPUT], e);
 }
 
 static int same(const char *a, const char *b)
@@ -322,6 +326,7 @@ int facts_tradeoff_group(const cow_run_row *rows, size_t n, const char **host,
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
+    cow_phase *ph;
     int rc;
 
     memset(f, 0, sizeof(*f));
@@ -334,8 +339,10 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if ((rc = results(st, r, &rs, e)) != COW_OK)
         return rc;
     f->analysed = rs.analysed;
-    windows(&rs, f);
-    rc = memory(st, r, &rs, f, e);
+    ph = facts_phases(&rs);
+    windows(&rs, ph, f);
+    rc = memory(st, r, ph, rs.nph, f, e);
+    free(ph);
     store_free_results(&rs);
     if (rc != COW_OK)
         return rc;

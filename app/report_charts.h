@@ -1,8 +1,8 @@
 /* report_charts.h -- the report's PNG charts: store data -> chart data
  * (report/chart_data.h) -> PNG (report/png.h). Each chart that cannot be
  * drawn is listed with the reason instead of being drawn empty. */
-#ifndef COW_CLI_REPORT_CHARTS_H
-#define COW_CLI_REPORT_CHARTS_H
+#ifndef COW_APP_REPORT_CHARTS_H
+#define COW_APP_REPORT_CHARTS_H
 
 #include "report_summary.h"
 #include "store.h"

@@ -1,5 +1,6 @@
-/* export_out.h -- where exported rows go: JSON lines files (one per table)
- * or ClickHouse's HTTP interface (batched INSERT ... FORMAT TabSeparated).
+/* export_out.h -- `cowtail export`: where exported rows go, JSON lines
+ * files (one per table) or ClickHouse's HTTP interface (batched INSERT ...
+ * FORMAT TabSeparated), and the use case that sends them (app_export).
  *
  *     cow_xout *o = xout_jsonl(dir, &e)   or   xout_clickhouse(url, &e);
  *     xout_table(o, "deltas", &e);  xout_row(o, cols, v, n) ...;  xout_end(o, &e);
@@ -7,8 +8,8 @@
  *     xout_close(o);
  *
  * Rows are buffered up to XOUT_BATCH bytes per INSERT (or write). */
-#ifndef COW_CLI_EXPORT_OUT_H
-#define COW_CLI_EXPORT_OUT_H
+#ifndef COW_APP_EXPORT_OUT_H
+#define COW_APP_EXPORT_OUT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,5 +39,24 @@ int xout_replace(cow_xout *o, const char *const *tables, int64_t version, cow_er
 const cow_err *xout_error(const cow_xout *o);
 long long xout_rows(const cow_xout *o);
 void xout_close(cow_xout *o);
+
+/* The export use case: every table of cow_export_tables (samples only
+ * when asked) from st to one target, then the older versions dropped. */
+typedef struct cow_export_opts {
+    const char *clickhouse; /* URL of the HTTP interface, or NULL */
+    const char *jsonl;      /* folder, or NULL (exactly one of the two) */
+    int samples;            /* also the samples table */
+    /* Called after each table with the rows it sent; may be NULL. */
+    void (*on_table)(void *ctx, const char *table, long long rows);
+    void *ctx;
+} cow_export_opts;
+
+typedef struct cow_export_result {
+    long long rows;         /* rows sent over all tables */
+    int64_t version;        /* the export_version they carry */
+} cow_export_result;
+
+int app_export(cow_store *st, const cow_export_opts *o, cow_export_result *r,
+               cow_err *e);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include <curl/curl.h>
 
@@ -444,4 +445,43 @@ void xout_close(cow_xout *o)
     free(o->reply);
     free(o->base);
     free(o);
+}
+
+int app_export(cow_store *st, const cow_export_opts *opt, cow_export_result *res,
+               cow_err *e)
+{
+    const char *sent[16];
+    cow_xout *o = NULL;
+    struct timeval tv;
+    size_t nsent = 0;
+    int i, rc;
+
+    memset(res, 0, sizeof(*res));
+    rc = opt->clickhouse ? xout_clickhouse(opt->clickhouse, &o, e)
+                         : xout_jsonl(opt->jsonl, &o, e);
+    gettimeofday(&tv, NULL);
+    res->version = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+    for (i = 0; rc == COW_OK && cow_export_tables[i]; i++) {
+        const char *t = cow_export_tables[i];
+        long long before = xout_rows(o);
+        if (strcmp(t, "samples") == 0 && !opt->samples)
+            continue;
+        if ((rc = xout_table(o, t, e)) != COW_OK)
+            break;
+        rc = store_export_rows(st, t, res->version, xout_row, o, e);
+        if (rc != COW_OK && xout_error(o)->code)
+            *e = *xout_error(o);
+        if (rc == COW_OK)
+            rc = xout_end(o, e);
+        if (rc == COW_OK && opt->on_table)
+            opt->on_table(opt->ctx, t, xout_rows(o) - before);
+        sent[nsent++] = t;
+    }
+    sent[nsent] = NULL;
+    if (rc == COW_OK)
+        rc = xout_replace(o, sent, res->version, e);
+    if (o)
+        res->rows = xout_rows(o);
+    xout_close(o);
+    return rc;
 }

@@ -1,7 +1,7 @@
 /* report_book.h -- the report's workbook: store results -> table model
  * (report/table.h) -> xlsx (report/xlsx.h). */
-#ifndef COW_CLI_REPORT_BOOK_H
-#define COW_CLI_REPORT_BOOK_H
+#ifndef COW_APP_REPORT_BOOK_H
+#define COW_APP_REPORT_BOOK_H
 
 #include <stdint.h>
 

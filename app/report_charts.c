@@ -11,10 +11,12 @@
 
 #include "chart_data.h"
 #include "chart_layout.h"
+#include "facts.h"
 #include "mem.h"
 #include "pct.h"
 #include "png.h"
 #include "runstats.h"
+#include "savewin.h"
 
 /* Pixel columns of the timeline reduction at scale 1. */
 #define TIMELINE_COLS 1400
@@ -81,21 +83,9 @@ static void skip(out *o, const char *title, const char *why)
     snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
-static int is_window(const char *kind)
+static int is_window(const cow_phase_row *p)
 {
-    return strcmp(kind, "bgsave") == 0 || strncmp(kind, "sync-", 5) == 0 ||
-           strcmp(kind, "aof-rewrite") == 0 || strcmp(kind, "forkless") == 0;
-}
-
-/* "BGSAVE", "full sync (disk)", ... for span labels */
-static const char *window_name(const char *kind)
-{
-    if (strcmp(kind, "bgsave") == 0) return "BGSAVE";
-    if (strcmp(kind, "sync-disk") == 0) return "full sync (disk)";
-    if (strcmp(kind, "sync-diskless") == 0) return "full sync (diskless)";
-    if (strcmp(kind, "aof-rewrite") == 0) return "AOF rewrite";
-    if (strcmp(kind, "forkless") == 0) return "forkless save";
-    return kind;
+    return phase_is_window(phase_kind_from_name(p->kind));
 }
 
 /* ------------------------------------------------------ 1 timeline */
@@ -147,9 +137,9 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
         char label[64];
-        if (!is_window(p->kind))
+        if (!is_window(p))
             continue;
-        snprintf(label, sizeof(label), "%s", window_name(p->kind));
+        snprintf(label, sizeof(label), "%s", phase_kind_title(phase_kind_from_name(p->kind)));
         chart_add_span(c, (double)(p->t0_us - t[0]) / 1e6, (double)(p->t1_us - t[0]) / 1e6,
                        label);
         if (p->fork_us)
@@ -335,31 +325,31 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
     chart_axis_set(&c->y, COW_AXIS_LINEAR, "memory growth", "MB");
     for (i = 0; i < n && rc == COW_OK && drawn < 4 * MAX_OVERLAY; i++) {
         cow_result_set rs;
+        cow_phase *ph;
         int64_t *t = NULL, t0 = 0;
         double *b = NULL, *x, *y, base = NAN;
         size_t m = 0, j, k = 0, mi;
+        int w;
         const char *mode = rows[i].mode ? rows[i].mode : "run";
         if (!in_memory_chart(o->o, &rows[i]))
             continue;
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
             break;
-        for (j = 0; j < rs.nph && t0 == 0; j++)
-            if (strcmp(rs.ph[j].kind, "bgsave") == 0 || strcmp(rs.ph[j].kind, "forkless") == 0)
-                t0 = rs.ph[j].t0_us;
+        ph = facts_phases(&rs);
+        if ((w = savewin_pick(ph, rs.nph)) >= 0)
+            t0 = ph[w].t0_us;
+        free(ph);
         store_free_results(&rs);
-        if (t0 == 0 || (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
-            m == 0) {
+        if (w < 0 || (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
+            isnan(base = savewin_level(t, b, m, t0))) {
+            /* no save, no memory series, or none of it before the save:
+             * the growth is unknown (as in the trade-off table) */
             free(t);
             free(b);
             continue;
         }
         x = xmalloc(m * sizeof(double));
         y = xmalloc(m * sizeof(double));
-        for (j = 0; j < m; j++)
-            if (t[j] <= t0)
-                base = b[j];
-        if (isnan(base))
-            base = b[0];
         for (j = 0; j < m; j++) {
             x[k] = (double)(t[j] - t0) / 1e6;
             y[k++] = (b[j] - base) / 1048576;
@@ -585,7 +575,7 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
             int window = 0;
             for (p = 0; p < rs.nph; p++)
                 if (rs.ph[p].idx == d->phase)
-                    window = is_window(rs.ph[p].kind);
+                    window = is_window(&rs.ph[p]);
             if (!window || fabs(d->q - 0.999) > 1e-9 || !(d->delta_us > best))
                 continue;
             best = d->delta_us;

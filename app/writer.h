@@ -11,8 +11,8 @@
  * The store is used by one thread at a time: the writer between a push
  * and the next sync, the caller otherwise. Op names must stay valid until
  * the next sync (the parsers intern them for the whole file). */
-#ifndef COW_CLI_WRITER_H
-#define COW_CLI_WRITER_H
+#ifndef COW_APP_WRITER_H
+#define COW_APP_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "cli.h"
+#include "app.h"
 #include "mem.h"
 #include "timeconv.h"
 #include "writer.h"
@@ -203,7 +203,7 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
     printf("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
     store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
                       p->name, refusal_code(e->code), e->msg, &re);
-    cli_error(e);
+    app_error(e);
     tot->files_refused++;
     return FILE_REFUSED;
 }
@@ -261,7 +261,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
 
     memset(&k, 0, sizeof(k));
     if (src_open_file(&src, path, &e) != COW_OK) {
-        cli_error(&e);
+        app_error(&e);
         tot->files_refused++;
         return FILE_REFUSED;
     }
@@ -269,7 +269,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         o.mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
     o.fname = base_name(path);
     if (src_peek(&src, &head, &nhead, &e) != COW_OK) {
-        cli_error(&e);
+        app_error(&e);
         src_close(&src);
         tot->files_refused++;
         return FILE_REFUSED;
@@ -339,12 +339,12 @@ fatal:
     store_rollback(st);
     if (!e.path[0])
         cow_err_at(&e, path, 0, 0);
-    cli_error(&e);
+    app_error(&e);
     src_close(&src);
     return FILE_FATAL;
 }
 
-int cli_ingest_paths(cow_store *st, char **paths, int npaths,
+int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
     cow_capture cap;
@@ -356,18 +356,18 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
     capture_init(&cap);
     for (a = 0; a < npaths; a++) {
         if (capture_add_path(&cap, paths[a], &e) != COW_OK) {
-            cli_error(&e);
+            app_error(&e);
             capture_release(&cap);
             return EXIT_USAGE;
         }
     }
     if (fl->label && cap.n > 1) {
-        cli_errorf("--label names one run, but the paths hold %zu runs", cap.n);
+        app_errorf("--label names one run, but the paths hold %zu runs", cap.n);
         capture_release(&cap);
         return EXIT_USAGE;
     }
     if (fl->parser && parser_by_name(fl->parser) == NULL) {
-        cli_errorf("--parser %s: no such parser (see cowtail help ingest)", fl->parser);
+        app_errorf("--parser %s: no such parser (see cowtail help ingest)", fl->parser);
         capture_release(&cap);
         return EXIT_USAGE;
     }
@@ -379,7 +379,7 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
 
         if (make_opts(r, fl, &o, &e) != COW_OK) {
             cow_err_at(&e, r->dir, 0, 0);
-            cli_error(&e);
+            app_error(&e);
             code = EXIT_USAGE;
             continue;
         }
@@ -404,7 +404,7 @@ int cli_ingest_paths(cow_store *st, char **paths, int npaths,
     return code;
 }
 
-void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
+void app_print_totals(FILE *fp, const cow_ingest_totals *tot)
 {
     fprintf(fp, "ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
            "lines; %ld refused, %ld already ingested, %ld not recognised\n",
@@ -413,14 +413,14 @@ void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
            tot->files_dup, tot->files_skipped);
 }
 
-int cli_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
 {
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     int code;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
-    code = cli_ingest_paths(st, paths, npaths, &fl, &tot);
-    cli_print_totals(fp, &tot);
+    code = app_ingest_paths(st, paths, npaths, &fl, &tot);
+    app_print_totals(fp, &tot);
     return code;
 }

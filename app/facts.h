@@ -1,11 +1,17 @@
 /* facts.h -- gather a run's facts for the doctor from the store (analysis
  * results, INFO, CONFIG, kernel files, log events, latency monitor). */
-#ifndef COW_CLI_FACTS_H
-#define COW_CLI_FACTS_H
+#ifndef COW_APP_FACTS_H
+#define COW_APP_FACTS_H
 
 #include "diag.h"
+#include "phase.h"
 #include "store.h"
 #include "tradeoff.h"
+
+/* rs's phases as analysis/ sees them (kind as enum cow_phase_kind, -1 for
+ * a name it does not know; source borrowed from rs): an array of rs->nph,
+ * caller frees. */
+cow_phase *facts_phases(const cow_result_set *rs);
 
 /* Fill f for run r (analysing it first when it never was). f borrows
  * r's strings. */

@@ -1,0 +1,199 @@
+/* analyze.c -- analyse and persist one run (analyze.h). */
+#include "analyze.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "mem.h"
+
+const char *app_method_name(int method)
+{
+    return method == COW_PCT_NEAREST ? "nearest" : "linear";
+}
+
+static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *p,
+                         const cow_phase_stats *ps, cow_err *e)
+{
+    int l, rc;
+    cow_phase_row pr = {(int)i, phase_kind_name(p->kind), p->label, p->t0_us,
+                        p->t1_us, p->fork_us, p->child_pid, p->source,
+                        p->overlap, p->open, p->failed, (int64_t)ps->sum.n,
+                        ps->sum.mean, ps->sum.min, ps->sum.max, ps->grid.step};
+    if ((rc = store_put_phase(st, run, &pr, e)) != COW_OK)
+        return rc;
+    for (l = 0; l < COW_PCT_NLEVELS; l++) {
+        const cow_qci *ci = &ps->ci[l];
+        cow_quantile_row qr = {(int)i, pct_level(l), ps->sum.v[l],
+                               ci->has_lo ? ci->lo : NAN, ci->has_hi ? ci->hi : NAN,
+                               (int64_t)ci->n_needed, ps->sum.thin[l]};
+        if ((rc = store_put_quantile(st, run, &qr, e)) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
+static int persist_delta(cow_store *st, int64_t run, size_t i, const cow_phase_stats *ps,
+                         cow_err *e)
+{
+    int l, rc;
+    for (l = 0; l < COW_DELTA_LEVELS; l++) {
+        const cow_boot_result *d = &ps->delta[l];
+        cow_delta_row dr = {(int)i, ps->base, d->q, d->est_a, d->est_b, d->delta,
+                            d->delta_lo, d->delta_hi, d->ratio, d->ratio_lo,
+                            d->ratio_hi, boot_verdict_name(d->verdict), d->thin};
+        if ((rc = store_put_delta(st, run, &dr, e)) != COW_OK)
+            return rc;
+    }
+    {
+        cow_exceed_row x99 = {(int)i, 0.99, ps->ex99.threshold, (int64_t)ps->ex99.n,
+                              (int64_t)ps->ex99.count, ps->ex99.p, ps->ex99.lo,
+                              ps->ex99.hi};
+        cow_exceed_row x999 = {(int)i, 0.999, ps->ex999.threshold,
+                               (int64_t)ps->ex999.n, (int64_t)ps->ex999.count,
+                               ps->ex999.p, ps->ex999.lo, ps->ex999.hi};
+        if ((rc = store_put_exceed(st, run, &x99, e)) != COW_OK ||
+            (rc = store_put_exceed(st, run, &x999, e)) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
+static int persist(cow_store *st, int64_t run, const cow_phases *ph,
+                   const cow_runstats *rs, const cow_runstats_opts *o, cow_err *e)
+{
+    size_t i;
+    int rc;
+
+    if ((rc = store_analysis_begin(st, run, o->seed, o->resamples,
+                                   app_method_name(o->method), e)) != COW_OK)
+        return rc;
+    for (i = 0; i < ph->n; i++) {
+        if ((rc = persist_phase(st, run, i, &ph->v[i], &rs->ph[i], e)) != COW_OK)
+            return rc;
+        if (rs->ph[i].has_delta && (rc = persist_delta(st, run, i, &rs->ph[i], e)) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
+/* The INFO flag key's polls as on/off samples: *p (caller frees, NULL
+ * when there are none) and *n of them. */
+static int polls(cow_store *st, int64_t run, const char *key, cow_flag_poll **p,
+                 size_t *n, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *v = NULL;
+    size_t i;
+    int rc;
+
+    *p = NULL;
+    *n = 0;
+    if ((rc = store_load_info_series(st, run, key, &t, &v, n, e)) == COW_OK && *n > 0) {
+        *p = xmalloc(*n * sizeof(**p));
+        for (i = 0; i < *n; i++) {
+            (*p)[i].t_us = t[i];
+            (*p)[i].on = v[i] != 0;
+        }
+    }
+    free(t);
+    free(v);
+    return rc;
+}
+
+/* Loader of one phase's samples from the store (runstats.h). */
+typedef struct store_loader {
+    cow_store *st;      /* the store */
+    int64_t run;        /* the run */
+} store_loader;
+
+static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
+                           cow_err *e)
+{
+    store_loader *l = ctx;
+    return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+}
+
+/* The phases of run r from its events, INFO polls and fork time. */
+static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, cow_err *e)
+{
+    cow_event_set ev;
+    cow_phase_input in;
+    cow_fact fork;
+    cow_flag_poll *bg = NULL, *aof = NULL;
+    size_t nb = 0, na = 0;
+    int rc;
+
+    memset(&ev, 0, sizeof(ev));
+    memset(&in, 0, sizeof(in));
+    if ((rc = store_sample_span(st, r->id, &a->n, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
+        (rc = store_load_events(st, r->id, &ev, e)) != COW_OK ||
+        (rc = polls(st, r->id, "rdb_bgsave_in_progress", &bg, &nb, e)) != COW_OK ||
+        (rc = polls(st, r->id, "aof_rewrite_in_progress", &aof, &na, e)) != COW_OK ||
+        (rc = store_fact_info_max(st, r->id, "latest_fork_usec", &fork, e)) != COW_OK)
+        goto done;
+    if (a->n == 0)
+        a->t_first_us = a->t_last_us = 0;
+    in.ev = ev.v;
+    in.nev = ev.n;
+    in.bgsave = bg;
+    in.nbgsave = nb;
+    in.aof = aof;
+    in.naof = na;
+    in.fork_preroll_us = fork.known && fork.num > 0 ? (int64_t)fork.num + 1000 : 0;
+    in.t_first_us = a->t_first_us;
+    in.t_last_us = a->t_last_us;
+    rc = phase_build(&in, &a->ph, e);
+done:
+    free(bg);
+    free(aof);
+    store_free_events(&ev);
+    return rc;
+}
+
+int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                app_analysis *a, cow_err *e)
+{
+    store_loader loader = {st, r->id};
+    int rc;
+
+    memset(a, 0, sizeof(*a));
+    if ((rc = build_phases(st, r, a, e)) != COW_OK ||
+        (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK ||
+        (rc = store_begin(st, e)) != COW_OK)
+        return rc;
+    if ((rc = persist(st, r->id, &a->ph, &a->rs, o, e)) != COW_OK) {
+        store_rollback(st);
+        return rc;
+    }
+    return store_commit(st, e);
+}
+
+void app_analysis_release(app_analysis *a)
+{
+    phase_release(&a->ph);
+    runstats_release(&a->rs);
+    memset(a, 0, sizeof(*a));
+}
+
+int app_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
+                         int resamples, cow_err *e)
+{
+    cow_runstats_opts o;
+    app_analysis a;
+    int rc;
+
+    memset(&o, 0, sizeof(o));
+    o.method = COW_PCT_LINEAR;
+    o.resamples = resamples;
+    o.seed = seed;
+    rc = app_analyze(st, r, &o, &a, e);
+    app_analysis_release(&a);
+    return rc;
+}
+
+int app_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    return app_analyze_run_with(st, r, 1, COW_BOOT_RESAMPLES, e);
+}

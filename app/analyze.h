@@ -1,0 +1,33 @@
+/* analyze.h -- analyse one run: cut it into phases, compute each phase's
+ * quantiles with intervals and the deltas against the baseline, and store
+ * the results (phases, quantiles, deltas, exceedance) in one transaction. */
+#ifndef COW_APP_ANALYZE_H
+#define COW_APP_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "phase.h"
+#include "runstats.h"
+#include "store.h"
+
+/* One run's analysis, as stored. */
+typedef struct app_analysis {
+    cow_phases ph;       /* the phases */
+    cow_runstats rs;     /* their statistics */
+    size_t n;            /* latency samples in the run */
+    int64_t t_first_us;  /* first sample (0 without samples) */
+    int64_t t_last_us;   /* last sample (0 without samples) */
+} app_analysis;
+
+/* Analyse run r with options o and store the results; out (released with
+ * app_analysis_release, also on error) receives them. */
+int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                app_analysis *out, cow_err *e);
+void app_analysis_release(app_analysis *a);
+
+/* "linear" or "nearest". */
+const char *app_method_name(int method);
+
+#endif

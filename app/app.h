@@ -1,0 +1,75 @@
+/* app.h -- the application layer under the command line: the use cases
+ * (ingest capture folders, analyse and store a run, gather facts, run the
+ * doctor) that cli/ calls with parsed options and whose results it prints.
+ * app/ calls store/, ingest/, analysis/ and report/; nothing below calls
+ * app/. */
+#ifndef COW_APP_APP_H
+#define COW_APP_APP_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "parser.h"
+#include "store.h"
+
+/* Outcome of a use case, also the process exit code. */
+enum cow_exit {
+    EXIT_OK = 0,       /* everything landed / passed */
+    EXIT_REJECTED = 1, /* some input rejected (or, for check: a threshold failed) */
+    EXIT_USAGE = 2,    /* usage error or unusable input */
+    EXIT_IO = 3,       /* file system or database error */
+    EXIT_INTERNAL = 4  /* a bug */
+};
+
+/* Print "cowtail: path:line: msg" to stderr. */
+void app_error(const cow_err *e);
+/* Print "cowtail: <fmt>" to stderr. */
+void app_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list. */
+void app_verrorf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* Settings given on the command line that override run.json. */
+typedef struct cow_ingest_flags {
+    const char *time_unit;    /* --time-unit */
+    const char *latency_unit; /* --latency-unit */
+    const char *mem_unit;     /* --mem-unit */
+    const char *t0;           /* --t0 (epoch or ISO 8601) */
+    const char *log_tz;       /* --log-tz */
+    int log_year;             /* --log-year */
+    const char *label;        /* --label (single run only) */
+    const char *parser;       /* --parser NAME: skip detection */
+    int quiet;                /* -q: only errors and the summary line */
+} cow_ingest_flags;
+
+typedef struct cow_ingest_totals {
+    long files_ok;       /* files that landed */
+    long files_dup;      /* files already in the database */
+    long files_refused;  /* files refused whole */
+    long files_skipped;  /* files no parser recognised */
+    long long rows;      /* records that landed */
+    long long rejected;  /* lines rejected */
+    long runs;           /* runs touched */
+} cow_ingest_totals;
+
+/* Ingest every path into st, printing one line per file. Returns an exit
+ * code: EXIT_OK, EXIT_REJECTED (something rejected or refused), EXIT_USAGE
+ * (unusable path or flags), EXIT_IO. */
+int app_ingest_paths(cow_store *st, char **paths, int npaths,
+                     const cow_ingest_flags *fl, cow_ingest_totals *tot);
+
+/* Print the one-line ingest summary. */
+void app_print_totals(FILE *fp, const cow_ingest_totals *tot);
+/* Ingest paths quietly (errors and rejects still on stderr) and print the
+ * summary line to fp: what `report` and `check` do with capture folders. */
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp);
+
+/* Analyse one run with the defaults (seed 1, 9,999 resamples, type 7)
+ * and store the results, printing nothing (doctor, report). */
+int app_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e);
+/* The same with a given seed and number of resamples. */
+int app_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
+                         int resamples, cow_err *e);
+
+#endif

@@ -1,0 +1,134 @@
+/* diff.c -- runs against a base run (diff.h). */
+#include "diff.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "mem.h"
+#include "pct.h"
+#include "phase.h"
+#include "runstats.h"
+
+const double app_diff_levels[APP_DIFF_LEVELS] = {0.5, 0.9, 0.99, 0.999};
+
+app_quant app_honest_quantile(const double *v, size_t m, double q)
+{
+    app_quant r = {APP_Q_NONE, NAN};
+    cow_qci ci;
+    if (m == 0 || pct_quantile_ci(v, m, q, 0.95, &ci, NULL) != COW_OK)
+        return r;
+    if (!ci.has_hi) {
+        r.state = APP_Q_BOUND;
+        r.us = ci.has_lo ? ci.lo : 0;
+    } else {
+        r.state = APP_Q_VALUE;
+        r.us = pct_quantile(v, m, q, COW_PCT_LINEAR);
+    }
+    return r;
+}
+
+/* The run's stored results, analysing it first when it never was. */
+static int load_analysed(cow_store *st, const cow_run_row *r, size_t nsamples,
+                         cow_result_set *rs, cow_err *e)
+{
+    int rc;
+    if ((rc = store_load_results(st, r->id, rs, e)) != COW_OK || rs->analysed ||
+        nsamples == 0)
+        return rc;
+    store_free_results(rs);
+    if ((rc = app_analyze_run(st, r, e)) != COW_OK)
+        return rc;
+    return store_load_results(st, r->id, rs, e);
+}
+
+int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **v,
+                   size_t *m, int *windows, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *lat = NULL, *out;
+    size_t n = 0, i, k = 0;
+    cow_result_set rs;
+    int rc;
+
+    *v = NULL;
+    *m = 0;
+    *windows = 0;
+    memset(&rs, 0, sizeof(rs));
+    if ((rc = store_load_samples(st, r->id, &t, &lat, &n, e)) != COW_OK ||
+        (!whole && (rc = load_analysed(st, r, n, &rs, e)) != COW_OK)) {
+        store_free_results(&rs);
+        free(t);
+        free(lat);
+        return rc;
+    }
+    out = xmalloc((n ? n : 1) * sizeof(double));
+    for (i = 0; i < rs.nph; i++) {
+        size_t a, b;
+        if (!phase_is_window(phase_kind_from_name(rs.ph[i].kind)))
+            continue;
+        (*windows)++;
+        for (a = 0; a < n && t[a] < rs.ph[i].t0_us; a++)
+            ;
+        for (b = a; b < n && t[b] < rs.ph[i].t1_us; b++)
+            out[k++] = lat[b];
+    }
+    if (*windows == 0) {
+        memcpy(out, lat, n * sizeof(double));
+        k = n;
+    }
+    store_free_results(&rs);
+    free(t);
+    free(lat);
+    runstats_sort(out, k);
+    *v = out;
+    *m = k;
+    return COW_OK;
+}
+
+int app_diff_base_load(cow_store *st, const cow_run_row *base, int resamples,
+                       uint64_t seed, app_diff_base *b, cow_err *e)
+{
+    int windows;
+    memset(b, 0, sizeof(*b));
+    b->label = base->label;
+    b->resamples = resamples;
+    b->seed = seed;
+    return app_run_values(st, base, 1, &b->v, &b->n, &windows, e);
+}
+
+void app_diff_base_release(app_diff_base *b)
+{
+    free(b->v);
+    memset(b, 0, sizeof(*b));
+}
+
+int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, int whole,
+                 app_diff_row *out, cow_err *e)
+{
+    double *v = NULL;
+    int l, rc;
+
+    memset(out, 0, sizeof(*out));
+    out->run = r->label;
+    if ((rc = app_run_values(st, r, whole, &v, &out->n, &out->windows, e)) != COW_OK)
+        return rc;
+    for (l = 0; l < APP_DIFF_LEVELS; l++) {
+        if ((rc = boot_quantile_delta(b->v, b->n, v, out->n, app_diff_levels[l],
+                                      b->resamples, b->seed + (uint64_t)l, &out->d[l],
+                                      e)) != COW_OK)
+            break;
+        out->base_q[l] = app_honest_quantile(b->v, b->n, app_diff_levels[l]);
+        out->run_q[l] = app_honest_quantile(v, out->n, app_diff_levels[l]);
+    }
+    if (rc == COW_OK && out->n > 0 && b->n > 0) {
+        /* the maximum: a plain difference; no interval (a bootstrap of the
+         * maximum only resamples the few largest values) */
+        out->has_max = 1;
+        out->base_max_us = b->v[b->n - 1];
+        out->run_max_us = v[out->n - 1];
+    }
+    free(v);
+    return rc;
+}

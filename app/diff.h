@@ -1,0 +1,68 @@
+/* diff.h -- compare runs with a base run: each run's samples inside its
+ * fork/save/sync windows (the whole run when it has none, or on request)
+ * against all samples of the base, at p50, p90, p99 and p99.9 with
+ * bootstrap intervals, and the difference of the maxima. */
+#ifndef COW_APP_DIFF_H
+#define COW_APP_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boot.h"
+#include "err.h"
+#include "store.h"
+
+#define APP_DIFF_LEVELS 4
+
+/* The levels compared: 0.5, 0.9, 0.99, 0.999. */
+extern const double app_diff_levels[APP_DIFF_LEVELS];
+
+/* A quantile as it may honestly be shown. */
+typedef struct app_quant {
+    int state;      /* APP_Q_NONE (no samples), APP_Q_BOUND (only a lower
+                       bound: too few samples for a two-sided 95% interval),
+                       APP_Q_VALUE */
+    double us;      /* the lower bound or the value (type 7) */
+} app_quant;
+enum { APP_Q_NONE, APP_Q_BOUND, APP_Q_VALUE };
+
+/* The q-quantile of sorted v[0..m) with that honesty. */
+app_quant app_honest_quantile(const double *v, size_t m, double q);
+
+/* Sorted latencies of run r: inside its windows (analysing it first when
+ * it never was), or all of them when whole is set or it has no window.
+ * *v (caller frees), *m values, *windows windows pooled (0: whole run). */
+int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **v,
+                   size_t *m, int *windows, cow_err *e);
+
+/* What every compared run is measured against. */
+typedef struct app_diff_base {
+    const char *label;   /* base run */
+    double *v;           /* its sorted latencies (owned) */
+    size_t n;
+    int resamples;       /* bootstrap R */
+    uint64_t seed;       /* bootstrap seed (level l uses seed + l) */
+} app_diff_base;
+
+/* One run against the base. */
+typedef struct app_diff_row {
+    const char *run;                        /* label (borrowed) */
+    size_t n;                               /* its values */
+    int windows;                            /* windows pooled, 0 = whole run */
+    cow_boot_result d[APP_DIFF_LEVELS];     /* per level */
+    app_quant base_q[APP_DIFF_LEVELS];      /* the base's honest quantiles */
+    app_quant run_q[APP_DIFF_LEVELS];       /* the run's */
+    int has_max;                            /* both have samples */
+    double base_max_us, run_max_us;         /* the maxima (no interval) */
+} app_diff_row;
+
+/* Load the base run's values (whole run). */
+int app_diff_base_load(cow_store *st, const cow_run_row *base, int resamples,
+                       uint64_t seed, app_diff_base *b, cow_err *e);
+void app_diff_base_release(app_diff_base *b);
+
+/* Compare run r (its windows, or whole) with the base. */
+int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, int whole,
+                 app_diff_row *out, cow_err *e);
+
+#endif

@@ -1,0 +1,147 @@
+/* report_job.c -- the report's steps: prepare (analyse, doctor,
+ * trade-off), then the folder: charts, workbook, summary (report_job.h). */
+#include "report_job.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "app.h"
+#include "doctor.h"
+#include "facts.h"
+#include "mem.h"
+#include "report_book.h"
+#include "report_summary.h"
+#include "xlsx.h"
+
+static int make_dir(const char *dir)
+{
+    char tmp[1024];
+    size_t i;
+    snprintf(tmp, sizeof(tmp), "%s", dir);
+    for (i = 1; tmp[i]; i++)
+        if (tmp[i] == '/') {
+            tmp[i] = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+                return -1;
+            tmp[i] = '/';
+        }
+    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Analyse every run, run the doctor and the trade-off. */
+static int prepare(app_report *j, cow_err *e)
+{
+    cow_trial *trials;
+    size_t i, nt = 0;
+    int64_t newest = 0;
+    int rc = COW_OK;
+
+    for (i = 0; i < j->n; i++) {
+        if (j->rows[i].samples > 0 &&
+            (rc = app_analyze_run_with(j->st, &j->rows[i], j->seed, j->resamples, e)))
+            return rc;
+        if (j->rows[i].t_last_us > newest)
+            newest = j->rows[i].t_last_us;
+    }
+    if (j->created < 0)
+        j->created = newest / 1000000;
+    store_free_runs(j->rows, j->n);
+    j->rows = NULL;
+    j->n = 0;
+    if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK ||
+        (rc = app_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
+        return rc;
+    if (facts_tradeoff_group(j->rows, j->n, &j->trade_host, &j->trade_scenario) != 0)
+        return COW_OK;
+    trials = xcalloc(j->n, sizeof(*trials));
+    for (i = 0; i < j->n && rc == COW_OK; i++)
+        if (facts_in_group(&j->rows[i], j->trade_host, j->trade_scenario))
+            rc = facts_trial(j->st, &j->rows[i], &trials[nt++], e);
+    if (rc == COW_OK && nt > 0 &&
+        (rc = tradeoff_compute(trials, nt, j->seed, &j->trade, e)) == COW_OK)
+        j->has_trade = 1;
+    free(trials);
+    return rc;
+}
+
+static int write_summary(app_report *j, cow_err *e)
+{
+    report_summary_in in;
+    char path[1100];
+    FILE *fp;
+    int rc;
+
+    snprintf(path, sizeof(path), "%s/summary.md", j->dir);
+    if ((fp = fopen(path, "w")) == NULL)
+        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", path, strerror(errno));
+    memset(&in, 0, sizeof(in));
+    in.db = j->db;
+    in.rows = j->rows;
+    in.nrows = j->n;
+    in.trade = j->has_trade ? &j->trade : NULL;
+    in.trade_host = j->trade_host;
+    in.trade_scenario = j->trade_scenario;
+    in.charts = j->charts;
+    in.ncharts = j->nch;
+    in.seed = j->seed;
+    in.resamples = j->resamples;
+    rc = report_summary_write(j->st, &in, fp, e);
+    if (fclose(fp) != 0 && rc == COW_OK)
+        rc = COW_FAIL(e, COW_EIO, "%s: %s", path, strerror(errno));
+    return rc;
+}
+
+/* The folder: charts first (the workbook embeds them), then the
+ * workbook, then the summary. */
+static int write_outputs(app_report *j, cow_err *e)
+{
+    cow_workbook *wb = NULL;
+    char path[1100];
+    int rc;
+
+    j->co.group_host = j->trade_host;
+    j->co.group_scenario = j->trade_scenario;
+    if (make_dir(j->dir) != 0)
+        return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", j->dir,
+                        strerror(errno));
+    if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
+                                  &j->co, &j->charts, &j->nch, e)) != COW_OK ||
+        (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
+                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK)
+        goto done;
+    snprintf(path, sizeof(path), "%s/report.xlsx", j->dir);
+    if ((rc = xlsx_write(wb, path, e)) == COW_OK)
+        rc = write_summary(j, e);
+done:
+    table_book_free(wb);
+    return rc;
+}
+
+/* List the runs, analyse them, run the doctor and the trade-off, and
+ * write the folder. */
+int app_report_write(app_report *j, cow_err *e)
+{
+    int rc;
+    if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK)
+        return rc;
+    if (j->n == 0)
+        return COW_OK;
+    if ((rc = prepare(j, e)) != COW_OK)
+        return rc;
+    return write_outputs(j, e);
+}
+
+void app_report_release(app_report *j)
+{
+    diag_release(&j->fs);
+    free(j->charts);
+    store_free_runs(j->rows, j->n);
+    j->fs.v = NULL;
+    j->charts = NULL;
+    j->rows = NULL;
+    j->n = j->nch = 0;
+}

@@ -1,0 +1,42 @@
+/* report_job.h -- `cowtail report`'s use case: analyse every run, run the
+ * doctor and the fork/forkless trade-off, and write a folder a person can
+ * open: summary.md, report.xlsx and the PNG charts. */
+#ifndef COW_APP_REPORT_JOB_H
+#define COW_APP_REPORT_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "err.h"
+#include "report_charts.h"
+#include "store.h"
+#include "tradeoff.h"
+
+/* Everything one report works with: the inputs (set by the caller), then
+ * what app_report_write fills. */
+typedef struct app_report {
+    const char *db;              /* database path */
+    const char *dir;             /* output folder */
+    const char *thresholds;      /* --thresholds, or NULL */
+    report_chart_opts co;        /* chart options */
+    uint64_t seed;               /* bootstrap seed */
+    int resamples;               /* bootstrap R */
+    int64_t created;             /* --created, -1 = the newest sample */
+    cow_store *st;               /* the store (the caller's) */
+    cow_run_row *rows;           /* its runs */
+    size_t n;
+    cow_findings fs;             /* the doctor's findings */
+    cow_tradeoff trade;          /* the trade-off, when has_trade */
+    int has_trade;
+    const char *trade_host;      /* the group compared (borrowed from rows) */
+    const char *trade_scenario;
+    report_chart *charts;        /* charts written or skipped */
+    size_t nch;
+} app_report;
+
+int app_report_write(app_report *j, cow_err *e);
+/* Free what app_report_write filled (not the store). */
+void app_report_release(app_report *j);
+
+#endif

@@ -1,0 +1,205 @@
+/* store_facts.c -- the doctor's facts: one value with its source per
+ * question (last/max INFO field, stat, event count, latency monitor,
+ * refusals), and the memory and interval series. */
+#include "store.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "store_int.h"
+
+/* ------------------------------------------------------------- facts */
+
+/* Step q (bound by the caller); a row fills f from columns num, text,
+ * path, line. */
+static int fact_row(cow_store *st, sqlite3_stmt *q, cow_fact *f, cow_err *e)
+{
+    int rc = sqlite3_step(q);
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(q, 1);
+        const unsigned char *p = sqlite3_column_text(q, 2);
+        f->known = 1;
+        f->num = col_num(q, 0);
+        snprintf(f->text, sizeof(f->text), "%s", t ? (const char *)t : "");
+        if (p)
+            snprintf(f->src, sizeof(f->src), "%s:%lld", (const char *)p,
+                     (long long)sqlite3_column_int64(q, 3));
+    }
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading facts");
+    return COW_OK;
+}
+
+static int fact_key(cow_store *st, int stmt, int64_t run, const char *key,
+                    cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[stmt];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_info_last(cow_store *st, int64_t run, const char *key, cow_fact *f,
+                         cow_err *e)
+{
+    return fact_key(st, SQL_FACT_INFO_LAST, run, key, f, e);
+}
+
+int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f,
+                        cow_err *e)
+{
+    return fact_key(st, SQL_FACT_INFO_MAX, run, key, f, e);
+}
+
+int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
+                            const char *sub, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_INFO_SUB_MAX];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key_prefix, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, sub, -1, SQLITE_STATIC);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
+                        const char *key, int child, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_STAT_MAX];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int(q, 4, child != 0);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_stat_last(cow_store *st, int64_t run, const char *source,
+                         const char *key, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_STAT_LAST];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    return fact_row(st, q, f, e);
+}
+
+int store_fact_event_count(cow_store *st, int64_t run, const char *kind,
+                           cow_fact *f, cow_err *e)
+{
+    int rc = fact_key(st, SQL_FACT_EVENT_COUNT, run, kind, f, e);
+    if (rc == COW_OK && !f->known) {
+        f->known = 1; /* no such event: a count of zero */
+        f->num = 0;
+    }
+    return rc;
+}
+
+int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
+                         cow_fact *f, cow_err *e)
+{
+    return fact_key(st, SQL_FACT_EVENT_MAX, run, kind, f, e);
+}
+
+int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
+                      cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON];
+    int rc, col = strcmp(what, "history") == 0 ? 1 : strcmp(what, "latest") == 0 ? 2 : 3;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0) {
+        const unsigned char *p = sqlite3_column_text(q, 4);
+        f->known = 1;
+        f->num = (double)sqlite3_column_int64(q, col);
+        if (p)
+            snprintf(f->src, sizeof(f->src), "%s:%lld", (const char *)p,
+                     (long long)sqlite3_column_int64(q, 5));
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading latency monitor");
+    return COW_OK;
+}
+
+int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
+                   size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_MEM];
+    size_t c1 = 0, c2 = 0, k = 0;
+    char first[64] = "";
+    int rc;
+
+    *t_us = NULL;
+    *bytes = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const unsigned char *w = sqlite3_column_text(q, 2);
+        const char *what = w ? (const char *)w : "";
+        if (k == 0)
+            snprintf(first, sizeof(first), "%s", what);
+        else if (strcmp(first, what) != 0)
+            break; /* one series: the preferred one */
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &c1);
+        *bytes = xgrow(*bytes, sizeof(double), k + 1, &c2);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*bytes)[k++] = sqlite3_column_double(q, 1);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return sql_fail(st, e, "loading memory series");
+    return COW_OK;
+}
+
+int store_load_intervals(cow_store *st, int64_t run, int throughput,
+                         int64_t **t_us, double **dur_s, double **count,
+                         double **max_us, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_INTERVALS];
+    size_t c1 = 0, c2 = 0, c3 = 0, c4 = 0, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *dur_s = *count = *max_us = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, throughput != 0);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &c1);
+        *dur_s = xgrow(*dur_s, sizeof(double), k + 1, &c2);
+        *count = xgrow(*count, sizeof(double), k + 1, &c3);
+        *max_us = xgrow(*max_us, sizeof(double), k + 1, &c4);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*dur_s)[k] = col_num(q, 1);
+        (*count)[k] = col_num(q, 2);
+        (*max_us)[k++] = col_num(q, 3);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE)
+        return sql_fail(st, e, "loading intervals");
+    return COW_OK;
+}
+
+
+int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_REFUSALS];
+    int rc;
+    sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
+    rc = fact_row(st, q, f, e);
+    if (rc == COW_OK && !f->known) {
+        f->known = 1;
+        f->num = 0;
+    }
+    return rc;
+}
+

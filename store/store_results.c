@@ -1,0 +1,509 @@
+/* store_results.c -- what analysis reads and writes: samples, events and INFO
+ * series in; phases, quantiles, deltas, exceedance and findings out; the
+ * run list. */
+#include "store.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mem.h"
+#include "store_int.h"
+
+/* ------------------------------------------------------------ analysis */
+
+int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
+                       double **lat_us, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_COUNT_SAMPLES];
+    size_t cap, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *lat_us = NULL;
+    *n = 0;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    cap = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW)
+        return sql_fail(st, e, "counting samples");
+    *t_us = xmalloc((cap ? cap : 1) * sizeof(int64_t));
+    *lat_us = xmalloc((cap ? cap : 1) * sizeof(double));
+    q = st->stmt[SQL_LOAD_SAMPLES];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && k < cap) {
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*lat_us)[k++] = sqlite3_column_double(q, 1);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*t_us);
+        free(*lat_us);
+        *t_us = NULL;
+        *lat_us = NULL;
+        return sql_fail(st, e, "loading samples");
+    }
+    *n = k;
+    return COW_OK;
+}
+
+int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
+                      int64_t *t_last_us, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_SAMPLE_SPAN];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    *n = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
+    *t_first_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 1) : 0;
+    *t_last_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 2) : 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW)
+        return sql_fail(st, e, "counting samples");
+    return COW_OK;
+}
+
+int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                         double **lat, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_LAT];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *lat = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, t0_us);
+    sqlite3_bind_int64(q, 3, t1_us);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (k == cap)
+            *lat = xgrow(*lat, sizeof(double), k + 1, &cap);
+        (*lat)[k++] = sqlite3_column_double(q, 0);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        free(*lat);
+        *lat = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading latencies");
+    }
+    return COW_OK;
+}
+
+/* A TEXT column copied into a pool of owned strings (NULL for NULL). */
+static const char *pool_dup(char ***pool, size_t *npool, size_t *cap, sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    if (t == NULL)
+        return NULL;
+    *pool = xgrow(*pool, sizeof(char *), *npool + 1, cap);
+    (*pool)[*npool] = xstrdup((const char *)t);
+    return (*pool)[(*npool)++];
+}
+
+static void pool_free(char **pool, size_t npool)
+{
+    size_t i;
+    for (i = 0; i < npool; i++)
+        free(pool[i]);
+    free(pool);
+}
+
+int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_EVENTS];
+    size_t cap = 0, pcap = 0;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_event *v;
+        out->v = xgrow(out->v, sizeof(cow_event), out->n + 1, &cap);
+        v = &out->v[out->n++];
+        v->t_us = sqlite3_column_int64(q, 0);
+        v->kind = pool_dup(&out->pool, &out->npool, &pcap, q, 1);
+        v->pid = (long)sqlite3_column_int64(q, 2);
+        v->value = sqlite3_column_type(q, 3) == SQLITE_NULL ? NAN
+                                                            : sqlite3_column_double(q, 3);
+        v->unit = pool_dup(&out->pool, &out->npool, &pcap, q, 4);
+        v->text = pool_dup(&out->pool, &out->npool, &pcap, q, 5);
+        v->line = (long)sqlite3_column_int64(q, 6);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE) {
+        store_free_events(out);
+        return sql_fail(st, e, "loading events");
+    }
+    return COW_OK;
+}
+
+void store_free_events(cow_event_set *s)
+{
+    pool_free(s->pool, s->npool);
+    free(s->v);
+    memset(s, 0, sizeof(*s));
+}
+
+int store_load_info_series(cow_store *st, int64_t run, const char *key,
+                           int64_t **t_us, double **num, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_INFO];
+    size_t cap = 0, cap2 = 0, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *num = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &cap);
+        *num = xgrow(*num, sizeof(double), k + 1, &cap2);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*num)[k++] = sqlite3_column_double(q, 1);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE)
+        return sql_fail(st, e, "loading INFO series");
+    return COW_OK;
+}
+
+int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
+                         int resamples, const char *method, cow_err *e)
+{
+    static const int dels[] = {SQL_DEL_ANALYSIS, SQL_DEL_PHASES, SQL_DEL_QUANTILES,
+                               SQL_DEL_DELTAS, SQL_DEL_EXCEED};
+    sqlite3_stmt *q;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < sizeof(dels) / sizeof(dels[0]); i++) {
+        q = st->stmt[dels[i]];
+        sqlite3_bind_int64(q, 1, run);
+        if ((rc = step_done(st, q, e, "clearing old results")) != COW_OK)
+            return rc;
+    }
+    q = st->stmt[SQL_PUT_ANALYSIS];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, (sqlite3_int64)seed);
+    sqlite3_bind_int(q, 3, resamples);
+    sqlite3_bind_text(q, 4, method, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)time(NULL));
+    return step_done(st, q, e, "recording analysis");
+}
+
+int store_put_phase(cow_store *st, int64_t run, const cow_phase_row *p, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_PHASE];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, p->idx);
+    bind_text(q, 3, p->kind);
+    bind_text(q, 4, p->label);
+    sqlite3_bind_int64(q, 5, p->t0_us);
+    sqlite3_bind_int64(q, 6, p->t1_us);
+    bind_t(q, 7, p->fork_us);
+    if (p->child_pid)
+        sqlite3_bind_int64(q, 8, p->child_pid);
+    bind_text(q, 9, p->source);
+    sqlite3_bind_int(q, 10, p->overlap);
+    sqlite3_bind_int(q, 11, p->open);
+    sqlite3_bind_int(q, 12, p->failed);
+    sqlite3_bind_int64(q, 13, p->n);
+    bind_num(q, 14, p->mean_us);
+    bind_num(q, 15, p->min_us);
+    bind_num(q, 16, p->max_us);
+    bind_num(q, 17, p->grid_us);
+    return step_done(st, q, e, "storing phase");
+}
+
+int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *r,
+                       cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_QUANTILE];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, r->phase);
+    sqlite3_bind_double(q, 3, r->q);
+    bind_num(q, 4, r->value_us);
+    bind_num(q, 5, r->lo_us);
+    bind_num(q, 6, r->hi_us);
+    sqlite3_bind_int64(q, 7, r->n_needed);
+    sqlite3_bind_int(q, 8, r->thin);
+    return step_done(st, q, e, "storing quantile");
+}
+
+int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
+                    cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_DELTA];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, d->phase);
+    sqlite3_bind_int(q, 3, d->base);
+    sqlite3_bind_double(q, 4, d->q);
+    bind_num(q, 5, d->base_us);
+    bind_num(q, 6, d->value_us);
+    bind_num(q, 7, d->delta_us);
+    bind_num(q, 8, d->lo_us);
+    bind_num(q, 9, d->hi_us);
+    bind_num(q, 10, d->ratio);
+    bind_num(q, 11, d->ratio_lo);
+    bind_num(q, 12, d->ratio_hi);
+    bind_text(q, 13, d->verdict);
+    sqlite3_bind_int(q, 14, d->thin);
+    return step_done(st, q, e, "storing delta");
+}
+
+int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_EXCEED];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, x->phase);
+    sqlite3_bind_double(q, 3, x->base_q);
+    sqlite3_bind_double(q, 4, x->threshold_us);
+    sqlite3_bind_int64(q, 5, x->n);
+    sqlite3_bind_int64(q, 6, x->count);
+    bind_num(q, 7, x->p);
+    bind_num(q, 8, x->lo);
+    bind_num(q, 9, x->hi);
+    return step_done(st, q, e, "storing exceedance");
+}
+
+
+int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e)
+{
+    sqlite3_stmt *q;
+    size_t cap = 0, pcap = 0;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    q = st->stmt[SQL_RES_ANALYSIS];
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        r->analysed = 1;
+        r->seed = (uint64_t)sqlite3_column_int64(q, 0);
+        r->resamples = sqlite3_column_int(q, 1);
+    }
+    sqlite3_reset(q);
+    q = st->stmt[SQL_RES_PHASES];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_phase_row *p;
+        r->ph = xgrow(r->ph, sizeof(*p), r->nph + 1, &cap);
+        p = &r->ph[r->nph++];
+        p->idx = sqlite3_column_int(q, 0);
+        p->kind = pool_dup(&r->pool, &r->npool, &pcap, q, 1);
+        p->label = pool_dup(&r->pool, &r->npool, &pcap, q, 2);
+        p->t0_us = sqlite3_column_int64(q, 3);
+        p->t1_us = sqlite3_column_int64(q, 4);
+        p->fork_us = sqlite3_column_int64(q, 5);
+        p->child_pid = (long)sqlite3_column_int64(q, 6);
+        p->source = pool_dup(&r->pool, &r->npool, &pcap, q, 7);
+        p->overlap = sqlite3_column_int(q, 8);
+        p->open = sqlite3_column_int(q, 9);
+        p->failed = sqlite3_column_int(q, 10);
+        p->n = sqlite3_column_int64(q, 11);
+        p->mean_us = col_num(q, 12);
+        p->min_us = col_num(q, 13);
+        p->max_us = col_num(q, 14);
+        p->grid_us = col_num(q, 15);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    cap = 0;
+    q = st->stmt[SQL_RES_QUANTILES];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_quantile_row *x;
+        r->q = xgrow(r->q, sizeof(*x), r->nq + 1, &cap);
+        x = &r->q[r->nq++];
+        x->phase = sqlite3_column_int(q, 0);
+        x->q = sqlite3_column_double(q, 1);
+        x->value_us = col_num(q, 2);
+        x->lo_us = col_num(q, 3);
+        x->hi_us = col_num(q, 4);
+        x->n_needed = sqlite3_column_int64(q, 5);
+        x->thin = sqlite3_column_int(q, 6);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    cap = 0;
+    q = st->stmt[SQL_RES_DELTAS];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_delta_row *d;
+        r->d = xgrow(r->d, sizeof(*d), r->nd + 1, &cap);
+        d = &r->d[r->nd++];
+        d->phase = sqlite3_column_int(q, 0);
+        d->base = sqlite3_column_int(q, 1);
+        d->q = sqlite3_column_double(q, 2);
+        d->base_us = col_num(q, 3);
+        d->value_us = col_num(q, 4);
+        d->delta_us = col_num(q, 5);
+        d->lo_us = col_num(q, 6);
+        d->hi_us = col_num(q, 7);
+        d->ratio = col_num(q, 8);
+        d->ratio_lo = col_num(q, 9);
+        d->ratio_hi = col_num(q, 10);
+        d->verdict = pool_dup(&r->pool, &r->npool, &pcap, q, 11);
+        d->thin = sqlite3_column_int(q, 12);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    cap = 0;
+    q = st->stmt[SQL_RES_EXCEED];
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_exceed_row *x;
+        r->x = xgrow(r->x, sizeof(*x), r->nx + 1, &cap);
+        x = &r->x[r->nx++];
+        x->phase = sqlite3_column_int(q, 0);
+        x->base_q = sqlite3_column_double(q, 1);
+        x->threshold_us = sqlite3_column_double(q, 2);
+        x->n = sqlite3_column_int64(q, 3);
+        x->count = sqlite3_column_int64(q, 4);
+        x->p = col_num(q, 5);
+        x->lo = col_num(q, 6);
+        x->hi = col_num(q, 7);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    return COW_OK;
+fail:
+    store_free_results(r);
+    return sql_fail(st, e, "loading results");
+}
+
+void store_free_results(cow_result_set *r)
+{
+    pool_free(r->pool, r->npool);
+    free(r->ph);
+    free(r->q);
+    free(r->d);
+    free(r->x);
+    memset(r, 0, sizeof(*r));
+}
+
+int store_load_findings(cow_store *st, int64_t run, cow_finding_row **rows,
+                        size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_FINDINGS];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *rows = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_finding_row *f;
+        *rows = xgrow(*rows, sizeof(**rows), k + 1, &cap);
+        f = &(*rows)[k++];
+        f->rule = col_dup(q, 0);
+        f->severity = col_dup(q, 1);
+        f->title = col_dup(q, 2);
+        f->evidence = col_dup(q, 3);
+        f->recommendation = col_dup(q, 4);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        store_free_findings(*rows, k);
+        *rows = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading findings");
+    }
+    return COW_OK;
+}
+
+void store_free_findings(cow_finding_row *rows, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(rows[i].rule);
+        free(rows[i].severity);
+        free(rows[i].title);
+        free(rows[i].evidence);
+        free(rows[i].recommendation);
+    }
+    free(rows);
+}
+
+
+int store_clear_findings(cow_store *st, int64_t run, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_DEL_FINDINGS];
+    sqlite3_bind_int64(q, 1, run);
+    return step_done(st, q, e, "clearing findings");
+}
+
+int store_put_finding(cow_store *st, int64_t run, int seq, const char *rule,
+                      const char *severity, const char *title,
+                      const char *evidence_json, const char *recommendation,
+                      cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_PUT_FINDING];
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, seq);
+    bind_text(q, 3, rule);
+    bind_text(q, 4, severity);
+    bind_text(q, 5, title);
+    bind_text(q, 6, evidence_json);
+    bind_text(q, 7, recommendation);
+    return step_done(st, q, e, "storing finding");
+}
+
+
+int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_RUNS];
+    cow_run_row *v = NULL;
+    size_t k = 0, cap = 0;
+    int rc;
+
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_run_row *r;
+        v = xgrow(v, sizeof(*v), k + 1, &cap);
+        r = &v[k++];
+        r->id = sqlite3_column_int64(q, 0);
+        r->label = col_dup(q, 1);
+        r->scenario = col_dup(q, 2);
+        r->mode = col_dup(q, 3);
+        r->host = col_dup(q, 4);
+        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
+                       ? -1 : (long)sqlite3_column_int64(q, 5);
+        r->files = sqlite3_column_int64(q, 6);
+        r->samples = sqlite3_column_int64(q, 7);
+        r->rejected = sqlite3_column_int64(q, 8);
+        r->events = sqlite3_column_int64(q, 9);
+        r->t_first_us = sqlite3_column_int64(q, 10);
+        r->t_last_us = sqlite3_column_int64(q, 11);
+        r->phases = col_dup(q, 12);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE) {
+        store_free_runs(v, k);
+        return sql_fail(st, e, "listing runs");
+    }
+    *rows = v;
+    *n = k;
+    return COW_OK;
+}
+
+void store_free_runs(cow_run_row *rows, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(rows[i].label);
+        free(rows[i].scenario);
+        free(rows[i].mode);
+        free(rows[i].host);
+        free(rows[i].phases);
+    }
+    free(rows);
+}
+
