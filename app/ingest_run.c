@@ -21,6 +21,7 @@
 #include "app.h"
 #include "mem.h"
 #include "timeconv.h"
+#include "parse_ahead.h"
 #include "writer.h"
 
 /* Rejects printed per file; the rest are only counted and stored. */
@@ -208,10 +209,63 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
     return FILE_REFUSED;
 }
 
-/* Run the parser into the store through the sink; the background writer
- * is stopped (and its error kept) before returning. */
-static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o,
-                      storesink *k, cow_err *e)
+/* Where a file's records come from: its own source, read on this thread,
+ * or a worker of parse_ahead.c that reads it ahead (--jobs). */
+typedef struct fileread {
+    cow_src src;          /* ahead == NULL */
+    cow_ahead *ahead;
+    size_t idx;           /* the file's index in the ahead session */
+} fileread;
+
+/* Open the file and find its parser (*p NULL: none recognises it). */
+static int open_file(fileread *fr, const char *path, const cow_ingest_flags *fl,
+                     cow_parse_opts *o, const cow_parser **p, long long *size,
+                     cow_err *e)
+{
+    const char *head;
+    size_t nhead;
+    struct stat sb;
+    int rc;
+
+    o->fname = base_name(path);
+    if (fr->ahead) {
+        cow_ahead_head h;
+        ahead_head(fr->ahead, fr->idx, &h);
+        if (h.rc != COW_OK) {
+            *e = h.e;
+            return h.rc;
+        }
+        o->mtime_us = h.mtime_us;
+        *size = h.size;
+        *p = h.parser;
+        return COW_OK;
+    }
+    if ((rc = src_open_file(&fr->src, path, e)) != COW_OK)
+        return rc;
+    if (stat(path, &sb) == 0)
+        o->mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
+    *size = fr->src.size;
+    if ((rc = src_peek(&fr->src, &head, &nhead, e)) != COW_OK)
+        return rc;
+    *p = fl->parser ? parser_by_name(fl->parser)
+                    : parser_detect(o->fname, head,
+                                    nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    return COW_OK;
+}
+
+static void close_file(fileread *fr)
+{
+    if (fr->ahead)
+        ahead_drop(fr->ahead, fr->idx);
+    else
+        src_close(&fr->src);
+}
+
+/* Run the parser (or replay what a worker parsed) into the store through
+ * the sink; the background writer is stopped (and its error kept) before
+ * returning. sha: the file's digest when COW_OK. */
+static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o,
+                      storesink *k, char sha[65], cow_err *e)
 {
     cow_sink sink;
     cow_err we = COW_ERR_INIT;
@@ -220,7 +274,13 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
     sink.emit = emit;
     sink.emit_samples = emit_samples;
     sink.ctx = k;
-    rc = p->parse(src, o, &sink, e);
+    if (fr->ahead) {
+        rc = ahead_replay(fr->ahead, fr->idx, &sink, sha, e);
+    } else {
+        rc = p->parse(&fr->src, o, &sink, e);
+        if (rc == COW_OK)
+            src_sha256(&fr->src, sha);
+    }
     wrc = writer_stop(k->w, &we);
     k->w = NULL;
     if (wrc != COW_OK && rc == COW_OK) {
@@ -243,44 +303,31 @@ static void print_landed(const char *fname, const cow_parser *p, const storesink
 }
 
 /* Ingest one file of a run. *run_id is created on first use. */
-static int ingest_file(cow_store *st, const cow_capture_run *r,
+static int ingest_file(cow_store *st, const cow_capture_run *r, fileread *fr,
                        const char *path, const cow_parse_opts *o0,
                        const cow_ingest_flags *fl, int64_t *run_id,
                        cow_ingest_totals *tot)
 {
     cow_err e = COW_ERR_INIT;
-    cow_src src;
     cow_parse_opts o = *o0;
-    const cow_parser *p;
-    const char *head;
-    size_t nhead;
+    const cow_parser *p = NULL;
+    long long size = 0;
     storesink k;
-    struct stat sb;
     char sha[65];
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
-    if (src_open_file(&src, path, &e) != COW_OK) {
+    if (open_file(fr, path, fl, &o, &p, &size, &e) != COW_OK) {
         app_error(&e);
+        close_file(fr);
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    if (stat(path, &sb) == 0)
-        o.mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
-    o.fname = base_name(path);
-    if (src_peek(&src, &head, &nhead, &e) != COW_OK) {
-        app_error(&e);
-        src_close(&src);
-        tot->files_refused++;
-        return FILE_REFUSED;
-    }
-    p = fl->parser ? parser_by_name(fl->parser)
-                   : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
     if (p == NULL) {
         if (!fl->quiet)
             printf("  %-28s skipped: no parser recognises it (force one with "
                    "--parser NAME; see cowtail help ingest)\n", o.fname);
-        src_close(&src);
+        close_file(fr);
         tot->files_skipped++;
         return FILE_SKIPPED;
     }
@@ -294,7 +341,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     /* A file already in this run is told apart before parsing when a file
      * of the same size is there (hash it first); otherwise the digest taken
      * while parsing is checked at the end. */
-    if ((rc = store_file_size_seen(st, k.run, (int64_t)src.size, &seen, &e)) != COW_OK)
+    if ((rc = store_file_size_seen(st, k.run, (int64_t)size, &seen, &e)) != COW_OK)
         goto fatal;
     if (seen) {
         cow_err he = COW_ERR_INIT;
@@ -302,17 +349,16 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
             store_file_seen(st, k.run, sha, o.fname, &seen, &e) == COW_OK && seen)
             goto duplicate;
     }
-    if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
+    if ((rc = store_file_begin(st, k.run, path, (int64_t)size, p->name,
                                &k.file, &e)) != COW_OK)
         goto fatal;
-    rc = parse_file(p, &src, &o, &k, &e);
+    rc = parse_file(p, fr, &o, &k, sha, &e);
     if (rc == COW_ESQL || rc == COW_EIO)
         goto fatal;
     if (rc != COW_OK) {
-        src_close(&src);
+        close_file(fr);
         return refuse_file(st, r, fl, path, o.fname, p, &e, run_id, tot);
     }
-    src_sha256(&src, sha);
     if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
         goto fatal;
     if (seen) {
@@ -321,7 +367,7 @@ duplicate:
         *run_id = 0;
         if (!fl->quiet)
             printf("  %-28s already ingested (same SHA-256): nothing added\n", o.fname);
-        src_close(&src);
+        close_file(fr);
         tot->files_dup++;
         return FILE_DUP;
     }
@@ -330,7 +376,7 @@ duplicate:
         goto fatal;
     if (!fl->quiet)
         print_landed(o.fname, p, &k);
-    src_close(&src);
+    close_file(fr);
     tot->files_ok++;
     tot->rows += k.rows;
     tot->rejected += k.rejected;
@@ -340,8 +386,41 @@ fatal:
     if (!e.path[0])
         cow_err_at(&e, path, 0, 0);
     app_error(&e);
-    src_close(&src);
+    close_file(fr);
     return FILE_FATAL;
+}
+
+/* --jobs: the files of every run, in ingest order, for parse_ahead.c. */
+static cow_ahead *start_ahead(const cow_capture *cap, const cow_ingest_flags *fl,
+                              cow_ahead_file **files)
+{
+    size_t i, j, n = 0, k = 0;
+    int jobs = fl->jobs > 0 ? fl->jobs : app_default_jobs();
+    cow_ahead *a;
+
+    *files = NULL;
+    if (jobs <= 1)
+        return NULL;
+    for (i = 0; i < cap->n; i++)
+        n += cap->runs[i].nfiles;
+    *files = xcalloc(n ? n : 1, sizeof(**files));
+    for (i = 0; i < cap->n; i++) {
+        const cow_capture_run *r = &cap->runs[i];
+        cow_parse_opts o;
+        cow_err e = COW_ERR_INIT;
+        int bad = make_opts(r, fl, &o, &e) != COW_OK;
+        for (j = 0; j < r->nfiles; j++, k++) {
+            (*files)[k].path = r->files[j];
+            (*files)[k].opts = o;
+            (*files)[k].skip = bad;
+        }
+    }
+    a = ahead_start(*files, n, jobs, fl->parser);
+    if (a == NULL) {
+        free(*files);
+        *files = NULL;
+    }
+    return a;
 }
 
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
@@ -349,7 +428,9 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
 {
     cow_capture cap;
     cow_err e = COW_ERR_INIT;
-    size_t i, j;
+    cow_ahead *ahead;
+    cow_ahead_file *files = NULL;
+    size_t i, j, next = 0;
     int a, code = EXIT_OK;
 
     memset(tot, 0, sizeof(*tot));
@@ -371,6 +452,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         capture_release(&cap);
         return EXIT_USAGE;
     }
+    ahead = start_ahead(&cap, fl, &files);
     for (i = 0; i < cap.n; i++) {
         const cow_capture_run *r = &cap.runs[i];
         cow_parse_opts o;
@@ -381,13 +463,23 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             cow_err_at(&e, r->dir, 0, 0);
             app_error(&e);
             code = EXIT_USAGE;
+            if (ahead)
+                for (j = 0; j < r->nfiles; j++)
+                    ahead_drop(ahead, next++);
             continue;
         }
         if (!fl->quiet)
             printf("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
         for (j = 0; j < r->nfiles; j++) {
-            int out = ingest_file(st, r, r->files[j], &o, fl, &run_id, tot);
+            fileread fr;
+            int out;
+            memset(&fr, 0, sizeof(fr));
+            fr.ahead = ahead;
+            fr.idx = next++;
+            out = ingest_file(st, r, &fr, r->files[j], &o, fl, &run_id, tot);
             if (out == FILE_FATAL) {
+                ahead_stop(ahead);
+                free(files);
                 capture_release(&cap);
                 return EXIT_IO;
             }
@@ -398,6 +490,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         }
         tot->runs += touched;
     }
+    ahead_stop(ahead);
+    free(files);
     if (tot->rejected > 0 && code == EXIT_OK)
         code = EXIT_REJECTED;
     capture_release(&cap);
@@ -413,13 +507,20 @@ void app_print_totals(FILE *fp, const cow_ingest_totals *tot)
            tot->files_dup, tot->files_skipped);
 }
 
-int app_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
+int app_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp)
 {
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     int code;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
+    fl.jobs = jobs;
     code = app_ingest_paths(st, paths, npaths, &fl, &tot);
     app_print_totals(fp, &tot);
     return code;

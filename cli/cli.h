@@ -57,6 +57,16 @@ int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **l
 struct cJSON;
 int cli_print_json(const struct cJSON *j);
 
+/* --jobs N: a whole number from 1 to COW_MAX_JOBS into *jobs; prints the
+ * error and returns 0 when it is not one. */
+#define COW_MAX_JOBS 64
+int cli_parse_jobs(const char *arg, int *jobs);
+/* The help line of --jobs, shared by ingest, report and check. */
+#define CLI_JOBS_HELP \
+    "  --jobs N           parse N files at once (default: one per core); one", \
+    "                     writer commits them file by file: the database is", \
+    "                     the same for every N"
+
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);
 

@@ -13,13 +13,16 @@
 #include "commands.h"
 
 const char *const cmd_check_usage[] = {
-    "usage: cowtail check --thresholds FILE [--db FILE] [--json] [CAPTURE...]",
+    "usage: cowtail check --thresholds FILE [--db FILE] [--json] [--jobs N]",
+    "                     [CAPTURE...]",
     "",
     "Evaluate every run (capture folders given are ingested first) against",
     "the limits in FILE (JSON; keys: max_p999_lift_ms, max_p99_lift_ms,",
     "max_p99_ms, max_p999_ms, max_cow_fraction, max_fork_ms,",
     "require_thp_off, min_samples; see schemas/thresholds.schema.json).",
     "Prints one line per run and check (or --json).",
+    "",
+    CLI_JOBS_HELP,
     "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
     "thresholds file, no runs); 3 database or file system error.",
@@ -115,12 +118,13 @@ static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
 
 /* Options; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, const char **db, const char **tpath,
-                      int *json)
+                      int *json, int *jobs)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"thresholds", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -131,6 +135,10 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
         case 'd': *db = optarg; break;
         case 't': *tpath = optarg; break;
         case 'j': *json = 1; break;
+        case 'J':
+            if (!cli_parse_jobs(optarg, jobs))
+                return EXIT_USAGE;
+            break;
         case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_check_usage); return EXIT_USAGE;
         }
@@ -143,8 +151,8 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
 }
 
 /* Open db, ingest the capture folders given, list the runs. */
-static int open_runs(const char *db, char **paths, int npaths, int json, cow_store **st,
-                     cow_run_row **rows, size_t *n)
+static int open_runs(const char *db, char **paths, int npaths, int json, int jobs,
+                     cow_store **st, cow_run_row **rows, size_t *n)
 {
     cow_err e = COW_ERR_INIT;
     int code;
@@ -154,7 +162,7 @@ static int open_runs(const char *db, char **paths, int npaths, int json, cow_sto
         return EXIT_IO;
     }
     if (npaths > 0) {
-        code = app_ingest_quiet(*st, paths, npaths, json ? stderr : stdout);
+        code = app_ingest_quiet(*st, paths, npaths, jobs, json ? stderr : stdout);
         if (code == EXIT_USAGE || code == EXIT_IO)
             return code;
         /* rejected lines were reported; the gate goes on */
@@ -178,15 +186,15 @@ int cmd_check(int argc, char **argv)
     cow_run_row *rows = NULL;
     app_thresholds t;
     size_t n = 0;
-    int json = 0, code, failed = 0;
+    int json = 0, jobs = 0, code, failed = 0;
 
-    if ((code = parse_args(argc, argv, &db, &tpath, &json)) >= 0)
+    if ((code = parse_args(argc, argv, &db, &tpath, &json, &jobs)) >= 0)
         return code;
     if (app_load_thresholds(tpath, &t, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_USAGE;
     }
-    code = open_runs(db, argv + optind, argc - optind, json, &st, &rows, &n);
+    code = open_runs(db, argv + optind, argc - optind, json, jobs, &st, &rows, &n);
     if (code == EXIT_OK)
         code = check_runs(st, rows, n, &t, json, &failed);
     if (code == EXIT_OK && !json)

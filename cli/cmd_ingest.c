@@ -31,6 +31,9 @@ const char *const cmd_ingest_usage[] = {
     "  --log-year YEAR      year for logs whose lines carry none [log_year]",
     "  --parser NAME        skip detection and read every file with NAME",
     "  -q, --quiet          print only errors and the summary",
+    "  --jobs N             parse N files at once (default: one per core); one",
+    "                       writer commits them file by file: the database is",
+    "                       the same for every N",
     "",
     "exit: 0 all landed; 1 some lines rejected or files refused; 2 usage or",
     "unusable path; 3 database or file system error.",
@@ -50,6 +53,7 @@ int cmd_ingest(int argc, char **argv)
         {"log-year", required_argument, NULL, 'y'},
         {"parser", required_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = COW_DEFAULT_DB;
@@ -73,6 +77,10 @@ int cmd_ingest(int argc, char **argv)
         case 'y': fl.log_year = atoi(optarg); break;
         case 'p': fl.parser = optarg; break;
         case 'q': fl.quiet = 1; break;
+        case 'J':
+            if (!cli_parse_jobs(optarg, &fl.jobs))
+                return EXIT_USAGE;
+            break;
         case 'h':
             cli_print_usage(stdout, cmd_ingest_usage);
             cli_print_parsers(stdout);

@@ -33,6 +33,7 @@ const char *const cmd_report_usage[] = {
     "  --resamples N      bootstrap resamples (default 9999)",
     "  --created EPOCH_S  pin the workbook's document date (default: the",
     "                     newest sample, so output depends only on the data)",
+    CLI_JOBS_HELP,
     NULL
 };
 
@@ -69,7 +70,7 @@ static void headline_findings(const cow_findings *fs)
 }
 
 /* Options; returns -1 to go on, else the exit code. */
-static int parse_args(app_report *j, int argc, char **argv)
+static int parse_args(app_report *j, int *jobs, int argc, char **argv)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -80,6 +81,7 @@ static int parse_args(app_report *j, int argc, char **argv)
         {"seed", required_argument, NULL, 's'},
         {"resamples", required_argument, NULL, 'R'},
         {"created", required_argument, NULL, 'c'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -108,6 +110,10 @@ static int parse_args(app_report *j, int argc, char **argv)
             }
             break;
         case 'c': j->created = strtoll(optarg, NULL, 10); break;
+        case 'J':
+            if (!cli_parse_jobs(optarg, jobs))
+                return EXIT_USAGE;
+            break;
         case 'h': cli_print_usage(stdout, cmd_report_usage); return EXIT_OK;
         default: cli_print_usage(stderr, cmd_report_usage); return EXIT_USAGE;
         }
@@ -125,7 +131,7 @@ int cmd_report(int argc, char **argv)
     app_report j;
     cow_err e = COW_ERR_INIT;
     size_t i, drawn = 0;
-    int code;
+    int code, jobs = 0;
 
     memset(&j, 0, sizeof(j));
     j.db = COW_DEFAULT_DB;
@@ -134,7 +140,7 @@ int cmd_report(int argc, char **argv)
     j.seed = 1;
     j.resamples = COW_BOOT_RESAMPLES;
     j.created = -1;
-    if ((code = parse_args(&j, argc, argv)) >= 0)
+    if ((code = parse_args(&j, &jobs, argc, argv)) >= 0)
         return code;
     code = EXIT_OK;
     if (store_open(j.db, &j.st, &e) != COW_OK) {
@@ -142,7 +148,8 @@ int cmd_report(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc &&
-        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
+        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
+                                   stdout)) == EXIT_USAGE ||
          code == EXIT_IO))
         goto done;
     if (app_report_write(&j, &e) != COW_OK)

@@ -130,8 +130,10 @@ static int op_id(cow_store *st, const char *name, int64_t *id, cow_err *e)
     *id = 0;
     if (name == NULL)
         return COW_OK;
-    for (i = 0; i < st->nops; i++) /* pointers first: names are interned */
-        if (st->ops[i].name == name) {
+    /* pointers first (names are interned), but a parser's names are freed
+     * with it and a later file's may reuse the address: check the text */
+    for (i = 0; i < st->nops; i++)
+        if (st->ops[i].name == name && strcmp(st->ops[i].copy, name) == 0) {
             *id = st->ops[i].id;
             return COW_OK;
         }
