@@ -2,8 +2,9 @@
 # fleet.sh [RUNS=500] [SAMPLES=20000] -- a fleet batch: RUNS runs (one host
 # each) of SAMPLES latency samples, each with a server log (one BGSAVE in
 # the middle) and an INFO series (10 dumps). Times, side by side: ingest of
-# the tree, check end to end (ingest + analysis + gate) of the same tree,
-# peak RSS of both at RUNS/5 and at RUNS runs, export of the results
+# the tree with --jobs 1 and --jobs 2 (alternating, median of REPS=3),
+# check end to end (ingest + analysis + gate) of the same tree, peak RSS
+# of each at RUNS/5 and at RUNS runs, export of the results
 # (--jsonl; and --clickhouse when clickhouse-server is installed: a local
 # one is started for the measurement). Generated data stays in a temporary
 # folder (BENCH_WORK to choose it), removed at the end unless KEEP=1.
@@ -64,23 +65,37 @@ gen_tree "$WORK/small" "$small"
 echo "tree: $RUNS runs x $SAMPLES samples, $(du -sm "$WORK/big" | cut -f1) MiB"
 THR=$ROOT/samples/fleet/thresholds.json
 
-measure() { # measure TREE -> "ingest_s ingest_kib check_s check_kib"
-    rm -f "$WORK"/i.db* "$WORK"/c.db*
-    local t0 t1 t2 t3 ik ck
+ingest_once() { # ingest_once TREE JOBS -> "seconds peak_kib"
+    rm -f "$WORK"/i.db*
+    local t0 t1 k
     t0=$(now)
-    ik=$( { /usr/bin/time -f %M "$COW" ingest -q --db "$WORK/i.db" "$1" > /dev/null; } 2>&1 | tail -1)
+    k=$( { /usr/bin/time -f %M "$COW" ingest -q --jobs "$2" --db "$WORK/i.db" "$1" > /dev/null; } 2>&1 | tail -1)
     t1=$(now)
-    t2=$(now)
-    ck=$( { /usr/bin/time -f %M "$COW" check --db "$WORK/c.db" --thresholds "$THR" "$1" > /dev/null || true; } 2>&1 | tail -1)
-    t3=$(now)
-    echo "$(secs "$t0" "$t1") $ik $(secs "$t2" "$t3") $ck"
+    echo "$(secs "$t0" "$t1") $k"
 }
-read -r si sik sc sck <<< "$(measure "$WORK/small")"
-read -r bi bik bc bck <<< "$(measure "$WORK/big")"
-printf '%4d runs: ingest %.2f s (peak RSS %d MiB), check %.2f s (peak RSS %d MiB): check/ingest %.2fx\n' \
-    "$small" "$si" "$(rss_mib "$sik")" "$sc" "$(rss_mib "$sck")" "$(echo "$sc / $si" | bc -l)"
-printf '%4d runs: ingest %.2f s (peak RSS %d MiB), check %.2f s (peak RSS %d MiB): check/ingest %.2fx\n' \
-    "$RUNS" "$bi" "$(rss_mib "$bik")" "$bc" "$(rss_mib "$bck")" "$(echo "$bc / $bi" | bc -l)"
+check_once() { # check_once TREE JOBS -> "seconds peak_kib" (c.db is kept for export)
+    rm -f "$WORK"/c.db*
+    local t0 t1 k
+    t0=$(now)
+    k=$( { /usr/bin/time -f %M "$COW" check --jobs "$2" --db "$WORK/c.db" --thresholds "$THR" "$1" > /dev/null || true; } 2>&1 | tail -1)
+    t1=$(now)
+    echo "$(secs "$t0" "$t1") $k"
+}
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+REPS=${REPS:-3}
+for tree in small big; do
+    n=$([ $tree = small ] && echo "$small" || echo "$RUNS")
+    j1=() j2=() ck=() rss1=0 rss2=0 rssc=0
+    for r in $(seq "$REPS"); do  # alternating, as bench/ingest.sh does
+        read -r t k <<< "$(ingest_once "$WORK/$tree" 1)"; j1+=("$t"); rss1=$k
+        read -r t k <<< "$(ingest_once "$WORK/$tree" 2)"; j2+=("$t"); rss2=$k
+    done
+    read -r t k <<< "$(check_once "$WORK/$tree" 2)"; ck+=("$t"); rssc=$k
+    m1=$(printf '%s\n' "${j1[@]}" | median) m2=$(printf '%s\n' "${j2[@]}" | median)
+    printf '%4d runs: ingest --jobs 1 %.2f s (peak RSS %d MiB), --jobs 2 %.2f s (%d MiB): %.2fx; check --jobs 2 %.2f s (%d MiB): %.2fx the --jobs 2 ingest\n' \
+        "$n" "$m1" "$(rss_mib "$rss1")" "$m2" "$(rss_mib "$rss2")" "$(echo "$m1 / $m2" | bc -l)" \
+        "${ck[0]}" "$(rss_mib "$rssc")" "$(echo "${ck[0]} / $m2" | bc -l)"
+done
 
 # export of the checked (analysed) database's results
 t0=$(now)
