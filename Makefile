@@ -3,17 +3,27 @@
 #   make demo    build, then run the main job (cowtail report) on samples/
 #   make test    build and run every test, also under ASan+UBSan
 #   make bench   build and run the benchmarks (bench/README.md)
+#   make golden  rewrite every golden file (whole outputs, chart layouts,
+#                workbooks) from the current code; review the git diff
+#   make package build/cowtail_<version>_amd64.deb (CPack, Depends from
+#                dpkg-shlibdeps)
+#   make test-package  build the .deb, install it with dpkg -i (as root;
+#                otherwise unpack it), run the installed cowtail
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_OUT ?= $(BUILD)/demo
 
-# Debian packages the build, the tests and the benchmarks need.
+# Debian packages the build, the tests, the package and the benchmarks
+# need (dpkg-dev and file: CPack's dpkg-shlibdeps; groff-base and man-db:
+# checking the man page; gzip: compressing it).
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
-       libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl fonts-dejavu-core sqlite3 bc time unzip
+       libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl \
+       fonts-dejavu-core sqlite3 bc time unzip \
+       dpkg-dev file groff-base man-db gzip
 
-.PHONY: all deps build test test-asan demo bench clean
+.PHONY: all deps build test test-asan test-package package demo bench golden clean
 
 all: build
 
@@ -43,13 +53,26 @@ test-asan: deps
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	$(MAKE) --no-print-directory test-package
 	$(MAKE) --no-print-directory test-asan
+
+package: build
+	rm -f $(BUILD)/cowtail_*.deb
+	cd $(BUILD) && cpack -G DEB
+	@ls $(BUILD)/cowtail_*_amd64.deb
+
+test-package: package
+	bash packaging/test-deb.sh $(BUILD)/cowtail_*_amd64.deb samples/steady
 
 demo: build
 	rm -f $(DEMO_OUT).db $(DEMO_OUT).db-wal $(DEMO_OUT).db-shm
-	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report \
+	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report --force \
 	  --thresholds samples/fleet/thresholds.json samples/
 	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
+
+golden: build
+	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_xlsx'
+	git status --short tests/data
 
 bench: build
 	bash bench/ingest.sh

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "fact.h"
+#include "phase.h"
 
 enum cow_severity { COW_SEV_INFO = 0, COW_SEV_WARN, COW_SEV_CRIT };
 
@@ -25,7 +26,7 @@ enum cow_severity { COW_SEV_INFO = 0, COW_SEV_WARN, COW_SEV_CRIT };
 typedef struct cow_window_fact {
     int present;          /* 1 when a window was compared with a baseline */
     char label[32];       /* "sync-disk#1" */
-    char kind[24];        /* phase kind name */
+    int kind;             /* enum cow_phase_kind */
     int64_t n, base_n;    /* samples in the window and the baseline */
     double delta_us[4];   /* p50, p90, p99, p99.9 deltas (bootstrap) */
     double lo_us[4], hi_us[4]; /* their 95% intervals */

@@ -268,23 +268,24 @@ static int thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_findi
 
 /* ----------------------------------------------------------- sync */
 
-static int sync_lifted(const cow_run_facts *x, const char *kind)
+static int sync_lifted(const cow_run_facts *x, int kind)
 {
-    return x->worst.present && strcmp(x->worst.kind, kind) == 0 && lifted(&x->worst);
+    return x->worst.present && x->worst.kind == kind && lifted(&x->worst);
 }
 
 static int disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     size_t j, other = n;
-    if (!r[i].worst.present || strcmp(r[i].worst.kind, "sync-disk") != 0)
+    if (!r[i].worst.present || r[i].worst.kind != COW_PHASE_SYNC_DISK)
         return 0;
     for (j = 0; j < n; j++)
-        if (r[j].worst.present && strcmp(r[j].worst.kind, "sync-diskless") == 0 &&
+        if (r[j].worst.present && r[j].worst.kind == COW_PHASE_SYNC_DISKLESS &&
             (r[i].host == NULL || r[j].host == NULL || strcmp(r[i].host, r[j].host) == 0))
             other = j;
     if (other == n)
         return 0;
-    if (sync_lifted(&r[i], "sync-disk") && !sync_lifted(&r[other], "sync-diskless")) {
+    if (sync_lifted(&r[i], COW_PHASE_SYNC_DISK) &&
+        !sync_lifted(&r[other], COW_PHASE_SYNC_DISKLESS)) {
         f->severity = COW_SEV_WARN;
         snprintf(f->title, sizeof(f->title),
                  "the disk-based full sync lifted p99.9 by %.3f ms; the diskless "

@@ -76,6 +76,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
     int64_t starts[256];
     double best = -INFINITY;
     int best_phase = -1, best_lift = 0;
+    size_t best_i = 0;
 
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
@@ -120,6 +121,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
             best = d999;
             best_lift = lift;
             best_phase = p->idx;
+            best_i = i;
         }
     }
     if (ns >= 3) {
@@ -134,7 +136,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
         const cow_phase_row *p = phase_at(rs, best_phase), *b = NULL;
         w->present = 1;
         snprintf(w->label, sizeof(w->label), "%s", p->label);
-        snprintf(w->kind, sizeof(w->kind), "%s", p->kind);
+        w->kind = ph[best_i].kind;
         w->n = p->n;
         w->max_us = p->max_us;
         w->overlap = p->overlap;

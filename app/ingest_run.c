@@ -128,8 +128,8 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
         o->has_t0 = tmp.has_t0;
         runjson_release(&tmp);
         if (rc != COW_OK || !o->has_t0)
-            return COW_FAIL(e, COW_EUSAGE, "--t0 %s: expected an epoch (s, ms, "
-                            "us) or an ISO 8601 time", fl->t0);
+            return COW_FAIL(e, COW_EUSAGE, "--t0: '%s' is not an epoch (s, ms, us) "
+                            "or an ISO 8601 time that exists", fl->t0);
     } else {
         o->t0_us = r->meta.t0_us;
         o->has_t0 = r->meta.has_t0;
@@ -197,15 +197,21 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
                        int64_t *run_id, cow_ingest_totals *tot)
 {
     cow_err re = COW_ERR_INIT;
+    int rc;
     if (!e->path[0])
         cow_err_at(e, path, e->line, e->col);
     store_rollback(st);
     *run_id = 0; /* the run may have been created in this transaction */
     printf("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
-    store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
-                      p->name, refusal_code(e->code), e->msg, &re);
+    rc = store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
+                           p->name, refusal_code(e->code), e->msg, &re);
     app_error(e);
     tot->files_refused++;
+    if (rc != COW_OK) {
+        /* the doctor would not know of the refusal: a database error */
+        app_error(&re);
+        return FILE_FATAL;
+    }
     return FILE_REFUSED;
 }
 
@@ -259,6 +265,20 @@ static void close_file(fileread *fr)
         ahead_drop(fr->ahead, fr->idx);
     else
         src_close(&fr->src);
+}
+
+/* The file is already in the run: roll back what was begun for it. */
+static int duplicate_file(cow_store *st, fileread *fr, const char *fname,
+                          const cow_ingest_flags *fl, int64_t *run_id,
+                          cow_ingest_totals *tot)
+{
+    store_rollback(st);
+    *run_id = 0;
+    if (!fl->quiet)
+        printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
+    close_file(fr);
+    tot->files_dup++;
+    return FILE_DUP;
 }
 
 /* Run the parser (or replay what a worker parsed) into the store through
@@ -345,9 +365,13 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, fileread *fr,
         goto fatal;
     if (seen) {
         cow_err he = COW_ERR_INIT;
-        if (src_file_sha256(path, sha, &he) == COW_OK &&
-            store_file_seen(st, k.run, sha, o.fname, &seen, &e) == COW_OK && seen)
-            goto duplicate;
+        /* unreadable here: parsing it below says why */
+        if (src_file_sha256(path, sha, &he) != COW_OK)
+            seen = 0;
+        else if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
+            goto fatal;
+        if (seen)
+            return duplicate_file(st, fr, o.fname, fl, run_id, tot);
     }
     if ((rc = store_file_begin(st, k.run, path, (int64_t)size, p->name,
                                &k.file, &e)) != COW_OK)
@@ -361,16 +385,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, fileread *fr,
     }
     if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
         goto fatal;
-    if (seen) {
-duplicate:
-        store_rollback(st);
-        *run_id = 0;
-        if (!fl->quiet)
-            printf("  %-28s already ingested (same SHA-256): nothing added\n", o.fname);
-        close_file(fr);
-        tot->files_dup++;
-        return FILE_DUP;
-    }
+    if (seen)
+        return duplicate_file(st, fr, o.fname, fl, run_id, tot);
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;

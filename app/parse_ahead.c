@@ -38,6 +38,7 @@ typedef struct chunk {
 
 typedef struct job {
     cow_ahead_file *f;
+    size_t idx;              /* its place in the ingest order */
     int head_ready, done, cancel;
     cow_ahead_head head;
     chunk *first, *last;     /* published, not yet replayed */
@@ -53,6 +54,8 @@ typedef struct job {
 struct cow_ahead {
     job *jobs;
     size_t n, next;
+    size_t cur;              /* the file the writer is on */
+    size_t bytes, limit;     /* published, not replayed, over all files */
     pthread_t *th;
     int nth;
     pthread_mutex_t mu;
@@ -106,10 +109,14 @@ static int publish(job *j)
             j->first = j->cur;
         j->last = j->cur;
         j->bytes += j->cur->cap;
+        a->bytes += j->cur->cap;
         j->cur = NULL;
         pthread_cond_broadcast(&a->cv);
     }
-    while (j->bytes >= AHEAD_BUDGET && !j->cancel && !a->stop)
+    /* a file's own budget, and all files' together: jobs x budget; the
+     * file the writer waits for is never held back by the others */
+    while (!j->cancel && !a->stop &&
+           (j->bytes >= AHEAD_BUDGET || (j->idx != a->cur && a->bytes >= a->limit)))
         pthread_cond_wait(&a->cv, &a->mu);
     cancel = j->cancel || a->stop;
     pthread_mutex_unlock(&a->mu);
@@ -319,8 +326,10 @@ cow_ahead *ahead_start(cow_ahead_file *files, size_t n, int jobs, const char *pa
     a->n = n;
     a->jobs = xcalloc(n ? n : 1, sizeof(job));
     a->parser_name = parser_name;
+    a->limit = (size_t)jobs * AHEAD_BUDGET;
     for (i = 0; i < n; i++) {
         a->jobs[i].f = &files[i];
+        a->jobs[i].idx = i;
         a->jobs[i].a = a;
     }
     pthread_mutex_init(&a->mu, NULL);
@@ -340,6 +349,8 @@ void ahead_head(cow_ahead *a, size_t i, cow_ahead_head *h)
 {
     job *j = &a->jobs[i];
     pthread_mutex_lock(&a->mu);
+    a->cur = i;
+    pthread_cond_broadcast(&a->cv);
     while (!j->head_ready)
         pthread_cond_wait(&a->cv, &a->mu);
     *h = j->head;
@@ -355,7 +366,9 @@ static void release(job *j)
         free(c);
     }
     j->first = j->last = NULL;
+    j->a->bytes -= j->bytes;
     j->bytes = 0;
+    pthread_cond_broadcast(&j->a->cv);
 }
 
 int ahead_replay(cow_ahead *a, size_t i, cow_sink *sink, char sha[65], cow_err *e)
@@ -364,6 +377,8 @@ int ahead_replay(cow_ahead *a, size_t i, cow_sink *sink, char sha[65], cow_err *
     int rc = COW_OK;
 
     pthread_mutex_lock(&a->mu);
+    a->cur = i;
+    pthread_cond_broadcast(&a->cv);
     for (;;) {
         chunk *c;
         size_t off;
@@ -390,6 +405,7 @@ int ahead_replay(cow_ahead *a, size_t i, cow_sink *sink, char sha[65], cow_err *
         if (j->first == NULL)
             j->last = NULL;
         j->bytes -= c->cap;
+        a->bytes -= c->cap;
         free(c);
         pthread_cond_broadcast(&a->cv);
         if (rc != COW_OK) { /* the store failed: the parser need not go on */
@@ -414,6 +430,7 @@ void ahead_drop(cow_ahead *a, size_t i)
 {
     job *j = &a->jobs[i];
     pthread_mutex_lock(&a->mu);
+    a->cur = i;
     j->cancel = 1;
     pthread_cond_broadcast(&a->cv);
     while (!j->done)

@@ -8,12 +8,14 @@
  *     ahead_stop(a);
  *
  * `jobs` workers take the files in order, open and detect each, and run its
- * parser into a per-file buffer of copied records (AHEAD_BUDGET bytes at
- * most: a worker whose buffer is full waits for the writer to reach its
- * file). ahead_replay hands the file's records to a sink on the calling
+ * parser into a per-file buffer of copied records: AHEAD_BUDGET bytes at
+ * most per file and jobs x AHEAD_BUDGET over the files not yet written; a
+ * worker over either waits for the writer (never the worker of the file
+ * the writer waits for, so the pipeline cannot deadlock). ahead_replay hands the file's records to a sink on the calling
  * thread in the order the parser emitted them, as if the parser ran there,
  * so the store sees exactly the sequence a single-threaded ingest gives.
- * Peak memory: jobs x (AHEAD_BUDGET + one chunk), whatever the tree. */
+ * Peak memory: jobs x (AHEAD_BUDGET + one chunk) beyond the file being
+ * written, whatever the tree. */
 #ifndef COW_APP_PARSE_AHEAD_H
 #define COW_APP_PARSE_AHEAD_H
 

@@ -52,6 +52,15 @@ static const char *phase_label(const cow_result_set *rs, int idx)
     return "?";
 }
 
+static const char *phase_kind(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return rs->ph[i].kind;
+    return NULL;
+}
+
 static int runs_sheet(cow_workbook *wb, const cow_run_row *rows, size_t n, cow_err *e)
 {
     static const colspec cols[] = {
@@ -333,7 +342,7 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
         TRY(store_load_results(st, rows[i].id, &rs, e));
         for (j = 0; j < rs.nd; j++)
             if (fabs(rs.d[j].q - 0.999) < 1e-9 && rs.d[j].delta_us > bestd &&
-                strcmp(phase_label(&rs, rs.d[j].phase), "after") != 0) {
+                phase_kind_from_name(phase_kind(&rs, rs.d[j].phase)) != COW_PHASE_AFTER) {
                 bestd = rs.d[j].delta_us;
                 best = rs.d[j].phase;
             }

@@ -184,7 +184,7 @@ static int distribution(out *o, const cow_run_row *r, const int64_t *t, const do
         double qs[200], ys[200];
         size_t m, nq;
         double *v;
-        if (strcmp(p->kind, "between") == 0)
+        if (phase_kind_from_name(p->kind) == COW_PHASE_BETWEEN)
             continue;
         v = runstats_slice_sorted(t, lat, n, p->t0_us, p->t1_us, &m);
         if (m >= 2) {

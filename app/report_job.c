@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "doctor.h"
@@ -30,6 +32,64 @@ static int make_dir(const char *dir)
             tmp[i] = '/';
         }
     return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* 1 when dir holds anything but "." and "..", 0 when empty, -1 on error. */
+static int dir_has_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int any = 0;
+
+    if (d == NULL)
+        return -1;
+    while (!any && (de = readdir(d)) != NULL)
+        any = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    closedir(d);
+    return any;
+}
+
+int app_report_check_dir(const char *dir, int force, cow_err *e)
+{
+    char marker[1100];
+    struct stat sb;
+    int any;
+
+    if (stat(dir, &sb) != 0)
+        return COW_OK;          /* made when the report is written */
+    if (!S_ISDIR(sb.st_mode))
+        return COW_FAIL(e, COW_EUSAGE, "%s: exists and is not a folder: choose another --out",
+                        dir);
+    snprintf(marker, sizeof(marker), "%s/%s", dir, APP_REPORT_MARKER);
+    if (access(marker, F_OK) == 0)
+        return COW_OK;
+    if ((any = dir_has_entries(dir)) < 0)
+        return COW_FAIL(e, COW_EIO, "%s: cannot read the folder: %s", dir, strerror(errno));
+    if (any && !force)
+        return COW_FAIL(e, COW_EUSAGE, "%s: folder is not empty and was not written by "
+                        "cowtail report (no %s in it): choose another --out, or pass "
+                        "--force to write into it", dir, APP_REPORT_MARKER);
+    return COW_OK;
+}
+
+/* Create dir (and its parents) and mark it as the report's. */
+static int claim_dir(const char *dir, cow_err *e)
+{
+    char marker[1100];
+    FILE *fp;
+    int ok;
+
+    if (make_dir(dir) != 0)
+        return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", dir,
+                        strerror(errno));
+    snprintf(marker, sizeof(marker), "%s/%s", dir, APP_REPORT_MARKER);
+    if ((fp = fopen(marker, "w")) == NULL)
+        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", marker, strerror(errno));
+    ok = fputs("This folder was written by cowtail report, which may write it again.\n",
+               fp) >= 0;
+    if (fclose(fp) != 0 || !ok)
+        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", marker, strerror(errno));
+    return COW_OK;
 }
 
 /* Analyse every run, run the doctor and the trade-off. */
@@ -105,9 +165,8 @@ static int write_outputs(app_report *j, cow_err *e)
 
     j->co.group_host = j->trade_host;
     j->co.group_scenario = j->trade_scenario;
-    if (make_dir(j->dir) != 0)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", j->dir,
-                        strerror(errno));
+    if ((rc = claim_dir(j->dir, e)) != COW_OK)
+        return rc;
     if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
                                   &j->co, &j->charts, &j->nch, e)) != COW_OK ||
         (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,

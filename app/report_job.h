@@ -23,6 +23,7 @@ typedef struct app_report {
     uint64_t seed;               /* bootstrap seed */
     int resamples;               /* bootstrap R */
     int64_t created;             /* --created, -1 = the newest sample */
+    int force;                   /* --force: write into a folder cowtail did not write */
     cow_store *st;               /* the store (the caller's) */
     cow_run_row *rows;           /* its runs */
     size_t n;
@@ -34,6 +35,17 @@ typedef struct app_report {
     report_chart *charts;        /* charts written or skipped */
     size_t nch;
 } app_report;
+
+/* The file report writes into its folder: a folder holding it was written
+ * by cowtail and may be written again. */
+#define APP_REPORT_MARKER ".cowtail-report"
+
+/* Whether dir may be the report's folder, asked before anything is
+ * computed: a missing, empty or marked folder may; a non-empty folder
+ * without the marker (a source tree, a home folder) is refused with
+ * COW_EUSAGE unless force, and so is a file. COW_EIO when it cannot be
+ * read. app_report_write creates the folder and marks it. */
+int app_report_check_dir(const char *dir, int force, cow_err *e);
 
 int app_report_write(app_report *j, cow_err *e);
 /* Free what app_report_write filled (not the store). */

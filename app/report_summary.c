@@ -51,7 +51,7 @@ static int worst(const cow_result_set *rs, const cow_delta_row **d999)
     *d999 = NULL;
     for (i = 0; i < rs->nd; i++) {
         const cow_phase_row *p = phase(rs, rs->d[i].phase);
-        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || strcmp(p->kind, "after") == 0)
+        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
             continue;
         if (rs->d[i].delta_us > bd) {
             bd = rs->d[i].delta_us;

@@ -57,10 +57,35 @@ int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **l
 struct cJSON;
 int cli_print_json(const struct cJSON *j);
 
-/* --jobs N: a whole number from 1 to COW_MAX_JOBS into *jobs; prints the
- * error and returns 0 when it is not one. */
+/* The help texts of no single command (cli/manual.c), NULL terminated. */
+extern const char *const cli_exit_usage[];
+extern const char *const cli_env_usage[];
+extern const char *const cli_files_usage[];
+/* The man page in roff, from the command table and the texts above. */
+void cli_print_roff(FILE *fp, const cow_command *cmds, const char *const *intro);
+/* cowtail's version, git revision and library versions (cli/version.c). */
+void cli_print_version(FILE *fp);
+
+/* Options (cli/opts.c). cli_getopt is getopt_long(argc, argv, shortopts,
+ * opts) for the command argv[0] with the house messages: an unknown,
+ * ambiguous or misused option prints "cowtail: CMD: unknown option '--x'
+ * (see 'cowtail help CMD')" and returns '?' (the caller returns
+ * EXIT_USAGE). The cli_opt_* read one value with common/optval.h into *out
+ * and return EXIT_OK, or print "cowtail: --seed: 'abc' is not an integer
+ * (see 'cowtail help CMD')" and return EXIT_USAGE. */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts);
+int cli_opt_int(const char *cmd, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                int64_t *out);
+int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
+                   double hi, double *out);
+/* --seed: 0 to 2^64-1. */
+int cli_opt_seed(const char *cmd, const char *arg, uint64_t *seed);
+/* --resamples: 99 to COW_BOOT_MAX_RESAMPLES. */
+int cli_opt_resamples(const char *cmd, const char *arg, int *resamples);
+/* --jobs: 1 to COW_MAX_JOBS. */
 #define COW_MAX_JOBS 64
-int cli_parse_jobs(const char *arg, int *jobs);
+int cli_opt_jobs(const char *cmd, const char *arg, int *jobs);
 /* The help line of --jobs, shared by ingest, report and check. */
 #define CLI_JOBS_HELP \
     "  --jobs N           parse N files at once (default: one per core); one", \

@@ -335,16 +335,6 @@ static int analyze_print(cow_store *st, const cow_run_row *r, const analyze_opts
     return COW_OK;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-    char *end;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || *s == '-')
-        return 0;
-    *v = x;
-    return 1;
-}
-
 /* Options into *db and *o; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
 {
@@ -357,29 +347,22 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
-    uint64_t v;
 
     memset(o, 0, sizeof(*o));
     o->rs.method = COW_PCT_LINEAR;
     o->rs.resamples = COW_BOOT_RESAMPLES;
     o->rs.seed = 1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': *db = optarg; break;
         case 'R':
-            if (!parse_u64(optarg, &v) || v < 99 || v > COW_BOOT_MAX_RESAMPLES) {
-                cli_errorf("--resamples %s: expected a whole number from 99 to %d",
-                           optarg, COW_BOOT_MAX_RESAMPLES);
+            if (cli_opt_resamples(argv[0], optarg, &o->rs.resamples) != EXIT_OK)
                 return EXIT_USAGE;
-            }
-            o->rs.resamples = (int)v;
             break;
         case 's':
-            if (!parse_u64(optarg, &o->rs.seed)) {
-                cli_errorf("--seed %s: expected a whole number", optarg);
+            if (cli_opt_seed(argv[0], optarg, &o->rs.seed) != EXIT_OK)
                 return EXIT_USAGE;
-            }
             break;
         case 'm':
             if (strcmp(optarg, "linear") == 0)
@@ -387,13 +370,14 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
             else if (strcmp(optarg, "nearest") == 0)
                 o->rs.method = COW_PCT_NEAREST;
             else {
-                cli_errorf("--method %s: expected linear or nearest", optarg);
+                cli_errorf("--method: '%s' is not linear or nearest (see 'cowtail help "
+                           "analyze')", optarg);
                 return EXIT_USAGE;
             }
             break;
         case 'j': o->json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_analyze_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     return -1;

@@ -22,6 +22,11 @@ const char *const cmd_check_usage[] = {
     "require_thp_off, min_samples; see schemas/thresholds.schema.json).",
     "Prints one line per run and check (or --json).",
     "",
+    "  --thresholds FILE  the limits (required; report --thresholds reads the",
+    "                     same file the same way)",
+    "  --db FILE          database (default cowtail.db)",
+    "  --json             an array, one object per run: run, host, result,",
+    "                     checks [{check, result, value, limit, detail}]",
     CLI_JOBS_HELP,
     "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
@@ -130,17 +135,17 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': *db = optarg; break;
         case 't': *tpath = optarg; break;
         case 'j': *json = 1; break;
         case 'J':
-            if (!cli_parse_jobs(optarg, jobs))
+            if (cli_opt_jobs("check", optarg, jobs) != EXIT_OK)
                 return EXIT_USAGE;
             break;
         case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_check_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (*tpath == NULL) {

@@ -146,22 +146,21 @@ static int parse_args(int argc, char **argv, diff_opts *o)
     o->resamples = COW_BOOT_RESAMPLES;
     o->seed = 1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': o->db = optarg; break;
         case 'w': o->whole = 1; break;
         case 'R':
-            o->resamples = atoi(optarg);
-            if (o->resamples < 99 || o->resamples > COW_BOOT_MAX_RESAMPLES) {
-                cli_errorf("--resamples %s: expected 99 to %d", optarg,
-                           COW_BOOT_MAX_RESAMPLES);
+            if (cli_opt_resamples(argv[0], optarg, &o->resamples) != EXIT_OK)
                 return EXIT_USAGE;
-            }
             break;
-        case 's': o->seed = strtoull(optarg, NULL, 10); break;
+        case 's':
+            if (cli_opt_seed(argv[0], optarg, &o->seed) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'j': o->json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_diff_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_diff_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (argc - optind < 2) {

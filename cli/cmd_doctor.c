@@ -81,7 +81,7 @@ static int parse_args(int argc, char **argv, const char **db, int *json)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': *db = optarg; break;
         case 'j': *json = 1; break;
@@ -92,7 +92,7 @@ static int parse_args(int argc, char **argv, const char **db, int *json)
             return EXIT_OK;
         }
         case 'h': cli_print_usage(stdout, cmd_doctor_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_doctor_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     return -1;

@@ -62,7 +62,7 @@ int cmd_export(int argc, char **argv)
     int c, quiet = 0, code, rc;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "qh", opts)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'c': xo.clickhouse = optarg; break;
@@ -70,7 +70,7 @@ int cmd_export(int argc, char **argv)
         case 's': xo.samples = 1; break;
         case 'q': quiet = 1; break;
         case 'h': cli_print_usage(stdout, cmd_export_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_export_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (optind < argc || (xo.clickhouse == NULL) == (xo.jsonl == NULL)) {

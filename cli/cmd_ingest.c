@@ -61,11 +61,12 @@ int cmd_ingest(int argc, char **argv)
     cow_ingest_totals tot;
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
+    int64_t year;
     int c, code;
 
     memset(&fl, 0, sizeof(fl));
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "qh", opts)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'l': fl.label = optarg; break;
@@ -74,18 +75,22 @@ int cmd_ingest(int argc, char **argv)
         case '0': fl.t0 = optarg; break;
         case 'M': fl.mem_unit = optarg; break;
         case 'z': fl.log_tz = optarg; break;
-        case 'y': fl.log_year = atoi(optarg); break;
+        case 'y':
+            if (cli_opt_int(argv[0], "--log-year", optarg, 1970, 2100, &year) != EXIT_OK)
+                return EXIT_USAGE;
+            fl.log_year = (int)year;
+            break;
         case 'p': fl.parser = optarg; break;
         case 'q': fl.quiet = 1; break;
         case 'J':
-            if (!cli_parse_jobs(optarg, &fl.jobs))
+            if (cli_opt_jobs(argv[0], optarg, &fl.jobs) != EXIT_OK)
                 return EXIT_USAGE;
             break;
         case 'h':
             cli_print_usage(stdout, cmd_ingest_usage);
             cli_print_parsers(stdout);
             return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_ingest_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (optind >= argc) {

@@ -61,12 +61,12 @@ int cmd_merge(int argc, char **argv)
     int c, i, code = EXIT_OK;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "qh", opts)) != -1) {
         switch (c) {
         case 'r': mo.results_only = 1; break;
         case 'q': ctx.quiet = 1; break;
         case 'h': cli_print_usage(stdout, cmd_merge_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_merge_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (argc - optind < 2) {

@@ -10,25 +10,33 @@
 #include "boot.h"
 #include "cli.h"
 #include "commands.h"
+#include "check.h"
 #include "report_job.h"
+#include "timeconv.h"
 
 const char *const cmd_report_usage[] = {
     "usage: cowtail report [--db FILE] [--out DIR] [options] [CAPTURE...]",
     "",
     "Ingest the capture folders given (if any), analyse every run, run the",
-    "doctor and the fork/forkless trade-off, and write DIR (default report/):",
+    "doctor and the fork/forkless trade-off, and write DIR (default",
+    "./cowtail-report):",
     "  summary.md        headline table, findings, trade-off, charts",
     "  report.xlsx       Summary, Scenarios, Runs, Phases, Percentiles, Deltas,",
     "                    Trade-off, Findings, Events, Charts (the PNGs)",
-    "  timeline-RUN.png, distribution-RUN.png, quantiles.png, memory.png,",
-    "  tradeoff.png, progress.png, fleet.png",
-    "A chart whose data is missing is not drawn; summary.md says why.",
+    "  *.png             timeline-RUN, distribution-RUN, quantiles, memory,",
+    "                    tradeoff, progress, fleet",
+    "  .cowtail-report   marks the folder as written by cowtail report",
+    "A chart whose data is missing is not drawn; summary.md says why. An",
+    "existing folder that is not empty and holds no .cowtail-report is",
+    "refused (it was not written by cowtail) unless --force.",
     "",
     "  --db FILE          database (default cowtail.db)",
-    "  --out DIR          output folder (default report)",
+    "  --out DIR          output folder (default ./cowtail-report)",
+    "  --force            write into DIR even when cowtail did not write it",
     "  --scale N          chart scale: 1 = 1600x900 (default), 2 = high-DPI",
     "  --log-y            timeline latency on a log scale",
-    "  --thresholds FILE  colour the fleet view by the p99.9 lift limit",
+    "  --thresholds FILE  colour the fleet view by the p99.9 lift limit (the",
+    "                     thresholds file of cowtail check, read the same way)",
     "  --seed S           bootstrap seed (default 1)",
     "  --resamples N      bootstrap resamples (default 9999)",
     "  --created EPOCH_S  pin the workbook's document date (default: the",
@@ -37,21 +45,26 @@ const char *const cmd_report_usage[] = {
     NULL
 };
 
-static double lift_limit(const char *path)
+/* The p99.9 lift limit of the thresholds file, read as check reads it
+ * (NaN when the file has none); EXIT_USAGE for a bad file. */
+static int lift_limit(const char *path, double *limit)
 {
-    FILE *fp;
-    char buf[4096];
-    size_t n;
-    const char *p;
-    if (path == NULL || (fp = fopen(path, "rb")) == NULL)
-        return NAN;
-    n = fread(buf, 1, sizeof(buf) - 1, fp);
-    fclose(fp);
-    buf[n] = '\0';
-    p = strstr(buf, "\"max_p999_lift_ms\"");
-    if (p == NULL || (p = strchr(p, ':')) == NULL)
-        return NAN;
-    return strtod(p + 1, NULL);
+    app_thresholds t;
+    cow_err e = COW_ERR_INIT;
+
+    *limit = NAN;
+    if (path == NULL)
+        return EXIT_OK;
+    if (app_load_thresholds(path, &t, &e) != COW_OK) {
+        cli_error(&e);
+        return EXIT_USAGE;
+    }
+    if (t.set[TH_P999_LIFT])
+        *limit = t.v[TH_P999_LIFT];
+    else
+        cli_errorf("report: %s has no max_p999_lift_ms: the fleet view is not coloured",
+                   path);
+    return EXIT_OK;
 }
 
 static void headline_findings(const cow_findings *fs)
@@ -81,48 +94,48 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
         {"seed", required_argument, NULL, 's'},
         {"resamples", required_argument, NULL, 'R'},
         {"created", required_argument, NULL, 'c'},
+        {"force", no_argument, NULL, 'f'},
         {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': j->db = optarg; break;
         case 'o': j->dir = optarg; break;
         case 'S':
-            j->co.scale = strtod(optarg, NULL);
-            if (!(j->co.scale >= 0.5 && j->co.scale <= 4)) {
-                cli_errorf("--scale %s: expected 0.5 to 4", optarg);
+            if (cli_opt_double(argv[0], "--scale", optarg, 0.5, 4, &j->co.scale) != EXIT_OK)
                 return EXIT_USAGE;
-            }
             break;
         case 'l': j->co.log_y = 1; break;
+        case 'f': j->force = 1; break;
         case 't': j->thresholds = optarg; break;
-        case 's': j->seed = strtoull(optarg, NULL, 10); break;
-        case 'R':
-            j->resamples = atoi(optarg);
-            if (j->resamples < 99 || j->resamples > COW_BOOT_MAX_RESAMPLES) {
-                cli_errorf("--resamples %s: expected 99 to %d", optarg,
-                           COW_BOOT_MAX_RESAMPLES);
+        case 's':
+            if (cli_opt_seed(argv[0], optarg, &j->seed) != EXIT_OK)
                 return EXIT_USAGE;
-            }
             break;
-        case 'c': j->created = strtoll(optarg, NULL, 10); break;
+        case 'R':
+            if (cli_opt_resamples(argv[0], optarg, &j->resamples) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
+        case 'c':
+            if (cli_opt_int(argv[0], "--created", optarg, 0, COW_EPOCH_MAX_S,
+                            &j->created) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'J':
-            if (!cli_parse_jobs(optarg, jobs))
+            if (cli_opt_jobs(argv[0], optarg, jobs) != EXIT_OK)
                 return EXIT_USAGE;
             break;
         case 'h': cli_print_usage(stdout, cmd_report_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_report_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     j->co.dir = j->dir;
-    j->co.lift_limit_ms = lift_limit(j->thresholds);
-    if (j->thresholds && isnan(j->co.lift_limit_ms))
-        cli_errorf("report: %s has no max_p999_lift_ms: the fleet view is not coloured",
-                   j->thresholds);
+    if (lift_limit(j->thresholds, &j->co.lift_limit_ms) != EXIT_OK)
+        return EXIT_USAGE;
     return -1;
 }
 
@@ -135,7 +148,7 @@ int cmd_report(int argc, char **argv)
 
     memset(&j, 0, sizeof(j));
     j.db = COW_DEFAULT_DB;
-    j.dir = "report";
+    j.dir = "cowtail-report";
     j.co.scale = 1;
     j.seed = 1;
     j.resamples = COW_BOOT_RESAMPLES;
@@ -143,6 +156,10 @@ int cmd_report(int argc, char **argv)
     if ((code = parse_args(&j, &jobs, argc, argv)) >= 0)
         return code;
     code = EXIT_OK;
+    if (app_report_check_dir(j.dir, j.force, &e) != COW_OK) {
+        cli_error(&e);
+        return cli_exit_for(e.code);
+    }
     if (store_open(j.db, &j.st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "mem.h"
 #include "timeconv.h"
 
 const char *const cmd_runs_usage[] = {
@@ -71,7 +72,7 @@ static int print_json(const cow_run_row *rows, size_t n)
         add_int(o, "t_last_us", r->t_last_us, r->samples > 0);
         if (r->phases) {
             cJSON *ph = cJSON_CreateArray();
-            char *copy = strdup(r->phases), *tok, *save = NULL;
+            char *copy = xstrdup(r->phases), *tok, *save = NULL;
             for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
                 cJSON_AddItemToArray(ph, cJSON_CreateString(tok));
             free(copy);
@@ -124,12 +125,12 @@ int cmd_runs(int argc, char **argv)
     int c, json = 0, code;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'j': json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_runs_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_runs_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if (optind < argc) {

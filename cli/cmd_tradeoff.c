@@ -153,15 +153,18 @@ int cmd_tradeoff(int argc, char **argv)
 
     memset(&sel, 0, sizeof(sel));
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 's': sel.scenario = optarg; break;
         case 'H': sel.host = optarg; break;
-        case 'S': seed = strtoull(optarg, NULL, 10); break;
+        case 'S':
+            if (cli_opt_seed(argv[0], optarg, &seed) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'j': json = 1; break;
         case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_tradeoff_usage); return EXIT_USAGE;
+        default: return EXIT_USAGE;
         }
     }
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)

@@ -12,11 +12,14 @@ static const char *const main_usage[] = {
     "cowtail reads raw captures of Redis/Valkey fork and copy-on-write",
     "latency experiments into SQLite and analyses them.",
     "",
-    "Options for every command: --db FILE (default cowtail.db, ':memory:'",
-    "allowed), --help.",
+    "Every command takes --db FILE (default cowtail.db; ':memory:' allowed)",
+    "and --help. Options come before or after the arguments; '--' ends them.",
+    "Numbers are whole fields ('--seed 12x' is refused); a bad option or",
+    "value exits 2 and names the help to read. 'cowtail help formats' lists",
+    "the files cowtail reads.",
     "",
-    "Exit codes: 0 ok; 1 some input rejected; 2 usage error or unusable",
-    "input; 3 file system or database error; 4 internal error.",
+    "  --version   cowtail's version and those of SQLite, cJSON, cairo and",
+    "              libxlsxwriter it runs with",
     NULL
 };
 
@@ -49,6 +52,10 @@ static void list_commands(FILE *fp)
     for (c = commands; c->name; c++)
         fprintf(fp, "  %-8s %s\n", c->name, c->summary);
     fprintf(fp, "  %-8s %s\n", "help", "show help for a command: cowtail help CMD");
+    fputc('\n', fp);
+    cli_print_usage(fp, cli_exit_usage);
+    fputc('\n', fp);
+    cli_print_usage(fp, cli_env_usage);
 }
 
 static const cow_command *find(const char *name)
@@ -58,6 +65,30 @@ static const cow_command *find(const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+/* cowtail help [CMD | formats | --roff] */
+static int help(int argc, char **argv)
+{
+    const cow_command *c;
+
+    if (argc < 3) {
+        list_commands(stdout);
+    } else if (strcmp(argv[2], "--roff") == 0) {
+        cli_print_roff(stdout, commands, main_usage);
+    } else if (strcmp(argv[2], "formats") == 0) {
+        cli_print_parsers(stdout);
+        fputc('\n', stdout);
+        cli_print_usage(stdout, cli_files_usage);
+    } else if ((c = find(argv[2])) != NULL) {
+        cli_print_usage(stdout, c->usage);
+        if (c->run == cmd_ingest)
+            cli_print_parsers(stdout);
+    } else {
+        cli_errorf("unknown command '%s' (see 'cowtail help')", argv[2]);
+        return EXIT_USAGE;
+    }
+    return cli_finish_stdout(EXIT_OK);
 }
 
 int main(int argc, char **argv)
@@ -73,25 +104,13 @@ int main(int argc, char **argv)
         return cli_finish_stdout(EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("cowtail %s\n", COW_VERSION);
+        cli_print_version(stdout);
         return cli_finish_stdout(EXIT_OK);
     }
-    if (strcmp(argv[1], "help") == 0) {
-        if (argc < 3) {
-            list_commands(stdout);
-            return cli_finish_stdout(EXIT_OK);
-        }
-        if ((c = find(argv[2])) == NULL) {
-            cli_errorf("unknown command '%s' (see cowtail help)", argv[2]);
-            return EXIT_USAGE;
-        }
-        cli_print_usage(stdout, c->usage);
-        if (c->run == cmd_ingest)
-            cli_print_parsers(stdout);
-        return cli_finish_stdout(EXIT_OK);
-    }
+    if (strcmp(argv[1], "help") == 0)
+        return help(argc, argv);
     if ((c = find(argv[1])) == NULL) {
-        cli_errorf("unknown command '%s' (see cowtail help)", argv[1]);
+        cli_errorf("unknown command '%s' (see 'cowtail help')", argv[1]);
         return EXIT_USAGE;
     }
     return cli_finish_stdout(c->run(argc - 1, argv + 1));

@@ -137,15 +137,3 @@ int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **l
     }
     return code;
 }
-
-int cli_parse_jobs(const char *arg, int *jobs)
-{
-    char *end;
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || v < 1 || v > COW_MAX_JOBS) {
-        cli_errorf("--jobs %s: expected a whole number from 1 to %d", arg, COW_MAX_JOBS);
-        return 0;
-    }
-    *jobs = (int)v;
-    return 1;
-}

@@ -1,6 +1,8 @@
 /* text.c -- see text.h. */
 #include "text.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "num.h"
@@ -55,4 +57,32 @@ void text_position(const char *text, size_t off, long *line, long *col)
             (*col)++;
         }
     }
+}
+
+void text_colname(const char *p, size_t n, char *out, size_t cap, char *unit,
+                  size_t ucap)
+{
+    size_t i, k = 0;
+    char *open, *close;
+    const char *u;
+    size_t un;
+
+    unit[0] = '\0';
+    for (i = 0; i < n && k + 1 < cap; i++)
+        if (p[i] != '"' && p[i] != '\'')
+            out[k++] = (char)tolower((unsigned char)p[i]);
+    out[k] = '\0';
+    if ((open = strpbrk(out, "([")) != NULL && (close = strpbrk(open, ")]")) != NULL) {
+        u = open + 1;
+        un = (size_t)(close - u);
+        text_trim(&u, &un);
+        snprintf(unit, ucap, "%.*s", (int)un, u);
+        *open = '\0';
+    }
+    k = strlen(out);
+    while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\t'))
+        out[--k] = '\0';
+    for (i = 0; out[i]; i++)
+        if (out[i] == ' ' || out[i] == '-' || out[i] == '.')
+            out[i] = '_';
 }

@@ -16,6 +16,12 @@ bool text_prefix_ci(const char *p, size_t n, const char *word);
 /* The first of tab, comma, semicolon present in a header line (',' if
  * none). */
 char text_find_delim(const char *p, size_t n);
+/* A header field as a column name: lower case, quotes dropped, a unit in
+ * "(...)" or "[...]" moved (lower case, blanks trimmed) to unit, trailing
+ * blanks dropped, blanks, '-' and '.' turned into '_'. "Latency (ms)" ->
+ * "latency" + "ms"; "\"t-rel.s\"" -> "t_rel_s" + "". */
+void text_colname(const char *p, size_t n, char *out, size_t cap, char *unit,
+                  size_t ucap);
 /* 1-based line and column of byte offset off in text. */
 void text_position(const char *text, size_t off, long *line, long *col);
 

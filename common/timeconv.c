@@ -64,42 +64,93 @@ bool time_parse_offset(const char *s, int *off_s)
     return true;
 }
 
+static bool is_leap(int y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+int time_month_days(int y, int mon)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (mon < 1 || mon > 12)
+        return 0;
+    if (mon == 2 && (y == 0 || is_leap(y)))
+        return 29;
+    return days[mon - 1];
+}
+
+static bool bad(const char **why, const char *msg)
+{
+    if (why)
+        *why = msg;
+    return false;
+}
+
+/* ".frac" at p[*i]: fills t->us and t->frac_digits, advances *i. */
+static bool iso_fraction(const char *p, size_t n, size_t *i, cow_iso *t)
+{
+    int scale = 1000000;
+
+    (*i)++;
+    if (*i >= n || p[*i] < '0' || p[*i] > '9')
+        return false;
+    while (*i < n && p[*i] >= '0' && p[*i] <= '9') {
+        if (scale > 1) {
+            scale /= 10;
+            t->us += (p[*i] - '0') * scale;
+        }
+        t->frac_digits++;
+        (*i)++;
+    }
+    return true;
+}
+
+bool time_parse_iso(const char *p, size_t n, cow_iso *t, const char **why)
+{
+    const char *shape = "time stamp is not ISO 8601 (YYYY-MM-DDThh:mm:ss[.frac][+hh:mm])";
+    size_t i = 19;
+    char zone[8];
+
+    memset(t, 0, sizeof(*t));
+    if (n < 19 || p[4] != '-' || p[7] != '-' || (p[10] != 'T' && p[10] != ' ') ||
+        p[13] != ':' || p[16] != ':' || !digits(p, 4, &t->y) ||
+        !digits(p + 5, 2, &t->mon) || !digits(p + 8, 2, &t->d) ||
+        !digits(p + 11, 2, &t->h) || !digits(p + 14, 2, &t->mi) ||
+        !digits(p + 17, 2, &t->s))
+        return bad(why, shape);
+    if (t->mon < 1 || t->mon > 12)
+        return bad(why, "impossible month (01..12)");
+    if (t->d < 1 || t->d > time_month_days(t->y, t->mon))
+        return bad(why, "impossible day of the month");
+    if (t->h > 23 || t->mi > 59 || t->s > 59)
+        return bad(why, "impossible time of day (hour, minute or second out of range)");
+    if (i < n && (p[i] == '.' || p[i] == ',') && !iso_fraction(p, n, &i, t))
+        return bad(why, shape);
+    if (i == n)
+        return true;
+    if (n - i >= sizeof(zone))
+        return bad(why, "time stamp has an unreadable zone offset");
+    memcpy(zone, p + i, n - i);
+    zone[n - i] = '\0';
+    if (!time_parse_offset(zone, &t->off_s))
+        return bad(why, "time stamp has an unreadable zone offset");
+    t->has_zone = true;
+    return true;
+}
+
+int64_t time_iso_us(const cow_iso *t)
+{
+    return time_us_from_civil(t->y, t->mon, t->d, t->h, t->mi, t->s, t->us) -
+           (int64_t)t->off_s * COW_US_PER_S;
+}
+
 bool time_parse_iso8601(const char *p, size_t n, int64_t *us)
 {
-    int y, mo, d, h, mi, s, frac = 0, scale = 1000000, off = 0;
-    size_t i = 19;
+    cow_iso t;
 
-    if (n < 19 || p[4] != '-' || p[7] != '-' || (p[10] != 'T' && p[10] != ' ') ||
-        p[13] != ':' || p[16] != ':')
+    if (!time_parse_iso(p, n, &t, NULL))
         return false;
-    if (!digits(p, 4, &y) || !digits(p + 5, 2, &mo) || !digits(p + 8, 2, &d) ||
-        !digits(p + 11, 2, &h) || !digits(p + 14, 2, &mi) ||
-        !digits(p + 17, 2, &s))
-        return false;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
-        return false;
-    if (i < n && (p[i] == '.' || p[i] == ',')) {
-        i++;
-        if (i >= n || p[i] < '0' || p[i] > '9')
-            return false;
-        while (i < n && p[i] >= '0' && p[i] <= '9') {
-            if (scale > 1) {
-                scale /= 10;
-                frac += (p[i] - '0') * scale;
-            }
-            i++;
-        }
-    }
-    if (i < n) {
-        char zone[8];
-        if (n - i >= sizeof(zone))
-            return false;
-        memcpy(zone, p + i, n - i);
-        zone[n - i] = '\0';
-        if (!time_parse_offset(zone, &off))
-            return false;
-    }
-    *us = time_us_from_civil(y, mo, d, h, mi, s, frac) - (int64_t)off * COW_US_PER_S;
+    *us = time_iso_us(&t);
     return true;
 }
 

@@ -18,8 +18,29 @@
 int64_t time_days_from_civil(int64_t y, int m, int d);
 /* Epoch microseconds of a UTC civil time. */
 int64_t time_us_from_civil(int y, int mon, int d, int h, int mi, int s, int us);
-/* Parse ISO 8601 / RFC 3339 "YYYY-MM-DD[T ]hh:mm:ss[.frac][Z|+hh:mm|-hhmm]".
- * Without a zone the time is taken as UTC. true on success. */
+/* Days in a month of year y (month 1..12); y == 0 (year unknown) allows
+ * 29 February. */
+int time_month_days(int y, int mon);
+
+/* An ISO 8601 stamp as written, fields checked (see time_parse_iso). */
+typedef struct cow_iso {
+    int y, mon, d;      /* civil date: a day that exists in that month */
+    int h, mi, s;       /* 00:00:00 .. 23:59:59 (no leap second 60) */
+    int us;             /* fraction of the second in microseconds */
+    int frac_digits;    /* digits written after the point (0: none) */
+    bool has_zone;      /* Z or an offset was written */
+    int off_s;          /* that offset in seconds east of UTC (0 without) */
+} cow_iso;
+
+/* The one ISO 8601 / RFC 3339 reader of cowtail: the whole of p[0..n) is
+ * "YYYY-MM-DD[T ]hh:mm:ss[.frac][Z|UTC|+hh:mm|+hhmm|+hh]" (frac: 1 or more
+ * digits, ',' allowed for '.', digits past microseconds truncated).
+ * Impossible dates (2023-02-31, 2023-13-01, 25:00:00) are refused. true on
+ * success; on failure *why (when why is not NULL) says what is wrong. */
+bool time_parse_iso(const char *p, size_t n, cow_iso *out, const char **why);
+/* Epoch microseconds of a parsed stamp; without a zone it is taken as UTC. */
+int64_t time_iso_us(const cow_iso *t);
+/* time_parse_iso then time_iso_us: an absolute instant (no zone: UTC). */
 bool time_parse_iso8601(const char *p, size_t n, int64_t *us);
 /* Month number 1..12 of an English three-letter abbreviation, or 0. */
 int time_month_from_abbr(const char *p);

@@ -25,6 +25,7 @@
 
 #include "mem.h"
 #include "num.h"
+#include "text.h"
 #include "timeconv.h"
 
 /* Aliases in order of preference. */
@@ -72,49 +73,22 @@ void latcols_init(latcols *lc, const cow_parse_opts *o)
     lc->time_col = lc->lat_col = lc->op_col = -1;
 }
 
-/* Lower-case name into out, strip quotes/blanks and a unit in () or [];
- * returns the unit (us per unit) or 0, and leaves the base name in out. */
+/* The column name into out (text_colname) with its unit in us: from "(...)"
+ * or "[...]", else from a trailing "_unit" (removed); 0 when none. */
 static double split_name(const char *name, size_t n, char *out, size_t cap)
 {
-    size_t i, k = 0;
-    double u = 0;
-    char *open;
+    char unit[32], *us;
+    double u;
 
-    for (i = 0; i < n && k + 1 < cap; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (c == '"' || c == '\'')
-            continue;
-        out[k++] = (char)tolower(c);
+    text_colname(name, n, out, cap, unit, sizeof(unit));
+    if (unit[0] && (u = unit_us(unit, strlen(unit))) > 0)
+        return u;
+    us = strrchr(out, '_');
+    if (us != NULL && us != out && (u = unit_us(us + 1, strlen(us + 1))) > 0) {
+        *us = '\0';
+        return u;
     }
-    out[k] = '\0';
-    open = strpbrk(out, "([");
-    if (open != NULL) {
-        char *close = strpbrk(open, ")]");
-        if (close != NULL) {
-            char *p = open + 1;
-            while (*p == ' ')
-                p++;
-            u = unit_us(p, (size_t)(close - p));
-        }
-        *open = '\0';
-    }
-    k = strlen(out);
-    while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\t'))
-        out[--k] = '\0';
-    for (i = 0; out[i]; i++)
-        if (out[i] == ' ' || out[i] == '-' || out[i] == '.')
-            out[i] = '_';
-    if (u == 0) {
-        char *us = strrchr(out, '_');
-        if (us != NULL && us != out) {
-            double su = unit_us(us + 1, strlen(us + 1));
-            if (su > 0) {
-                u = su;
-                *us = '\0';
-            }
-        }
-    }
-    return u;
+    return 0;
 }
 
 void latcols_add(latcols *lc, int idx, const char *name, size_t n)

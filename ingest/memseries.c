@@ -113,34 +113,6 @@ static bool in_list(const char *const *l, const char *s)
     return false;
 }
 
-/* Lower-cased name without quotes, with a "(unit)" / "[unit]" moved to
- * unit and blanks, '-' and '.' turned into '_'. */
-static void norm_name(const char *p, size_t n, char *out, size_t cap,
-                      char *unit, size_t ucap)
-{
-    size_t i, k = 0;
-    char *open, *close;
-
-    unit[0] = '\0';
-    for (i = 0; i < n && k + 1 < cap; i++)
-        if (p[i] != '"' && p[i] != '\'')
-            out[k++] = (char)tolower((unsigned char)p[i]);
-    out[k] = '\0';
-    if ((open = strpbrk(out, "([")) != NULL &&
-        (close = strpbrk(open, ")]")) != NULL) {
-        snprintf(unit, ucap, "%.*s", (int)(close - open - 1), open + 1);
-        *open = '\0';
-    }
-    k = strlen(out);
-    while (k > 0 && (out[k - 1] == ' ' || out[k - 1] == '\t'))
-        out[--k] = '\0';
-    for (i = 0; out[i]; i++)
-        if (out[i] == ' ' || out[i] == '-' || out[i] == '.')
-            out[i] = '_';
-    for (i = 0; unit[i]; i++)
-        unit[i] = (char)tolower((unsigned char)unit[i]);
-}
-
 /* Split a trailing "_unit" off base when it is one of the given kind. */
 static double suffix_unit(char *base, double (*of)(const char *))
 {
@@ -200,7 +172,7 @@ static enum ms_role col_role(const char *p, size_t n, double *mult)
     char b[64], u[32], bt[64];
     double m;
 
-    norm_name(p, n, b, sizeof(b), u, sizeof(u));
+    text_colname(p, n, b, sizeof(b), u, sizeof(u));
     *mult = 0;
     if (is_latency_name(b))
         return MS_LAT;

@@ -195,20 +195,6 @@ static bool dig(const char *p, size_t n, size_t at, size_t cnt, int *out)
     return true;
 }
 
-static bool is_leap(int y)
-{
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-/* Days in a month; y == 0 (year unknown) allows 29 Feb. */
-static int month_days(int y, int mon)
-{
-    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (mon == 2 && (y == 0 || is_leap(y)))
-        return 29;
-    return days[mon - 1];
-}
-
 /* "HH:MM:SS.mmm" at p[at]; fills ts. */
 static enum rl_verdict clock_parse(const char *p, size_t n, size_t at,
                                    rl_stamp *ts, const char **why)
@@ -233,7 +219,7 @@ static enum rl_verdict date_check(const rl_stamp *ts, const char **why)
         *why = "month is not one of Jan..Dec / 01..12";
         return LN_BAD;
     }
-    if (ts->d < 1 || ts->d > month_days(ts->y, ts->mon)) {
+    if (ts->d < 1 || ts->d > time_month_days(ts->y, ts->mon)) {
         *why = "impossible day of the month";
         return LN_BAD;
     }
@@ -273,41 +259,25 @@ static enum rl_verdict civil_parse(const char *p, size_t n, rl_stamp *ts,
     return date_check(ts, why);
 }
 
-/* "YYYY-MM-DDTHH:MM:SS.mmm[+hh:mm|Z]" in p[0..n) (one token). Without a zone
- * the stamp is local civil time like the legacy one. */
+/* "YYYY-MM-DDTHH:MM:SS.mmm[+hh:mm|Z]" in p[0..n) (one token), read by the
+ * program's one ISO 8601 parser. Without a zone the stamp is local civil
+ * time like the legacy one. */
 static enum rl_verdict iso_parse(const char *p, size_t n, rl_stamp *ts,
                                  const char **why)
 {
-    char zone[8];
-    int off_s;
-    enum rl_verdict v;
+    cow_iso t;
 
-    if (!dig(p, n, 0, 4, &ts->y) || n < 11 || p[4] != '-' ||
-        !dig(p, n, 5, 2, &ts->mon) || p[7] != '-' || !dig(p, n, 8, 2, &ts->d) ||
-        p[10] != 'T') {
-        *why = "iso8601 time stamp is not YYYY-MM-DDTHH:MM:SS.mmm+hh:mm";
+    if (!time_parse_iso(p, n, &t, why))
         return LN_BAD;
-    }
-    if ((v = clock_parse(p, n, 11, ts, why)) != LN_OK ||
-        (v = date_check(ts, why)) != LN_OK)
-        return v;
-    ts->kind = STAMP_CIVIL;
-    if (n == 23)
-        return LN_OK;
-    if (n - 23 >= sizeof(zone)) {
-        *why = "iso8601 time stamp has an unreadable zone offset";
-        return LN_BAD;
-    }
-    memcpy(zone, p + 23, n - 23);
-    zone[n - 23] = '\0';
-    if (!time_parse_offset(zone, &off_s)) {
-        *why = "iso8601 time stamp has an unreadable zone offset";
-        return LN_BAD;
-    }
-    ts->kind = STAMP_ISO;
-    ts->abs_us = time_us_from_civil(ts->y, ts->mon, ts->d, ts->h, ts->mi,
-                                    ts->s, ts->ms * 1000) -
-                 (int64_t)off_s * COW_US_PER_S;
+    ts->y = t.y;
+    ts->mon = t.mon;
+    ts->d = t.d;
+    ts->h = t.h;
+    ts->mi = t.mi;
+    ts->s = t.s;
+    ts->ms = t.us / 1000;
+    ts->kind = t.has_zone ? STAMP_ISO : STAMP_CIVIL;
+    ts->abs_us = t.has_zone ? time_iso_us(&t) : 0;
     return LN_OK;
 }
 
@@ -732,7 +702,7 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
         if (st->year_src == 0 && (rc = year_init(st, ln->no, ts->mon, e)) != COW_OK)
             return rc;
         ts->y = year_of(st, ts->mon);
-        if (ts->d > month_days(ts->y, ts->mon)) {
+        if (ts->d > time_month_days(ts->y, ts->mon)) {
             snprintf(st->why, sizeof(st->why), "29 Feb does not exist in %d "
                      "(the year this line was given)", ts->y);
             *why = st->why;

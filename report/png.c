@@ -83,3 +83,8 @@ int chart_write_png(const cow_chart *c, const cow_style *st, const char *path,
     cairo_surface_destroy(sf);
     return rc;
 }
+
+const char *png_cairo_version(void)
+{
+    return cairo_version_string();
+}

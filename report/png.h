@@ -21,4 +21,7 @@
 int chart_write_png(const cow_chart *c, const cow_style *st, const char *path,
                     int w, int h, cow_err *e);
 
+/* The version of the cairo library in use ("1.16.0"; static storage). */
+const char *png_cairo_version(void);
+
 #endif

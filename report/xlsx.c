@@ -650,3 +650,8 @@ fail:
     free(tmp);
     return rc;
 }
+
+const char *xlsx_lib_version(void)
+{
+    return lxw_version();
+}

@@ -60,4 +60,7 @@ int xlsx_write(const cow_workbook *wb, const char *path, cow_err *e);
  * until 2079). Meaningful from 1900-03-01 on. */
 double xlsx_serial_from_us(int64_t us);
 
+/* The version of libxlsxwriter in use ("1.1.5"; static storage). */
+const char *xlsx_lib_version(void);
+
 #endif

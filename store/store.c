@@ -321,3 +321,7 @@ void store_rollback(cow_store *st)
         step_done(st, st->stmt[SQL_ROLLBACK], NULL, "rollback");
 }
 
+const char *store_sqlite_version(void)
+{
+    return sqlite3_libversion();
+}

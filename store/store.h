@@ -261,4 +261,7 @@ void store_free_findings(cow_finding_row *rows, size_t n);
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
 void store_free_runs(cow_run_row *rows, size_t n);
 
+/* The version of the SQLite library in use ("3.40.1"; static storage). */
+const char *store_sqlite_version(void);
+
 #endif

@@ -39,7 +39,7 @@ for n in 1 2; do
 done
 "$COW" ingest --jobs 0 --db "$WORK/x.db" "$SAMPLES/steady" 2> "$WORK/e0"
 check "--jobs 0 refused" test $? = 2
-check "--jobs 0 explained" has "expected a whole number from 1 to" "$WORK/e0"
+check "--jobs 0 explained" has "--jobs: '0' is out of range (expected 1 to 64)" "$WORK/e0"
 "$COW" check --jobs 2 --db "$WORK/c2.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
     "$SAMPLES/fleet" > "$WORK/c2" 2>&1
 "$COW" check --jobs 1 --db "$WORK/c1.db" --thresholds "$SAMPLES/fleet/thresholds.json" \

@@ -5,20 +5,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
 #include "analyze.h"
 #include "app.h"
 #include "check.h"
 #include "diff.h"
+#include "doctor.h"
+#include "facts.h"
 #include "minunit.h"
 #include "pct.h"
+#include "report_job.h"
+#include "savewin.h"
+#include "tradeoff_run.h"
 
 /* A sample folder (COW_SAMPLES, set by ctest). */
 static char *sample(const char *name)
 {
-    static char path[4][1024];
+    static char path[8][1024];
     static int k;
     const char *dir = getenv("COW_SAMPLES");
-    k = (k + 1) % 4;
+    k = (k + 1) % 8;
     snprintf(path[k], sizeof(path[k]), "%s/%s", dir ? dir : "samples", name);
     return path[k];
 }
@@ -149,10 +159,523 @@ static void check_should_fail_a_limit_below_the_measured_p99(void)
     store_close(st);
 }
 
+static const cow_run_row *row(const cow_run_row *rows, size_t n, const char *label)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(rows[i].label, label) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* A file under a fresh scratch folder. */
+static char scratch[64];
+static const char *scratch_file(const char *name, const char *text)
+{
+    static char path[128];
+    FILE *fp;
+    snprintf(path, sizeof(path), "%s/%s", scratch, name);
+    if (text && (fp = fopen(path, "w")) != NULL) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+    return path;
+}
+
+static void diff_should_pool_the_windows_of_a_saving_run(void)
+{
+    static const char *const names[] = {"steady", "bgsave-t1"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, nw = 0, i, j;
+    cow_store *st = loaded(names, 2, &rows, &n);
+    const cow_run_row *base = row(rows, n, "steady"), *run = row(rows, n, "bgsave-t1");
+    cow_err e = COW_ERR_INIT;
+    cow_result_set rs;
+    app_diff_base b;
+    app_diff_row r;
+    int64_t *t = NULL;
+    double *v = NULL;
+    size_t ns = 0;
+
+    CHECK(base && run);
+    CHECK_INT(app_diff_base_load(st, base, 199, 3, &b, &e), COW_OK);
+    CHECK_INT(app_diff_run(st, &b, run, 0, &r, &e), COW_OK);
+    CHECK_INT(r.windows, 1);
+    /* the pooled values are the samples inside the stored BGSAVE window */
+    memset(&rs, 0, sizeof(rs));
+    CHECK_INT(store_load_results(st, run->id, &rs, &e), COW_OK);
+    CHECK_INT(store_load_samples(st, run->id, &t, &v, &ns, &e), COW_OK);
+    for (i = 0; i < rs.nph; i++)
+        if (strcmp(rs.ph[i].kind, "bgsave") == 0)
+            for (j = 0; j < ns; j++)
+                nw += t[j] >= rs.ph[i].t0_us && t[j] < rs.ph[i].t1_us;
+    CHECK(nw > 0);
+    CHECK_INT(r.n, nw);
+    CHECK_INT(r.d[3].nb, nw);
+    CHECK(r.run_max_us >= r.d[3].est_b);
+    /* --whole: every sample */
+    CHECK_INT(app_diff_run(st, &b, run, 1, &r, &e), COW_OK);
+    CHECK_INT(r.windows, 0);
+    CHECK_INT(r.n, ns);
+    /* too few values for a two-sided interval: a lower bound */
+    {
+        double few[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        app_quant q = app_honest_quantile(few, 10, 0.99);
+        CHECK_INT(q.state, APP_Q_BOUND);
+        CHECK_INT(app_honest_quantile(few, 0, 0.5).state, APP_Q_NONE);
+        q = app_honest_quantile(few, 10, 0.5);
+        CHECK_INT(q.state, APP_Q_VALUE);
+        CHECK_NEAR(q.us, 5.5, 1e-12);
+    }
+    store_free_results(&rs);
+    free(t);
+    free(v);
+    app_diff_base_release(&b);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+static void check_should_judge_every_limit(void)
+{
+    static const char *const names[] = {"bgsave-t1"};
+    cow_run_row *rows = NULL;
+    size_t n = 0;
+    cow_store *st = loaded(names, 1, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_thresholds t;
+    app_verdict v[TH_COUNT];
+    cow_fact fork;
+    int k;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    CHECK_INT(app_load_thresholds(scratch_file("t.json",
+        "{\"max_p999_lift_ms\": 1000, \"max_p99_lift_ms\": 1000, \"max_p99_ms\": 1000,"
+        " \"max_p999_ms\": 1000, \"max_cow_fraction\": 1, \"max_fork_ms\": 0,"
+        " \"require_thp_off\": true, \"min_samples\": 100000}"), &t, &e), COW_OK);
+    for (k = 0; k < TH_COUNT; k++)
+        CHECK(t.set[k]);
+    CHECK_INT(app_check_run(st, &rows[0], &t, v, &e), COW_OK);
+    CHECK_INT(v[TH_P999_LIFT].state, APP_PASS);
+    CHECK(strstr(v[TH_P999_LIFT].note, "bgsave#1") != NULL);
+    CHECK_INT(v[TH_P99].state, APP_PASS);
+    CHECK_INT(v[TH_MIN_N].state, APP_FAIL);       /* 5845 < 100000 */
+    CHECK_INT(v[TH_MIN_N].value, rows[0].samples);
+    CHECK_INT(store_fact_info_last(st, rows[0].id, "latest_fork_usec", &fork, &e), COW_OK);
+    CHECK(fork.known);
+    CHECK_NEAR(v[TH_FORK].value, fork.num / 1000, 1e-9);
+    CHECK_INT(v[TH_FORK].state, fork.num > 0 ? APP_FAIL : APP_PASS);
+    CHECK(v[TH_COW].state != APP_FAIL);
+    /* malformed files name the problem */
+    CHECK_INT(app_load_thresholds(scratch_file("u.json", "{\"max_p9_ms\": 1}"), &t, &e),
+              COW_EPARSE);
+    CHECK(strstr(e.msg, "unknown key") != NULL);
+    CHECK_INT(app_load_thresholds(scratch_file("v.json", "[1]"), &t, &e), COW_EPARSE);
+    CHECK_INT(app_load_thresholds(scratch_file("w.json", "{\"require_thp_off\": 1}"), &t, &e),
+              COW_EPARSE);
+    CHECK_INT(app_load_thresholds(scratch_file("x.json", "{\"max_p99_ms\": -1}"), &t, &e),
+              COW_EPARSE);
+    CHECK(app_load_thresholds(scratch_file("missing.json", NULL), &t, &e) != COW_OK);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+static void doctor_should_store_the_findings_it_returns(void)
+{
+    static const char *const names[] = {"fullsync-disk", "fullsync-diskless",
+                                         "monitor-threshold-0"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, j, total = 0;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    int disk_vs_diskless = 0, blind = 0;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK(fs.n > 0);
+    for (j = 0; j < fs.n; j++) {
+        disk_vs_diskless |= strcmp(fs.v[j].rule, "disk_vs_diskless_sync") == 0 &&
+                            strcmp(fs.v[j].run, "fullsync-disk") == 0;
+        blind |= strcmp(fs.v[j].rule, "monitor_blind_spot") == 0;
+    }
+    CHECK(disk_vs_diskless);
+    CHECK(blind);
+    for (i = 0; i < n; i++) {
+        cow_finding_row *fr;
+        size_t nf = 0, k = 0;
+        CHECK_STR(facts[i].label, rows[i].label);
+        CHECK_INT(facts[i].samples, rows[i].samples);
+        CHECK_INT(store_load_findings(st, rows[i].id, &fr, &nf, &e), COW_OK);
+        for (j = 0; j < fs.n; j++) {
+            cJSON *o, *ev;
+            char *text;
+            if (strcmp(fs.v[j].run, rows[i].label) != 0)
+                continue;
+            CHECK(k < nf);
+            if (k >= nf)
+                break;
+            CHECK_STR(fr[k].rule, fs.v[j].rule);
+            CHECK_STR(fr[k].title, fs.v[j].title);
+            CHECK_STR(fr[k].recommendation, fs.v[j].advice);
+            o = app_finding_json(&fs.v[j]);
+            ev = cJSON_GetObjectItemCaseSensitive(o, "evidence");
+            CHECK_INT(cJSON_GetArraySize(ev), fs.v[j].nev);
+            text = cJSON_PrintUnformatted(ev);
+            CHECK_STR(fr[k].evidence, text);
+            free(text);
+            cJSON_Delete(o);
+            k++;
+        }
+        CHECK_INT(nf, k);
+        total += nf;
+        store_free_findings(fr, nf);
+    }
+    CHECK_INT(total, fs.n);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* The trade-off's memory growth, from the raw series (savewin's
+ * requirements, applied here by hand to the first BGSAVE/forkless phase). */
+static double growth_by_hand(cow_store *st, const cow_run_row *r)
+{
+    cow_result_set rs;
+    cow_err e = COW_ERR_INIT;
+    int64_t *t = NULL, t0 = 0, t1 = 0;
+    double *b = NULL, before = NAN, peak = NAN;
+    size_t m = 0, i;
+
+    memset(&rs, 0, sizeof(rs));
+    CHECK_INT(store_load_results(st, r->id, &rs, &e), COW_OK);
+    for (i = 0; i < rs.nph && t1 == 0; i++)
+        if (strcmp(rs.ph[i].kind, "bgsave") == 0 || strcmp(rs.ph[i].kind, "forkless") == 0)
+            t0 = rs.ph[i].t0_us, t1 = rs.ph[i].t1_us;
+    store_free_results(&rs);
+    CHECK_INT(store_load_mem(st, r->id, &t, &b, &m, &e), COW_OK);
+    for (i = 0; i < m; i++) {
+        if (t[i] <= t0)
+            before = b[i];
+        else if (t[i] < t1 && (isnan(peak) || b[i] > peak))
+            peak = b[i];
+    }
+    free(t);
+    free(b);
+    return (peak - before) / 1048576;
+}
+
+static void tradeoff_should_compare_fork_with_forkless(void)
+{
+    static const char *const names[] = {"forkless/fork-t1", "forkless/fork-t2",
+                                        "forkless/forkless-t1", "forkless/forkless-t2",
+                                        "steady"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, k;
+    cow_store *st = loaded(names, 5, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_tradeoff_sel sel;
+    app_tradeoff t;
+    char *one[1] = {"forkless/fork-t2"};
+
+    memset(&sel, 0, sizeof(sel));
+    CHECK_INT(app_tradeoff_run(st, rows, n, &sel, 1, &t, &e), COW_OK);
+    CHECK(t.picked);
+    CHECK_STR(t.host, "lab-docker-1");
+    CHECK_STR(t.scenario, "bgsave");
+    CHECK_INT(t.nt, 4);
+    CHECK_INT(t.t.ngroups, 2);
+    for (i = 0; i < t.nt; i++) {
+        const cow_run_row *r = row(rows, n, t.tr[i].label);
+        CHECK(r != NULL);
+        if (r)
+            CHECK_NEAR(t.tr[i].v[COW_TM_MEM_MB], growth_by_hand(st, r), 1e-9);
+        if (strcmp(t.tr[i].mode, "forkless") == 0) {
+            CHECK_NEAR(t.tr[i].v[COW_TM_COW_MB], 0, 0);
+            CHECK(isnan(t.tr[i].v[COW_TM_FORK_MS]));
+        } else {
+            CHECK(t.tr[i].v[COW_TM_COW_MB] > 100);
+        }
+        CHECK(t.tr[i].v[COW_TM_SAVE_S] > 0);
+        CHECK(t.tr[i].v[COW_TM_TPUT] > 0);
+    }
+    for (k = 0; k < t.t.ngroups; k++)
+        CHECK_INT(t.t.g[k].ntrials, 2);
+    app_tradeoff_release(&t);
+    /* by label, and a host no run has */
+    sel.labels = one;
+    sel.nlabels = 1;
+    CHECK_INT(app_tradeoff_run(st, rows, n, &sel, 1, &t, &e), COW_OK);
+    CHECK(!t.picked);
+    CHECK_INT(t.nt, 1);
+    app_tradeoff_release(&t);
+    memset(&sel, 0, sizeof(sel));
+    sel.host = "nowhere";
+    CHECK_INT(app_tradeoff_run(st, rows, n, &sel, 1, &t, &e), COW_OK);
+    CHECK_INT(t.nt, 0);
+    app_tradeoff_release(&t);
+    /* the group helpers */
+    {
+        const cow_run_row *a = row(rows, n, "forkless/fork-t1"),
+                          *b = row(rows, n, "forkless/fork-t2"),
+                          *c = row(rows, n, "forkless/forkless-t1");
+        double *v = NULL;
+        size_t m = 0;
+        int runs = 0;
+        char name[128];
+        CHECK(facts_same_group(a, b));
+        CHECK(!facts_same_group(a, c));
+        CHECK_INT(facts_pool_group(st, rows, n, a, &v, &m, &runs, &e), COW_OK);
+        CHECK_INT(runs, 2);
+        CHECK_INT(m, a->samples + b->samples);
+        for (i = 1; i < m; i++)
+            CHECK(v[i - 1] <= v[i]);
+        free(v);
+        facts_group_name(a, name, sizeof(name));
+        CHECK_STR(name, "bgsave (fork, lab-docker-1)");
+    }
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+static void report_should_write_every_output(void)
+{
+    static const char *const names[] = {"forkless/fork-t1", "forkless/forkless-t1",
+                                        "fleet/cache-a/bgsave", "fleet/cache-b/bgsave"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, drawn = 0;
+    cow_store *st = loaded(names, 4, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    char dir[128], path[256], *text;
+    struct stat sb;
+    FILE *fp;
+    long len;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/out/report", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "test.db";
+    j.dir = dir;
+    j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.co.lift_limit_ms = 1;
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = -1;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    CHECK_INT(j.n, 4);
+    CHECK(j.has_trade);
+    CHECK(j.created > 0);
+    for (i = 0; i < j.nch; i++) {
+        if (!j.charts[i].file[0])
+            continue;
+        drawn++;
+        snprintf(path, sizeof(path), "%s/%s", dir, j.charts[i].file);
+        CHECK(stat(path, &sb) == 0 && sb.st_size > 1000);
+    }
+    CHECK(drawn >= 8);
+    snprintf(path, sizeof(path), "%s/report.xlsx", dir);
+    CHECK(stat(path, &sb) == 0 && sb.st_size > 1000);
+    snprintf(path, sizeof(path), "%s/summary.md", dir);
+    fp = fopen(path, "r");
+    CHECK(fp != NULL);
+    if (fp) {
+        fseek(fp, 0, SEEK_END);
+        len = ftell(fp);
+        rewind(fp);
+        text = calloc(1, (size_t)len + 1);
+        CHECK(fread(text, 1, (size_t)len, fp) == (size_t)len);
+        fclose(fp);
+        for (i = 0; i < n; i++)
+            CHECK(strstr(text, rows[i].label) != NULL);
+        CHECK(strstr(text, "`test.db`") != NULL);
+        free(text);
+    }
+    app_report_release(&j);
+    CHECK(j.rows == NULL && j.charts == NULL);
+    /* an unwritable folder is an I/O error naming it */
+    memset(&j, 0, sizeof(j));
+    j.dir = j.co.dir = "/proc/no/such";
+    j.co.scale = 0.5;
+    j.co.lift_limit_ms = NAN;
+    j.resamples = 199;
+    j.created = 1;
+    j.st = st;
+    CHECK(app_report_write(&j, &e) != COW_OK);
+    CHECK(strstr(e.msg, "/proc/no/such") != NULL);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* One run, one mode, one host: the charts that compare modes or hosts are
+ * skipped, and summary.md says why. */
+static void report_should_say_why_a_chart_is_not_drawn(void)
+{
+    static const char *const names[] = {"readonly-control"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, skipped = 0;
+    cow_store *st = loaded(names, 1, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    char dir[128], path[256], line[600];
+    FILE *fp;
+    int not_drawn = 0;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/r", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "x.db";
+    j.dir = j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.co.lift_limit_ms = NAN;
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = 1796000000;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    CHECK(!j.has_trade);
+    CHECK_INT(j.created, 1796000000);
+    for (i = 0; i < j.nch; i++)
+        skipped += j.charts[i].file[0] == '\0';
+    CHECK(skipped >= 3);
+    snprintf(path, sizeof(path), "%s/summary.md", dir);
+    if ((fp = fopen(path, "r")) != NULL) {
+        while (fgets(line, sizeof(line), fp))
+            not_drawn += strncmp(line, "- ", 2) == 0 && strstr(line, "fewer than two") != NULL;
+        fclose(fp);
+    }
+    CHECK(not_drawn >= 2);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+static void ingest_should_say_what_it_refused_and_skipped(void)
+{
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    cow_run_row *rows = NULL;
+    cow_fact refused;
+    size_t n = 0;
+    const char *dir = getenv("COW_TESTDATA");
+    char bad[512], one[512], *paths[1];
+    FILE *out;
+
+    snprintf(bad, sizeof(bad), "%s/e2e/bad", dir ? dir : "tests/data");
+    snprintf(one, sizeof(one), "%s/e2e/bad/nounit.csv", dir ? dir : "tests/data");
+    memset(&fl, 0, sizeof(fl));
+    memset(&tot, 0, sizeof(tot));
+    CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
+    paths[0] = bad;
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_REJECTED);
+    CHECK_INT(tot.files_refused, 3);
+    CHECK_INT(tot.files_skipped, 1);
+    CHECK_INT(tot.files_ok, 0);
+    CHECK_INT(store_fact_refusals(st, "bad", &refused, &e), COW_OK);
+    CHECK_INT(refused.num, 3);
+    /* a flag settles the unit; the same file again is a duplicate */
+    fl.latency_unit = "ms";
+    fl.label = "manual";
+    paths[0] = one;
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK_INT(tot.files_ok, 1);
+    memset(&tot, 0, sizeof(tot));
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK_INT(tot.files_dup, 1);
+    CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
+    CHECK(row(rows, n, "manual") != NULL && row(rows, n, "manual")->samples == 1);
+    store_free_runs(rows, n);
+    /* unusable flags and paths */
+    memset(&fl, 0, sizeof(fl));
+    fl.parser = "no-such-parser";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
+    memset(&fl, 0, sizeof(fl));
+    paths[0] = "/no/such/capture";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
+    /* the quiet form prints only the summary line */
+    out = tmpfile();
+    paths[0] = sample("steady");
+    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, out), EXIT_OK);
+    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, out), EXIT_OK);
+    {
+        char line[2][256] = {"", ""};
+        rewind(out);
+        CHECK(fgets(line[0], sizeof(line[0]), out) != NULL);
+        CHECK(fgets(line[1], sizeof(line[1]), out) != NULL);
+        CHECK(strstr(line[0], "ingested 17 files into 1 run: 17425 records,") == line[0]);
+        CHECK(strstr(line[1], "ingested 0 files into 0 runs") != NULL);
+        CHECK(strstr(line[1], "17 already ingested") != NULL);
+    }
+    fclose(out);
+    app_errorf("test_app: %s", "an error line on stderr");
+    store_close(st);
+}
+
+static void ingest_should_take_the_flags_that_override_run_json(void)
+{
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    const char *dir = getenv("COW_TESTDATA");
+    char one[512], *paths[2];
+
+    snprintf(one, sizeof(one), "%s/e2e/bad/nounit.csv", dir ? dir : "tests/data");
+    CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
+    memset(&fl, 0, sizeof(fl));
+    fl.quiet = 1;
+    paths[0] = one;
+    /* a bad --t0 or --log-tz is a usage error before anything is read */
+    fl.t0 = "yesterday";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
+    fl.t0 = NULL;
+    fl.log_tz = "Europe/Paris";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
+    fl.log_tz = "+01:00";
+    /* an ISO 8601 --t0, a forced parser and a unit: the file lands */
+    fl.t0 = "2026-02-03T14:02:11Z";
+    fl.parser = "latency-csv";
+    fl.latency_unit = "us";
+    fl.label = "forced";
+    memset(&tot, 0, sizeof(tot));
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK_INT(tot.files_ok, 1);
+    CHECK_INT(tot.rows, 1);
+    /* an epoch --t0 is accepted too */
+    fl.t0 = "1770127331";
+    fl.label = "forced-epoch";
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    /* --label names one run */
+    paths[0] = sample("steady");
+    paths[1] = sample("bgsave-t1");
+    fl.t0 = NULL;
+    fl.parser = NULL;
+    fl.latency_unit = NULL;
+    CHECK_INT(app_ingest_paths(st, paths, 2, &fl, &tot), EXIT_USAGE);
+    store_close(st);
+}
+
 int main(void)
 {
     RUN(analyze_should_store_what_it_returns);
     RUN(diff_should_find_no_difference_with_itself);
     RUN(check_should_fail_a_limit_below_the_measured_p99);
+    RUN(diff_should_pool_the_windows_of_a_saving_run);
+    RUN(check_should_judge_every_limit);
+    RUN(doctor_should_store_the_findings_it_returns);
+    RUN(tradeoff_should_compare_fork_with_forkless);
+    RUN(report_should_write_every_output);
+    RUN(report_should_say_why_a_chart_is_not_drawn);
+    RUN(ingest_should_say_what_it_refused_and_skipped);
+    RUN(ingest_should_take_the_flags_that_override_run_json);
     return REPORT();
 }

@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "minunit.h"
+#include "text.h"
 #include "mem.h"
 #include "num.h"
+#include "optval.h"
 #include "sha256.h"
 #include "src.h"
 #include "timeconv.h"
@@ -99,6 +101,115 @@ static void time_should_convert_civil_and_iso(void)
     CHECK_INT(time_month_from_abbr("Foo"), 0);
 }
 
+/* Table: stamp, accepted, what the refusal says. */
+static void iso_should_refuse_impossible_dates(void)
+{
+    static const struct { const char *s; int ok; const char *why; } rows[] = {
+        /* 1 */ {"2023-02-31T10:00:00Z", 0, "day of the month"},
+        /* 2 */ {"2023-02-29T10:00:00Z", 0, "day of the month"},
+        /* 3 */ {"2024-02-29T10:00:00Z", 1, NULL},
+        /* 4 */ {"1900-02-29T10:00:00Z", 0, "day of the month"},
+        /* 5 */ {"2000-02-29T10:00:00Z", 1, NULL},
+        /* 6 */ {"2023-04-31T10:00:00Z", 0, "day of the month"},
+        /* 7 */ {"2023-00-10T10:00:00Z", 0, "month"},
+        /* 8 */ {"2023-01-10T24:00:00Z", 0, "time of day"},
+        /* 9 */ {"2023-01-10T10:60:00Z", 0, "time of day"},
+        /* 10 */ {"2023-01-10T10:00:60Z", 0, "time of day"},
+        /* 11 */ {"2023-01-10T10:00:00+25:00", 0, "zone"},
+        /* 12 */ {"2023-01-10T10:00:00.", 0, "not ISO 8601"},
+        /* 13 */ {"2023-1-10T10:00:00Z", 0, "not ISO 8601"},
+    };
+    size_t i;
+    cow_iso t;
+    const char *why;
+    int64_t us;
+
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        why = NULL;
+        if (time_parse_iso(rows[i].s, strlen(rows[i].s), &t, &why) != rows[i].ok ||
+            (!rows[i].ok && (why == NULL || strstr(why, rows[i].why) == NULL))) {
+            fprintf(stderr, "iso row %zu: %s: %s\n", i + 1, rows[i].s, why ? why : "ok");
+            CHECK(0);
+        }
+    }
+    /* the bug: 31 February used to become 3 March */
+    CHECK(!time_parse_iso8601("2023-02-31T10:00:00Z", 20, &us));
+    CHECK(time_parse_iso("2025-02-03T14:02:11.532123456+01:00", 35, &t, NULL));
+    CHECK_INT(t.us, 532123);
+    CHECK_INT(t.frac_digits, 9);
+    CHECK(t.has_zone && t.off_s == 3600);
+    CHECK_INT(time_iso_us(&t), INT64_C(1738587731532123));
+    CHECK(time_parse_iso("2025-02-03T14:02:11", 19, &t, NULL) && !t.has_zone);
+    CHECK_INT(time_month_days(0, 2), 29);
+    CHECK_INT(time_month_days(2023, 2), 28);
+    CHECK_INT(time_month_days(2023, 13), 0);
+}
+
+/* Table: parser, argument, accepted, value or message. */
+static void optval_should_parse_whole_values_with_named_errors(void)
+{
+    cow_err e = COW_ERR_INIT;
+    int64_t v = 0;
+    uint64_t u = 0;
+    double d = 0;
+
+    CHECK_INT(optval_int("--resamples", "999", 99, 1000, &v, &e), COW_OK);
+    CHECK_INT(v, 999);
+    CHECK_INT(optval_int("--resamples", "5", 99, 1000, &v, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--resamples: '5' is out of range (expected 99 to 1000)");
+    CHECK_INT(optval_int("--log-year", "20x5", 1970, 2100, &v, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--log-year: '20x5' is not an integer");
+    CHECK_INT(optval_int("--log-year", "", 1970, 2100, &v, &e), COW_EUSAGE);
+    CHECK_INT(optval_int("--log-year", " 2025", 1970, 2100, &v, &e), COW_EUSAGE);
+    CHECK_INT(optval_u64("--seed", "18446744073709551615", &u, &e), COW_OK);
+    CHECK(u == UINT64_MAX);
+    CHECK_INT(optval_u64("--seed", "18446744073709551616", &u, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "out of range") != NULL);
+    CHECK_INT(optval_u64("--seed", "abc", &u, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--seed: 'abc' is not an integer");
+    CHECK_INT(optval_u64("--seed", "-5", &u, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--seed: '-5' is negative (expected 0 to 18446744073709551615)");
+    CHECK_INT(optval_u64("--seed", "+5", &u, &e), COW_EUSAGE);
+    CHECK_INT(optval_double("--scale", "2.5", 0.5, 4, &d, &e), COW_OK);
+    CHECK_NEAR(d, 2.5, 0);
+    CHECK_INT(optval_double("--scale", "2x", 0.5, 4, &d, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--scale: '2x' is not a number");
+    CHECK_INT(optval_double("--scale", "nan", 0.5, 4, &d, &e), COW_EUSAGE);
+    CHECK_INT(optval_double("--scale", "9", 0.5, 4, &d, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--scale: '9' is out of range (expected 0.5 to 4)");
+    CHECK_INT(optval_duration_us("--every", "150ms", 0, INT64_MAX, &v, &e), COW_OK);
+    CHECK_INT(v, 150000);
+    CHECK_INT(optval_duration_us("--every", "2.5s", 0, INT64_MAX, &v, &e), COW_OK);
+    CHECK_INT(v, 2500000);
+    CHECK_INT(optval_duration_us("--every", "4h", 0, INT64_MAX, &v, &e), COW_OK);
+    CHECK_INT(v, INT64_C(14400000000));
+    CHECK_INT(optval_duration_us("--every", "1500ns", 0, INT64_MAX, &v, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "whole number of microseconds") != NULL);
+    CHECK_INT(optval_duration_us("--every", "150", 0, INT64_MAX, &v, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--every: '150' is not a duration (a number and a unit: ns, us, "
+                     "ms, s, m, h)");
+    CHECK_INT(optval_duration_us("--every", "1e3s", 0, INT64_MAX, &v, &e), COW_EUSAGE);
+    CHECK_INT(optval_duration_us("--every", "2d", 0, INT64_MAX, &v, &e), COW_EUSAGE);
+    CHECK_INT(optval_duration_us("--every", "2s", 0, 1000000, &v, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "out of range") != NULL);
+    CHECK_INT(optval_size("--max", "512", 0, UINT64_MAX, &u, &e), COW_OK);
+    CHECK(u == 512);
+    CHECK_INT(optval_size("--max", "1k", 0, UINT64_MAX, &u, &e), COW_OK);
+    CHECK(u == 1000);
+    CHECK_INT(optval_size("--max", "1KB", 0, UINT64_MAX, &u, &e), COW_OK);
+    CHECK(u == 1024);
+    CHECK_INT(optval_size("--max", "3MiB", 0, UINT64_MAX, &u, &e), COW_OK);
+    CHECK(u == 3 * 1024 * 1024);
+    CHECK_INT(optval_size("--max", "2gb", 0, UINT64_MAX, &u, &e), COW_OK);
+    CHECK(u == UINT64_C(2147483648));
+    CHECK_INT(optval_size("--max", "1.5g", 0, UINT64_MAX, &u, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--max: '1.5g' is not a size (bytes, or a number and k, m, g, "
+                     "kb, mb, gb)");
+    CHECK_INT(optval_size("--max", "20000000000gb", 0, UINT64_MAX, &u, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "out of range") != NULL);
+    CHECK_INT(optval_size("--max", "-1", 0, UINT64_MAX, &u, &e), COW_EUSAGE);
+}
+
 static void src_should_split_lines_and_strip_bom_and_cr(void)
 {
     static const char data[] = "\xEF\xBB\xBFts,lat\r\n1,2\n\n3,4";
@@ -152,12 +263,32 @@ static void src_should_read_files_across_buffer_refills(void)
     remove(path);
 }
 
+static void colname_should_split_the_unit_and_normalise(void)
+{
+    char b[64], u[16];
+    text_colname("\"Latency ( MS )\"", 16, b, sizeof(b), u, sizeof(u));
+    CHECK_STR(b, "latency");
+    CHECK_STR(u, "ms");
+    text_colname("t-rel.s", 7, b, sizeof(b), u, sizeof(u));
+    CHECK_STR(b, "t_rel_s");
+    CHECK_STR(u, "");
+    text_colname("Used Memory [KB]  ", 18, b, sizeof(b), u, sizeof(u));
+    CHECK_STR(b, "used_memory");
+    CHECK_STR(u, "kb");
+    text_colname("rss (bytes", 10, b, sizeof(b), u, sizeof(u)); /* no ')' */
+    CHECK_STR(b, "rss_(bytes");
+    CHECK_STR(u, "");
+}
+
 int main(void)
 {
     RUN(sha256_should_match_fips_vectors);
     RUN(num_should_parse_whole_fields_only);
     RUN(time_should_convert_civil_and_iso);
+    RUN(iso_should_refuse_impossible_dates);
+    RUN(optval_should_parse_whole_values_with_named_errors);
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
+    RUN(colname_should_split_the_unit_and_normalise);
     return REPORT();
 }

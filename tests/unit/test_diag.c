@@ -24,7 +24,7 @@ static void window(cow_run_facts *r, const char *kind, double d50, int v50,
 {
     cow_window_fact *w = &r->worst;
     w->present = 1;
-    snprintf(w->kind, sizeof(w->kind), "%s", kind);
+    w->kind = phase_kind_from_name(kind);
     snprintf(w->label, sizeof(w->label), "%s#1", kind);
     w->delta_us[0] = d50;
     w->verdict[0] = v50;

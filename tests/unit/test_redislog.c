@@ -551,6 +551,27 @@ static void redislog_should_reject_impossible_stamps_and_steps_back(void)
     free(buf);
 }
 
+/* The iso8601 shape goes through the program's one date check
+ * (common/timeconv.c): 31 February is refused, not read as 3 March. */
+static void redislog_should_reject_an_impossible_iso8601_date(void)
+{
+    collect c;
+    cow_err e;
+    cow_parse_opts o = opts0();
+    char *buf = good_then(
+        "77:M 2025-02-31T10:00:40.000+00:00 * DB saved on disk\n"
+        "77:M 2025-02-03T10:00:41.000+00:00 * DB saved on disk\n");
+
+    CHECK_INT(run_mem(buf, strlen(buf), &o, &c, &e), COW_OK);
+    CHECK_INT(c.nrejects, 1);
+    CHECK_INT(rej(&c, 0) ? rej(&c, 0)->line : 0, 31);
+    CHECK(rej(&c, 0) && strstr(rej(&c, 0)->reason, "day of the month") != NULL);
+    CHECK_INT(count_kind(&c, "rdb_saved"), 1);
+    CHECK_INT(EV_T(&c, "rdb_saved", 0), UTC(2025, 2, 3, 10, 0, 41, 0));
+    collect_free(&c);
+    free(buf);
+}
+
 static void redislog_should_refuse_a_file_with_too_many_rejects(void)
 {
     collect c;
@@ -655,6 +676,7 @@ int main(void)
     RUN(redislog_should_read_crlf_like_lf);
     RUN(redislog_should_reject_a_truncated_last_line);
     RUN(redislog_should_reject_impossible_stamps_and_steps_back);
+    RUN(redislog_should_reject_an_impossible_iso8601_date);
     RUN(redislog_should_refuse_a_file_with_too_many_rejects);
     RUN(redislog_should_check_29_february_against_the_year);
     RUN(redislog_should_reject_an_event_line_without_its_number);

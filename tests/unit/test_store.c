@@ -1,8 +1,17 @@
 /* test_store.c -- the SQLite store: migrations, runs, files, samples,
- * records, transactions. */
+ * records, results, findings, refusals, transactions.
+ *
+ * Round trips read the rows back through a second connection with plain
+ * SQL, every column of every table the store writes, so a value bound to
+ * the wrong column or dropped shows. */
+#include <dirent.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "minunit.h"
 #include "store.h"
@@ -27,13 +36,105 @@ static int64_t add_run(cow_store *st, const char *label)
     return id;
 }
 
+/* The migration files in schemas/ (COW_SCHEMA_DIR, set by ctest):
+ * NNN_name.sql, counted independently of the build's list. */
+static int migration_files(void)
+{
+    const char *dir = getenv("COW_SCHEMA_DIR");
+    DIR *d = opendir(dir ? dir : "schemas");
+    struct dirent *de;
+    int n = 0;
+    if (d == NULL)
+        return -1;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        n += len > 8 && de->d_name[0] >= '0' && de->d_name[0] <= '9' &&
+             de->d_name[3] == '_' && strcmp(de->d_name + len - 4, ".sql") == 0;
+    }
+    closedir(d);
+    return n;
+}
+
 static void store_should_apply_every_migration(void)
 {
     cow_store *st = open_mem();
-    CHECK(store_schema_version(st) >= 1);
+    int files = migration_files();
+    CHECK(files >= 5);
+    CHECK_INT(store_schema_version(st), files);
     store_close(st);
     store_close(NULL);
 }
+
+/* A temporary database file, and a second connection to read it. */
+static char db_path[64];
+
+static cow_store *open_file(void)
+{
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    int fd;
+    snprintf(db_path, sizeof(db_path), "/tmp/cow_test_storeXXXXXX");
+    fd = mkstemp(db_path);
+    close(fd);
+    CHECK_INT(store_open(db_path, &st, &e), COW_OK);
+    return st;
+}
+
+static void remove_file(void)
+{
+    char side[80];
+    remove(db_path);
+    snprintf(side, sizeof(side), "%s-wal", db_path);
+    remove(side);
+    snprintf(side, sizeof(side), "%s-shm", db_path);
+    remove(side);
+}
+
+/* The rows of a query, one line each, columns joined by '|': integers as
+ * integers, reals with 17 digits, NULL as "NULL". */
+static void rows_of(const char *sql, char *out, size_t cap)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    size_t k = 0;
+    out[0] = '\0';
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+        snprintf(out, cap, "error: %s", sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return;
+    }
+    while (sqlite3_step(q) == SQLITE_ROW && k + 1 < cap) {
+        int c;
+        for (c = 0; c < sqlite3_column_count(q) && k + 1 < cap; c++) {
+            const char *sep = c ? "|" : "";
+            switch (sqlite3_column_type(q, c)) {
+            case SQLITE_NULL: k += (size_t)snprintf(out + k, cap - k, "%sNULL", sep); break;
+            case SQLITE_INTEGER:
+                k += (size_t)snprintf(out + k, cap - k, "%s%lld", sep,
+                                      (long long)sqlite3_column_int64(q, c));
+                break;
+            case SQLITE_FLOAT:
+                k += (size_t)snprintf(out + k, cap - k, "%s%.17g", sep,
+                                      sqlite3_column_double(q, c));
+                break;
+            default:
+                k += (size_t)snprintf(out + k, cap - k, "%s%s", sep,
+                                      (const char *)sqlite3_column_text(q, c));
+            }
+        }
+        if (k + 1 < cap)
+            out[k++] = '\n', out[k] = '\0';
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
+#define CHECK_ROWS(sql, want) do { \
+    char got_[2048]; \
+    rows_of(sql, got_, sizeof(got_)); \
+    CHECK_STR(got_, want); \
+} while (0)
 
 static void store_should_find_runs_by_label(void)
 {
@@ -184,6 +285,206 @@ static void store_should_take_every_record_kind(void)
     store_close(st);
 }
 
+static void store_should_round_trip_every_column_of_every_record(void)
+{
+    cow_store *st = open_file();
+    cow_err e = COW_ERR_INIT;
+    cow_run_meta m = {"host/r1", "/data/r1", "bgsave", "fork", "vm1", 4, "{\"x\":1}"};
+    int64_t run = 0, file = 0;
+    cow_sample s[2] = {{1738591331000001LL, 812.25, "SET"}, {1738591331000002LL, 3.5, NULL}};
+    cow_rec r[9];
+    size_t i;
+
+    memset(r, 0, sizeof(r));
+    r[0].kind = COW_REC_EVENT;
+    r[0].u.event = (cow_event){1738591331000003LL, "bgsave_start", 4711, 42.5, "MB",
+                               "Background saving started", 7};
+    r[1].kind = COW_REC_INFO;
+    r[1].u.info = (cow_info){1738591331000004LL, 2, "Persistence", "rdb_last_cow_size",
+                             "keys", "1234", 1234.5, 9};
+    r[2].kind = COW_REC_STAT;
+    r[2].u.stat = (cow_stat){1738591331000005LL, "smaps_rollup", "AnonHugePages", "2048 kB",
+                             2097152, "bytes", 11};
+    r[3].kind = COW_REC_MEM;
+    r[3].u.mem = (cow_mem){1738591331000006LL, 1e9 + 0.5, "rss"};
+    r[4].kind = COW_REC_LATMON;
+    r[4].u.latmon = (cow_latmon){1738591331000007LL, "latest", "fork", 12.5, 99.25,
+                                 "no spike", 1, 13};
+    r[5].kind = COW_REC_INTERVAL;
+    r[5].u.interval = (cow_interval){1738591331000008LL, 15.5, 100.25, 900.5, 250.75,
+                                     1500, "GET", 17};
+    r[6].kind = COW_REC_PCTL;
+    r[6].u.pctl = (cow_pctl){"memtier", "Sets", 1738591331000009LL, 99.9, 2500.5, 100000, 19};
+    r[7].kind = COW_REC_REJECT;
+    r[7].u.reject = (cow_reject){23, "latency is not a number", "x,y,zzz", 5};
+    /* unknowns: NaN and 0 become NULL where the schema allows */
+    r[8].kind = COW_REC_INTERVAL;
+    r[8].u.interval = (cow_interval){0, NAN, NAN, NAN, NAN, 0, NULL, 29};
+
+    CHECK_INT(store_run_upsert(st, &m, &run, &e), COW_OK);
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_file_begin(st, run, "/data/r1/lat.csv", 4096, "latency-csv", &file, &e),
+              COW_OK);
+    CHECK_INT(store_add_samples(st, run, file, s, 2, &e), COW_OK);
+    for (i = 0; i < 9; i++)
+        CHECK_INT(store_add_rec(st, run, file, &r[i], &e), COW_OK);
+    CHECK_INT(store_file_end(st, file, "ab12", 11, 1, "time_unit=epoch us", &e), COW_OK);
+    CHECK_INT(store_commit(st, &e), COW_OK);
+    CHECK_INT(store_add_refusal(st, run, "host/r1", "/data/r1/bad.csv", 31, "latency-csv",
+                                "parse", "no latency column", &e), COW_OK);
+    CHECK_INT(store_add_refusal(st, 0, "host/r2", "/data/r2/x.txt", 0, NULL, "unit",
+                                "unknown unit", &e), COW_OK);
+
+    CHECK_ROWS("SELECT id, label, path, scenario, mode, host, trial, meta, created_at > 0"
+               " FROM runs", "1|host/r1|/data/r1|bgsave|fork|vm1|4|{\"x\":1}|1\n");
+    CHECK_ROWS("SELECT id, run, path, size, sha256, parser, rows, rejected, notes,"
+               " ingested_at > 0 FROM files",
+               "1|1|/data/r1/lat.csv|4096|ab12|latency-csv|11|1|time_unit=epoch us|1\n");
+    CHECK_ROWS("SELECT s.run, s.t_us, s.file, s.seq, s.lat_us, o.name FROM samples s"
+               " LEFT JOIN ops o ON o.id = s.op ORDER BY s.t_us",
+               "1|1738591331000001|1|1|812.25|SET\n1|1738591331000002|1|2|3.5|NULL\n");
+    CHECK_ROWS("SELECT run, file, line, t_us, kind, pid, value, unit, text FROM events",
+               "1|1|7|1738591331000003|bgsave_start|4711|42.5|MB|Background saving started\n");
+    CHECK_ROWS("SELECT run, file, line, dump, t_us, section, key, sub, text, num FROM info",
+               "1|1|9|2|1738591331000004|Persistence|rdb_last_cow_size|keys|1234|1234.5\n");
+    CHECK_ROWS("SELECT run, file, line, t_us, source, key, text, num, unit FROM stats",
+               "1|1|11|1738591331000005|smaps_rollup|AnonHugePages|2048 kB|2097152|bytes\n");
+    CHECK_ROWS("SELECT run, file, t_us, bytes, what FROM mem",
+               "1|1|1738591331000006|1000000000.5|rss\n");
+    CHECK_ROWS("SELECT run, file, line, t_us, kind, event, lat_ms, max_ms, text,"
+               " none_observed FROM latmon",
+               "1|1|13|1738591331000007|latest|fork|12.5|99.25|no spike|1\n");
+    CHECK_ROWS("SELECT run, file, line, t_us, dur_s, min_us, max_us, avg_us, count, op"
+               " FROM intervals ORDER BY line",
+               "1|1|17|1738591331000008|15.5|100.25|900.5|250.75|1500|GET\n"
+               "1|1|29|NULL|NULL|NULL|NULL|NULL|0|NULL\n");
+    CHECK_ROWS("SELECT run, file, line, source, op, t_us, q, value_us, count FROM pctl",
+               "1|1|19|memtier|Sets|1738591331000009|99.900000000000006|2500.5|100000\n");
+    CHECK_ROWS("SELECT file, line, reason, excerpt FROM rejects",
+               "1|23|latency is not a number|x,y,z\n");
+    CHECK_ROWS("SELECT run, label, path, line, parser, code, reason, at > 0 FROM refusals"
+               " ORDER BY label",
+               "1|host/r1|/data/r1/bad.csv|31|latency-csv|parse|no latency column|1\n"
+               "NULL|host/r2|/data/r2/x.txt|NULL|NULL|unit|unknown unit|1\n");
+    store_close(st);
+    remove_file();
+}
+
+static void store_should_round_trip_results_and_findings(void)
+{
+    cow_store *st = open_file();
+    cow_err e = COW_ERR_INIT;
+    int64_t run = add_run(st, "r");
+    cow_phase_row ph[2] = {
+        {0, "baseline", "baseline", 100, 200, 0, 0, "derived", 0, 0, 0, 5, 1.5, 0.5, 9.5, 0},
+        {1, "bgsave", "bgsave#1", 200, 300, 210, 4711, "log", 1, 1, 1, 7, 2.5, 1.25, 19.5,
+         0.5}};
+    cow_quantile_row q = {1, 0.99, 18.5, NAN, 19.5, 368, 1};
+    cow_delta_row d = {1, 0, 0.999, 9.5, 19.5, 10, 2.5, 17.5, 2.05, 1.5, 3.5, "lift", 1};
+    cow_exceed_row x = {1, 0.99, 9.25, 7, 3, 0.42857142857142855, 0.1, 0.8};
+    cow_result_set rs;
+    cow_finding_row *f;
+    size_t nf = 0;
+
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_analysis_begin(st, run, 77, 199, "nearest", &e), COW_OK);
+    CHECK_INT(store_put_phase(st, run, &ph[0], &e), COW_OK);
+    CHECK_INT(store_put_phase(st, run, &ph[1], &e), COW_OK);
+    CHECK_INT(store_put_quantile(st, run, &q, &e), COW_OK);
+    CHECK_INT(store_put_delta(st, run, &d, &e), COW_OK);
+    CHECK_INT(store_put_exceed(st, run, &x, &e), COW_OK);
+    CHECK_INT(store_put_finding(st, run, 0, "fork-stall", "critical", "Fork stalls",
+                                "[{\"metric\":\"m\"}]", "Use smaller instances", &e), COW_OK);
+    CHECK_INT(store_commit(st, &e), COW_OK);
+
+    CHECK_ROWS("SELECT run, seed, resamples, method, created_at > 0 FROM analyses",
+               "1|77|199|nearest|1\n");
+    CHECK_ROWS("SELECT run, idx, kind, label, t0_us, t1_us, fork_us, child_pid, source,"
+               " overlap, open, failed, n, mean_us, min_us, max_us, grid_us FROM phases"
+               " ORDER BY idx",
+               "1|0|baseline|baseline|100|200|NULL|NULL|derived|0|0|0|5|1.5|0.5|9.5|0\n"
+               "1|1|bgsave|bgsave#1|200|300|210|4711|log|1|1|1|7|2.5|1.25|19.5|0.5\n");
+    memset(&rs, 0, sizeof(rs));
+    CHECK_INT(store_load_results(st, run, &rs, &e), COW_OK);
+    CHECK(rs.analysed);
+    CHECK_INT(rs.seed, 77);
+    CHECK_INT(rs.resamples, 199);
+    CHECK_INT(rs.nph, 2);
+    if (rs.nph == 2) {
+        const cow_phase_row *p = &rs.ph[1];
+        CHECK_INT(p->idx, 1);
+        CHECK_STR(p->kind, "bgsave");
+        CHECK_STR(p->label, "bgsave#1");
+        CHECK_INT(p->t0_us, 200);
+        CHECK_INT(p->t1_us, 300);
+        CHECK_INT(p->fork_us, 210);
+        CHECK_INT(p->child_pid, 4711);
+        CHECK_STR(p->source, "log");
+        CHECK(p->overlap == 1 && p->open == 1 && p->failed == 1);
+        CHECK_INT(p->n, 7);
+        CHECK_NEAR(p->mean_us, 2.5, 0);
+        CHECK_NEAR(p->min_us, 1.25, 0);
+        CHECK_NEAR(p->max_us, 19.5, 0);
+        CHECK_NEAR(p->grid_us, 0.5, 0);
+    }
+    CHECK_INT(rs.nq, 1);
+    if (rs.nq == 1) {
+        CHECK_INT(rs.q[0].phase, 1);
+        CHECK_NEAR(rs.q[0].q, 0.99, 0);
+        CHECK_NEAR(rs.q[0].value_us, 18.5, 0);
+        CHECK(isnan(rs.q[0].lo_us));
+        CHECK_NEAR(rs.q[0].hi_us, 19.5, 0);
+        CHECK_INT(rs.q[0].n_needed, 368);
+        CHECK_INT(rs.q[0].thin, 1);
+    }
+    CHECK_INT(rs.nd, 1);
+    if (rs.nd == 1) {
+        const cow_delta_row *v = &rs.d[0];
+        CHECK(v->phase == 1 && v->base == 0);
+        CHECK_NEAR(v->q, 0.999, 0);
+        CHECK_NEAR(v->base_us, 9.5, 0);
+        CHECK_NEAR(v->value_us, 19.5, 0);
+        CHECK_NEAR(v->delta_us, 10, 0);
+        CHECK_NEAR(v->lo_us, 2.5, 0);
+        CHECK_NEAR(v->hi_us, 17.5, 0);
+        CHECK_NEAR(v->ratio, 2.05, 0);
+        CHECK_NEAR(v->ratio_lo, 1.5, 0);
+        CHECK_NEAR(v->ratio_hi, 3.5, 0);
+        CHECK_STR(v->verdict, "lift");
+        CHECK_INT(v->thin, 1);
+    }
+    CHECK_INT(rs.nx, 1);
+    if (rs.nx == 1) {
+        const cow_exceed_row *v = &rs.x[0];
+        CHECK_INT(v->phase, 1);
+        CHECK_NEAR(v->base_q, 0.99, 0);
+        CHECK_NEAR(v->threshold_us, 9.25, 0);
+        CHECK(v->n == 7 && v->count == 3);
+        CHECK_NEAR(v->p, 0.42857142857142855, 0);
+        CHECK_NEAR(v->lo, 0.1, 0);
+        CHECK_NEAR(v->hi, 0.8, 0);
+    }
+    store_free_results(&rs);
+    CHECK_INT(store_load_findings(st, run, &f, &nf, &e), COW_OK);
+    CHECK_INT(nf, 1);
+    if (nf == 1) {
+        CHECK_STR(f[0].rule, "fork-stall");
+        CHECK_STR(f[0].severity, "critical");
+        CHECK_STR(f[0].title, "Fork stalls");
+        CHECK_STR(f[0].evidence, "[{\"metric\":\"m\"}]");
+        CHECK_STR(f[0].recommendation, "Use smaller instances");
+    }
+    store_free_findings(f, nf);
+    /* a new analysis replaces the old results */
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_analysis_begin(st, run, 1, 99, "linear", &e), COW_OK);
+    CHECK_INT(store_commit(st, &e), COW_OK);
+    CHECK_ROWS("SELECT (SELECT count(*) FROM phases) + (SELECT count(*) FROM quantiles) +"
+               " (SELECT count(*) FROM deltas) + (SELECT count(*) FROM exceed)", "0\n");
+    store_close(st);
+    remove_file();
+}
+
 static void store_should_refuse_an_unwritable_path(void)
 {
     cow_store *st = NULL;
@@ -200,6 +501,8 @@ int main(void)
     RUN(store_should_insert_samples_in_any_batch_size);
     RUN(store_should_forget_a_rolled_back_file);
     RUN(store_should_take_every_record_kind);
+    RUN(store_should_round_trip_every_column_of_every_record);
+    RUN(store_should_round_trip_results_and_findings);
     RUN(store_should_refuse_an_unwritable_path);
     return REPORT();
 }

@@ -1,0 +1,122 @@
+/* opts.c -- option parsing shared by every command: getopt_long with the
+ * house messages for misuse, and option values read by the one strict
+ * parser (common/optval.h). Every message names the help to read:
+ *
+ *     cowtail: report: unknown option '--colour' (see 'cowtail help report')
+ *     cowtail: --seed: 'abc' is not an integer (see 'cowtail help report')
+ *
+ * and the caller returns EXIT_USAGE (2). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boot.h"
+#include "cli.h"
+#include "optval.h"
+
+/* The long options opts has whose names start with name[0..n), as
+ * "--a, --b" into out; their count. */
+static int prefixed(const struct option *opts, const char *name, size_t n, char *out,
+                    size_t cap)
+{
+    int k = 0;
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (; opts->name; opts++)
+        if (strncmp(opts->name, name, n) == 0) {
+            used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s--%s",
+                                     k ? ", " : "", opts->name);
+            k++;
+        }
+    return k;
+}
+
+/* An option error of getopt_long ('?' or ':') as one line. */
+static void misuse(const char *cmd, int c, const char *arg, const struct option *opts)
+{
+    char names[256];
+    size_t n;
+
+    if (arg == NULL || strncmp(arg, "--", 2) != 0) {
+        if (c == ':')
+            cli_errorf("%s: option '-%c' needs a value (see 'cowtail help %s')", cmd,
+                       optopt, cmd);
+        else
+            cli_errorf("%s: unknown option '-%c' (see 'cowtail help %s')", cmd, optopt,
+                       cmd);
+        return;
+    }
+    n = strcspn(arg + 2, "=");
+    if (c == ':')
+        cli_errorf("%s: option '%.*s' needs a value (see 'cowtail help %s')", cmd,
+                   (int)n + 2, arg, cmd);
+    else if (optopt != 0 && arg[2 + n] == '=')
+        cli_errorf("%s: option '%.*s' takes no value (see 'cowtail help %s')", cmd,
+                   (int)n + 2, arg, cmd);
+    else if (prefixed(opts, arg + 2, n, names, sizeof(names)) > 1)
+        cli_errorf("%s: ambiguous option '%.*s' (%s) (see 'cowtail help %s')", cmd,
+                   (int)n + 2, arg, names, cmd);
+    else
+        cli_errorf("%s: unknown option '%.*s' (see 'cowtail help %s')", cmd,
+                   (int)n + 2, arg, cmd);
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts)
+{
+    char spec[32];
+    int c;
+
+    snprintf(spec, sizeof(spec), ":%s", shortopts);
+    opterr = 0;
+    c = getopt_long(argc, argv, spec, opts, NULL);
+    if (c == '?' || c == ':') {
+        misuse(argv[0], c, optind > 0 && optind <= argc ? argv[optind - 1] : NULL, opts);
+        return '?';
+    }
+    return c;
+}
+
+static int bad_value(const char *cmd, const cow_err *e)
+{
+    cli_errorf("%s (see 'cowtail help %s')", e->msg, cmd);
+    return EXIT_USAGE;
+}
+
+int cli_opt_int(const char *cmd, const char *opt, const char *arg, int64_t lo, int64_t hi,
+                int64_t *out)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_int(opt, arg, lo, hi, out, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
+                   double hi, double *out)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_double(opt, arg, lo, hi, out, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_opt_seed(const char *cmd, const char *arg, uint64_t *seed)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_u64("--seed", arg, seed, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_opt_resamples(const char *cmd, const char *arg, int *resamples)
+{
+    int64_t v;
+    int code = cli_opt_int(cmd, "--resamples", arg, 99, COW_BOOT_MAX_RESAMPLES, &v);
+    if (code == EXIT_OK)
+        *resamples = (int)v;
+    return code;
+}
+
+int cli_opt_jobs(const char *cmd, const char *arg, int *jobs)
+{
+    int64_t v;
+    int code = cli_opt_int(cmd, "--jobs", arg, 1, COW_MAX_JOBS, &v);
+    if (code == EXIT_OK)
+        *jobs = (int)v;
+    return code;
+}

@@ -1,0 +1,56 @@
+#!/bin/bash
+# golden.sh COWTAIL SAMPLES GOLDEN -- whole outputs on the committed
+# samples/ against the files in GOLDEN (tests/data/golden): `runs`,
+# `analyze`, `doctor` and `check` as JSON, and the report's summary.md.
+# Any changed number fails. When a change is meant, rewrite them with
+#     COW_UPDATE_GOLDEN=1 ctest -R e2e_golden      (or: make golden)
+# and review `git diff tests/data/golden` like code.
+#
+# Normalised, because they depend on the machine, not on cowtail: the
+# scratch folder's path. Inputs are given as the relative path "samples"
+# and the database as "s.db", so stored sources and the summary do not
+# name this machine's folders.
+set -u
+COW=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SAMPLES=$(cd "$2" && pwd)
+GOLDEN=$3
+. "$(dirname "$0")/lib.sh"
+
+# golden NAME: compare (or rewrite) $WORK/NAME with $GOLDEN/NAME
+golden() {
+    sed "s#$WORK#WORK#g" "$WORK/$1" > "$WORK/$1.norm"
+    if [ -n "${COW_UPDATE_GOLDEN:-}" ]; then
+        mkdir -p "$GOLDEN" && cp "$WORK/$1.norm" "$GOLDEN/$1"
+        echo "rewrote $GOLDEN/$1"
+        passes=$((passes + 1))
+    elif diff -u "$GOLDEN/$1" "$WORK/$1.norm" > "$WORK/$1.diff"; then
+        passes=$((passes + 1))
+    else
+        fails=$((fails + 1))
+        echo "FAIL: $1 differs from $GOLDEN/$1 (COW_UPDATE_GOLDEN=1 rewrites it):" >&2
+        head -40 "$WORK/$1.diff" >&2
+    fi
+}
+
+cd "$(dirname "$SAMPLES")" || exit 2
+"$COW" ingest -q --db "$WORK/s.db" "$(basename "$SAMPLES")" > "$WORK/ingest" 2>&1
+check "ingest exits 0" test $? = 0
+cd "$WORK" || exit 2
+"$COW" runs --db s.db --json > runs.json
+check "runs exits 0" test $? = 0
+"$COW" analyze --db s.db --json > analyze.json
+check "analyze exits 0" test $? = 0
+"$COW" doctor --db s.db --json > doctor.json
+check "doctor exits 0" test $? = 0
+"$COW" check --db s.db --json --thresholds "$SAMPLES/fleet/thresholds.json" > check.json
+check "check exits 1 (one host fails)" test $? = 1
+"$COW" report --db s.db --out report --created 1796000000 > report.out
+check "report exits 0" test $? = 0
+cp report/summary.md summary.md
+
+golden runs.json
+golden analyze.json
+golden doctor.json
+golden check.json
+golden summary.md
+finish

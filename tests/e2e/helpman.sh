@@ -1,0 +1,49 @@
+#!/bin/bash
+# helpman.sh COWTAIL MANPAGE -- `cowtail help CMD` and the man page list
+# the same options for every command, and every option the help lists is
+# one the command accepts.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1 page=$2
+
+help_options() { # the options on the item lines of `cowtail help CMD`
+    "$bin" help "$1" | sed -n -E 's/^ {2,4}(-[a-zA-Z], )?(--[a-z0-9][a-z0-9-]*).*/\2/p' | sort -u
+}
+man_options() { # the options the man page's item terms name under .SS CMD
+    awk -v cmd="$1" '$0 == ".SS " cmd { on = 1; next }
+                     /^\.S[SH] / { on = 0 }
+                     on && prev == ".TP" { print }
+                     { prev = $0 }' "$page" |
+        sed 's/\\-/-/g' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u
+}
+
+commands=$("$bin" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' |
+           grep -vx help)
+check "help lists commands" test -n "$commands"
+for c in $commands; do
+    help_options "$c" >"$WORK/help-$c"
+    man_options "$c" >"$WORK/man-$c"
+    check "$c: help lists options" test -s "$WORK/help-$c"
+    if ! diff -u "$WORK/help-$c" "$WORK/man-$c" >"$WORK/diff-$c"; then
+        echo "$c: help (-) and man page (+) disagree:" >&2
+        cat "$WORK/diff-$c" >&2
+    fi
+    check "$c: help and man page list the same options" test ! -s "$WORK/diff-$c"
+    # Each listed option is known to the command's parser: with a value
+    # it is consumed (or refused as a value), never an unknown option.
+    while read -r opt; do
+        [ "$opt" = --help ] && continue
+        "$bin" "$c" "$opt=x" --help >/dev/null 2>"$WORK/err"
+        if grep -q "unknown option" "$WORK/err"; then
+            echo "$c $opt: $(cat "$WORK/err")" >&2
+            check "$c accepts $opt" false
+        else
+            check "$c accepts $opt" true
+        fi
+    done <"$WORK/help-$c"
+done
+# Every man page section a reader looks for.
+for s in NAME SYNOPSIS DESCRIPTION COMMANDS "FILE FORMATS" "EXIT STATUS" ENVIRONMENT; do
+    check "man page has $s" grep -qx ".SH $s" "$page"
+done
+finish
