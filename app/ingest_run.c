@@ -415,10 +415,11 @@ static cow_ahead *start_ahead(const cow_capture *cap, const cow_ingest_flags *fl
     cow_ahead *a;
 
     *files = NULL;
-    if (jobs <= 1)
-        return NULL;
     for (i = 0; i < cap->n; i++)
         n += cap->runs[i].nfiles;
+    /* one file: parsing ahead would only add a copy of every record */
+    if (jobs <= 1 || n < 2)
+        return NULL;
     *files = xcalloc(n ? n : 1, sizeof(**files));
     for (i = 0; i < cap->n; i++) {
         const cow_capture_run *r = &cap->runs[i];

@@ -41,8 +41,8 @@ static void on_run(void *ctx, const char *src_label, const char *dst_label, int 
 {
     const merge_ctx *m = ctx;
     if (strcmp(src_label, dst_label) != 0)
-        printf("%s: run '%s' is another host's '%s' here: merged as '%s'\n", m->in,
-               src_label, src_label, dst_label);
+        printf("%s: run '%s': the label is another host's run here: merged as '%s'\n",
+               m->in, src_label, dst_label);
     else if (!m->quiet)
         printf("%s: run '%s' %s\n", m->in, dst_label, is_new ? "added" : "already here");
 }

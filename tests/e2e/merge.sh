@@ -34,7 +34,7 @@ sed -i 's/"host": "cache-a"/"host": "cache-z"/' "$WORK/z/bgsave/run.json"
 "$COW" merge "$WORK/out.db" "$WORK/a.db" "$WORK/b.db" "$WORK/z.db" > "$WORK/m1" 2>&1
 check "merge exits 0" test $? = 0
 check "collision said, with the host as prefix" has \
-  "z.db: run 'fleet/cache-a/bgsave' is another host's 'fleet/cache-a/bgsave' here: merged as 'cache-z/fleet/cache-a/bgsave'" "$WORK/m1"
+  "z.db: run 'fleet/cache-a/bgsave': the label is another host's run here: merged as 'cache-z/fleet/cache-a/bgsave'" "$WORK/m1"
 check "every input run in OUT" test "$(sqlite3 "$WORK/out.db" "SELECT count(*) FROM runs")" = \
   "$(sum_counts "$WORK/a.db" "$WORK/b.db" "$WORK/z.db" | sed -n 's/^runs //p')"
 for t in rejects refusals pctl; do
