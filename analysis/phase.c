@@ -14,7 +14,9 @@
  *     itself falls inside the window, not in the baseline.
  *  3. Without log windows of a kind, INFO polls of rdb_bgsave_in_progress
  *     and aof_rewrite_in_progress give them (rising poll to falling poll).
- *  4. A window without an end is cut at the last sample and marked open.
+ *  4. A window without an end is cut at the last sample, or at the next
+ *     start of its kind (one save, one AOF rewrite runs at a time), and
+ *     marked open.
  *  5. Two windows that overlap are both marked (an RDB save during an AOF
  *     rewrite cannot fork at once, but a deferred one can start right as
  *     the other ends; overlapping means sharing time, not touching).
@@ -30,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "mem.h"
 
 /* The one table of phase kinds: the name stored and shown in labels, the
@@ -100,14 +103,26 @@ static int is(const cow_event *v, const char *kind)
     return v->kind != NULL && strcmp(v->kind, kind) == 0;
 }
 
-/* Index of the first event at or after i matching one of kinds, or nev. */
-static size_t find(const cow_phase_input *in, size_t i, const char *const *kinds)
+/* Index of the first event at or after i matching one of kinds, or nev.
+ * The search stops at an event of kind stop (the next start of the same
+ * operation: Redis runs one save, one AOF rewrite at a time, so a start
+ * means the one before ended without its end line); *stopped then gets
+ * that index. This keeps pairing linear: a log of 160,000 unmatched
+ * "Background saving started" lines would otherwise be scanned to its
+ * end once per line. */
+static size_t find(const cow_phase_input *in, size_t i, const char *const *kinds,
+                   const char *stop, size_t *stopped)
 {
+    *stopped = in->nev;
     for (; i < in->nev; i++) {
         const char *const *k;
         for (k = kinds; *k; k++)
             if (is(&in->ev[i], *k))
                 return i;
+        if (is(&in->ev[i], stop)) {
+            *stopped = i;
+            break;
+        }
     }
     return in->nev;
 }
@@ -122,10 +137,15 @@ static const char *const fl_end[] = {"forkless_done", "forkless_failed",
                                      "forkless_cancelled", NULL};
 static const char *const sync_end[] = {"sync_success", "sync_bgsave_error", NULL};
 
-/* Close window ph at event j (or cut it at the end of the capture). */
-static void close_at(const cow_phase_input *in, cow_phase *ph, size_t j)
+/* Close window ph at event j, or, without one, at the next start of its
+ * kind (event stop) or the end of the capture (Requirement 4). */
+static void close_at(const cow_phase_input *in, cow_phase *ph, size_t j,
+                     size_t stop)
 {
-    if (j < in->nev) {
+    if (j >= in->nev && stop < in->nev) {
+        ph->t1_us = in->ev[stop].t_us > ph->t0_us ? in->ev[stop].t_us : ph->t0_us + 1;
+        ph->open = 1;
+    } else if (j < in->nev) {
         ph->t1_us = in->ev[j].t_us + 1; /* the end line's millisecond counts */
         ph->failed = strstr(in->ev[j].kind, "error") != NULL ||
                      strstr(in->ev[j].kind, "killed") != NULL ||
@@ -152,21 +172,26 @@ static void from_log(const cow_phase_input *in, cow_phases *w)
             int disk = v->unit == NULL || strcmp(v->unit, "socket") != 0;
             static const char *const child_disk[] = {"bgsave_start", NULL};
             static const char *const child_sock[] = {"rdb_transfer_start", NULL};
-            size_t c = find(in, i + 1, disk ? child_disk : child_sock);
-            size_t s = find(in, i + 1, sync_end);
+            size_t stop, cstop, estop = in->nev;
+            size_t c = find(in, i + 1, disk ? child_disk : child_sock,
+                            "sync_bgsave_start", &cstop);
+            size_t s = find(in, i + 1, sync_end, "sync_bgsave_start", &stop);
             ph = push(w, disk ? COW_PHASE_SYNC_DISK : COW_PHASE_SYNC_DISKLESS,
                       v->t_us, 0, "log");
             if (c < in->nev) {
-                size_t end = find(in, c + 1, disk ? save_end : xfer_end);
+                size_t end = find(in, c + 1, disk ? save_end : xfer_end,
+                                  disk ? child_disk[0] : child_sock[0], &estop);
                 used[c] = 1;
                 if (end < in->nev)
                     used[end] = 1;
                 ph->fork_us = in->ev[c].t_us;
                 ph->child_pid = (long)in->ev[c].value;
-                if (s >= in->nev)
+                if (s >= in->nev) {
                     s = end;
+                    stop = estop < stop ? estop : stop;
+                }
             }
-            close_at(in, ph, s);
+            close_at(in, ph, s, stop);
             if (s < in->nev)
                 used[s] = 1;
         } else if (is(v, "bgsave_start") || is(v, "aof_rewrite_start") ||
@@ -184,8 +209,9 @@ static void from_log(const cow_phase_input *in, cow_phases *w)
                 ph->fork_us = v->t_us;
                 ph->child_pid = (long)v->value;
             }
-            j = find(in, i + 1, ends);
-            close_at(in, ph, j);
+            size_t stop;
+            j = find(in, i + 1, ends, v->kind, &stop);
+            close_at(in, ph, j, stop);
             if (j < in->nev)
                 used[j] = 1;
         }
@@ -241,8 +267,14 @@ int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e)
     memset(out, 0, sizeof(*out));
     memset(&w, 0, sizeof(w));
     memset(seq, 0, sizeof(seq));
-    (void)e;
     from_log(in, &w);
+    if (w.n > COW_MAX_WINDOWS) {
+        size_t nw = w.n;
+        phase_release(&w);
+        return COW_FAIL(e, COW_ELIMIT, "%zu save/sync/rewrite windows in one "
+                        "run (the limit is %d): this is not one experiment; "
+                        "split the capture", nw, COW_MAX_WINDOWS);
+    }
     if (!has_kind(&w, COW_PHASE_BGSAVE) && !has_kind(&w, COW_PHASE_SYNC_DISK) &&
         !has_kind(&w, COW_PHASE_SYNC_DISKLESS) && !has_kind(&w, COW_PHASE_FORKLESS))
         from_polls(in->bgsave, in->nbgsave, COW_PHASE_BGSAVE, in->t_last_us, &w);

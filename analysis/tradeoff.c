@@ -186,6 +186,8 @@ int tradeoff_compute(const cow_trial *t, size_t n, uint64_t seed,
         out->a = 0;
         out->b = 1;
     }
+    if (out->a < 0 || out->b < 0) /* one mode only: nothing to compare */
+        out->a = out->b = -1;
     for (m = 0; m < COW_TM_COUNT; m++) {
         out->ratio[m].ratio = out->ratio[m].lo = out->ratio[m].hi = NAN;
         if (out->a < 0)

@@ -29,6 +29,14 @@ void app_error(const cow_err *e);
 void app_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same with a va_list. */
 void app_verrorf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* Put the terminal filter in front of stdout and stderr (see msg.c):
+ * control characters are shown as \xNN, invalid UTF-8 as U+FFFD. Called
+ * once, first thing in main(). */
+void app_safe_streams(void);
+/* stderr without the filter, for the progress line's own escapes. */
+FILE *app_raw_stderr(void);
+/* stdout without the filter (to check it was written). */
+FILE *app_raw_stdout(void);
 
 /* Settings given on the command line that override run.json. */
 typedef struct cow_ingest_flags {

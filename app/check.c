@@ -31,7 +31,7 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     memset(t, 0, sizeof(*t));
     if ((rc = src_open_file(&s, path, e)) != COW_OK)
         return rc;
-    rc = src_read_all(&s, &text, &n, e);
+    rc = src_read_all_max(&s, COW_MAX_META_FILE_BYTES, &text, &n, e);
     src_close(&s);
     if (rc != COW_OK)
         return rc;

@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "app.h"
+#include "label.h"
 #include "mem.h"
 #include "timeconv.h"
 #include "parse_ahead.h"
@@ -48,8 +49,10 @@ static void progress(storesink *k)
     now = time(NULL);
     if (now != k->last_progress) {
         k->last_progress = now;
-        fprintf(stderr, "\r  %s: %lld records...", k->path, k->rows);
-        fflush(stderr);
+        char *path = label_safe(k->path, COW_LABEL_TERM);
+        fprintf(app_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
+        fflush(app_raw_stderr());
+        free(path);
     }
 }
 
@@ -223,10 +226,11 @@ typedef struct fileread {
     size_t idx;           /* the file's index in the ahead session */
 } fileread;
 
-/* Open the file and find its parser (*p NULL: none recognises it). */
+/* Open the file and find its parser (*p NULL: none recognises it; *why
+ * then says what is wrong with the bytes, or is NULL). */
 static int open_file(fileread *fr, const char *path, const cow_ingest_flags *fl,
-                     cow_parse_opts *o, const cow_parser **p, long long *size,
-                     cow_err *e)
+                     cow_parse_opts *o, const cow_parser **p, const char **why,
+                     long long *size, cow_err *e)
 {
     const char *head;
     size_t nhead;
@@ -244,6 +248,7 @@ static int open_file(fileread *fr, const char *path, const cow_ingest_flags *fl,
         o->mtime_us = h.mtime_us;
         *size = h.size;
         *p = h.parser;
+        *why = h.why;
         return COW_OK;
     }
     if ((rc = src_open_file(&fr->src, path, e)) != COW_OK)
@@ -253,9 +258,10 @@ static int open_file(fileread *fr, const char *path, const cow_ingest_flags *fl,
     *size = fr->src.size;
     if ((rc = src_peek(&fr->src, &head, &nhead, e)) != COW_OK)
         return rc;
-    *p = fl->parser ? parser_by_name(fl->parser)
-                    : parser_detect(o->fname, head,
-                                    nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    if (nhead > COW_SNIFF_BYTES)
+        nhead = COW_SNIFF_BYTES;
+    *p = fl->parser ? parser_by_name(fl->parser) : parser_detect(o->fname, head, nhead);
+    *why = *p == NULL && fl->parser == NULL ? parser_why_unknown(head, nhead) : NULL;
     return COW_OK;
 }
 
@@ -297,7 +303,7 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
     if (fr->ahead) {
         rc = ahead_replay(fr->ahead, fr->idx, &sink, sha, e);
     } else {
-        rc = p->parse(&fr->src, o, &sink, e);
+        rc = parser_run(p, &fr->src, o, &sink, e);
         if (rc == COW_OK)
             src_sha256(&fr->src, sha);
     }
@@ -308,7 +314,7 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
         *e = we;
     }
     if (k->progress && k->last_progress)
-        fprintf(stderr, "\r\033[K");
+        fprintf(app_raw_stderr(), "\r\033[K");
     return rc;
 }
 
@@ -332,12 +338,22 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, fileread *fr,
     cow_parse_opts o = *o0;
     const cow_parser *p = NULL;
     long long size = 0;
+    const char *why = NULL;
     storesink k;
     char sha[65];
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
-    if (open_file(fr, path, fl, &o, &p, &size, &e) != COW_OK) {
+    if (open_file(fr, path, fl, &o, &p, &why, &size, &e) != COW_OK) {
+        app_error(&e);
+        close_file(fr);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if (p == NULL && why) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "%s", why);
+        printf("  %-28s refused: %s\n", o.fname, why);
         app_error(&e);
         close_file(fr);
         tot->files_refused++;

@@ -277,9 +277,12 @@ static void work(cow_ahead *a, job *j)
     h.size = src.size;
     if ((h.rc = src_peek(&src, &head, &nhead, &h.e)) != COW_OK)
         goto ready;
+    if (nhead > COW_SNIFF_BYTES)
+        nhead = COW_SNIFF_BYTES;
     h.parser = a->parser_name ? parser_by_name(a->parser_name)
-                              : parser_detect(o.fname, head,
-                                              nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+                              : parser_detect(o.fname, head, nhead);
+    if (h.parser == NULL && a->parser_name == NULL)
+        h.why = parser_why_unknown(head, nhead);
 ready:
     pthread_mutex_lock(&a->mu);
     j->head = h;
@@ -290,7 +293,7 @@ ready:
         sink.emit = q_emit;
         sink.emit_samples = q_samples;
         sink.ctx = j;
-        rc = h.parser->parse(&src, &o, &sink, &j->e);
+        rc = parser_run(h.parser, &src, &o, &sink, &j->e);
         if (rc == COW_OK)
             src_sha256(&src, j->sha);
         publish(j);

@@ -43,6 +43,7 @@ typedef struct cow_ahead_head {
     int rc;                    /* COW_OK, or the open/peek error in e */
     cow_err e;
     const cow_parser *parser;  /* NULL: no parser recognises it */
+    const char *why;           /* then: parser_why_unknown, or NULL */
     long long size;            /* bytes, from the open file */
     int64_t mtime_us;
 } cow_ahead_head;

@@ -134,6 +134,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
         return e->code;
     for (i = 0; i < n; i++) {
         cow_result_set rs;
+        size_t lq = 0;
         TRY(store_load_results(st, rows[i].id, &rs, e));
         for (j = 0; j < rs.nph; j++) {
             const cow_phase_row *p = &rs.ph[j];
@@ -154,11 +155,15 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
             TRY(num(ps, k, 11, p->max_us / 1000, e));
             for (l = 0; l < 5; l++)
                 v[l] = NAN;
-            for (l = 0; l < rs.nq; l++) {
+            /* quantile rows come grouped by phase: start where the last
+             * phase's ended (linear in phases), else scan them all */
+            if (lq >= rs.nq || rs.q[lq].phase != p->idx)
+                lq = 0;
+            while (lq < rs.nq && rs.q[lq].phase != p->idx)
+                lq++;
+            for (l = lq; l < rs.nq && rs.q[l].phase == p->idx; l++, lq++) {
                 const cow_quantile_row *q = &rs.q[l];
                 size_t m;
-                if (q->phase != p->idx)
-                    continue;
                 for (m = 0; m < 5; m++)
                     if (fabs(q->q - qv[m]) < 1e-9) {
                         /* Requirement: a quantile without a finite upper bound

@@ -12,6 +12,7 @@
 #include "chart_data.h"
 #include "chart_layout.h"
 #include "facts.h"
+#include "label.h"
 #include "mem.h"
 #include "pct.h"
 #include "png.h"
@@ -29,18 +30,35 @@ typedef struct out {
     report_chart *v;   /* charts */
     size_t n, cap;
     const report_chart_opts *o;
+    char **used;       /* file names given out so far */
+    size_t nused, capused;
 } out;
 
-/* File-name-safe copy of a label. */
-static void safe(const char *label, char *buf, size_t n)
+/* "PREFIX-STEM.png" for a run's chart: the stem is label_file_stem's, and
+ * a name some chart of this report already has gets "-2", "-3"... (labels
+ * "a b", "a/b" and "a_b" share the stem a_b, and must not overwrite each
+ * other's charts). */
+static void chart_file(out *o, const char *prefix, const char *label,
+                       char *file, size_t n)
 {
-    size_t i, k = 0;
-    for (i = 0; label[i] && k + 1 < n; i++) {
-        char c = label[i];
-        buf[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                   (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ? c : '_';
-    }
-    buf[k] = '\0';
+    char stem[COW_LABEL_STEM_MAX + 1];
+    size_t i;
+    unsigned k = 1;
+    int taken;
+
+    label_file_stem(label, stem, sizeof(stem));
+    do {
+        if (k == 1)
+            snprintf(file, n, "%s-%s.png", prefix, stem);
+        else
+            snprintf(file, n, "%s-%s-%u.png", prefix, stem, k);
+        k++;
+        taken = 0;
+        for (i = 0; i < o->nused && !taken; i++)
+            taken = strcmp(o->used[i], file) == 0;
+    } while (taken);
+    o->used = xgrow(o->used, sizeof(char *), o->nused + 1, &o->capused);
+    o->used[o->nused++] = xstrdup(file);
 }
 
 /* Write c (consumed) as file, or record why not. */
@@ -97,13 +115,12 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     cow_colred red;
     cow_reduce_opts ro;
     double *mn, *mx, *q;
-    char file[200], title[200], name[128];
+    char file[200], title[200];
     size_t i, ncol = (size_t)(TIMELINE_COLS * o->o->scale);
     int rc;
 
     snprintf(title, sizeof(title), "Latency over time: %s", r->label);
-    safe(r->label, name, sizeof(name));
-    snprintf(file, sizeof(file), "timeline-%s.png", name);
+    chart_file(o, "timeline", r->label, file, sizeof(file));
     if (n == 0) {
         skip(o, title, "no latency samples in this run");
         return COW_OK;
@@ -168,12 +185,11 @@ static int distribution(out *o, const cow_run_row *r, const int64_t *t, const do
                         size_t n, const cow_result_set *rs, cow_err *e)
 {
     cow_chart *c;
-    char file[200], title[200], name[128];
+    char file[200], title[200];
     size_t i, k, drawn = 0;
 
     snprintf(title, sizeof(title), "Percentile distribution by phase: %s", r->label);
-    safe(r->label, name, sizeof(name));
-    snprintf(file, sizeof(file), "distribution-%s.png", name);
+    chart_file(o, "distribution", r->label, file, sizeof(file));
     c = chart_new(title);
     snprintf(c->subtitle, sizeof(c->subtitle), "each phase's quantiles up to 1 - 1/n "
              "(no extrapolation beyond the data)");
@@ -665,6 +681,9 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
         rc = progress(&o, st, rows, n, e);
     if (rc == COW_OK)
         rc = fleet(&o, st, rows, n, e);
+    for (i = 0; i < o.nused; i++)
+        free(o.used[i]);
+    free(o.used);
     *charts = o.v;
     *ncharts = o.n;
     return rc;

@@ -9,8 +9,53 @@
 #include <string.h>
 
 #include "facts.h"
+#include "label.h"
 #include "mem.h"
 #include "pct.h"
+
+/* Text from the captures (labels, scenarios, hosts, modes, paths) made
+ * safe for a Markdown table cell: label_safe(COW_LABEL_MD) escapes | < >
+ * ` * _ [ ] and the rest, control characters show as \xNN. The result
+ * stays valid until MD_RING further calls (a ring, so that one fprintf
+ * may hold several); md_release frees it at the end of the document. */
+#define MD_RING 16
+static char *md_ring[MD_RING];
+static unsigned md_next;
+
+static const char *md(const char *s)
+{
+    unsigned k = md_next++ % MD_RING;
+    free(md_ring[k]);
+    md_ring[k] = label_safe(s ? s : "", COW_LABEL_MD);
+    return md_ring[k];
+}
+
+/* The same as an inline code span (`s`), where backslashes are literal:
+ * control characters and invalid UTF-8 are made safe, backticks become
+ * single quotes so the span cannot be closed early. */
+static const char *md_code(const char *s)
+{
+    unsigned k = md_next++ % MD_RING;
+    size_t i, n;
+    char *t = label_safe(s ? s : "", COW_LABEL_TERM);
+    for (i = 0, n = strlen(t); i < n; i++)
+        if (t[i] == '`')
+            t[i] = '\'';
+    free(md_ring[k]);
+    md_ring[k] = xmalloc(n + 3);
+    snprintf(md_ring[k], n + 3, "`%s`", t);
+    free(t);
+    return md_ring[k];
+}
+
+static void md_release(void)
+{
+    unsigned k;
+    for (k = 0; k < MD_RING; k++) {
+        free(md_ring[k]);
+        md_ring[k] = NULL;
+    }
+}
 
 static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double q)
 {
@@ -91,14 +136,14 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         } else if (rs.nph > 0) {
             b = &rs.ph[0];
         }
-        fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", in->rows[i].label,
-                in->rows[i].scenario ? in->rows[i].scenario : "",
+        fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
+                md(in->rows[i].scenario),
                 b ? (long long)b->n : 0LL,
                 honest(b ? quant(&rs, b->idx, 0.5) : NULL, b50, sizeof(b50)),
                 honest(b ? quant(&rs, b->idx, 0.99) : NULL, b99, sizeof(b99)),
                 honest(b ? quant(&rs, b->idx, 0.999) : NULL, b999, sizeof(b999)));
         if (w != NULL && d != NULL)
-            fprintf(fp, " %s | %lld | %s | %+.3f (%+.3f to %+.3f) | %s |\n", w->label,
+            fprintf(fp, " %s | %lld | %s | %+.3f (%+.3f to %+.3f) | %s |\n", md(w->label),
                     (long long)w->n, honest(quant(&rs, w->idx, 0.999), w999, sizeof(w999)),
                     d->delta_us / 1000, d->lo_us / 1000, d->hi_us / 1000,
                     verdict_md(d->verdict));
@@ -158,7 +203,7 @@ static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow
         {
             char name[160];
             facts_group_name(r, name, sizeof(name));
-            fprintf(fp, "| %s | %d | %zu | %s | %s | %s | %.3f |\n", name, runs, m,
+            fprintf(fp, "| %s | %d | %zu | %s | %s | %s | %.3f |\n", md(name), runs, m,
                     cell[0], cell[1], cell[2], m ? v[m - 1] / 1000 : NAN);
         }
         free(v);
@@ -210,7 +255,7 @@ static int findings(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
                     runs++;
             if (runs == 1) {
                 fprintf(fp, "- **%s** `%s` (%s): %s.  \n", order[k], all[i].f.rule,
-                        all[i].run, all[i].f.title);
+                        md(all[i].run), md(all[i].f.title));
                 done[i] = 1;
             } else {
                 size_t shown = 0;
@@ -219,17 +264,17 @@ static int findings(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
                     if (!done[j] && strcmp(all[j].f.rule, all[i].f.rule) == 0 &&
                         strcmp(all[j].f.severity, order[k]) == 0) {
                         if (shown < 6)
-                            fprintf(fp, "%s%s", shown ? ", " : "", all[j].run);
+                            fprintf(fp, "%s%s", shown ? ", " : "", md(all[j].run));
                         else if (shown == 6)
                             fprintf(fp, ", ...");
                         shown++;
                         if (j != i)
                             done[j] = 1;
                     }
-                fprintf(fp, "); in %s: %s.  \n", all[i].run, all[i].f.title);
+                fprintf(fp, "); in %s: %s.  \n", md(all[i].run), md(all[i].f.title));
                 done[i] = 1;
             }
-            fprintf(fp, "  *Do:* %s\n", all[i].f.recommendation);
+            fprintf(fp, "  *Do:* %s\n", md(all[i].f.recommendation));
         }
     if (n == 0)
         fprintf(fp, "Nothing to report.\n");
@@ -254,14 +299,14 @@ static void tradeoff(const report_summary_in *in, FILE *fp)
     int m;
     if (t == NULL || t->ngroups < 1)
         return;
-    fprintf(fp, "## Trade-off between modes\n\nRuns of host `%s`, scenario `%s` "
+    fprintf(fp, "## Trade-off between modes\n\nRuns of host %s, scenario %s "
                 "(modes are compared on one host and one workload).\n\n| metric |",
-            in->trade_host ? in->trade_host : "-",
-            in->trade_scenario ? in->trade_scenario : "-");
+            md_code(in->trade_host ? in->trade_host : "-"),
+            md_code(in->trade_scenario ? in->trade_scenario : "-"));
     for (g = 0; g < t->ngroups; g++)
-        fprintf(fp, " %s (n=%zu): mean [95%% CI] (min-max) |", t->g[g].mode, t->g[g].ntrials);
+        fprintf(fp, " %s (n=%zu): mean [95%% CI] (min-max) |", md(t->g[g].mode), t->g[g].ntrials);
     if (t->a >= 0)
-        fprintf(fp, " %s / %s |", t->g[t->b].mode, t->g[t->a].mode);
+        fprintf(fp, " %s / %s |", md(t->g[t->b].mode), md(t->g[t->a].mode));
     fprintf(fp, "\n| --- |");
     for (g = 0; g < t->ngroups; g++)
         fprintf(fp, " --- |");
@@ -299,13 +344,13 @@ static void charts(const report_summary_in *in, FILE *fp)
     fprintf(fp, "## Charts\n\n");
     for (i = 0; i < in->ncharts; i++)
         if (in->charts[i].file[0])
-            fprintf(fp, "### %s\n\n![%s](%s)\n\n", in->charts[i].title,
-                    in->charts[i].title, in->charts[i].file);
+            fprintf(fp, "### %s\n\n![%s](%s)\n\n", md(in->charts[i].title),
+                    md(in->charts[i].title), in->charts[i].file);
     for (i = 0; i < in->ncharts; i++)
         if (!in->charts[i].file[0]) {
             if (!skipped++)
                 fprintf(fp, "Not drawn:\n\n");
-            fprintf(fp, "- %s: %s\n", in->charts[i].title, in->charts[i].why);
+            fprintf(fp, "- %s: %s\n", md(in->charts[i].title), md(in->charts[i].why));
         }
     if (skipped)
         fprintf(fp, "\n");
@@ -316,15 +361,17 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
 {
     int rc;
     fprintf(fp, "# cowtail report\n\n");
-    fprintf(fp, "%zu run%s from `%s`. Quantiles: Hyndman-Fan type 7 with "
+    fprintf(fp, "%zu run%s from %s. Quantiles: Hyndman-Fan type 7 with "
                 "distribution-free 95%% intervals; deltas: percentile bootstrap, "
                 "%d resamples, seed %llu (re-running gives the same numbers).\n\n",
-            in->nrows, in->nrows == 1 ? "" : "s", in->db, in->resamples,
+            in->nrows, in->nrows == 1 ? "" : "s", md_code(in->db), in->resamples,
             (unsigned long long)in->seed);
     if ((rc = headline(st, in, fp, e)) != COW_OK ||
         (rc = by_scenario(st, in, fp, e)) != COW_OK ||
-        (rc = findings(st, in, fp, e)) != COW_OK)
+        (rc = findings(st, in, fp, e)) != COW_OK) {
+        md_release();
         return rc;
+    }
     tradeoff(in, fp);
     charts(in, fp);
     fprintf(fp, "## Caveats\n\n"
@@ -334,6 +381,7 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                 "request, so stalls are under-counted (coordinated omission).\n"
                 "- Phases come from the server log when there is one (millisecond "
                 "stamps), else from INFO polls (as exact as the polling interval).\n");
+    md_release();
     if (ferror(fp))
         return COW_FAIL(e, COW_EIO, "writing summary: %s", strerror(errno));
     return COW_OK;

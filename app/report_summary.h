@@ -10,7 +10,8 @@
 
 /* One chart the report wrote, or skipped (file NULL) and why. */
 typedef struct report_chart {
-    char file[128];     /* file name inside the report folder, "" if skipped */
+    char file[200];     /* file name inside the report folder, "" if skipped
+                           (label_file_stem keeps it short) */
     char title[160];    /* what it shows */
     char why[520];      /* reason it was skipped */
 } report_chart;

@@ -95,6 +95,7 @@ int main(int argc, char **argv)
 {
     const cow_command *c;
 
+    app_safe_streams();
     if (argc < 2) {
         list_commands(stderr);
         return EXIT_USAGE;

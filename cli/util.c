@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "mem.h"
 
+
 void cli_error(const cow_err *e)
 {
     app_error(e);
@@ -49,7 +50,9 @@ int cli_exit_for(int code)
 
 int cli_finish_stdout(int code)
 {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    fflush(stderr);
+    if (fflush(stdout) != 0 || ferror(stdout) ||
+        fflush(app_raw_stdout()) != 0 || ferror(app_raw_stdout())) {
         fprintf(stderr, "cowtail: cannot write output: %s\n", strerror(errno));
         return code ? code : EXIT_IO;
     }

@@ -61,11 +61,11 @@ static int fill(cow_src *s, cow_err *e)
         s->beg = 0;
     }
     if (s->end == s->cap) {
-        if (s->cap > COW_SRC_MAX_LINE) {
+        /* src_next_line skips a line before it reaches this size, and
+         * src_read_all grows the buffer itself up to its limit */
+        if (s->cap >= 2u * COW_MAX_LINE_BYTES) {
             cow_err_at(e, s->name, s->line + 1, 0);
-            return COW_FAIL(e, COW_ELIMIT,
-                            "line longer than %u bytes: is this a text capture?",
-                            COW_SRC_MAX_LINE);
+            return COW_FAIL(e, COW_EINTERNAL, "line buffer full");
         }
         s->cap *= 2;
         s->buf = xrealloc(s->buf, s->cap);
@@ -84,6 +84,33 @@ static int fill(cow_src *s, cow_err *e)
     return COW_OK;
 }
 
+/* Note an overlong line, numbered no, that was skipped. */
+static void note_long(cow_src *s, long no)
+{
+    if (s->nlong < COW_SRC_MAX_LONG)
+        s->long_no[s->nlong] = no;
+    s->nlong++;
+}
+
+/* Skip the rest of a line longer than COW_MAX_LINE_BYTES, up to and
+ * including its line end, reading in chunks: memory stays bounded. */
+static int skip_long(cow_src *s, cow_err *e)
+{
+    for (;;) {
+        const char *b = base(s);
+        const char *nl = memchr(b + s->beg, '\n', s->end - s->beg);
+        size_t n = nl ? (size_t)(nl - (b + s->beg)) + 1 : s->end - s->beg;
+        s->beg += n;
+        s->offset += (long long)n;
+        if (nl != NULL || s->eof)
+            break;
+        if (fill(s, e) != COW_OK)
+            return -1;
+    }
+    note_long(s, ++s->line);
+    return 0;
+}
+
 int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
 {
     size_t scanned = 0;
@@ -95,6 +122,13 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
         if (nl != NULL || (s->eof && s->end > s->beg)) {
             const char *p = b + s->beg;
             size_t n = nl ? (size_t)(nl - p) : s->end - s->beg;
+            if (n > COW_MAX_LINE_BYTES) { /* a memory source holds it whole */
+                s->beg += n + (nl ? 1 : 0);
+                s->offset += (long long)(n + (nl ? 1 : 0));
+                note_long(s, ++s->line);
+                scanned = 0;
+                continue;
+            }
             s->beg += n + (nl ? 1 : 0);
             s->offset += (long long)(n + (nl ? 1 : 0));
             ln->eol = nl != NULL;
@@ -112,6 +146,12 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
         }
         if (s->eof)
             return 0;
+        if (s->end - s->beg > COW_MAX_LINE_BYTES) {
+            if (skip_long(s, e) != 0)
+                return -1;
+            scanned = 0;
+            continue;
+        }
         scanned = s->end - s->beg;
         if (fill(s, e) != COW_OK)
             return -1;
@@ -132,16 +172,26 @@ int src_peek(cow_src *s, const char **p, size_t *n, cow_err *e)
     return COW_OK;
 }
 
-int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e)
+int src_read_all_max(cow_src *s, size_t max, char **out, size_t *n, cow_err *e)
 {
+    if (s->size > (long long)max || (s->fp == NULL && s->memlen - s->beg > max)) {
+        cow_err_at(e, s->name, 0, 0);
+        return COW_FAIL(e, COW_ELIMIT,
+                        "file of %lld bytes is over the limit of %zu MiB for "
+                        "files read whole: nothing of it was read%s",
+                        s->size, max >> 20,
+                        max == COW_MAX_WHOLE_FILE_BYTES
+                            ? " (write large captures as JSON lines)" : "");
+    }
     while (!s->eof) {
-        if (s->end == s->cap && s->beg == 0 && s->cap > 1024u * 1024u * 1024u) {
+        if (s->end - s->beg > max) {
             cow_err_at(e, s->name, 0, 0);
             return COW_FAIL(e, COW_ELIMIT,
-                            "file over 1 GiB: write large captures as JSON lines");
+                            "more than %zu MiB read and no end in sight: over "
+                            "the limit for files read whole", max >> 20);
         }
         if (s->fp && s->end == s->cap && s->beg == 0) {
-            s->cap *= 2;
+            s->cap = s->cap > max / 2 ? max + 1 : s->cap * 2;
             s->buf = xrealloc(s->buf, s->cap);
         }
         if (fill(s, e) != COW_OK)
@@ -152,6 +202,11 @@ int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e)
     s->offset += (long long)*n;
     s->beg = s->end;
     return COW_OK;
+}
+
+int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e)
+{
+    return src_read_all_max(s, COW_MAX_WHOLE_FILE_BYTES, out, n, e);
 }
 
 int src_file_sha256(const char *path, char hex[65], cow_err *e)

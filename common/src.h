@@ -9,7 +9,12 @@
  * UTF-8 byte order mark at the very start is skipped. ln.eol is 0 for a last
  * line that ended without a newline (a possibly truncated write). Every byte
  * read is fed to a SHA-256, so the file's digest is known after one pass.
- * Lines point into the source's buffer and are valid until the next call. */
+ * Lines point into the source's buffer and are valid until the next call.
+ *
+ * A line longer than COW_MAX_LINE_BYTES (limits.h) is not returned: its
+ * bytes are skipped to the next line end, in bounded memory, and its
+ * number is kept in long_no[] for the caller to report as a rejected line
+ * (src_long_lines), so the good lines around it still land. */
 #ifndef COW_COMMON_SRC_H
 #define COW_COMMON_SRC_H
 
@@ -17,10 +22,11 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "limits.h"
 #include "sha256.h"
 
-/* A line longer than this is an error, not a reason to grow without bound. */
-#define COW_SRC_MAX_LINE (16u * 1024u * 1024u)
+/* Line numbers of overlong lines kept per file; more refuse the file. */
+#define COW_SRC_MAX_LONG 64
 
 typedef struct cow_line {
     const char *p;  /* first byte of the line (not NUL terminated) */
@@ -42,6 +48,8 @@ typedef struct cow_src {
     long long offset;    /* bytes consumed so far */
     long long size;      /* total size when known, else -1 */
     cow_sha256 sha;      /* digest of every byte read */
+    long long_no[COW_SRC_MAX_LONG]; /* numbers of skipped overlong lines */
+    size_t nlong;        /* overlong lines skipped (may exceed the array) */
 } cow_src;
 
 /* Open a file; on failure e names the path and the OS reason. */
@@ -54,8 +62,12 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e);
  * next read). A leading BOM is included. */
 int src_peek(cow_src *s, const char **p, size_t *n, cow_err *e);
 /* Read everything left into one NUL-terminated heap string (caller frees).
- * Used by formats that are not line based (JSON arrays). */
+ * Used by formats that are not line based (JSON arrays). More than
+ * COW_MAX_WHOLE_FILE_BYTES is COW_ELIMIT, refused before reading when the
+ * size is known. */
 int src_read_all(cow_src *s, char **out, size_t *n, cow_err *e);
+/* The same with a smaller limit of max bytes (run.json, thresholds). */
+int src_read_all_max(cow_src *s, size_t max, char **out, size_t *n, cow_err *e);
 /* Hex SHA-256 of a whole file, read in one pass without parsing. */
 int src_file_sha256(const char *path, char hex[65], cow_err *e);
 /* Hex SHA-256 of all bytes read so far; call after reading to the end. */

@@ -2,6 +2,7 @@
 #include "text.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,19 +45,89 @@ char text_find_delim(const char *p, size_t n)
     return ',';
 }
 
-void text_position(const char *text, size_t off, long *line, long *col)
+void text_pos_init(cow_textpos *tp, const char *text)
 {
-    size_t i;
-    *line = 1;
-    *col = 1;
-    for (i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
+    tp->text = text;
+    tp->off = 0;
+    tp->line = 1;
+    tp->col = 1;
+}
+
+void text_pos_at(cow_textpos *tp, size_t off, long *line, long *col)
+{
+    if (off < tp->off)
+        text_pos_init(tp, tp->text);
+    for (; tp->off < off; tp->off++) {
+        if (tp->text[tp->off] == '\n') {
+            tp->line++;
+            tp->col = 1;
         } else {
-            (*col)++;
+            tp->col++;
         }
     }
+    *line = tp->line;
+    *col = tp->col;
+}
+
+void text_position(const char *text, size_t off, long *line, long *col)
+{
+    cow_textpos tp;
+    text_pos_init(&tp, text);
+    text_pos_at(&tp, off, line, col);
+}
+
+size_t text_utf8_len(const char *p, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t len, i;
+    uint32_t cp;
+
+    if (n == 0)
+        return 0;
+    if (u[0] < 0x80)
+        return 1;
+    if (u[0] >= 0xC2 && u[0] <= 0xDF)
+        len = 2, cp = u[0] & 0x1Fu;
+    else if (u[0] >= 0xE0 && u[0] <= 0xEF)
+        len = 3, cp = u[0] & 0x0Fu;
+    else if (u[0] >= 0xF0 && u[0] <= 0xF4)
+        len = 4, cp = u[0] & 0x07u;
+    else
+        return 0;
+    if (n < len)
+        return 0;
+    for (i = 1; i < len; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (u[i] & 0x3Fu);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
+bool text_is_utf8(const char *p, size_t n)
+{
+    size_t i = 0, j, want;
+    while (i < n) {
+        size_t len = text_utf8_len(p + i, n - i);
+        unsigned char c = (unsigned char)p[i];
+        if (len > 0) {
+            i += len;
+            continue;
+        }
+        /* invalid, unless a sequence the buffer's end cut short */
+        want = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+        if (want == 0 || n - i >= want)
+            return false;
+        for (j = i + 1; j < n; j++)
+            if (((unsigned char)p[j] & 0xC0) != 0x80)
+                return false;
+        return true;
+    }
+    return true;
 }
 
 void text_colname(const char *p, size_t n, char *out, size_t cap, char *unit,

@@ -22,7 +22,27 @@ char text_find_delim(const char *p, size_t n);
  * "latency" + "ms"; "\"t-rel.s\"" -> "t_rel_s" + "". */
 void text_colname(const char *p, size_t n, char *out, size_t cap, char *unit,
                   size_t ucap);
-/* 1-based line and column of byte offset off in text. */
+/* 1-based line and column of byte offset off in text. Linear in off:
+ * callers that ask for many offsets in one text use text_pos_init and
+ * text_pos_at, which resume from the last offset asked for. */
 void text_position(const char *text, size_t off, long *line, long *col);
+
+typedef struct cow_textpos {
+    const char *text;  /* the text */
+    size_t off;        /* offset reached so far */
+    long line, col;    /* 1-based position of off */
+} cow_textpos;
+
+void text_pos_init(cow_textpos *tp, const char *text);
+/* Position of off; linear over a run of growing offsets (a smaller offset
+ * than the last one restarts from the beginning). */
+void text_pos_at(cow_textpos *tp, size_t off, long *line, long *col);
+
+/* Bytes in the valid UTF-8 sequence at p[0..n) (1..4), 0 if invalid
+ * (overlong, surrogate, beyond U+10FFFF or cut short). */
+size_t text_utf8_len(const char *p, size_t n);
+/* true when p[0..n) is valid UTF-8, allowing a sequence cut by the end of
+ * the buffer (a head read of a longer file). */
+bool text_is_utf8(const char *p, size_t n);
 
 #endif

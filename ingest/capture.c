@@ -104,7 +104,7 @@ static int load_runjson(cow_capture_run *r, cow_err *e)
     }
     rc = src_open_file(&s, path, e);
     if (rc == COW_OK) {
-        rc = src_read_all(&s, &text, &n, e);
+        rc = src_read_all_max(&s, COW_MAX_META_FILE_BYTES, &text, &n, e);
         src_close(&s);
     }
     if (rc == COW_OK)

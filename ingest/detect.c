@@ -5,8 +5,10 @@
  * and a parse function, declare its cow_parser in formats.h, add a row. */
 #include "parser.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "../common/text.h"
 #include "formats.h"
 
 static const cow_parser *const parsers[] = {
@@ -66,4 +68,40 @@ const cow_parser *const *parser_list(void)
 int parser_too_many_rejects(long long rows, long long rejected)
 {
     return rejected > 2 && rejected * 10 > rows + rejected;
+}
+
+int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
+               cow_sink *k, cow_err *e)
+{
+    char why[128];
+    size_t i;
+    int rc = p->parse(s, o, k, e);
+
+    if (rc != COW_OK || s->nlong == 0)
+        return rc;
+    if (s->nlong > COW_SRC_MAX_LONG) {
+        cow_err_at(e, s->name, s->long_no[0], 0);
+        return COW_FAIL(e, COW_ELIMIT,
+                        "%zu lines longer than %u MiB (the line limit): this "
+                        "is not a text capture", s->nlong, COW_MAX_LINE_BYTES >> 20);
+    }
+    snprintf(why, sizeof(why), "line longer than %u MiB (the line limit): "
+             "skipped", COW_MAX_LINE_BYTES >> 20);
+    for (i = 0; i < s->nlong && rc == COW_OK; i++)
+        rc = sink_reject(k, s->long_no[i], why, "", 0, e);
+    return rc;
+}
+
+const char *parser_why_unknown(const char *head, size_t n)
+{
+    if (n == 0)
+        return "empty file (0 bytes): nothing to read";
+    if (memchr(head, '\0', n) != NULL)
+        return "binary data (NUL bytes) where a text capture was expected";
+    if (memchr(head, '\n', n) == NULL && memchr(head, '\r', n) != NULL)
+        return "line ends are CR only (classic Mac text): convert them with "
+               "tr '\\r' '\\n'";
+    if (!text_is_utf8(head, n))
+        return "not UTF-8 text: convert it (e.g. iconv -f latin1 -t utf-8)";
+    return NULL;
 }

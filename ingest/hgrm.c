@@ -365,6 +365,9 @@ static int log_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
     }
     if (t1 > (double)COW_EPOCH_MAX_S)
         return reject(h, ln, "interval end after 2100: not an epoch time", e);
+    if (t1 < (double)COW_EPOCH_MIN_S) /* a StartTime/BaseTime of 1970 */
+        return reject(h, ln, "interval end before 1990: the log's StartTime or "
+                      "BaseTime is not an epoch time", e);
     end_us = (int64_t)llround(t1 * 1e6);
     return emit_pctl(h, tag, 100, mx, end_us, 0, ln->no, e);
 }

@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/limits.h"
 #include "../common/mem.h"
 #include "../common/num.h"
 #include "../common/text.h"
@@ -815,6 +816,31 @@ static void info_watch(info_dump *d, const char *key, size_t klen,
     }
 }
 
+/* Why the value of key k[0..kn) cannot be real (limits.h), NULL if it
+ * can: no counter reaches 2^53, no host has 2^50 bytes of memory, no fork
+ * takes an hour, and server_time_usec is a stamp in 1990..2100. */
+static const char *info_impossible(const char *k, size_t kn, const char *v,
+                                   size_t vn)
+{
+    char key[INFO_NAME_MAX];
+    double d = info_value_num(v, vn);
+
+    if (isnan(d))
+        return NULL;
+    snprintf(key, sizeof(key), "%.*s", (int)kn, k);
+    if (strcmp(key, "server_time_usec") == 0 &&
+        (d < (double)COW_EPOCH_MIN_S * 1e6 || d >= (double)COW_EPOCH_MAX_S * 1e6))
+        return "server_time_usec outside 1990..2100: not a wall clock";
+    if (fabs(d) > 9007199254740992.0)
+        return "value beyond 2^53: no INFO counter gets there";
+    if ((strstr(key, "memory") || strstr(key, "cow_size") || strstr(key, "rss")) &&
+        !strstr(key, "perc") && !strstr(key, "ratio") && d > COW_MAX_MEM_BYTES)
+        return "memory beyond 2^50 bytes (1 PiB): not a real host";
+    if (strstr(key, "fork_usec") && d > COW_MAX_LATENCY_US)
+        return "a fork that took more than an hour: not a real value";
+    return NULL;
+}
+
 static int info_reject(info_ctx *c, const cow_line *ln, const char *why, cow_err *e)
 {
     c->bad++;
@@ -824,7 +850,7 @@ static int info_reject(info_ctx *c, const cow_line *ln, const char *why, cow_err
 static int info_field(info_ctx *c, const cow_line *ln, const char *p, size_t n,
                       cow_err *e)
 {
-    const char *colon = memchr(p, ':', n);
+    const char *colon = memchr(p, ':', n), *why;
     size_t klen;
     int rc;
 
@@ -838,6 +864,8 @@ static int info_field(info_ctx *c, const cow_line *ln, const char *p, size_t n,
     if (!ln->eol)
         return info_reject(c, ln, "the last line has no line end, so its value "
                            "may be cut off: it was left out", e);
+    if ((why = info_impossible(p, klen, colon + 1, n - klen - 1)) != NULL)
+        return info_reject(c, ln, why, e);
     if ((rc = info_maybe_split(c, NULL, e)) != COW_OK)
         return rc;
     info_watch(&c->d, p, klen, colon + 1, n - klen - 1);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "mem.h"
 #include "num.h"
 #include "text.h"
@@ -71,6 +72,18 @@ void latcols_init(latcols *lc, const cow_parse_opts *o)
     memset(lc, 0, sizeof(*lc));
     lc->o = o;
     lc->time_col = lc->lat_col = lc->op_col = -1;
+    lc->dup_col = lc->dup_of = -1;
+}
+
+/* Column idx has the same role and rank as column of: which one is meant
+ * cannot be known, so latcols_check refuses the file. */
+static void note_dup(latcols *lc, int idx, int of, const char *name, size_t n)
+{
+    if (lc->dup_col >= 0)
+        return;
+    lc->dup_col = idx;
+    lc->dup_of = of;
+    snprintf(lc->dup_name, sizeof(lc->dup_name), "%.*s", (int)n, name);
 }
 
 /* The column name into out (text_colname) with its unit in us: from "(...)"
@@ -97,6 +110,12 @@ void latcols_add(latcols *lc, int idx, const char *name, size_t n)
     double u = split_name(name, n, base, sizeof(base));
     int r;
 
+    if ((r = alias_rank(time_aliases, base)) > 0 && lc->time_col >= 0 &&
+        r == lc->time_prio)
+        note_dup(lc, idx, lc->time_col, name, n);
+    else if ((r = alias_rank(lat_aliases, base)) > 0 && lc->lat_col >= 0 &&
+             r == lc->lat_prio)
+        note_dup(lc, idx, lc->lat_col, name, n);
     if ((r = alias_rank(time_aliases, base)) > 0 &&
         (lc->time_col < 0 || r < lc->time_prio)) {
         lc->time_col = idx;
@@ -119,6 +138,12 @@ int latcols_check(latcols *lc, cow_err *e)
 {
     const cow_parse_opts *o = lc->o;
 
+    if (lc->dup_col >= 0)
+        return COW_FAIL(e, COW_EPARSE,
+                        "columns %d and %d ('%s') both look like the %s column: "
+                        "which one is meant cannot be known; rename or drop one",
+                        lc->dup_of + 1, lc->dup_col + 1, lc->dup_name,
+                        lc->dup_of == lc->time_col ? "time" : "latency");
     if (lc->lat_col < 0)
         return COW_FAIL(e, COW_EPARSE,
                         "no latency column (expected one named latency, lat, "
@@ -217,6 +242,11 @@ static int check_clock(latcols *lc, int64_t t, cow_err *e)
                         "us): the clock or unit changed mid-file, or a "
                         "monotonic clock was mixed with a wall clock",
                         (long long)t);
+    if (lc->last_us != 0 && t < lc->last_us - LATCOLS_STEP_NOTE_US) {
+        lc->nback++;
+        if (lc->last_us - t > lc->worst_back_us)
+            lc->worst_back_us = lc->last_us - t;
+    }
     if (lc->max_us != 0 && t < lc->max_us - LATCOLS_BACKWARDS_TOL_US)
         return COW_FAIL(e, COW_ECLOCK,
                         "time runs backwards by %.3f s (more than %lld s "
@@ -256,6 +286,8 @@ int latcols_time_num(latcols *lc, double v, int64_t *t_us, const char **why,
     us = v * lc->time_mult;
     if (!lc->time_epoch)
         us += (double)lc->o->t0_us;
+    if (!(us > -9e18 && us < 9e18)) /* llround of more is undefined */
+        us = -1;
     *t_us = (int64_t)llround(us);
     return check_clock(lc, *t_us, e);
 }
@@ -324,6 +356,11 @@ int latcols_latency_num(const latcols *lc, double v, double *lat_us,
         return COW_EPARSE;
     }
     *lat_us = v * lc->lat_unit_us;
+    if (*lat_us > COW_MAX_LATENCY_US) {
+        *why = "latency over an hour: not a command's latency (wrong unit? "
+               "a stuck probe?)";
+        return COW_EPARSE;
+    }
     return COW_OK;
 }
 
@@ -359,15 +396,25 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
     snprintf(buf, sizeof(buf), "'%s' in %s (unit from %s)", lc->lat_name,
              lc->lat_unit_us == 1e-3 ? "ns" : lc->lat_unit_us == 1.0 ? "us"
              : lc->lat_unit_us == 1e3 ? "ms" : "s", lc->lat_unit_from);
-    return sink_note(k, "latency", buf, e);
+    if ((rc = sink_note(k, "latency", buf, e)) != COW_OK || lc->nback == 0)
+        return rc;
+    snprintf(buf, sizeof(buf), "went back by more than %lld s %lld times "
+             "(largest %.3f s): a clock stepped or rows out of order",
+             (long long)(LATCOLS_STEP_NOTE_US / COW_US_PER_S), lc->nback,
+             (double)lc->worst_back_us / 1e6);
+    return sink_note(k, "time steps", buf, e);
 }
 
 const char *opnames_intern(opnames *t, const char *p, size_t n)
 {
     size_t i;
+    /* compare lengths first: p may hold a NUL, and strncmp would stop
+     * there and let names[i][n] read past a shorter stored name */
     for (i = 0; i < t->n; i++)
-        if (strncmp(t->names[i], p, n) == 0 && t->names[i][n] == '\0')
+        if (strlen(t->names[i]) == n && memcmp(t->names[i], p, n) == 0)
             return t->names[i];
+    if (memchr(p, '\0', n) != NULL)
+        return NULL; /* not a name: no op is kept for the sample */
     if (t->n >= OPNAMES_MAX)
         return NULL;
     t->names = xgrow(t->names, sizeof(char *), t->n + 1, &t->cap);

@@ -43,7 +43,15 @@ typedef struct latcols {
     int64_t first_us, last_us; /* span seen so far */
     int64_t max_us;            /* largest stamp so far */
     char time_how[128];        /* how the clock was decided, for the note */
+    int dup_col, dup_of;       /* a column as good as a chosen one, -1 none */
+    char dup_name[64];         /* its name, for the refusal */
+    long long nback;           /* steps back by more than LATCOLS_STEP_NOTE_US */
+    int64_t worst_back_us;     /* the largest of them */
 } latcols;
+
+/* A step back in time larger than this is counted and named in a note
+ * (completion-ordered rows step back by milliseconds, not seconds). */
+#define LATCOLS_STEP_NOTE_US (INT64_C(1000000))
 
 void latcols_init(latcols *lc, const cow_parse_opts *o);
 /* Consider column idx named name[0..n). */

@@ -167,6 +167,8 @@ static int row(csvstate *st, const cow_line *ln, cow_err *e)
                         &smp->lat_us, &why) != COW_OK)
         return reject(st, ln, why, e);
     smp->op = NULL;
+    if (st->lc.op_col >= 0 && memchr(f[st->lc.op_col].p, '\0', f[st->lc.op_col].n))
+        return reject(st, ln, "op holds a NUL byte: not text", e);
     if (st->lc.op_col >= 0 && f[st->lc.op_col].n > 0)
         smp->op = opnames_intern(&st->ops, f[st->lc.op_col].p, f[st->lc.op_col].n);
     st->rows++;
@@ -225,6 +227,13 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
     if (!have_header) {
         cow_err_at(e, s->name, 0, 0);
         rc = COW_FAIL(e, COW_EPARSE, "empty file: no header and no samples");
+        goto done;
+    }
+    if (st->rows == 0) {
+        cow_err_at(e, s->name, 0, 0);
+        rc = COW_FAIL(e, COW_EPARSE, st->rejected == 0
+                      ? "header only: no data rows"
+                      : "no data row could be used (%lld rejected)", st->rejected);
         goto done;
     }
     if (parser_too_many_rejects(st->rows, st->rejected)) {

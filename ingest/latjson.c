@@ -200,6 +200,7 @@ static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
     cJSON *root = cJSON_ParseWithLengthOpts(text, n + 1, &end, 1);
     const cJSON *it;
     size_t *offs, noffs, i = 0;
+    cow_textpos tp;
     long line, col;
     int rc = COW_OK;
 
@@ -216,10 +217,11 @@ static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
         return COW_FAIL(e, COW_EPARSE, "expected an array of sample objects");
     }
     offs = element_offsets(text, n, &noffs);
+    text_pos_init(&tp, text); /* offsets grow: one pass over the text */
     for (it = root->child; it != NULL && rc == COW_OK; it = it->next, i++) {
         size_t off = i < noffs ? offs[i] : 0;
         size_t len = i + 1 < noffs ? offs[i + 1] - off : n - off;
-        text_position(text, off, &line, &col);
+        text_pos_at(&tp, off, &line, &col);
         if (len > 200)
             len = 200;
         rc = object(st, it, line, text + off, len, e);

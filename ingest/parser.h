@@ -8,7 +8,8 @@
  * (path and line set) when the whole file must be refused.
  *
  *     const cow_parser *p = parser_detect(name, head, nhead);
- *     if (p) rc = p->parse(&src, &opts, &sink, &e);
+ *     if (p) rc = parser_run(p, &src, &opts, &sink, &e);
+ *     else why = parser_why_unknown(head, nhead);
  */
 #ifndef COW_INGEST_PARSER_H
 #define COW_INGEST_PARSER_H
@@ -51,6 +52,17 @@ const cow_parser *parser_detect(const char *fname, const char *head, size_t n);
 const cow_parser *parser_by_name(const char *name);
 /* The table, NULL terminated (for help output). */
 const cow_parser *const *parser_list(void);
+
+/* p->parse, then one COW_REC_REJECT per line the source skipped for
+ * being longer than COW_MAX_LINE_BYTES (so the rest of the file lands);
+ * more such lines than the source keeps refuse the file (COW_ELIMIT). */
+int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
+               cow_sink *k, cow_err *e);
+
+/* Why no parser could read a file whose first bytes are head[0..n), when
+ * the bytes themselves say it (empty, binary, CR-only line ends, not
+ * UTF-8); NULL when it is text that is simply not a known format. */
+const char *parser_why_unknown(const char *head, size_t n);
 
 /* Whole-file refusal policy for rejected lines: true when a file with
  * `rows` good data lines and `rejected` bad ones must be refused whole.

@@ -55,6 +55,7 @@
 #include <strings.h>
 
 #include "formats.h"
+#include "limits.h"
 #include "mem.h"
 #include "num.h"
 #include "smaps.h"
@@ -677,6 +678,9 @@ int kfile_colon_line(kfile *f, const cow_line *ln, const char *source,
         num = kb ? (double)iv * 1024.0 : (double)iv;
     else if (!text_ok || kb)
         return kfile_reject(f, ln, "value is not an integer");
+    if (kb && num > COW_MAX_MEM_BYTES)
+        return kfile_reject(f, ln, "memory beyond 2^50 bytes (1 PiB): not a "
+                                   "real host");
     if (!kb && wants_kb(f, k, nk))
         return kfile_reject(f, ln, ln->eol ? "value without its ' kB' unit"
                                            : "last line cut short (no ' kB')");

@@ -610,6 +610,8 @@ static int text_head(rbtext *t, const char *p, int *ok, cow_err *e)
         r = q;
         if (expect(&r, "requests completed in") && take_num(&r, &b) &&
             expect(&r, "seconds") && *r == '\0') {
+            if (!(a >= 0 && a < 9007199254740992.0)) /* the cast is UB beyond */
+                return *ok = 0, COW_OK;
             t->requests = (int64_t)a;
             rc = emit_stat(t->k, t->op, "requests", p, a, NULL, t->no, e);
             return rc ? rc : emit_stat(t->k, t->op, "duration_s", p, b, "s", t->no, e);
@@ -675,8 +677,10 @@ static int text_sumvals(rbtext *t, const char *p, int *ok, cow_err *e)
             q = 0;
         else if (strcmp(c, "max") == 0)
             q = 100;
-        else if (c[0] != 'p' || !num_parse_double(c + 1, strlen(c + 1), &q))
-            continue; /* a column added by a later version */
+        else if (c[0] != 'p' || !num_parse_double(c + 1, strlen(c + 1), &q) ||
+                 !(q > 0 && q < 100))
+            continue; /* a column added by a later version, or not a
+                         quantile ("p500") */
         if (t->nsumq < RB_MAX_SUM)
             t->sumq[t->nsumq++] = q;
         rc = emit_pctl(t->k, t->op, q, v[i], t->requests, t->no, e);

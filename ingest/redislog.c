@@ -121,8 +121,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/limits.h"
 #include "../common/mem.h"
 #include "../common/num.h"
+#include "../common/text.h"
 #include "../common/timeconv.h"
 #include "formats.h"
 
@@ -589,6 +591,8 @@ typedef struct rl_state {
     int year_mon;             /* given: last month seen; mtime: mtime's month */
     long nlog;                /* well-formed log lines */
     long nraw;                /* lines without the log prefix (skipped) */
+    long nbin;                /* of which not text (NUL, invalid UTF-8) */
+    long first_bin;           /* line of the first of them */
     long nrej;                /* rejected lines */
     long nevents;             /* events emitted */
     long first_rej_line;      /* line of the first reject */
@@ -900,6 +904,9 @@ static bool num_at(const char *p, double *v)
         n++;
     while (n > 0 && p[n - 1] == '.')   /* "of 128." ends a sentence */
         n--;
+    if ((p[n] == 'e' || p[n] == 'E') &&
+        ((p[n + 1] >= '0' && p[n + 1] <= '9') || p[n + 1] == '+' || p[n + 1] == '-'))
+        return false; /* Redis prints plain decimals: "1e308" is not "1" */
     return n > 0 && num_parse_double(p, n, v);
 }
 
@@ -1019,6 +1026,12 @@ static int line_events(rl_state *st, const rl_line *l, const cow_line *ln,
                  "should carry (cut short or an unknown variant)", r->kind);
         return reject(st, ln, st->why, e);
     }
+    if (unit != NULL && strcmp(unit, "MB") == 0 &&
+        v * 1024.0 * 1024.0 > COW_MAX_MEM_BYTES) {
+        snprintf(st->why, sizeof(st->why), "'%s' line with %.17g MB: memory "
+                 "beyond 2^50 bytes (1 PiB) is not a real host", r->kind, v);
+        return reject(st, ln, st->why, e);
+    }
     kind = l->level == '-' && r->kind_verbose ? r->kind_verbose : r->kind;
     if ((rc = emit_event(st, l, ln, t, kind, v, unit, st->text, e)) != COW_OK)
         return rc;
@@ -1063,6 +1076,10 @@ static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
     switch (line_parse(ln->p, ln->n, &l, &why)) {
     case LN_RAW:
         st->nraw += ln->n > 0;
+        if (memchr(ln->p, '\0', ln->n) || !text_is_utf8(ln->p, ln->n)) {
+            if (st->nbin++ == 0)
+                st->first_bin = ln->no;
+        }
         return COW_OK;
     case LN_BAD:
         if (ln->eol)
@@ -1116,6 +1133,13 @@ static int file_verdict(rl_state *st, cow_err *e)
                  : "does not start like '4711:M 03 Feb 2025 14:02:11.532 * "
                    "...' (nor does any later line)");
         cow_err_at(e, st->name, 1, 0);
+        return COW_EPARSE;
+    }
+    if (parser_too_many_rejects(st->nlog, st->nbin)) {
+        COW_FAIL(e, COW_EPARSE, "binary data from line %ld on (%ld lines that "
+                 "are not text, %ld log lines): not a server log; the file is "
+                 "refused whole", st->first_bin, st->nbin, st->nlog);
+        cow_err_at(e, st->name, st->first_bin, 0);
         return COW_EPARSE;
     }
     if (parser_too_many_rejects(st->nlog, st->nrej)) {

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "limits.h"
 #include "num.h"
 
 /* ============================================================ grammar */
@@ -218,6 +219,9 @@ static int field(kfile *f, const cow_line *ln)
     }
     if (!num_parse_i64(v, nv, &iv) || iv < 0)
         return kfile_reject(f, ln, "smaps value is not a count");
+    if (kb && (double)iv * 1024.0 > COW_MAX_MEM_BYTES)
+        return kfile_reject(f, ln, "memory beyond 2^50 bytes (1 PiB): not a "
+                                   "real process");
     if (!kb && !(nk == 11 && memcmp(k, "THPeligible", 11) == 0))
         return kfile_reject(f, ln, ln->eol ? "value without its ' kB' unit"
                                            : "last line cut short (no ' kB')");

@@ -4,6 +4,11 @@
 #include "chart_cairo.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "label.h"
+#include "text.h"
 
 static void set_rgba(cairo_t *cr, cow_rgba c)
 {
@@ -103,7 +108,13 @@ static void draw_text(cairo_t *cr, const cow_prim *p, const cow_style *st)
     if (p->angle != 0)
         cairo_rotate(cr, p->angle * M_PI / 180.0);
     cairo_move_to(cr, 0, 0);
-    cairo_show_text(cr, p->text);
+    if (text_is_utf8(p->text, strlen(p->text))) {
+        cairo_show_text(cr, p->text);
+    } else { /* cairo refuses invalid UTF-8 (and fails the whole chart) */
+        char *safe = label_safe(p->text, COW_LABEL_XLSX);
+        cairo_show_text(cr, safe);
+        free(safe);
+    }
     cairo_new_path(cr);   /* show_text leaves a current point behind */
     cairo_restore(cr);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "label.h"
 #include "mem.h"
 
 /* ================= building ================= */
@@ -18,20 +19,23 @@
 void chart_set_text(char *dst, size_t n, const char *s)
 {
     size_t len;
+    char *safe;
 
     if (n == 0)
         return;
-    if (s == NULL)
-        s = "";
-    len = strlen(s);
+    /* labels may hold any bytes: control characters and invalid UTF-8
+     * would make cairo fail and chart XML not well-formed */
+    safe = label_safe(s, COW_LABEL_XLSX);
+    len = strlen(safe);
     if (len >= n) {
         len = n - 1;
         /* Back up over UTF-8 continuation bytes so no character is cut. */
-        while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+        while (len > 0 && ((unsigned char)safe[len] & 0xC0) == 0x80)
             len--;
     }
-    memcpy(dst, s, len);
+    memcpy(dst, safe, len);
     dst[len] = '\0';
+    free(safe);
 }
 
 cow_chart *chart_new(const char *title)

@@ -4,8 +4,12 @@
 
 #include <cairo.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "chart_cairo.h"
+#include "label.h"
+#include "text.h"
 
 /* Text measurement through the real font, for chart_layout_build. */
 typedef struct cmeasure {
@@ -21,7 +25,13 @@ static void measure_cairo(void *ctx, const char *s, double size_px, bool bold,
     cairo_font_extents_t fe;
 
     chart_cairo_font(m->cr, m->st, size_px, bold);
-    cairo_text_extents(m->cr, s, &te);
+    if (text_is_utf8(s, strlen(s))) {
+        cairo_text_extents(m->cr, s, &te);
+    } else { /* as draw_text shows it */
+        char *safe = label_safe(s, COW_LABEL_XLSX);
+        cairo_text_extents(m->cr, safe, &te);
+        free(safe);
+    }
     cairo_font_extents(m->cr, &fe);
     out->w = te.x_advance;
     out->ascent = fe.ascent;

@@ -18,6 +18,7 @@
 
 #include <xlsxwriter.h>
 
+#include "label.h"
 #include "mem.h"
 
 #define US_PER_DAY INT64_C(86400000000)
@@ -205,8 +206,8 @@ double xlsx_serial_from_us(int64_t us)
 
 /* Text as a string cell, never interpreted (a leading = + - @ stays text),
  * cut to Excel's limit with a visible mark. */
-static lxw_error write_text(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
-                            const char *text, lxw_format *f)
+static lxw_error write_text_safe(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                                 const char *text, lxw_format *f)
 {
     if (utf8_chars(text) <= XLSX_TEXT_MAX)
         return worksheet_write_string(ws, r, c, text, f);
@@ -220,6 +221,20 @@ static lxw_error write_text(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
     memcpy(cut + i, XLSX_CUT_MARK, sizeof XLSX_CUT_MARK);
     lxw_error err = worksheet_write_string(ws, r, c, cut, f);
     free(cut);
+    return err;
+}
+
+/* Every string cell goes through label_safe: a chart caches the text of
+ * the cells it refers to (series names, categories) in its own XML part,
+ * where libxlsxwriter does not escape control characters as it does in
+ * the sheets, so ESC in a label would make xl/charts/chartN.xml not
+ * well-formed. Invalid UTF-8 becomes U+FFFD. */
+static lxw_error write_text(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                            const char *text, lxw_format *f)
+{
+    char *safe = label_safe(text, COW_LABEL_XLSX);
+    lxw_error err = write_text_safe(ws, r, c, safe, f);
+    free(safe);
     return err;
 }
 
@@ -278,9 +293,9 @@ static uint8_t chart_type(cow_sheet_chart_kind k)
  * a leading space keeps it a plain label. Returns s or buf. */
 static const char *plain_label(const char *s, char *buf, size_t n)
 {
-    if (s[0] != '=')
-        return s;
-    snprintf(buf, n, " %s", s);
+    char *safe = label_safe(s, COW_LABEL_XLSX);
+    snprintf(buf, n, "%s%s", safe[0] == '=' ? " " : "", safe);
+    free(safe);
     return buf;
 }
 

@@ -94,7 +94,7 @@ static void fz_str(const fz_pass *f, const char *s, const char *field)
 {
     FZ_CHECK(f, s != NULL, "%s is NULL", field);
     if (s != NULL)
-        FZ_CHECK(f, strlen(s) < COW_SRC_MAX_LINE + 1024u, "%s is implausibly long", field);
+        FZ_CHECK(f, strlen(s) < COW_MAX_LINE_BYTES + 1024u, "%s is implausibly long", field);
 }
 
 static void fz_str_opt(const fz_pass *f, const char *s, const char *field)
@@ -294,7 +294,7 @@ static size_t fz_parse(fz_pass *f, const cow_parse_opts *o, int batch,
     k.emit_samples = batch ? fz_emit_samples : NULL;
     k.ctx = f;
     src_open_mem(&s, "fuzz-input", data, size);
-    rc = f->p->parse(&s, o, &k, &e);
+    rc = parser_run(f->p, &s, o, &k, &e);
     src_close(&s);
 
     /* Invariant 6. */

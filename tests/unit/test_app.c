@@ -449,7 +449,7 @@ static void report_should_write_every_output(void)
     cow_store *st = loaded(names, 4, &rows, &n);
     cow_err e = COW_ERR_INIT;
     app_report j;
-    char dir[128], path[256], *text;
+    char dir[128], path[400], *text;
     struct stat sb;
     FILE *fp;
     long len;
@@ -523,7 +523,7 @@ static void report_should_say_why_a_chart_is_not_drawn(void)
     cow_store *st = loaded(names, 1, &rows, &n);
     cow_err e = COW_ERR_INIT;
     app_report j;
-    char dir[128], path[256], line[600];
+    char dir[128], path[400], line[600];
     FILE *fp;
     int not_drawn = 0;
 
