@@ -1,7 +1,8 @@
 # cowtail -- thin wrapper over CMake that also installs Debian packages.
 #
 #   make demo    build, then run the main job (cowtail report) on samples/
-#   make test    build and run every test, also under ASan+UBSan
+#   make test    build and run every test, also under ASan+UBSan, then
+#                fuzz every target for FUZZ_SECONDS (make fuzz-smoke)
 #   make bench   build and run the benchmarks (bench/README.md)
 #   make golden  rewrite every golden file (whole outputs, chart layouts,
 #                workbooks) from the current code; review the git diff
@@ -12,18 +13,21 @@
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 8
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO_OUT ?= $(BUILD)/demo
 
 # Debian packages the build, the tests, the package and the benchmarks
 # need (dpkg-dev and file: CPack's dpkg-shlibdeps; groff-base and man-db:
-# checking the man page; gzip: compressing it).
+# checking the man page; gzip: compressing it; clang and libclang-rt-14-dev:
+# libFuzzer for make fuzz-smoke).
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
        libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl \
        fonts-dejavu-core sqlite3 bc time unzip \
-       dpkg-dev file groff-base man-db gzip
+       dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 
-.PHONY: all deps build test test-asan test-package package demo bench golden clean
+.PHONY: all deps build test test-asan test-package fuzz-smoke package demo bench golden clean
 
 all: build
 
@@ -55,6 +59,21 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	$(MAKE) --no-print-directory test-package
 	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory fuzz-smoke
+
+# Every libFuzzer target (each parser, run.json, thresholds, the tree
+# walk) for FUZZ_SECONDS on top of its corpus; fails on a crash. Needs
+# clang's libFuzzer (clang, libclang-rt-14-dev); without it, says so and
+# skips. The corpus replay itself runs in ctest in every build.
+fuzz-smoke:
+	@if ! command -v clang >/dev/null 2>&1 || \
+	    ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then \
+	  echo "fuzz-smoke: skipped: clang's libFuzzer is not installed (apt-get install clang libclang-rt-14-dev)"; \
+	else \
+	  CC=clang cmake -S . -B $(FUZZ_BUILD) -DCOW_FUZZ=ON -DCOW_WERROR=ON >/dev/null && \
+	  cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_parser fuzz_replay && \
+	  bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS); \
+	fi
 
 package: build
 	rm -f $(BUILD)/cowtail_*.deb
@@ -78,4 +97,4 @@ bench: build
 	bash bench/ingest.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

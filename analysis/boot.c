@@ -39,6 +39,13 @@
  *      on the other group.
  *   6. Verdict: LIFT when the delta interval is above 0, DROP when below,
  *      FLAT ("~") when it holds 0, NA when a group is empty.
+ *   8. Dependence: boot_draw_quantile_m() draws the order statistic of m
+ *      (an effective sample size, m <= n) uniforms, U ~ Beta(k, m-k+1)
+ *      with k from (m-1) q, and reads it through Qn of all n values: the
+ *      replicate has the spread of a quantile of m independent samples,
+ *      which is what n serially dependent ones carry (dep.h). m = n is
+ *      the plain bootstrap, bit for bit. One-sided p-values of the delta
+ *      against a shift s are (1 + #{d <= s}) / (R + 1) and the mirror.
  *   7. NaN / infinity: the data must be sorted and finite (pct.h); the two
  *      ends are checked (COW_EUSAGE), which catches infinities; a NaN
  *      inside is the caller's contract (pct_check_sorted). */
@@ -65,24 +72,31 @@ static size_t ecdf_index(size_t n, double u)
     return (size_t)c - 1;
 }
 
-double boot_draw_quantile(const double *sorted, size_t n, double q, cow_rng *r)
+double boot_draw_quantile_m(const double *sorted, size_t n, double m, double q,
+                            cow_rng *r)
 {
-    double h = (double)(n - 1) * q, lo = floor(h), g = h - lo;
-    double u, v, a;
-    size_t k;
+    double h = (m - 1.0) * q, lo = floor(h), g = h - lo;
+    double u, v, a, k;
 
     if (n == 1)
         return sorted[0]; /* Requirement 2 */
-    if (h >= (double)(n - 1)) /* q = 1: the resample maximum, U(n) ~ Beta(n,1) */
-        return sorted[ecdf_index(n, rng_beta(r, (double)n, 1.0))];
-    k = (size_t)lo + 1; /* 1-based rank of the lower order statistic */
-    u = rng_beta(r, (double)k, (double)(n - k + 1)); /* Requirement 3c */
+    if (m < 2.0) /* one effective sample: one draw */
+        return sorted[ecdf_index(n, rng_uniform(r))];
+    if (h >= m - 1.0) /* q = 1: the resample maximum, U(m) ~ Beta(m,1) */
+        return sorted[ecdf_index(n, rng_beta(r, m, 1.0))];
+    k = lo + 1.0; /* 1-based rank of the lower order statistic */
+    u = rng_beta(r, k, m - k + 1.0); /* Requirement 3c */
     a = sorted[ecdf_index(n, u)];
     if (g == 0.0)
         return a;
-    /* Requirement 3d: U(k+1) = u + (1-u) V, V = 1 - W^(1/(n-k)) */
-    v = -expm1(log(rng_uniform(r)) / (double)(n - k));
+    /* Requirement 3d: U(k+1) = u + (1-u) V, V = 1 - W^(1/(m-k)) */
+    v = -expm1(log(rng_uniform(r)) / (m - k));
     return pct_lerp(a, sorted[ecdf_index(n, u + (1.0 - u) * v)], g);
+}
+
+double boot_draw_quantile(const double *sorted, size_t n, double q, cow_rng *r)
+{
+    return boot_draw_quantile_m(sorted, n, (double)n, q, r);
 }
 
 /* Wirth's selection: afterwards a[k] is the k-th smallest (0-based), all
@@ -208,15 +222,15 @@ static void mean_sd(const double *v, size_t reps, double *mean, double *sd)
     *sd = reps > 1 ? sqrt(ss / (double)(reps - 1)) : 0.0;
 }
 
-static void draw_group(const double *x, size_t n, double q, uint64_t seed,
-                       uint64_t stream, double *out, size_t reps)
+static void draw_group(const double *x, size_t n, double m, double q,
+                       uint64_t seed, uint64_t stream, double *out, size_t reps)
 {
     cow_rng r;
     size_t i;
 
     rng_seed(&r, seed, stream); /* Requirement 5 */
     for (i = 0; i < reps; i++)
-        out[i] = boot_draw_quantile(x, n, q, &r);
+        out[i] = boot_draw_quantile_m(x, n, m, q, &r);
 }
 
 static void ci_fill(cow_boot_ci *out, double *reps_v, size_t reps)
@@ -242,7 +256,7 @@ int boot_quantile(const double *sorted, size_t n, double q, int resamples,
         return COW_OK;
     out->est = pct_quantile(sorted, n, q, COW_PCT_LINEAR);
     v = xmalloc((size_t)resamples * sizeof(double));
-    draw_group(sorted, n, q, seed, 1, v, (size_t)resamples);
+    draw_group(sorted, n, (double)n, q, seed, 1, v, (size_t)resamples);
     ci_fill(out, v, (size_t)resamples);
     free(v);
     return COW_OK;
@@ -268,12 +282,15 @@ const char *boot_verdict_name(int v)
     case COW_VERDICT_FLAT: return "flat";
     case COW_VERDICT_LIFT: return "lift";
     case COW_VERDICT_DROP: return "drop";
+    case COW_VERDICT_UNSURE: return "unsure";
     }
     return "?";
 }
 
 const char *boot_verdict_symbol(int v)
 {
+    if (v == COW_VERDICT_UNSURE)
+        return "?";
     return v == COW_VERDICT_FLAT ? "~" : boot_verdict_name(v);
 }
 
@@ -290,6 +307,10 @@ static void delta_empty(cow_boot_result *out, size_t na, size_t nb, double q,
     out->a_lo = out->a_hi = out->b_lo = out->b_hi = NAN;
     out->delta_lo = out->delta_hi = out->ratio_lo = out->ratio_hi = NAN;
     out->verdict = COW_VERDICT_NA;
+    out->neff_a = (double)na;
+    out->neff_b = (double)nb;
+    out->shift = 0.0;
+    out->p_up = out->p_down = NAN;
     out->thin = (double)(na < nb ? na : nb) * (1.0 - q) < COW_PCT_THIN_TAIL;
 }
 
@@ -298,11 +319,16 @@ static void delta_empty(cow_boot_result *out, size_t na, size_t nb, double q,
 static void delta_fill(cow_boot_result *out, double *ra, double *rb, double *d,
                        size_t reps)
 {
-    size_t i;
+    size_t i, le = 0, ge = 0;
     int ratio_ok = 1;
 
-    for (i = 0; i < reps; i++)
+    for (i = 0; i < reps; i++) {
         d[i] = rb[i] - ra[i];
+        le += d[i] <= out->shift; /* Requirement 8 */
+        ge += d[i] >= out->shift;
+    }
+    out->p_up = (double)(1 + le) / (double)(reps + 1);
+    out->p_down = (double)(1 + ge) / (double)(reps + 1);
     percentile_ci(d, reps, &out->delta_lo, &out->delta_hi);
     for (i = 0; i < reps; i++) {
         ratio_ok &= ra[i] > 0.0;
@@ -320,6 +346,15 @@ int boot_quantile_delta(const double *a_sorted, size_t na,
                         int resamples, uint64_t seed, cow_boot_result *out,
                         cow_err *e)
 {
+    return boot_quantile_delta_m(a_sorted, na, (double)na, b_sorted, nb,
+                                 (double)nb, q, 0.0, resamples, seed, out, e);
+}
+
+int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
+                          const double *b_sorted, size_t nb, double mb,
+                          double q, double shift, int resamples, uint64_t seed,
+                          cow_boot_result *out, cow_err *e)
+{
     size_t reps = (size_t)resamples;
     double *buf;
     int rc;
@@ -328,6 +363,9 @@ int boot_quantile_delta(const double *a_sorted, size_t na,
         (rc = check_args(b_sorted, nb, q, resamples, e)) != COW_OK)
         return rc;
     delta_empty(out, na, nb, q, resamples, seed);
+    out->neff_a = ma > (double)na ? (double)na : ma;
+    out->neff_b = mb > (double)nb ? (double)nb : mb;
+    out->shift = shift;
     if (na == 0 || nb == 0) /* Requirement 2 */
         return COW_OK;
     out->est_a = pct_quantile(a_sorted, na, q, COW_PCT_LINEAR);
@@ -336,8 +374,8 @@ int boot_quantile_delta(const double *a_sorted, size_t na,
     if (out->est_a > 0.0)
         out->ratio = out->est_b / out->est_a;
     buf = xmalloc(3 * reps * sizeof(double));
-    draw_group(a_sorted, na, q, seed, 1, buf, reps);
-    draw_group(b_sorted, nb, q, seed, 2, buf + reps, reps);
+    draw_group(a_sorted, na, out->neff_a, q, seed, 1, buf, reps);
+    draw_group(b_sorted, nb, out->neff_b, q, seed, 2, buf + reps, reps);
     delta_fill(out, buf, buf + reps, buf + 2 * reps, reps);
     free(buf);
     return COW_OK;

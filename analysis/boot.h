@@ -30,7 +30,8 @@ enum cow_verdict {
     COW_VERDICT_NA = 0, /* no data in a group: nothing to say */
     COW_VERDICT_FLAT,   /* interval of the delta holds 0 ("~") */
     COW_VERDICT_LIFT,   /* interval entirely above 0 */
-    COW_VERDICT_DROP    /* interval entirely below 0 */
+    COW_VERDICT_DROP,   /* interval entirely below 0 */
+    COW_VERDICT_UNSURE  /* "?": cannot tell with this many samples */
 };
 
 /* Bootstrap of one group's quantile. */
@@ -67,6 +68,11 @@ typedef struct cow_boot_result {
     double ratio_lo;   /* interval of the ratio; NaN unless every baseline
                           replicate is > 0 */
     double ratio_hi;   /* upper end of the ratio interval (same rule) */
+    double neff_a;     /* effective samples the replicates of a used */
+    double neff_b;     /* same for b */
+    double shift;      /* s of the one-sided p-values */
+    double p_up;       /* (1 + #{delta replicate <= s}) / (R + 1) */
+    double p_down;     /* (1 + #{delta replicate >= s}) / (R + 1) */
     int verdict;       /* enum cow_verdict, from the delta interval */
     int thin;          /* 1 when either group is thin at q */
 } cow_boot_result;
@@ -75,6 +81,11 @@ typedef struct cow_boot_result {
  * sorted[0..n-1], drawn in O(1) from order-statistic distributions
  * (boot.c, Requirement 3). n >= 1, 0 <= q <= 1. */
 double boot_draw_quantile(const double *sorted, size_t n, double q, cow_rng *r);
+
+/* The same with the spread of m effective samples (1 <= m <= n, real):
+ * the order statistic of m uniforms read through all n values. */
+double boot_draw_quantile_m(const double *sorted, size_t n, double m, double q,
+                            cow_rng *r);
 
 /* The same quantity the plain way: draw n values with replacement, then
  * select. O(n) time and memory per replicate; the test oracle. */
@@ -100,14 +111,21 @@ int boot_quantile_delta(const double *a_sorted, size_t na,
                         int resamples, uint64_t seed, cow_boot_result *out,
                         cow_err *e);
 
+/* boot_quantile_delta with ma, mb effective samples per group and the
+ * one-sided p-values against delta = shift. */
+int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
+                          const double *b_sorted, size_t nb, double mb,
+                          double q, double shift, int resamples, uint64_t seed,
+                          cow_boot_result *out, cow_err *e);
+
 /* Verdict from an interval of a delta: LIFT when lo > 0, DROP when
  * hi < 0, FLAT otherwise, NA when either end is NaN. */
 int boot_verdict(double lo, double hi);
 
-/* "lift", "flat", "drop", "n/a" */
+/* "lift", "flat", "drop", "n/a", "unsure" */
 const char *boot_verdict_name(int v);
 
-/* As shown in tables, benchstat style: "lift", "~", "drop", "n/a" */
+/* As shown in tables, benchstat style: "lift", "~", "drop", "n/a", "?" */
 const char *boot_verdict_symbol(int v);
 
 #endif

@@ -34,6 +34,10 @@ typedef struct cow_window_fact {
     double base_us[4];    /* baseline quantiles */
     double value_us[4];   /* window quantiles */
     int thin[4];          /* tail too thin at that level */
+    double n_eff_base[4]; /* effective samples of the baseline at each level */
+    double n_eff[4];      /* and of the window (NaN: older analysis) */
+    int method[4];        /* enum cow_qcmp_method that decided (verdict.h) */
+    double p_up[4];       /* one-sided p-value of the lift */
     double max_us;        /* worst sample in the window */
     int overlap;          /* overlaps another fork window */
 } cow_window_fact;
@@ -53,7 +57,8 @@ typedef struct cow_run_facts {
     int nsaves;           /* bgsave windows */
     int nlifted;          /* windows with a p99 or p99.9 lift */
     double save_period_s; /* median gap between bgsave starts, NaN if < 3 */
-    int thin_p999;        /* baseline p99.9 quoted from < 3,688 samples */
+    int thin_p999;        /* p99.9 of baseline or window from < 3,688
+                             effective samples (n_eff, dep.h) */
     int64_t base_n;       /* baseline samples */
     cow_window_fact worst;/* the window that lifted the tail most */
     int has_sync_disk, has_sync_diskless; /* such windows exist */

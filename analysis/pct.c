@@ -48,7 +48,12 @@
  *      (Numerical Recipes 6.4), inverted by bisection.
  *   9. Grid: the largest step among {1,2,5} x 10^e (e = -9..9) and the
  *      smallest gap between distinct values such that every value is a
- *      whole multiple of it within 1e-6 of a step. */
+ *      whole multiple of it within 1e-6 of a step.
+ *  10. Dependence: pct_quantile_ci_m() takes the ranks of Requirement 6
+ *      for floor(n_eff) samples and moves them to the same relative
+ *      position among the n (outward), the interval a quantile of n_eff
+ *      independent samples would have, read off the data (dep.h says
+ *      where n_eff comes from). */
 #include "pct.h"
 
 #include <math.h>
@@ -264,6 +269,7 @@ static void qci_empty(cow_qci *out, size_t n, double q, double conf)
     out->max_conf = n ? -expm1((double)n * log(q)) : 0.0;
     out->n_needed = pct_ci_min_n(q, conf);
     out->thin = is_thin(n, q);
+    out->n_eff = (double)n;
 }
 
 int pct_quantile_ci(const double *sorted, size_t n, double q, double conf,
@@ -300,6 +306,45 @@ int pct_quantile_ci(const double *sorted, size_t n, double q, double conf,
 }
 
 /* ---------- exceedance (Requirement 8) ---------- */
+
+int pct_quantile_ci_m(const double *sorted, size_t n, double n_eff, double q,
+                      double conf, cow_qci *out, cow_err *e)
+{
+    double tail = (1.0 - conf) / 2.0, below, above, sc;
+    size_t m, l, u;
+    int rc;
+
+    if ((rc = pct_quantile_ci(sorted, n, q, conf, out, e)) != COW_OK)
+        return rc;
+    out->n_eff = (double)n;
+    if (n == 0 || !(n_eff < (double)n)) /* Requirement 10 */
+        return COW_OK;
+    m = n_eff < 1.0 ? 1 : (size_t)floor(n_eff);
+    out->n_eff = n_eff;
+    out->thin = n_eff * (1.0 - q) < COW_PCT_THIN_TAIL;
+    l = lower_rank(m, q, tail, &below);
+    u = upper_rank(m, q, tail, &above);
+    sc = (double)(n + 1) / (double)(m + 1);
+    out->has_lo = out->has_hi = 0;
+    out->lo_rank = out->hi_rank = 0;
+    out->lo = -INFINITY;
+    out->hi = INFINITY;
+    if (l >= 1) {
+        double r = floor((double)l * sc);
+        out->has_lo = 1;
+        out->lo_rank = r < 1 ? 1 : (size_t)r;
+        out->lo = sorted[out->lo_rank - 1];
+    }
+    if (u <= m) {
+        double r = ceil((double)u * sc);
+        out->has_hi = 1;
+        out->hi_rank = r > (double)n ? n : (size_t)r;
+        out->hi = sorted[out->hi_rank - 1];
+    }
+    out->coverage = 1.0 - below - above;
+    out->max_conf = 1.0 - pow(q, (double)m);
+    return COW_OK;
+}
 
 size_t pct_count_above(const double *sorted, size_t n, double threshold)
 {

@@ -71,7 +71,9 @@ typedef struct cow_qci {
                           when has_hi == 0 this says how far from enough */
     size_t n_needed;   /* smallest n giving both finite bounds at this q
                           and conf (not limited by the data) */
-    int thin;          /* 1 when n * (1 - q) < COW_PCT_THIN_TAIL */
+    int thin;          /* 1 when n_eff * (1 - q) < COW_PCT_THIN_TAIL */
+    double n_eff;      /* effective samples the ranks were computed for
+                          (n unless pct_quantile_ci_m was given fewer) */
 } cow_qci;
 
 /* Tail exceedance: how many values are above a threshold, with an exact
@@ -129,6 +131,14 @@ int pct_summary(const double *sorted, size_t n, int method,
  * values are reported as has_lo / has_hi == 0 (n == 0: neither). */
 int pct_quantile_ci(const double *sorted, size_t n, double q, double conf,
                     cow_qci *out, cow_err *e);
+
+/* The same for serially dependent samples carrying n_eff (<= n)
+ * effective ones: the equal-tail ranks of n_eff samples, placed at the
+ * same relative positions among the n (rank r of n_eff -> r (n+1) /
+ * (n_eff+1), outward). Bounds, max_conf and thin follow n_eff; n_eff >= n
+ * is pct_quantile_ci. */
+int pct_quantile_ci_m(const double *sorted, size_t n, double n_eff, double q,
+                      double conf, cow_qci *out, cow_err *e);
 
 /* Smallest n for which pct_quantile_ci() at (q, conf) has both bounds
  * finite (equal tails: 1 - q^n >= 1 - (1-conf)/2 and

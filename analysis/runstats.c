@@ -9,7 +9,12 @@
  *     Without a baseline (no samples before the first window) nothing is
  *     compared: the caller says so.
  *  3. The bootstrap seed of a comparison is o->seed mixed with the phase
- *     index, so adding a phase does not change another's numbers. */
+ *     index, so adding a phase does not change another's numbers.
+ *  4. Samples come in time order; each level's dependence (dep.h) gives
+ *     its n_eff, which sets the interval's ranks and the thin flag.
+ *  5. Exceedance of the baseline p99 / p99.9 is judged by the tail test
+ *     of dep.h at that level (the threshold is estimated from the
+ *     baseline, so "1% expected" alone overstates the evidence). */
 #include "runstats.h"
 
 #include <math.h>
@@ -59,16 +64,20 @@ double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
     return v;
 }
 
-/* Requirement 1 */
-static int describe(const double *v, size_t m, int method, cow_phase_stats *ps,
-                    cow_err *e)
+/* Requirement 1; t is v in time order */
+static int describe(const double *t, const double *v, size_t m, int method,
+                    cow_phase_stats *ps, cow_err *e)
 {
     int i, rc;
     if ((rc = pct_summary(v, m, method, &ps->sum, e)) != COW_OK)
         return rc;
-    for (i = 0; i < COW_PCT_NLEVELS; i++)
-        if ((rc = pct_quantile_ci(v, m, pct_level(i), 0.95, &ps->ci[i], e)) != COW_OK)
+    for (i = 0; i < COW_PCT_NLEVELS; i++) {
+        dep_n_eff(t, v, m, pct_level(i), &ps->dep[i]); /* Requirement 4 */
+        if ((rc = pct_quantile_ci_m(v, m, ps->dep[i].n_eff, pct_level(i), 0.95,
+                                    &ps->ci[i], e)) != COW_OK)
             return rc;
+        ps->sum.thin[i] = ps->ci[i].thin;
+    }
     memset(&ps->grid, 0, sizeof(ps->grid));
     if (m > 0 && (rc = pct_grid(v, m, &ps->grid, e)) != COW_OK)
         return rc;
@@ -84,7 +93,7 @@ static uint64_t mix(uint64_t seed, uint64_t k)
 }
 
 /* Requirement 2 */
-static int compare(const double *base, size_t nb, const double *v, size_t m,
+static int compare(const cow_group *base, const cow_group *ph,
                    const cow_runstats_opts *o, uint64_t seed, cow_phase_stats *ps,
                    cow_err *e)
 {
@@ -92,16 +101,19 @@ static int compare(const double *base, size_t nb, const double *v, size_t m,
     int i, rc;
     double t99, t999;
 
-    for (i = 0; i < COW_DELTA_LEVELS; i++)
-        if ((rc = boot_quantile_delta(base, nb, v, m, pct_level(levels[i]),
-                                      o->resamples, mix(seed, (uint64_t)i),
-                                      &ps->delta[i], e)) != COW_OK)
+    for (i = 0; i < COW_DELTA_LEVELS; i++) {
+        cow_qcmp_opts qo = {o->resamples, mix(seed, (uint64_t)i), o->method};
+        if ((rc = qcmp_compute(base, ph, pct_level(levels[i]), 0.0, &qo,
+                               &ps->delta[i], e)) != COW_OK)
             return rc;
-    t99 = pct_quantile(base, nb, 0.99, o->method);
-    t999 = pct_quantile(base, nb, 0.999, o->method);
-    if ((rc = pct_exceed(v, m, t99, 0.95, &ps->ex99, e)) != COW_OK ||
-        (rc = pct_exceed(v, m, t999, 0.95, &ps->ex999, e)) != COW_OK)
+    }
+    t99 = pct_quantile(base->sorted, base->n, 0.99, o->method);
+    t999 = pct_quantile(base->sorted, base->n, 0.999, o->method);
+    if ((rc = pct_exceed(ph->sorted, ph->n, t99, 0.95, &ps->ex99, e)) != COW_OK ||
+        (rc = pct_exceed(ph->sorted, ph->n, t999, 0.95, &ps->ex999, e)) != COW_OK)
         return rc;
+    dep_tail_test(base, ph, 0.99, 0.0, &ps->ex99_test); /* Requirement 5 */
+    dep_tail_test(base, ph, 0.999, 0.0, &ps->ex999_test);
     ps->has_delta = 1;
     return COW_OK;
 }
@@ -122,43 +134,68 @@ int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
     return COW_OK;
 }
 
+/* Load [t0, t1) into g: time order and a sorted copy (caller frees both). */
+static int load_group(cow_sample_loader load, void *ctx, int64_t t0, int64_t t1,
+                      cow_group *g, cow_err *e)
+{
+    double *t = NULL, *v;
+    size_t m = 0;
+    int rc;
+
+    g->time = g->sorted = NULL;
+    g->n = 0;
+    if ((rc = load(ctx, t0, t1, &t, &m, e)) != COW_OK)
+        return rc;
+    v = xmalloc((m ? m : 1) * sizeof(double));
+    memcpy(v, t, m * sizeof(double));
+    runstats_sort(v, m);
+    g->time = t;
+    g->sorted = v;
+    g->n = m;
+    return COW_OK;
+}
+
+static void group_free(cow_group *g)
+{
+    free((double *)g->time);
+    free((double *)g->sorted);
+    g->time = g->sorted = NULL;
+}
+
 int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
                      cow_sample_loader load, void *ctx, cow_runstats *out,
                      cow_err *e)
 {
-    double *v = NULL, *base = NULL;
-    size_t i, nbase = 0, m = 0;
+    cow_group g, base = {NULL, NULL, 0};
+    size_t i;
     int rc, ibase = -1;
 
     memset(out, 0, sizeof(*out));
     out->n = phases->n;
     out->ph = xcalloc(phases->n ? phases->n : 1, sizeof(cow_phase_stats));
     /* the whole run first, then one phase at a time */
-    if ((rc = load(ctx, INT64_MIN, INT64_MAX, &v, &m, e)) != COW_OK)
+    if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
         return rc;
-    runstats_sort(v, m);
-    rc = describe(v, m, o->method, &out->all, e);
-    free(v);
+    rc = describe(g.time, g.sorted, g.n, o->method, &out->all, e);
+    group_free(&g);
     for (i = 0; rc == COW_OK && i < phases->n; i++) {
         const cow_phase *p = &phases->v[i];
-        if ((rc = load(ctx, p->t0_us, p->t1_us, &v, &m, e)) != COW_OK)
+        if ((rc = load_group(load, ctx, p->t0_us, p->t1_us, &g, e)) != COW_OK)
             break;
-        runstats_sort(v, m);
-        rc = describe(v, m, o->method, &out->ph[i], e);
-        if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base == NULL && m > 0) {
-            base = v; /* kept: every window is compared with it */
-            nbase = m;
+        rc = describe(g.time, g.sorted, g.n, o->method, &out->ph[i], e);
+        if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base.n == 0 && g.n > 0) {
+            base = g; /* kept: every window is compared with it */
             ibase = (int)i;
             continue;
         }
-        if (rc == COW_OK && base != NULL && m > 0 &&
+        if (rc == COW_OK && base.n > 0 && g.n > 0 &&
             (phase_is_window(p->kind) || p->kind == COW_PHASE_AFTER)) {
             out->ph[i].base = ibase;
-            rc = compare(base, nbase, v, m, o, mix(o->seed, i), &out->ph[i], e);
+            rc = compare(&base, &g, o, mix(o->seed, i), &out->ph[i], e);
         }
-        free(v);
+        group_free(&g);
     }
-    free(base);
+    group_free(&base);
     return rc;
 }
 

@@ -20,9 +20,11 @@
 #include <stdint.h>
 
 #include "boot.h"
+#include "dep.h"
 #include "err.h"
 #include "pct.h"
 #include "phase.h"
+#include "verdict.h"
 
 /* Quantiles compared against the baseline: p50, p90, p99, p99.9. */
 #define COW_DELTA_LEVELS 4
@@ -35,13 +37,17 @@ typedef struct cow_runstats_opts {
 
 typedef struct cow_phase_stats {
     cow_pct_summary sum;            /* n, mean, min, max, quantiles */
-    cow_qci ci[COW_PCT_NLEVELS];    /* distribution-free interval per level */
+    cow_clusters dep[COW_PCT_NLEVELS]; /* dependence per level: dep[l].n_eff */
+    cow_qci ci[COW_PCT_NLEVELS];    /* distribution-free interval per level,
+                                       ranks of n_eff samples (pct.h) */
     cow_grid grid;                  /* quantisation of the values */
     int has_delta;                  /* compared against a baseline */
     int base;                       /* index of that baseline phase */
-    cow_boot_result delta[COW_DELTA_LEVELS]; /* p50, p90, p99, p99.9 */
+    cow_qcmp delta[COW_DELTA_LEVELS]; /* p50, p90, p99, p99.9 (verdict.h) */
     cow_exceed ex99;                /* beyond the baseline p99 */
     cow_exceed ex999;               /* beyond the baseline p99.9 */
+    cow_tailtest ex99_test;         /* more beyond than the baseline has? */
+    cow_tailtest ex999_test;        /* same at p99.9 (dep.h) */
 } cow_phase_stats;
 
 typedef struct cow_runstats {

@@ -1,4 +1,15 @@
-/* check.c -- thresholds and the evaluation of a run (check.h). */
+/* check.c -- thresholds and the evaluation of a run (check.h).
+ *
+ * Requirements:
+ *  1. A latency limit is a one-sided test. Lift limits: every window
+ *     compared with the run's baseline by verdict.h with the limit as the
+ *     shift (p_up: "lift above the limit"); the window with the smallest
+ *     p-value speaks for the run (ties: the larger delta), never the one
+ *     that happened to be lifted first. Whole-run quantile limits:
+ *     fleet_quantile_p().
+ *  2. The fleet's correction (Holm, or BH with --fdr) runs over every run
+ *     x latency limit: app_check_correct().
+ *  3. Missing data fail closed unless the limit says "missing": "pass". */
 #include "check.h"
 
 #include <math.h>
@@ -10,9 +21,13 @@
 
 #include "boot.h"
 #include "facts.h"
+#include "fleet.h"
+#include "mem.h"
 #include "pct.h"
+#include "phase.h"
 #include "runstats.h"
 #include "src.h"
+#include "verdict.h"
 
 const char *const app_th_keys[TH_COUNT] = {
     "max_p999_lift_ms", "max_p99_lift_ms", "max_p99_ms", "max_p999_ms",
@@ -44,11 +59,31 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
                         "(see schemas/thresholds.schema.json)");
     }
     for (it = root->child; it; it = it->next) {
+        const cJSON *lim = it;
+        int mp = 0;
         for (k = 0; k < TH_COUNT; k++)
             if (strcmp(it->string, app_th_keys[k]) == 0)
                 break;
-        if (k == TH_COUNT || (k == TH_THP ? !cJSON_IsBool(it) : !cJSON_IsNumber(it)) ||
-            (k != TH_THP && it->valuedouble < 0)) {
+        if (k < TH_COUNT && cJSON_IsObject(it)) { /* {"limit": x, "missing": "pass"} */
+            const cJSON *ms = cJSON_GetObjectItemCaseSensitive(it, "missing"), *c;
+            lim = cJSON_GetObjectItemCaseSensitive(it, "limit");
+            for (c = it->child; c; c = c->next)
+                if (strcmp(c->string, "limit") != 0 && strcmp(c->string, "missing") != 0)
+                    lim = NULL;
+            if (ms != NULL && !(cJSON_IsString(ms) && (strcmp(ms->valuestring, "pass") == 0 ||
+                                                      strcmp(ms->valuestring, "fail") == 0)))
+                lim = NULL;
+            mp = ms != NULL && lim != NULL && strcmp(ms->valuestring, "pass") == 0;
+            if (lim == NULL) {
+                cow_err_at(e, path, 0, 0);
+                rc = COW_FAIL(e, COW_EPARSE, "\"%s\": an object takes \"limit\" and "
+                              "\"missing\" (\"pass\" or \"fail\") only", it->string);
+                cJSON_Delete(root);
+                return rc;
+            }
+        }
+        if (k == TH_COUNT || (k == TH_THP ? !cJSON_IsBool(lim) : !cJSON_IsNumber(lim)) ||
+            (k != TH_THP && lim->valuedouble < 0)) {
             cow_err_at(e, path, 0, 0);
             rc = COW_FAIL(e, COW_EPARSE, k == TH_COUNT
                           ? "unknown key \"%s\" (see schemas/thresholds.schema.json)"
@@ -58,83 +93,177 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
             return rc;
         }
         t->set[k] = 1;
-        t->v[k] = k == TH_THP ? cJSON_IsTrue(it) : it->valuedouble;
+        t->v[k] = k == TH_THP ? cJSON_IsTrue(lim) : lim->valuedouble;
+        t->missing_pass[k] = mp;
     }
     cJSON_Delete(root);
     return COW_OK;
 }
 
 
-/* Whole-run quantile: the estimate when a two-sided interval exists, else
- * the one-sided lower bound (so a thin tail fails only when even its
- * lower bound is over the limit). */
-static double run_quantile(const double *v, size_t n, double q, int *bound)
+/* No data for a set limit: fail closed unless it says "missing": "pass". */
+static void missing(app_verdict *x, const app_thresholds *t, int k, const char *what)
 {
-    cow_qci ci;
-    *bound = 0;
-    if (n == 0 || pct_quantile_ci(v, n, q, 0.95, &ci, NULL) != COW_OK)
-        return NAN;
-    if (!ci.has_hi) {
-        *bound = 1;
-        return ci.has_lo ? ci.lo : NAN;
-    }
-    return pct_quantile(v, n, q, COW_PCT_LINEAR);
+    x->state = t->missing_pass[k] ? APP_PASS : APP_FAIL;
+    snprintf(x->note, sizeof(x->note), "%s: cannot judge %s%s", what, app_th_keys[k],
+             t->missing_pass[k] ? " (\"missing\": \"pass\")" : "");
 }
 
-static void judge(app_verdict *x, double value, double limit, const char *unknown)
+static void judge(app_verdict *x, const app_thresholds *t, int k, double value,
+                  const char *unknown)
 {
     x->value = value;
-    if (isnan(value)) {
-        x->state = 2;
-        snprintf(x->note, sizeof(x->note), "%s", unknown);
-    } else {
-        x->state = value > limit;
+    if (isnan(value))
+        missing(x, t, k, unknown);
+    else
+        x->state = value > t->v[k] ? APP_FAIL : APP_PASS;
+}
+
+/* Index of the first sample at or after t (samples in time order). */
+static size_t at(const int64_t *ts, size_t n, int64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    return lo;
+}
+
+/* A phase's samples: time order (borrowed from lat) and a sorted copy. */
+static cow_group slice(const int64_t *ts, const double *lat, size_t n, int64_t t0,
+                       int64_t t1)
+{
+    size_t a = at(ts, n, t0), b = at(ts, n, t1);
+    double *v;
+    cow_group g;
+    if (b < a)
+        b = a;
+    v = xmalloc((b - a ? b - a : 1) * sizeof(double));
+    memcpy(v, lat + a, (b - a) * sizeof(double));
+    runstats_sort(v, b - a);
+    g.time = lat + a;
+    g.sorted = v;
+    g.n = b - a;
+    return g;
+}
+
+/* A lift limit over every window of the run compared with its baseline:
+ * the window with the smallest p-value of "lift above the limit" speaks
+ * for the run (not the one that happened to be lifted first). */
+static int lift_check(const cow_result_set *rs, const int64_t *ts, const double *lat,
+                      size_t n, double q, const app_thresholds *t, int k,
+                      const cow_runstats_opts *ro, app_verdict *x, cow_err *e)
+{
+    const cow_phase_row *base = NULL;
+    cow_group gb = {NULL, NULL, 0};
+    double best_p = INFINITY, best_d = -INFINITY;
+    size_t i;
+    int rc = COW_OK, found = 0;
+
+    for (i = 0; i < rs->nph && base == NULL; i++)
+        if (phase_kind_from_name(rs->ph[i].kind) == COW_PHASE_BASELINE && rs->ph[i].n > 0)
+            base = &rs->ph[i];
+    if (base != NULL)
+        gb = slice(ts, lat, n, base->t0_us, base->t1_us);
+    for (i = 0; base != NULL && i < rs->nph && rc == COW_OK; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        cow_qcmp_opts qo = {ro->resamples, ro->seed + (uint64_t)i, COW_PCT_LINEAR};
+        cow_group gw;
+        cow_qcmp c;
+        if (!phase_is_window(phase_kind_from_name(p->kind)) || p->n == 0)
+            continue;
+        gw = slice(ts, lat, n, p->t0_us, p->t1_us);
+        if (gw.n > 0 && (rc = qcmp_compute(&gb, &gw, q, t->v[k] * 1000, &qo, &c, e)) == COW_OK &&
+            (c.p_up < best_p || (c.p_up == best_p && c.delta > best_d))) {
+            char ci[48];
+            found = 1;
+            best_p = c.p_up;
+            best_d = c.delta;
+            x->value = c.delta / 1000;
+            x->p = c.p_up;
+            x->method = qcmp_method_name(c.method);
+            x->n = (double)c.nb;
+            x->n_eff = c.dep_b.n_eff;
+            if (c.method == COW_QCMP_BOOT)
+                snprintf(ci, sizeof(ci), "95%% CI %+.3f to %+.3f ms", c.lo / 1000,
+                         c.hi / 1000);
+            else
+                snprintf(ci, sizeof(ci), "tail test beyond pooled p%.2f", 100 * c.test.level);
+            snprintf(x->note, sizeof(x->note), "%s, %s, n %zu/%zu, n_eff %.0f/%.0f",
+                     p->label, ci, c.na, c.nb, c.dep_a.n_eff, c.dep_b.n_eff);
+        }
+        free((double *)gw.sorted);
+    }
+    free((double *)gb.sorted);
+    if (rc == COW_OK && !found)
+        missing(x, t, k, base == NULL ? "no baseline samples" : "no window with samples");
+    else if (rc == COW_OK)
+        x->state = APP_PASS; /* the fleet's correction decides */
+    return rc;
+}
+
+/* A whole-run quantile limit: fails when the quantile is significantly
+ * above it (after the fleet's correction). */
+static void quantile_check(const int64_t *ts, const double *lat, size_t n, double q,
+                           const app_thresholds *t, int k, app_verdict *x)
+{
+    cow_group g;
+    if (n == 0) {
+        missing(x, t, k, "no samples");
+        return;
+    }
+    g = slice(ts, lat, n, INT64_MIN, INT64_MAX);
+    g.n = n;
+    x->value = pct_quantile(g.sorted, n, q, COW_PCT_LINEAR) / 1000;
+    x->p = fleet_quantile_p(g.time, g.sorted, n, q, t->v[k] * 1000, &x->n_eff);
+    x->method = "binomial";
+    x->n = (double)n;
+    x->state = APP_PASS;
+    snprintf(x->note, sizeof(x->note), "n %zu, n_eff %.0f", n, x->n_eff);
+    free((double *)g.sorted);
 }
 
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f;
+    cow_result_set rs;
+    cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1};
     int64_t *ts = NULL;
     double *lat = NULL;
     size_t n = 0;
-    int rc, k, bound;
+    int rc, k;
     double v;
 
     for (k = 0; k < TH_COUNT; k++) {
-        out[k].state = 2;
-        out[k].value = NAN;
+        out[k].state = APP_NA;
+        out[k].value = out[k].p = out[k].p_adj = out[k].n = out[k].n_eff = NAN;
+        out[k].method = NULL;
         out[k].note[0] = '\0';
     }
+    memset(&rs, 0, sizeof(rs));
     if ((rc = facts_load(st, r, &f, e)) != COW_OK ||
-        (rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) != COW_OK)
+        (rc = store_load_results(st, r->id, &rs, e)) != COW_OK ||
+        (rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) != COW_OK) {
+        store_free_results(&rs);
         return rc;
-    runstats_sort(lat, n);
-    if (t->set[TH_P999_LIFT] || t->set[TH_P99_LIFT]) {
-        int ks[2] = {TH_P999_LIFT, TH_P99_LIFT}, ls[2] = {3, 2}, j;
-        for (j = 0; j < 2; j++) {
-            app_verdict *x = &out[ks[j]];
-            const cow_window_fact *w = &f.worst;
-            if (!w->present) {
-                snprintf(x->note, sizeof(x->note), "no window compared with a baseline");
-                continue;
-            }
-            x->value = w->delta_us[ls[j]] / 1000;
-            x->state = w->verdict[ls[j]] == COW_VERDICT_LIFT && x->value > t->v[ks[j]];
-            snprintf(x->note, sizeof(x->note), "%s, 95%% CI %+.3f to %+.3f ms, %s",
-                     w->label, w->lo_us[ls[j]] / 1000, w->hi_us[ls[j]] / 1000,
-                     boot_verdict_symbol(w->verdict[ls[j]]));
-        }
     }
-    v = run_quantile(lat, n, 0.99, &bound) / 1000;
-    judge(&out[TH_P99], v, t->v[TH_P99], "no samples");
-    if (bound)
-        snprintf(out[TH_P99].note, sizeof(out[TH_P99].note), "lower bound (n=%zu)", n);
-    v = run_quantile(lat, n, 0.999, &bound) / 1000;
-    judge(&out[TH_P999], v, t->v[TH_P999], "no samples");
-    if (bound)
-        snprintf(out[TH_P999].note, sizeof(out[TH_P999].note), "lower bound (n=%zu)", n);
+    if (rs.analysed) {
+        ro.seed = rs.seed;
+        ro.resamples = rs.resamples;
+    }
+    if (t->set[TH_P999_LIFT])
+        rc = lift_check(&rs, ts, lat, n, 0.999, t, TH_P999_LIFT, &ro, &out[TH_P999_LIFT], e);
+    if (rc == COW_OK && t->set[TH_P99_LIFT])
+        rc = lift_check(&rs, ts, lat, n, 0.99, t, TH_P99_LIFT, &ro, &out[TH_P99_LIFT], e);
+    if (t->set[TH_P99])
+        quantile_check(ts, lat, n, 0.99, t, TH_P99, &out[TH_P99]);
+    if (t->set[TH_P999])
+        quantile_check(ts, lat, n, 0.999, t, TH_P999, &out[TH_P999]);
     v = NAN;
     if (f.used_memory.known && f.used_memory.num > 0) {
         if (f.rdb_last_cow_size.known && f.rdb_last_cow_size.num >= 0)
@@ -142,21 +271,48 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
         else if (f.cow_mb.known)
             v = f.cow_mb.num * 1048576 / f.used_memory.num;
     }
-    judge(&out[TH_COW], v, t->v[TH_COW], "no COW size or used_memory captured");
+    judge(&out[TH_COW], t, TH_COW, v, "no COW size or used_memory captured");
     v = f.latest_fork_usec.known ? f.latest_fork_usec.num / 1000 : NAN;
-    judge(&out[TH_FORK], v, t->v[TH_FORK], "no latest_fork_usec captured");
+    judge(&out[TH_FORK], t, TH_FORK, v, "no latest_fork_usec captured");
     if (f.anon_huge.known) {
         out[TH_THP].value = f.anon_huge.num;
         out[TH_THP].state = t->v[TH_THP] != 0 && f.anon_huge.num > 0;
         snprintf(out[TH_THP].note, sizeof(out[TH_THP].note), "AnonHugePages %.0f bytes",
                  f.anon_huge.num);
+    } else if (t->v[TH_THP] != 0) {
+        missing(&out[TH_THP], t, TH_THP, "no smaps captured");
     } else {
+        out[TH_THP].state = APP_PASS;
         snprintf(out[TH_THP].note, sizeof(out[TH_THP].note), "no smaps captured");
     }
     out[TH_MIN_N].value = (double)n;
     out[TH_MIN_N].state = (double)n < t->v[TH_MIN_N];
+    store_free_results(&rs);
     free(ts);
     free(lat);
-    return COW_OK;
+    return rc;
 }
 
+size_t app_check_correct(app_verdict (*v)[TH_COUNT], size_t n, const app_thresholds *t,
+                         int method)
+{
+    size_t cells = n * TH_COUNT + 1, i, m;
+    double *p = xmalloc(cells * sizeof(double)), *adj = xmalloc(cells * sizeof(double));
+    int *fail = xmalloc(cells * sizeof(int));
+    int k;
+
+    for (i = 0; i < n; i++)
+        for (k = 0; k < TH_COUNT; k++)
+            p[i * TH_COUNT + (size_t)k] = t->set[k] ? v[i][k].p : NAN;
+    m = fleet_adjust(p, n * TH_COUNT, method, APP_CHECK_ALPHA, adj, fail);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < TH_COUNT; k++)
+            if (!isnan(p[i * TH_COUNT + (size_t)k])) {
+                v[i][k].p_adj = adj[i * TH_COUNT + (size_t)k];
+                v[i][k].state = fail[i * TH_COUNT + (size_t)k] ? APP_FAIL : APP_PASS;
+            }
+    free(p);
+    free(adj);
+    free(fail);
+    return m;
+}

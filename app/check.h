@@ -14,10 +14,12 @@ extern const char *const app_th_keys[TH_COUNT];
 typedef struct app_thresholds {
     int set[TH_COUNT];     /* key present */
     double v[TH_COUNT];    /* limit (bool as 0/1) */
+    int missing_pass[TH_COUNT]; /* {"limit": x, "missing": "pass"}: a run
+                                   without the data passes (default: fails) */
 } app_thresholds;
 
 /* Read a thresholds file; unknown keys and wrong types are errors naming
- * the file. */
+ * the file. A limit is a value or {"limit": value, "missing": "pass"|"fail"}. */
 int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e);
 
 enum { APP_PASS = 0, APP_FAIL = 1, APP_NA = 2 };
@@ -25,12 +27,28 @@ enum { APP_PASS = 0, APP_FAIL = 1, APP_NA = 2 };
 typedef struct app_verdict {
     int state;            /* APP_PASS, APP_FAIL, APP_NA */
     double value;         /* measured, NaN if unknown */
-    char note[160];       /* why n/a, or the detail */
+    double p;             /* one-sided p-value of "over the limit"; NaN for a
+                             limit without sampling error (COW, fork, THP,
+                             min_samples) or without data */
+    double p_adj;         /* p after the fleet's correction (app_check_correct) */
+    const char *method;   /* bootstrap / tail-test / binomial, or NULL */
+    double n, n_eff;      /* samples behind p and their effective number */
+    char note[200];       /* why n/a, or the detail */
 } app_verdict;
 
 /* Evaluate run r (analysing it first when it never was) against every
- * limit; out[k] is filled for every k, set or not. */
+ * limit; out[k] is filled for every k, set or not. A limit with a p-value
+ * is left APP_PASS until app_check_correct() decides it. A set limit
+ * whose data are missing fails ("no samples: cannot judge max_p99_ms")
+ * unless it says "missing": "pass". */
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e);
+
+/* Every check with a p-value of runs v[0..n) fails when its p-value,
+ * adjusted over all of them (method: enum cow_fleet_method), is <=
+ * APP_CHECK_ALPHA. Returns the number of comparisons. */
+#define APP_CHECK_ALPHA 0.05
+size_t app_check_correct(app_verdict (*v)[TH_COUNT], size_t n, const app_thresholds *t,
+                         int method);
 
 #endif

@@ -43,16 +43,19 @@ static int load_analysed(cow_store *st, const cow_run_row *r, size_t nsamples,
     return store_load_results(st, r->id, rs, e);
 }
 
-int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **v,
-                   size_t *m, int *windows, cow_err *e)
+int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **tv,
+                   double **v, size_t *m, int *windows, cow_err *e)
 {
     int64_t *t = NULL;
     double *lat = NULL, *out;
+    unsigned char *in;
     size_t n = 0, i, k = 0;
     cow_result_set rs;
     int rc;
 
     *v = NULL;
+    if (tv)
+        *tv = NULL;
     *m = 0;
     *windows = 0;
     memset(&rs, 0, sizeof(rs));
@@ -63,7 +66,8 @@ int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **v,
         free(lat);
         return rc;
     }
-    out = xmalloc((n ? n : 1) * sizeof(double));
+    /* each sample once, however many (overlapping) windows hold it */
+    in = xcalloc(n ? n : 1, 1);
     for (i = 0; i < rs.nph; i++) {
         size_t a, b;
         if (!phase_is_window(phase_kind_from_name(rs.ph[i].kind)))
@@ -72,15 +76,20 @@ int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **v,
         for (a = 0; a < n && t[a] < rs.ph[i].t0_us; a++)
             ;
         for (b = a; b < n && t[b] < rs.ph[i].t1_us; b++)
-            out[k++] = lat[b];
+            in[b] = 1;
     }
-    if (*windows == 0) {
-        memcpy(out, lat, n * sizeof(double));
-        k = n;
-    }
+    out = xmalloc((n ? n : 1) * sizeof(double));
+    for (i = 0; i < n; i++)
+        if (*windows == 0 || in[i])
+            out[k++] = lat[i];
+    free(in);
     store_free_results(&rs);
     free(t);
     free(lat);
+    if (tv) {
+        *tv = xmalloc((k ? k : 1) * sizeof(double));
+        memcpy(*tv, out, k * sizeof(double));
+    }
     runstats_sort(out, k);
     *v = out;
     *m = k;
@@ -95,29 +104,32 @@ int app_diff_base_load(cow_store *st, const cow_run_row *base, int resamples,
     b->label = base->label;
     b->resamples = resamples;
     b->seed = seed;
-    return app_run_values(st, base, 1, &b->v, &b->n, &windows, e);
+    b->method = COW_PCT_LINEAR;
+    return app_run_values(st, base, 1, &b->t, &b->v, &b->n, &windows, e);
 }
 
 void app_diff_base_release(app_diff_base *b)
 {
     free(b->v);
+    free(b->t);
     memset(b, 0, sizeof(*b));
 }
 
 int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, int whole,
                  app_diff_row *out, cow_err *e)
 {
-    double *v = NULL;
+    double *v = NULL, *tv = NULL;
     int l, rc;
 
     memset(out, 0, sizeof(*out));
     out->run = r->label;
-    if ((rc = app_run_values(st, r, whole, &v, &out->n, &out->windows, e)) != COW_OK)
+    if ((rc = app_run_values(st, r, whole, &tv, &v, &out->n, &out->windows, e)) != COW_OK)
         return rc;
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
-        if ((rc = boot_quantile_delta(b->v, b->n, v, out->n, app_diff_levels[l],
-                                      b->resamples, b->seed + (uint64_t)l, &out->d[l],
-                                      e)) != COW_OK)
+        cow_group ga = {b->t, b->v, b->n}, gr = {tv, v, out->n};
+        cow_qcmp_opts qo = {b->resamples, b->seed + (uint64_t)l, b->method};
+        if ((rc = qcmp_compute(&ga, &gr, app_diff_levels[l], 0.0, &qo, &out->d[l], e)) !=
+            COW_OK)
             break;
         out->base_q[l] = app_honest_quantile(b->v, b->n, app_diff_levels[l]);
         out->run_q[l] = app_honest_quantile(v, out->n, app_diff_levels[l]);
@@ -130,5 +142,6 @@ int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, in
         out->run_max_us = v[out->n - 1];
     }
     free(v);
+    free(tv);
     return rc;
 }

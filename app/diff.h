@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "boot.h"
+#include "verdict.h"
 #include "err.h"
 #include "store.h"
 
@@ -29,19 +30,23 @@ enum { APP_Q_NONE, APP_Q_BOUND, APP_Q_VALUE };
 /* The q-quantile of sorted v[0..m) with that honesty. */
 app_quant app_honest_quantile(const double *v, size_t m, double q);
 
-/* Sorted latencies of run r: inside its windows (analysing it first when
- * it never was), or all of them when whole is set or it has no window.
- * *v (caller frees), *m values, *windows windows pooled (0: whole run). */
-int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **v,
-                   size_t *m, int *windows, cow_err *e);
+/* Latencies of run r: inside its windows (analysing it first when it
+ * never was; a sample inside two overlapping windows counts once), or all
+ * of them when whole is set or it has no window. *t in time order and *v
+ * sorted (caller frees both; t may be NULL when not wanted), *m values,
+ * *windows windows pooled (0: whole run). */
+int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **t,
+                   double **v, size_t *m, int *windows, cow_err *e);
 
 /* What every compared run is measured against. */
 typedef struct app_diff_base {
     const char *label;   /* base run */
     double *v;           /* its sorted latencies (owned) */
+    double *t;           /* the same in time order (owned) */
     size_t n;
     int resamples;       /* bootstrap R */
     uint64_t seed;       /* bootstrap seed (level l uses seed + l) */
+    int method;          /* enum cow_pct_method of the deltas (set after load) */
 } app_diff_base;
 
 /* One run against the base. */
@@ -49,14 +54,15 @@ typedef struct app_diff_row {
     const char *run;                        /* label (borrowed) */
     size_t n;                               /* its values */
     int windows;                            /* windows pooled, 0 = whole run */
-    cow_boot_result d[APP_DIFF_LEVELS];     /* per level */
+    cow_qcmp d[APP_DIFF_LEVELS];            /* per level (verdict.h) */
     app_quant base_q[APP_DIFF_LEVELS];      /* the base's honest quantiles */
     app_quant run_q[APP_DIFF_LEVELS];       /* the run's */
     int has_max;                            /* both have samples */
     double base_max_us, run_max_us;         /* the maxima (no interval) */
 } app_diff_row;
 
-/* Load the base run's values (whole run). */
+/* Load the base run's values (whole run); method: the quantile
+ * definition of the point estimates (enum cow_pct_method). */
 int app_diff_base_load(cow_store *st, const cow_run_row *base, int resamples,
                        uint64_t seed, app_diff_base *b, cow_err *e);
 void app_diff_base_release(app_diff_base *b);

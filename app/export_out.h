@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "fleet.h"
+#include "store_fleet.h"
 
 #define XOUT_BATCH (8u << 20)
 #define XOUT_DATABASE "cowtail"

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "mem.h"
 #include "runstats.h"
+#include "verdict.h"
 #include "savewin.h"
 
 static int verdict_of(const char *s)
@@ -22,6 +23,8 @@ static int verdict_of(const char *s)
         return COW_VERDICT_DROP;
     if (strcmp(s, "flat") == 0)
         return COW_VERDICT_FLAT;
+    if (strcmp(s, "unsure") == 0)
+        return COW_VERDICT_UNSURE;
     return COW_VERDICT_NA;
 }
 
@@ -75,7 +78,8 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
     size_t i, ns = 0;
     int64_t starts[256];
     double best = -INFINITY;
-    int best_phase = -1, best_lift = 0;
+    int best_phase = -1;
+    double best_p = INFINITY;
     size_t best_i = 0;
 
     for (i = 0; i < rs->nph; i++) {
@@ -96,12 +100,14 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
         f->has_sync_disk |= ph[i].kind == COW_PHASE_SYNC_DISK;
         f->has_sync_diskless |= ph[i].kind == COW_PHASE_SYNC_DISKLESS;
     }
-    /* per window: lifted? and the worst by p99.9 delta, lifted first */
+    /* per window: lifted? The worst is the one with the strongest evidence
+     * of a p99.9 lift (smallest p-value), then the largest delta: not the
+     * first that happened to be called lifted */
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
         size_t j;
         int lift = 0;
-        double d999 = NAN;
+        double d999 = NAN, p999 = NAN;
         if (!phase_is_window(ph[i].kind))
             continue;
         for (j = 0; j < rs->nd; j++) {
@@ -111,15 +117,17 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
                 continue;
             if ((l == 2 || l == 3) && verdict_of(d->verdict) == COW_VERDICT_LIFT)
                 lift = 1;
-            if (l == 3)
+            if (l == 3) {
                 d999 = d->delta_us;
+                p999 = isnan(d->p_up) ? 1.0 : d->p_up;
+            }
         }
         f->nlifted += lift;
         if (isnan(d999))
             continue;
-        if ((lift && !best_lift) || (lift == best_lift && d999 > best)) {
+        if (p999 < best_p || (p999 == best_p && d999 > best)) {
             best = d999;
-            best_lift = lift;
+            best_p = p999;
             best_phase = p->idx;
             best_i = i;
         }
@@ -152,13 +160,21 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
             w->base_us[l] = d->base_us;
             w->value_us[l] = d->value_us;
             w->thin[l] = d->thin;
+            w->n_eff_base[l] = d->n_eff_base;
+            w->n_eff[l] = d->n_eff_phase;
+            w->method[l] = qcmp_method_of(d->method);
+            w->p_up[l] = d->p_up;
             b = phase_at(rs, d->base);
         }
         if (b != NULL) {
             w->base_n = b->n;
             f->base_n = b->n;
         }
-        f->thin_p999 = w->base_n < 3688 || w->n < 3688;
+        {
+            double nb = isnan(w->n_eff_base[3]) ? (double)w->base_n : w->n_eff_base[3];
+            double nw = isnan(w->n_eff[3]) ? (double)w->n : w->n_eff[3];
+            f->thin_p999 = nb < 3688 || nw < 3688; /* effective samples */
+        }
     }
 }
 

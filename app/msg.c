@@ -108,3 +108,11 @@ void app_errorf(const char *fmt, ...)
     app_verrorf(fmt, ap);
     va_end(ap);
 }
+
+void app_store_wait(void *ctx, const char *path, int timeout_ms)
+{
+    (void)ctx;
+    app_errorf("%s: locked by another writer (another cowtail ingest or "
+               "report?): waiting for it, up to %d minutes", path,
+               timeout_ms / 60000);
+}

@@ -61,7 +61,7 @@ struct cow_ahead {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int stop;
-    const char *parser_name;
+    cow_ahead_detect detect;
     char **names;            /* interned op names, freed at stop */
     size_t nnames, capnames;
 };
@@ -277,12 +277,7 @@ static void work(cow_ahead *a, job *j)
     h.size = src.size;
     if ((h.rc = src_peek(&src, &head, &nhead, &h.e)) != COW_OK)
         goto ready;
-    if (nhead > COW_SNIFF_BYTES)
-        nhead = COW_SNIFF_BYTES;
-    h.parser = a->parser_name ? parser_by_name(a->parser_name)
-                              : parser_detect(o.fname, head, nhead);
-    if (h.parser == NULL && a->parser_name == NULL)
-        h.why = parser_why_unknown(head, nhead);
+    a->detect(j->f, o.fname, head, nhead, &h);
 ready:
     pthread_mutex_lock(&a->mu);
     j->head = h;
@@ -321,14 +316,14 @@ static void *worker(void *arg)
     return NULL;
 }
 
-cow_ahead *ahead_start(cow_ahead_file *files, size_t n, int jobs, const char *parser_name)
+cow_ahead *ahead_start(cow_ahead_file *files, size_t n, int jobs, cow_ahead_detect detect)
 {
     cow_ahead *a = xcalloc(1, sizeof(*a));
     size_t i;
 
     a->n = n;
     a->jobs = xcalloc(n ? n : 1, sizeof(job));
-    a->parser_name = parser_name;
+    a->detect = detect;
     a->limit = (size_t)jobs * AHEAD_BUDGET;
     for (i = 0; i < n; i++) {
         a->jobs[i].f = &files[i];

@@ -1,6 +1,6 @@
 /* parse_ahead.h -- parse files on worker threads ahead of the one writer.
  *
- *     cow_ahead *a = ahead_start(files, n, jobs, parser_name);
+ *     cow_ahead *a = ahead_start(files, n, jobs, detect);
  *     for (i = 0; i < n; i++) {                 the writer, in file order
  *         ahead_head(a, i, &h);                 opened? which parser? size
  *         ... ahead_replay(a, i, &sink, sha, &e) or ahead_drop(a, i) ...
@@ -36,6 +36,8 @@ typedef struct cow_ahead_file {
     const char *path;          /* borrowed, valid until ahead_stop */
     cow_parse_opts opts;       /* fname and mtime_us are filled by the worker */
     int skip;                  /* 1: do not open it (its run is unusable) */
+    const char *forced;        /* parser named for it (--parser, run.json), or NULL */
+    int global;                /* forced by --parser */
 } cow_ahead_file;
 
 /* A file as its worker found it, before parsing. */
@@ -43,14 +45,19 @@ typedef struct cow_ahead_head {
     int rc;                    /* COW_OK, or the open/peek error in e */
     cow_err e;
     const cow_parser *parser;  /* NULL: no parser recognises it */
-    const char *why;           /* then: parser_why_unknown, or NULL */
+    char why[160];             /* then: why it is not text, or "" */
+    const char *unk;           /* then: why no parser reads this text, or NULL */
     long long size;            /* bytes, from the open file */
     int64_t mtime_us;
 } cow_ahead_head;
 
-/* NULL when threads cannot be started (then ingest runs on one thread).
- * parser_name: --parser, or NULL to detect. */
-cow_ahead *ahead_start(cow_ahead_file *files, size_t n, int jobs, const char *parser_name);
+/* How the caller finds a file's parser from its first bytes (fills
+ * h->parser, h->why, h->unk); called on the worker threads. */
+typedef void (*cow_ahead_detect)(const cow_ahead_file *f, const char *fname,
+                                 const char *head, size_t nhead, cow_ahead_head *h);
+
+/* NULL when threads cannot be started (then ingest runs on one thread). */
+cow_ahead *ahead_start(cow_ahead_file *files, size_t n, int jobs, cow_ahead_detect detect);
 /* Wait until file i is opened and detected. */
 void ahead_head(cow_ahead *a, size_t i, cow_ahead_head *h);
 /* Replay file i's records into sink; returns the parser's result (or the

@@ -1,7 +1,7 @@
 /* gen_latency.c -- write N rows of timestamp_us,latency_us,op to stdout:
  * a 2 ms probe with lognormal-ish latencies and a few ops. Deterministic
- * (fixed seed), so every benchmark run reads the same bytes; an optional
- * second argument picks another seed (bench/fleet.sh: one per run). */
+ * (fixed seed, or the optional second argument), so every benchmark run
+ * reads the same bytes.   gen_latency [N [SEED]] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +24,8 @@ int main(int argc, char **argv)
     long i;
 
     if (argc > 2)
-        state ^= (uint64_t)atoll(argv[2]) * 0xBF58476D1CE4E5B9ull;
+        state ^= strtoull(argv[2], NULL, 10) * 0xBF58476D1CE4E5B9ull;
+
     printf("timestamp_us,latency_us,op\n");
     for (i = 0; i < n; i++) {
         uint64_t r = next();

@@ -21,10 +21,13 @@ const char *const cmd_diff_usage[] = {
     "run's samples inside its fork/save/sync windows (the whole run when it",
     "has none, or with --whole) against all samples of BASE. Prints n and",
     "honest quantiles per run, then the bootstrap 95% interval of each",
-    "difference, the ratio and the verdict (lift, ~, drop), and the",
-    "difference of the maxima (no interval). --json: an array of delta",
-    "objects (base, run, phase, base_n, n, quantile, base_us, value_us,",
-    "delta_us, ci_low_us, ci_high_us, ratio, verdict, thin).",
+    "difference (or the exact tail test's one-sided bound), the ratio and",
+    "the verdict (lift, ~, drop, ? = cannot tell), n_eff (samples corrected",
+    "for serial dependence), and the difference of the maxima (no",
+    "interval). A sample inside two overlapping windows counts once.",
+    "--json: an array of delta objects (base, run, phase, base_n, n,",
+    "quantile, base_us, value_us, delta_us, ci_low_us, ci_high_us, ratio,",
+    "verdict, thin, method, n_eff_base, n_eff, p_up, p_down, p, test_level).",
     "",
     "  --db FILE       database (default cowtail.db)",
     "  --whole         use every sample of each run, not only its windows",
@@ -49,7 +52,8 @@ static void jnum(cJSON *o, const char *k, double v)
  * which runs and how many samples. */
 static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const char *quantile,
                          double base_us, double value_us, double delta, double lo,
-                         double hi, double ratio, const char *verdict, int thin)
+                         double hi, double ratio, const char *verdict, int thin,
+                         const cow_qcmp *d)
 {
     cJSON *x = cJSON_CreateObject();
     cJSON_AddStringToObject(x, "base", b->label);
@@ -66,6 +70,15 @@ static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const ch
     jnum(x, "ratio", ratio);
     cJSON_AddStringToObject(x, "verdict", verdict);
     cJSON_AddBoolToObject(x, "thin", thin);
+    if (d != NULL) {
+        cJSON_AddStringToObject(x, "method", qcmp_method_name(d->method));
+        jnum(x, "n_eff_base", d->dep_a.n_eff);
+        jnum(x, "n_eff", d->dep_b.n_eff);
+        jnum(x, "p_up", d->p_up);
+        jnum(x, "p_down", d->p_down);
+        jnum(x, "p", d->p);
+        jnum(x, "test_level", d->method == COW_QCMP_TAIL ? d->test.level : NAN);
+    }
     return x;
 }
 
@@ -73,15 +86,16 @@ static void add_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
 {
     int l;
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
-        const cow_boot_result *d = &r->d[l];
+        const cow_qcmp *d = &r->d[l];
         cJSON_AddItemToArray(out, delta_json(b, r, lnames_json[l], d->est_a, d->est_b,
-                                             d->delta, d->delta_lo, d->delta_hi, d->ratio,
-                                             boot_verdict_name(d->verdict), d->thin));
+                                             d->delta, d->lo, d->hi, d->boot.ratio,
+                                             boot_verdict_name(d->verdict), d->thin, d));
     }
     if (r->has_max)
         cJSON_AddItemToArray(out, delta_json(b, r, "max", r->base_max_us, r->run_max_us,
                                              r->run_max_us - r->base_max_us, NAN, NAN,
-                                             r->run_max_us / r->base_max_us, "n/a", 1));
+                                             r->run_max_us / r->base_max_us, "n/a", 1,
+                                             NULL));
 }
 
 static const char *honest(const app_quant *q, char *buf, size_t n)
@@ -100,18 +114,18 @@ static void print_text(const app_diff_row *r)
 
     printf("\n%s: %zu samples (%s)\n", r->run, r->n,
            r->windows ? "inside its windows" : "whole run");
-    printf("  %-6s %12s %12s %11s  %-22s %-7s %s\n", "", "base (ms)", "run (ms)",
-           "delta", "95% CI", "ratio", "verdict");
+    printf("  %-6s %12s %12s %11s  %-22s %-7s %-7s %s\n", "", "base (ms)", "run (ms)",
+           "delta", "95%", "ratio", "verdict", "n_eff base/run, method");
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
-        const cow_boot_result *d = &r->d[l];
+        const cow_qcmp *d = &r->d[l];
         char ci[48], ratio[16] = "";
-        snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", d->delta_lo / 1000, d->delta_hi / 1000);
-        if (!isnan(d->ratio))
-            snprintf(ratio, sizeof(ratio), "x%.2f", d->ratio);
-        printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %s%s\n", lnames[l],
+        qcmp_format_bounds(d->method, d->verdict, d->lo, d->hi, ci, sizeof(ci));
+        if (!isnan(d->boot.ratio))
+            snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
+        printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %-7s %.0f/%.0f %s\n", lnames[l],
                honest(&r->base_q[l], b1, sizeof(b1)), honest(&r->run_q[l], b2, sizeof(b2)),
-               d->delta / 1000, ci, ratio, boot_verdict_symbol(d->verdict),
-               d->thin ? "  (thin tail)" : "");
+               d->delta / 1000, ci, ratio, boot_verdict_symbol(d->verdict), d->dep_a.n_eff,
+               d->dep_b.n_eff, qcmp_method_name(d->method));
     }
     if (r->has_max)
         printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max",
@@ -164,8 +178,9 @@ static int parse_args(int argc, char **argv, diff_opts *o)
         }
     }
     if (argc - optind < 2) {
-        cli_errorf("diff: give a base run and at least one run to compare");
-        cli_print_usage(stderr, cmd_diff_usage);
+        cli_errorf("diff: give a base run and at least one run to compare (see "
+                   "'cowtail help diff')");
+        fprintf(stderr, "%s\n", cmd_diff_usage[0]);
         return EXIT_USAGE;
     }
     return -1;

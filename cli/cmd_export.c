@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "export_out.h"
-#include "fleet.h"
+#include "store_fleet.h"
 
 const char *const cmd_export_usage[] = {
     "usage: cowtail export [--db FILE] (--clickhouse URL | --jsonl DIR) [--samples] [-q]",

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "fleet.h"
+#include "store_fleet.h"
 
 const char *const cmd_merge_usage[] = {
     "usage: cowtail merge [--results-only] [-q] OUT.db IN.db...",

@@ -160,7 +160,7 @@ int cmd_report(int argc, char **argv)
         cli_error(&e);
         return cli_exit_for(e.code);
     }
-    if (store_open(j.db, &j.st, &e) != COW_OK) {
+    if (store_open_wait(j.db, app_store_wait, NULL, &j.st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;
     }

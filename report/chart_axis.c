@@ -35,15 +35,28 @@ size_t chart_nice_ticks(double lo, double hi, size_t target, double *out,
 {
     double st, a, b;
     size_t n, i;
+    int tries;
 
+    /* an infinite or NaN end (a value of 1e308 and its span overflow)
+     * has no ticks to search for: the loop below would never end */
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(hi - lo)) {
+        if (step)
+            *step = NAN;
+        return 0;
+    }
     if (!(hi > lo))
         hi = lo + 1;
     st = nice_step((hi - lo) / (double)(target ? target : 1));
-    for (;;) {
+    for (tries = 0;; tries++) {
         a = floor(lo / st + 1e-9);
         b = ceil(hi / st - 1e-9);
         if (b - a + 1 <= (double)max || max == 0)
             break;
+        if (tries == 64 || !isfinite(st * 1.5)) { /* each try grows st 1.5x */
+            if (step)
+                *step = NAN;
+            return 0;
+        }
         st = nice_step(st * 1.5);
     }
     n = max == 0 ? 0 : (size_t)(b - a + 1);

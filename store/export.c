@@ -1,9 +1,9 @@
-/* export.c -- the rows that leave SQLite (fleet.h), one SELECT per export
+/* export.c -- the rows that leave SQLite (store_fleet.h), one SELECT per export
  * table. Each row carries its run's key (host, run label) and the export
  * version, and is denormalised where a distributed engine would otherwise
  * need a join (a delta names its phase's kind and label). The columns are
  * the ones schemas/clickhouse.sql declares, in the same order. */
-#include "fleet.h"
+#include "store_fleet.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* merge.c -- combine another cowtail database into this one (fleet.h).
+/* merge.c -- combine another cowtail database into this one (store_fleet.h).
  *
  * The input is ATTACHed as `src`; runs and files are mapped in two TEMP
  * tables (source id -> id here) and every table is copied with one
@@ -6,7 +6,7 @@
  * interrupted merge leaves OUT as it was. New files get ids above the
  * largest one here, in the source's order, so a run's rows keep their
  * relative order and the file ids stay dense. */
-#include "fleet.h"
+#include "store_fleet.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -80,7 +80,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_SAMPLE_SPAN] =
         "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
     [SQL_LOAD_LAT] =
-        "SELECT lat_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
+        "SELECT lat_us, t_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
         " ORDER BY run, t_us",
     [SQL_LOAD_EVENTS] =
         "SELECT t_us, kind, pid, value, unit, text, line FROM events"
@@ -101,15 +101,16 @@ static const char *const sql_text[SQL_COUNT] = {
         " source, overlap, open, failed, n, mean_us, min_us, max_us, grid_us)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
     [SQL_PUT_QUANTILE] =
-        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+        "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin,"
+        " n_eff) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     [SQL_PUT_DELTA] =
         "INSERT INTO deltas(run, phase, base, q, base_us, value_us, delta_us, lo_us,"
-        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+        " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase,"
+        " method, p_up, p_down, test_level)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
     [SQL_PUT_EXCEED] =
-        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+        "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi,"
+        " clusters, p_more) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
     [SQL_FACT_INFO_LAST] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL"
@@ -158,13 +159,14 @@ static const char *const sql_text[SQL_COUNT] = {
         " open, failed, n, mean_us, min_us, max_us, grid_us FROM phases WHERE run = ?1"
         " ORDER BY idx",
     [SQL_RES_QUANTILES] =
-        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin FROM quantiles"
+        "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin, n_eff FROM quantiles"
         " WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_DELTAS] =
         "SELECT phase, base, q, base_us, value_us, delta_us, lo_us, hi_us, ratio,"
-        " ratio_lo, ratio_hi, verdict, thin FROM deltas WHERE run = ?1 ORDER BY phase, q",
+        " ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase, method, p_up,"
+        " p_down, test_level FROM deltas WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_EXCEED] =
-        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi FROM exceed"
+        "SELECT phase, base_q, threshold_us, n, count, p, lo, hi, clusters, p_more FROM exceed"
         " WHERE run = ?1 ORDER BY phase, base_q",
     [SQL_DEL_FINDINGS] = "DELETE FROM findings WHERE run = ?1",
     [SQL_PUT_FINDING] =
@@ -189,7 +191,10 @@ static int exec(cow_store *st, const char *sql, cow_err *e)
 {
     char *msg = NULL;
     if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        COW_FAIL(e, COW_ESQL, "%s", msg ? msg : sqlite3_errmsg(st->db));
+        if (sqlite3_errcode(st->db) == SQLITE_BUSY)
+            sql_fail(st, e, "opening");
+        else
+            COW_FAIL(e, COW_ESQL, "%s", msg ? msg : sqlite3_errmsg(st->db));
         sqlite3_free(msg);
         return COW_ESQL;
     }
@@ -207,20 +212,30 @@ int store_schema_version(cow_store *st)
     return v;
 }
 
-/* Apply the migrations the database has not seen, each in a transaction. */
+/* Apply the migrations the database has not seen, each in a transaction.
+ * Two processes may open a new database at once: each migration takes the
+ * write lock first (BEGIN IMMEDIATE) and reads user_version again inside
+ * it, so the second one finds the work done instead of failing with
+ * "table runs already exists". */
 static int migrate(cow_store *st, cow_err *e)
 {
     int v = store_schema_version(st), rc;
     char pragma[64];
 
-    if (v > cow_migration_count)
-        return COW_FAIL(e, COW_ESQL,
-                        "database schema version %d is newer than this "
-                        "cowtail knows (%d): use a newer cowtail",
-                        v, cow_migration_count);
-    for (; v < cow_migration_count; v++) {
-        if ((rc = exec(st, "BEGIN", e)) != COW_OK)
+    for (;;) {
+        if (v > cow_migration_count)
+            return COW_FAIL(e, COW_ESQL,
+                            "database schema version %d is newer than this "
+                            "cowtail knows (%d): use a newer cowtail",
+                            v, cow_migration_count);
+        if (v == cow_migration_count)
+            return COW_OK;
+        if ((rc = exec(st, "BEGIN IMMEDIATE", e)) != COW_OK)
             return rc;
+        if ((v = store_schema_version(st)) >= cow_migration_count) {
+            exec(st, "COMMIT", NULL);
+            continue; /* another process migrated while we waited */
+        }
         snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
         if ((rc = exec(st, cow_migrations[v], e)) != COW_OK ||
             (rc = exec(st, pragma, e)) != COW_OK) {
@@ -229,8 +244,23 @@ static int migrate(cow_store *st, cow_err *e)
         }
         if ((rc = exec(st, "COMMIT", e)) != COW_OK)
             return rc;
+        v++;
     }
-    return COW_OK;
+}
+
+/* SQLite's busy handler: sleep and retry for COW_STORE_BUSY_MS, saying
+ * once (after a second) that we are waiting. */
+static int on_busy(void *arg, int count)
+{
+    cow_store *st = arg;
+    int slept_ms = count * 50;
+
+    if (slept_ms >= COW_STORE_BUSY_MS)
+        return 0;
+    if (count == 20 && st->wait)
+        st->wait(st->wait_ctx, st->path, COW_STORE_BUSY_MS);
+    sqlite3_sleep(50);
+    return 1;
 }
 
 static char *multi_insert_sql(void)
@@ -249,10 +279,19 @@ static char *multi_insert_sql(void)
 
 int store_open(const char *path, cow_store **out, cow_err *e)
 {
+    return store_open_wait(path, NULL, NULL, out, e);
+}
+
+int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
+                    cow_store **out, cow_err *e)
+{
     cow_store *st = xcalloc(1, sizeof(*st));
     char *multi = NULL;
     int i, rc;
 
+    st->wait = wait;
+    st->wait_ctx = ctx;
+    snprintf(st->path, sizeof(st->path), "%s", path);
     *out = NULL;
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK) {
@@ -261,7 +300,7 @@ int store_open(const char *path, cow_store **out, cow_err *e)
         store_close(st);
         return rc;
     }
-    sqlite3_busy_timeout(st->db, 5000);
+    sqlite3_busy_handler(st->db, on_busy, st);
     /* page_size only takes on a new database (before WAL is set) */
     if ((rc = exec(st, "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL;"
                        " PRAGMA synchronous = NORMAL;"

@@ -98,11 +98,19 @@ struct cow_store {
     size_t nops, capops;
     int64_t seq_file;            /* file whose samples are being numbered */
     int64_t seq;                 /* last samples.seq given in that file */
+    cow_store_wait_fn wait;      /* told when a lock makes us wait, or NULL */
+    void *wait_ctx;              /* its argument */
+    char path[512];              /* database path, for the wait notice */
 };
 
 /* Copy SQLite's message into e. */
 static inline int sql_fail(cow_store *st, cow_err *e, const char *what)
 {
+    if (sqlite3_errcode(st->db) == SQLITE_BUSY)
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked: another process "
+                        "(another cowtail ingest or report?) held the write lock "
+                        "for %d minutes; try again when it has finished", what,
+                        COW_STORE_BUSY_MS / 60000);
     return COW_FAIL(e, COW_ESQL, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 

@@ -65,31 +65,48 @@ int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us
     return COW_OK;
 }
 
-int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
-                         double **lat, size_t *n, cow_err *e)
+int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                     double **lat, int64_t **t, size_t *n, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_LOAD_LAT];
-    size_t cap = 0, k = 0;
+    size_t cap = 0, tcap = 0, k = 0;
     int rc;
 
     *lat = NULL;
+    if (t)
+        *t = NULL;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int64(q, 2, t0_us);
     sqlite3_bind_int64(q, 3, t1_us);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (k == cap)
             *lat = xgrow(*lat, sizeof(double), k + 1, &cap);
-        (*lat)[k++] = sqlite3_column_double(q, 0);
+        if (t && k == tcap)
+            *t = xgrow(*t, sizeof(int64_t), k + 1, &tcap);
+        (*lat)[k] = sqlite3_column_double(q, 0);
+        if (t)
+            (*t)[k] = sqlite3_column_int64(q, 1);
+        k++;
     }
     sqlite3_reset(q);
     *n = k;
     if (rc != SQLITE_DONE) {
         free(*lat);
         *lat = NULL;
+        if (t) {
+            free(*t);
+            *t = NULL;
+        }
         *n = 0;
         return sql_fail(st, e, "loading latencies");
     }
     return COW_OK;
+}
+
+int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                         double **lat, size_t *n, cow_err *e)
+{
+    return store_load_range(st, run, t0_us, t1_us, lat, NULL, n, e);
 }
 
 /* A TEXT column copied into a pool of owned strings (NULL for NULL). */
@@ -231,6 +248,7 @@ int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *r,
     bind_num(q, 6, r->hi_us);
     sqlite3_bind_int64(q, 7, r->n_needed);
     sqlite3_bind_int(q, 8, r->thin);
+    bind_num(q, 9, r->n_eff);
     return step_done(st, q, e, "storing quantile");
 }
 
@@ -252,6 +270,12 @@ int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
     bind_num(q, 12, d->ratio_hi);
     bind_text(q, 13, d->verdict);
     sqlite3_bind_int(q, 14, d->thin);
+    bind_num(q, 15, d->n_eff_base);
+    bind_num(q, 16, d->n_eff_phase);
+    bind_text(q, 17, d->method);
+    bind_num(q, 18, d->p_up);
+    bind_num(q, 19, d->p_down);
+    bind_num(q, 20, d->test_level);
     return step_done(st, q, e, "storing delta");
 }
 
@@ -268,6 +292,8 @@ int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
     bind_num(q, 7, x->p);
     bind_num(q, 8, x->lo);
     bind_num(q, 9, x->hi);
+    sqlite3_bind_int64(q, 10, x->clusters);
+    bind_num(q, 11, x->p_more);
     return step_done(st, q, e, "storing exceedance");
 }
 
@@ -327,6 +353,7 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         x->hi_us = col_num(q, 4);
         x->n_needed = sqlite3_column_int64(q, 5);
         x->thin = sqlite3_column_int(q, 6);
+        x->n_eff = col_num(q, 7);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
@@ -351,6 +378,12 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         d->ratio_hi = col_num(q, 10);
         d->verdict = pool_dup(&r->pool, &r->npool, &pcap, q, 11);
         d->thin = sqlite3_column_int(q, 12);
+        d->n_eff_base = col_num(q, 13);
+        d->n_eff_phase = col_num(q, 14);
+        d->method = pool_dup(&r->pool, &r->npool, &pcap, q, 15);
+        d->p_up = col_num(q, 16);
+        d->p_down = col_num(q, 17);
+        d->test_level = col_num(q, 18);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
@@ -370,6 +403,8 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
         x->p = col_num(q, 5);
         x->lo = col_num(q, 6);
         x->hi = col_num(q, 7);
+        x->clusters = sqlite3_column_int64(q, 8);
+        x->p_more = col_num(q, 9);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)

@@ -43,7 +43,7 @@ check "analyze exits 0" test $? = 0
 "$COW" doctor --db s.db --json > doctor.json
 check "doctor exits 0" test $? = 0
 "$COW" check --db s.db --json --thresholds "$SAMPLES/fleet/thresholds.json" > check.json
-check "check exits 1 (one host fails)" test $? = 1
+check "check exits 0 (after Holm no host fails)" test $? = 0
 "$COW" report --db s.db --out report --created 1796000000 > report.out
 check "report exits 0" test $? = 0
 cp report/summary.md summary.md

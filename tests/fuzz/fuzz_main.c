@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "fuzz_meta.h"
 #include "mem.h"
 #include "parser.h"
 
@@ -170,8 +171,11 @@ int main(int argc, char **argv)
 
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         const cow_parser *const *list = parser_list();
+        const char *const *m;
         for (i = 0; list[i] != NULL; i++)
             printf("%s\n", list[i]->name);
+        for (m = fz_meta_names(); *m; m++)
+            printf("%s\n", *m);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if (argc < 2 || argv[1][0] == '-') {

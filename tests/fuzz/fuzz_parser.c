@@ -22,6 +22,7 @@
  *   7. when the sink fails, the parser stops emitting and returns the
  *      sink's code (sink.h: "a parser stops at the first sink error"). */
 #include "fuzz.h"
+#include "fuzz_meta.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -422,9 +423,46 @@ static const cow_parser *fz_selected(void)
     return only;
 }
 
+static int fz_parsers(const cow_parser *only, const uint8_t *data, size_t size);
+
+/* The run.json, thresholds or tree-walk target named by $COW_FUZZ_PARSER,
+ * or NULL. */
+static const char *fz_meta_selected(void)
+{
+    const char *name = getenv("COW_FUZZ_PARSER");
+    const char *const *m;
+    for (m = fz_meta_names(); name && *m; m++)
+        if (strcmp(*m, name) == 0)
+            return *m;
+    return NULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const cow_parser *only = fz_selected();
+    const char *meta = fz_meta_selected();
+    const cow_parser *only;
+
+    if (meta != NULL) {
+        fz_meta_run(meta, data, size);
+        return 0;
+    }
+    if (cow_fuzz_input_name != NULL) { /* replay: corpus/<target>/FILE */
+        const char *const *m;
+        for (m = fz_meta_names(); *m; m++) {
+            char dir[64];
+            snprintf(dir, sizeof(dir), "/%s/", *m);
+            if (strstr(cow_fuzz_input_name, dir) != NULL) {
+                fz_meta_run(*m, data, size);
+                return 0;
+            }
+        }
+    }
+    only = fz_selected();
+    return fz_parsers(only, data, size);
+}
+
+static int fz_parsers(const cow_parser *only, const uint8_t *data, size_t size)
+{
     const cow_parser *const *list = parser_list();
     long nlines = fz_count_lines(data, size);
     uint64_t h = fz_hash(data, size);

@@ -379,9 +379,10 @@ static void store_should_round_trip_results_and_findings(void)
         {0, "baseline", "baseline", 100, 200, 0, 0, "derived", 0, 0, 0, 5, 1.5, 0.5, 9.5, 0},
         {1, "bgsave", "bgsave#1", 200, 300, 210, 4711, "log", 1, 1, 1, 7, 2.5, 1.25, 19.5,
          0.5}};
-    cow_quantile_row q = {1, 0.99, 18.5, NAN, 19.5, 368, 1};
-    cow_delta_row d = {1, 0, 0.999, 9.5, 19.5, 10, 2.5, 17.5, 2.05, 1.5, 3.5, "lift", 1};
-    cow_exceed_row x = {1, 0.99, 9.25, 7, 3, 0.42857142857142855, 0.1, 0.8};
+    cow_quantile_row q = {1, 0.99, 18.5, NAN, 19.5, 368, 1, 250.5};
+    cow_delta_row d = {1, 0, 0.999, 9.5, 19.5, 10, 2.5, 17.5, 2.05, 1.5, 3.5, "lift", 1,
+                       4.5, 6.25, "tail-test", 0.0125, 0.99, 0.9975};
+    cow_exceed_row x = {1, 0.99, 9.25, 7, 3, 0.42857142857142855, 0.1, 0.8, 2, 0.03125};
     cow_result_set rs;
     cow_finding_row *f;
     size_t nf = 0;
@@ -436,6 +437,7 @@ static void store_should_round_trip_results_and_findings(void)
         CHECK_NEAR(rs.q[0].hi_us, 19.5, 0);
         CHECK_INT(rs.q[0].n_needed, 368);
         CHECK_INT(rs.q[0].thin, 1);
+        CHECK_NEAR(rs.q[0].n_eff, 250.5, 0);
     }
     CHECK_INT(rs.nd, 1);
     if (rs.nd == 1) {
@@ -452,6 +454,12 @@ static void store_should_round_trip_results_and_findings(void)
         CHECK_NEAR(v->ratio_hi, 3.5, 0);
         CHECK_STR(v->verdict, "lift");
         CHECK_INT(v->thin, 1);
+        CHECK_NEAR(v->n_eff_base, 4.5, 0);
+        CHECK_NEAR(v->n_eff_phase, 6.25, 0);
+        CHECK_STR(v->method, "tail-test");
+        CHECK_NEAR(v->p_up, 0.0125, 0);
+        CHECK_NEAR(v->p_down, 0.99, 0);
+        CHECK_NEAR(v->test_level, 0.9975, 0);
     }
     CHECK_INT(rs.nx, 1);
     if (rs.nx == 1) {
@@ -463,6 +471,8 @@ static void store_should_round_trip_results_and_findings(void)
         CHECK_NEAR(v->p, 0.42857142857142855, 0);
         CHECK_NEAR(v->lo, 0.1, 0);
         CHECK_NEAR(v->hi, 0.8, 0);
+        CHECK_INT(v->clusters, 2);
+        CHECK_NEAR(v->p_more, 0.03125, 0);
     }
     store_free_results(&rs);
     CHECK_INT(store_load_findings(st, run, &f, &nf, &e), COW_OK);

@@ -1,4 +1,4 @@
-/* fleet.h -- the store's side of a fleet: combining per-host databases
+/* store_fleet.h -- the store's side of a fleet: combining per-host databases
  * (store_merge) and reading the rows that leave SQLite (store_export_*).
  *
  *     cow_merge_stats ms;
@@ -11,8 +11,8 @@
  * another host comes in as "HOST/label" (the input's file name stands in
  * for an unknown host). A file is already there when the same run holds a
  * file with the same name (last path component) and SHA-256. */
-#ifndef COW_STORE_FLEET_H
-#define COW_STORE_FLEET_H
+#ifndef COW_STORE_STORE_FLEET_H
+#define COW_STORE_STORE_FLEET_H
 
 #include <stdint.h>
 

@@ -1,0 +1,339 @@
+/* dep.c -- clusters of exceedances, effective sample size, tail test
+ * (see dep.h).
+ *
+ * Requirements:
+ *  1. Clusters: the exceedance times i_1 < ... < i_k of x > threshold
+ *     give k - 1 gaps T_j. The extremal index theta is the intervals
+ *     estimator of Ferro & Segers (2003, eq. 4): with m = k - 1,
+ *       max T <= 2:  theta = 2 (sum T)^2 / (m sum T^2)
+ *       otherwise:   theta = 2 (sum (T-1))^2 / (m sum (T-1)(T-2))
+ *     capped at 1 (1 when k < 2 or a denominator is 0). It needs no run
+ *     length. C = round(theta k) clusters (at least 1); the C - 1 largest
+ *     gaps separate them: gaps > run, run = the C-th largest gap (0 when
+ *     C = k: every exceedance is its own cluster).
+ *  1a. With independent samples the estimate scatters below 1 (its 1%
+ *     point is about 1 - 2.3 / sqrt(m) for m gaps, by simulation of
+ *     geometric gaps), and declustering i.i.d. exceedances only loses
+ *     power; so theta is taken as 1 unless it is below that point.
+ *  1c. The intervals estimator compares gaps with each other, so one long
+ *     slow stretch (every gap short) looks independent to it. Against the
+ *     absolute scale: independent exceedances at rate p leave a gap of at
+ *     most g0 = log(1 - COW_DEP_SHORT) / log(1 - p) with probability
+ *     COW_DEP_SHORT; when far more gaps are that short (binomial tail
+ *     below COW_DEP_SHORT_P), gaps up to g0 join clusters.
+ *  1b. Clusters are read off more than the tested level: with 20
+ *     exceedances the estimate cannot tell a slow stretch from chance, so
+ *     the run length is the largest of those estimated at the level and
+ *     at levels with COW_DEP_LEVEL_STEP^j times as many exceedances, j <
+ *     COW_DEP_LEVELS, not below the median. A run length is a time span, so a slow stretch seen
+ *     at p90 declusters p99.9 too; at each level independence is kept
+ *     unless clusters show (1a), so i.i.d. samples stay unclustered.
+ *  2. Variance: under a compound Poisson model the exceedance count has
+ *     variance (sum of size^2) where i.i.d. samples give (sum of size), so
+ *     tau = sum(s^2) / sum(s) and n_eff = n / tau (<= n). Bulk quantiles
+ *     (p50, p90) use the same rule; there the (1 - p) factor of the
+ *     binomial makes it conservative.
+ *  3. Thin tails: n (1 - q) exceedances are too few to see clusters, so
+ *     the threshold drops to the level with COW_DEP_MIN_EXCEED above it:
+ *     slow stretches that reach p99.9 also reach p99.
+ *  4. Tail test: under "nothing changed" the clusters of exceedances of a
+ *     threshold fall in a and b in proportion to their lengths, so given
+ *     C clusters, b's count is Binomial(C, n_b / N). The threshold is the
+ *     (k+1)-th largest pooled value (strictly above it exceed; ties reduce
+ *     k and keep the test exact), k = max(N (1 - q), COW_TAIL_MIN_K): at
+ *     small N a p99.9 has no tail of its own to count, so what is tested
+ *     is the tail beyond the pooled level 1 - k/N, which is printed.
+ *  4b. The lower levels' run lengths come from a (the baseline) alone:
+ *     under "nothing changed" b has a's dependence, and a window whose
+ *     whole distribution rose is one long slow stretch at p90 without its
+ *     stalls at the top being one cluster. At the tested level both
+ *     groups' own clusters count.
+ *  4c. What is counted is samples, not clusters: a window whose slow
+ *     stretches are longer has fewer, larger clusters, and counting those
+ *     would call its heavier tail lighter. Clusters (with the common run
+ *     length, both groups) give tau = sum(s^2) / sum(s), and b's count
+ *     over tau is compared with Binomial(k / tau, n_b / N): the binomial
+ *     of k / tau independent exceedances, taken at real arguments
+ *     through the incomplete beta (P(X >= x) = I_pi(x, m - x + 1)).
+ *  4a. A tail that moved only at its very top (a few long stalls) shows in
+ *     the top few pooled values, not in the top 20; so the count is also
+ *     taken with k = max(N (1 - q), COW_TAIL_SMALL_K), and the smaller
+ *     p-value of the two, doubled (Bonferroni), is the test's.
+ *     With i.i.d. samples every cluster is a sample and the binomial is
+ *     the hypergeometric's conservative neighbour. */
+#include "dep.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "mem.h"
+#include "pct.h"
+
+static int cmp_desc(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a < b) - (a > b);
+}
+
+/* Requirement 1: theta from gaps g[0..m-1] (m = k - 1). */
+static double theta_of(const double *g, size_t m)
+{
+    double s1 = 0, s2 = 0, t1 = 0, t2 = 0, mx = 0, th;
+    size_t i;
+
+    if (m == 0)
+        return 1.0;
+    for (i = 0; i < m; i++) {
+        s1 += g[i];
+        s2 += g[i] * g[i];
+        t1 += g[i] - 1;
+        t2 += (g[i] - 1) * (g[i] - 2);
+        if (g[i] > mx)
+            mx = g[i];
+    }
+    if (mx <= 2)
+        th = s2 > 0 ? 2 * s1 * s1 / ((double)m * s2) : 1.0;
+    else
+        th = t2 > 0 ? 2 * t1 * t1 / ((double)m * t2) : 1.0;
+    if (th > 1.0 || !(th > 0))
+        return 1.0;
+    /* Requirement 1a: no evidence of clusters, no declustering */
+    return th >= 1.0 - COW_DEP_THETA_Z / sqrt((double)m) ? 1.0 : th;
+}
+
+/* Requirement 1c: gaps that independent samples would rarely leave. */
+static double short_run(const double *g, size_t m, double p)
+{
+    double g0, p0;
+    size_t i, c = 0;
+
+    if (m == 0 || !(p > 0 && p < 1))
+        return 0.0;
+    g0 = floor(log1p(-COW_DEP_SHORT) / log1p(-p));
+    if (g0 < 1)
+        return 0.0;
+    p0 = -expm1(g0 * log1p(-p));
+    for (i = 0; i < m; i++)
+        c += g[i] <= g0;
+    return c > 0 && dep_binom_sf(c, m, p0) < COW_DEP_SHORT_P ? g0 : 0.0;
+}
+
+/* Requirement 1: run length from the gaps (sorted here, descending); p is
+ * the exceedance rate k / n. */
+static double run_of(double *g, size_t m, size_t k, double theta, double p)
+{
+    double c = floor(theta * (double)k + 0.5), s = short_run(g, m, p);
+    size_t cl = c < 1 ? 1 : (size_t)c;
+
+    if (cl >= k || m == 0)
+        return s;
+    qsort(g, m, sizeof(double), cmp_desc);
+    return g[cl - 1] > s ? g[cl - 1] : s;
+}
+
+/* Gaps between exceedances of thr by x - shift; returns k, gaps in g
+ * (k - 1 of them, g has room for n). */
+static size_t gaps_of(const double *x, size_t n, double thr, double shift,
+                      double *g)
+{
+    size_t i, k = 0, last = 0;
+
+    for (i = 0; i < n; i++)
+        if (x[i] - shift > thr) {
+            if (k > 0)
+                g[k - 1] = (double)(i - last);
+            last = i;
+            k++;
+        }
+    return k;
+}
+
+/* Clusters with gaps > run separating; *s2 gets sum of size^2. */
+static size_t decluster(const double *x, size_t n, double thr, double shift,
+                        double run, double *s2)
+{
+    size_t i, c = 0, size = 0, last = 0, seen = 0;
+
+    *s2 = 0;
+    for (i = 0; i < n; i++) {
+        if (!(x[i] - shift > thr))
+            continue;
+        if (seen && (double)(i - last) > run) {
+            *s2 += (double)size * (double)size;
+            size = 0;
+        }
+        if (size == 0)
+            c++;
+        size++;
+        last = i;
+        seen = 1;
+    }
+    *s2 += (double)size * (double)size;
+    return c;
+}
+
+/* Requirement 1b: run length of x (and of y - shift, may be NULL) at thr:
+ * each group on its own (a rate that differs between the groups is not
+ * clustering), the larger. */
+static double run_at(const double *x, size_t nx, const double *y, size_t ny,
+                     double shift, double thr, double *g)
+{
+    size_t kx = gaps_of(x, nx, thr, 0.0, g), m = kx ? kx - 1 : 0, ky;
+    double r = run_of(g, m, kx, theta_of(g, m), nx ? (double)kx / (double)nx : 0), ry;
+
+    if (y == NULL)
+        return r;
+    ky = gaps_of(y, ny, thr, shift, g);
+    m = ky ? ky - 1 : 0;
+    ry = run_of(g, m, ky, theta_of(g, m), ny ? (double)ky / (double)ny : 0);
+    return ry > r ? ry : r;
+}
+
+void dep_clusters(const double *x, size_t n, double threshold, double run,
+                  cow_clusters *out)
+{
+    double *g = xmalloc((n ? n : 1) * sizeof(double)), s2;
+    size_t k = gaps_of(x, n, threshold, 0.0, g);
+
+    out->n = n;
+    out->threshold = threshold;
+    out->level = NAN;
+    out->k = k;
+    out->theta = theta_of(g, k ? k - 1 : 0);
+    out->run = run >= 0 ? run
+                        : run_of(g, k ? k - 1 : 0, k, out->theta, n ? (double)k / (double)n : 0);
+    free(g);
+    out->clusters = decluster(x, n, threshold, 0.0, out->run, &s2);
+    out->tau = k > 0 ? s2 / (double)k : 1.0; /* Requirement 2 */
+    if (out->tau < 1.0)
+        out->tau = 1.0;
+    out->n_eff = (double)n / out->tau;
+}
+
+void dep_n_eff(const double *x_time, const double *sorted, size_t n, double q,
+               cow_clusters *out)
+{
+    double lv = q, thr, run = 0, *g;
+    size_t k, kk, j;
+
+    if (n > 0 && (double)n * (1.0 - q) < COW_DEP_MIN_EXCEED) /* Requirement 3 */
+        lv = 1.0 - COW_DEP_MIN_EXCEED / (double)n;
+    if (lv < 0.5)
+        lv = 0.5;
+    thr = n > 0 ? pct_quantile(sorted, n, lv, COW_PCT_LINEAR) : 0.0;
+    g = xmalloc((n ? n : 1) * sizeof(double));
+    k = (size_t)ceil((double)n * (1.0 - lv));
+    for (j = 0, kk = k; n > 0 && j < COW_DEP_LEVELS && kk <= n / 2;
+         j++, kk *= COW_DEP_LEVEL_STEP) { /* Requirement 1b */
+        double r = run_at(x_time, n, NULL, 0, 0.0, sorted[n - 1 - kk], g);
+        run = r > run ? r : run;
+        if (kk == 0)
+            break;
+    }
+    free(g);
+    dep_clusters(x_time, n, thr, run, out);
+    out->level = lv;
+}
+
+double dep_binom_sf(size_t x, size_t n, double p)
+{
+    if (x == 0)
+        return 1.0;
+    if (x > n)
+        return 0.0;
+    if (p <= 0)
+        return 0.0;
+    if (p >= 1)
+        return 1.0;
+    return pct_betainc(p, (double)x, (double)(n - x + 1));
+}
+
+/* The (k+1)-th largest of a's values and b's minus shift. */
+static double pooled_threshold(const cow_group *a, const cow_group *b,
+                               double shift, size_t k)
+{
+    size_t i = a->n, j = b->n, t;
+    double v = 0;
+
+    for (t = 0; t <= k; t++) {
+        if (j == 0 || (i > 0 && a->sorted[i - 1] >= b->sorted[j - 1] - shift))
+            v = a->sorted[--i];
+        else
+            v = b->sorted[--j] - shift;
+    }
+    return v;
+}
+
+/* Requirement 4 at one k. */
+static void tail_at(const cow_group *a, const cow_group *b, size_t k,
+                    double shift, cow_tailtest *out)
+{
+    size_t nn = a->n + b->n, kk, j;
+    double *g = xmalloc(nn * sizeof(double)), s2, sb, x, m;
+
+    if (k >= nn)
+        k = nn - 1;
+    out->threshold = pooled_threshold(a, b, shift, k);
+    out->run = run_at(a->time, a->n, b->time, b->n, shift, out->threshold, g);
+    for (j = 1, kk = k * COW_DEP_LEVEL_STEP; j < COW_DEP_LEVELS && kk <= nn / 2;
+         j++, kk *= COW_DEP_LEVEL_STEP) {
+        double r = run_at(a->time, a->n, NULL, 0, 0.0,
+                          pooled_threshold(a, b, shift, kk), g);
+        out->run = r > out->run ? r : out->run; /* Requirement 1b, 4b */
+    }
+    out->ka = gaps_of(a->time, a->n, out->threshold, 0.0, g);
+    out->kb = gaps_of(b->time, b->n, out->threshold, shift, g);
+    out->k = out->ka + out->kb;
+    out->level = 1.0 - (double)out->k / (double)nn;
+    out->ca = decluster(a->time, a->n, out->threshold, 0.0, out->run, &s2);
+    out->cb = decluster(b->time, b->n, out->threshold, shift, out->run, &sb);
+    free(g);
+    /* Requirement 4c: samples counted, their variance inflated by tau */
+    out->tau = out->k > 0 ? (s2 + sb) / (double)out->k : 1.0;
+    if (out->tau < 1.0)
+        out->tau = 1.0;
+    x = (double)out->kb / out->tau;
+    m = (double)out->k / out->tau;
+    out->p_up = x <= 0 ? 1.0 : pct_betainc(out->pi, x, m - x + 1.0);
+    out->p_down = x >= m ? 1.0 : pct_betainc(1.0 - out->pi, m - x, x + 1.0);
+}
+
+void dep_tail_test(const cow_group *a, const cow_group *b, double q,
+                   double shift, cow_tailtest *out)
+{
+    size_t nn = a->n + b->n, k1, k2;
+    double kf;
+    cow_tailtest t2;
+
+    out->q = q;
+    out->shift = shift;
+    out->k = out->ka = out->kb = out->ca = out->cb = 0;
+    out->threshold = out->level = out->run = NAN;
+    out->tau = 1.0;
+    out->pi = nn ? (double)b->n / (double)nn : NAN;
+    out->p_up = out->p_down = 1.0;
+    out->tests = 0;
+    if (a->n == 0 || b->n == 0)
+        return;
+    kf = ceil((double)nn * (1.0 - q) - 1e-9); /* Requirement 4 */
+    k1 = kf < COW_TAIL_SMALL_K ? COW_TAIL_SMALL_K : (size_t)kf;
+    k2 = kf < COW_TAIL_MIN_K ? COW_TAIL_MIN_K : (size_t)kf;
+    t2 = *out;
+    tail_at(a, b, k1, shift, out);
+    out->tests = 1;
+    if (k2 == k1)
+        return;
+    tail_at(a, b, k2, shift, &t2); /* Requirement 4a */
+    if (fmin(t2.p_up, t2.p_down) < fmin(out->p_up, out->p_down)) {
+        double up = out->p_up, down = out->p_down;
+        *out = t2;
+        out->p_up = up < out->p_up ? up : out->p_up;
+        out->p_down = down < out->p_down ? down : out->p_down;
+    } else {
+        out->p_up = t2.p_up < out->p_up ? t2.p_up : out->p_up;
+        out->p_down = t2.p_down < out->p_down ? t2.p_down : out->p_down;
+    }
+    out->p_up = fmin(1.0, 2.0 * out->p_up);
+    out->p_down = fmin(1.0, 2.0 * out->p_down);
+    out->tests = 2;
+}

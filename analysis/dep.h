@@ -1,0 +1,103 @@
+/* dep.h -- serial dependence of time-ordered latency samples: clusters of
+ * exceedances, the extremal index, effective sample sizes, and an exact
+ * cluster-count test of two groups' tails.
+ *
+ *     cow_clusters c;
+ *     dep_n_eff(x_time, sorted, n, 0.99, &c);      c.n_eff, c.tau, c.theta
+ *     cow_tailtest t;
+ *     dep_tail_test(&a, &b, 0.999, 0.0, &t);       t.p_up, t.p_down
+ *
+ * Model (dep.c explains the choices): the exceedances of a threshold form
+ * clusters (one stall or one slow stretch of a connection gives a run of
+ * slow samples). Clusters, not samples, are the independent units. The
+ * clusters are found with the intervals estimator of the extremal index
+ * (Ferro & Segers 2003); the count of exceedances then has variance
+ * tau = sum(size^2) / sum(size) times its independent value, and
+ * n_eff = n / tau. Pure: no allocation visible to the caller, no I/O. */
+#ifndef COW_ANALYSIS_DEP_H
+#define COW_ANALYSIS_DEP_H
+
+#include <stddef.h>
+
+/* A tail's dependence is read from at least this many exceedances: for a
+ * quantile q with n (1 - q) below it the threshold is lowered to the
+ * value with this many samples above it. */
+#define COW_DEP_MIN_EXCEED 20
+
+/* The tail test uses at least this many pooled exceedances (top k of the
+ * pooled sample, k = max(N (1 - q), COW_TAIL_MIN_K)). */
+#define COW_TAIL_MIN_K 20
+/* ... and also with k = max(N (1 - q), this), Bonferroni over the two. */
+#define COW_TAIL_SMALL_K 5
+
+/* theta is taken as 1 (no clusters) unless below 1 - this / sqrt(gaps):
+ * the 1% point of the estimate for independent samples. */
+#define COW_DEP_THETA_Z 2.3
+
+/* Run lengths are also estimated at levels with 4, 16, ... times the
+ * exceedances (dep.c Requirement 1b). */
+#define COW_DEP_LEVEL_STEP 4
+#define COW_DEP_LEVELS 3
+
+/* A gap is "short" when independent exceedances leave one that short with
+ * this probability; too many short gaps (tail below COW_DEP_SHORT_P) mean
+ * clusters (dep.c Requirement 1c). */
+#define COW_DEP_SHORT 0.2
+#define COW_DEP_SHORT_P 0.01
+
+typedef struct cow_clusters {
+    size_t n;          /* samples */
+    double threshold;  /* exceedance means x > threshold */
+    double level;      /* quantile level of the threshold actually used */
+    size_t k;          /* exceedances */
+    size_t clusters;   /* clusters of exceedances */
+    double theta;      /* extremal index estimate in (0, 1]; 1 when k < 2 */
+    double run;        /* gaps longer than this separate clusters */
+    double tau;        /* sum(size^2) / sum(size) >= 1; 1 when k == 0 */
+    double n_eff;      /* n / tau */
+} cow_clusters;
+
+/* Exceedances of threshold in x[0..n-1] (time order), declustered with
+ * gaps > run separating clusters (run < 0: estimate it from these data). */
+void dep_clusters(const double *x, size_t n, double threshold, double run,
+                  cow_clusters *out);
+
+/* Dependence of quantile q: the threshold is the type-7 quantile of
+ * sorted (the same values sorted) at min(q, 1 - COW_DEP_MIN_EXCEED / n). */
+void dep_n_eff(const double *x_time, const double *sorted, size_t n, double q,
+               cow_clusters *out);
+
+/* One group of samples: time order and sorted copies of the same values. */
+typedef struct cow_group {
+    const double *time;    /* time order */
+    const double *sorted;  /* ascending */
+    size_t n;
+} cow_group;
+
+typedef struct cow_tailtest {
+    double q;          /* level asked for */
+    double shift;      /* b's values are taken minus this (0: equality) */
+    size_t k;          /* pooled samples above the threshold */
+    double threshold;  /* the (k+1)-th largest pooled value */
+    double level;      /* 1 - k / N: the pooled quantile tested */
+    size_t ka, kb;     /* exceedances in a and in b */
+    size_t ca, cb;     /* clusters of them */
+    double run;        /* declustering run length, from both groups */
+    double tau;        /* variance inflation of the counts: sum(s^2)/sum(s) */
+    double pi;         /* n_b / N: b's share of clusters when nothing changed */
+    double p_up;       /* P(X >= kb / tau), X ~ Binomial(k / tau, pi): small = b's tail heavier */
+    double p_down;     /* P(X <= kb / tau): small = b's tail lighter */
+    int tests;         /* counts taken (1 or 2; p-values Bonferroni over
+                          them); the fields above are of the smaller p */
+} cow_tailtest;
+
+/* Exact conditional test that b's tail beyond the pooled top k is no
+ * heavier (p_up) / no lighter (p_down) than a's, counting clusters.
+ * Either group empty gives p = 1. */
+void dep_tail_test(const cow_group *a, const cow_group *b, double q,
+                   double shift, cow_tailtest *out);
+
+/* P(X >= x) for X ~ Binomial(n, p). */
+double dep_binom_sf(size_t x, size_t n, double p);
+
+#endif

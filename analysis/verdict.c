@@ -1,0 +1,128 @@
+/* verdict.c -- a quantile's verdict with a stated error rate (verdict.h).
+ *
+ * Requirements:
+ *  1. n_eff of each group at q from dep_n_eff(); the bootstrap draws with
+ *     it (boot.h Requirement 8).
+ *  2. Interval when both n_eff (1 - q) >= COW_QCMP_MIN_TAIL, else the tail
+ *     test: lift when p_up <= 2.5%, drop when p_down <= 2.5%, else ?.
+ *  3. Tail-test bounds invert the test: for a lift, the largest shift s
+ *     the test still rejects at 2.5% ("delta >= s"); for a drop, the
+ *     smallest (delta <= s). Bisection on s: p_up grows with s. The test
+ *     is about the tail beyond the pooled level, not the quantile itself,
+ *     so the bound is capped at the point estimate (never "delta >= x"
+ *     with x above the delta printed beside it).
+ *  4. Point estimates use the caller's quantile method; replicates are
+ *     type 7 (boot.h). */
+#include "verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pct.h"
+
+const char *qcmp_method_name(int m)
+{
+    return m == COW_QCMP_TAIL ? "tail-test" : "bootstrap";
+}
+
+int qcmp_method_of(const char *name)
+{
+    return name != NULL && strcmp(name, "tail-test") == 0 ? COW_QCMP_TAIL : COW_QCMP_BOOT;
+}
+
+void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
+                        char *buf, size_t n)
+{
+    if (verdict == COW_VERDICT_NA)
+        snprintf(buf, n, "-");
+    else if (verdict == COW_VERDICT_UNSURE)
+        snprintf(buf, n, "cannot tell");
+    else if (method == COW_QCMP_TAIL && verdict == COW_VERDICT_LIFT)
+        snprintf(buf, n, ">= %+.3f", lo_us / 1000.0);
+    else if (method == COW_QCMP_TAIL && verdict == COW_VERDICT_DROP)
+        snprintf(buf, n, "<= %+.3f", hi_us / 1000.0);
+    else
+        snprintf(buf, n, "[%+.3f, %+.3f]", lo_us / 1000.0, hi_us / 1000.0);
+}
+
+/* Requirement 3: the bound s where the one-sided test just rejects. */
+static double invert(const cow_group *a, const cow_group *b, double q,
+                     double shift, int up)
+{
+    double lo = shift, hi, mid;
+    cow_tailtest t;
+    int i;
+
+    hi = b->sorted[b->n - 1] - a->sorted[0];
+    if (!up) {
+        lo = b->sorted[0] - a->sorted[a->n - 1];
+        hi = shift;
+    }
+    for (i = 0; i < 50 && hi - lo > 1e-9 * (fabs(hi) + fabs(lo) + 1); i++) {
+        mid = 0.5 * (lo + hi);
+        dep_tail_test(a, b, q, mid, &t);
+        if (up ? t.p_up <= COW_QCMP_ALPHA_SIDE : !(t.p_down <= COW_QCMP_ALPHA_SIDE))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return up ? lo : hi;
+}
+
+int qcmp_compute(const cow_group *a, const cow_group *b, double q,
+                 double shift, const cow_qcmp_opts *o, cow_qcmp *out,
+                 cow_err *e)
+{
+    int rc;
+    double tail;
+
+    memset(out, 0, sizeof(*out));
+    out->q = q;
+    out->shift = shift;
+    out->na = a->n;
+    out->nb = b->n;
+    dep_n_eff(a->time, a->sorted, a->n, q, &out->dep_a); /* Requirement 1 */
+    dep_n_eff(b->time, b->sorted, b->n, q, &out->dep_b);
+    if ((rc = boot_quantile_delta_m(a->sorted, a->n, out->dep_a.n_eff, b->sorted,
+                                    b->n, out->dep_b.n_eff, q, shift, o->resamples,
+                                    o->seed, &out->boot, e)) != COW_OK)
+        return rc;
+    out->est_a = out->est_b = out->delta = out->lo = out->hi = NAN;
+    out->p_up = out->p_down = out->p = NAN;
+    out->verdict = COW_VERDICT_NA;
+    out->method = COW_QCMP_BOOT;
+    if (a->n == 0 || b->n == 0)
+        return COW_OK;
+    out->est_a = pct_quantile(a->sorted, a->n, q, o->method); /* Requirement 4 */
+    out->est_b = pct_quantile(b->sorted, b->n, q, o->method);
+    out->delta = out->est_b - out->est_a;
+    tail = fmin(out->dep_a.n_eff, out->dep_b.n_eff) * (1.0 - q);
+    if (tail >= COW_QCMP_MIN_TAIL) { /* Requirement 2 */
+        out->lo = out->boot.delta_lo;
+        out->hi = out->boot.delta_hi;
+        out->p_up = out->boot.p_up;
+        out->p_down = out->boot.p_down;
+        out->verdict = out->lo > shift ? COW_VERDICT_LIFT
+                     : out->hi < shift ? COW_VERDICT_DROP : COW_VERDICT_FLAT;
+    } else {
+        out->method = COW_QCMP_TAIL;
+        out->thin = 1;
+        dep_tail_test(a, b, q, shift, &out->test);
+        out->p_up = out->test.p_up;
+        out->p_down = out->test.p_down;
+        if (out->p_up <= COW_QCMP_ALPHA_SIDE) {
+            out->verdict = COW_VERDICT_LIFT;
+            out->lo = fmin(invert(a, b, q, shift, 1), fmax(out->delta, shift));
+            out->hi = INFINITY;
+        } else if (out->p_down <= COW_QCMP_ALPHA_SIDE) {
+            out->verdict = COW_VERDICT_DROP;
+            out->lo = -INFINITY;
+            out->hi = fmax(invert(a, b, q, shift, 0), fmin(out->delta, shift));
+        } else {
+            out->verdict = COW_VERDICT_UNSURE;
+        }
+    }
+    out->p = fmin(1.0, 2.0 * fmin(out->p_up, out->p_down));
+    return COW_OK;
+}

@@ -1,0 +1,81 @@
+/* verdict.h -- one quantile of a phase against its baseline, decided with
+ * a stated error rate: the dependence-aware bootstrap interval where it is
+ * calibrated, the exact cluster-count tail test where it is not.
+ *
+ *     cow_group a = {base_time, base_sorted, na}, b = {...};
+ *     cow_qcmp c;
+ *     if (qcmp_compute(&a, &b, 0.999, 0.0, &opts, &c, e)) return e->code;
+ *     c.verdict (lift / ~ / drop / ?), c.method, c.delta, c.lo, c.hi,
+ *     c.dep_a.n_eff, c.p_up ...
+ *
+ * The rule (numbers from bench/calibration, see bench/README.md): the
+ * bootstrap interval (boot.h, with each group's n_eff from dep.h) is used
+ * when both groups have n_eff (1 - q) >= COW_QCMP_MIN_TAIL; its verdict is
+ * lift / drop when the 95% interval excludes the shift, `~` otherwise.
+ * Below that the verdict is the two one-sided tail tests of dep.h at
+ * 2.5% each: lift or drop with a one-sided bound, or `?` ("cannot tell
+ * with this many samples"), never `~`. Pure; allocates only scratch. */
+#ifndef COW_ANALYSIS_VERDICT_H
+#define COW_ANALYSIS_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "boot.h"
+#include "dep.h"
+#include "err.h"
+
+/* Effective samples expected beyond q, in each group, for the interval. */
+#define COW_QCMP_MIN_TAIL 20.0
+/* Each one-sided test's level (two-sided 5%). */
+#define COW_QCMP_ALPHA_SIDE 0.025
+
+enum cow_qcmp_method {
+    COW_QCMP_BOOT = 0,  /* dependence-aware percentile bootstrap */
+    COW_QCMP_TAIL       /* exact cluster-count tail test */
+};
+
+typedef struct cow_qcmp_opts {
+    int resamples;      /* bootstrap R */
+    uint64_t seed;      /* bootstrap seed */
+    int method;         /* enum cow_pct_method of the point estimates */
+} cow_qcmp_opts;
+
+typedef struct cow_qcmp {
+    double q;           /* level */
+    double shift;       /* the delta tested against (0: any change) */
+    size_t na, nb;      /* samples */
+    cow_clusters dep_a; /* dependence of a at q: dep_a.n_eff */
+    cow_clusters dep_b; /* same for b */
+    int method;         /* enum cow_qcmp_method that decided */
+    cow_boot_result boot; /* bootstrap (always run: estimates, ratio) */
+    cow_tailtest test;  /* tail test (method == COW_QCMP_TAIL only) */
+    double est_a, est_b;/* point estimates by opts.method */
+    double delta;       /* est_b - est_a */
+    double lo, hi;      /* BOOT: 95% interval; TAIL: one-sided bound (lo
+                           for lift, hi for drop, the other infinite);
+                           NaN when the verdict is ? or n/a */
+    double p_up;        /* one-sided p-value of delta > shift */
+    double p_down;      /* one-sided p-value of delta < shift */
+    double p;           /* two-sided: min(1, 2 min(p_up, p_down)) */
+    int verdict;        /* enum cow_verdict */
+    int thin;           /* method == COW_QCMP_TAIL */
+} cow_qcmp;
+
+int qcmp_compute(const cow_group *a, const cow_group *b, double q,
+                 double shift, const cow_qcmp_opts *o, cow_qcmp *out,
+                 cow_err *e);
+
+/* The delta's bounds as printed, in ms from us: "[+0.010, +0.200]" for
+ * an interval, ">= +0.420" / "<= -0.100" for a tail-test lift / drop,
+ * "cannot tell" for ?, "-" for n/a. */
+void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
+                        char *buf, size_t n);
+
+/* enum cow_qcmp_method from its name (NULL or unknown: bootstrap) */
+int qcmp_method_of(const char *name);
+
+/* "bootstrap" / "tail-test" */
+const char *qcmp_method_name(int m);
+
+#endif

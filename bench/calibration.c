@@ -1,0 +1,374 @@
+/* calibration.c -- Monte Carlo of the verdict rules through the analysis
+ * code the CLI uses (verdict.h for `analyze` / `diff`, fleet.h for
+ * `check`), under the null and under a real stall lift.
+ *
+ *     calibration [--reps N] [--resamples R] [--seed S] [--quick] [--check]
+ *
+ * Cells: (n_base, n_window) x q in {0.99, 0.999} x process (i.i.d.
+ * lognormal, Pareto a=2, AR(1) on the log scale phi 0.5 / 0.9, stall
+ * bursts of 1% of samples with mean length 10 / 50). Per cell: today's
+ * rule (plain percentile bootstrap, n samples) and the new rule: false
+ * lift+drop rate, share of ?, share decided by the interval and that
+ * interval's coverage, each with its Monte-Carlo standard error.
+ * Alternatives: stall share 0.5% -> 2%, stalls lognormal around 10x the
+ * median: the share called lift. Fleets: healthy fleets of 50 runs
+ * through check's decision (fleet.h), old rule and Holm.
+ * --quick runs a few cells (the ctest regression); --check exits 1 when
+ * a target is missed (with --quick: all but the p99 power target, which
+ * 1503 vs 691 does not meet). Fixed seeds: the output is reproducible. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "boot.h"
+#include "dep.h"
+#include "fleet.h"
+#include "pct.h"
+#include "rng.h"
+#include "runstats.h"
+#include "verdict.h"
+
+#define MU 5.298317366548036 /* log(200 us): median 0.2 ms */
+#define SIGMA 0.5
+#define STALL_X 10.0         /* stalls: lognormal around 10x the median */
+
+enum proc { P_IID, P_PARETO, P_AR5, P_AR9, P_BURST10, P_BURST50, P_NPROC };
+static const char *const proc_name[P_NPROC] = {
+    "iid-lognormal", "pareto-2", "ar1-0.5", "ar1-0.9", "burst-10", "burst-50"};
+
+typedef struct opts {
+    int reps, resamples, quick, check;
+    uint64_t seed;
+} opts;
+
+/* One series of n samples, time order, into x. stall: share of iid stalls
+ * (alternative), used when p == P_IID. */
+static void gen(cow_rng *r, int p, size_t n, double stall, double *x)
+{
+    size_t i;
+    double y = 0, phi = p == P_AR5 ? 0.5 : 0.9;
+    double len = p == P_BURST10 ? 10.0 : 50.0;
+    double a = 0.01 / (0.99 * len); /* normal -> stall: 1% in stalls */
+    int in = 0;
+
+    if (p == P_AR5 || p == P_AR9)
+        y = rng_normal(r);
+    if (p == P_BURST10 || p == P_BURST50)
+        in = rng_uniform(r) < 0.01;
+    for (i = 0; i < n; i++) {
+        switch (p) {
+        case P_PARETO:
+            x[i] = 100.0 / sqrt(rng_uniform(r));
+            break;
+        case P_AR5:
+        case P_AR9:
+            y = phi * y + sqrt(1 - phi * phi) * rng_normal(r);
+            x[i] = exp(MU + SIGMA * y);
+            break;
+        case P_BURST10:
+        case P_BURST50:
+            in = in ? rng_uniform(r) >= 1.0 / len : rng_uniform(r) < a;
+            x[i] = exp(MU + (in ? log(STALL_X) : 0) + SIGMA * rng_normal(r));
+            break;
+        default:
+            x[i] = exp(MU + (rng_uniform(r) < stall ? log(STALL_X) : 0) +
+                       SIGMA * rng_normal(r));
+        }
+    }
+}
+
+/* True quantile of the i.i.d. lognormal with stall share s. */
+static double phi_cdf(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
+static double true_q(double s, double q)
+{
+    double lo = 0, hi = 30, mid;
+    int i;
+    for (i = 0; i < 200; i++) {
+        mid = 0.5 * (lo + hi);
+        double f = (1 - s) * phi_cdf((mid - MU) / SIGMA) +
+                   s * phi_cdf((mid - MU - log(STALL_X)) / SIGMA);
+        if (f < q)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
+}
+
+typedef struct tally {
+    long reps, old_false, old_cover, new_false, unsure, boot, boot_cover;
+    long old_lift, new_lift;
+    double neff_ratio;
+} tally;
+
+typedef struct sample {
+    double *t, *s;
+    size_t n;
+} sample;
+
+static void sample_make(sample *x, size_t n)
+{
+    x->t = malloc(n * sizeof(double));
+    x->s = malloc(n * sizeof(double));
+    x->n = n;
+}
+
+static void sample_sort(sample *x)
+{
+    memcpy(x->s, x->t, x->n * sizeof(double));
+    runstats_sort(x->s, x->n);
+}
+
+/* One comparison: old rule and new rule, against the true delta. */
+static void judge(const sample *a, const sample *b, double q, double truth,
+                  const opts *o, uint64_t seed, tally *t)
+{
+    cow_group ga = {a->t, a->s, a->n}, gb = {b->t, b->s, b->n};
+    cow_qcmp_opts qo = {o->resamples, seed, COW_PCT_LINEAR};
+    cow_boot_result old;
+    cow_qcmp c;
+    cow_err e = COW_ERR_INIT;
+
+    boot_quantile_delta(a->s, a->n, b->s, b->n, q, o->resamples, seed, &old, &e);
+    qcmp_compute(&ga, &gb, q, 0.0, &qo, &c, &e);
+    t->reps++;
+    t->old_false += old.verdict == COW_VERDICT_LIFT || old.verdict == COW_VERDICT_DROP;
+    t->old_lift += old.verdict == COW_VERDICT_LIFT;
+    t->old_cover += old.delta_lo <= truth && truth <= old.delta_hi;
+    t->new_false += c.verdict == COW_VERDICT_LIFT || c.verdict == COW_VERDICT_DROP;
+    t->new_lift += c.verdict == COW_VERDICT_LIFT;
+    t->unsure += c.verdict == COW_VERDICT_UNSURE;
+    if (c.method == COW_QCMP_BOOT) {
+        t->boot++;
+        t->boot_cover += c.lo <= truth && truth <= c.hi;
+    }
+    t->neff_ratio += c.dep_a.n_eff / (double)a->n;
+}
+
+static double pc(long k, long n) { return n ? 100.0 * (double)k / (double)n : NAN; }
+static double se(long k, long n)
+{
+    double p = n ? (double)k / (double)n : 0;
+    return n ? 100.0 * sqrt(p * (1 - p) / (double)n) : NAN;
+}
+
+static const size_t sizes[][2] = {{705, 1708}, {1503, 691}, {1000, 1000},
+                                  {5000, 5000}, {20000, 20000}};
+static const double levels[2] = {0.99, 0.999};
+
+static int missed = 0;
+
+static void null_cells(const opts *o)
+{
+    size_t si, nsz = sizeof(sizes) / sizeof(sizes[0]);
+    int p, li, rep;
+
+    printf("## Null (nothing changed): false lift+drop, ?, interval coverage\n\n");
+    printf("| n_base | n_window | q | process | reps | today false %% | today cover %% |"
+           " new false %% ± se | new ? %% | interval used %% | interval cover %% ± se |"
+           " n_eff/n |\n");
+    printf("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (si = 0; si < nsz; si++)
+        for (p = 0; p < P_NPROC; p++) {
+            tally t[2];
+            sample a, b;
+            cow_rng r;
+            if (o->quick && !((si == 0 && (p == P_IID || p == P_BURST10)) ||
+                              (si == 3 && (p == P_AR9))))
+                continue;
+            memset(t, 0, sizeof(t));
+            sample_make(&a, sizes[si][0]);
+            sample_make(&b, sizes[si][1]);
+            rng_seed(&r, o->seed, 1000 + si * 10 + (size_t)p);
+            for (rep = 0; rep < o->reps; rep++) {
+                gen(&r, p, a.n, 0, a.t);
+                gen(&r, p, b.n, 0, b.t);
+                sample_sort(&a);
+                sample_sort(&b);
+                for (li = 0; li < 2; li++)
+                    judge(&a, &b, levels[li], 0.0, o, o->seed + (uint64_t)rep, &t[li]);
+            }
+            for (li = 0; li < 2; li++) {
+                tally *x = &t[li];
+                double fp = pc(x->new_false, x->reps), fse = se(x->new_false, x->reps);
+                double cv = pc(x->boot_cover, x->boot), cse = se(x->boot_cover, x->boot);
+                printf("| %zu | %zu | %g | %s | %ld | %.1f | %.1f | %.1f ± %.1f | %.1f |"
+                       " %.1f | %.1f ± %.1f | %.2f |\n",
+                       a.n, b.n, levels[li], proc_name[p], x->reps,
+                       pc(x->old_false, x->reps), pc(x->old_cover, x->reps), fp, fse,
+                       pc(x->unsure, x->reps), pc(x->boot, x->reps), cv, cse,
+                       x->neff_ratio / (double)x->reps);
+                if (fp > 5.0 + 2 * fse)
+                    missed |= 1;
+                if (x->boot > 0 && cv < 93.0)
+                    missed |= 2;
+            }
+            free(a.t); free(a.s); free(b.t); free(b.s);
+            fflush(stdout);
+        }
+}
+
+static void alt_cells(const opts *o)
+{
+    size_t si, nsz = sizeof(sizes) / sizeof(sizes[0]);
+    int li, rep;
+
+    printf("\n## Stall lift (stall share 0.5%% -> 2%%, stalls ~10x median, i.i.d.)\n\n");
+    printf("| n_base | n_window | q | true delta us | reps | today lift %% |"
+           " new lift %% ± se | new ? %% | interval used %% | interval cover %% |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (si = 0; si < nsz; si++) {
+        tally t[2];
+        sample a, b;
+        cow_rng r;
+        if (o->quick && si != 1)
+            continue;
+        memset(t, 0, sizeof(t));
+        sample_make(&a, sizes[si][0]);
+        sample_make(&b, sizes[si][1]);
+        rng_seed(&r, o->seed, 2000 + si);
+        for (rep = 0; rep < o->reps; rep++) {
+            gen(&r, P_IID, a.n, 0.005, a.t);
+            gen(&r, P_IID, b.n, 0.02, b.t);
+            sample_sort(&a);
+            sample_sort(&b);
+            for (li = 0; li < 2; li++)
+                judge(&a, &b, levels[li],
+                      true_q(0.02, levels[li]) - true_q(0.005, levels[li]), o,
+                      o->seed + (uint64_t)rep, &t[li]);
+        }
+        for (li = 0; li < 2; li++) {
+            tally *x = &t[li];
+            double lp = pc(x->new_lift, x->reps);
+            printf("| %zu | %zu | %g | %.0f | %ld | %.1f | %.1f ± %.1f | %.1f | %.1f | %.1f |\n",
+                   a.n, b.n, levels[li],
+                   true_q(0.02, levels[li]) - true_q(0.005, levels[li]), x->reps,
+                   pc(x->old_lift, x->reps), lp, se(x->new_lift, x->reps),
+                   pc(x->unsure, x->reps), pc(x->boot, x->reps),
+                   pc(x->boot_cover, x->boot));
+            /* targets: p99.9 lift in >= 60% at 5000 vs 5000 and >= 30% at
+             * 1503 vs 691 (bit 4); p99 in >= 90% at both (bit 8) */
+            if ((si == 3 || si == 1) && li == 1 && lp < (si == 3 ? 60.0 : 30.0))
+                missed |= 4;
+            if ((si == 3 || si == 1) && li == 0 && lp < 90.0)
+                missed |= 8;
+            if (x->boot > 0 && pc(x->boot_cover, x->boot) < 93.0)
+                missed |= 2;
+        }
+        free(a.t); free(a.s); free(b.t); free(b.s);
+        fflush(stdout);
+    }
+}
+
+/* Healthy fleets: 50 runs, limits p99.9 lift 0.5 ms, p99 lift 0.2 ms. */
+static void fleets(const opts *o)
+{
+    static const size_t fs[][2] = {{1000, 1000}, {705, 1708}};
+    const int nfleet = o->quick ? 20 : 200, nrun = 50;
+    const double lim[2] = {200.0, 500.0}; /* p99, p99.9 (us) */
+    size_t fi;
+    int f, k, li, nsel;
+
+    printf("\n## Healthy fleets (%d runs each, limits max_p99_lift_ms 0.2, "
+           "max_p999_lift_ms 0.5, median 1 ms)\n\n", nrun);
+    printf("| n_base | n_window | fleets | today fail %% | Holm fail %% ± se | BH fail %% |\n");
+    printf("|---:|---:|---:|---:|---:|---:|\n");
+    for (fi = 0; fi < 2; fi++) {
+        long old_fail = 0, holm_fail = 0, bh_fail = 0;
+        sample a, b;
+        cow_rng r;
+        if (o->quick && fi == 1)
+            continue;
+        sample_make(&a, fs[fi][0]);
+        sample_make(&b, fs[fi][1]);
+        rng_seed(&r, o->seed, 3000 + fi);
+        for (f = 0; f < nfleet; f++) {
+            double p[100];
+            int old = 0, fail[100];
+            nsel = 0;
+            for (k = 0; k < nrun; k++) {
+                size_t i;
+                gen(&r, P_IID, a.n, 0, a.t);
+                gen(&r, P_IID, b.n, 0, b.t);
+                for (i = 0; i < a.n; i++) /* median 1 ms */
+                    a.t[i] *= 5;
+                for (i = 0; i < b.n; i++)
+                    b.t[i] *= 5;
+                sample_sort(&a);
+                sample_sort(&b);
+                for (li = 0; li < 2; li++) {
+                    cow_group ga = {a.t, a.s, a.n}, gb = {b.t, b.s, b.n};
+                    cow_qcmp_opts qo = {o->resamples, o->seed + (uint64_t)(f * nrun + k), 0};
+                    cow_boot_result ob;
+                    cow_qcmp c;
+                    cow_err e = COW_ERR_INIT;
+                    boot_quantile_delta(a.s, a.n, b.s, b.n, levels[li], o->resamples,
+                                        qo.seed, &ob, &e);
+                    old |= ob.verdict == COW_VERDICT_LIFT && ob.delta > lim[li];
+                    qcmp_compute(&ga, &gb, levels[li], lim[li], &qo, &c, &e);
+                    p[nsel++] = c.p_up;
+                }
+            }
+            old_fail += old;
+            fleet_adjust(p, (size_t)nsel, COW_FLEET_HOLM, 0.05, NULL, fail);
+            for (k = 0; k < nsel && !fail[k]; k++)
+                ;
+            holm_fail += k < nsel;
+            fleet_adjust(p, (size_t)nsel, COW_FLEET_BH, 0.05, NULL, fail);
+            for (k = 0; k < nsel && !fail[k]; k++)
+                ;
+            bh_fail += k < nsel;
+        }
+        printf("| %zu | %zu | %d | %.1f | %.1f ± %.1f | %.1f |\n", a.n, b.n, nfleet,
+               pc(old_fail, nfleet), pc(holm_fail, nfleet), se(holm_fail, nfleet),
+               pc(bh_fail, nfleet));
+        if (pc(holm_fail, nfleet) > 5.0 + 2 * se(holm_fail, nfleet))
+            missed |= 16;
+        free(a.t); free(a.s); free(b.t); free(b.s);
+        fflush(stdout);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    opts o = {1000, 999, 0, 0, 20261201};
+    int i;
+    clock_t c0 = clock();
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            o.reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--resamples") == 0 && i + 1 < argc)
+            o.resamples = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            o.seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--quick") == 0)
+            o.quick = 1;
+        else if (strcmp(argv[i], "--check") == 0)
+            o.check = 1;
+        else {
+            fprintf(stderr, "usage: calibration [--reps N] [--resamples R] [--seed S]"
+                            " [--quick] [--check]\n");
+            return 2;
+        }
+    }
+    if (o.reps < 1 || o.resamples < 1) {
+        fprintf(stderr, "calibration: --reps and --resamples must be positive\n");
+        return 2;
+    }
+    printf("calibration: %d reps per cell, R = %d, seed %llu\n\n", o.reps, o.resamples,
+           (unsigned long long)o.seed);
+    null_cells(&o);
+    alt_cells(&o);
+    fleets(&o);
+    printf("\ncpu %.1f s; targets %s (code %d: 1 null false rate, 2 coverage, 4 p99.9 "
+           "power, 8 p99 power, 16 fleets)\n", (double)(clock() - c0) / CLOCKS_PER_SEC,
+           missed ? "MISSED" : "met", missed);
+    /* --quick is the regression bar: null, coverage, p99.9 power and fleets
+     * on its few cells; the p99 power target (8) is not met at 1503 vs 691
+     * (bench/README.md) and is reported, not enforced, there */
+    return o.check && (missed & (o.quick ? ~8 : ~0)) ? 1 : 0;
+}
