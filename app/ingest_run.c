@@ -334,36 +334,39 @@ static void not_utf8(const char *head, size_t n, char *why, size_t cap)
     }
     return;
 bad:
-    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu (not "
-             "recognised; force a parser with --parser NAME)", line, col);
+    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu: convert it "
+             "(e.g. iconv -f latin1 -t utf-8) or force a parser with --parser NAME",
+             line, col);
 }
 
-/* The parser for a file from its first bytes (NULL: none). why: why it is
- * not text, or empty; *unk: for text no parser reads, what is wrong with
- * it (the file is refused), or NULL. The parse-ahead workers call this
- * too, so both paths decide alike. */
-static const cow_parser *detect_head(const char *fname, const char *forced, int global,
+/* The parser for a file from its first bytes (NULL: none). A parser that
+ * recognises the file reads it, and rejects its bad lines (a NUL inside a
+ * field, binary data after a valid start) with their line numbers. Only a
+ * file none recognises is explained: *empty (an error: a capture that
+ * wrote nothing), CR-only line ends (*unk: refused with the fix), or not
+ * text (why: skipped with where it stops being text). The parse-ahead
+ * workers call this too, so both paths decide alike. */
+static const cow_parser *detect_head(const char *fname, const char *forced,
                                      const char *head, size_t nhead, char *why,
-                                     size_t cap, const char **unk)
+                                     size_t cap, const char **unk, int *empty)
 {
-    const cow_parser *p = NULL;
+    size_t sniff = nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES;
+    const cow_parser *p = forced ? parser_by_name(forced)
+                          : nhead > 0 ? parser_detect(fname, head, sniff) : NULL;
     *unk = NULL;
-    if (not_text(head, nhead, why, cap) == 0)
-        p = forced ? parser_by_name(forced)
-                   : parser_detect(fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
-    /* not text (empty, NUL, invalid UTF-8) is skipped with its reason;
-     * other text no parser can read (CR-only lines) is refused */
-    if (p == NULL && !why[0])
+    *empty = p == NULL && nhead == 0;
+    why[0] = '\0';
+    if (p == NULL && !*empty && not_text(head, nhead, why, cap) == 0)
         not_utf8(head, nhead, why, cap);
-    if (p == NULL && !global && !why[0])
-        *unk = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
+    if (p == NULL && !*empty && !why[0])
+        *unk = parser_why_unknown(head, sniff);
     return p;
 }
 
 /* Open the file and find its parser (see detect_head). */
-static int open_file(fileread *fr, const char *path, const char *forced, int global,
+static int open_file(fileread *fr, const char *path, const char *forced,
                      cow_parse_opts *o, const cow_parser **p, char *why, size_t cap,
-                     const char **unk, long long *size, cow_err *e)
+                     const char **unk, int *empty, long long *size, cow_err *e)
 {
     const char *head;
     size_t nhead;
@@ -383,6 +386,7 @@ static int open_file(fileread *fr, const char *path, const char *forced, int glo
         *p = h.parser;
         snprintf(why, cap, "%s", h.why);
         *unk = h.unk;
+        *empty = h.empty;
         return COW_OK;
     }
     if ((rc = src_open_file(&fr->src, path, e)) != COW_OK)
@@ -392,7 +396,7 @@ static int open_file(fileread *fr, const char *path, const char *forced, int glo
     *size = fr->src.size;
     if ((rc = src_peek(&fr->src, &head, &nhead, e)) != COW_OK)
         return rc;
-    *p = detect_head(o->fname, forced, global, head, nhead, why, cap, unk);
+    *p = detect_head(o->fname, forced, head, nhead, why, cap, unk, empty);
     return COW_OK;
 }
 
@@ -400,8 +404,8 @@ static int open_file(fileread *fr, const char *path, const char *forced, int glo
 static void ahead_detect(const cow_ahead_file *f, const char *fname, const char *head,
                          size_t nhead, cow_ahead_head *h)
 {
-    h->parser = detect_head(fname, f->forced, f->global, head, nhead, h->why,
-                            sizeof(h->why), &h->unk);
+    h->parser = detect_head(fname, f->forced, head, nhead, h->why, sizeof(h->why),
+                            &h->unk, &h->empty);
 }
 
 /* Records of this file carry their own time: a copy would count twice. */
@@ -433,6 +437,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     const cow_parser *p = NULL;
     const char *unk = NULL;
     long long size = 0;
+    int empty = 0;
     storesink k;
     char sha[65];
     const char *path = r->files[fi];
@@ -446,8 +451,17 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
 
     memset(&k, 0, sizeof(k));
     why[0] = '\0';
-    if (open_file(fr, path, forced, fl->parser != NULL, &o, &p, why, sizeof(why), &unk,
-                  &size, &e) != COW_OK) {
+    if (open_file(fr, path, forced, &o, &p, why, sizeof(why), &unk, &empty, &size,
+                  &e) != COW_OK) {
+        app_error(&e);
+        close_file(fr);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if (p == NULL && empty) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
+        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -653,7 +667,6 @@ static cow_ahead *start_ahead(const cow_capture *cap, const cow_ingest_flags *fl
             (*files)[k].opts = o;
             (*files)[k].skip = bad;
             (*files)[k].forced = fl->parser ? fl->parser : r->parsers[j];
-            (*files)[k].global = fl->parser != NULL;
         }
     }
     a = ahead_start(*files, n, jobs, ahead_detect);
@@ -746,7 +759,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 touched = 1;
             if (out == FILE_REFUSED && code == EXIT_OK)
                 code = EXIT_REJECTED;
-            if (out == FILE_SKIPPED && named(paths, npaths, r->files[j])) {
+            if ((out == FILE_SKIPPED || out == FILE_REFUSED) && named(paths, npaths, r->files[j])) {
                 app_errorf("%s: named on the command line, but nothing of it "
                            "landed", r->files[j]);
                 code = code == EXIT_OK ? EXIT_REJECTED : code;

@@ -37,7 +37,6 @@ typedef struct cow_ahead_file {
     cow_parse_opts opts;       /* fname and mtime_us are filled by the worker */
     int skip;                  /* 1: do not open it (its run is unusable) */
     const char *forced;        /* parser named for it (--parser, run.json), or NULL */
-    int global;                /* forced by --parser */
 } cow_ahead_file;
 
 /* A file as its worker found it, before parsing. */
@@ -47,12 +46,13 @@ typedef struct cow_ahead_head {
     const cow_parser *parser;  /* NULL: no parser recognises it */
     char why[160];             /* then: why it is not text, or "" */
     const char *unk;           /* then: why no parser reads this text, or NULL */
+    int empty;                 /* then: the file is empty */
     long long size;            /* bytes, from the open file */
     int64_t mtime_us;
 } cow_ahead_head;
 
 /* How the caller finds a file's parser from its first bytes (fills
- * h->parser, h->why, h->unk); called on the worker threads. */
+ * h->parser, h->why, h->unk, h->empty); called on the worker threads. */
 typedef void (*cow_ahead_detect)(const cow_ahead_file *f, const char *fname,
                                  const char *head, size_t nhead, cow_ahead_head *h);
 

@@ -35,6 +35,8 @@ const char *const cmd_check_usage[] = {
     "  --db FILE          database (default cowtail.db)",
     "  --json             an array, one object per run: run, host, result,",
     "                     checks [{check, result, value, limit, detail}]",
+    "  --fdr              adjust the p-values by Benjamini-Hochberg (false",
+    "                     discovery rate) instead of Holm (family-wise)",
     CLI_JOBS_HELP,
     "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
