@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS quantiles (
     host String, run String, export_version UInt64,
     phase Int64, phase_kind String, phase_label String, q Float64,
     value_us Nullable(Float64), lo_us Nullable(Float64), hi_us Nullable(Float64),
-    n_needed Nullable(Int64), thin UInt8
+    n_needed Nullable(Int64), thin UInt8, n_eff Nullable(Float64)
 ) ENGINE = MergeTree() ORDER BY (host, run, phase, q);
 
 CREATE TABLE IF NOT EXISTS deltas (
@@ -45,14 +45,18 @@ CREATE TABLE IF NOT EXISTS deltas (
     phase Int64, phase_kind String, phase_label String, base Int64, q Float64,
     base_us Nullable(Float64), value_us Nullable(Float64), delta_us Nullable(Float64),
     lo_us Nullable(Float64), hi_us Nullable(Float64), ratio Nullable(Float64),
-    ratio_lo Nullable(Float64), ratio_hi Nullable(Float64), verdict String, thin UInt8
+    ratio_lo Nullable(Float64), ratio_hi Nullable(Float64), verdict String, thin UInt8,
+    n_eff_base Nullable(Float64), n_eff_phase Nullable(Float64),
+    method Nullable(String),                  -- bootstrap / tail-test
+    p_up Nullable(Float64), p_down Nullable(Float64), test_level Nullable(Float64)
 ) ENGINE = MergeTree() ORDER BY (host, run, phase, q);
 
 CREATE TABLE IF NOT EXISTS exceedance (
     host String, run String, export_version UInt64,
     phase Int64, phase_kind String, phase_label String, base_q Float64,
     threshold_us Float64, n Int64, count Int64,
-    p Nullable(Float64), lo Nullable(Float64), hi Nullable(Float64)
+    p Nullable(Float64), lo Nullable(Float64), hi Nullable(Float64),
+    clusters Nullable(Int64), p_more Nullable(Float64)
 ) ENGINE = MergeTree() ORDER BY (host, run, phase, base_q);
 
 CREATE TABLE IF NOT EXISTS findings (

@@ -37,20 +37,21 @@ static const struct {
      " FROM phases p JOIN runs r ON r.id = p.run ORDER BY r.id, p.idx"},
     {"quantiles",
      "SELECT " KEY ", x.phase, p.kind AS phase_kind, p.label AS phase_label, x.q,"
-     " x.value_us, x.lo_us, x.hi_us, x.n_needed, x.thin"
+     " x.value_us, x.lo_us, x.hi_us, x.n_needed, x.thin, x.n_eff"
      " FROM quantiles x JOIN runs r ON r.id = x.run"
      " JOIN phases p ON p.run = x.run AND p.idx = x.phase"
      " ORDER BY r.id, x.phase, x.q"},
     {"deltas",
      "SELECT " KEY ", x.phase, p.kind AS phase_kind, p.label AS phase_label, x.base, x.q,"
      " x.base_us, x.value_us, x.delta_us, x.lo_us, x.hi_us, x.ratio, x.ratio_lo,"
-     " x.ratio_hi, x.verdict, x.thin"
+     " x.ratio_hi, x.verdict, x.thin, x.n_eff_base, x.n_eff_phase, x.method, x.p_up,"
+     " x.p_down, x.test_level"
      " FROM deltas x JOIN runs r ON r.id = x.run"
      " JOIN phases p ON p.run = x.run AND p.idx = x.phase"
      " ORDER BY r.id, x.phase, x.q"},
     {"exceedance",
      "SELECT " KEY ", x.phase, p.kind AS phase_kind, p.label AS phase_label, x.base_q,"
-     " x.threshold_us, x.n, x.count, x.p, x.lo, x.hi"
+     " x.threshold_us, x.n, x.count, x.p, x.lo, x.hi, x.clusters, x.p_more"
      " FROM exceed x JOIN runs r ON r.id = x.run"
      " JOIN phases p ON p.run = x.run AND p.idx = x.phase"
      " ORDER BY r.id, x.phase, x.base_q"},

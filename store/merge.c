@@ -37,6 +37,7 @@ static const struct {
     {"latmon", "line, t_us, kind, event, lat_ms, max_ms, text, none_observed"},
     {"intervals", "line, t_us, dur_s, min_us, max_us, avg_us, count, op"},
     {"pctl", "line, source, op, t_us, q, value_us, count"},
+    {"clocks", "decided, off_s, evidence"},
 };
 
 /* Result tables keyed by run: copied for runs that have none here. */
@@ -47,10 +48,11 @@ static const struct {
     {"analyses", "seed, resamples, method, created_at"},
     {"phases", "idx, kind, label, t0_us, t1_us, fork_us, child_pid, source, overlap,"
                " open, failed, n, mean_us, min_us, max_us, grid_us"},
-    {"quantiles", "phase, q, value_us, lo_us, hi_us, n_needed, thin"},
+    {"quantiles", "phase, q, value_us, lo_us, hi_us, n_needed, thin, n_eff"},
     {"deltas", "phase, base, q, base_us, value_us, delta_us, lo_us, hi_us, ratio,"
-               " ratio_lo, ratio_hi, verdict, thin"},
-    {"exceed", "phase, base_q, threshold_us, n, count, p, lo, hi"},
+               " ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase, method,"
+               " p_up, p_down, test_level"},
+    {"exceed", "phase, base_q, threshold_us, n, count, p, lo, hi, clusters, p_more"},
 };
 
 static int fail(sqlite3 *db, cow_err *e, const char *what)

@@ -110,6 +110,9 @@ want=$(sq "$A" "SELECT printf('%.6f', d.delta_us) FROM deltas d JOIN runs r ON r
   WHERE r.label = 'fleet/cache-a/bgsave' AND p.kind = 'bgsave' AND d.q = 0.999")
 got=$(q "$H1" "SELECT delta_us FROM deltas WHERE run = 'fleet/cache-a/bgsave' AND phase_kind = 'bgsave' AND q = 0.999" | xargs printf '%.6f')
 check "p99.9 delta as stored ($want)" test -n "$want" -a "$got" = "$want"
+check "deltas carry their decision rule and n_eff" test \
+  "$(q "$H1" "SELECT count(), round(sum(n_eff_base), 3) FROM deltas WHERE method = 'bootstrap' FORMAT TSV")" = \
+  "$(sq "$A" "SELECT count(*), printf('%.3f', sum(n_eff_base)) FROM deltas WHERE method = 'bootstrap'" | tr '|' '\t' | sed 's/\.\?0*$//')"
 check "findings text intact" test \
   "$(q "$H1" "SELECT title FROM findings ORDER BY run, seq LIMIT 1")" = \
   "$(sq "$A" "SELECT f.title FROM findings f JOIN runs r ON r.id = f.run ORDER BY r.label, f.seq LIMIT 1")"

@@ -9,7 +9,7 @@ SAMPLES=$2
 DATA=$3
 . "$(dirname "$0")/lib.sh"
 
-TABLES="runs files samples events info stats mem latmon intervals pctl rejects
+TABLES="runs files samples events info stats mem latmon intervals pctl rejects clocks
         analyses phases quantiles deltas exceed findings refusals"
 counts() { # counts DB -> "table rows" per line
     for t in $TABLES; do echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"; done
@@ -53,6 +53,15 @@ check "a run's samples arrive unchanged" test "$(sqlite3 "$WORK/b.db" "$q" | md5
 q="SELECT d.q, d.delta_us, d.verdict FROM deltas d JOIN runs r ON r.id = d.run WHERE r.label = 'fleet/cache-a/bgsave' ORDER BY d.phase, d.q"
 check "results arrive unchanged" test "$(sqlite3 "$WORK/a.db" "$q" | md5sum)" = "$(sqlite3 "$WORK/out.db" "$q" | md5sum)"
 check "deltas were copied at all" test "$(sqlite3 "$WORK/out.db" "$q" | wc -l)" -gt 3
+q="SELECT d.q, d.n_eff_base, d.n_eff_phase, d.method, d.p_up, d.p_down, d.test_level, x.clusters,
+   x.p_more, u.n_eff FROM deltas d JOIN runs r ON r.id = d.run
+   JOIN exceed x ON x.run = d.run AND x.phase = d.phase
+   JOIN quantiles u ON u.run = d.run AND u.phase = d.phase AND u.q = d.q
+   WHERE r.label = 'fleet/cache-a/bgsave' ORDER BY d.phase, d.q, x.base_q"
+check "every result column arrives (n_eff, method, p-values, clusters)" test \
+  "$(sqlite3 "$WORK/a.db" "$q" | md5sum)" = "$(sqlite3 "$WORK/out.db" "$q" | md5sum)"
+check "those columns are filled in the input" test \
+  "$(sqlite3 "$WORK/a.db" "SELECT count(*) FROM deltas WHERE method IS NOT NULL AND n_eff_base IS NOT NULL")" -gt 0
 
 "$COW" merge "$WORK/out.db" "$WORK/a.db" "$WORK/b.db" "$WORK/z.db" > "$WORK/m2" 2>&1
 check "merging again exits 0" test $? = 0
