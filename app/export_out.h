@@ -31,7 +31,7 @@ int xout_table(cow_xout *o, const char *table, cow_err *e);
  * (the error is kept in the cow_xout, see xout_error). */
 int xout_row(void *ctx, const char *const *cols, const cow_xval *v, int n);
 int xout_end(cow_xout *o, cow_err *e);
-/* ClickHouse: for every run exported in this session, delete the rows of
+/* ClickHouse: for every run exported by this process, delete the rows of
  * tables[] with an older export_version. No-op for JSON lines (the files
  * are rewritten whole). */
 int xout_replace(cow_xout *o, const char *const *tables, int64_t version, cow_err *e);

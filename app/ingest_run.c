@@ -226,7 +226,7 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
 typedef struct fileread {
     cow_src src;          /* ahead == NULL */
     cow_ahead *ahead;
-    size_t idx;           /* the file's index in the ahead session */
+    size_t idx;           /* the file's index in the ahead pipeline */
 } fileread;
 
 static void close_file(fileread *fr)
@@ -442,7 +442,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     char sha[65];
     const char *path = r->files[fi];
     const char *fname = shown_name(r, path);
-    char old_sha[65], copy[512];
+    char old_sha[65], copy[512] = "";
     int64_t old_id = 0;
     int replaced = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];

@@ -5,7 +5,7 @@
  * and a size, then a cow_rec with its strings copied behind it, or a batch
  * of samples. A worker fills a chunk privately and publishes it whole; the
  * writer frees a chunk once replayed. Op names are interned once for the
- * whole session (the store caches them by pointer), so a name's pointer
+ * whole ingest (the store caches them by pointer), so a name's pointer
  * stays valid and unique until ahead_stop. One mutex and one condition
  * variable guard the shared state: chunks are large, so it is rarely
  * taken. */
@@ -66,7 +66,7 @@ struct cow_ahead {
     size_t nnames, capnames;
 };
 
-/* The session's copy of an op name (under the lock). */
+/* The pipeline's copy of an op name (under the lock). */
 static const char *intern(cow_ahead *a, const char *s)
 {
     size_t i;
