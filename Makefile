@@ -23,7 +23,8 @@ DEMO_OUT ?= $(BUILD)/demo
 # checking the man page; gzip: compressing it; clang and libclang-rt-14-dev:
 # libFuzzer for make fuzz-smoke).
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
-       libxlsxwriter-dev libcairo2-dev fonts-dejavu-core sqlite3 bc time unzip \
+       libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl \
+       fonts-dejavu-core sqlite3 bc time unzip \
        dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 
 .PHONY: all deps build test test-asan test-package fuzz-smoke package demo bench golden clean

@@ -54,6 +54,9 @@ typedef struct cow_ingest_flags {
     int quiet;                /* -q: only errors and the summary line */
     int follow_symlinks;      /* --follow-symlinks */
     int replace;              /* --replace: a changed file replaces its rows */
+    int jobs;                 /* --jobs: parsing threads plus the writer;
+                                 0: one per core (app_default_jobs), 1: all
+                                 on one thread. The database is the same. */
 } cow_ingest_flags;
 
 typedef struct cow_ingest_totals {
@@ -84,7 +87,9 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
 void app_print_totals(FILE *fp, const cow_ingest_totals *tot);
 /* Ingest paths quietly (errors and rejects still on stderr) and print the
  * summary line to fp: what `report` and `check` do with capture folders. */
-int app_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp);
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp);
+/* The number of cores: what --jobs means by default. */
+int app_default_jobs(void);
 
 /* Analyse one run with the defaults (seed 1, 9,999 resamples, type 7)
  * and store the results, printing nothing (doctor, report). */

@@ -21,6 +21,7 @@
 #include "app.h"
 #include "label.h"
 #include "mem.h"
+#include "parse_ahead.h"
 #include "timeconv.h"
 #include "writer.h"
 
@@ -220,22 +221,39 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
     return FILE_REFUSED;
 }
 
+/* Where a file's records come from: its own source, read on this thread,
+ * or a worker of parse_ahead.c that reads it ahead (--jobs). */
+typedef struct fileread {
+    cow_src src;          /* ahead == NULL */
+    cow_ahead *ahead;
+    size_t idx;           /* the file's index in the ahead pipeline */
+} fileread;
+
+static void close_file(fileread *fr)
+{
+    if (fr->ahead)
+        ahead_drop(fr->ahead, fr->idx);
+    else
+        src_close(&fr->src);
+}
+
 /* The file is already in the run: roll back what was begun for it. */
-static int duplicate_file(cow_store *st, cow_src *src, const char *fname,
+static int duplicate_file(cow_store *st, fileread *fr, const char *fname,
                           const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
     store_rollback(st); /* the run held the file: it exists */
     if (!fl->quiet)
         printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
-    src_close(src);
+    close_file(fr);
     tot->files_dup++;
     return FILE_DUP;
 }
 
-/* Run the parser into the store through the sink; the background writer
- * is stopped (and its error kept) before returning. */
-static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o,
-                      storesink *k, cow_err *e)
+/* Run the parser (or replay what a worker parsed) into the store through
+ * the sink; the background writer is stopped (and its error kept) before
+ * returning. sha: the file's digest when COW_OK. */
+static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o,
+                      storesink *k, char sha[65], cow_err *e)
 {
     cow_sink sink;
     cow_err we = COW_ERR_INIT;
@@ -244,7 +262,13 @@ static int parse_file(const cow_parser *p, cow_src *src, const cow_parse_opts *o
     sink.emit = emit;
     sink.emit_samples = emit_samples;
     sink.ctx = k;
-    rc = parser_run(p, src, o, &sink, e);
+    if (fr->ahead) {
+        rc = ahead_replay(fr->ahead, fr->idx, &sink, sha, e);
+    } else {
+        rc = parser_run(p, &fr->src, o, &sink, e);
+        if (rc == COW_OK)
+            src_sha256(&fr->src, sha);
+    }
     wrc = writer_stop(k->w, &we);
     k->w = NULL;
     if (wrc != COW_OK && rc == COW_OK) {
@@ -315,6 +339,75 @@ bad:
              line, col);
 }
 
+/* The parser for a file from its first bytes (NULL: none). A parser that
+ * recognises the file reads it, and rejects its bad lines (a NUL inside a
+ * field, binary data after a valid start) with their line numbers. Only a
+ * file none recognises is explained: *empty (an error: a capture that
+ * wrote nothing), CR-only line ends (*unk: refused with the fix), or not
+ * text (why: skipped with where it stops being text). The parse-ahead
+ * workers call this too, so both paths decide alike. */
+static const cow_parser *detect_head(const char *fname, const char *forced,
+                                     const char *head, size_t nhead, char *why,
+                                     size_t cap, const char **unk, int *empty)
+{
+    size_t sniff = nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES;
+    const cow_parser *p = forced ? parser_by_name(forced)
+                          : nhead > 0 ? parser_detect(fname, head, sniff) : NULL;
+    *unk = NULL;
+    *empty = p == NULL && nhead == 0;
+    why[0] = '\0';
+    if (p == NULL && !*empty && not_text(head, nhead, why, cap) == 0)
+        not_utf8(head, nhead, why, cap);
+    if (p == NULL && !*empty && !why[0])
+        *unk = parser_why_unknown(head, sniff);
+    return p;
+}
+
+/* Open the file and find its parser (see detect_head). */
+static int open_file(fileread *fr, const char *path, const char *forced,
+                     cow_parse_opts *o, const cow_parser **p, char *why, size_t cap,
+                     const char **unk, int *empty, long long *size, cow_err *e)
+{
+    const char *head;
+    size_t nhead;
+    struct stat sb;
+    int rc;
+
+    o->fname = base_name(path);
+    if (fr->ahead) {
+        cow_ahead_head h;
+        ahead_head(fr->ahead, fr->idx, &h);
+        if (h.rc != COW_OK) {
+            *e = h.e;
+            return h.rc;
+        }
+        o->mtime_us = h.mtime_us;
+        *size = h.size;
+        *p = h.parser;
+        snprintf(why, cap, "%s", h.why);
+        *unk = h.unk;
+        *empty = h.empty;
+        return COW_OK;
+    }
+    if ((rc = src_open_file(&fr->src, path, e)) != COW_OK)
+        return rc;
+    if (stat(path, &sb) == 0)
+        o->mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
+    *size = fr->src.size;
+    if ((rc = src_peek(&fr->src, &head, &nhead, e)) != COW_OK)
+        return rc;
+    *p = detect_head(o->fname, forced, head, nhead, why, cap, unk, empty);
+    return COW_OK;
+}
+
+/* The parse-ahead workers' detection: detect_head for one file. */
+static void ahead_detect(const cow_ahead_file *f, const char *fname, const char *head,
+                         size_t nhead, cow_ahead_head *h)
+{
+    h->parser = detect_head(fname, f->forced, head, nhead, h->why, sizeof(h->why),
+                            &h->unk, &h->empty);
+}
+
 /* Records of this file carry their own time: a copy would count twice. */
 static int timed_by_content(const cow_parser *p, const storesink *k)
 {
@@ -335,17 +428,17 @@ static const char *shown_name(const cow_capture_run *r, const char *path)
 
 /* Ingest one file of a run. *run_id is created on first use. */
 static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
-                       const cow_parse_opts *o0, const cow_ingest_flags *fl,
-                       int64_t *run_id, cow_ingest_totals *tot)
+                       fileread *fr, const cow_parse_opts *o0,
+                       const cow_ingest_flags *fl, int64_t *run_id,
+                       cow_ingest_totals *tot)
 {
     cow_err e = COW_ERR_INIT;
-    cow_src src;
     cow_parse_opts o = *o0;
-    const cow_parser *p;
-    const char *head, *unk;
-    size_t nhead, sniff;
+    const cow_parser *p = NULL;
+    const char *unk = NULL;
+    long long size = 0;
+    int empty = 0;
     storesink k;
-    struct stat sb;
     char sha[65];
     const char *path = r->files[fi];
     const char *fname = shown_name(r, path);
@@ -357,45 +450,29 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
-    if (src_open_file(&src, path, &e) != COW_OK) {
+    why[0] = '\0';
+    if (open_file(fr, path, forced, &o, &p, why, sizeof(why), &unk, &empty, &size,
+                  &e) != COW_OK) {
         app_error(&e);
+        close_file(fr);
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    if (stat(path, &sb) == 0)
-        o.mtime_us = (int64_t)sb.st_mtime * COW_US_PER_S;
-    o.fname = base_name(path);
-    if (src_peek(&src, &head, &nhead, &e) != COW_OK) {
-        app_error(&e);
-        src_close(&src);
-        tot->files_refused++;
-        return FILE_REFUSED;
-    }
-    /* A parser that recognises the file reads it, and rejects its bad
-     * lines (a NUL inside a field, binary data after a valid start) with
-     * their line numbers. Only a file none recognises is explained: empty
-     * (an error: a capture that wrote nothing), CR-only line ends (refused
-     * with the fix), or not text (skipped with where it stops being text). */
-    sniff = nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES;
-    p = forced ? parser_by_name(forced)
-               : nhead > 0 ? parser_detect(o.fname, head, sniff) : NULL;
-    if (p == NULL && nhead == 0) {
+    if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
         printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
         app_error(&e);
-        src_close(&src);
+        close_file(fr);
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    if (p == NULL && not_text(head, nhead, why, sizeof(why)) == 0)
-        not_utf8(head, nhead, why, sizeof(why));
-    if (p == NULL && !why[0] && (unk = parser_why_unknown(head, sniff))) {
+    if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", unk);
         printf("  %-28s refused: %s\n", fname, unk);
         app_error(&e);
-        src_close(&src);
+        close_file(fr);
         tot->files_refused++;
         return FILE_REFUSED;
     }
@@ -404,7 +481,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             printf("  %-28s skipped: %s\n", fname, why[0] ? why :
                    "no parser recognises it (force one with --parser NAME; "
                    "see cowtail help ingest)");
-        src_close(&src);
+        close_file(fr);
         tot->files_skipped++;
         return FILE_SKIPPED;
     }
@@ -423,13 +500,13 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (seen) {
         cow_err he = COW_ERR_INIT;
         if (src_file_sha256(path, sha, &he) == COW_OK && strcmp(sha, old_sha) == 0)
-            return duplicate_file(st, &src, fname, fl, tot);
+            return duplicate_file(st, fr, fname, fl, tot);
         if (!fl->replace) {
             store_rollback(st);
             printf("  %-28s refused: changed since it was ingested\n", fname);
             app_errorf("%s: changed since it was ingested: remove the run or use "
                        "--replace", path);
-            src_close(&src);
+            close_file(fr);
             tot->files_refused++;
             return FILE_REFUSED;
         }
@@ -440,7 +517,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     /* A file already in this run is told apart before parsing when a file
      * of the same size is there (hash it first); otherwise the digest taken
      * while parsing is checked at the end. */
-    if ((rc = store_file_size_seen(st, k.run, (int64_t)src.size, &seen, &e)) != COW_OK)
+    if ((rc = store_file_size_seen(st, k.run, (int64_t)size, &seen, &e)) != COW_OK)
         goto fatal;
     if (seen) {
         cow_err he = COW_ERR_INIT;
@@ -450,19 +527,18 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         else if ((rc = store_file_seen(st, k.run, sha, fname, &seen, &e)) != COW_OK)
             goto fatal;
         if (seen)
-            return duplicate_file(st, &src, fname, fl, tot);
+            return duplicate_file(st, fr, fname, fl, tot);
     }
-    if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
+    if ((rc = store_file_begin(st, k.run, path, (int64_t)size, p->name,
                                &k.file, &e)) != COW_OK)
         goto fatal;
-    rc = parse_file(p, &src, &o, &k, &e);
+    rc = parse_file(p, fr, &o, &k, sha, &e);
     if (rc == COW_ESQL || rc == COW_EIO)
         goto fatal;
     if (rc != COW_OK) {
-        src_close(&src);
+        close_file(fr);
         return refuse_file(st, r, fl, path, fname, p, &e, run_id, tot);
     }
-    src_sha256(&src, sha);
     if ((rc = store_file_seen(st, k.run, sha, fname, &seen, &e)) != COW_OK)
         goto fatal;
     /* the same bytes under another name: a copy, counted once. Only for
@@ -479,12 +555,12 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         if (!fl->quiet)
             printf("  %-28s a copy of %s (same SHA-256): not ingested again\n",
                    fname, copy);
-        src_close(&src);
+        close_file(fr);
         tot->files_dup++;
         return FILE_DUP;
     }
     if (seen)
-        return duplicate_file(st, &src, fname, fl, tot);
+        return duplicate_file(st, fr, fname, fl, tot);
     /* the file lands: a refusal of it from an earlier ingest is void */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
         (rc = store_clear_refusal(st, fl->label ? fl->label : r->label, path, &e)) != COW_OK ||
@@ -498,7 +574,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
                 "--run '%s' --file '%s'\n", path, k.rejected - SHOW_REJECTS,
                 fl->label ? fl->label : r->label, fname);
-    src_close(&src);
+    close_file(fr);
     tot->files_ok++;
     tot->rows += k.rows;
     tot->rejected += k.rejected;
@@ -508,7 +584,7 @@ fatal:
     if (!e.path[0])
         cow_err_at(&e, path, 0, 0);
     app_error(&e);
-    src_close(&src);
+    close_file(fr);
     return FILE_FATAL;
 }
 
@@ -566,12 +642,49 @@ static int named(char **paths, int npaths, const char *file)
     return 0;
 }
 
+/* --jobs: the files of every run, in ingest order, for parse_ahead.c. */
+static cow_ahead *start_ahead(const cow_capture *cap, const cow_ingest_flags *fl,
+                              cow_ahead_file **files)
+{
+    size_t i, j, n = 0, k = 0;
+    int jobs = fl->jobs > 0 ? fl->jobs : app_default_jobs();
+    cow_ahead *a;
+
+    *files = NULL;
+    for (i = 0; i < cap->n; i++)
+        n += cap->runs[i].nfiles;
+    /* one file: parsing ahead would only add a copy of every record */
+    if (jobs <= 1 || n < 2)
+        return NULL;
+    *files = xcalloc(n, sizeof(**files));
+    for (i = 0; i < cap->n; i++) {
+        const cow_capture_run *r = &cap->runs[i];
+        cow_parse_opts o;
+        cow_err e = COW_ERR_INIT;
+        int bad = make_opts(r, fl, &o, &e) != COW_OK;
+        for (j = 0; j < r->nfiles; j++, k++) {
+            (*files)[k].path = r->files[j];
+            (*files)[k].opts = o;
+            (*files)[k].skip = bad;
+            (*files)[k].forced = fl->parser ? fl->parser : r->parsers[j];
+        }
+    }
+    a = ahead_start(*files, n, jobs, ahead_detect);
+    if (a == NULL) {
+        free(*files);
+        *files = NULL;
+    }
+    return a;
+}
+
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
     cow_capture cap;
     cow_err e = COW_ERR_INIT;
-    size_t i, j;
+    cow_ahead *ahead = NULL;
+    cow_ahead_file *files = NULL;
+    size_t i, j, next = 0;
     int a, code = EXIT_OK;
 
     memset(tot, 0, sizeof(*tot));
@@ -605,6 +718,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         capture_release(&cap);
         return EXIT_USAGE;
     }
+    ahead = start_ahead(&cap, fl, &files);
     for (i = 0; i < cap.n; i++) {
         const cow_capture_run *r = &cap.runs[i];
         cow_parse_opts o;
@@ -615,6 +729,9 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             cow_err_at(&e, r->dir, 0, 0);
             app_error(&e);
             code = EXIT_USAGE;
+            if (ahead)
+                for (j = 0; j < r->nfiles; j++)
+                    ahead_drop(ahead, next++);
             continue;
         }
         if (!fl->quiet) {
@@ -624,10 +741,17 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                        "run.json of its own)\n", r->joined[j]);
         }
         for (j = 0; j < r->nfiles; j++) {
-            int out = ingest_file(st, r, j, &o, fl, &run_id, tot);
+            fileread fr;
+            int out;
+            memset(&fr, 0, sizeof(fr));
+            fr.ahead = ahead;
+            fr.idx = next++;
+            out = ingest_file(st, r, j, &fr, &o, fl, &run_id, tot);
             if (run_id != 0)
                 last_run = run_id;
             if (out == FILE_FATAL) {
+                ahead_stop(ahead);
+                free(files);
                 capture_release(&cap);
                 return EXIT_IO;
             }
@@ -646,6 +770,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             int mismatch = 0;
             if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK) {
                 app_error(&e);
+                ahead_stop(ahead);
+                free(files);
                 capture_release(&cap);
                 return EXIT_IO;
             }
@@ -653,6 +779,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 code = EXIT_REJECTED;
         }
     }
+    ahead_stop(ahead);
+    free(files);
     if (tot->rejected > 0 && code == EXIT_OK)
         code = EXIT_REJECTED;
     capture_release(&cap);
@@ -668,13 +796,20 @@ void app_print_totals(FILE *fp, const cow_ingest_totals *tot)
            tot->files_dup, tot->files_skipped);
 }
 
-int app_ingest_quiet(cow_store *st, char **paths, int npaths, FILE *fp)
+int app_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp)
 {
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     int code;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
+    fl.jobs = jobs;
     code = app_ingest_paths(st, paths, npaths, &fl, &tot);
     app_print_totals(fp, &tot);
     return code;

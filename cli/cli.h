@@ -91,6 +91,14 @@ int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
 int cli_opt_seed(const char *cmd, const char *arg, uint64_t *seed);
 /* --resamples: 99 to COW_BOOT_MAX_RESAMPLES. */
 int cli_opt_resamples(const char *cmd, const char *arg, int *resamples);
+/* --jobs: 1 to COW_MAX_JOBS. */
+#define COW_MAX_JOBS 64
+int cli_opt_jobs(const char *cmd, const char *arg, int *jobs);
+/* The help line of --jobs, shared by ingest, report and check. */
+#define CLI_JOBS_HELP \
+    "  --jobs N           parse N files at once (default: one per core); one", \
+    "                     writer commits them file by file: the database is", \
+    "                     the same for every N"
 
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);

@@ -15,7 +15,8 @@
 #include "mem.h"
 
 const char *const cmd_check_usage[] = {
-    "usage: cowtail check --thresholds FILE [--db FILE] [--json] [--fdr] [CAPTURE...]",
+    "usage: cowtail check --thresholds FILE [--db FILE] [--json] [--fdr] [--jobs N]",
+    "                     [CAPTURE...]",
     "",
     "Evaluate every run (capture folders given are ingested first) against",
     "the limits in FILE (JSON; keys: max_p999_lift_ms, max_p99_lift_ms,",
@@ -36,6 +37,7 @@ const char *const cmd_check_usage[] = {
     "                     checks [{check, result, value, limit, detail}]",
     "  --fdr              adjust the p-values by Benjamini-Hochberg (false",
     "                     discovery rate) instead of Holm (family-wise)",
+    CLI_JOBS_HELP,
     "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
     "thresholds file, no runs); 3 database or file system error.",
@@ -164,13 +166,14 @@ static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
 
 /* Options; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, const char **db, const char **tpath,
-                      int *json, int *method)
+                      int *json, int *method, int *jobs)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"thresholds", required_argument, NULL, 't'},
         {"json", no_argument, NULL, 'j'},
         {"fdr", no_argument, NULL, 'f'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -182,6 +185,10 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
         case 't': *tpath = optarg; break;
         case 'j': *json = 1; break;
         case 'f': *method = COW_FLEET_BH; break;
+        case 'J':
+            if (cli_opt_jobs("check", optarg, jobs) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
         default: return EXIT_USAGE;
         }
@@ -194,8 +201,8 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
 }
 
 /* Open db, ingest the capture folders given, list the runs. */
-static int open_runs(const char *db, char **paths, int npaths, int json, cow_store **st,
-                     cow_run_row **rows, size_t *n)
+static int open_runs(const char *db, char **paths, int npaths, int json, int jobs,
+                     cow_store **st, cow_run_row **rows, size_t *n)
 {
     cow_err e = COW_ERR_INIT;
     int code;
@@ -205,7 +212,7 @@ static int open_runs(const char *db, char **paths, int npaths, int json, cow_sto
         return EXIT_IO;
     }
     if (npaths > 0) {
-        code = app_ingest_quiet(*st, paths, npaths, json ? stderr : stdout);
+        code = app_ingest_quiet(*st, paths, npaths, jobs, json ? stderr : stdout);
         if (code == EXIT_USAGE || code == EXIT_IO)
             return code;
         /* rejected lines were reported; the gate goes on */
@@ -229,15 +236,15 @@ int cmd_check(int argc, char **argv)
     cow_run_row *rows = NULL;
     app_thresholds t;
     size_t n = 0;
-    int json = 0, code, failed = 0, method = COW_FLEET_HOLM;
+    int json = 0, jobs = 0, code, failed = 0, method = COW_FLEET_HOLM;
 
-    if ((code = parse_args(argc, argv, &db, &tpath, &json, &method)) >= 0)
+    if ((code = parse_args(argc, argv, &db, &tpath, &json, &method, &jobs)) >= 0)
         return code;
     if (app_load_thresholds(tpath, &t, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_USAGE;
     }
-    code = open_runs(db, argv + optind, argc - optind, json, &st, &rows, &n);
+    code = open_runs(db, argv + optind, argc - optind, json, jobs, &st, &rows, &n);
     if (code == EXIT_OK)
         code = check_runs(st, rows, n, &t, json, method, &failed);
     if (code == EXIT_OK && !json)

@@ -39,6 +39,9 @@ const char *const cmd_ingest_usage[] = {
     "  --follow-symlinks    follow symbolic links that stay inside PATH (never",
     "                       into /proc, /sys or /dev); default: skip them",
     "  -q, --quiet          print only errors and the summary",
+    "  --jobs N             parse N files at once (default: one per core); one",
+    "                       writer commits them file by file: the database is",
+    "                       the same for every N",
     "",
     "exit: 0 all landed; 1 some lines rejected, files refused, a file named",
     "on the command line that landed nothing, or entries of the tree that",
@@ -63,6 +66,7 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         {"quiet", no_argument, NULL, 'q'},
         {"follow-symlinks", no_argument, NULL, 'F'},
         {"replace", no_argument, NULL, 'r'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int64_t year;
@@ -88,6 +92,10 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         case 'q': fl->quiet = 1; break;
         case 'F': fl->follow_symlinks = 1; break;
         case 'r': fl->replace = 1; break;
+        case 'J':
+            if (cli_opt_jobs(argv[0], optarg, &fl->jobs) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'h':
             cli_print_usage(stdout, cmd_ingest_usage);
             cli_print_parsers(stdout);

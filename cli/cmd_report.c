@@ -41,6 +41,7 @@ const char *const cmd_report_usage[] = {
     "  --resamples N      bootstrap resamples (default 9999)",
     "  --created EPOCH_S  pin the workbook's document date (default: the",
     "                     newest sample, so output depends only on the data)",
+    CLI_JOBS_HELP,
     NULL
 };
 
@@ -82,7 +83,7 @@ static void headline_findings(const cow_findings *fs)
 }
 
 /* Options; returns -1 to go on, else the exit code. */
-static int parse_args(app_report *j, int argc, char **argv)
+static int parse_args(app_report *j, int *jobs, int argc, char **argv)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -94,6 +95,7 @@ static int parse_args(app_report *j, int argc, char **argv)
         {"resamples", required_argument, NULL, 'R'},
         {"created", required_argument, NULL, 'c'},
         {"force", no_argument, NULL, 'f'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -123,6 +125,10 @@ static int parse_args(app_report *j, int argc, char **argv)
                             &j->created) != EXIT_OK)
                 return EXIT_USAGE;
             break;
+        case 'J':
+            if (cli_opt_jobs(argv[0], optarg, jobs) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'h': cli_print_usage(stdout, cmd_report_usage); return EXIT_OK;
         default: return EXIT_USAGE;
         }
@@ -138,7 +144,7 @@ int cmd_report(int argc, char **argv)
     app_report j;
     cow_err e = COW_ERR_INIT;
     size_t i, drawn = 0;
-    int code;
+    int code, jobs = 0;
 
     memset(&j, 0, sizeof(j));
     j.db = COW_DEFAULT_DB;
@@ -147,7 +153,7 @@ int cmd_report(int argc, char **argv)
     j.seed = 1;
     j.resamples = COW_BOOT_RESAMPLES;
     j.created = -1;
-    if ((code = parse_args(&j, argc, argv)) >= 0)
+    if ((code = parse_args(&j, &jobs, argc, argv)) >= 0)
         return code;
     code = EXIT_OK;
     if (app_report_check_dir(j.dir, j.force, &e) != COW_OK) {
@@ -159,7 +165,8 @@ int cmd_report(int argc, char **argv)
         return EXIT_IO;
     }
     if (optind < argc &&
-        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, stdout)) == EXIT_USAGE ||
+        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
+                                   stdout)) == EXIT_USAGE ||
          code == EXIT_IO))
         goto done;
     if (app_report_write(&j, &e) != COW_OK)

@@ -22,4 +22,9 @@ extern const char *const cmd_rejects_usage[];
 int cmd_report(int argc, char **argv);
 extern const char *const cmd_report_usage[];
 
+int cmd_merge(int argc, char **argv);
+extern const char *const cmd_merge_usage[];
+int cmd_export(int argc, char **argv);
+extern const char *const cmd_export_usage[];
+
 #endif

@@ -40,6 +40,9 @@ static const cow_command commands[] = {
      cmd_check_usage},
     {"tradeoff", cmd_tradeoff, "fork vs forkless over trials: COW, save time, throughput",
      cmd_tradeoff_usage},
+    {"merge", cmd_merge, "combine databases made on separate hosts", cmd_merge_usage},
+    {"export", cmd_export, "results (and samples) to ClickHouse or JSON lines",
+     cmd_export_usage},
     {NULL, NULL, NULL, NULL}
 };
 

@@ -111,3 +111,12 @@ int cli_opt_resamples(const char *cmd, const char *arg, int *resamples)
         *resamples = (int)v;
     return code;
 }
+
+int cli_opt_jobs(const char *cmd, const char *arg, int *jobs)
+{
+    int64_t v;
+    int code = cli_opt_int(cmd, "--jobs", arg, 1, COW_MAX_JOBS, &v);
+    if (code == EXIT_OK)
+        *jobs = (int)v;
+    return code;
+}

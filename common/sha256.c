@@ -1,99 +1,66 @@
-/* sha256.c -- a plain FIPS 180-4 SHA-256. One exported family: sha256_*. */
+/* sha256.c -- SHA-256 over OpenSSL 3's EVP digest interface (see sha256.h).
+ * A failure of libcrypto here means memory is exhausted or the library is
+ * broken; like xmalloc, that aborts rather than returning a wrong digest. */
 #include "sha256.h"
 
+#include <openssl/evp.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
-static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-
-static void compress(uint32_t h[8], const unsigned char *p)
+static void sha_die(const char *what)
 {
-    uint32_t w[64], a, b, c, d, e, f, g, k, t1, t2;
-    int i;
-
-    for (i = 0; i < 16; i++)
-        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-               (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
-    for (i = 16; i < 64; i++) {
-        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    a = h[0]; b = h[1]; c = h[2]; d = h[3];
-    e = h[4]; f = h[5]; g = h[6]; k = h[7];
-    for (i = 0; i < 64; i++) {
-        t1 = k + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) +
-             K[i] + w[i];
-        t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        k = g; g = f; f = e; e = d + t1;
-        d = c; c = b; b = a; a = t1 + t2;
-    }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d;
-    h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    fprintf(stderr, "cowtail: libcrypto SHA-256 %s failed\n", what);
+    abort();
 }
 
 void sha256_init(cow_sha256 *s)
 {
-    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
-                                   0xa54ff53a, 0x510e527f, 0x9b05688c,
-                                   0x1f83d9ab, 0x5be0cd19};
-    memcpy(s->h, iv, sizeof(iv));
-    s->len = 0;
-    s->nblk = 0;
+    s->ctx = EVP_MD_CTX_new();
+    if (s->ctx == NULL || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1)
+        sha_die("init");
 }
 
 void sha256_update(cow_sha256 *s, const void *data, size_t n)
 {
-    const unsigned char *p = data;
+    if (n > 0 && EVP_DigestUpdate(s->ctx, data, n) != 1)
+        sha_die("update");
+}
 
-    s->len += n;
-    if (s->nblk > 0) {
-        size_t take = 64 - s->nblk < n ? 64 - s->nblk : n;
-        memcpy(s->blk + s->nblk, p, take);
-        s->nblk += take;
-        p += take;
-        n -= take;
-        if (s->nblk < 64)
-            return;
-        compress(s->h, s->blk);
-        s->nblk = 0;
+static void to_hex(const unsigned char *md, unsigned len, char hex[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned i;
+
+    for (i = 0; i < len && i < 32; i++) {
+        hex[2 * i] = digits[md[i] >> 4];
+        hex[2 * i + 1] = digits[md[i] & 15];
     }
-    for (; n >= 64; p += 64, n -= 64)
-        compress(s->h, p);
-    memcpy(s->blk, p, n);
-    s->nblk = n;
+    hex[2 * i] = '\0';
 }
 
 void sha256_final_hex(cow_sha256 *s, char hex[65])
 {
-    uint64_t bits = s->len * 8;
-    unsigned char pad[72];
-    size_t npad = (s->nblk < 56) ? 56 - s->nblk : 120 - s->nblk;
-    int i;
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
 
-    memset(pad, 0, sizeof(pad));
-    pad[0] = 0x80;
-    {
-        uint64_t keep = s->len;
-        sha256_update(s, pad, npad);
-        for (i = 0; i < 8; i++)
-            pad[i] = (unsigned char)(bits >> (56 - 8 * i));
-        sha256_update(s, pad, 8);
-        s->len = keep;
-    }
-    for (i = 0; i < 8; i++)
-        snprintf(hex + 8 * i, 9, "%08x", s->h[i]);
+    if (EVP_DigestFinal_ex(s->ctx, md, &len) != 1 || len != 32)
+        sha_die("final");
+    to_hex(md, len, hex);
+    sha256_free(s);
+}
+
+void sha256_peek_hex(const cow_sha256 *s, char hex[65])
+{
+    cow_sha256 copy;
+
+    copy.ctx = EVP_MD_CTX_new();
+    if (copy.ctx == NULL || EVP_MD_CTX_copy_ex(copy.ctx, s->ctx) != 1)
+        sha_die("copy");
+    sha256_final_hex(&copy, hex);
+}
+
+void sha256_free(cow_sha256 *s)
+{
+    EVP_MD_CTX_free(s->ctx);
+    s->ctx = NULL;
 }

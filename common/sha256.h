@@ -1,21 +1,29 @@
-/* sha256.h -- SHA-256 (FIPS 180-4), streaming. Used to recognise a file
- * that was ingested before. */
+/* sha256.h -- SHA-256 (FIPS 180-4), streaming, over libcrypto's EVP
+ * interface (OpenSSL 3), which uses the CPU's SHA instructions where it has
+ * them. Used to recognise a file that was ingested before.
+ *
+ *     cow_sha256 s;
+ *     sha256_init(&s);  sha256_update(&s, p, n) ...;  sha256_final_hex(&s, hex);
+ *
+ * sha256_final_hex releases the state; sha256_free releases one that was
+ * not finished (and is a no-op on a finished or zeroed one). */
 #ifndef COW_COMMON_SHA256_H
 #define COW_COMMON_SHA256_H
 
 #include <stddef.h>
-#include <stdint.h>
+
+struct evp_md_ctx_st; /* OpenSSL's EVP_MD_CTX */
 
 typedef struct cow_sha256 {
-    uint32_t h[8];          /* chaining state */
-    uint64_t len;           /* bytes hashed so far */
-    unsigned char blk[64];  /* pending partial block */
-    size_t nblk;            /* bytes in blk */
+    struct evp_md_ctx_st *ctx; /* owned; NULL once finished or freed */
 } cow_sha256;
 
 void sha256_init(cow_sha256 *s);
 void sha256_update(cow_sha256 *s, const void *data, size_t n);
-/* Writes 64 lowercase hex digits and a NUL into hex. */
+/* Writes 64 lowercase hex digits and a NUL into hex, then frees s. */
 void sha256_final_hex(cow_sha256 *s, char hex[65]);
+/* Digest of the bytes so far without finishing s (more may follow). */
+void sha256_peek_hex(const cow_sha256 *s, char hex[65]);
+void sha256_free(cow_sha256 *s);
 
 #endif

@@ -267,8 +267,7 @@ int src_file_sha256(const char *path, char hex[65], cow_err *e)
 
 void src_sha256(cow_src *s, char hex[65])
 {
-    cow_sha256 copy = s->sha;
-    sha256_final_hex(&copy, hex);
+    sha256_peek_hex(&s->sha, hex);
 }
 
 void src_close(cow_src *s)
@@ -276,6 +275,7 @@ void src_close(cow_src *s)
     if (s->fp)
         fclose(s->fp);
     free(s->buf);
+    sha256_free(&s->sha);
     s->fp = NULL;
     s->buf = NULL;
 }

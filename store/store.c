@@ -33,8 +33,8 @@ static const char *const sql_text[SQL_COUNT] = {
         " substr(path, -length(?3) - 1) = '/' || ?3)",
     [SQL_FILE_SIZE] = "SELECT 1 FROM files WHERE run = ?1 AND size = ?2",
     [SQL_FILE_ADD] =
-        "INSERT INTO files(run, path, size, sha256, parser, ingested_at)"
-        " VALUES(?1, ?2, ?3, '-' || ?1 || '-' || ?2, ?4, ?5)",
+        "INSERT INTO files(run, path, size, sha256, parser, ingested_at, host)"
+        " VALUES(?1, ?2, ?3, '-' || ?1 || '-' || ?2, ?4, ?5, ?6)",
     [SQL_FILE_END] =
         "UPDATE files SET sha256 = ?2, rows = ?3, rejected = ?4, notes = ?5"
         " WHERE id = ?1",

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mem.h"
 #include "store_int.h"
@@ -73,6 +74,20 @@ int store_file_size_seen(cow_store *st, int64_t run, int64_t size, int *seen,
     return COW_OK;
 }
 
+/* This machine's name, recorded with each file it ingests (provenance once
+ * databases are merged); NULL when the system will not say. */
+static const char *this_host(void)
+{
+    static char name[256];
+    static int done;
+    if (!done) {
+        if (gethostname(name, sizeof(name) - 1) != 0)
+            name[0] = '\0';
+        done = 1;
+    }
+    return name[0] ? name : NULL;
+}
+
 int store_file_begin(cow_store *st, int64_t run, const char *path,
                      int64_t size, const char *parser, int64_t *file_id,
                      cow_err *e)
@@ -84,6 +99,7 @@ int store_file_begin(cow_store *st, int64_t run, const char *path,
     sqlite3_bind_int64(q, 3, size);
     sqlite3_bind_text(q, 4, parser, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 5, (sqlite3_int64)time(NULL));
+    bind_text(q, 6, this_host());
     if ((rc = step_done(st, q, e, "adding file")) != COW_OK)
         return rc;
     *file_id = sqlite3_last_insert_rowid(st->db);
@@ -114,8 +130,10 @@ static int op_id(cow_store *st, const char *name, int64_t *id, cow_err *e)
     *id = 0;
     if (name == NULL)
         return COW_OK;
-    for (i = 0; i < st->nops; i++) /* pointers first: names are interned */
-        if (st->ops[i].name == name) {
+    /* pointers first (names are interned), but a parser's names are freed
+     * with it and a later file's may reuse the address: check the text */
+    for (i = 0; i < st->nops; i++)
+        if (st->ops[i].name == name && strcmp(st->ops[i].copy, name) == 0) {
             *id = st->ops[i].id;
             return COW_OK;
         }

@@ -629,8 +629,8 @@ static void ingest_should_say_what_it_refused_and_skipped(void)
     /* the quiet form prints only the summary line */
     out = tmpfile();
     paths[0] = sample("steady");
-    CHECK_INT(app_ingest_quiet(st, paths, 1, out), EXIT_OK);
-    CHECK_INT(app_ingest_quiet(st, paths, 1, out), EXIT_OK);
+    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, out), EXIT_OK);
+    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, out), EXIT_OK);
     {
         char line[2][256] = {"", ""};
         rewind(out);

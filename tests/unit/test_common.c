@@ -37,6 +37,16 @@ static void sha256_should_match_fips_vectors(void)
     }
     sha256_final_hex(&s, hex);
     CHECK_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    CHECK(s.ctx == NULL);
+    sha256_free(&s); /* a finished state frees as a no-op */
+    /* a peek mid-stream gives the prefix's digest and leaves the state going */
+    sha256_init(&s);
+    sha256_update(&s, "ab", 2);
+    sha256_peek_hex(&s, hex);
+    CHECK_STR(hex, "fb8e20fc2e4c3f248c60c39bd652f3c1347298bb977b8b4d5903b85055620603");
+    sha256_update(&s, "c", 1);
+    sha256_final_hex(&s, hex);
+    CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     free(big);
 }
 

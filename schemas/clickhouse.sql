@@ -1,0 +1,72 @@
+-- clickhouse.sql -- the tables `cowtail export --clickhouse URL` fills, for
+-- ClickHouse 18.16 and later. The exporter runs these statements itself in
+-- the database `cowtail` (CREATE ... IF NOT EXISTS); to create them by hand:
+--     clickhouse-client --database cowtail --multiquery < schemas/clickhouse.sql
+-- `cowtail export --jsonl DIR` writes the same columns, one file per table.
+--
+-- Every row starts with the run key (host, run) and export_version, the
+-- exporting machine's clock in microseconds. Re-exporting a run inserts
+-- its rows with a new version, then deletes the older versions of that
+-- run (ALTER TABLE ... DELETE, a mutation: asynchronous, applied to the
+-- parts that existed when it was issued). Until a mutation has finished a
+-- query can see two versions; the exact form keeps the latest:
+--     WHERE (host, run, export_version) IN
+--           (SELECT host, run, max(export_version) FROM runs GROUP BY host, run)
+-- Times are UTC epoch microseconds, latencies microseconds. Quantiles are
+-- cowtail's (type 7, with distribution-free intervals), computed before
+-- export; ClickHouse's quantileExact is another definition (see README).
+
+CREATE TABLE IF NOT EXISTS runs (
+    host String, run String, export_version UInt64,
+    scenario Nullable(String), mode Nullable(String), trial Nullable(Int64),
+    path Nullable(String), files Int64, samples Int64,
+    t_first_us Nullable(Int64), t_last_us Nullable(Int64),
+    seed Nullable(Int64), resamples Nullable(Int64), method Nullable(String)
+) ENGINE = MergeTree() ORDER BY (host, run);
+
+CREATE TABLE IF NOT EXISTS phases (
+    host String, run String, export_version UInt64,
+    idx Int64, kind String, label String, t0_us Int64, t1_us Int64,
+    fork_us Nullable(Int64), child_pid Nullable(Int64), source Nullable(String),
+    overlap UInt8, open UInt8, failed UInt8, n Int64,
+    mean_us Nullable(Float64), min_us Nullable(Float64), max_us Nullable(Float64),
+    grid_us Nullable(Float64)
+) ENGINE = MergeTree() ORDER BY (host, run, t0_us, idx);
+
+CREATE TABLE IF NOT EXISTS quantiles (
+    host String, run String, export_version UInt64,
+    phase Int64, phase_kind String, phase_label String, q Float64,
+    value_us Nullable(Float64), lo_us Nullable(Float64), hi_us Nullable(Float64),
+    n_needed Nullable(Int64), thin UInt8, n_eff Nullable(Float64)
+) ENGINE = MergeTree() ORDER BY (host, run, phase, q);
+
+CREATE TABLE IF NOT EXISTS deltas (
+    host String, run String, export_version UInt64,
+    phase Int64, phase_kind String, phase_label String, base Int64, q Float64,
+    base_us Nullable(Float64), value_us Nullable(Float64), delta_us Nullable(Float64),
+    lo_us Nullable(Float64), hi_us Nullable(Float64), ratio Nullable(Float64),
+    ratio_lo Nullable(Float64), ratio_hi Nullable(Float64), verdict String, thin UInt8,
+    n_eff_base Nullable(Float64), n_eff_phase Nullable(Float64),
+    method Nullable(String),                  -- bootstrap / tail-test
+    p_up Nullable(Float64), p_down Nullable(Float64), test_level Nullable(Float64)
+) ENGINE = MergeTree() ORDER BY (host, run, phase, q);
+
+CREATE TABLE IF NOT EXISTS exceedance (
+    host String, run String, export_version UInt64,
+    phase Int64, phase_kind String, phase_label String, base_q Float64,
+    threshold_us Float64, n Int64, count Int64,
+    p Nullable(Float64), lo Nullable(Float64), hi Nullable(Float64),
+    clusters Nullable(Int64), p_more Nullable(Float64)
+) ENGINE = MergeTree() ORDER BY (host, run, phase, base_q);
+
+CREATE TABLE IF NOT EXISTS findings (
+    host String, run String, export_version UInt64,
+    seq Int64, rule String, severity String, title String,
+    evidence String, recommendation String
+) ENGINE = MergeTree() ORDER BY (host, run, seq);
+
+-- only with --samples
+CREATE TABLE IF NOT EXISTS samples (
+    host String, run String, export_version UInt64,
+    t_us Int64, lat_us Float64, op Nullable(String), file String, seq Int64
+) ENGINE = MergeTree() ORDER BY (host, run, t_us);

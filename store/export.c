@@ -1,0 +1,124 @@
+/* export.c -- the rows that leave SQLite (store_fleet.h), one SELECT per export
+ * table. Each row carries its run's key (host, run label) and the export
+ * version, and is denormalised where a distributed engine would otherwise
+ * need a join (a delta names its phase's kind and label). The columns are
+ * the ones schemas/clickhouse.sql declares, in the same order. */
+#include "store_fleet.h"
+
+#include <string.h>
+
+#include "store_int.h"
+
+/* the run's host: run.json's, else the machine that ingested its first
+ * file (as merge.c decides), else '' */
+#define KEY                                                                        \
+    "coalesce(r.host, (SELECT host FROM files WHERE run = r.id AND host IS NOT NULL" \
+    " ORDER BY id LIMIT 1), '') AS host, r.label AS run, ?1 AS export_version"
+
+const char *const cow_export_tables[] = {
+    "runs", "phases", "quantiles", "deltas", "exceedance", "findings", "samples", NULL
+};
+
+static const struct {
+    const char *table;
+    const char *sql;
+} export_sql[] = {
+    {"runs",
+     "SELECT " KEY ", r.scenario, r.mode, r.trial, r.path,"
+     " (SELECT count(*) FROM files f WHERE f.run = r.id) AS files,"
+     " (SELECT count(*) FROM samples s WHERE s.run = r.id) AS samples,"
+     " (SELECT min(t_us) FROM samples s WHERE s.run = r.id) AS t_first_us,"
+     " (SELECT max(t_us) FROM samples s WHERE s.run = r.id) AS t_last_us,"
+     " a.seed, a.resamples, a.method"
+     " FROM runs r LEFT JOIN analyses a ON a.run = r.id ORDER BY r.id"},
+    {"phases",
+     "SELECT " KEY ", p.idx, p.kind, p.label, p.t0_us, p.t1_us, p.fork_us, p.child_pid,"
+     " p.source, p.overlap, p.open, p.failed, p.n, p.mean_us, p.min_us, p.max_us, p.grid_us"
+     " FROM phases p JOIN runs r ON r.id = p.run ORDER BY r.id, p.idx"},
+    {"quantiles",
+     "SELECT " KEY ", x.phase, p.kind AS phase_kind, p.label AS phase_label, x.q,"
+     " x.value_us, x.lo_us, x.hi_us, x.n_needed, x.thin, x.n_eff"
+     " FROM quantiles x JOIN runs r ON r.id = x.run"
+     " JOIN phases p ON p.run = x.run AND p.idx = x.phase"
+     " ORDER BY r.id, x.phase, x.q"},
+    {"deltas",
+     "SELECT " KEY ", x.phase, p.kind AS phase_kind, p.label AS phase_label, x.base, x.q,"
+     " x.base_us, x.value_us, x.delta_us, x.lo_us, x.hi_us, x.ratio, x.ratio_lo,"
+     " x.ratio_hi, x.verdict, x.thin, x.n_eff_base, x.n_eff_phase, x.method, x.p_up,"
+     " x.p_down, x.test_level"
+     " FROM deltas x JOIN runs r ON r.id = x.run"
+     " JOIN phases p ON p.run = x.run AND p.idx = x.phase"
+     " ORDER BY r.id, x.phase, x.q"},
+    {"exceedance",
+     "SELECT " KEY ", x.phase, p.kind AS phase_kind, p.label AS phase_label, x.base_q,"
+     " x.threshold_us, x.n, x.count, x.p, x.lo, x.hi, x.clusters, x.p_more"
+     " FROM exceed x JOIN runs r ON r.id = x.run"
+     " JOIN phases p ON p.run = x.run AND p.idx = x.phase"
+     " ORDER BY r.id, x.phase, x.base_q"},
+    {"findings",
+     "SELECT " KEY ", x.seq, x.rule, x.severity, x.title, x.evidence, x.recommendation"
+     " FROM findings x JOIN runs r ON r.id = x.run ORDER BY r.id, x.seq"},
+    {"samples",
+     "SELECT " KEY ", s.t_us, s.lat_us, o.name AS op, f.path AS file, s.seq"
+     " FROM runs r JOIN samples s ON s.run = r.id JOIN files f ON f.id = s.file"
+     " LEFT JOIN ops o ON o.id = s.op ORDER BY s.run, s.t_us, s.file, s.seq"},
+};
+
+int store_export_rows(cow_store *st, const char *table, int64_t version,
+                      cow_xrow_fn row, void *ctx, cow_err *e)
+{
+    sqlite3 *db = st->db;
+    const char *sql = NULL;
+    const char *cols[64];
+    cow_xval v[64];
+    sqlite3_stmt *q;
+    size_t i;
+    int n, c, rc = COW_OK, step;
+
+    for (i = 0; i < sizeof(export_sql) / sizeof(export_sql[0]); i++)
+        if (strcmp(export_sql[i].table, table) == 0)
+            sql = export_sql[i].sql;
+    if (sql == NULL)
+        return COW_FAIL(e, COW_EINTERNAL, "no export table '%s'", table);
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return COW_FAIL(e, COW_ESQL, "export %s: %s", table, sqlite3_errmsg(db));
+    sqlite3_bind_int64(q, 1, version);
+    n = sqlite3_column_count(q);
+    if (n > 64) {
+        sqlite3_finalize(q);
+        return COW_FAIL(e, COW_EINTERNAL, "export %s: %d columns", table, n);
+    }
+    for (c = 0; c < n; c++)
+        cols[c] = sqlite3_column_name(q, c);
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        for (c = 0; c < n; c++) {
+            memset(&v[c], 0, sizeof(v[c]));
+            switch (sqlite3_column_type(q, c)) {
+            case SQLITE_INTEGER:
+                v[c].type = COW_XINT;
+                v[c].i = sqlite3_column_int64(q, c);
+                break;
+            case SQLITE_FLOAT:
+                v[c].type = COW_XREAL;
+                v[c].d = sqlite3_column_double(q, c);
+                break;
+            case SQLITE_TEXT:
+            case SQLITE_BLOB:
+                v[c].type = COW_XTEXT;
+                v[c].s = (const char *)sqlite3_column_text(q, c);
+                v[c].n = (size_t)sqlite3_column_bytes(q, c);
+                break;
+            default:
+                v[c].type = COW_XNULL;
+            }
+        }
+        if (row(ctx, cols, v, n) != 0) {
+            rc = COW_FAIL(e, COW_EIO, "export %s: stopped", table);
+            break;
+        }
+    }
+    if (rc == COW_OK && step != SQLITE_DONE)
+        rc = COW_FAIL(e, COW_ESQL, "export %s: %s", table, sqlite3_errmsg(db));
+    sqlite3_finalize(q);
+    return rc;
+}

@@ -1,0 +1,68 @@
+/* store_fleet.h -- the store's side of a fleet: combining per-host databases
+ * (store_merge) and reading the rows that leave SQLite (store_export_*).
+ *
+ *     cow_merge_stats ms;
+ *     store_merge(out, "hostB.db", &opt, &ms, &e);   one transaction per input
+ *
+ *     store_export_rows(st, "deltas", version, row_cb, ctx, &e);
+ *
+ * Merge identity (README "Fleet"): a run is the same run when it has the
+ * same label and the same host; a run whose label is taken by a run of
+ * another host comes in as "HOST/label" (the input's file name stands in
+ * for an unknown host). A file is already there when the same run holds a
+ * file with the same name (last path component) and SHA-256. */
+#ifndef COW_STORE_STORE_FLEET_H
+#define COW_STORE_STORE_FLEET_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "store.h"
+
+typedef struct cow_merge_opts {
+    int results_only;  /* leave samples behind (files marked partial) */
+    /* Called once per input run: its label, the label it has in OUT, and
+     * whether the run is new in OUT. May be NULL. */
+    void (*on_run)(void *ctx, const char *src_label, const char *dst_label,
+                   int is_new);
+    void *ctx;
+} cow_merge_opts;
+
+typedef struct cow_merge_stats {
+    long runs_new, runs_existing, runs_renamed;
+    long files_new;        /* files copied */
+    long files_skipped;    /* already in OUT */
+    long files_completed;  /* in OUT as partial, samples brought now */
+    long long samples;     /* sample rows copied */
+    long results;          /* runs whose results (phases...) were copied */
+    long stale;            /* runs that got new files but kept OUT's results */
+} cow_merge_stats;
+
+/* Merge the database at in_path into out. Refuses (COW_EUSAGE) an input
+ * that is not a cowtail database of the same schema version. */
+int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
+                cow_merge_stats *ms, cow_err *e);
+
+/* A value of an exported row. */
+typedef enum { COW_XNULL, COW_XINT, COW_XREAL, COW_XTEXT } cow_xtype;
+typedef struct cow_xval {
+    cow_xtype type;
+    int64_t i;
+    double d;
+    const char *s;   /* valid during the callback */
+    size_t n;        /* bytes of s */
+} cow_xval;
+
+/* The tables that leave SQLite, in export order; samples last. */
+extern const char *const cow_export_tables[];
+
+/* Call row() for every row of export table `table` (a name from
+ * cow_export_tables), each with the columns named by cols[0..ncols). Every
+ * row starts with host (text, '' when unknown), run (the run label) and
+ * export_version (the given version). row() returns 0 to go on. */
+typedef int (*cow_xrow_fn)(void *ctx, const char *const *cols, const cow_xval *v,
+                           int ncols);
+int store_export_rows(cow_store *st, const char *table, int64_t version,
+                      cow_xrow_fn row, void *ctx, cow_err *e);
+
+#endif

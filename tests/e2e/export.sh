@@ -1,0 +1,52 @@
+#!/bin/bash
+# export.sh COWTAIL SAMPLES -- end-to-end: cowtail export --jsonl writes
+# every exported row once, with the run key and one export version, values
+# as the database holds them; bad targets are refused clearly.
+set -u
+COW=$1
+SAMPLES=$2
+. "$(dirname "$0")/lib.sh"
+
+DB=$WORK/a.db
+"$COW" ingest -q --db "$DB" "$SAMPLES/fleet/cache-a" "$SAMPLES/fleet/cache-c" > /dev/null
+"$COW" doctor --db "$DB" > /dev/null
+"$COW" export --db "$DB" --jsonl "$WORK/out" --samples > "$WORK/x1"
+check "export exits 0" test $? = 0
+for pair in runs:runs phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
+            findings:findings samples:samples; do
+    f=${pair%%:*} t=${pair##*:}
+    n=$(sqlite3 "$DB" "SELECT count(*) FROM $t")
+    check "$f.jsonl: $n rows" test "$(wc -l < "$WORK/out/$f.jsonl")" = "$n"
+    check "$f: the count is printed" has "^$f *$n rows" "$WORK/x1"
+done
+check "some rows at all" test "$(wc -l < "$WORK/out/deltas.jsonl")" -gt 3
+check "one export version in every file" test \
+  "$(cat "$WORK"/out/*.jsonl | sed 's/.*"export_version":\([0-9]*\).*/\1/' | sort -u | wc -l)" = 1
+check "rows carry the run key" has '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":' "$WORK/out/phases.jsonl"
+# a value exactly as stored: the p99.9 delta of cache-a's bgsave
+want=$(sqlite3 "$DB" "SELECT printf('%.6f', d.delta_us) FROM deltas d JOIN runs r ON r.id = d.run
+  JOIN phases p ON p.run = d.run AND p.idx = d.phase
+  WHERE r.label = 'fleet/cache-a/bgsave' AND p.kind = 'bgsave' AND d.q = 0.999")
+got=$(grep '"run":"fleet/cache-a/bgsave"' "$WORK/out/deltas.jsonl" | grep '"phase_kind":"bgsave"' |
+  grep '"q":0.999,' | sed 's/.*"delta_us":\([^,]*\),.*/\1/' | xargs printf '%.6f')
+check "p99.9 delta as stored ($want)" test -n "$want" -a "$got" = "$want"
+check "no NaN or Infinity in JSON" test "$(cat "$WORK"/out/*.jsonl | grep -c -E ':-?(nan|inf|NaN|Inf)')" = 0
+check "no temporary file left" test -z "$(ls "$WORK/out" | grep tmp)"
+
+"$COW" export --db "$DB" --jsonl "$WORK/out" > /dev/null
+v1=$(sed -n '1s/.*"export_version":\([0-9]*\).*/\1/p' "$WORK/out/samples.jsonl")
+v2=$(sed -n '1s/.*"export_version":\([0-9]*\).*/\1/p' "$WORK/out/runs.jsonl")
+check "a new export: a later version" test "$v2" -gt "$v1"
+check "without --samples: samples.jsonl left as it was" test \
+  "$(wc -l < "$WORK/out/samples.jsonl")" = "$(sqlite3 "$DB" "SELECT count(*) FROM samples")"
+"$COW" export --db "$DB" > /dev/null 2> "$WORK/e1"
+check "no target: exit 2" test $? = 2
+"$COW" export --db "$DB" --clickhouse ftp://x 2> "$WORK/e2"
+check "not an HTTP URL: exit 2" test $? = 2
+check "says what a URL looks like" has "http://127.0.0.1:8123" "$WORK/e2"
+"$COW" export --db "$WORK/none.db" --jsonl "$WORK/o2" 2> "$WORK/e3"
+check "missing database: exit 2" test $? = 2
+"$COW" export --db "$DB" --clickhouse http://127.0.0.1:1 2> "$WORK/e4"
+check "unreachable server: exit 3" test $? = 3
+check "unreachable server named" has "clickhouse http://127.0.0.1:1: " "$WORK/e4"
+finish

@@ -1,0 +1,48 @@
+#!/bin/bash
+# jobs.sh COWTAIL SAMPLES DATA -- ingest --jobs N gives the same database
+# and the same output for every N (same run ids, file ids, rows), refusals
+# and rejects included; report and check take --jobs too. Also the op
+# names of each file as written (a stale pointer once gave a later file's
+# samples an earlier file's op).
+set -u
+COW=$1
+SAMPLES=$2
+DATA=$3
+. "$(dirname "$0")/lib.sh"
+
+dump() { # dump DB -> the whole database, ingest clock stamps zeroed
+    sqlite3 "$1" "UPDATE runs SET created_at = 0; UPDATE files SET ingested_at = 0;
+                  UPDATE refusals SET at = 0"
+    sqlite3 "$1" .dump
+}
+for n in 1 2 8; do
+    "$COW" ingest --jobs $n --db "$WORK/j$n.db" "$SAMPLES" "$DATA/e2e/tree" "$DATA/e2e/bad" \
+        > "$WORK/out$n" 2> "$WORK/err$n"
+    echo $? > "$WORK/rc$n"
+    dump "$WORK/j$n.db" > "$WORK/dump$n"
+done
+check "some rows at all" test "$(grep -c 'INSERT INTO samples' "$WORK/dump1")" -gt 100000
+check "--jobs 1 exits 1 (rejects, refusals)" test "$(cat "$WORK/rc1")" = 1
+for n in 2 8; do
+    check "--jobs $n: the same database as --jobs 1" cmp -s "$WORK/dump1" "$WORK/dump$n"
+    check "--jobs $n: the same output" cmp -s "$WORK/out1" "$WORK/out$n"
+    check "--jobs $n: the same errors" cmp -s "$WORK/err1" "$WORK/err$n"
+    check "--jobs $n: the same exit code" test "$(cat "$WORK/rc$n")" = "$(cat "$WORK/rc1")"
+done
+"$COW" ingest --jobs 2 --db "$WORK/j2.db" "$SAMPLES" > "$WORK/again" 2>&1
+check "--jobs 2 re-ingest adds nothing" has "ingested 0 files into 0 runs: 0 records" "$WORK/again"
+want=$(tail -n +2 "$SAMPLES/readonly-control/latency.csv" | cut -d, -f3 | sort | uniq -c | awk '{print $2 "|" $1}')
+for n in 1 2; do
+    got=$(sqlite3 "$WORK/j$n.db" "SELECT o.name, count(*) FROM samples s JOIN ops o ON o.id = s.op
+      WHERE s.run = (SELECT id FROM runs WHERE label = 'readonly-control') GROUP BY o.name")
+    check "--jobs $n: readonly-control's ops as written ($want)" test "$got" = "$want"
+done
+"$COW" ingest --jobs 0 --db "$WORK/x.db" "$SAMPLES/steady" 2> "$WORK/e0"
+check "--jobs 0 refused" test $? = 2
+check "--jobs 0 explained" has "--jobs: '0' is out of range (expected 1 to 64)" "$WORK/e0"
+"$COW" check --jobs 2 --db "$WORK/c2.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
+    "$SAMPLES/fleet" > "$WORK/c2" 2>&1
+"$COW" check --jobs 1 --db "$WORK/c1.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
+    "$SAMPLES/fleet" > "$WORK/c1" 2>&1
+check "check --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/c1" "$WORK/c2"
+finish
