@@ -90,6 +90,8 @@ int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
     }
     sqlite3_reset(q);
     *n = k;
+    if (rc == SQLITE_DONE && *lat == NULL) /* none: still an array (memcpy of 0) */
+        *lat = xmalloc(sizeof(double));
     if (rc != SQLITE_DONE) {
         free(*lat);
         *lat = NULL;
