@@ -121,7 +121,8 @@ int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
                           size_t *n, cow_err *e)
 {
     const cow_array_samples *a = ctx;
-    size_t i = runstats_lower_bound(a->t_us, a->n, t0_us), j = runstats_lower_bound(a->t_us, a->n, t1_us);
+    size_t i = runstats_lower_bound(a->t_us, a->n, t0_us);
+    size_t j = runstats_lower_bound(a->t_us, a->n, t1_us);
     (void)e;
     if (t1_us == INT64_MAX)
         j = a->n;
