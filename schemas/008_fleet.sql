@@ -1,4 +1,4 @@
--- 010_fleet.sql -- where each file came from, for databases combined with
+-- 008_fleet.sql -- where each file came from, for databases combined with
 -- `cowtail merge`. A file's identity stays (run label, name, SHA-256).
 ALTER TABLE files ADD COLUMN host TEXT;     -- machine that ingested it (NULL: before 008)
 ALTER TABLE files ADD COLUMN origin TEXT;   -- database it was merged from (NULL: ingested here)
