@@ -333,3 +333,73 @@ void phase_release(cow_phases *p)
     free(p->v);
     memset(p, 0, sizeof(*p));
 }
+
+/* [t, t + lat) overlaps [t0, t1); a zero latency is the point t. */
+static int overlaps(int64_t t, double lat, int64_t t0, int64_t t1)
+{
+    return t < t1 && (t >= t0 || (double)(t0 - t) < lat);
+}
+
+size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
+                            double *lat, size_t n)
+{
+    const cow_phase *p = &ph->v[i];
+    int window = phase_is_window(p->kind);
+    size_t k, j, m = 0;
+
+    for (k = 0; k < n; k++) {
+        int keep;
+        if (window) {
+            keep = overlaps(t[k], lat[k], p->t0_us, p->t1_us);
+        } else {
+            keep = t[k] >= p->t0_us && t[k] < p->t1_us;
+            for (j = 0; keep && j < ph->n; j++)
+                if (phase_is_window(ph->v[j].kind) &&
+                    overlaps(t[k], lat[k], ph->v[j].t0_us, ph->v[j].t1_us))
+                    keep = 0;
+        }
+        if (keep)
+            lat[m++] = lat[k];
+    }
+    return m;
+}
+
+static int is_replica_kind(const char *k)
+{
+    return strncmp(k, "repl_", 5) == 0 || strcmp(k, "role_change") == 0;
+}
+
+static int in_list(const long *v, size_t n, long x)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+size_t phase_primary_events(const cow_event *ev, size_t n, cow_event *out,
+                            size_t *nreplicas)
+{
+    long rep[64];
+    size_t nr = 0, i, m = 0, before;
+
+    for (i = 0; i < n; i++)
+        if (ev[i].pid > 0 && is_replica_kind(ev[i].kind) && nr < 64 &&
+            !in_list(rep, nr, ev[i].pid))
+            rep[nr++] = ev[i].pid;
+    *nreplicas = nr;
+    /* children a replica forked ("started by pid N" values), to a fixpoint */
+    do {
+        before = nr;
+        for (i = 0; i < n; i++)
+            if (in_list(rep, *nreplicas, ev[i].pid) && ev[i].unit &&
+                strcmp(ev[i].unit, "pid") == 0 && ev[i].value > 0 && nr < 64 &&
+                !in_list(rep, nr, (long)ev[i].value))
+                rep[nr++] = (long)ev[i].value;
+    } while (nr != before);
+    for (i = 0; i < n; i++)
+        if (ev[i].pid <= 0 || !in_list(rep, nr, ev[i].pid))
+            out[m++] = ev[i];
+    return m;
+}

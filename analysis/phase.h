@@ -75,6 +75,27 @@ typedef struct cow_phase_input {
 
 int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e);
 void phase_release(cow_phases *p);
+
+/* The primary's events: drop those of replica processes (a pid with any
+ * replica-side event: role_change, repl_*) and of the children they
+ * forked, so that a log two servers wrote into (or a replica's log in the
+ * run) gives windows from the primary only, never a replica's fork or
+ * restart as the primary's. Copies into out (room for n), returns how
+ * many; the replica pids found go to *nreplicas. */
+size_t phase_primary_events(const cow_event *ev, size_t n, cow_event *out,
+                            size_t *nreplicas);
+
+/* In-flight assignment (the default): a sample belongs to a window when
+ * its request was in flight during it, i.e. [t_send, t_send + latency)
+ * overlaps the window's [t0, t1) (a request sent 4 ms before the fork that
+ * waited it out is the window's); baseline, between and after keep only
+ * the samples sent in their span whose requests overlap no window. The
+ * send-time rule (t_send in [t0, t1)) is phase 0's own span.
+ * Compacts lat[] (with its send times t[]) to the samples of phase i and
+ * returns how many are left. Give a window the samples sent in
+ * [t0 - longest latency, t1) so that none in flight is missed. */
+size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
+                            double *lat, size_t n);
 /* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
  * "forkless", "between", "after" */
 const char *phase_kind_name(int kind);

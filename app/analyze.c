@@ -106,17 +106,43 @@ static int polls(cow_store *st, int64_t run, const char *key, cow_flag_poll **p,
     return rc;
 }
 
-/* Loader of one phase's samples from the store (runstats.h). */
+/* Loader of one phase's samples from the store (runstats.h), assigning
+ * samples in flight (phase_keep_in_flight) unless by_send. */
 typedef struct store_loader {
-    cow_store *st;      /* the store */
-    int64_t run;        /* the run */
+    cow_store *st;          /* the store */
+    int64_t run;            /* the run */
+    const cow_phases *ph;   /* the phases being loaded */
+    int by_send;            /* --assign send */
+    double max_lat;         /* the run's longest latency, -1 until known */
 } store_loader;
 
 static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
                            cow_err *e)
 {
     store_loader *l = ctx;
-    return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+    int64_t *t = NULL, from = t0;
+    size_t i;
+    int rc;
+
+    if (l->by_send || t0 == INT64_MIN || l->ph == NULL) {
+        rc = store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+        for (i = 0; rc == COW_OK && t0 == INT64_MIN && i < *n; i++)
+            if ((*v)[i] > l->max_lat)
+                l->max_lat = (*v)[i];
+        return rc;
+    }
+    for (i = 0; i < l->ph->n; i++)
+        if (l->ph->v[i].t0_us == t0 && l->ph->v[i].t1_us == t1)
+            break;
+    if (i == l->ph->n) /* not a phase: by send time */
+        return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+    if (phase_is_window(l->ph->v[i].kind) && l->max_lat > 0)
+        from = t0 - (int64_t)ceil(l->max_lat) - 1;
+    if ((rc = store_load_range(l->st, l->run, from, t1, v, &t, n, e)) != COW_OK)
+        return rc;
+    *n = phase_keep_in_flight(l->ph, i, t, *v, *n);
+    free(t);
+    return COW_OK;
 }
 
 /* The phases of run r from its events, INFO polls and fork time. */
@@ -126,7 +152,8 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_phase_input in;
     cow_fact fork;
     cow_flag_poll *bg = NULL, *aof = NULL;
-    size_t nb = 0, na = 0;
+    cow_event *prim = NULL;
+    size_t nb = 0, na = 0, nrep = 0;
     int rc;
 
     memset(&ev, 0, sizeof(ev));
@@ -139,8 +166,10 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
         goto done;
     if (a->n == 0)
         a->t_first_us = a->t_last_us = 0;
-    in.ev = ev.v;
-    in.nev = ev.n;
+    /* windows from the primary's events only (see phase_primary_events) */
+    prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
+    in.ev = prim;
+    in.nev = phase_primary_events(ev.v, ev.n, prim, &nrep);
     in.bgsave = bg;
     in.nbgsave = nb;
     in.aof = aof;
@@ -150,20 +179,45 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     in.t_last_us = a->t_last_us;
     rc = phase_build(&in, &a->ph, e);
 done:
+    free(prim);
     free(bg);
     free(aof);
     store_free_events(&ev);
     return rc;
 }
 
+/* A run whose server log does not match its samples' clock is not
+ * analysed (its windows would land in the wrong place): COW_ECLOCK with
+ * what ingest found. */
+static int clock_refusal(cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    cow_clock_row *c = NULL;
+    size_t n = 0, i;
+    int rc = store_clock_list(st, r->id, &c, &n, e);
+    for (i = 0; rc == COW_OK && i < n; i++)
+        if (strcmp(c[i].decided, "mismatch") == 0)
+            rc = COW_FAIL(e, COW_ECLOCK, "run %s not analysed: %s: %s", r->label,
+                          c[i].path, c[i].evidence);
+    free(c);
+    return rc;
+}
+
 int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                 app_analysis *a, cow_err *e)
 {
-    store_loader loader = {st, r->id};
+    return app_analyze_assign(st, r, o, 0, a, e);
+}
+
+int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                       int by_send, app_analysis *a, cow_err *e)
+{
+    store_loader loader = {st, r->id, NULL, by_send, -1};
     int rc;
 
     memset(a, 0, sizeof(*a));
-    if ((rc = build_phases(st, r, a, e)) != COW_OK ||
+    loader.ph = &a->ph;
+    if ((rc = clock_refusal(st, r, e)) != COW_OK ||
+        (rc = build_phases(st, r, a, e)) != COW_OK ||
         (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK ||
         (rc = store_begin(st, e)) != COW_OK)
         return rc;
@@ -194,7 +248,9 @@ int app_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
     o.seed = seed;
     rc = app_analyze(st, r, &o, &a, e);
     app_analysis_release(&a);
-    return rc;
+    /* a run whose log clock does not match is left unanalysed here (ingest
+     * and analyze say why); the other runs go on */
+    return rc == COW_ECLOCK ? COW_OK : rc;
 }
 
 int app_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)

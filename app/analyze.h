@@ -25,6 +25,12 @@ typedef struct app_analysis {
  * app_analysis_release, also on error) receives them. */
 int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                 app_analysis *out, cow_err *e);
+/* The same choosing how samples are assigned to windows: in flight (0,
+ * the default: phase_keep_in_flight) or by send time alone (1). A run
+ * whose server log's clock does not match its samples (see
+ * app_settle_clocks) is refused with COW_ECLOCK. */
+int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                       int by_send, app_analysis *a, cow_err *e);
 void app_analysis_release(app_analysis *a);
 
 /* "linear" or "nearest". */

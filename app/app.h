@@ -52,6 +52,8 @@ typedef struct cow_ingest_flags {
     const char *label;        /* --label (single run only) */
     const char *parser;       /* --parser NAME: skip detection */
     int quiet;                /* -q: only errors and the summary line */
+    int follow_symlinks;      /* --follow-symlinks */
+    int replace;              /* --replace: a changed file replaces its rows */
 } cow_ingest_flags;
 
 typedef struct cow_ingest_totals {
@@ -69,6 +71,14 @@ typedef struct cow_ingest_totals {
  * (unusable path or flags), EXIT_IO. */
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot);
+
+/* After a run's files landed: settle the clock of each server log whose
+ * clock is not settled yet: the zone given in o, else inferred from a
+ * pair of a UTC source and a log line naming the same instant (the log's
+ * events are moved to UTC), else checked against the samples (a whole-
+ * hour mismatch is recorded, and analyze refuses the run), else UTC. */
+int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
+                      int quiet, int *mismatch, cow_err *e);
 
 /* Print the one-line ingest summary. */
 void app_print_totals(FILE *fp, const cow_ingest_totals *tot);

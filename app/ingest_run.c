@@ -25,7 +25,10 @@
 #include "writer.h"
 
 /* Rejects printed per file; the rest are only counted and stored. */
-#define SHOW_REJECTS 3
+#define SHOW_REJECTS 5
+/* Files with the same bytes as another file of the run are copies from
+ * this size up (below it, two empty replies or one-value files coincide). */
+#define COPY_MIN_BYTES 256
 
 typedef struct storesink {
     cow_store *st;        /* destination */
@@ -219,11 +222,9 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
 
 /* The file is already in the run: roll back what was begun for it. */
 static int duplicate_file(cow_store *st, cow_src *src, const char *fname,
-                          const cow_ingest_flags *fl, int64_t *run_id,
-                          cow_ingest_totals *tot)
+                          const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
-    store_rollback(st);
-    *run_id = 0;
+    store_rollback(st); /* the run held the file: it exists */
     if (!fl->quiet)
         printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
     src_close(src);
@@ -265,21 +266,94 @@ static void print_landed(const char *fname, const cow_parser *p, const storesink
     printf("\n");
 }
 
+/* Why a file is not a capture file at all: empty, or binary (a NUL byte
+ * among its first bytes). 0 and why[0] == 0 when it may be text. */
+static int not_text(const char *head, size_t n, char *why, size_t cap)
+{
+    const char *nul;
+    why[0] = '\0';
+    if (n == 0) { /* not st_size: /proc files say 0 */
+        snprintf(why, cap, "empty file");
+        return 1;
+    }
+    if ((nul = memchr(head, '\0', n)) != NULL) {
+        snprintf(why, cap, "not text: NUL byte at offset %zu", (size_t)(nul - head));
+        return 1;
+    }
+    return 0;
+}
+
+/* For a file no parser recognises: say so when its first bytes are not
+ * UTF-8 (a binary or a legacy-encoded file), naming line and column. */
+static void not_utf8(const char *head, size_t n, char *why, size_t cap)
+{
+    size_t i = 0, col = 1;
+    long line = 1;
+    while (i < n) {
+        unsigned char c = (unsigned char)head[i];
+        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+                   : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t j;
+        if (len == 0 || (len == 2 && c < 0xc2))
+            goto bad;
+        if (i + len > n)
+            return; /* cut by the peek window */
+        for (j = 1; j < len; j++)
+            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
+                goto bad;
+        if (c == '\n') {
+            line++;
+            col = 0;
+        }
+        i += len;
+        col++;
+    }
+    return;
+bad:
+    snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu: convert it "
+             "(e.g. iconv -f latin1 -t utf-8) or force a parser with --parser NAME",
+             line, col);
+}
+
+/* Records of this file carry their own time: a copy would count twice. */
+static int timed_by_content(const cow_parser *p, const storesink *k)
+{
+    return k->samples > 0 || strcmp(p->name, "mem-series") == 0 ||
+           strcmp(p->name, "throughput-csv") == 0 || strcmp(p->name, "redis-log") == 0;
+}
+
+/* A file as shown: its path below the run's folder (info/info-1.txt). */
+static const char *shown_name(const cow_capture_run *r, const char *path)
+{
+    size_t n = strlen(r->dir);
+    if (strncmp(path, r->dir, n) != 0 || strcmp(r->dir, ".") == 0)
+        return base_name(path);
+    while (path[n] == '/')
+        n++;
+    return path + n;
+}
+
 /* Ingest one file of a run. *run_id is created on first use. */
-static int ingest_file(cow_store *st, const cow_capture_run *r,
-                       const char *path, const cow_parse_opts *o0,
-                       const cow_ingest_flags *fl, int64_t *run_id,
-                       cow_ingest_totals *tot)
+static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
+                       const cow_parse_opts *o0, const cow_ingest_flags *fl,
+                       int64_t *run_id, cow_ingest_totals *tot)
 {
     cow_err e = COW_ERR_INIT;
     cow_src src;
     cow_parse_opts o = *o0;
     const cow_parser *p;
-    const char *head, *why;
-    size_t nhead;
+    const char *head, *unk;
+    size_t nhead, sniff;
     storesink k;
     struct stat sb;
     char sha[65];
+    const char *path = r->files[fi];
+    const char *fname = shown_name(r, path);
+    char old_sha[65], copy[512];
+    int64_t old_id = 0;
+    int replaced = 0;
+    const char *forced = fl->parser ? fl->parser : r->parsers[fi];
+    char why[160];
     int rc, seen = 0;
 
     memset(&k, 0, sizeof(k));
@@ -297,14 +371,29 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         tot->files_refused++;
         return FILE_REFUSED;
     }
-    p = fl->parser ? parser_by_name(fl->parser)
-                   : parser_detect(o.fname, head, nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES);
-    if (p == NULL && fl->parser == NULL &&
-        (why = parser_why_unknown(head, nhead < COW_SNIFF_BYTES ? nhead
-                                                                : COW_SNIFF_BYTES))) {
+    /* A parser that recognises the file reads it, and rejects its bad
+     * lines (a NUL inside a field, binary data after a valid start) with
+     * their line numbers. Only a file none recognises is explained: empty
+     * (an error: a capture that wrote nothing), CR-only line ends (refused
+     * with the fix), or not text (skipped with where it stops being text). */
+    sniff = nhead < COW_SNIFF_BYTES ? nhead : COW_SNIFF_BYTES;
+    p = forced ? parser_by_name(forced)
+               : nhead > 0 ? parser_detect(o.fname, head, sniff) : NULL;
+    if (p == NULL && nhead == 0) {
         cow_err_at(&e, path, 0, 0);
-        COW_FAIL(&e, COW_EPARSE, "%s", why);
-        printf("  %-28s refused: %s\n", o.fname, why);
+        COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
+        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
+        app_error(&e);
+        src_close(&src);
+        tot->files_refused++;
+        return FILE_REFUSED;
+    }
+    if (p == NULL && not_text(head, nhead, why, sizeof(why)) == 0)
+        not_utf8(head, nhead, why, sizeof(why));
+    if (p == NULL && !why[0] && (unk = parser_why_unknown(head, sniff))) {
+        cow_err_at(&e, path, 0, 0);
+        COW_FAIL(&e, COW_EPARSE, "%s", unk);
+        printf("  %-28s refused: %s\n", fname, unk);
         app_error(&e);
         src_close(&src);
         tot->files_refused++;
@@ -312,8 +401,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     }
     if (p == NULL) {
         if (!fl->quiet)
-            printf("  %-28s skipped: no parser recognises it (force one with "
-                   "--parser NAME; see cowtail help ingest)\n", o.fname);
+            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
+                   "no parser recognises it (force one with --parser NAME; "
+                   "see cowtail help ingest)");
         src_close(&src);
         tot->files_skipped++;
         return FILE_SKIPPED;
@@ -325,6 +415,28 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
     k.run = *run_id;
     k.path = path;
     k.progress = isatty(2);
+    /* A file of this name already in the run: the same bytes add nothing;
+     * other bytes are refused unless --replace (then its rows go, in this
+     * transaction, and the new bytes land). */
+    if ((rc = store_file_named(st, k.run, fname, &old_id, old_sha, &seen, &e)) != COW_OK)
+        goto fatal;
+    if (seen) {
+        cow_err he = COW_ERR_INIT;
+        if (src_file_sha256(path, sha, &he) == COW_OK && strcmp(sha, old_sha) == 0)
+            return duplicate_file(st, &src, fname, fl, tot);
+        if (!fl->replace) {
+            store_rollback(st);
+            printf("  %-28s refused: changed since it was ingested\n", fname);
+            app_errorf("%s: changed since it was ingested: remove the run or use "
+                       "--replace", path);
+            src_close(&src);
+            tot->files_refused++;
+            return FILE_REFUSED;
+        }
+        if ((rc = store_file_delete(st, old_id, &e)) != COW_OK)
+            goto fatal;
+        replaced = 1;
+    }
     /* A file already in this run is told apart before parsing when a file
      * of the same size is there (hash it first); otherwise the digest taken
      * while parsing is checked at the end. */
@@ -335,10 +447,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         /* unreadable here: parsing it below says why */
         if (src_file_sha256(path, sha, &he) != COW_OK)
             seen = 0;
-        else if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
+        else if ((rc = store_file_seen(st, k.run, sha, fname, &seen, &e)) != COW_OK)
             goto fatal;
         if (seen)
-            return duplicate_file(st, &src, o.fname, fl, run_id, tot);
+            return duplicate_file(st, &src, fname, fl, tot);
     }
     if ((rc = store_file_begin(st, k.run, path, (int64_t)src.size, p->name,
                                &k.file, &e)) != COW_OK)
@@ -348,18 +460,44 @@ static int ingest_file(cow_store *st, const cow_capture_run *r,
         goto fatal;
     if (rc != COW_OK) {
         src_close(&src);
-        return refuse_file(st, r, fl, path, o.fname, p, &e, run_id, tot);
+        return refuse_file(st, r, fl, path, fname, p, &e, run_id, tot);
     }
     src_sha256(&src, sha);
-    if ((rc = store_file_seen(st, k.run, sha, o.fname, &seen, &e)) != COW_OK)
+    if ((rc = store_file_seen(st, k.run, sha, fname, &seen, &e)) != COW_OK)
         goto fatal;
+    /* the same bytes under another name: a copy, counted once. Only for
+     * files whose records carry their own time (samples, series, logs):
+     * two snapshots that happen to be equal are two observations when
+     * their names place them in time, and tiny files (two empty LATENCY
+     * replies) legitimately coincide. */
+    if (!seen && timed_by_content(p, &k) &&
+        (rc = store_file_copy(st, k.run, k.file, sha, COPY_MIN_BYTES, copy,
+                                       sizeof(copy), &e)) != COW_OK)
+        goto fatal;
+    if (!seen && copy[0]) {
+        store_rollback(st);
+        if (!fl->quiet)
+            printf("  %-28s a copy of %s (same SHA-256): not ingested again\n",
+                   fname, copy);
+        src_close(&src);
+        tot->files_dup++;
+        return FILE_DUP;
+    }
     if (seen)
-        return duplicate_file(st, &src, o.fname, fl, run_id, tot);
+        return duplicate_file(st, &src, fname, fl, tot);
+    /* the file lands: a refusal of it from an earlier ingest is void */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
+        (rc = store_clear_refusal(st, fl->label ? fl->label : r->label, path, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;
     if (!fl->quiet)
-        print_landed(o.fname, p, &k);
+        print_landed(fname, p, &k);
+    if (replaced && !fl->quiet)
+        printf("  %-28s (replaces what was ingested under that name)\n", "");
+    if (k.rejected > SHOW_REJECTS)
+        fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
+                "--run '%s' --file '%s'\n", path, k.rejected - SHOW_REJECTS,
+                fl->label ? fl->label : r->label, fname);
     src_close(&src);
     tot->files_ok++;
     tot->rows += k.rows;
@@ -374,6 +512,60 @@ fatal:
     return FILE_FATAL;
 }
 
+/* A run is its folder in the batch plus its host, not its label: two
+ * runs of one label (run.json says the same "label" on two hosts) stay
+ * two. The later one is renamed label@host, or label~N, and it is said. */
+static int unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
+{
+    size_t i, j;
+    for (i = 0; i < cap->n; i++) {
+        cow_capture_run *r = &cap->runs[i];
+        const char *host = r->meta.host ? r->meta.host : "";
+        char path[1024], dbhost[256], *label;
+        int clash = 0, found, rc, n = 2;
+
+        for (j = 0; j < i && !clash; j++)
+            clash = strcmp(cap->runs[j].label, r->label) == 0;
+        if (!clash) {
+            /* an earlier ingest of another host under this label */
+            if ((rc = store_run_owner(st, r->label, path, sizeof(path), dbhost,
+                                      sizeof(dbhost), &found, e)) != COW_OK)
+                return rc;
+            clash = found && dbhost[0] && strcmp(dbhost, host) != 0;
+        }
+        if (!clash)
+            continue;
+        label = xmalloc(strlen(r->label) + strlen(host) + 24);
+        if (host[0])
+            sprintf(label, "%s@%s", r->label, host);
+        else
+            sprintf(label, "%s~%d", r->label, n);
+        for (;;) {
+            for (j = 0, clash = 0; j < cap->n && !clash; j++)
+                clash = j != i && strcmp(cap->runs[j].label, label) == 0;
+            if (!clash)
+                break;
+            sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
+        }
+        printf("note: another run is labelled '%s' too: the one in %s%s%s is "
+               "labelled '%s'\n", r->label, r->dir, host[0] ? " on host " : "", host,
+               label);
+        free(r->label);
+        r->label = label;
+    }
+    return COW_OK;
+}
+
+/* Was this file named on the command line (not found by a walk)? */
+static int named(char **paths, int npaths, const char *file)
+{
+    int a;
+    for (a = 0; a < npaths; a++)
+        if (strcmp(paths[a], file) == 0)
+            return 1;
+    return 0;
+}
+
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot)
 {
@@ -384,12 +576,24 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
 
     memset(tot, 0, sizeof(*tot));
     capture_init(&cap);
+    cap.follow_symlinks = fl->follow_symlinks;
     for (a = 0; a < npaths; a++) {
         if (capture_add_path(&cap, paths[a], &e) != COW_OK) {
             app_error(&e);
             capture_release(&cap);
             return EXIT_USAGE;
         }
+    }
+    if (unique_labels(st, &cap, &e) != COW_OK) {
+        app_error(&e);
+        capture_release(&cap);
+        return EXIT_IO;
+    }
+    for (i = 0; i < cap.nnotes && !fl->quiet; i++)
+        printf("note: %s\n", cap.notes[i]);
+    for (i = 0; i < cap.nproblems; i++) {
+        app_errorf("%s", cap.problems[i]);
+        code = EXIT_REJECTED;
     }
     if (fl->label && cap.n > 1) {
         app_errorf("--label names one run, but the paths hold %zu runs", cap.n);
@@ -404,7 +608,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
     for (i = 0; i < cap.n; i++) {
         const cow_capture_run *r = &cap.runs[i];
         cow_parse_opts o;
-        int64_t run_id = 0;
+        int64_t run_id = 0, last_run = 0;
         int touched = 0;
 
         if (make_opts(r, fl, &o, &e) != COW_OK) {
@@ -413,10 +617,16 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             code = EXIT_USAGE;
             continue;
         }
-        if (!fl->quiet)
+        if (!fl->quiet) {
             printf("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
+            for (j = 0; j < r->njoined; j++)
+                printf("  joined: %s/ (no latency capture, primary log or "
+                       "run.json of its own)\n", r->joined[j]);
+        }
         for (j = 0; j < r->nfiles; j++) {
-            int out = ingest_file(st, r, r->files[j], &o, fl, &run_id, tot);
+            int out = ingest_file(st, r, j, &o, fl, &run_id, tot);
+            if (run_id != 0)
+                last_run = run_id;
             if (out == FILE_FATAL) {
                 capture_release(&cap);
                 return EXIT_IO;
@@ -425,8 +635,23 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 touched = 1;
             if (out == FILE_REFUSED && code == EXIT_OK)
                 code = EXIT_REJECTED;
+            if ((out == FILE_SKIPPED || out == FILE_REFUSED) && named(paths, npaths, r->files[j])) {
+                app_errorf("%s: named on the command line, but nothing of it "
+                           "landed", r->files[j]);
+                code = code == EXIT_OK ? EXIT_REJECTED : code;
+            }
         }
         tot->runs += touched;
+        if (last_run != 0) {
+            int mismatch = 0;
+            if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK) {
+                app_error(&e);
+                capture_release(&cap);
+                return EXIT_IO;
+            }
+            if (mismatch && code == EXIT_OK)
+                code = EXIT_REJECTED;
+        }
     }
     if (tot->rejected > 0 && code == EXIT_OK)
         code = EXIT_REJECTED;

@@ -2,11 +2,11 @@
  * trade-off), then the folder: charts, workbook, summary (report_job.h). */
 #include "report_job.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>

@@ -40,6 +40,11 @@ const char *const cmd_analyze_usage[] = {
     "  --seed S           bootstrap seed (default 1; printed with results)",
     "  --method M         quantile definition: linear (Hyndman-Fan type 7,",
     "                     numpy's default) or nearest (nearest rank)",
+    "  --assign RULE      which samples a window holds: in-flight (default: a",
+    "                     request in flight at any time during the window,",
+    "                     [send, send + latency) overlapping it; the baseline",
+    "                     keeps only samples overlapping no window) or send",
+    "                     (by send time alone, for comparison)",
     "  --json             print results as JSON (see README)",
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
@@ -52,6 +57,7 @@ const char *const cmd_analyze_usage[] = {
 typedef struct analyze_opts {
     cow_runstats_opts rs;   /* method, resamples, seed */
     int json;               /* --json */
+    int by_send;            /* --assign send: by send time alone */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -279,6 +285,7 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
     rawint(r, "seed", (long long)o->rs.seed);
     rawint(r, "resamples", o->rs.resamples);
     cJSON_AddStringToObject(r, "method", app_method_name(o->rs.method));
+    cJSON_AddStringToObject(r, "assign", o->by_send ? "send" : "in-flight");
     cJSON_AddItemToObject(r, "all", json_stats(&rs->all));
     for (i = 0; i < ph->n; i++) {
         const cow_phase *p = &ph->v[i];
@@ -343,7 +350,7 @@ static int analyze_print(cow_store *st, const cow_run_row *r, const analyze_opts
     app_analysis a;
     int rc, footnote = 0;
 
-    if ((rc = app_analyze(st, r, &o->rs, &a, e)) != COW_OK) {
+    if ((rc = app_analyze_assign(st, r, &o->rs, o->by_send, &a, e)) != COW_OK) {
         app_analysis_release(&a);
         return rc;
     }
@@ -376,6 +383,7 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"seed", required_argument, NULL, 's'},
         {"method", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},
+        {"assign", required_argument, NULL, 'a'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -408,6 +416,13 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
             }
             break;
         case 'j': o->json = 1; break;
+        case 'a':
+            if (strcmp(optarg, "send") == 0 || strcmp(optarg, "in-flight") == 0) {
+                o->by_send = strcmp(optarg, "send") == 0;
+                break;
+            }
+            cli_errorf("--assign %s: expected in-flight or send", optarg);
+            return EXIT_USAGE;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: return EXIT_USAGE;
         }
@@ -424,7 +439,7 @@ int cmd_analyze(int argc, char **argv)
     cow_run_row *rows = NULL, *sel = NULL;
     size_t n = 0, nsel = 0, i;
     cJSON *out = NULL;
-    int code;
+    int code, refused = 0;
 
     if ((code = parse_args(argc, argv, &db, &o)) >= 0)
         return code;
@@ -436,6 +451,10 @@ int cmd_analyze(int argc, char **argv)
     for (i = 0; code == EXIT_OK && i < nsel; i++) {
         if (analyze_print(st, &sel[i], &o, out, &e) != COW_OK) {
             cli_error(&e);
+            if (e.code == COW_ECLOCK) { /* that run only: go on with the others */
+                refused = 1;
+                continue;
+            }
             code = cli_exit_for(e.code);
             if (code == EXIT_OK)
                 code = EXIT_INTERNAL;
@@ -450,5 +469,5 @@ int cmd_analyze(int argc, char **argv)
     free(sel);
     store_free_runs(rows, n);
     store_close(st);
-    return code;
+    return code == EXIT_OK && refused ? EXIT_REJECTED : code;
 }

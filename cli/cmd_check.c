@@ -34,6 +34,8 @@ const char *const cmd_check_usage[] = {
     "  --db FILE          database (default cowtail.db)",
     "  --json             an array, one object per run: run, host, result,",
     "                     checks [{check, result, value, limit, detail}]",
+    "  --fdr              adjust the p-values by Benjamini-Hochberg (false",
+    "                     discovery rate) instead of Holm (family-wise)",
     "",
     "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
     "thresholds file, no runs); 3 database or file system error.",
@@ -185,7 +187,7 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
         }
     }
     if (*tpath == NULL) {
-        cli_errorf("check: --thresholds FILE is required");
+        cli_errorf("check: --thresholds FILE is required (see 'cowtail help check')");
         return EXIT_USAGE;
     }
     return -1;

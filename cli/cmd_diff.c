@@ -178,8 +178,9 @@ static int parse_args(int argc, char **argv, diff_opts *o)
         }
     }
     if (argc - optind < 2) {
-        cli_errorf("diff: give a base run and at least one run to compare");
-        cli_print_usage(stderr, cmd_diff_usage);
+        cli_errorf("diff: give a base run and at least one run to compare (see "
+                   "'cowtail help diff')");
+        fprintf(stderr, "%s\n", cmd_diff_usage[0]);
         return EXIT_USAGE;
     }
     return -1;

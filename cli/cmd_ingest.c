@@ -11,11 +11,14 @@ const char *const cmd_ingest_usage[] = {
     "usage: cowtail ingest [--db FILE] [options] PATH...",
     "",
     "Load capture files into the database. PATH is a capture folder (one",
-    "run), a tree of them (every folder holding files is a run, labelled by",
-    "its path below PATH) or single files (their folder is the run). Each",
-    "file's format is recognised from its content; each file lands whole or",
-    "not at all, and a file already ingested into the same run (same SHA-256)",
-    "adds nothing.",
+    "run), a tree of them or single files (their folder is the run). A run",
+    "is a folder holding a latency capture, a primary's server log or a",
+    "run.json; folders below it holding none of these (info/, smaps_child/,",
+    "replica/...) join it, and ingest says so. A folder with no run below it",
+    "is one run. Each file's format is recognised from its content; each",
+    "file lands whole or not at all; a file already ingested into the same",
+    "run (same SHA-256) adds nothing, and so does a copy of one under",
+    "another name.",
     "",
     "options (each overrides the run.json key in brackets):",
     "  --db FILE            database (default cowtail.db; ':memory:' allowed)",
@@ -30,10 +33,17 @@ const char *const cmd_ingest_usage[] = {
     "                       UTC, stated in the output) [log_tz]",
     "  --log-year YEAR      year for logs whose lines carry none [log_year]",
     "  --parser NAME        skip detection and read every file with NAME",
+    "  --replace            a file whose name is in the run but whose bytes",
+    "                       changed replaces the rows of the earlier one (one",
+    "                       transaction); without it such a file is refused",
+    "  --follow-symlinks    follow symbolic links that stay inside PATH (never",
+    "                       into /proc, /sys or /dev); default: skip them",
     "  -q, --quiet          print only errors and the summary",
     "",
-    "exit: 0 all landed; 1 some lines rejected or files refused; 2 usage or",
-    "unusable path; 3 database or file system error.",
+    "exit: 0 all landed; 1 some lines rejected, files refused, a file named",
+    "on the command line that landed nothing, or entries of the tree that",
+    "could not be read (said, and skipped); 2 usage or unusable path; 3",
+    "database or file system error.",
     NULL
 };
 
@@ -50,6 +60,8 @@ int cmd_ingest(int argc, char **argv)
         {"log-year", required_argument, NULL, 'y'},
         {"parser", required_argument, NULL, 'p'},
         {"quiet", no_argument, NULL, 'q'},
+        {"follow-symlinks", no_argument, NULL, 'F'},
+        {"replace", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *db = COW_DEFAULT_DB;
@@ -78,6 +90,8 @@ int cmd_ingest(int argc, char **argv)
             break;
         case 'p': fl.parser = optarg; break;
         case 'q': fl.quiet = 1; break;
+        case 'F': fl.follow_symlinks = 1; break;
+        case 'r': fl.replace = 1; break;
         case 'h':
             cli_print_usage(stdout, cmd_ingest_usage);
             cli_print_parsers(stdout);
@@ -86,8 +100,8 @@ int cmd_ingest(int argc, char **argv)
         }
     }
     if (optind >= argc) {
-        cli_errorf("ingest: no PATH given");
-        cli_print_usage(stderr, cmd_ingest_usage);
+        cli_errorf("ingest: no PATH given (see 'cowtail help ingest')");
+        fprintf(stderr, "%s\n", cmd_ingest_usage[0]);
         return EXIT_USAGE;
     }
     if (store_open_wait(db, app_store_wait, NULL, &st, &e) != COW_OK) {

@@ -2,7 +2,8 @@
  *
  * The --json form is an array of objects with the stable keys documented
  * in the README: label, scenario, mode, host, trial, files, samples,
- * rejected, events, t_first_us, t_last_us. */
+ * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
+ * t_first_us, t_last_us. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,11 @@ const char *const cmd_runs_usage[] = {
     "",
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of objects with keys label, scenario, mode, host,",
-    "              trial, files, samples, rejected, events, t_first_us,",
-    "              t_last_us (null when unknown), phases (labels of the last",
-    "              analysis, null when never analysed)",
+    "              trial, files, samples, rejected, events (an object: event",
+    "              kind -> count), info_dumps, smaps_snapshots, clock (how",
+    "              each server log's zone was settled), t_first_us, t_last_us",
+    "              (null when unknown), phases (labels of the last analysis,",
+    "              null when never analysed); see the README",
     NULL
 };
 
@@ -50,9 +53,59 @@ static void add_int(cJSON *o, const char *k, long long v, int known)
     }
 }
 
-static int print_json(const cow_run_row *rows, size_t n)
+/* events (kind -> count), info_dumps, smaps_snapshots and clock of run r */
+static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
+{
+    cow_run_extras x;
+    cow_clock_row *c = NULL;
+    cow_server_row *sv = NULL;
+    size_t nc = 0, ns = 0, i;
+    cJSON *ev, *cl, *sa;
+    int rc;
+
+    if ((rc = store_run_extras(st, r->id, &x, e)) != COW_OK)
+        return rc;
+    if ((rc = store_clock_list(st, r->id, &c, &nc, e)) != COW_OK ||
+        (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK) {
+        free(c);
+        store_free_extras(&x);
+        return rc;
+    }
+    ev = cJSON_AddObjectToObject(o, "events");
+    for (i = 0; i < x.nkinds; i++)
+        add_int(ev, x.kinds[i].kind, x.kinds[i].count, 1);
+    add_int(o, "info_dumps", x.info_dumps, 1);
+    add_int(o, "smaps_snapshots", x.smaps_snapshots, 1);
+    cl = cJSON_AddArrayToObject(o, "clock");
+    for (i = 0; i < nc; i++) {
+        cJSON *k = cJSON_CreateObject();
+        add_str(k, "file", c[i].path);
+        add_str(k, "decided", c[i].decided);
+        add_int(k, "offset_s", c[i].off_s, c[i].has_off);
+        add_str(k, "evidence", c[i].evidence);
+        cJSON_AddItemToArray(cl, k);
+    }
+    sa = cJSON_AddArrayToObject(o, "servers");
+    for (i = 0; i < ns; i++) {
+        cJSON *k = cJSON_CreateObject();
+        add_str(k, "role", sv[i].role);
+        add_int(k, "pid", sv[i].pid, sv[i].pid > 0);
+        add_int(k, "port", sv[i].port, sv[i].port > 0);
+        add_str(k, "version", sv[i].version[0] ? sv[i].version : NULL);
+        add_str(k, "run_id", sv[i].run_id[0] ? sv[i].run_id : NULL);
+        add_int(k, "files", sv[i].files, 1);
+        cJSON_AddItemToArray(sa, k);
+    }
+    free(sv);
+    free(c);
+    store_free_extras(&x);
+    return COW_OK;
+}
+
+static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
+    cow_err e = COW_ERR_INIT;
     size_t i;
     int code;
 
@@ -67,7 +120,12 @@ static int print_json(const cow_run_row *rows, size_t n)
         add_int(o, "files", r->files, 1);
         add_int(o, "samples", r->samples, 1);
         add_int(o, "rejected", r->rejected, 1);
-        add_int(o, "events", r->events, 1);
+        if (add_extras(st, r, o, &e) != COW_OK) {
+            cli_error(&e);
+            cJSON_Delete(o);
+            cJSON_Delete(arr);
+            return cli_exit_for(e.code);
+        }
         add_int(o, "t_first_us", r->t_first_us, r->samples > 0);
         add_int(o, "t_last_us", r->t_last_us, r->samples > 0);
         if (r->phases) {
@@ -139,7 +197,7 @@ int cmd_runs(int argc, char **argv)
     }
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    code = json ? print_json(rows, n) : print_table(rows, n);
+    code = json ? print_json(st, rows, n) : print_table(rows, n);
     store_free_runs(rows, n);
     store_close(st);
     return code;

@@ -17,6 +17,8 @@ int cmd_diff(int argc, char **argv);
 extern const char *const cmd_diff_usage[];
 int cmd_check(int argc, char **argv);
 extern const char *const cmd_check_usage[];
+int cmd_rejects(int argc, char **argv);
+extern const char *const cmd_rejects_usage[];
 int cmd_report(int argc, char **argv);
 extern const char *const cmd_report_usage[];
 

@@ -27,6 +27,8 @@ static const cow_command commands[] = {
     {"ingest", cmd_ingest, "load capture folders or files into the database",
      cmd_ingest_usage},
     {"runs", cmd_runs, "list the runs in the database", cmd_runs_usage},
+    {"rejects", cmd_rejects, "every rejected line and refused file, with the reason",
+     cmd_rejects_usage},
     {"analyze", cmd_analyze, "phases, quantiles with intervals, deltas vs baseline",
      cmd_analyze_usage},
     {"doctor", cmd_doctor, "explain the tail with evidence and advice", cmd_doctor_usage},
@@ -108,7 +110,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "help") == 0)
         return help(argc, argv);
     if ((c = find(argv[1])) == NULL) {
-        cli_errorf("unknown command '%s' (see 'cowtail help')", argv[1]);
+        cli_errorf("unknown %s '%s' (see 'cowtail help')",
+                   argv[1][0] == '-' ? "option" : "command", argv[1]);
         return EXIT_USAGE;
     }
     return cli_finish_stdout(c->run(argc - 1, argv + 1));

@@ -2,9 +2,11 @@
 #include "src.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mem.h"
 
@@ -13,15 +15,31 @@
 int src_open_file(cow_src *s, const char *path, cow_err *e)
 {
     struct stat st;
+    int fd, fl;
 
     memset(s, 0, sizeof(*s));
     snprintf(s->name, sizeof(s->name), "%s", path);
-    s->fp = fopen(path, "rb");
-    if (s->fp == NULL) {
+    /* O_NONBLOCK: a FIFO must not block the open; only regular files are
+     * read (a FIFO, device or socket named by mistake is refused). */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         cow_err_at(e, path, 0, 0);
         return COW_FAIL(e, COW_EIO, "cannot open: %s", strerror(errno));
     }
-    s->size = fstat(fileno(s->fp), &st) == 0 ? (long long)st.st_size : -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        cow_err_at(e, path, 0, 0);
+        return COW_FAIL(e, COW_EIO, "not a regular file: not read");
+    }
+    if ((fl = fcntl(fd, F_GETFL)) != -1)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    s->fp = fdopen(fd, "rb");
+    if (s->fp == NULL) {
+        close(fd);
+        cow_err_at(e, path, 0, 0);
+        return COW_FAIL(e, COW_EIO, "cannot open: %s", strerror(errno));
+    }
+    s->size = (long long)st.st_size;
     s->cap = SRC_CHUNK;
     s->buf = xmalloc(s->cap);
     sha256_init(&s->sha);

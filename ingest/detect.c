@@ -24,6 +24,7 @@ static const cow_parser *const parsers[] = {
     &cow_parser_mem_series,
     &cow_parser_redis_info,
     &cow_parser_redis_config,
+    &cow_parser_redis_conf,
     &cow_parser_latency_monitor,
     &cow_parser_cli_latency,
     &cow_parser_throughput_csv,

@@ -271,6 +271,10 @@ static int date_stamp(const char *p, size_t n, int64_t *us, const char **why)
     }
     if (d.mon == 0 || d.day == 0 || d.year == 0 || d.h < 0)
         return 0;
+    if (d.day > time_month_days(d.year, d.mon)) {
+        *why = "timestamp line with an impossible day of the month";
+        return -1;
+    }
     if (d.named_zone || !d.has_zone) {
         *why = d.named_zone
             ? "timestamp line in a named local zone: its offset is unknown; "
@@ -330,7 +334,8 @@ static bool skip_label(const char **p, size_t *n)
 
 int info_stamp_parse(const char *p, size_t n, int64_t *us, const char **why)
 {
-    const char *unit;
+    const char *unit, *iso_why = NULL;
+    cow_iso iso;
     bool label;
     int rc;
 
@@ -346,13 +351,18 @@ int info_stamp_parse(const char *p, size_t n, int64_t *us, const char **why)
         return 0;
     if (info_epoch_parse(p, n, us, &unit))
         return 1;
-    if (time_parse_iso8601(p, n, us)) {
+    if (time_parse_iso(p, n, &iso, &iso_why)) {
+        *us = time_iso_us(&iso);
         if (*us < COW_EPOCH_MIN_S * COW_US_PER_S ||
             *us > COW_EPOCH_MAX_S * COW_US_PER_S) {
             *why = "timestamp line outside the years 1990..2099";
             return -1;
         }
         return 1;
+    }
+    if (n >= 19 && p[4] == '-' && p[7] == '-' && p[13] == ':') {
+        *why = iso_why;     /* ISO 8601 in shape: an impossible date or zone */
+        return -1;
     }
     rc = date_stamp(p, n, us, why);
     if (rc == 0 && label && (is_digit(p[0]) || is_alpha(p[0]))) {

@@ -39,11 +39,15 @@ typedef struct jstate {
     long long rows, rejected;        /* samples accepted, objects rejected */
 } jstate;
 
+/* Latency objects are the elements of a top-level array, or JSON lines
+ * (a whole object on the first line). A document that merely holds a key
+ * like "duration" somewhere (a tool's metadata) is not latency data. */
 static int sniff(const char *fname, const char *head, size_t n)
 {
     size_t i = 0;
     latcols lc;
-    const char *p;
+    const char *p, *end = head + n;
+    int depth = 0, want, lines = 0;
 
     (void)fname;
     if (n >= 3 && (unsigned char)head[0] == 0xEF)
@@ -53,19 +57,46 @@ static int sniff(const char *fname, const char *head, size_t n)
         i++;
     if (i >= n || (head[i] != '[' && head[i] != '{'))
         return 0;
-    /* look for quoted keys that name a time and a latency */
+    if (head[i] == '{') {
+        /* JSON lines: the first object must close on its line */
+        const char *nl = memchr(head + i, '\n', n - i);
+        int d = 0, closed = 0, in_str = 0;
+        for (p = head + i; p < (nl ? nl : end); p++) {
+            if (in_str) {
+                if (*p == '\\')
+                    p++;
+                else if (*p == '"')
+                    in_str = 0;
+            } else if (*p == '"') {
+                in_str = 1;
+            } else if (*p == '{' || *p == '[') {
+                d++;
+            } else if ((*p == '}' || *p == ']') && --d == 0) {
+                closed = 1;
+            }
+        }
+        if (!closed)
+            return 0;
+        lines = 1;
+    }
+    want = lines ? 1 : 2;
+    /* quoted keys of the latency objects that name a time and a latency */
     latcols_init(&lc, NULL);
-    for (p = head + i; p < head + n;) {
-        const char *q = memchr(p, '"', (size_t)(head + n - p));
-        const char *r;
-        if (q == NULL)
-            break;
-        r = memchr(q + 1, '"', (size_t)(head + n - q - 1));
-        if (r == NULL)
-            break;
-        if (r + 1 < head + n && r[1] == ':')
-            latcols_add(&lc, 0, q + 1, (size_t)(r - q - 1));
-        p = r + 1;
+    for (p = head + i; p < end; p++) {
+        if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            depth--;
+        } else if (*p == '"') {
+            const char *q = p, *r = p + 1;
+            while (r < end && *r != '"')
+                r += *r == '\\' && r + 1 < end ? 2 : 1;
+            if (r >= end)
+                break;
+            if (depth == want && r + 1 < end && r[1] == ':')
+                latcols_add(&lc, 0, q + 1, (size_t)(r - q - 1));
+            p = r;
+        }
     }
     if (lc.lat_col < 0)
         return 0;

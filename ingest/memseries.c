@@ -74,6 +74,8 @@ typedef struct ms_state {
     long last_line;             /* its line */
     long rows, rejects;         /* good rows, rejected lines */
     long first_reject;          /* line of the first reject */
+    long mem_seen[MS_MAX_MEM];  /* values per memory column (empty = missing) */
+    long missing;               /* empty memory cells */
 } ms_state;
 
 /* ============================================================ columns */
@@ -437,6 +439,8 @@ static int emit_row(ms_state *m, int64_t t, const double *bytes)
     int j, rc;
 
     for (j = 0; j < m->nmem; j++) {
+        if (isnan(bytes[j]))
+            continue; /* a missing value */
         r.kind = COW_REC_MEM;
         r.u.mem.t_us = t;
         r.u.mem.bytes = bytes[j];
@@ -468,6 +472,15 @@ static int row(ms_state *m, const cow_line *ln)
         return rc;
     for (j = 0; j < m->nmem; j++) {
         const ms_col *f = &c[m->mem_col[j]];
+        const char *cp = f->p;
+        size_t cn = f->n;
+        num_trim(&cp, &cn);
+        if (cn == 0) {
+            /* an empty cell is a missing value (no fork child yet) */
+            bytes[j] = NAN;
+            m->missing++;
+            continue;
+        }
         if (!num_parse_double(f->p, f->n, &v) || v < 0) {
             snprintf(msg, sizeof(msg), "%s '%.*s' is not a non-negative number",
                      m->mem_name[j], (int)(f->n > 40 ? 40 : f->n), f->p);
@@ -475,6 +488,8 @@ static int row(ms_state *m, const cow_line *ln)
         }
         bytes[j] = v * m->mem_mult[j];
     }
+    for (j = 0; j < m->nmem; j++)
+        m->mem_seen[j] += !isnan(bytes[j]);
     if (m->rows > 0 && t < m->last_us) {
         time_format_iso(t, ts, sizeof(ts));
         time_format_iso(m->last_us, prev, sizeof(prev));
@@ -497,10 +512,26 @@ static int notes(ms_state *m)
     int j, rc;
 
     for (j = 0; j < m->nmem; j++)
-        l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s (x%.0f bytes)",
-                              j ? ", " : "", m->mem_name[j], m->mem_mult[j]);
+        if (m->mem_seen[j] > 0)
+            l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s (x%.0f bytes)",
+                                  l ? ", " : "", m->mem_name[j], m->mem_mult[j]);
     if ((rc = sink_note(m->k, "memory_columns", buf, m->e)) != COW_OK)
         return rc;
+    for (j = 0, l = 0, buf[0] = '\0'; j < m->nmem; j++)
+        if (m->mem_seen[j] == 0)
+            l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? ", " : "",
+                                  m->mem_name[j]);
+    if (l > 0) {
+        l += (size_t)snprintf(buf + l, sizeof(buf) - l, " (empty throughout)");
+        if ((rc = sink_note(m->k, "dropped_columns", buf, m->e)) != COW_OK)
+            return rc;
+    }
+    if (m->missing > 0) {
+        snprintf(buf, sizeof(buf), "%ld empty cells (missing values, not errors)",
+                 m->missing);
+        if ((rc = sink_note(m->k, "missing_values", buf, m->e)) != COW_OK)
+            return rc;
+    }
     snprintf(buf, sizeof(buf), "%s: %s", m->time_name, m->how);
     if ((rc = sink_note(m->k, "time_column", buf, m->e)) != COW_OK)
         return rc;

@@ -97,6 +97,7 @@ static const struct {
     {"memory.stat", KF_CG_STAT, NULL},
     {"memory.events", KF_CG_EVENTS, NULL},
     {"memory.events.local", KF_CG_EVENTS, NULL},
+    {"loadavg", KF_LOADAVG, NULL},
     {"hpage_pmd_size", KF_THP, NULL},
     {"shmem_enabled", KF_THP, NULL},
     {"overcommit_memory", KF_SYSCTL_FILE, "vm."},
@@ -380,9 +381,41 @@ static enum kfile_kind classify_keyval(const char *name, const char *p,
     return KF_UNKNOWN;
 }
 
+/* "0.52 0.58 0.59 2/618 12345": three load averages, running/threads,
+ * the last pid; v[0..5] filled. */
+static bool loadavg_split(const char *p, size_t n, double v[6])
+{
+    char buf[128], *q, *end;
+    int i;
+
+    if (n == 0 || n >= sizeof(buf))
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    q = buf;
+    for (i = 0; i < 3; i++) {
+        v[i] = strtod(q, &end);
+        if (end == q || *end != ' ' || !isfinite(v[i]) || v[i] < 0 ||
+            memchr(q, '.', (size_t)(end - q)) == NULL)
+            return false;
+        q = end + 1;
+    }
+    v[3] = strtod(q, &end);
+    if (end == q || *end != '/' || v[3] < 0)
+        return false;
+    q = end + 1;
+    v[4] = strtod(q, &end);
+    if (end == q || *end != ' ' || v[4] < v[3])
+        return false;
+    q = end + 1;
+    v[5] = strtod(q, &end);
+    return end != q && *end == '\0' && v[5] >= 0;
+}
+
 enum kfile_kind procfs_classify(const char *name, const char *p, size_t n,
                                 int *score)
 {
+    double la[6];
     enum kfile_kind nk_kind = procfs_kind_of_name(name), kind;
     const char *c, *v;
     size_t nc, nk, nv;
@@ -396,6 +429,8 @@ enum kfile_kind procfs_classify(const char *name, const char *p, size_t n,
     }
     if (thp_choice(p, n, &c, &nc))
         return *score = 95, KF_THP;
+    if (loadavg_split(p, n, la))
+        return *score = 90, KF_LOADAVG;
     if (sysctl_split(p, n, &nk, &v, &nv))
         return *score = 90, KF_SYSCTL_LIST;
     if ((kind = classify_colon(name, p, n, score)) != KF_UNKNOWN)
@@ -470,30 +505,17 @@ bool procfs_epoch_us(const char *p, size_t n, int64_t *us)
     return false;
 }
 
-/* "20250203T140211" (+ optional Z) at p. */
+/* "20250203T140211" (+ optional Z) at p: ISO 8601's basic format, read
+ * by the one ISO 8601 parser once written in the extended one. */
 static bool compact_iso(const char *p, size_t n, int64_t *us)
 {
-    int f[6], w[6] = {4, 2, 2, 2, 2, 2}, i, k = 0;
-    size_t at = 0;
+    char tmp[20];
 
     if (n < 15 || p[8] != 'T')
         return false;
-    for (i = 0; i < 6; i++) {
-        int v = 0, j;
-        if (i == 3)
-            at++;  /* the 'T' */
-        for (j = 0; j < w[i]; j++, at++) {
-            if (!isdigit((unsigned char)p[at]))
-                return false;
-            v = v * 10 + (p[at] - '0');
-        }
-        f[k++] = v;
-    }
-    if (f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31 || f[3] > 23 ||
-        f[4] > 59 || f[5] > 60)
-        return false;
-    *us = time_us_from_civil(f[0], f[1], f[2], f[3], f[4], f[5], 0);
-    return in_range((double)*us / 1e6);
+    snprintf(tmp, sizeof(tmp), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2s", p, p + 4, p + 6, p + 9,
+             p + 11, p + 13);
+    return time_parse_iso8601(tmp, 19, us) && in_range((double)*us / 1e6);
 }
 
 /* "2025-02-03T14:02:11Z" or, file-name safe, "2025-02-03T14-02-11". */
@@ -869,6 +891,30 @@ static int line_sysctl(kfile *f, const cow_line *ln)
                       num_parse_i64(v, nv, &iv) ? (double)iv : NAN, NULL, ln->no);
 }
 
+/* One /proc/loadavg line: a snapshot of load1/5/15, running, threads,
+ * last_pid (source "loadavg"). */
+static int line_loadavg(kfile *f, const cow_line *ln)
+{
+    static const char *const keys[6] = {"load1", "load5", "load15", "running",
+                                        "threads", "last_pid"};
+    double v[6];
+    char txt[40];
+    int i, rc;
+
+    if (!loadavg_split(ln->p, ln->n, v))
+        return kfile_reject(f, ln, "expected /proc/loadavg: three load averages, "
+                                   "running/threads and the last pid");
+    if ((rc = kfile_snapshot(f, ln->no, "loadavg")) != COW_OK)
+        return rc;
+    for (i = 0; i < 6; i++) {
+        int len = snprintf(txt, sizeof(txt), i < 3 ? "%.2f" : "%.0f", v[i]);
+        if ((rc = kfile_stat(f, "loadavg", keys[i], txt, (size_t)len, v[i], NULL,
+                             ln->no)) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
 static int dispatch(kfile *f, const cow_line *ln)
 {
     switch (f->kind) {
@@ -888,6 +934,8 @@ static int dispatch(kfile *f, const cow_line *ln)
         return line_single(f, ln);
     case KF_SYSCTL_LIST:
         return line_sysctl(f, ln);
+    case KF_LOADAVG:
+        return line_loadavg(f, ln);
     case KF_UNKNOWN:
     case KF_BUNDLE:
         break;
@@ -901,7 +949,7 @@ static int dispatch(kfile *f, const cow_line *ln)
 static const char *const kind_names[] = {
     "unknown", "bundle", "smaps_rollup", "smaps", "status", "meminfo",
     "vmstat", "cgroup one-value file", "cgroup memory.stat",
-    "cgroup memory.events", "thp", "sysctl file", "sysctl list"};
+    "cgroup memory.events", "thp", "sysctl file", "sysctl list", "loadavg"};
 
 /* Engine state around the kfile: what the notes will say. */
 typedef struct engine {

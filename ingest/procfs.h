@@ -30,7 +30,8 @@ enum kfile_kind {
     KF_CG_EVENTS,     /* cgroup v2 memory.events */
     KF_THP,           /* THP sysfs file: bracketed choice or one integer */
     KF_SYSCTL_FILE,   /* one /proc/sys file holding one value */
-    KF_SYSCTL_LIST    /* "vm.overcommit_memory = 1" lines (sysctl -a) */
+    KF_SYSCTL_LIST,   /* "vm.overcommit_memory = 1" lines (sysctl -a) */
+    KF_LOADAVG        /* /proc/loadavg: "0.52 0.58 0.59 2/618 12345" */
 };
 
 /* Distinct smaps field names summed per snapshot; a real kernel prints

@@ -133,6 +133,8 @@
  * concatenated. A little slack covers NTP slews and the whole-second
  * signal-handler stamps. */
 #define RL_BACKSTEP_S 60
+/* Processes told apart in one log (servers and their children). */
+#define RL_MAX_PROCS 64
 /* Sniffing looks at this many lines of the head at most. */
 #define RL_SNIFF_LINES 64
 /* Longest pid we accept (10 digits covers any pid_t). */
@@ -577,6 +579,9 @@ static enum rl_verdict line_parse(const char *p, size_t n, rl_line *l,
 
 /* ===================================================== parse state ====== */
 
+struct rl_state;
+static void proc_seen(struct rl_state *st, long pid, char role);
+
 typedef struct rl_state {
     const cow_parse_opts *o;  /* user/run.json settings */
     cow_sink *k;              /* where records go */
@@ -585,7 +590,18 @@ typedef struct rl_state {
     long prev_line;           /* its line number */
     bool has_prev;            /* prev_us is set */
     bool tz_noted;            /* the log_tz note was emitted */
+    struct {                  /* processes that wrote lines (bounded) */
+        long pid;
+        char roles[5];        /* role letters seen: M, S, C, X */
+        long parent;          /* for a child: the pid that forked it */
+    } procs[RL_MAX_PROCS];
+    int nprocs;
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
+    bool sig_pending;         /* a signal-handler line awaits its next line */
+    int64_t sig_utc_us;       /* its UTC stamp */
+    long sig_line, sig_pid;   /* its line and pid */
+    int64_t sig_prev_us;      /* the local stamp before it */
+    long sig_prev_line;       /* and its line */
     int year_src;             /* 0 unknown yet, 1 given, 2 from mtime */
     int year;                 /* given: current year; mtime: mtime's year */
     int year_mon;             /* given: last month seen; mtime: mtime's month */
@@ -604,6 +620,71 @@ typedef struct rl_state {
     char *norm;               /* the message with words normalized */
     size_t capnorm;           /* its capacity */
 } rl_state;
+
+static int proc_find(rl_state *st, long pid)
+{
+    int i;
+    for (i = 0; i < st->nprocs; i++)
+        if (st->procs[i].pid == pid)
+            return i;
+    if (st->nprocs == RL_MAX_PROCS)
+        return -1;
+    memset(&st->procs[st->nprocs], 0, sizeof(st->procs[0]));
+    st->procs[st->nprocs].pid = pid;
+    return st->nprocs++;
+}
+
+static void proc_seen(rl_state *st, long pid, char role)
+{
+    int i;
+    if (pid <= 0 || (i = proc_find(st, pid)) < 0 || role == 0 ||
+        strchr(st->procs[i].roles, role) != NULL)
+        return;
+    if (strlen(st->procs[i].roles) < sizeof(st->procs[i].roles) - 1)
+        strncat(st->procs[i].roles, &role, 1);
+}
+
+/* "Background saving started by pid N": N is a child of the line's pid. */
+static void proc_child(rl_state *st, long parent, double child)
+{
+    int i;
+    if (child > 0 && child < 1e9 && (i = proc_find(st, (long)child)) >= 0)
+        st->procs[i].parent = parent;
+}
+
+/* A log two servers wrote into (a primary and a replica sharing a file):
+ * which pid is which, and which children each forked. The events keep
+ * their pid; the analysis takes windows from the primary's. */
+static int procs_note(rl_state *st, cow_err *e)
+{
+    char buf[600];
+    size_t o = 0;
+    int i, j, servers = 0;
+
+    for (i = 0; i < st->nprocs; i++)
+        servers += st->procs[i].parent == 0 &&
+                   (strchr(st->procs[i].roles, 'M') || strchr(st->procs[i].roles, 'S'));
+    if (servers < 2)
+        return COW_OK;
+    o += (size_t)snprintf(buf, sizeof(buf), "%d server processes wrote this log "
+                          "(lines split per pid; windows from the primary's):", servers);
+    for (i = 0; i < st->nprocs && o < sizeof(buf); i++) {
+        const char *r = st->procs[i].roles;
+        if (st->procs[i].parent != 0 || !(strchr(r, 'M') || strchr(r, 'S')))
+            continue;
+        o += (size_t)snprintf(buf + o, sizeof(buf) - o, " pid %ld (%s)",
+                              st->procs[i].pid, strchr(r, 'S') ? "replica" : "primary");
+        for (j = 0; j < st->nprocs && o < sizeof(buf); j++)
+            if (st->procs[j].parent == st->procs[i].pid)
+                o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", child %ld",
+                                      st->procs[j].pid);
+        if (o < sizeof(buf))
+            o += (size_t)snprintf(buf + o, sizeof(buf) - o, ";");
+    }
+    if (o > 0 && o < sizeof(buf) && buf[o - 1] == ';')
+        buf[o - 1] = '\0';
+    return sink_note(st->k, "servers", buf, e);
+}
 
 static int reject(rl_state *st, const cow_line *ln, const char *why, cow_err *e)
 {
@@ -724,32 +805,80 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
 }
 
 /* Signal-handler stamps are UTC seconds while the other lines are local
- * time: they are kept out of the ordering check, and a gap to the previous
- * line shows the zone given (or assumed) is wrong. Noted once. */
-static int signal_check(rl_state *st, const cow_line *ln, int64_t t, cow_err *e)
+ * time: they are kept out of the ordering check. Without a zone given, a
+ * signal-handler line between two local lines names the log's offset: the
+ * one offset on the zone grid (15 min) that puts the UTC stamp between
+ * its neighbours. Each such line becomes a "utc_stamp" event (also so
+ * that its UTC events are not shifted when the zone is settled later)
+ * whose value is that offset in seconds, or NaN when the neighbours do
+ * not settle it; settled when the next local line is read. */
+static int utc_stamp_emit(rl_state *st, int64_t next_us, long next_line, cow_err *e)
 {
-    char note[240];
-    int64_t gap_s;
-    long used, guess, a;
+    cow_rec r;
+    char text[200];
+    long lo, hi, off, found = 0, n = 0;
 
-    if (!st->has_prev || st->tzcheck_noted)
+    if (!st->sig_pending)
         return COW_OK;
-    gap_s = (t - st->prev_us) / COW_US_PER_S;
-    if (gap_s > -RL_BACKSTEP_S && gap_s < RL_BACKSTEP_S)
+    st->sig_pending = false;
+    /* local = utc + off; utc stamp truncated to the second */
+    lo = (long)((st->sig_prev_us - st->sig_utc_us) / COW_US_PER_S) - 2;
+    hi = next_line ? (long)((next_us - st->sig_utc_us) / COW_US_PER_S) + 1
+                   : lo + 2 * 14 * 3600; /* no next line: unbounded above */
+    for (off = -14 * 3600; off <= 14 * 3600; off += 900)
+        if (off >= lo && off <= hi) {
+            found = off;
+            n++;
+        }
+    if (st->o->has_tz) {
+        /* stamps were shifted by the zone given: the one found is what
+         * the given zone is off by */
+        long guess = st->o->tz_off_s + found, a = guess < 0 ? -guess : guess;
+        if (n != 1 || !next_line || found == 0 || st->tzcheck_noted)
+            return COW_OK;
+        st->tzcheck_noted = true;
+        snprintf(text, sizeof(text), "line %ld: the signal-handler stamp (UTC) "
+                 "falls between lines %ld and %ld only if the log's local time "
+                 "is UTC%c%02ld:%02ld, not the zone given; check --log-tz",
+                 st->sig_line, st->sig_prev_line, next_line, guess < 0 ? '-' : '+',
+                 a / 3600, a / 60 % 60);
+        return sink_note(st->k, "log_tz_check", text, e);
+    }
+    if (next_line)
+        snprintf(text, sizeof(text), "signal-handler stamp of line %ld between "
+                 "the local stamps of lines %ld and %ld", st->sig_line,
+                 st->sig_prev_line, next_line);
+    else
+        snprintf(text, sizeof(text), "signal-handler stamp of line %ld after "
+                 "the local stamp of line %ld", st->sig_line, st->sig_prev_line);
+    memset(&r, 0, sizeof(r));
+    r.kind = COW_REC_EVENT;
+    r.u.event.t_us = st->sig_utc_us;
+    r.u.event.kind = "utc_stamp";
+    r.u.event.pid = st->sig_pid;
+    r.u.event.value = n == 1 && next_line ? (double)found : NAN;
+    r.u.event.unit = "s";
+    r.u.event.text = text;
+    r.u.event.line = st->sig_line;
+    st->nevents++;
+    return sink_emit(st->k, &r, e);
+}
+
+static int signal_seen(rl_state *st, const rl_line *l, const cow_line *ln,
+                       int64_t t, cow_err *e)
+{
+    int rc;
+    if (!st->has_prev)
         return COW_OK;
-    st->tzcheck_noted = true;
-    /* local - used = utc ~ signal stamp, so the zone is used - gap,
-     * rounded to the quarter hour zones come in */
-    used = st->o->has_tz ? st->o->tz_off_s : 0;
-    guess = used - (long)gap_s;
-    guess = (guess >= 0 ? guess + 450 : guess - 450) / 900 * 900;
-    a = guess < 0 ? -guess : guess;
-    snprintf(note, sizeof(note), "line %ld: the signal-handler stamp (UTC) is "
-             "%+lld s from line %ld: the log's local time looks like "
-             "UTC%c%02ld:%02ld, not the zone used; check --log-tz",
-             ln->no, (long long)gap_s, st->prev_line, guess < 0 ? '-' : '+',
-             a / 3600, a / 60 % 60);
-    return sink_note(st->k, "log_tz_check", note, e);
+    if ((rc = utc_stamp_emit(st, 0, 0, e)) != COW_OK)
+        return rc;
+    st->sig_pending = true;
+    st->sig_utc_us = t;
+    st->sig_line = ln->no;
+    st->sig_pid = l->pid;
+    st->sig_prev_us = st->prev_us;
+    st->sig_prev_line = st->prev_line;
+    return COW_OK;
 }
 
 /* ===================================================== events =========== */
@@ -1033,6 +1162,8 @@ static int line_events(rl_state *st, const rl_line *l, const cow_line *ln,
         return reject(st, ln, st->why, e);
     }
     kind = l->level == '-' && r->kind_verbose ? r->kind_verbose : r->kind;
+    if (r->unit && strcmp(r->unit, "pid") == 0)
+        proc_child(st, l->pid, v);
     if ((rc = emit_event(st, l, ln, t, kind, v, unit, st->text, e)) != COW_OK)
         return rc;
     return r->val == V_VERSION ? emit_version(st, l, ln, t, e) : COW_OK;
@@ -1052,7 +1183,7 @@ static int line_take(rl_state *st, rl_line *l, const cow_line *ln, cow_err *e)
     if (why != NULL)
         return reject(st, ln, why, e);
     if (l->layout == LAYOUT_SIGNAL) {
-        if ((rc = signal_check(st, ln, t, e)) != COW_OK)
+        if ((rc = signal_seen(st, l, ln, t, e)) != COW_OK)
             return rc;
     } else if (st->has_prev && t < st->prev_us - RL_BACKSTEP_S * COW_US_PER_S) {
         snprintf(st->why, sizeof(st->why), "time stamp is %.0f s before line "
@@ -1061,6 +1192,8 @@ static int line_take(rl_state *st, rl_line *l, const cow_line *ln, cow_err *e)
                  (double)(st->prev_us - t) / 1e6, st->prev_line);
         return reject(st, ln, st->why, e);
     } else {
+        if ((rc = utc_stamp_emit(st, t, ln->no, e)) != COW_OK)
+            return rc;
         st->prev_us = t;
         st->prev_line = ln->no;
         st->has_prev = true;
@@ -1092,6 +1225,7 @@ static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
     }
     st->nlog++;
     st->seen |= l.layout | l.ts.kind;
+    proc_seen(st, l.pid, l.role);
     if (!ln->eol)
         return reject(st, ln, "the last line has no line end: the write was "
                       "cut short, so the line is not used", e);
@@ -1165,6 +1299,10 @@ static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
     while ((rc = src_next_line(s, &ln, e)) == 1)
         if ((rc = line_one(&st, &ln, e)) != COW_OK)
             break;
+    if (rc == 0)
+        rc = utc_stamp_emit(&st, 0, 0, e);
+    if (rc == 0)
+        rc = procs_note(&st, e);
     if (rc == 0)
         rc = file_verdict(&st, e);
     else if (rc < 0)

@@ -118,13 +118,22 @@ static int emit(cow_sink *k, int64_t t, double dur, double v, int vkind,
     return sink_emit(k, &r, e);
 }
 
+static int blank(const char *p, size_t n)
+{
+    while (n > 0 && (*p == ' ' || *p == '\t' || *p == '"')) {
+        p++;
+        n--;
+    }
+    return n == 0;
+}
+
 static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
 {
     tfield f[TPUT_MAX_FIELDS];
     latcols lc;
     cow_line ln;
     int got, rc = COW_OK, nf, vcol = -1, vkind = 0, have_header = 0;
-    long long rows = 0, rejected = 0;
+    long long rows = 0, rejected = 0, missing = 0;
     int64_t prev = 0, pending_t = 0;
     double pending_v = NAN, last_dur = NAN;
     long pending_line = 0;
@@ -157,8 +166,13 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
                 return rc;
             }
             rc = COW_OK;
-            if (why == NULL && (!latcols_parse_number(f[vcol].p, f[vcol].n, &v) || v < 0))
+            if (why == NULL && blank(f[vcol].p, f[vcol].n)) {
+                v = NAN; /* an empty cell: a missing value, not a bad row */
+                missing++;
+            } else if (why == NULL &&
+                       (!latcols_parse_number(f[vcol].p, f[vcol].n, &v) || v < 0)) {
                 why = "operations is not a non-negative number";
+            }
         }
         if (why != NULL) {
             rejected++;
@@ -179,7 +193,7 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
         pending_t = t;
         pending_v = v;
         prev = t;
-        rows++;
+        rows += !isnan(v);
     }
     if (got < 0)
         return e->code;
@@ -188,8 +202,14 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
         return COW_FAIL(e, COW_EPARSE, "one row: a throughput series needs two "
                         "rows to know how long an interval is");
     }
-    if (rc == COW_OK && rows > 1)
+    if (rc == COW_OK && rows > 1 && !isnan(pending_v))
         rc = emit(k, pending_t, last_dur, pending_v, vkind, pending_line, e);
+    if (rc == COW_OK && missing > 0) {
+        char buf[96];
+        snprintf(buf, sizeof(buf), "%lld empty cells (missing values, not errors)",
+                 missing);
+        rc = sink_note(k, "missing_values", buf, e);
+    }
     if (rc == COW_OK && parser_too_many_rejects(rows, rejected)) {
         cow_err_at(e, s->name, 0, 0);
         return COW_FAIL(e, COW_EPARSE, "%lld of %lld rows rejected: is this a "

@@ -9,8 +9,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "test-deb: $*" >&2; exit 1; }
 
-dpkg-deb --field "$deb" Package Version Architecture Depends | tee "$work/fields"
-grep -q '^Depends: .*libsqlite3' "$work/fields" || fail "Depends lacks libsqlite3"
+dpkg-deb --field "$deb" Package Version Architecture Depends Description | tee "$work/fields"
+for lib in libc6 libsqlite3-0 libcjson1 libcairo2 libxlsxwriter; do
+    grep -q "^Depends: .*$lib" "$work/fields" || fail "Depends lacks $lib"
+done
+grep -q '^Description: analyse Redis' "$work/fields" || fail "no Description"
 dpkg-deb --contents "$deb" >"$work/contents"
 for f in ./usr/bin/cowtail ./usr/share/man/man1/cowtail.1.gz \
          ./usr/share/bash-completion/completions/cowtail ./usr/share/doc/cowtail/README.md; do

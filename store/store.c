@@ -80,7 +80,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_SAMPLE_SPAN] =
         "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
     [SQL_LOAD_LAT] =
-        "SELECT lat_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
+        "SELECT lat_us, t_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
         " ORDER BY run, t_us",
     [SQL_LOAD_EVENTS] =
         "SELECT t_us, kind, pid, value, unit, text, line FROM events"

@@ -125,6 +125,9 @@ int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us
  * frees *lat); reads only that range of the (run, t_us) key. */
 int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
                          double **lat, size_t *n, cow_err *e);
+/* The same with each sample's send time in *t (caller frees both). */
+int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                     double **lat, int64_t **t, size_t *n, cow_err *e);
 
 /* A run's events in time order. Strings live in the returned set; free it
  * with store_free_events. */
@@ -280,7 +283,117 @@ void store_free_findings(cow_finding_row *rows, size_t n);
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
 void store_free_runs(cow_run_row *rows, size_t n);
 
+/* ------------------------------------------------------------- clocks */
+
+/* A pair of a log stamp and a UTC source naming the same instant. */
+typedef struct cow_clock_pair {
+    double d_s;          /* the log's stamp read as UTC minus the UTC instant, s */
+    double tol_s;        /* how far from the zone grid it may fall */
+    char what[300];      /* which pair, with file:line */
+} cow_clock_pair;
+
+/* How a log's clock was settled (table clocks). */
+typedef struct cow_clock_row {
+    int64_t file;
+    char path[512];
+    char decided[16];    /* given, inferred, assumed, mismatch */
+    int has_off;
+    long off_s;          /* local time minus UTC */
+    char evidence[400];
+} cow_clock_row;
+
+/* Pairs for log `file` of `run`, best first: INFO rdb_last_save_time vs
+ * the save's end line, server start (server_time_usec - uptime) vs the
+ * startup line, signal-handler stamps (caller frees *v). */
+int store_clock_pairs(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                      size_t *n, cow_err *e);
+/* Stamps of the log's window start and end events, in time order. */
+int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
+                        cow_err *e);
+/* Move a log's local-time events to UTC: t_us -= off_us (signal-handler
+ * lines, already UTC, stay). */
+int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e);
+int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decided,
+                    int has_off, long off_s, const char *evidence, cow_err *e);
+int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
+                     cow_err *e);
+/* The run's server logs whose clock is not settled yet, or (all_but_given)
+ * not settled by a zone given (caller frees). */
+int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
+                        int64_t **files, size_t *n, cow_err *e);
+
+/* ------------------------------------------------------ what runs hold */
+
+typedef struct cow_kind_count {
+    char kind[48];       /* event kind */
+    int64_t count;
+} cow_kind_count;
+
+typedef struct cow_run_extras {
+    cow_kind_count *kinds;  /* events per kind, by kind */
+    size_t nkinds;
+    int64_t info_dumps;     /* INFO dumps */
+    int64_t smaps_snapshots; /* smaps / smaps_rollup snapshots */
+} cow_run_extras;
+
+int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e);
+void store_free_extras(cow_run_extras *x);
+
+/* ------------------------------------------------------------ rejects */
+
+typedef struct cow_reject_row {
+    const char *label;   /* run */
+    const char *path;    /* file */
+    int64_t line;        /* 0 when unknown */
+    const char *reason;
+    const char *excerpt; /* the line's start, NULL for a refused file */
+    int refused;         /* 1: the file was refused whole */
+} cow_reject_row;
+
+/* Called per row (strings valid during the call); non-zero stops. */
+typedef int (*cow_reject_cb)(void *ctx, const cow_reject_row *r);
+
+/* Every rejected line and refused file, of run `label` and file `file`
+ * (a path or a base name) when not NULL, by run, file and line. */
+int store_list_rejects(cow_store *st, const char *label, const char *file,
+                       cow_reject_cb cb, void *ctx, cow_err *e);
+/* The file landed: an earlier refusal of it no longer holds. */
+int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e);
+
+/* --------------------------------------------------- files of a run */
+
+/* The file of run `run` named `name` (its path below the run's folder, or
+ * its path): its id and SHA-256; *found 0 when there is none. */
+int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
+                     char sha[65], int *found, cow_err *e);
+/* Path of another file (not `self`) of the run with the same SHA-256 and
+ * at least min_size bytes, into path; "" when there is none. */
+int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
+                    int64_t min_size, char *path, size_t cap, cow_err *e);
+/* Remove a file and every row that came from it (--replace). */
+int store_file_delete(cow_store *st, int64_t file, cow_err *e);
+
+/* The folder and host of the run labelled `label` ("" when unknown);
+ * *found 0 when there is no such run. */
+int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
+                    char *host, size_t hcap, int *found, cow_err *e);
 /* The version of the SQLite library in use ("3.40.1"; static storage). */
 const char *store_sqlite_version(void);
+
+/* A server of a run: from its INFO dumps (told apart by run_id) and its
+ * log (a pid with a startup line), joined on the process id. */
+typedef struct cow_server_row {
+    char run_id[48];     /* INFO run_id, "" when only its log is known */
+    char role[16];       /* primary, replica (INFO role, or replica lines) */
+    int64_t pid;         /* process id, 0 when unknown */
+    int64_t port;        /* tcp_port, 0 when unknown */
+    char version[32];    /* redis_version / valkey_version, or the log's */
+    int64_t files;       /* files that name it (INFO dumps, logs) */
+    int has_log;         /* a log of it is in the run */
+} cow_server_row;
+
+/* The run's servers (caller frees *v). */
+int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
+                      cow_err *e);
 
 #endif

@@ -65,31 +65,48 @@ int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us
     return COW_OK;
 }
 
-int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
-                         double **lat, size_t *n, cow_err *e)
+int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                     double **lat, int64_t **t, size_t *n, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_LOAD_LAT];
-    size_t cap = 0, k = 0;
+    size_t cap = 0, tcap = 0, k = 0;
     int rc;
 
     *lat = NULL;
+    if (t)
+        *t = NULL;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int64(q, 2, t0_us);
     sqlite3_bind_int64(q, 3, t1_us);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (k == cap)
             *lat = xgrow(*lat, sizeof(double), k + 1, &cap);
-        (*lat)[k++] = sqlite3_column_double(q, 0);
+        if (t && k == tcap)
+            *t = xgrow(*t, sizeof(int64_t), k + 1, &tcap);
+        (*lat)[k] = sqlite3_column_double(q, 0);
+        if (t)
+            (*t)[k] = sqlite3_column_int64(q, 1);
+        k++;
     }
     sqlite3_reset(q);
     *n = k;
     if (rc != SQLITE_DONE) {
         free(*lat);
         *lat = NULL;
+        if (t) {
+            free(*t);
+            *t = NULL;
+        }
         *n = 0;
         return sql_fail(st, e, "loading latencies");
     }
     return COW_OK;
+}
+
+int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                         double **lat, size_t *n, cow_err *e)
+{
+    return store_load_range(st, run, t0_us, t1_us, lat, NULL, n, e);
 }
 
 /* A TEXT column copied into a pool of owned strings (NULL for NULL). */

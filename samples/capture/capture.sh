@@ -42,6 +42,10 @@ RATE=100000                         # writer ops/s cap (about 1/4 of what 2 writ
                                     # reach unthrottled here: leaves the fork child a core)
 INFO_EVERY=0.25                     # INFO series period, seconds
 MEM_EVERY=0.15                      # memory series period, seconds
+LAYOUT=${COW_LAYOUT:-flat}          # flat: every file in the run's folder;
+                                    # subfolders: INFO one file per poll in info/,
+                                    # the fork child's smaps in smaps_child/, the
+                                    # replica's log and INFO in replica/
 NICE=${COW_NICE:-0}                 # nice value for servers and loadgen; a negative
                                     # value keeps other jobs on a shared machine
                                     # out of the probe's tail (needs root)
@@ -146,12 +150,14 @@ stop_servers() {
 
 # ---------------------------------------------------------------- samplers
 # Each sampler loops until $STOP exists, so it ends by itself and is waited for.
-info_sampler() {   # port file
-    local ts
+info_sampler() {   # port file-or-folder: a folder gets one info-<epoch_ms>.txt per poll
+    local ts f
     while [[ ! -e $STOP ]]; do
         now_ms ts
-        printf '# ts=%s\n' "$ts" >>"$2"
-        redis-cli -p "$1" info all >>"$2" 2>/dev/null || true
+        f=$2
+        [[ -d $2 ]] && f=$2/info-$ts.txt
+        printf '# ts=%s\n' "$ts" >>"$f"
+        redis-cli -p "$1" info all >>"$f" 2>/dev/null || true
         sleep "$INFO_EVERY"
     done
 }
@@ -205,13 +211,14 @@ mem_sampler() {    # pid dir
 }
 
 snap_smaps() {     # pid dir
-    local ts child
+    local ts child cdir=$2
     now_ms ts
     cat "/proc/$1/smaps_rollup" >"$2/smaps_rollup-$ts.txt" 2>/dev/null || rm -f "$2/smaps_rollup-$ts.txt"
     child=$(child_of "$1")
+    [[ $LAYOUT == subfolders ]] && cdir=$2/smaps_child && mkdir -p "$cdir"
     if [[ -n $child ]]; then
-        cat "/proc/$child/smaps_rollup" >"$2/smaps_rollup-child-$ts.txt" 2>/dev/null ||
-            rm -f "$2/smaps_rollup-child-$ts.txt"
+        cat "/proc/$child/smaps_rollup" >"$cdir/smaps_rollup-child-$ts.txt" 2>/dev/null ||
+            rm -f "$cdir/smaps_rollup-child-$ts.txt"
     fi
 }
 
@@ -296,9 +303,15 @@ run_scenario() {
     mkdir -p "$run/out"
     echo "capture: === $label ===" >&2
 
+    local rdir=$run/out info_out=$run/out/info.txt
+    if [[ $LAYOUT == subfolders ]]; then
+        rdir=$run/out/replica info_out=$run/out/info
+        mkdir -p "$info_out"
+    fi
+    [[ $LAYOUT == subfolders ]] && ((replica)) && mkdir -p "$rdir/info"
     start_server primary "$PORT_P" "$run/primary" "$run/out/redis.log" "${pconf[@]}"
     if ((replica)); then
-        start_server replica "$PORT_R" "$run/replica" "$run/out/replica.log" \
+        start_server replica "$PORT_R" "$run/replica" "$rdir/replica.log" \
             "latency-monitor-threshold $threshold" "repl-diskless-load disabled"
     fi
 
@@ -307,9 +320,14 @@ run_scenario() {
 
     host_facts "$run/out"
     STOP=$run/stop
-    info_sampler "$PORT_P" "$run/out/info.txt" &
-    local info_pid=$!
+    info_sampler "$PORT_P" "$info_out" &
+    local info_pid=$! rinfo_pid=""
     PIDS+=("$info_pid")
+    if [[ $LAYOUT == subfolders ]] && ((replica)); then
+        info_sampler "$PORT_R" "$rdir/info" &
+        rinfo_pid=$!
+        PIDS+=("$rinfo_pid")
+    fi
     # shellcheck disable=SC2154  # primary_PID is set by start_server (printf -v)
     mem_sampler "$primary_PID" "$run/out" &
     local mem_pid=$!
@@ -361,7 +379,7 @@ run_scenario() {
     sleep 0.5
     snap_smaps "$primary_PID" "$run/out"
     touch "$STOP"
-    wait "$info_pid" "$mem_pid" || true
+    wait "$info_pid" "$mem_pid" $rinfo_pid || true
 
     redis-cli -p "$PORT_P" latency latest >"$run/out/latency-latest.txt"
     redis-cli -p "$PORT_P" latency history fork >"$run/out/latency-history-fork.txt"
@@ -389,7 +407,7 @@ run_scenario() {
 
     rm -rf "$out"
     mkdir -p "$out"
-    cp "$run/out/"* "$out/"
+    cp -R "$run/out/." "$out/"
     rm -rf "$run"
     echo "capture: wrote $out" >&2
 }

@@ -1,10 +1,11 @@
 #!/bin/bash
-# helpman.sh COWTAIL MANPAGE -- `cowtail help CMD` and the man page list
-# the same options for every command, and every option the help lists is
-# one the command accepts.
+# helpman.sh COWTAIL MANPAGE SOURCE_DIR -- `cowtail help CMD` and the man
+# page list the same options for every command, every option the help
+# lists is one the command accepts, and every option in the command's
+# getopt table (cli/cmd_CMD.c) is one the help lists.
 set -u
 . "$(dirname "$0")/lib.sh"
-bin=$1 page=$2
+bin=$1 page=$2 src=$3
 
 help_options() { # the options on the item lines of `cowtail help CMD`
     "$bin" help "$1" | sed -n -E 's/^ {2,4}(-[a-zA-Z], )?(--[a-z0-9][a-z0-9-]*).*/\2/p' | sort -u
@@ -29,6 +30,15 @@ for c in $commands; do
         cat "$WORK/diff-$c" >&2
     fi
     check "$c: help and man page list the same options" test ! -s "$WORK/diff-$c"
+    # The getopt table holds exactly the options the help lists.
+    grep -oE '\{"[a-z0-9-]+", *(no|required|optional)_argument' "$src/cli/cmd_$c.c" |
+        sed -E 's/\{"([^"]+)".*/--\1/' | grep -vx -- --help | sort -u >"$WORK/table-$c"
+    grep -vx -- --help "$WORK/help-$c" >"$WORK/listed-$c"
+    if ! diff -u "$WORK/listed-$c" "$WORK/table-$c" >"$WORK/tdiff-$c"; then
+        echo "$c: help (-) and getopt table (+) disagree:" >&2
+        cat "$WORK/tdiff-$c" >&2
+    fi
+    check "$c: help lists every option of its getopt table" test ! -s "$WORK/tdiff-$c"
     # Each listed option is known to the command's parser: with a value
     # it is consumed (or refused as a value), never an unknown option.
     while read -r opt; do

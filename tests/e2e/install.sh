@@ -21,6 +21,19 @@ for lib in SQLite cJSON cairo libxlsxwriter; do
     check "version names $lib" grep -Eq "^$lib [0-9]+\.[0-9]+" "$WORK/version"
 done
 
+# The git revision: named when built from a checkout, empty (and no
+# failure) from an exported tree, also one unpacked inside another checkout.
+if git -C "$src" rev-parse --show-toplevel 2>/dev/null | grep -qx "$(cd "$src" && pwd -P)"; then
+    check "version names the git revision" grep -Eq '^cowtail .* \(git [0-9a-f]+' "$WORK/version"
+fi
+mkdir -p "$WORK/export"
+check "gitrev outside a checkout" \
+    cmake -DSRC="$WORK/export" -DOUT="$WORK/rev.h" -P "$src/cmake/gitrev.cmake"
+check "no revision outside a checkout" grep -qx '#define COW_GIT_REV ""' "$WORK/rev.h"
+check "gitrev in a subfolder of a checkout" \
+    cmake -DSRC="$src/cmake" -DOUT="$WORK/rev2.h" -P "$src/cmake/gitrev.cmake"
+check "no revision of an enclosing checkout" grep -qx '#define COW_GIT_REV ""' "$WORK/rev2.h"
+
 # The page renders, with every groff warning turned on and none given.
 gzip -dc "$prefix/share/man/man1/cowtail.1.gz" >"$WORK/cowtail.1"
 check "installed page is the built one" cmp -s "$WORK/cowtail.1" "$build/cowtail.1"
@@ -36,7 +49,7 @@ complete_words() { # complete_words WORDS... -> what TAB offers after them
              printf "%s\n" "${COMPREPLY[@]}"' _ \
         "$prefix/share/bash-completion/completions/cowtail" "$prefix/bin/cowtail" "$@"
 }
-check "completes commands" test "$(complete_words re | tr '\n' ' ')" = "report "
+check "completes commands" test "$(complete_words re | tr '\n' ' ')" = "rejects report "
 check "completes options" test "$(complete_words report --s | tr '\n' ' ')" = "--scale --seed "
 check "completes parser names" \
     test "$(complete_words ingest --parser redis-l | tr '\n' ' ')" = "redis-log redis-latency "

@@ -10,9 +10,9 @@ check() { # check NAME COMMAND...: counts a pass or prints the failure
         fails=$((fails + 1)); echo "FAIL: $name" >&2; fi
 }
 has() { grep -q -- "$1" "$2"; }
-json_field() { # json_field FILE LABEL KEY -> value of KEY in the run LABEL
+json_field() { # json_field FILE LABEL KEY -> value of the first KEY in the run LABEL
     tr -d '\n\t ' < "$1" | sed 's/},{/}\n{/g' | grep "\"label\":\"$2\"" |
-        sed -n "s/.*\"$3\":\([^,}]*\).*/\1/p" | head -1
+        grep -o "\"$3\":[^,}]*" | head -1 | sed "s/^\"$3\"://"
 }
 finish() { # the closing line ctest shows, and the exit status
     echo "$passes passed, $fails failed"

@@ -10,11 +10,16 @@ DB=$WORK/s.db
 "$COW" ingest -q --db "$DB" "$SAMPLES" > "$WORK/ingest" 2> "$WORK/ingest.err"
 check "ingest exits 0" test $? = 0
 check "every sample file lands, none rejected" has \
-  "ingested 554 files into 30 runs: 358544 records, 0 rejected lines; 0 refused, 0 already ingested, 0 not recognised" "$WORK/ingest"
+  "ingested 604 files into 30 runs: 358544 records, 0 rejected lines; 0 refused, 0 already ingested, 0 not recognised" "$WORK/ingest"
 "$COW" runs --db "$DB" --json > "$WORK/runs"
 check "steady: 5788 samples" test "$(json_field "$WORK/runs" steady samples)" = 5788
 check "steady: 17 files" test "$(json_field "$WORK/runs" steady files)" = 17
-check "fullsync-disk: 31 log events" test "$(json_field "$WORK/runs" fullsync-disk events)" = 31
+tr -d '\n\t ' < "$WORK/runs" | sed 's/{"label":/\n&/g' | grep '"label":"fullsync-disk"' > "$WORK/fd"
+check "fullsync-disk: 31 log events" test "$(sed 's/.*"events":{\([^}]*\)}.*/\1/' "$WORK/fd" | tr ',' '\n' | cut -d: -f2 | paste -sd+ | bc)" = 31
+check "events by kind" has '"sync_bgsave_start":1,' "$WORK/fd"
+check "fullsync-disk: 51 INFO dumps (info/)" has '"info_dumps":51,' "$WORK/fd"
+check "fullsync-disk: 6 smaps snapshots (4 + 2 in smaps_child/)" has '"smaps_snapshots":6,' "$WORK/fd"
+check "the log's zone given" has '"clock":\[{"file":"[^"]*fullsync-disk/redis.log","decided":"given","offset_s":0' "$WORK/fd"
 
 "$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
 tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"

@@ -170,7 +170,7 @@ run cronly "$COW" ingest --db "$WORK/w.db" "$d"
 check "8.3 CR-only line ends: exit 1 with a fix" has "line ends are CR only (classic Mac text)" "$WORK/cronly.out"
 d=$(mk latin1); printf 'timestamp_us,latenz_\351_us\n1796028608433937,5.0\n' > "$d/latency.csv"
 run latin1 "$COW" ingest --db "$WORK/w.db" "$d"
-check "8.4 invalid UTF-8 header: says so" has "not UTF-8 text: convert it" "$WORK/latin1.out"
+check "8.4 invalid UTF-8 header: says so" has "not text: invalid UTF-8 at line 1, column 21: convert it" "$WORK/latin1.out"
 d=$(mk duphead); printf 'timestamp_us,latency_us,latency_us\n1796028608433937,5.0,7\n' > "$d/latency.csv"
 run duphead "$COW" ingest --db "$WORK/w.db" "$d"
 check "8.5 duplicate header names: exit 1" test "$rc" = 1

@@ -115,6 +115,8 @@ static void info_should_parse_stamp_lines(void)
         {"Mon Feb  3 14:02:11 CET 2025", -1, 0},
         {"Mon Feb  3 14:02:11 2025", -1, 0},
         {"ts=12", -1, 0},
+        {"Mon Feb 31 14:02:11 UTC 2025", -1, 0},     /* not 3 March */
+        {"2025-02-31T14:02:11Z", -1, 0},
         /* 5.x not stamps */
         {"# Server", 0, 0},
         {"used_memory:412337152", 0, 0},

@@ -184,10 +184,53 @@ static void runstats_should_find_a_tail_lift(void)
     phase_release(&ph);
 }
 
+/* A request sent 4.2 ms before the window opened that took 12.4 ms (it
+ * waited out the fork) is the window's, not the baseline's. */
+static void in_flight_should_give_a_straddling_sample_to_the_window(void)
+{
+    cow_phase v[3];
+    cow_phases ph = {v, 3, 3};
+    int64_t t[] = {T0, T0 + S(1), T0 + S(2) - 4200, T0 + S(2) - 100, T0 + S(2) + 10,
+                   T0 + S(3) - 50, T0 + S(3) + 5};
+    double lat[] = {100, 200, 12400, 50, 300, 40, 70};
+    double buf[7];
+    size_t n = sizeof(t) / sizeof(t[0]);
+
+    memset(v, 0, sizeof(v));
+    v[0].kind = COW_PHASE_BASELINE;
+    v[0].t0_us = T0;
+    v[0].t1_us = T0 + S(2);
+    v[1].kind = COW_PHASE_BGSAVE;
+    v[1].t0_us = T0 + S(2);
+    v[1].t1_us = T0 + S(3);
+    v[2].kind = COW_PHASE_AFTER;
+    v[2].t0_us = T0 + S(3);
+    v[2].t1_us = T0 + S(4);
+    /* baseline: sent before t0; the 12.4 ms one overlaps the window, the
+     * one sent 100 us before t0 with 50 us ends before it */
+    memcpy(buf, lat, sizeof(lat));
+    CHECK_INT(phase_keep_in_flight(&ph, 0, t, buf, n), 3);
+    CHECK_NEAR(buf[0], 100, 0);
+    CHECK_NEAR(buf[1], 200, 0);
+    CHECK_NEAR(buf[2], 50, 0);
+    /* the window: the straddling request, the two sent inside it */
+    memcpy(buf, lat, sizeof(lat));
+    CHECK_INT(phase_keep_in_flight(&ph, 1, t, buf, n), 3);
+    CHECK_NEAR(buf[0], 12400, 0);
+    CHECK_NEAR(buf[1], 300, 0);
+    CHECK_NEAR(buf[2], 40, 0);
+    /* after: the one sent 50 us before t1 with 40 us ended inside the
+     * window, the one sent after t1 is after's */
+    memcpy(buf, lat, sizeof(lat));
+    CHECK_INT(phase_keep_in_flight(&ph, 2, t, buf, n), 1);
+    CHECK_NEAR(buf[0], 70, 0);
+}
+
 int main(void)
 {
     RUN(phases_should_follow_log_windows);
     RUN(phases_should_mark_overlaps_and_use_polls);
     RUN(runstats_should_find_a_tail_lift);
+    RUN(in_flight_should_give_a_straddling_sample_to_the_window);
     return REPORT();
 }

@@ -309,7 +309,37 @@ static void redislog_should_flag_a_zone_contradicted_by_signal_handler_lines(voi
     CHECK_INT(run_file("r4-noyear.log", &o, &c, &e), COW_OK);
     CHECK_INT(c.nrejects, 0);
     CHECK(note(&c, "log_tz_check") != NULL &&
-          strstr(note(&c, "log_tz_check"), "looks like UTC+00:00") != NULL);
+          strstr(note(&c, "log_tz_check"), "is UTC+00:00, not the zone given") != NULL);
+    collect_free(&c);
+
+    /* the right zone: no note, though the signal-handler line comes 4 s
+     * after the line before it (a gap is time passing, not a zone) */
+    o.tz_off_s = 0;
+    CHECK_INT(run_file("r4-noyear.log", &o, &c, &e), COW_OK);
+    CHECK(note(&c, "log_tz_check") == NULL);
+    collect_free(&c);
+}
+
+/* Without a zone, a signal-handler line between two local lines names
+ * the offset: an utc_stamp event whose value is it, in seconds. */
+static void redislog_should_pair_signal_handler_stamps_with_local_ones(void)
+{
+    collect c;
+    cow_err e;
+    cow_parse_opts o = opts0();
+    size_t i, n = 0;
+
+    o.log_year = 2023;
+    CHECK_INT(run_file("r4-noyear.log", &o, &c, &e), COW_OK);
+    CHECK(note(&c, "log_tz_check") == NULL);
+    for (i = 0; i < c.n; i++)
+        if (c.recs[i].kind == COW_REC_EVENT && strcmp(c.recs[i].u.event.kind, "utc_stamp") == 0) {
+            n++;
+            CHECK_NEAR(c.recs[i].u.event.value, 0, 0);
+            CHECK_INT(c.recs[i].u.event.line, 24);
+            CHECK_INT(c.recs[i].u.event.t_us, INT64_C(1704067210) * 1000000);
+        }
+    CHECK_INT(n, 1);
     collect_free(&c);
 }
 
@@ -667,6 +697,7 @@ int main(void)
     RUN(redislog_should_infer_the_year_from_mtime_across_new_year);
     RUN(redislog_should_refuse_a_yearless_log_without_year_info);
     RUN(redislog_should_flag_a_zone_contradicted_by_signal_handler_lines);
+    RUN(redislog_should_pair_signal_handler_stamps_with_local_ones);
     RUN(redislog_should_keep_the_zone_of_iso8601_stamps);
     RUN(redislog_should_read_the_2_8_pid_shape);
     RUN(redislog_should_read_6_x_cow_aof_and_crash_lines);

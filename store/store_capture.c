@@ -1,0 +1,545 @@
+/* store_capture.c -- what capture discovery and the clocks of server logs
+ * need from the store (store.h): the pairs that settle a log's zone, and
+ * the clocks table (migration 006). Statements here run once per log
+ * file, so they are prepared per call. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+/* ------------------------------------------------------------- clocks */
+
+/* Run one ad-hoc statement per call: these run once per log file. */
+static int prep(cow_store *st, const char *sql, sqlite3_stmt **q, cow_err *e)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
+        return sql_fail(st, e, "preparing a query");
+    return COW_OK;
+}
+
+static void add_pair(cow_clock_pair **v, size_t *n, size_t *cap, double d_s,
+                     double tol_s, const char *what)
+{
+    cow_clock_pair *p;
+    *v = xgrow(*v, sizeof(**v), *n + 1, cap);
+    p = &(*v)[(*n)++];
+    p->d_s = d_s;
+    p->tol_s = tol_s;
+    snprintf(p->what, sizeof(p->what), "%s", what);
+}
+
+static const char *col_text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "";
+}
+
+/* The log's save completions against INFO rdb_last_save_time (set by the
+ * primary in the second it logs "Background saving terminated"). */
+static int pairs_save(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                      size_t *n, size_t *cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st,
+        "SELECT ev.t_us, ev.line, lf.path, i.num, f.path, i.line FROM events ev"
+        " JOIN files lf ON lf.id = ev.file,"
+        " (SELECT num, file, min(line) AS line FROM info WHERE run = ?1 AND"
+        "  key = 'rdb_last_save_time' AND num > 0 GROUP BY num LIMIT 1000) i"
+        " JOIN files f ON f.id = i.file"
+        " WHERE ev.file = ?2 AND ev.kind IN ('bgsave_done', 'rdb_saved')"
+        " ORDER BY ev.kind = 'rdb_saved', ev.t_us LIMIT 10000", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char what[300];
+        double d = (double)sqlite3_column_int64(q, 0) / 1e6 - sqlite3_column_double(q, 3);
+        snprintf(what, sizeof(what), "INFO rdb_last_save_time %.0f (%s:%lld) vs "
+                 "the save's end at %s:%lld", sqlite3_column_double(q, 3),
+                 col_text(q, 4), (long long)sqlite3_column_int64(q, 5),
+                 col_text(q, 2), (long long)sqlite3_column_int64(q, 1));
+        add_pair(v, n, cap, d, 2.0, what);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading save pairs");
+}
+
+/* The server's start from its first INFO dump (server_time_usec minus
+ * uptime_in_seconds, same process_id) against the log's startup line. */
+static int pairs_start(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                       size_t *n, size_t *cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st,
+        "SELECT ev.t_us, ev.line, lf.path, s.num - 1e6 * u.num, f.path, s.line"
+        " FROM info s JOIN info u ON u.file = s.file AND u.dump = s.dump AND"
+        "  u.key = 'uptime_in_seconds'"
+        " LEFT JOIN info p ON p.file = s.file AND p.dump = s.dump AND p.key = 'process_id'"
+        " JOIN files f ON f.id = s.file"
+        " JOIN events ev ON ev.file = ?2 AND ev.kind = 'server_start' AND"
+        "  (p.num IS NULL OR ev.pid IS NULL OR ev.pid = p.num)"
+        " JOIN files lf ON lf.id = ev.file"
+        " WHERE s.run = ?1 AND s.key = 'server_time_usec'"
+        " GROUP BY ev.line ORDER BY ev.t_us LIMIT 100", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char what[300];
+        double d = ((double)sqlite3_column_int64(q, 0) - sqlite3_column_double(q, 3)) / 1e6;
+        snprintf(what, sizeof(what), "INFO server_time_usec - uptime_in_seconds "
+                 "(%s:%lld) vs the startup line %s:%lld", col_text(q, 4),
+                 (long long)sqlite3_column_int64(q, 5), col_text(q, 2),
+                 (long long)sqlite3_column_int64(q, 1));
+        add_pair(v, n, cap, d, 3.0, what);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading start pairs");
+}
+
+/* Signal-handler stamps the parser placed between two local lines. */
+static int pairs_signal(cow_store *st, int64_t file, cow_clock_pair **v, size_t *n,
+                        size_t *cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st,
+        "SELECT ev.value, ev.line, f.path, ev.text FROM events ev JOIN files f"
+        " ON f.id = ev.file WHERE ev.file = ?1 AND ev.kind = 'utc_stamp' AND"
+        " ev.value IS NOT NULL ORDER BY ev.line LIMIT 100", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char what[300];
+        snprintf(what, sizeof(what), "the epoch-stamped signal-handler line %s:%lld",
+                 col_text(q, 2), (long long)sqlite3_column_int64(q, 1));
+        add_pair(v, n, cap, sqlite3_column_double(q, 0), 0.5, what);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading signal pairs");
+}
+
+int store_clock_pairs(cow_store *st, int64_t run, int64_t file, cow_clock_pair **v,
+                      size_t *n, cow_err *e)
+{
+    size_t cap = 0;
+    int rc;
+    *v = NULL;
+    *n = 0;
+    if ((rc = pairs_save(st, run, file, v, n, &cap, e)) == COW_OK &&
+        (rc = pairs_start(st, run, file, v, n, &cap, e)) == COW_OK)
+        rc = pairs_signal(st, file, v, n, &cap, e);
+    if (rc != COW_OK) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
+                        cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *t = NULL;
+    *n = 0;
+    if ((rc = prep(st,
+        "SELECT t_us FROM events WHERE file = ?1 AND kind IN ('bgsave_start',"
+        " 'sync_bgsave_start', 'aof_rewrite_start', 'forkless_start',"
+        " 'bgsave_done', 'aof_rewrite_done', 'sync_success', 'forkless_done')"
+        " ORDER BY t_us LIMIT 100000", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t = xgrow(*t, sizeof(int64_t), *n + 1, &cap);
+        (*t)[(*n)++] = sqlite3_column_int64(q, 0);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading window events");
+}
+
+int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    /* signal-handler lines are UTC already */
+    if ((rc = prep(st,
+        "UPDATE events SET t_us = t_us - ?2 WHERE file = ?1 AND kind != 'utc_stamp'"
+        " AND (line IS NULL OR line NOT IN (SELECT line FROM events WHERE"
+        " file = ?1 AND kind = 'utc_stamp'))", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    sqlite3_bind_int64(q, 2, off_us);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "shifting log events");
+}
+
+int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decided,
+                    int has_off, long off_s, const char *evidence, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st, "INSERT OR REPLACE INTO clocks (run, file, decided, off_s,"
+                   " evidence) VALUES (?1, ?2, ?3, ?4, ?5)", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, file);
+    sqlite3_bind_text(q, 3, decided, -1, SQLITE_STATIC);
+    if (has_off)
+        sqlite3_bind_int64(q, 4, off_s);
+    bind_text(q, 5, evidence);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "recording the log's clock");
+}
+
+int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *v = NULL;
+    *n = 0;
+    if ((rc = prep(st, "SELECT c.file, f.path, c.decided, c.off_s, c.evidence FROM"
+                   " clocks c JOIN files f ON f.id = c.file WHERE c.run = ?1"
+                   " ORDER BY f.path", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_clock_row *r;
+        *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
+        r = &(*v)[(*n)++];
+        memset(r, 0, sizeof(*r));
+        r->file = sqlite3_column_int64(q, 0);
+        snprintf(r->path, sizeof(r->path), "%s", col_text(q, 1));
+        snprintf(r->decided, sizeof(r->decided), "%s", col_text(q, 2));
+        r->has_off = sqlite3_column_type(q, 3) != SQLITE_NULL;
+        r->off_s = (long)sqlite3_column_int64(q, 3);
+        snprintf(r->evidence, sizeof(r->evidence), "%s", col_text(q, 4));
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+        return sql_fail(st, e, "reading clocks");
+    }
+    return COW_OK;
+}
+
+int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
+                        int64_t **files, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *files = NULL;
+    *n = 0;
+    if ((rc = prep(st, "SELECT id FROM files WHERE run = ?1 AND parser = 'redis-log'"
+                   " AND id NOT IN (SELECT file FROM clocks WHERE run = ?1 AND"
+                   " (?2 = 0 OR decided = 'given')) ORDER BY id", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int(q, 2, all_but_given != 0);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *files = xgrow(*files, sizeof(int64_t), *n + 1, &cap);
+        (*files)[(*n)++] = sqlite3_column_int64(q, 0);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading log files");
+}
+
+/* ------------------------------------------------------ what runs hold */
+
+int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+
+    memset(x, 0, sizeof(*x));
+    if ((rc = prep(st, "SELECT kind, count(*) FROM events WHERE run = ?1"
+                   " GROUP BY kind ORDER BY kind", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_kind_count *k;
+        x->kinds = xgrow(x->kinds, sizeof(*x->kinds), x->nkinds + 1, &cap);
+        k = &x->kinds[x->nkinds++];
+        snprintf(k->kind, sizeof(k->kind), "%s", col_text(q, 0));
+        k->count = sqlite3_column_int64(q, 1);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    if ((rc = prep(st, "SELECT (SELECT count(*) FROM (SELECT DISTINCT file, dump"
+                   " FROM info WHERE run = ?1 AND section IS NOT 'config')), (SELECT count(*) FROM (SELECT"
+                   " DISTINCT file, t_us FROM stats WHERE run = ?1 AND source IN"
+                   " ('smaps', 'smaps_rollup')))", &q, e)) != COW_OK) {
+        store_free_extras(x);
+        return rc;
+    }
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        x->info_dumps = sqlite3_column_int64(q, 0);
+        x->smaps_snapshots = sqlite3_column_int64(q, 1);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    return COW_OK;
+fail:
+    store_free_extras(x);
+    return sql_fail(st, e, "reading what a run holds");
+}
+
+void store_free_extras(cow_run_extras *x)
+{
+    free(x->kinds);
+    memset(x, 0, sizeof(*x));
+}
+
+/* ------------------------------------------------------------ rejects */
+
+int store_list_rejects(cow_store *st, const char *label, const char *file,
+                       cow_reject_cb cb, void *ctx, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc, stop = 0;
+
+    /* rejected lines of landed files, then files refused whole; a file is
+     * matched by its path or its path's end (a base name) */
+    if ((rc = prep(st,
+        "SELECT r.label, f.path, j.line, j.reason, j.excerpt, 0 FROM rejects j"
+        " JOIN files f ON f.id = j.file JOIN runs r ON r.id = f.run"
+        " WHERE (?1 IS NULL OR r.label = ?1) AND (?2 IS NULL OR f.path = ?2 OR"
+        "  substr(f.path, -length(?2) - 1) = '/' || ?2)"
+        " UNION ALL"
+        " SELECT label, path, line, reason, NULL, 1 FROM refusals"
+        " WHERE (?1 IS NULL OR label = ?1) AND (?2 IS NULL OR path = ?2 OR"
+        "  substr(path, -length(?2) - 1) = '/' || ?2)"
+        " ORDER BY 1, 2, 6, 3", &q, e)) != COW_OK)
+        return rc;
+    bind_text(q, 1, label);
+    bind_text(q, 2, file);
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_reject_row r;
+        r.label = col_text(q, 0);
+        r.path = col_text(q, 1);
+        r.line = sqlite3_column_type(q, 2) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 2);
+        r.reason = col_text(q, 3);
+        r.excerpt = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL : col_text(q, 4);
+        r.refused = sqlite3_column_int(q, 5);
+        stop = cb(ctx, &r);
+    }
+    sqlite3_finalize(q);
+    return stop || rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading rejects");
+}
+
+int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st, "DELETE FROM refusals WHERE label = ?1 AND path = ?2", &q, e)) != COW_OK)
+        return rc;
+    bind_text(q, 1, label);
+    bind_text(q, 2, path);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a refusal");
+}
+
+/* --------------------------------------------------- files of a run */
+
+/* A file of the run by its name below the run's folder (or its path). */
+static const char *const NAME_MATCH =
+    " (path = ?2 OR substr(path, -length(?2) - 1) = '/' || ?2)";
+
+int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
+                     char sha[65], int *found, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    char sql[300];
+    int rc;
+
+    *found = 0;
+    snprintf(sql, sizeof(sql), "SELECT id, sha256 FROM files WHERE run = ?1 AND%s"
+             " ORDER BY id DESC LIMIT 1", NAME_MATCH);
+    if ((rc = prep(st, sql, &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *found = 1;
+        *id = sqlite3_column_int64(q, 0);
+        snprintf(sha, 65, "%s", col_text(q, 1));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a file by name");
+}
+
+int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
+                    int64_t min_size, char *path, size_t cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    path[0] = '\0';
+    if ((rc = prep(st, "SELECT path FROM files WHERE run = ?1 AND sha256 = ?2 AND"
+                   " id != ?3 AND size >= ?4 ORDER BY id LIMIT 1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, sha, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, self);
+    sqlite3_bind_int64(q, 4, min_size);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        snprintf(path, cap, "%s", col_text(q, 0));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
+}
+
+int store_file_delete(cow_store *st, int64_t file, cow_err *e)
+{
+    static const char *const tables[] = {"samples", "rejects", "events", "info",
+        "stats", "mem", "latmon", "intervals", "pctl", "clocks", NULL};
+    sqlite3_stmt *q = NULL;
+    char sql[120];
+    size_t i;
+    int rc;
+
+    for (i = 0; tables[i]; i++) {
+        snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE file = ?1", tables[i]);
+        if ((rc = prep(st, sql, &q, e)) != COW_OK)
+            return rc;
+        sqlite3_bind_int64(q, 1, file);
+        rc = sqlite3_step(q);
+        sqlite3_finalize(q);
+        if (rc != SQLITE_DONE)
+            return sql_fail(st, e, "removing a file's rows");
+    }
+    if ((rc = prep(st, "DELETE FROM files WHERE id = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "removing a file");
+}
+
+int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
+                    char *host, size_t hcap, int *found, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    *found = 0;
+    path[0] = host[0] = '\0';
+    if ((rc = prep(st, "SELECT path, host FROM runs WHERE label = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *found = 1;
+        snprintf(path, pcap, "%s", col_text(q, 0));
+        snprintf(host, hcap, "%s", col_text(q, 1));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
+}
+
+/* ------------------------------------------------------------ servers */
+
+static cow_server_row *server_add(cow_server_row **v, size_t *n, size_t *cap)
+{
+    cow_server_row *s;
+    *v = xgrow(*v, sizeof(**v), *n + 1, cap);
+    s = &(*v)[(*n)++];
+    memset(s, 0, sizeof(*s));
+    return s;
+}
+
+int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
+                      cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0, i, ninfo;
+    int rc;
+
+    *v = NULL;
+    *n = 0;
+    /* servers that answered INFO, told apart by run_id */
+    if ((rc = prep(st,
+        "SELECT r.text, max(CASE WHEN i.key = 'role' THEN i.text END),"
+        " max(CASE WHEN i.key = 'process_id' THEN i.num END),"
+        " max(CASE WHEN i.key = 'tcp_port' THEN i.num END),"
+        " max(CASE WHEN i.key IN ('redis_version', 'valkey_version') THEN i.text END),"
+        " count(DISTINCT i.file)"
+        " FROM info r JOIN info i ON i.file = r.file AND i.dump = r.dump"
+        " WHERE r.run = ?1 AND r.key = 'run_id' AND i.run = ?1 AND i.key IN"
+        " ('role', 'process_id', 'tcp_port', 'redis_version', 'valkey_version')"
+        " GROUP BY r.text ORDER BY min(r.t_us)", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_server_row *s = server_add(v, n, &cap);
+        const char *role = col_text(q, 1);
+        snprintf(s->run_id, sizeof(s->run_id), "%s", col_text(q, 0));
+        snprintf(s->role, sizeof(s->role), "%s",
+                 strcmp(role, "slave") == 0 ? "replica" : strcmp(role, "master") == 0
+                 ? "primary" : role);
+        s->pid = sqlite3_column_type(q, 2) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 2);
+        s->port = sqlite3_column_type(q, 3) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 3);
+        snprintf(s->version, sizeof(s->version), "%s", col_text(q, 4));
+        s->files = sqlite3_column_int64(q, 5);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    ninfo = *n;
+    /* servers that wrote a log: the pids with a startup line */
+    if ((rc = prep(st,
+        "SELECT pid, max(CASE WHEN kind = 'version' THEN text END),"
+        " max(kind LIKE 'repl\\_%' ESCAPE '\\' OR kind = 'role_change'),"
+        " count(DISTINCT file) FROM events WHERE run = ?1 AND pid IN"
+        " (SELECT pid FROM events WHERE run = ?1 AND kind = 'server_start')"
+        " GROUP BY pid ORDER BY min(t_us)", &q, e)) != COW_OK)
+        goto fail_free;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t pid = sqlite3_column_int64(q, 0);
+        cow_server_row *s = NULL;
+        for (i = 0; i < ninfo; i++)
+            if ((*v)[i].pid == pid)
+                s = &(*v)[i];
+        if (s == NULL) {
+            s = server_add(v, n, &cap);
+            s->pid = pid;
+            snprintf(s->role, sizeof(s->role), "%s",
+                     sqlite3_column_int(q, 2) ? "replica" : "primary");
+            snprintf(s->version, sizeof(s->version), "%s", col_text(q, 1));
+        }
+        s->files += sqlite3_column_int64(q, 3);
+        s->has_log = 1;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto fail;
+    return COW_OK;
+fail:
+    rc = sql_fail(st, e, "reading the run's servers");
+fail_free:
+    free(*v);
+    *v = NULL;
+    *n = 0;
+    return rc;
+}

@@ -1,0 +1,267 @@
+#!/bin/bash
+# capture.sh COWTAIL SAMPLES DATA -- end-to-end: run discovery (subfolders join
+# the run that encloses them), the tree walk's safety (links, FIFOs, loops,
+# unreadable entries) and files that are not capture files at all. The
+# trees are built here from a real sample.
+set -u
+COW=$1
+SAMPLES=$2
+DATA=$3
+. "$(dirname "$0")/lib.sh"
+SRC=$SAMPLES/fullsync-disk
+
+# --- the bundled sample in the subfolder layout is one run
+"$COW" ingest --db "$WORK/s.db" "$SRC" > "$WORK/s.out" 2> "$WORK/s.err"
+check "subfolder sample exits 0" test $? = 0
+check "one run" has "into 1 run:" "$WORK/s.out"
+check "info/ joined the run" has "  joined: info/ (no latency capture, primary log or run.json of its own)" "$WORK/s.out"
+check "replica/ joined the run" has "  joined: replica/" "$WORK/s.out"
+check "smaps_child/ joined the run" has "  joined: smaps_child/" "$WORK/s.out"
+check "joined files shown by their path" has "  replica/replica.log  *redis-log" "$WORK/s.out"
+"$COW" runs --db "$WORK/s.db" --json > "$WORK/s.json"
+check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
+tr -d '\n\t ' < "$WORK/s.json" > "$WORK/s.flat"
+check "servers: the primary from INFO and its log" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":52}' "$WORK/s.flat"
+check "servers: the replica from replica/replica.log" has '{"role":"replica","pid":1678,"port":null,"version":"7.0.15","run_id":null,"files":1}\]' "$WORK/s.flat"
+"$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc" 2>&1
+check "COW from info/ on the run" has "rdb_last_cow_size .*info/info-1796028685165.txt" "$WORK/s.doc"
+
+# --- a tree: a run with subfolders at any depth, a sibling run, a folder
+# with no run of its own beside them
+T=$WORK/tree
+mkdir -p "$T/bgsave/info/deep" "$T/bgsave/smaps_child" "$T/steady" "$T/extras/proc"
+cp "$SRC/latency.csv" "$SRC/redis.log" "$T/bgsave/"
+cp "$SRC"/info/info-1796028685165.txt "$T/bgsave/info/deep/"
+cp "$SRC"/smaps_child/* "$T/bgsave/smaps_child/"
+cp "$SAMPLES/steady/latency.csv" "$T/steady/"
+cp "$SRC/sysctl.txt" "$T/extras/proc/"
+"$COW" ingest --db "$WORK/t.db" "$T" > "$WORK/t.out" 2> "$WORK/t.err"
+check "tree exits 0" test $? = 0
+check "three runs" has "into 3 runs:" "$WORK/t.out"
+check "a folder two levels down joins" has "  joined: info/deep/" "$WORK/t.out"
+check "a folder with no run below is one run" has "^run extras " "$WORK/t.out"
+check "its subfolder joined it" has "  joined: proc/" "$WORK/t.out"
+check "info/ is no run" test "$(grep -c '^run .*info' "$WORK/t.out")" = 0
+
+# --- a folder with no run at all below it, named: one run as a whole
+mkdir -p "$WORK/only/info" && cp "$SRC"/info/info-17960286851*.txt "$WORK/only/info/"
+"$COW" ingest --db "$WORK/o.db" "$WORK/only" > "$WORK/o.out" 2>&1
+check "no run below: one run" has "into 1 run:" "$WORK/o.out"
+
+# --- run.json "files" maps a name to a parser and a role
+mkdir -p "$WORK/mapped"
+cp "$SAMPLES/steady/latency.csv" "$WORK/mapped/probe.dat"
+printf '{"label":"mapped","files":{"probe.dat":{"parser":"latency-csv","role":"primary"}}}\n' > "$WORK/mapped/run.json"
+"$COW" ingest --db "$WORK/m.db" "$WORK/mapped" > "$WORK/m.out" 2>&1
+check "mapped file read with its parser" has "probe.dat  *latency-csv  *5788 samples" "$WORK/m.out"
+printf '{"files":{"x":{"parser":"nope"}}}\n' > "$WORK/mapped/run.json"
+"$COW" ingest --db "$WORK/m2.db" "$WORK/mapped" > "$WORK/m2.out" 2> "$WORK/m2.err"
+check "an unknown parser in run.json: exit 1" test $? = 1
+check "named in the message" has 'run.json: "files": "x": no parser named "nope".*the run is skipped' "$WORK/m2.err"
+
+# --- a bad run.json skips its run; the rest of the batch lands
+mkdir -p "$WORK/batch/a" "$WORK/batch/b"
+cp "$SAMPLES/steady/latency.csv" "$WORK/batch/a/"
+cp "$SAMPLES/steady/latency.csv" "$WORK/batch/b/"
+printf '{"label": ' > "$WORK/batch/a/run.json"
+"$COW" ingest --db "$WORK/b.db" "$WORK/batch" > "$WORK/b.out" 2> "$WORK/b.err"
+check "bad run.json: exit 1" test $? = 1
+check "said with the file" has "a/run.json:1: run.json is not a JSON object.*the run is skipped" "$WORK/b.err"
+check "the other run landed" has "into 1 run: 5788 records" "$WORK/b.out"
+
+# --- links, FIFOs, loops
+L=$WORK/links
+mkdir -p "$L/run" "$WORK/outside"
+cp "$SAMPLES/steady/latency.csv" "$L/run/"
+cp "$SRC/sysctl.txt" "$WORK/outside/secret.txt"
+ln -s "$WORK/outside/secret.txt" "$L/run/sysctl.txt"
+ln -s /proc/meminfo "$L/run/meminfo"
+ln -s .. "$L/run/loop"
+mkfifo "$L/run/fifo.csv"
+timeout 20 "$COW" ingest --db "$WORK/l.db" "$L" > "$WORK/l.out" 2> "$WORK/l.err"
+check "links skipped by default: exit 0" test $? = 0
+check "a link is said and skipped" has "run/sysctl.txt: symbolic link not followed" "$WORK/l.out"
+check "a FIFO in the tree is skipped" has "fifo.csv: not a regular file (a FIFO): skipped" "$WORK/l.out"
+check "only the latency file landed" has "ingested 1 file into 1 run" "$WORK/l.out"
+timeout 20 "$COW" ingest --follow-symlinks --db "$WORK/l2.db" "$L" > "$WORK/l2.out" 2> "$WORK/l2.err"
+check "--follow-symlinks with escapes: exit 1" test $? = 1
+check "outside the tree refused" has "run/sysctl.txt: symbolic link leads outside the tree" "$WORK/l2.err"
+check "/proc refused" has "run/meminfo: symbolic link leads into /proc: skipped" "$WORK/l2.err"
+check "loop reported" has "symbolic link loop" "$WORK/l2.err"
+check "the rest landed" has "ingested 1 file into 1 run" "$WORK/l2.out"
+mkdir -p "$L/run/sub" && cp "$SRC/thp-enabled.txt" "$L/run/sub/" && rm "$L/run/sysctl.txt" "$L/run/meminfo" "$L/run/loop"
+ln -s sub/thp-enabled.txt "$L/run/thp-link.txt"
+timeout 20 "$COW" ingest --follow-symlinks --db "$WORK/l3.db" "$L" > "$WORK/l3.out" 2>&1
+check "a link inside the tree is followed" has "thp-link.txt  *procfs" "$WORK/l3.out"
+timeout 20 "$COW" ingest --db "$WORK/f.db" "$L/run/fifo.csv" > "$WORK/f.out" 2> "$WORK/f.err"
+check "a FIFO named on the command line does not block: exit 1" test $? = 1
+check "and says why" has "fifo.csv: not a regular file" "$WORK/f.err"
+
+# --- files that are not capture files
+mkdir -p "$WORK/junk"
+: > "$WORK/junk/latency.csv"
+printf 'ab\000cd\001' > "$WORK/junk/random.bin"
+printf 'caf\351 au lait\n' > "$WORK/junk/latin1.txt"
+"$COW" ingest --db "$WORK/j.db" "$WORK/junk/latency.csv" > "$WORK/j1.out" 2> "$WORK/j1.err"
+check "an empty file named: exit 1" test $? = 1
+check "empty file said" has "latency.csv  *skipped: empty file" "$WORK/j1.out"
+check "nothing landed, said" has "junk/latency.csv: named on the command line, but nothing of it landed" "$WORK/j1.err"
+"$COW" ingest --db "$WORK/j.db" "$WORK/junk/random.bin" > "$WORK/j2.out" 2>&1
+check "random bytes named: exit 1" test $? = 1
+check "NUL byte offset" has "random.bin  *skipped: not text: NUL byte at offset 2" "$WORK/j2.out"
+"$COW" ingest --db "$WORK/j.db" "$WORK/junk/latin1.txt" > "$WORK/j3.out" 2>&1
+check "invalid UTF-8 named: exit 1" test $? = 1
+check "invalid UTF-8 at line:col" has "latin1.txt  *skipped: not text: invalid UTF-8 at line 1, column 4" "$WORK/j3.out"
+mkdir -p "$WORK/meta"
+cp "$SAMPLES/steady/latency.csv" "$WORK/meta/"
+printf '{\n  "tool": "loadgen",\n  "start_time": "2026-11-30T08:50:00Z",\n  "duration": 12,\n  "latency": {"unit": "us"}\n}\n' > "$WORK/meta/tool.json"
+"$COW" ingest --db "$WORK/meta.db" "$WORK/meta" > "$WORK/meta.out" 2>&1
+check "a tool's JSON beside the capture: exit 0" test $? = 0
+check "is not recognised, not refused" has "tool.json  *skipped: no parser recognises it" "$WORK/meta.out"
+"$COW" doctor --db "$WORK/meta.db" meta > "$WORK/meta.doc" 2>&1
+check "and raises no refusal" test "$(grep -c ingest_refusals "$WORK/meta.doc")" = 0
+
+# --- in flight: the AOF rewrite's 12.4 ms probe, sent 4.2 ms before the
+# window opened, is the window's (verdict lift), not the baseline's maximum
+"$COW" ingest -q --db "$WORK/aof.db" "$SAMPLES/aof-rewrite" > /dev/null 2>&1
+"$COW" analyze --db "$WORK/aof.db" aof-rewrite > "$WORK/aof.if" 2>&1
+"$COW" analyze --db "$WORK/aof.db" --assign send aof-rewrite > "$WORK/aof.send" 2>&1
+check "in flight: the baseline max is 4.183 ms" has "^  baseline  .* 1492 .* 4.183$" "$WORK/aof.if"
+check "in flight: the window holds 755 samples, the 12.379 ms probe among them" has "^  aof-rewrite#1 .* 755 .* 16.114$" "$WORK/aof.if"
+check "in flight: p99.9 lift" has "p99.9  *+9.710 ms .* lift" "$WORK/aof.if"
+check "--assign send: the old rule, p99.9 cannot tell" has "p99.9  *+6.199 ms  *cannot tell" "$WORK/aof.send"
+check "--assign send: the probe in the baseline" has "^  baseline  .* 1493 .* 12.379$" "$WORK/aof.send"
+
+# --- clocks: a log in local time UTC+2 without log_tz. With INFO beside
+# it the zone is inferred and the windows are those of log_tz given;
+# without any pair the run is refused until the zone is given.
+C=$WORK/clk
+mkdir -p "$C/utc2" "$C/given" "$C/nopair"
+for d in utc2 given nopair; do cp "$SAMPLES"/bgsave-t1/* "$C/$d/"; done
+for d in utc2 nopair; do
+    sed -i 's/^\([0-9]*:[A-Z] [0-9]* [A-Z][a-z]* [0-9]* \)08:/\110:/' "$C/$d/redis.log"
+    sed -i '/"log_tz"/d' "$C/$d/run.json"
+done
+rm "$C/nopair/info.txt"
+for d in utc2 given nopair; do sed -i "s/\"label\": \"bgsave-t1\"/\"label\": \"$d\"/" "$C/$d/run.json"; done
+"$COW" ingest --db "$WORK/c.db" "$C" > "$WORK/c.out" 2> "$WORK/c.err"
+check "a log that does not match its samples: ingest exits 1" test $? = 1
+check "the zone inferred, and from what" has "clock: .*utc2/redis.log: local time is UTC+02:00, from INFO rdb_last_save_time 1796028629 (.*info.txt:4820) vs the save's end at .*redis.log:12" "$WORK/c.out"
+check "no pair: the likely zone and the flag named" has "nopair/redis.log: no pair of a UTC source and a log line names the same instant, and the log's windows fall outside the samples' span, as if its local time were UTC+02:00: give the zone with --log-tz +02:00" "$WORK/c.err"
+"$COW" analyze --db "$WORK/c.db" --json utc2 given > "$WORK/c.json"
+tr -d '\n\t ' < "$WORK/c.json" | grep -o '"label":"[a-z0-9#-]*","kind":"[a-z_]*","t0_us":[0-9]*,"t1_us":[0-9]*' > "$WORK/c.win"
+check "six phases (3 per run)" test "$(wc -l < "$WORK/c.win")" = 6
+check "windows inferred = windows given" test "$(head -3 "$WORK/c.win")" = "$(tail -3 "$WORK/c.win")"
+"$COW" analyze --db "$WORK/c.db" nopair > "$WORK/c.an" 2>&1
+check "the unmatched run is not analysed: exit 1" test $? = 1
+check "and says why" has "run nopair not analysed: .*--log-tz +02:00" "$WORK/c.an"
+"$COW" ingest --db "$WORK/c.db" --log-tz +02:00 "$C/nopair" > /dev/null 2>&1
+"$COW" analyze --db "$WORK/c.db" --json nopair > "$WORK/c2.json" 2>&1
+check "the zone given later settles it" test $? = 0
+check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627622000,"t1_us":1796028629589000' <(tr -d '\n\t ' < "$WORK/c2.json")
+
+# --- rejected lines: the first 5 printed, then how to list them all
+R=$WORK/rej/r1
+mkdir -p "$R"
+{ echo "timestamp_us,latency_us"
+  for i in $(seq 1 100); do echo "$((1796028608000000 + i * 2000)),$((100 + i))"; done
+  for i in 1 2 3 4 5 6 7; do echo "$((1796028609000000 + i * 2000)),oops$i"; done
+} > "$R/latency.csv"
+"$COW" ingest --db "$WORK/rej.db" "$WORK/rej" > "$WORK/rej.out" 2> "$WORK/rej.err"
+check "7 rejected lines: exit 1" test $? = 1
+check "the first 5 printed" test "$(grep -c 'latency.csv:10[2-8]:' "$WORK/rej.err")" = 5
+check "then how to list the rest" has "latency.csv: 2 more rejected lines: cowtail rejects --run 'r1' --file 'latency.csv'" "$WORK/rej.err"
+"$COW" rejects --db "$WORK/rej.db" --run r1 --file latency.csv > "$WORK/rej.list"
+check "rejects lists all 7" test "$(grep -c 'latency.csv:1[01][0-9]: ' "$WORK/rej.list")" = 7
+check "with the reason" has "r1/latency.csv:108: " "$WORK/rej.list"
+"$COW" rejects --db "$WORK/rej.db" --json > "$WORK/rej.json"
+check "rejects --json" has '"line":	108' "$WORK/rej.json"
+"$COW" rejects --db "$WORK/rej.db" --run nope > /dev/null 2>&1
+check "rejects: unknown run exits 2" test $? = 2
+
+# --- a refusal is cleared when the file later lands
+mkdir -p "$WORK/ref/r2"
+printf 'timestamp_us,latency\n1796028608000000,5\n' > "$WORK/ref/r2/probe.csv"
+"$COW" ingest --db "$WORK/ref.db" "$WORK/ref" > /dev/null 2>&1
+"$COW" rejects --db "$WORK/ref.db" > "$WORK/ref.1"
+check "a refused file is listed" has "probe.csv:1: refused: latency column 'latency' has no unit" "$WORK/ref.1"
+"$COW" ingest --db "$WORK/ref.db" --latency-unit ms "$WORK/ref" > /dev/null 2>&1
+"$COW" rejects --db "$WORK/ref.db" > "$WORK/ref.2"
+check "once it landed, no longer" has "(nothing rejected)" "$WORK/ref.2"
+"$COW" doctor --db "$WORK/ref.db" r2 > "$WORK/ref.doc" 2>&1
+check "and the doctor no longer reports it" test "$(grep -c ingest_refusals "$WORK/ref.doc")" = 0
+
+# --- redis.conf lands where CONFIG GET output goes; /proc/loadavg
+K=$WORK/conf/run
+mkdir -p "$K"
+cp "$SRC"/latency.csv "$SRC"/redis.log "$SRC"/thp-enabled.txt "$SRC"/smaps_rollup-1796028674638.txt "$K/"
+cp "$DATA/conf/redis.conf" "$DATA/conf/replica.conf" "$K/"
+echo "3.14 2.94 2.49 3/120 1732" > "$K/loadavg-1796028671617.txt"
+"$COW" ingest --db "$WORK/k.db" "$WORK/conf" > "$WORK/k.out" 2>&1
+check "redis.conf: exit 0" test $? = 0
+check "redis.conf read" has "redis.conf  *redis-conf  *10 records, 0 rejected" "$WORK/k.out"
+check "include recorded, not followed" has "include /etc/redis/common.conf (line 13); include_followed no" "$WORK/k.out"
+check "loadavg read" has "loadavg-1796028671617.txt  *procfs  *6 records" "$WORK/k.out"
+"$COW" doctor --db "$WORK/k.db" run > "$WORK/k.doc" 2>&1
+check "several save lines add up" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info i JOIN files f ON f.id = i.file WHERE f.path LIKE '%/redis.conf' AND key = 'save'")" = "3600 1 300 100 60 10000"
+check "save \"\" is empty" test "$(sqlite3 "$WORK/k.db" "SELECT quote(text) FROM info i JOIN files f ON f.id = i.file WHERE f.path LIKE '%/replica.conf' AND key = 'save'")" = "''"
+check "maxmemory 2gb in bytes" test "$(sqlite3 "$WORK/k.db" "SELECT CAST(num AS INTEGER) FROM info WHERE key = 'maxmemory'")" = 2147483648
+check "quoted arguments unquoted" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info WHERE key = 'logfile'")" = "/var/log/redis/redis server.log"
+check "the doctor reads redis.conf as it reads CONFIG GET" has "disable-thp  *yes  (.*run/redis.conf:10)" "$WORK/k.doc"
+
+# --- identity: a run is its folder and host, not its label; a changed
+# file is refused unless --replace; a copy under another name lands once
+I=$WORK/ident
+mkdir -p "$I/h1" "$I/h2"
+for h in h1 h2; do
+    cp "$SAMPLES/steady/latency.csv" "$I/$h/"
+    printf '{"label": "cache", "host": "%s"}\n' "$h" > "$I/$h/run.json"
+done
+"$COW" ingest --db "$WORK/i.db" "$I" > "$WORK/i.out" 2>&1
+check "one label, two hosts: two runs" has "into 2 runs: 11576 records" "$WORK/i.out"
+check "the second renamed, said" has "note: another run is labelled 'cache' too: the one in .*h2 on host h2 is labelled 'cache@h2'" "$WORK/i.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i.json"
+check "each host its own samples" test "$(json_field "$WORK/i.json" cache@h2 samples)" = 5788
+check "and the first keeps the label" test "$(json_field "$WORK/i.json" cache samples)" = 5788
+cp "$I/h1/latency.csv" "$I/h1/latency-copy.csv"
+echo "1796028620000000,123.4,set" >> "$I/h1/latency.csv"
+"$COW" ingest --db "$WORK/i.db" "$I/h1" > "$WORK/i2.out" 2> "$WORK/i2.err"
+check "a grown file: exit 1" test $? = 1
+check "refused as changed" has "h1/latency.csv: changed since it was ingested: remove the run or use --replace" "$WORK/i2.err"
+check "a copy under another name lands once" has "latency-copy.csv  *a copy of .*h1/latency.csv (same SHA-256): not ingested again" "$WORK/i2.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i2.json"
+check "nothing counted twice" test "$(json_field "$WORK/i2.json" cache samples)" = 5788
+"$COW" ingest --replace --db "$WORK/i.db" "$I/h1" > "$WORK/i3.out" 2>&1
+check "--replace: exit 0" test $? = 0
+check "--replace says so" has "replaces what was ingested under that name" "$WORK/i3.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i3.json"
+check "--replace: the new rows only" test "$(json_field "$WORK/i3.json" cache samples)" = 5789
+check "--replace: still one file of that name" test "$(json_field "$WORK/i3.json" cache files)" = 1
+
+# --- a log two servers wrote into: the primary's and the replica's lines
+# of fullsync-disk interleaved by time, plus a BGSAVE of the replica's own
+# (added here): split per pid, one fork (the primary's), a note
+V=$WORK/twoserver/run
+mkdir -p "$V"
+cp "$SRC/latency.csv" "$V/"
+{ cat "$SRC/redis.log" "$SRC/replica/replica.log"
+  printf '1678:S 30 Nov 2026 08:51:20.000 * Background saving started by pid 1690\n'
+  printf '1690:C 30 Nov 2026 08:51:20.400 * DB saved on disk\n'
+  printf '1690:C 30 Nov 2026 08:51:20.401 * Fork CoW for RDB: current 9 MB, peak 9 MB, average 5 MB\n'
+  printf '1678:S 30 Nov 2026 08:51:20.450 * Background saving terminated with success\n'
+} | sort -s -t' ' -k5,5 > "$V/redis.log"
+"$COW" ingest --db "$WORK/v.db" --log-tz +00:00 "$WORK/twoserver" > "$WORK/v.out" 2>&1
+check "interleaved log: the note names the pids" has "servers 2 server processes wrote this log (lines split per pid; windows from the primary's): pid 1666 (primary), child 1844; pid 1678 (replica), child 1690" "$WORK/v.out"
+"$COW" analyze --db "$WORK/v.db" --json run > "$WORK/v.json"
+tr -d '\n\t ' < "$WORK/v.json" | grep -o '"phase":"during","label":"[a-z0-9#-]*"' > "$WORK/v.win"
+check "one window: the primary's sync, not the replica's save" test "$(cat "$WORK/v.win")" = '"phase":"during","label":"sync-disk#1"'
+
+# --- empty cells in series are missing values; an empty column is dropped
+"$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
+check "series with empty cells: exit 0" test $? = 0
+check "memory: every value landed (170 + 170 + 18)" has "memory.csv  *mem-series  *358 records, 0 rejected" "$WORK/mv.out"
+check "the empty column dropped, said" has "dropped_columns replica_rss_kb (empty throughout)" "$WORK/mv.out"
+check "missing cells counted" has "missing_values 322 empty cells" "$WORK/mv.out"
+check "throughput: the interval with no count is left out" has "throughput.csv  *throughput-csv  *11 records, 0 rejected" "$WORK/mv.out"
+
+finish
