@@ -104,6 +104,12 @@ printf '{' > "$d/run.json"; truncate -s 2M "$d/run.json"; cp "$WORK/nulop/latenc
 run bigmeta "$COW" ingest --db "$WORK/bigmeta.db" "$d"
 check "limit run.json: refused with the limit" has "over the limit of 1 MiB for files read whole" "$WORK/bigmeta.out"
 
+# --- run.json numbers beyond their type (UB casts the fuzzer found)
+d=$(mk bigtrial)
+printf '{"trial":5.6e76}' > "$d/run.json"; cp "$WORK/nulop/latency.csv" "$d/"
+run bigtrial "$COW" ingest --db "$WORK/bigtrial.db" "$d"
+check "run.json trial 5.6e76: refused with its range" has 'run.json "trial" must be a number -1..1000000000' "$WORK/bigtrial.out"
+
 # --- 4 one run took the whole report down: long, Latin-1, ESC labels;
 #     5 labels "a b", "a/b", "a_b" shared one chart file
 d=$(mk labels)
