@@ -147,7 +147,7 @@ static int load_group(cow_sample_loader load, void *ctx, int64_t t0, int64_t t1,
     if ((rc = load(ctx, t0, t1, &t, &m, e)) != COW_OK)
         return rc;
     v = xmalloc((m ? m : 1) * sizeof(double));
-    if (m > 0) /* an empty phase may come back as NULL: memcpy(NULL) is UB */
+    if (m > 0)              /* t is NULL for an empty phase */
         memcpy(v, t, m * sizeof(double));
     runstats_sort(v, m);
     g->time = t;
