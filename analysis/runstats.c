@@ -49,11 +49,6 @@ size_t runstats_lower_bound(const int64_t *t, size_t n, int64_t key)
     return lo;
 }
 
-size_t runstats_lower_bound(const int64_t *t, size_t n, int64_t key)
-{
-    return lower(t, n, key);
-}
-
 double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
                               size_t n, int64_t t0, int64_t t1, size_t *m)
 {
