@@ -190,6 +190,6 @@ d=$(mk logbin)
 { echo '4711:M 03 Feb 2025 14:02:11.532 * Ready to accept connections'; head -c 2000000 /dev/urandom; } > "$d/redis.log"
 run logbin "$COW" ingest --db "$WORK/w.db" "$d"
 check "8.7 a log line then 2 MB of random bytes: exit 1" test "$rc" = 1
-check "8.7 ... refused as binary" has "redis.log:2: binary data from line 2 on" "$WORK/logbin.out"
+check "8.7 ... refused as binary (random bytes: the first non-text line varies)" has "redis.log:[0-9]*: binary data from line [0-9]* on" "$WORK/logbin.out"
 
 finish
