@@ -119,6 +119,9 @@ typedef struct walker {
 } walker;
 
 static void add_msg(char ***list, size_t *n, const char *path, const char *fmt,
+                    va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void add_msg(char ***list, size_t *n, const char *path, const char *fmt,
                     va_list ap)
 {
     char buf[1200], what[600];
@@ -811,10 +814,26 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
     r->time_unit = get_str(root, "time_unit");
     r->latency_unit = get_str(root, "latency_unit");
     r->mem_unit = get_str(root, "mem_unit");
-    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "trial")))
+    /* the casts are undefined beyond the type's range (the fuzzer's
+     * "trial": 5.6e76): such a number is refused, not converted */
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "trial"))) {
+        if (!(v->valuedouble >= -1 && v->valuedouble <= 1e9)) {
+            cJSON_Delete(root);
+            cow_err_at(e, path, 0, 0);
+            return COW_FAIL(e, COW_EPARSE, "run.json \"trial\" must be a number "
+                            "-1..1000000000");
+        }
         r->trial = (long)v->valuedouble;
-    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "log_year")))
+    }
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "log_year"))) {
+        if (!(v->valuedouble >= 1990 && v->valuedouble < 2100)) {
+            cJSON_Delete(root);
+            cow_err_at(e, path, 0, 0);
+            return COW_FAIL(e, COW_EPARSE, "run.json \"log_year\" must be a year "
+                            "1990..2099");
+        }
         r->log_year = (int)v->valuedouble;
+    }
     if ((v = cJSON_GetObjectItemCaseSensitive(root, "files")) != NULL &&
         (rc = get_files(v, r, e)) != COW_OK) {
         cow_err_at(e, path, 0, 0);

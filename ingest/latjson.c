@@ -16,8 +16,14 @@
 
 #include "formats.h"
 #include "latcols.h"
+#include "limits.h"
 #include "mem.h"
 #include "text.h"
+
+/* The nesting limit is cJSON's (compiled into the library); limits.h
+ * names it so the README can state it. */
+_Static_assert(CJSON_NESTING_LIMIT == COW_MAX_JSON_DEPTH,
+               "COW_MAX_JSON_DEPTH must match cJSON's CJSON_NESTING_LIMIT");
 
 #define LATJSON_BATCH 4096
 
