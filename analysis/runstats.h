@@ -75,6 +75,8 @@ int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
                           size_t *n, cow_err *e);
 void runstats_release(cow_runstats *rs);
 
+/* First index of time-ordered t[0..n) with t >= key (n when none). */
+size_t runstats_lower_bound(const int64_t *t, size_t n, int64_t key);
 /* Samples of [t0, t1) as a sorted copy (caller frees); *m = count. Used
  * by runstats and by cross-run comparisons. */
 double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,

@@ -119,35 +119,13 @@ static void judge(app_verdict *x, const app_thresholds *t, int k, double value,
         x->state = value > t->v[k] ? APP_FAIL : APP_PASS;
 }
 
-/* Index of the first sample at or after t (samples in time order). */
-static size_t at(const int64_t *ts, size_t n, int64_t t)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ts[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* A phase's samples: time order (borrowed from lat) and a sorted copy. */
 static cow_group slice(const int64_t *ts, const double *lat, size_t n, int64_t t0,
                        int64_t t1)
 {
-    size_t a = at(ts, n, t0), b = at(ts, n, t1);
-    double *v;
     cow_group g;
-    if (b < a)
-        b = a;
-    v = xmalloc((b - a ? b - a : 1) * sizeof(double));
-    memcpy(v, lat + a, (b - a) * sizeof(double));
-    runstats_sort(v, b - a);
-    g.time = lat + a;
-    g.sorted = v;
-    g.n = b - a;
+    g.time = lat + runstats_lower_bound(ts, n, t0);
+    g.sorted = runstats_slice_sorted(ts, lat, n, t0, t1, &g.n);
     return g;
 }
 

@@ -349,7 +349,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     char sha[65];
     const char *path = r->files[fi];
     const char *fname = shown_name(r, path);
-    char old_sha[65], copy[512] = "";   /* "" unless a copy is found */
+    char old_sha[65], copy[512] = "";
     int64_t old_id = 0;
     int replaced = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];

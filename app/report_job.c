@@ -15,6 +15,7 @@
 #include "doctor.h"
 #include "facts.h"
 #include "mem.h"
+#include "outfile.h"
 #include "report_book.h"
 #include "report_summary.h"
 #include "xlsx.h"
@@ -76,20 +77,22 @@ int app_report_check_dir(const char *dir, int force, cow_err *e)
 static int claim_dir(const char *dir, cow_err *e)
 {
     char marker[1100];
-    FILE *fp;
-    int ok;
+    cow_outfile o;
+    int rc;
 
     if (make_dir(dir) != 0)
         return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", dir,
                         strerror(errno));
     snprintf(marker, sizeof(marker), "%s/%s", dir, APP_REPORT_MARKER);
-    if ((fp = fopen(marker, "w")) == NULL)
-        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", marker, strerror(errno));
-    ok = fputs("This folder was written by cowtail report, which may write it again.\n",
-               fp) >= 0;
-    if (fclose(fp) != 0 || !ok)
-        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", marker, strerror(errno));
-    return COW_OK;
+    if ((rc = outfile_open(&o, marker, e)) != COW_OK)
+        return rc;
+    if (fputs("This folder was written by cowtail report, which may write it again.\n",
+              o.fp) < 0) {
+        outfile_abort(&o);
+        cow_err_at(e, marker, 0, 0);
+        return COW_FAIL(e, COW_EIO, "cannot write: %s", strerror(errno));
+    }
+    return outfile_commit(&o, e);
 }
 
 /* Analyse every run, run the doctor and the trade-off. */
@@ -132,12 +135,12 @@ static int write_summary(app_report *j, cow_err *e)
 {
     report_summary_in in;
     char path[1100];
-    FILE *fp;
+    cow_outfile o;
     int rc;
 
     snprintf(path, sizeof(path), "%s/summary.md", j->dir);
-    if ((fp = fopen(path, "w")) == NULL)
-        return COW_FAIL(e, COW_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if ((rc = outfile_open(&o, path, e)) != COW_OK)
+        return rc;
     memset(&in, 0, sizeof(in));
     in.db = j->db;
     in.rows = j->rows;
@@ -149,10 +152,12 @@ static int write_summary(app_report *j, cow_err *e)
     in.ncharts = j->nch;
     in.seed = j->seed;
     in.resamples = j->resamples;
-    rc = report_summary_write(j->st, &in, fp, e);
-    if (fclose(fp) != 0 && rc == COW_OK)
-        rc = COW_FAIL(e, COW_EIO, "%s: %s", path, strerror(errno));
-    return rc;
+    rc = report_summary_write(j->st, &in, o.fp, e);
+    if (rc != COW_OK) {
+        outfile_abort(&o);
+        return rc;
+    }
+    return outfile_commit(&o, e);
 }
 
 /* The folder: charts first (the workbook embeds them), then the

@@ -163,6 +163,19 @@ typedef struct frow {
     cow_finding_row f;        /* the finding (owned) */
 } frow;
 
+static void free_frows(frow *all, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(all[i].f.rule);
+        free(all[i].f.severity);
+        free(all[i].f.title);
+        free(all[i].f.evidence);
+        free(all[i].f.recommendation);
+    }
+    free(all);
+}
+
 /* Findings grouped by severity, then by rule: one bullet per rule with
  * the runs it fired for, so a batch of twenty runs stays readable. */
 /* The seed tables: per scenario, whole runs pooled. */
@@ -225,14 +238,7 @@ static int findings(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         size_t nf;
         int rc = store_load_findings(st, in->rows[i].id, &f, &nf, e);
         if (rc != COW_OK) {
-            for (j = 0; j < n; j++) {
-                free(all[j].f.rule);
-                free(all[j].f.severity);
-                free(all[j].f.title);
-                free(all[j].f.evidence);
-                free(all[j].f.recommendation);
-            }
-            free(all);
+            free_frows(all, n);
             return rc;
         }
         for (j = 0; j < nf; j++) {
@@ -280,14 +286,7 @@ static int findings(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         fprintf(fp, "Nothing to report.\n");
     fprintf(fp, "\nEvidence (values and the file:line they came from) is in "
                 "`report.xlsx`, sheet Findings, and in `cowtail doctor`.\n\n");
-    for (i = 0; i < n; i++) {
-        free(all[i].f.rule);
-        free(all[i].f.severity);
-        free(all[i].f.title);
-        free(all[i].f.evidence);
-        free(all[i].f.recommendation);
-    }
-    free(all);
+    free_frows(all, n);
     free(done);
     return COW_OK;
 }

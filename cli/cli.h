@@ -1,6 +1,7 @@
-/* cli.h -- what the subcommands share: exit codes, the command table
- * entry, error printing and usage. The use cases themselves are in app/
- * (app.h); each command parses options, calls one and prints. */
+/* cli.h -- what the subcommands share: the command table entry, error
+ * printing, usage, run selection and checked JSON output. Exit codes and
+ * the use cases themselves are in app/ (app.h); each command parses
+ * options, calls one and prints. */
 #ifndef COW_CLI_CLI_H
 #define COW_CLI_CLI_H
 
@@ -11,6 +12,7 @@
 #include "err.h"
 #include "parser.h"
 #include "store.h"
+#include "verdict.h"
 
 typedef struct cow_command {
     const char *name;                     /* "ingest" */
@@ -52,9 +54,15 @@ int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **lab
 int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **labels,
                     int nlabels, cow_run_row **sel, size_t *nsel);
 
+struct cJSON;
+/* A number, null for NaN or infinity (JSON has neither). */
+void cli_json_num(struct cJSON *o, const char *k, double v);
+/* The test behind a verdict: n_eff_base, n_eff, p_up, p_down, p,
+ * test_level (analyze and diff print the same keys). */
+void cli_json_qcmp(struct cJSON *o, const cow_qcmp *d);
+
 /* Print j (formatted) and a newline to stdout: EXIT_OK, or EXIT_INTERNAL
  * with a message when it cannot be formatted (out of memory). */
-struct cJSON;
 int cli_print_json(const struct cJSON *j);
 
 /* The help texts of no single command (cli/manual.c), NULL terminated. */

@@ -197,14 +197,6 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
 
 /* ------------------------------------------------------------- JSON */
 
-static void num(cJSON *o, const char *k, double v)
-{
-    if (isnan(v) || isinf(v))
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, v);
-}
-
 static void rawint(cJSON *o, const char *k, long long v)
 {
     char buf[32];
@@ -222,20 +214,20 @@ static cJSON *json_stats(const cow_phase_stats *ps)
     cJSON *o = cJSON_CreateObject(), *qs = cJSON_CreateArray();
     int l;
     rawint(o, "n", (long long)ps->sum.n);
-    num(o, "mean_us", ps->sum.mean);
-    num(o, "min_us", ps->sum.min);
-    num(o, "max_us", ps->sum.max);
+    cli_json_num(o, "mean_us", ps->sum.mean);
+    cli_json_num(o, "min_us", ps->sum.min);
+    cli_json_num(o, "max_us", ps->sum.max);
     for (l = 0; l < COW_PCT_NLEVELS; l++)
-        num(o, flat_keys[l], ps->sum.v[l]);
-    num(o, "grid_us", ps->grid.step);
+        cli_json_num(o, flat_keys[l], ps->sum.v[l]);
+    cli_json_num(o, "grid_us", ps->grid.step);
     for (l = 0; l < COW_PCT_NLEVELS; l++) {
         cJSON *q = cJSON_CreateObject();
-        num(q, "q", pct_level(l));
-        num(q, "value_us", ps->sum.v[l]);
-        num(q, "lo_us", ps->ci[l].has_lo ? ps->ci[l].lo : NAN);
-        num(q, "hi_us", ps->ci[l].has_hi ? ps->ci[l].hi : NAN);
+        cli_json_num(q, "q", pct_level(l));
+        cli_json_num(q, "value_us", ps->sum.v[l]);
+        cli_json_num(q, "lo_us", ps->ci[l].has_lo ? ps->ci[l].lo : NAN);
+        cli_json_num(q, "hi_us", ps->ci[l].has_hi ? ps->ci[l].hi : NAN);
         cJSON_AddBoolToObject(q, "thin", ps->sum.thin[l]);
-        num(q, "n_eff", ps->ci[l].n_eff);
+        cli_json_num(q, "n_eff", ps->ci[l].n_eff);
         rawint(q, "n_needed", (long long)ps->ci[l].n_needed);
         cJSON_AddItemToArray(qs, q);
     }
@@ -246,22 +238,17 @@ static cJSON *json_stats(const cow_phase_stats *ps)
 /* The verdict keys analyze's JSON gives each delta (README, "JSON"). */
 static void verdict_json(cJSON *dj, const cow_qcmp *d)
 {
-    num(dj, "ci_low_us", d->lo);
-    num(dj, "ci_high_us", d->hi);
-    num(dj, "ratio", d->boot.ratio);
-    num(dj, "ratio_low", d->boot.ratio_lo);
-    num(dj, "ratio_high", d->boot.ratio_hi);
+    cli_json_num(dj, "ci_low_us", d->lo);
+    cli_json_num(dj, "ci_high_us", d->hi);
+    cli_json_num(dj, "ratio", d->boot.ratio);
+    cli_json_num(dj, "ratio_low", d->boot.ratio_lo);
+    cli_json_num(dj, "ratio_high", d->boot.ratio_hi);
     cJSON_AddStringToObject(dj, "verdict", boot_verdict_name(d->verdict));
     cJSON_AddBoolToObject(dj, "thin", d->thin);
     cJSON_AddStringToObject(dj, "method", qcmp_method_name(d->method));
-    num(dj, "n_base", (double)d->na);
-    num(dj, "n", (double)d->nb);
-    num(dj, "n_eff_base", d->dep_a.n_eff);
-    num(dj, "n_eff", d->dep_b.n_eff);
-    num(dj, "p_up", d->p_up);
-    num(dj, "p_down", d->p_down);
-    num(dj, "p", d->p);
-    num(dj, "test_level", d->method == COW_QCMP_TAIL ? d->test.level : NAN);
+    cli_json_num(dj, "n_base", (double)d->na);
+    cli_json_num(dj, "n", (double)d->nb);
+    cli_json_qcmp(dj, d);
 }
 
 /* "baseline", "during", "between", "after" */
@@ -307,9 +294,9 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
             cJSON_AddStringToObject(dj, "phase", p->label);
             cJSON_AddStringToObject(dj, "baseline", ph->v[rs->ph[i].base].label);
             cJSON_AddStringToObject(dj, "quantile", delta_names[l]);
-            num(dj, "base_us", d->est_a);
-            num(dj, "value_us", d->est_b);
-            num(dj, "delta_us", d->delta);
+            cli_json_num(dj, "base_us", d->est_a);
+            cli_json_num(dj, "value_us", d->est_b);
+            cli_json_num(dj, "delta_us", d->delta);
             verdict_json(dj, d);
             cJSON_AddItemToArray(ds, dj);
         }
@@ -322,14 +309,14 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
                 cJSON *x = cJSON_CreateObject();
                 cJSON_AddStringToObject(x, "phase", p->label);
                 cJSON_AddStringToObject(x, "baseline_quantile", qn[k]);
-                num(x, "threshold_us", xv[k]->threshold);
+                cli_json_num(x, "threshold_us", xv[k]->threshold);
                 rawint(x, "n", (long long)xv[k]->n);
                 rawint(x, "count", (long long)xv[k]->count);
-                num(x, "share", xv[k]->p);
-                num(x, "ci_low", xv[k]->lo);
-                num(x, "ci_high", xv[k]->hi);
-                num(x, "p_more", xt[k]->p_up);
-                num(x, "tau", xt[k]->tau);
+                cli_json_num(x, "share", xv[k]->p);
+                cli_json_num(x, "ci_low", xv[k]->lo);
+                cli_json_num(x, "ci_high", xv[k]->hi);
+                cli_json_num(x, "p_more", xt[k]->p_up);
+                cli_json_num(x, "tau", xt[k]->tau);
                 cJSON_AddStringToObject(x, "test", "tail-test");
                 cJSON_AddItemToArray(xs, x);
             }

@@ -40,14 +40,6 @@ const char *const cmd_diff_usage[] = {
 static const char *const lnames[APP_DIFF_LEVELS] = {"p50", "p90", "p99", "p99.9"};
 static const char *const lnames_json[APP_DIFF_LEVELS] = {"p50", "p90", "p99", "p999"};
 
-static void jnum(cJSON *o, const char *k, double v)
-{
-    if (isnan(v) || isinf(v))
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, v);
-}
-
 /* One delta object: the keys of `cowtail analyze --json` deltas, plus
  * which runs and how many samples. */
 static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const char *quantile,
@@ -62,22 +54,17 @@ static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const ch
     cJSON_AddNumberToObject(x, "base_n", (double)b->n);
     cJSON_AddNumberToObject(x, "n", (double)r->n);
     cJSON_AddStringToObject(x, "quantile", quantile);
-    jnum(x, "base_us", base_us);
-    jnum(x, "value_us", value_us);
-    jnum(x, "delta_us", delta);
-    jnum(x, "ci_low_us", lo);
-    jnum(x, "ci_high_us", hi);
-    jnum(x, "ratio", ratio);
+    cli_json_num(x, "base_us", base_us);
+    cli_json_num(x, "value_us", value_us);
+    cli_json_num(x, "delta_us", delta);
+    cli_json_num(x, "ci_low_us", lo);
+    cli_json_num(x, "ci_high_us", hi);
+    cli_json_num(x, "ratio", ratio);
     cJSON_AddStringToObject(x, "verdict", verdict);
     cJSON_AddBoolToObject(x, "thin", thin);
     if (d != NULL) {
         cJSON_AddStringToObject(x, "method", qcmp_method_name(d->method));
-        jnum(x, "n_eff_base", d->dep_a.n_eff);
-        jnum(x, "n_eff", d->dep_b.n_eff);
-        jnum(x, "p_up", d->p_up);
-        jnum(x, "p_down", d->p_down);
-        jnum(x, "p", d->p);
-        jnum(x, "test_level", d->method == COW_QCMP_TAIL ? d->test.level : NAN);
+        cli_json_qcmp(x, d);
     }
     return x;
 }

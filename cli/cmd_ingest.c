@@ -47,7 +47,8 @@ const char *const cmd_ingest_usage[] = {
     NULL
 };
 
-int cmd_ingest(int argc, char **argv)
+/* Options into *db and *fl; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *fl)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -64,34 +65,29 @@ int cmd_ingest(int argc, char **argv)
         {"replace", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
-    cow_ingest_flags fl;
-    cow_ingest_totals tot;
-    cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
     int64_t year;
-    int c, code;
+    int c;
 
-    memset(&fl, 0, sizeof(fl));
+    memset(fl, 0, sizeof(*fl));
     optind = 1;
     while ((c = cli_getopt(argc, argv, "qh", opts)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 'l': fl.label = optarg; break;
-        case 'T': fl.time_unit = optarg; break;
-        case 'L': fl.latency_unit = optarg; break;
-        case '0': fl.t0 = optarg; break;
-        case 'M': fl.mem_unit = optarg; break;
-        case 'z': fl.log_tz = optarg; break;
+        case 'd': *db = optarg; break;
+        case 'l': fl->label = optarg; break;
+        case 'T': fl->time_unit = optarg; break;
+        case 'L': fl->latency_unit = optarg; break;
+        case '0': fl->t0 = optarg; break;
+        case 'M': fl->mem_unit = optarg; break;
+        case 'z': fl->log_tz = optarg; break;
         case 'y':
             if (cli_opt_int(argv[0], "--log-year", optarg, 1970, 2100, &year) != EXIT_OK)
                 return EXIT_USAGE;
-            fl.log_year = (int)year;
+            fl->log_year = (int)year;
             break;
-        case 'p': fl.parser = optarg; break;
-        case 'q': fl.quiet = 1; break;
-        case 'F': fl.follow_symlinks = 1; break;
-        case 'r': fl.replace = 1; break;
+        case 'p': fl->parser = optarg; break;
+        case 'q': fl->quiet = 1; break;
+        case 'F': fl->follow_symlinks = 1; break;
+        case 'r': fl->replace = 1; break;
         case 'h':
             cli_print_usage(stdout, cmd_ingest_usage);
             cli_print_parsers(stdout);
@@ -104,6 +100,20 @@ int cmd_ingest(int argc, char **argv)
         fprintf(stderr, "%s\n", cmd_ingest_usage[0]);
         return EXIT_USAGE;
     }
+    return -1;
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+    const char *db = COW_DEFAULT_DB;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    int code;
+
+    if ((code = parse_args(argc, argv, &db, &fl)) >= 0)
+        return code;
     if (store_open_wait(db, app_store_wait, NULL, &st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;

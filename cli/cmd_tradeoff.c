@@ -34,14 +34,6 @@ const char *const cmd_tradeoff_usage[] = {
     NULL
 };
 
-static void num(cJSON *o, const char *k, double v)
-{
-    if (isnan(v) || isinf(v))
-        cJSON_AddNullToObject(o, k);
-    else
-        cJSON_AddNumberToObject(o, k, v);
-}
-
 static int print_json(const cow_tradeoff *t)
 {
     cJSON *root = cJSON_CreateObject(), *gs = cJSON_CreateArray(), *rs = cJSON_CreateObject();
@@ -55,11 +47,11 @@ static int print_json(const cow_tradeoff *t)
             const cow_trade_stat *s = &t->g[k].m[m];
             cJSON *x = cJSON_CreateObject();
             cJSON_AddNumberToObject(x, "n", (double)s->n);
-            num(x, "mean", s->mean);
-            num(x, "min", s->min);
-            num(x, "max", s->max);
-            num(x, "lo", s->lo);
-            num(x, "hi", s->hi);
+            cli_json_num(x, "mean", s->mean);
+            cli_json_num(x, "min", s->min);
+            cli_json_num(x, "max", s->max);
+            cli_json_num(x, "lo", s->lo);
+            cli_json_num(x, "hi", s->hi);
             cJSON_AddItemToObject(g, tradeoff_metric_name(m), x);
         }
         cJSON_AddItemToArray(gs, g);
@@ -70,9 +62,9 @@ static int print_json(const cow_tradeoff *t)
         cJSON_AddStringToObject(rs, "denominator", t->g[t->a].mode);
         for (m = 0; m < COW_TM_COUNT; m++) {
             cJSON *x = cJSON_CreateObject();
-            num(x, "ratio", t->ratio[m].ratio);
-            num(x, "lo", t->ratio[m].lo);
-            num(x, "hi", t->ratio[m].hi);
+            cli_json_num(x, "ratio", t->ratio[m].ratio);
+            cli_json_num(x, "lo", t->ratio[m].lo);
+            cli_json_num(x, "hi", t->ratio[m].hi);
             cJSON_AddItemToObject(rs, tradeoff_metric_name(m), x);
         }
         cJSON_AddItemToObject(root, "ratio", rs);
@@ -131,7 +123,10 @@ static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n, uin
     printf(")\n");
 }
 
-int cmd_tradeoff(int argc, char **argv)
+/* Options into *db, *sel, *seed, *json; returns -1 to go on, else the
+ * exit code. */
+static int parse_args(int argc, char **argv, const char **db, app_tradeoff_sel *sel,
+                      uint64_t *seed, int *json)
 {
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
@@ -141,6 +136,31 @@ int cmd_tradeoff(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
+    int c;
+
+    memset(sel, 0, sizeof(*sel));
+    optind = 1;
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
+        switch (c) {
+        case 'd': *db = optarg; break;
+        case 's': sel->scenario = optarg; break;
+        case 'H': sel->host = optarg; break;
+        case 'S':
+            if (cli_opt_seed(argv[0], optarg, seed) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
+        case 'j': *json = 1; break;
+        case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
+        default: return EXIT_USAGE;
+        }
+    }
+    sel->labels = argv + optind;
+    sel->nlabels = argc - optind;
+    return -1;
+}
+
+int cmd_tradeoff(int argc, char **argv)
+{
     const char *db = COW_DEFAULT_DB;
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
@@ -149,28 +169,12 @@ int cmd_tradeoff(int argc, char **argv)
     app_tradeoff t;
     size_t n = 0;
     uint64_t seed = 1;
-    int c, json = 0, code = EXIT_OK;
+    int json = 0, code;
 
-    memset(&sel, 0, sizeof(sel));
-    optind = 1;
-    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 's': sel.scenario = optarg; break;
-        case 'H': sel.host = optarg; break;
-        case 'S':
-            if (cli_opt_seed(argv[0], optarg, &seed) != EXIT_OK)
-                return EXIT_USAGE;
-            break;
-        case 'j': json = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_tradeoff_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
-        }
-    }
+    if ((code = parse_args(argc, argv, &db, &sel, &seed, &json)) >= 0)
+        return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    sel.labels = argv + optind;
-    sel.nlabels = argc - optind;
     if (app_tradeoff_run(st, rows, n, &sel, seed, &t, &e) != COW_OK) {
         cli_error(&e);
         code = cli_exit_for(e.code);

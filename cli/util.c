@@ -1,5 +1,6 @@
 /* util.c -- printing helpers shared by the subcommands. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,4 +140,22 @@ int cli_select_runs(const char *cmd, const cow_run_row *rows, size_t n, char **l
             (*sel)[(*nsel)++] = rows[i];
     }
     return code;
+}
+
+void cli_json_num(struct cJSON *o, const char *k, double v)
+{
+    if (isnan(v) || isinf(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+void cli_json_qcmp(struct cJSON *o, const cow_qcmp *d)
+{
+    cli_json_num(o, "n_eff_base", d->dep_a.n_eff);
+    cli_json_num(o, "n_eff", d->dep_b.n_eff);
+    cli_json_num(o, "p_up", d->p_up);
+    cli_json_num(o, "p_down", d->p_down);
+    cli_json_num(o, "p", d->p);
+    cli_json_num(o, "test_level", d->method == COW_QCMP_TAIL ? d->test.level : NAN);
 }

@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/mem.h"
-#include "../common/num.h"
-#include "../common/text.h"
-#include "../common/timeconv.h"
+#include "mem.h"
+#include "num.h"
+#include "text.h"
+#include "timeconv.h"
 #include "formats.h"
 #include "info.h"
 

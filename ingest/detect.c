@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../common/text.h"
+#include "text.h"
 #include "formats.h"
 
 static const cow_parser *const parsers[] = {

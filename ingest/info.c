@@ -53,11 +53,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/limits.h"
-#include "../common/mem.h"
-#include "../common/num.h"
-#include "../common/text.h"
-#include "../common/timeconv.h"
+#include "limits.h"
+#include "mem.h"
+#include "num.h"
+#include "text.h"
+#include "timeconv.h"
 #include "formats.h"
 
 /* INFO everything with every command listed is a few thousand lines; a

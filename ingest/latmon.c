@@ -40,10 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/mem.h"
-#include "../common/num.h"
-#include "../common/text.h"
-#include "../common/timeconv.h"
+#include "mem.h"
+#include "num.h"
+#include "text.h"
+#include "timeconv.h"
 #include "formats.h"
 
 /* One LATENCY reply is at most 160 samples per event (LATENCY_TS_LEN) over

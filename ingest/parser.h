@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/err.h"
-#include "../common/src.h"
+#include "err.h"
+#include "src.h"
 #include "sink.h"
 
 /* How many leading bytes sniffers see. */

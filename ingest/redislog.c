@@ -121,11 +121,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/limits.h"
-#include "../common/mem.h"
-#include "../common/num.h"
-#include "../common/text.h"
-#include "../common/timeconv.h"
+#include "limits.h"
+#include "mem.h"
+#include "num.h"
+#include "text.h"
+#include "timeconv.h"
 #include "formats.h"
 
 /* Logs are written in order, parent and children appending to one file,

@@ -13,8 +13,8 @@
 
 #include <stdint.h>
 
-#include "../common/err.h"
-#include "../common/rec.h"
+#include "err.h"
+#include "rec.h"
 
 typedef struct cow_sink {
     /* Take one record; return 0 or an error code with e filled. */

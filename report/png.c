@@ -4,11 +4,13 @@
 
 #include <cairo.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chart_cairo.h"
 #include "label.h"
+#include "outfile.h"
 #include "text.h"
 
 /* Text measurement through the real font, for chart_layout_build. */
@@ -61,6 +63,11 @@ static int render(const cow_chart *c, const cow_style *st, cairo_t *cr, int w, i
     return rc;
 }
 
+static cairo_status_t png_out(void *fp, const unsigned char *data, unsigned int n)
+{
+    return fwrite(data, 1, n, fp) == n ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 int chart_write_png(const cow_chart *c, const cow_style *st, const char *path,
                     int w, int h, cow_err *e)
 {
@@ -84,10 +91,17 @@ int chart_write_png(const cow_chart *c, const cow_style *st, const char *path,
     cairo_destroy(cr);
     if (rc == 0) {
         cairo_surface_flush(sf);
-        s = cairo_surface_write_to_png(sf, path);
-        if (s != CAIRO_STATUS_SUCCESS) {
-            rc = COW_FAIL(e, COW_EIO, "cannot write PNG: %s", cairo_status_to_string(s));
-            cow_err_at(e, path, 0, 0);
+        cow_outfile o;
+        /* never through a link planted at path: a new file, renamed over it */
+        if ((rc = outfile_open(&o, path, e)) == COW_OK) {
+            s = cairo_surface_write_to_png_stream(sf, png_out, o.fp);
+            if (s != CAIRO_STATUS_SUCCESS) {
+                outfile_abort(&o);
+                rc = COW_FAIL(e, COW_EIO, "cannot write PNG: %s", cairo_status_to_string(s));
+                cow_err_at(e, path, 0, 0);
+            } else {
+                rc = outfile_commit(&o, e);
+            }
         }
     }
     cairo_surface_destroy(sf);

@@ -20,6 +20,7 @@
 
 #include "label.h"
 #include "mem.h"
+#include "outfile.h"
 
 #define US_PER_DAY INT64_C(86400000000)
 /* Excel serial of 1970-01-01 in the 1900 date system. */
@@ -562,40 +563,6 @@ static int write_sheet(xlsx_ctx *x, const cow_sheet *s)
 
 /* ------------------------------------------------------ workbook, file */
 
-static int io_fail(cow_err *e, const char *path, const char *what, int errnum)
-{
-    COW_FAIL(e, COW_EIO, "%s: %s (check that the folder exists and is writable)",
-             what, strerror(errnum));
-    cow_err_at(e, path, 0, 0);
-    return COW_EIO;
-}
-
-/* Create "<path>.tmp-XXXXXX" next to path, with the permissions a plain
- * fopen would give (mkstemp makes 0600). *tmp is the caller's to free. */
-static int open_temp(const char *path, char **tmp, cow_err *e)
-{
-    size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
-    char *t = xmalloc(n);
-    snprintf(t, n, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(t);
-    if (fd < 0) {
-        int errnum = errno;
-        free(t);
-        return io_fail(e, path, "cannot create the workbook", errnum);
-    }
-    mode_t mask = umask(0); /* reading the umask means setting it: restore */
-    umask(mask);
-    int rc = fchmod(fd, 0666 & ~mask) == 0 ? 0 : errno;
-    close(fd);
-    if (rc) {
-        unlink(t);
-        free(t);
-        return io_fail(e, path, "cannot create the workbook", rc);
-    }
-    *tmp = t;
-    return COW_OK;
-}
-
 static int set_properties(xlsx_ctx *x, const cow_workbook *wb)
 {
     char title[] = DOC_TITLE; /* lxw_doc_properties wants char * */
@@ -636,11 +603,19 @@ static int close_book(lxw_workbook *book, const char *path, cow_err *e)
 
 int xlsx_write(const cow_workbook *wb, const char *path, cow_err *e)
 {
-    char *tmp = NULL;
-    int rc = open_temp(path, &tmp, e);
-    if (rc)
+    cow_outfile o;
+    int rc = outfile_open(&o, path, e);
+    if (rc) {
+        char why[sizeof(e->msg)];
+        snprintf(why, sizeof(why), "%s", e->msg);
+        COW_FAIL(e, rc, "cannot create the workbook: %s", why);
+        cow_err_at(e, path, 0, 0);
         return rc;
-    xlsx_ctx x = {.book = workbook_new(tmp), .path = path, .e = e};
+    }
+    /* libxlsxwriter writes the temporary file by name */
+    fclose(o.fp);
+    o.fp = NULL;
+    xlsx_ctx x = {.book = workbook_new(o.tmp), .path = path, .e = e};
     if (x.book == NULL) {
         rc = COW_FAIL(e, COW_EINTERNAL, "libxlsxwriter could not start a workbook");
         cow_err_at(e, path, 0, 0);
@@ -654,15 +629,9 @@ int xlsx_write(const cow_workbook *wb, const char *path, cow_err *e)
     rc = close_book(x.book, path, e);
     if (rc)
         goto fail;
-    if (rename(tmp, path) != 0) {
-        rc = io_fail(e, path, "cannot put the workbook in place", errno);
-        goto fail;
-    }
-    free(tmp);
-    return COW_OK;
+    return outfile_commit(&o, e);
 fail:
-    unlink(tmp);
-    free(tmp);
+    outfile_abort(&o);
     return rc;
 }
 

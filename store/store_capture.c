@@ -140,11 +140,26 @@ int store_clock_pairs(cow_store *st, int64_t run, int64_t file, cow_clock_pair *
     return rc;
 }
 
+/* Step q (bound, prepared by prep) collecting its first column; finalizes q. */
+static int collect_i64(cow_store *st, sqlite3_stmt *q, int64_t **v, size_t *n,
+                       const char *what, cow_err *e)
+{
+    size_t cap = 0;
+    int rc;
+    *v = NULL;
+    *n = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *v = xgrow(*v, sizeof(int64_t), *n + 1, &cap);
+        (*v)[(*n)++] = sqlite3_column_int64(q, 0);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, what);
+}
+
 int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
                         cow_err *e)
 {
     sqlite3_stmt *q = NULL;
-    size_t cap = 0;
     int rc;
     *t = NULL;
     *n = 0;
@@ -155,12 +170,7 @@ int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
         " ORDER BY t_us LIMIT 100000", &q, e)) != COW_OK)
         return rc;
     sqlite3_bind_int64(q, 1, file);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        *t = xgrow(*t, sizeof(int64_t), *n + 1, &cap);
-        (*t)[(*n)++] = sqlite3_column_int64(q, 0);
-    }
-    sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading window events");
+    return collect_i64(st, q, t, n, "reading window events", e);
 }
 
 int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e)
@@ -238,7 +248,6 @@ int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
                         int64_t **files, size_t *n, cow_err *e)
 {
     sqlite3_stmt *q = NULL;
-    size_t cap = 0;
     int rc;
     *files = NULL;
     *n = 0;
@@ -248,12 +257,7 @@ int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
         return rc;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int(q, 2, all_but_given != 0);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        *files = xgrow(*files, sizeof(int64_t), *n + 1, &cap);
-        (*files)[(*n)++] = sqlite3_column_int64(q, 0);
-    }
-    sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading log files");
+    return collect_i64(st, q, files, n, "reading log files", e);
 }
 
 /* ------------------------------------------------------ what runs hold */

@@ -90,6 +90,8 @@ int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
     }
     sqlite3_reset(q);
     *n = k;
+    if (rc == SQLITE_DONE && *lat == NULL) /* none: still an array (memcpy of 0) */
+        *lat = xmalloc(sizeof(double));
     if (rc != SQLITE_DONE) {
         free(*lat);
         *lat = NULL;
@@ -297,122 +299,135 @@ int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
     return step_done(st, q, e, "storing exceedance");
 }
 
+/* Readers of one result row each, into the row that load_rows grew. */
+typedef struct res_ctx {
+    cow_result_set *r;  /* strings go to its pool */
+    size_t pcap;        /* the pool's capacity */
+} res_ctx;
+
+static void read_phase(sqlite3_stmt *q, void *row, res_ctx *c)
+{
+    cow_phase_row *p = row;
+    p->idx = sqlite3_column_int(q, 0);
+    p->kind = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 1);
+    p->label = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 2);
+    p->t0_us = sqlite3_column_int64(q, 3);
+    p->t1_us = sqlite3_column_int64(q, 4);
+    p->fork_us = sqlite3_column_int64(q, 5);
+    p->child_pid = (long)sqlite3_column_int64(q, 6);
+    p->source = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 7);
+    p->overlap = sqlite3_column_int(q, 8);
+    p->open = sqlite3_column_int(q, 9);
+    p->failed = sqlite3_column_int(q, 10);
+    p->n = sqlite3_column_int64(q, 11);
+    p->mean_us = col_num(q, 12);
+    p->min_us = col_num(q, 13);
+    p->max_us = col_num(q, 14);
+    p->grid_us = col_num(q, 15);
+}
+
+static void read_quantile(sqlite3_stmt *q, void *row, res_ctx *c)
+{
+    cow_quantile_row *x = row;
+    (void)c;
+    x->phase = sqlite3_column_int(q, 0);
+    x->q = sqlite3_column_double(q, 1);
+    x->value_us = col_num(q, 2);
+    x->lo_us = col_num(q, 3);
+    x->hi_us = col_num(q, 4);
+    x->n_needed = sqlite3_column_int64(q, 5);
+    x->thin = sqlite3_column_int(q, 6);
+    x->n_eff = col_num(q, 7);
+}
+
+static void read_delta(sqlite3_stmt *q, void *row, res_ctx *c)
+{
+    cow_delta_row *d = row;
+    d->phase = sqlite3_column_int(q, 0);
+    d->base = sqlite3_column_int(q, 1);
+    d->q = sqlite3_column_double(q, 2);
+    d->base_us = col_num(q, 3);
+    d->value_us = col_num(q, 4);
+    d->delta_us = col_num(q, 5);
+    d->lo_us = col_num(q, 6);
+    d->hi_us = col_num(q, 7);
+    d->ratio = col_num(q, 8);
+    d->ratio_lo = col_num(q, 9);
+    d->ratio_hi = col_num(q, 10);
+    d->verdict = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 11);
+    d->thin = sqlite3_column_int(q, 12);
+    d->n_eff_base = col_num(q, 13);
+    d->n_eff_phase = col_num(q, 14);
+    d->method = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 15);
+    d->p_up = col_num(q, 16);
+    d->p_down = col_num(q, 17);
+    d->test_level = col_num(q, 18);
+}
+
+static void read_exceed(sqlite3_stmt *q, void *row, res_ctx *c)
+{
+    cow_exceed_row *x = row;
+    (void)c;
+    x->phase = sqlite3_column_int(q, 0);
+    x->base_q = sqlite3_column_double(q, 1);
+    x->threshold_us = sqlite3_column_double(q, 2);
+    x->n = sqlite3_column_int64(q, 3);
+    x->count = sqlite3_column_int64(q, 4);
+    x->p = col_num(q, 5);
+    x->lo = col_num(q, 6);
+    x->hi = col_num(q, 7);
+    x->clusters = sqlite3_column_int64(q, 8);
+    x->p_more = col_num(q, 9);
+}
+
+/* Every row of statement stmt for run, appended to *arr (elem bytes each,
+ * *n of them) by read. SQLITE_DONE, or the error code of the step. */
+static int load_rows(cow_store *st, int stmt, int64_t run, void **arr, size_t *n,
+                     size_t elem, void (*read)(sqlite3_stmt *, void *, res_ctx *),
+                     res_ctx *c)
+{
+    sqlite3_stmt *q = st->stmt[stmt];
+    size_t cap = 0;
+    int rc;
+
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *arr = xgrow(*arr, elem, *n + 1, &cap);
+        read(q, (char *)*arr + elem * (*n)++, c);
+    }
+    sqlite3_reset(q);
+    return rc;
+}
 
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e)
 {
-    sqlite3_stmt *q;
-    size_t cap = 0, pcap = 0;
+    sqlite3_stmt *q = st->stmt[SQL_RES_ANALYSIS];
+    res_ctx c = {r, 0};
     int rc;
 
     memset(r, 0, sizeof(*r));
-    q = st->stmt[SQL_RES_ANALYSIS];
     sqlite3_bind_int64(q, 1, run);
     if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         r->analysed = 1;
         r->seed = (uint64_t)sqlite3_column_int64(q, 0);
         r->resamples = sqlite3_column_int(q, 1);
+        rc = SQLITE_DONE;
     }
     sqlite3_reset(q);
-    q = st->stmt[SQL_RES_PHASES];
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_phase_row *p;
-        r->ph = xgrow(r->ph, sizeof(*p), r->nph + 1, &cap);
-        p = &r->ph[r->nph++];
-        p->idx = sqlite3_column_int(q, 0);
-        p->kind = pool_dup(&r->pool, &r->npool, &pcap, q, 1);
-        p->label = pool_dup(&r->pool, &r->npool, &pcap, q, 2);
-        p->t0_us = sqlite3_column_int64(q, 3);
-        p->t1_us = sqlite3_column_int64(q, 4);
-        p->fork_us = sqlite3_column_int64(q, 5);
-        p->child_pid = (long)sqlite3_column_int64(q, 6);
-        p->source = pool_dup(&r->pool, &r->npool, &pcap, q, 7);
-        p->overlap = sqlite3_column_int(q, 8);
-        p->open = sqlite3_column_int(q, 9);
-        p->failed = sqlite3_column_int(q, 10);
-        p->n = sqlite3_column_int64(q, 11);
-        p->mean_us = col_num(q, 12);
-        p->min_us = col_num(q, 13);
-        p->max_us = col_num(q, 14);
-        p->grid_us = col_num(q, 15);
+    if (rc != SQLITE_DONE ||
+        load_rows(st, SQL_RES_PHASES, run, (void **)&r->ph, &r->nph, sizeof(*r->ph),
+                  read_phase, &c) != SQLITE_DONE ||
+        load_rows(st, SQL_RES_QUANTILES, run, (void **)&r->q, &r->nq, sizeof(*r->q),
+                  read_quantile, &c) != SQLITE_DONE ||
+        load_rows(st, SQL_RES_DELTAS, run, (void **)&r->d, &r->nd, sizeof(*r->d),
+                  read_delta, &c) != SQLITE_DONE ||
+        load_rows(st, SQL_RES_EXCEED, run, (void **)&r->x, &r->nx, sizeof(*r->x),
+                  read_exceed, &c) != SQLITE_DONE) {
+        rc = sql_fail(st, e, "loading results");
+        store_free_results(r);
+        return rc;
     }
-    sqlite3_reset(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    cap = 0;
-    q = st->stmt[SQL_RES_QUANTILES];
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_quantile_row *x;
-        r->q = xgrow(r->q, sizeof(*x), r->nq + 1, &cap);
-        x = &r->q[r->nq++];
-        x->phase = sqlite3_column_int(q, 0);
-        x->q = sqlite3_column_double(q, 1);
-        x->value_us = col_num(q, 2);
-        x->lo_us = col_num(q, 3);
-        x->hi_us = col_num(q, 4);
-        x->n_needed = sqlite3_column_int64(q, 5);
-        x->thin = sqlite3_column_int(q, 6);
-        x->n_eff = col_num(q, 7);
-    }
-    sqlite3_reset(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    cap = 0;
-    q = st->stmt[SQL_RES_DELTAS];
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_delta_row *d;
-        r->d = xgrow(r->d, sizeof(*d), r->nd + 1, &cap);
-        d = &r->d[r->nd++];
-        d->phase = sqlite3_column_int(q, 0);
-        d->base = sqlite3_column_int(q, 1);
-        d->q = sqlite3_column_double(q, 2);
-        d->base_us = col_num(q, 3);
-        d->value_us = col_num(q, 4);
-        d->delta_us = col_num(q, 5);
-        d->lo_us = col_num(q, 6);
-        d->hi_us = col_num(q, 7);
-        d->ratio = col_num(q, 8);
-        d->ratio_lo = col_num(q, 9);
-        d->ratio_hi = col_num(q, 10);
-        d->verdict = pool_dup(&r->pool, &r->npool, &pcap, q, 11);
-        d->thin = sqlite3_column_int(q, 12);
-        d->n_eff_base = col_num(q, 13);
-        d->n_eff_phase = col_num(q, 14);
-        d->method = pool_dup(&r->pool, &r->npool, &pcap, q, 15);
-        d->p_up = col_num(q, 16);
-        d->p_down = col_num(q, 17);
-        d->test_level = col_num(q, 18);
-    }
-    sqlite3_reset(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    cap = 0;
-    q = st->stmt[SQL_RES_EXCEED];
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_exceed_row *x;
-        r->x = xgrow(r->x, sizeof(*x), r->nx + 1, &cap);
-        x = &r->x[r->nx++];
-        x->phase = sqlite3_column_int(q, 0);
-        x->base_q = sqlite3_column_double(q, 1);
-        x->threshold_us = sqlite3_column_double(q, 2);
-        x->n = sqlite3_column_int64(q, 3);
-        x->count = sqlite3_column_int64(q, 4);
-        x->p = col_num(q, 5);
-        x->lo = col_num(q, 6);
-        x->hi = col_num(q, 7);
-        x->clusters = sqlite3_column_int64(q, 8);
-        x->p_more = col_num(q, 9);
-    }
-    sqlite3_reset(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
     return COW_OK;
-fail:
-    store_free_results(r);
-    return sql_fail(st, e, "loading results");
 }
 
 void store_free_results(cow_result_set *r)

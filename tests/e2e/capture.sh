@@ -256,6 +256,21 @@ check "interleaved log: the note names the pids" has "servers 2 server processes
 tr -d '\n\t ' < "$WORK/v.json" | grep -o '"phase":"during","label":"[a-z0-9#-]*"' > "$WORK/v.win"
 check "one window: the primary's sync, not the replica's save" test "$(cat "$WORK/v.win")" = '"phase":"during","label":"sync-disk#1"'
 
+# --- --out: links planted in the report folder are replaced, never
+# written through
+O=$WORK/out
+mkdir -p "$O"
+echo "keep me" > "$WORK/victim.txt"
+ln -s "$WORK/victim.txt" "$O/summary.md"
+ln -s "$WORK/victim.txt" "$O/timeline-steady.png"
+touch "$O/.cowtail-report"
+"$COW" report --db "$WORK/out.db" --out "$O" "$SAMPLES/steady" > "$WORK/out.log" 2>&1
+check "report with links in --out: exit 0" test $? = 0
+check "the link's target is untouched" test "$(cat "$WORK/victim.txt")" = "keep me"
+check "summary.md is a file of its own" test -f "$O/summary.md" -a ! -L "$O/summary.md"
+check "the chart too" test -f "$O/timeline-steady.png" -a ! -L "$O/timeline-steady.png"
+check "no temporary file left" test -z "$(ls "$O" | grep tmp-)"
+
 # --- empty cells in series are missing values; an empty column is dropped
 "$COW" ingest --db "$WORK/mv.db" "$DATA/missing" > "$WORK/mv.out" 2>&1
 check "series with empty cells: exit 0" test $? = 0

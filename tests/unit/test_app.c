@@ -430,6 +430,10 @@ static void tradeoff_should_compare_fork_with_forkless(void)
     CHECK_INT(app_tradeoff_run(st, rows, n, &sel, 1, &t, &e), COW_OK);
     CHECK(!t.picked);
     CHECK_INT(t.nt, 1);
+    /* one mode: no ratio (and no group -1 to read it from) */
+    CHECK_INT(t.t.ngroups, 1);
+    CHECK_INT(t.t.a, -1);
+    CHECK_INT(t.t.b, -1);
     app_tradeoff_release(&t);
     memset(&sel, 0, sizeof(sel));
     sel.host = "nowhere";
@@ -684,6 +688,65 @@ static void ingest_should_take_the_flags_that_override_run_json(void)
     store_close(st);
 }
 
+static void report_dir_should_be_missing_empty_or_marked(void)
+{
+    cow_err e = COW_ERR_INIT;
+    char dir[128], path[192];
+    FILE *fp;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/out", scratch);
+    CHECK_INT(app_report_check_dir(dir, 0, &e), COW_OK);          /* missing */
+    CHECK(mkdir(dir, 0777) == 0);
+    CHECK_INT(app_report_check_dir(dir, 0, &e), COW_OK);          /* empty */
+    snprintf(path, sizeof(path), "%s/main.c", dir);
+    fp = fopen(path, "w");
+    fclose(fp);
+    CHECK_INT(app_report_check_dir(dir, 0, &e), COW_EUSAGE);      /* someone's */
+    CHECK(strstr(e.msg, "--force") != NULL);
+    CHECK_INT(app_report_check_dir(dir, 1, &e), COW_OK);
+    snprintf(path, sizeof(path), "%s/%s", dir, APP_REPORT_MARKER);
+    fp = fopen(path, "w");
+    fclose(fp);
+    CHECK_INT(app_report_check_dir(dir, 0, &e), COW_OK);          /* ours */
+    snprintf(path, sizeof(path), "%s/main.c", dir);
+    CHECK_INT(app_report_check_dir(path, 1, &e), COW_EUSAGE);     /* a file */
+    CHECK(strstr(e.msg, "not a folder") != NULL);
+}
+
+/* Last: it puts the filter in front of this process's stdout and stderr. */
+static void safe_streams_should_defuse_control_characters(void)
+{
+    FILE *out = tmpfile(), *err = tmpfile(), *save_out = stdout, *save_err = stderr;
+    char got[128] = "";
+    size_t n;
+
+    stdout = out;
+    stderr = err;
+    app_safe_streams();
+    CHECK(app_raw_stdout() == out);
+    CHECK(app_raw_stderr() == err);
+    printf("run a\x1b[2Jb \xc3");  /* an escape, and a UTF-8 sequence cut in two */
+    fflush(stdout);
+    printf("\xa9 ok\n");
+    fputs("bad\x07\n", stderr);
+    fclose(stdout);
+    fclose(stderr);
+    stdout = save_out;
+    stderr = save_err;
+    rewind(out);
+    n = fread(got, 1, sizeof(got) - 1, out);
+    got[n] = '\0';
+    CHECK_STR(got, "run a\\x1B[2Jb \xc3\xa9 ok\n");
+    rewind(err);
+    n = fread(got, 1, sizeof(got) - 1, err);
+    got[n] = '\0';
+    CHECK_STR(got, "bad\\x07\n");
+    fclose(out);
+    fclose(err);
+}
+
 int main(void)
 {
     RUN(analyze_should_store_what_it_returns);
@@ -697,5 +760,7 @@ int main(void)
     RUN(report_should_say_why_a_chart_is_not_drawn);
     RUN(ingest_should_say_what_it_refused_and_skipped);
     RUN(ingest_should_take_the_flags_that_override_run_json);
+    RUN(report_dir_should_be_missing_empty_or_marked);
+    RUN(safe_streams_should_defuse_control_characters);
     return REPORT();
 }
