@@ -22,7 +22,7 @@ DEMO_OUT ?= $(BUILD)/demo
 # need (dpkg-dev and file: CPack's dpkg-shlibdeps; groff-base and man-db:
 # checking the man page; gzip: compressing it; clang and libclang-rt-14-dev:
 # libFuzzer for make fuzz-smoke).
-DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev \
+DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
        libxlsxwriter-dev libcairo2-dev fonts-dejavu-core sqlite3 bc time unzip \
        dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 

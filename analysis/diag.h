@@ -77,6 +77,11 @@ typedef struct cow_run_facts {
     cow_fact latmon_none; /* DOCTOR texts saying no spike was observed */
     /* ingest: files refused whole (num = count, text = first reason) */
     cow_fact refused;
+    /* percentile-only sources (no samples): the run's reported p99.9 (num
+     * in us, text "0.295 ms, memtier Totals") and the requests behind it
+     * (0 when the tool does not say) */
+    cow_fact reported_p999;
+    int64_t reported_n;
     /* replication: worst replica lag (s) seen in INFO during a window */
     cow_fact replica_lag;
     /* other runs of the same host whose windows overlap this run's */

@@ -305,6 +305,21 @@ int pct_quantile_ci(const double *sorted, size_t n, double q, double conf,
     return COW_OK;
 }
 
+int pct_ci_ranks(size_t n, double q, double conf, size_t *lo_rank, size_t *hi_rank)
+{
+    double tail = (1.0 - conf) / 2.0, below, above;
+    size_t l, u;
+
+    *lo_rank = *hi_rank = 0;
+    if (!(q > 0.0 && q < 1.0) || !(conf > 0.0 && conf < 1.0) || n == 0)
+        return 0;
+    l = lower_rank(n, q, tail, &below);
+    u = upper_rank(n, q, tail, &above);
+    *lo_rank = l >= 1 ? l : 0;
+    *hi_rank = u <= n ? u : 0;
+    return *lo_rank > 0 && *hi_rank > 0;
+}
+
 /* ---------- exceedance (Requirement 8) ---------- */
 
 int pct_quantile_ci_m(const double *sorted, size_t n, double n_eff, double q,

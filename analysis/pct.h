@@ -132,6 +132,11 @@ int pct_summary(const double *sorted, size_t n, int method,
 int pct_quantile_ci(const double *sorted, size_t n, double q, double conf,
                     cow_qci *out, cow_err *e);
 
+/* The ranks (1-based, among n values) of pct_quantile_ci()'s bounds, for
+ * data held as counts rather than values (an HdrHistogram table). 1 when
+ * both are finite; a bound that cannot be is 0. */
+int pct_ci_ranks(size_t n, double q, double conf, size_t *lo_rank, size_t *hi_rank);
+
 /* The same for serially dependent samples carrying n_eff (<= n)
  * effective ones: the equal-tail ranks of n_eff samples, placed at the
  * same relative positions among the n (rank r of n_eff -> r (n+1) /

@@ -36,8 +36,7 @@ void runstats_sort(double *v, size_t n)
         qsort(v, n, sizeof(double), cmp_double);
 }
 
-/* First index with t >= key. */
-static size_t lower(const int64_t *t, size_t n, int64_t key)
+size_t runstats_lower_bound(const int64_t *t, size_t n, int64_t key)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
@@ -53,7 +52,7 @@ static size_t lower(const int64_t *t, size_t n, int64_t key)
 double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
                               size_t n, int64_t t0, int64_t t1, size_t *m)
 {
-    size_t a = lower(t_us, n, t0), b = lower(t_us, n, t1);
+    size_t a = runstats_lower_bound(t_us, n, t0), b = runstats_lower_bound(t_us, n, t1);
     double *v;
     if (b < a)
         b = a;
@@ -122,7 +121,7 @@ int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
                           size_t *n, cow_err *e)
 {
     const cow_array_samples *a = ctx;
-    size_t i = lower(a->t_us, a->n, t0_us), j = lower(a->t_us, a->n, t1_us);
+    size_t i = runstats_lower_bound(a->t_us, a->n, t0_us), j = runstats_lower_bound(a->t_us, a->n, t1_us);
     (void)e;
     if (t1_us == INT64_MAX)
         j = a->n;
@@ -147,7 +146,7 @@ static int load_group(cow_sample_loader load, void *ctx, int64_t t0, int64_t t1,
     if ((rc = load(ctx, t0, t1, &t, &m, e)) != COW_OK)
         return rc;
     v = xmalloc((m ? m : 1) * sizeof(double));
-    if (m > 0)              /* t is NULL for an empty phase */
+    if (m > 0) /* an empty phase may come back as NULL */
         memcpy(v, t, m * sizeof(double));
     runstats_sort(v, m);
     g->time = t;

@@ -216,7 +216,8 @@ int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_o
 
     memset(a, 0, sizeof(*a));
     loader.ph = &a->ph;
-    if ((rc = clock_refusal(st, r, e)) != COW_OK ||
+    if ((rc = app_load_reported(st, r->id, &a->rep, e)) != COW_OK ||
+        (rc = clock_refusal(st, r, e)) != COW_OK ||
         (rc = build_phases(st, r, a, e)) != COW_OK ||
         (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK ||
         (rc = store_begin(st, e)) != COW_OK)
@@ -232,6 +233,7 @@ void app_analysis_release(app_analysis *a)
 {
     phase_release(&a->ph);
     runstats_release(&a->rs);
+    app_reported_release(&a->rep);
     memset(a, 0, sizeof(*a));
 }
 

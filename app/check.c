@@ -11,6 +11,7 @@
  *     x latency limit: app_check_correct().
  *  3. Missing data fail closed unless the limit says "missing": "pass". */
 #include "check.h"
+#include "reported.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -205,6 +206,41 @@ static void quantile_check(const int64_t *ts, const double *lat, size_t n, doubl
     free((double *)g.sorted);
 }
 
+/* A run without samples: max_p99_ms / max_p999_ms judge the percentiles
+ * its benchmark tool reported (the overall op, else the worst command),
+ * named in the detail; they are the tool's point figures, not intervals. */
+static int reported_limits(cow_store *st, const cow_run_row *r, const app_thresholds *t,
+                           app_verdict out[TH_COUNT], cow_err *e)
+{
+    static const struct { int k; double q; } lim[] = {{TH_P99, 99}, {TH_P999, 99.9}};
+    app_reported rep;
+    size_t j;
+    int rc;
+
+    if ((rc = app_load_reported(st, r->id, &rep, e)) != COW_OK)
+        return rc;
+    for (j = 0; j < sizeof(lim) / sizeof(lim[0]); j++) {
+        const cow_pctl_row *p = app_reported_at(&rep, lim[j].q);
+        app_verdict *x = &out[lim[j].k];
+        const char *base;
+        if (!t->set[lim[j].k])
+            continue;
+        if (p == NULL) {
+            judge(x, t, lim[j].k, NAN, rep.n ? "no samples, and no reported "
+                  "percentile at this q" : "no samples");
+            continue;
+        }
+        judge(x, t, lim[j].k, p->value_us / 1000, "");
+        x->method = "reported";
+        x->n = p->count > 0 ? (double)app_reported_total(&rep, p) : NAN;
+        base = strrchr(p->file, '/') ? strrchr(p->file, '/') + 1 : p->file;
+        snprintf(x->note, sizeof(x->note), "reported by %s (%.60s%s%.40s), not measured here",
+                 p->source, base, p->op[0] ? ", " : "", p->op);
+    }
+    app_reported_release(&rep);
+    return COW_OK;
+}
+
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
@@ -242,6 +278,9 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
         quantile_check(ts, lat, n, 0.99, t, TH_P99, &out[TH_P99]);
     if (t->set[TH_P999])
         quantile_check(ts, lat, n, 0.999, t, TH_P999, &out[TH_P999]);
+    /* no samples: the percentiles a benchmark tool reported, as points */
+    if (rc == COW_OK && n == 0 && (t->set[TH_P99] || t->set[TH_P999]))
+        rc = reported_limits(st, r, t, out, e);
     v = NAN;
     if (f.used_memory.known && f.used_memory.num > 0) {
         if (f.rdb_last_cow_size.known && f.rdb_last_cow_size.num >= 0)

@@ -96,15 +96,19 @@ int app_run_values(cow_store *st, const cow_run_row *r, int whole, double **tv,
     return COW_OK;
 }
 
+const double app_diff_reported_q[APP_DIFF_REPORTED] = {50, 90, 99, 99.9, 100};
+
 int app_diff_base_load(cow_store *st, const cow_run_row *base, int resamples,
                        uint64_t seed, app_diff_base *b, cow_err *e)
 {
-    int windows;
+    int windows, rc;
     memset(b, 0, sizeof(*b));
     b->label = base->label;
     b->resamples = resamples;
     b->seed = seed;
     b->method = COW_PCT_LINEAR;
+    if ((rc = app_load_reported(st, base->id, &b->rep, e)) != COW_OK)
+        return rc;
     return app_run_values(st, base, 1, &b->t, &b->v, &b->n, &windows, e);
 }
 
@@ -112,7 +116,43 @@ void app_diff_base_release(app_diff_base *b)
 {
     free(b->v);
     free(b->t);
+    app_reported_release(&b->rep);
     memset(b, 0, sizeof(*b));
+}
+
+/* Either run without samples: what their tools reported, level by level. */
+static int diff_reported(cow_store *st, const app_diff_base *b, const cow_run_row *r,
+                         app_diff_row *out, cow_err *e)
+{
+    app_reported rep;
+    double blo, bhi, rlo, rhi;
+    int l, rc;
+
+    if ((rc = app_load_reported(st, r->id, &rep, e)) != COW_OK)
+        return rc;
+    for (l = 0; l < APP_DIFF_REPORTED; l++) {
+        const cow_pctl_row *pb = app_reported_at(&b->rep, app_diff_reported_q[l]);
+        const cow_pctl_row *pr = app_reported_at(&rep, app_diff_reported_q[l]);
+        if (pb == NULL || pr == NULL)
+            continue;
+        out->rep_has[l] = 1;
+        out->rep_base[l] = *pb;
+        out->rep_run[l] = *pr;
+        out->rep_base_n[l] = app_reported_total(&b->rep, pb);
+        out->rep_run_n[l] = app_reported_total(&rep, pr);
+        out->reported = 1;
+        out->rep_verdict[l] = COW_VERDICT_NA;
+        if (app_reported_ci(&b->rep, pb, &blo, &bhi) && app_reported_ci(&rep, pr, &rlo, &rhi)) {
+            out->rep_ci[l] = 1;
+            out->rep_lo_us[l] = rlo - bhi;
+            out->rep_hi_us[l] = rhi - blo;
+            out->rep_verdict[l] = out->rep_lo_us[l] > 0   ? COW_VERDICT_LIFT
+                                : out->rep_hi_us[l] < 0 ? COW_VERDICT_DROP
+                                                        : COW_VERDICT_FLAT;
+        }
+    }
+    app_reported_release(&rep);
+    return COW_OK;
 }
 
 int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, int whole,
@@ -143,5 +183,7 @@ int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, in
     }
     free(v);
     free(tv);
+    if (rc == COW_OK && (out->n == 0 || b->n == 0))
+        rc = diff_reported(st, b, r, out, e);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "boot.h"
 #include "verdict.h"
 #include "err.h"
+#include "reported.h"
 #include "store.h"
 
 #define APP_DIFF_LEVELS 4
@@ -47,7 +48,12 @@ typedef struct app_diff_base {
     int resamples;       /* bootstrap R */
     uint64_t seed;       /* bootstrap seed (level l uses seed + l) */
     int method;          /* enum cow_pct_method of the deltas (set after load) */
+    app_reported rep;    /* its tools' reported percentiles (owned) */
 } app_diff_base;
+
+/* Levels compared from reported percentiles: p50, p90, p99, p99.9, max. */
+#define APP_DIFF_REPORTED 5
+extern const double app_diff_reported_q[APP_DIFF_REPORTED];
 
 /* One run against the base. */
 typedef struct app_diff_row {
@@ -59,6 +65,19 @@ typedef struct app_diff_row {
     app_quant run_q[APP_DIFF_LEVELS];       /* the run's */
     int has_max;                            /* both have samples */
     double base_max_us, run_max_us;         /* the maxima (no interval) */
+    /* When either run has no samples: the percentiles their tools reported,
+     * compared as plain differences (no bootstrap from percentiles). */
+    int reported;                           /* any level compared */
+    int rep_has[APP_DIFF_REPORTED];         /* both report that level */
+    cow_pctl_row rep_base[APP_DIFF_REPORTED], rep_run[APP_DIFF_REPORTED];
+    int64_t rep_base_n[APP_DIFF_REPORTED], rep_run_n[APP_DIFF_REPORTED]; /* requests */
+    /* Where both are HdrHistogram tables (counts at every row): an interval
+     * of the difference from the two 95% rank intervals (run's lower minus
+     * base's upper, run's upper minus base's lower: conservative), and a
+     * verdict from it (enum cow_verdict). */
+    int rep_ci[APP_DIFF_REPORTED];
+    double rep_lo_us[APP_DIFF_REPORTED], rep_hi_us[APP_DIFF_REPORTED];
+    int rep_verdict[APP_DIFF_REPORTED];
 } app_diff_row;
 
 /* Load the base run's values (whole run); method: the quantile

@@ -1,5 +1,6 @@
 /* facts.c -- the store -> cow_run_facts bridge for the doctor. */
 #include "facts.h"
+#include "reported.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -341,6 +342,31 @@ int facts_tradeoff_group(const cow_run_row *rows, size_t n, const char **host,
     return found;
 }
 
+/* A run's reported p99.9 (percentile-only sources), for the doctor. */
+static int reported_facts(cow_store *st, const cow_run_row *r, cow_run_facts *f,
+                          cow_err *e)
+{
+    app_reported rep;
+    const cow_pctl_row *p;
+    const char *base;
+    int rc;
+
+    if ((rc = app_load_reported(st, r->id, &rep, e)) != COW_OK)
+        return rc;
+    if ((p = app_reported_at(&rep, 99.9)) != NULL) {
+        base = strrchr(p->file, '/') ? strrchr(p->file, '/') + 1 : p->file;
+        f->reported_p999.known = 1;
+        f->reported_p999.num = p->value_us;
+        snprintf(f->reported_p999.text, sizeof(f->reported_p999.text),
+                 "%.3f ms, %s %.40s", p->value_us / 1000, p->source, p->op);
+        snprintf(f->reported_p999.src, sizeof(f->reported_p999.src), "%.180s:%ld",
+                 base, p->line);
+        f->reported_n = p->count;
+    }
+    app_reported_release(&rep);
+    return COW_OK;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
@@ -363,6 +389,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     free(ph);
     store_free_results(&rs);
     if (rc != COW_OK)
+        return rc;
+    if ((rc = reported_facts(st, r, f, e)) != COW_OK)
         return rc;
 #define INFO(field, key) \
     do { if ((rc = store_fact_info_last(st, r->id, key, &f->field, e)) != COW_OK) return rc; } while (0)

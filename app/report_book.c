@@ -9,6 +9,7 @@
 #include "facts.h"
 #include "mem.h"
 #include "pct.h"
+#include "reported.h"
 #include "runstats.h"
 
 /* Column spec of a sheet. */
@@ -91,6 +92,45 @@ static int runs_sheet(cow_workbook *wb, const cow_run_row *rows, size_t n, cow_e
         TRY(txt(s, k, 11, r->phases, e));
     }
     return COW_OK;
+}
+
+/* The percentiles percentile-only tools reported; only when some run has them. */
+static int reported_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
+                          size_t n, cow_err *e)
+{
+    static const colspec cols[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"source", NULL, COW_COLFMT_TEXT},
+        {"file", NULL, COW_COLFMT_TEXT}, {"op", NULL, COW_COLFMT_TEXT},
+        {"percentile", NULL, COW_COLFMT_MS3}, {"value", "ms", COW_COLFMT_MS3},
+        {"count", NULL, COW_COLFMT_INT}};
+    cow_sheet *s = NULL;
+    size_t i, j;
+    int rc = COW_OK;
+
+    for (i = 0; i < n && rc == COW_OK; i++) {
+        app_reported rep;
+        if ((rc = app_load_reported(st, rows[i].id, &rep, e)) != COW_OK)
+            return rc;
+        if (rep.n > 0 && s == NULL &&
+            (s = sheet(wb, "Reported", "Percentiles as the benchmark tools reported "
+                       "them (no samples behind them here: no intervals)", cols,
+                       N(cols), e)) == NULL)
+            rc = e->code;
+        for (j = 0; j < rep.n && rc == COW_OK; j++) {
+            const cow_pctl_row *p = &rep.v[j];
+            size_t k = table_add_row(s);
+            if ((rc = txt(s, k, 0, rows[i].label, e)) == COW_OK &&
+                (rc = txt(s, k, 1, p->source, e)) == COW_OK &&
+                (rc = txt(s, k, 2, p->file, e)) == COW_OK &&
+                (rc = txt(s, k, 3, p->op[0] ? p->op : NULL, e)) == COW_OK &&
+                (rc = num(s, k, 4, p->q, e)) == COW_OK &&
+                (rc = num(s, k, 5, p->value_us / 1000, e)) == COW_OK)
+                rc = p->count > 0 ? table_set_int(s, k, 6, p->count, e)
+                                  : table_set_empty(s, k, 6, e);
+        }
+        app_reported_release(&rep);
+    }
+    return rc;
 }
 
 static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
@@ -490,6 +530,7 @@ int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
         (rc = scenarios_sheet(wb, st, rows, n, e)) != COW_OK ||
         (rc = runs_sheet(wb, rows, n, e)) != COW_OK ||
         (rc = phases_sheets(wb, st, rows, n, e)) != COW_OK ||
+        (rc = reported_sheet(wb, st, rows, n, e)) != COW_OK ||
         (t && t->ngroups > 0 && (rc = tradeoff_sheet(wb, t, e)) != COW_OK) ||
         (rc = findings_sheet(wb, st, rows, n, e)) != COW_OK ||
         (rc = events_sheet(wb, st, rows, n, e)) != COW_OK ||

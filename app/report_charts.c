@@ -1,7 +1,8 @@
 /* report_charts.c -- the seven chart kinds of the report (see
  * report_charts.h): timeline and percentile distribution per run,
  * quantile bars across runs, memory during the save by mode, the
- * trade-off panel, forkless progress, the fleet view. */
+ * trade-off panel, forkless progress, the fleet view, and the spectrum
+ * of the percentiles percentile-only tools reported. */
 #include "report_charts.h"
 
 #include <math.h>
@@ -16,6 +17,7 @@
 #include "mem.h"
 #include "pct.h"
 #include "png.h"
+#include "reported.h"
 #include "runstats.h"
 #include "savewin.h"
 
@@ -108,8 +110,83 @@ static int is_window(const cow_phase_row *p)
 
 /* ------------------------------------------------------ 1 timeline */
 
-static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double *lat,
-                    size_t n, const cow_result_set *rs, cow_err *e)
+/* Windows shaded and forks marked on a time axis starting at t0. */
+static void add_windows(cow_chart *c, const cow_result_set *rs, int64_t t0)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        char label[64];
+        if (!is_window(p))
+            continue;
+        snprintf(label, sizeof(label), "%s", phase_kind_title(phase_kind_from_name(p->kind)));
+        chart_add_span(c, (double)(p->t0_us - t0) / 1e6, (double)(p->t1_us - t0) / 1e6,
+                       label);
+        if (p->fork_us)
+            chart_add_mark(c, (double)(p->fork_us - t0) / 1e6, "fork");
+    }
+}
+
+/* A run without samples: the per-interval p99 and p99.9 its benchmark tool
+ * reported (memtier's per-second series, HdrHistogram interval logs)
+ * against the server's windows. */
+static int reported_timeline(out *o, cow_store *st, const cow_run_row *r,
+                             const cow_result_set *rs, const char *title,
+                             const char *file, cow_err *e)
+{
+    static const struct { double q; const char *name; } lv[] = {{99, "p99"}, {99.9, "p99.9"}};
+    cow_chart *c = NULL;
+    char op[64], label[96];
+    int64_t t0 = 0;
+    size_t j, k;
+    int rc = COW_OK;
+
+    for (j = 0; j < sizeof(lv) / sizeof(lv[0]) && rc == COW_OK; j++) {
+        int64_t *t = NULL;
+        double *v = NULL, *xs, *ys;
+        size_t m = 0;
+        if ((rc = store_load_pctl_series(st, r->id, lv[j].q, op, &t, &v, &m, e)) != COW_OK)
+            break;
+        if (m > 0) {
+            if (c == NULL) {
+                t0 = t[0];
+                c = chart_new(title);
+                snprintf(c->subtitle, sizeof(c->subtitle), "no samples: per-interval "
+                         "percentiles as the benchmark tool reported them%s%s",
+                         op[0] ? ", op " : "", op);
+                chart_axis_set(&c->x, COW_AXIS_TIME, "time", "s");
+                c->x.origin_us = t0;
+                chart_axis_set(&c->y, o->o->log_y ? COW_AXIS_LOG10 : COW_AXIS_LINEAR,
+                               "latency", "ms");
+                c->y.include_zero = !o->o->log_y;
+            }
+            xs = xmalloc(m * sizeof(double));
+            ys = xmalloc(m * sizeof(double));
+            for (k = 0; k < m; k++) {
+                xs[k] = (double)(t[k] - t0) / 1e6;
+                ys[k] = v[k] / 1000;
+            }
+            snprintf(label, sizeof(label), "reported %s per interval", lv[j].name);
+            chart_add_line(c, label, xs, ys, m);
+            free(xs);
+            free(ys);
+        }
+        free(t);
+        free(v);
+    }
+    if (rc != COW_OK || c == NULL) {
+        if (c)
+            chart_free(c);
+        if (rc == COW_OK)
+            skip(o, title, "no latency samples in this run");
+        return rc;
+    }
+    add_windows(c, rs, t0);
+    return emit(o, c, file, title, e);
+}
+
+static int timeline(out *o, cow_store *st, const cow_run_row *r, const int64_t *t,
+                    const double *lat, size_t n, const cow_result_set *rs, cow_err *e)
 {
     cow_chart *c;
     cow_colred red;
@@ -121,10 +198,8 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
 
     snprintf(title, sizeof(title), "Latency over time: %s", r->label);
     chart_file(o, "timeline", r->label, file, sizeof(file));
-    if (n == 0) {
-        skip(o, title, "no latency samples in this run");
-        return COW_OK;
-    }
+    if (n == 0)
+        return reported_timeline(o, st, r, rs, title, file, e);
     memset(&ro, 0, sizeof(ro));
     ro.q = 0.99;
     /* A p99 needs a few hundred samples; more smears a save's rise over
@@ -151,17 +226,7 @@ static int timeline(out *o, const cow_run_row *r, const int64_t *t, const double
     c->y.include_zero = !o->o->log_y;
     chart_add_band(c, "min-max", red.t_s, mn, mx, red.ncol);
     chart_add_line(c, "rolling p99", red.t_s, q, red.ncol);
-    for (i = 0; i < rs->nph; i++) {
-        const cow_phase_row *p = &rs->ph[i];
-        char label[64];
-        if (!is_window(p))
-            continue;
-        snprintf(label, sizeof(label), "%s", phase_kind_title(phase_kind_from_name(p->kind)));
-        chart_add_span(c, (double)(p->t0_us - t[0]) / 1e6, (double)(p->t1_us - t[0]) / 1e6,
-                       label);
-        if (p->fork_us)
-            chart_add_mark(c, (double)(p->fork_us - t[0]) / 1e6, "fork");
-    }
+    add_windows(c, rs, t[0]);
     free(mn);
     free(mx);
     free(q);
@@ -645,6 +710,62 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
     return emit(o, c, "fleet.png", title, e);
 }
 
+/* ------------------------------------------------------ 8 reported spectrum */
+
+/* The percentiles percentile-only tools reported, one line per run and
+ * command (file by file), on the 1/(1-q) axis; q = 100 (the max) has no
+ * place on that axis and is left out. Drawn only when some run has them. */
+static int spectrum(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
+{
+    static const char title[] = "Reported percentile spectrum across runs";
+    cow_chart *c = NULL;
+    size_t i, j, drawn = 0, any = 0;
+    int rc = COW_OK;
+
+    for (i = 0; i < n && rc == COW_OK; i++) {
+        app_reported rep;
+        if ((rc = app_load_reported(st, rows[i].id, &rep, e)) != COW_OK)
+            break;
+        for (j = 0; j < rep.n && drawn < MAX_OVERLAY;) {
+            double xs[64], ys[64];
+            size_t k = 0, a = j;
+            char label[160];
+            for (; j < rep.n && strcmp(rep.v[j].file, rep.v[a].file) == 0 &&
+                   strcmp(rep.v[j].op, rep.v[a].op) == 0; j++)
+                if (rep.v[j].q < 100 && k < 64) {
+                    xs[k] = rep.v[j].q / 100;
+                    ys[k++] = rep.v[j].value_us / 1000;
+                }
+            any++;
+            if (k < 2)
+                continue;
+            if (c == NULL) {
+                c = chart_new(title);
+                snprintf(c->subtitle, sizeof(c->subtitle), "as the benchmark tools "
+                         "printed them (no samples behind them here: no intervals)");
+                chart_axis_set(&c->x, COW_AXIS_PCTL, "percentile", NULL);
+                chart_axis_set(&c->y, COW_AXIS_LOG10, "latency", "ms");
+            }
+            snprintf(label, sizeof(label), "%.60s %.40s (%s)", rows[i].label,
+                     rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
+            chart_add_line(c, label, xs, ys, k);
+            drawn++;
+        }
+        app_reported_release(&rep);
+    }
+    if (rc != COW_OK || any == 0) {
+        if (c)
+            chart_free(c);
+        return rc;
+    }
+    if (c == NULL) {
+        skip(o, title, "the reported percentiles have fewer than two levels below "
+             "the maximum per command");
+        return COW_OK;
+    }
+    return emit(o, c, "spectrum.png", title, e);
+}
+
 int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
                         const cow_tradeoff *t, const report_chart_opts *opts,
                         report_chart **charts, size_t *ncharts, cow_err *e)
@@ -663,7 +784,7 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
         if ((rc = store_load_samples(st, rows[i].id, &t_us, &lat, &m, e)) != COW_OK)
             break;
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) == COW_OK) {
-            rc = timeline(&o, &rows[i], t_us, lat, m, &rs, e);
+            rc = timeline(&o, st, &rows[i], t_us, lat, m, &rs, e);
             if (rc == COW_OK)
                 rc = distribution(&o, &rows[i], t_us, lat, m, &rs, e);
             store_free_results(&rs);
@@ -681,6 +802,8 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
         rc = progress(&o, st, rows, n, e);
     if (rc == COW_OK)
         rc = fleet(&o, st, rows, n, e);
+    if (rc == COW_OK)
+        rc = spectrum(&o, st, rows, n, e);
     for (i = 0; i < o.nused; i++)
         free(o.used[i]);
     free(o.used);

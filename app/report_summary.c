@@ -2,6 +2,7 @@
  * tables, lists and image links; numbers in ms with 3 decimals; a
  * quantile without a finite 95% interval is shown as ">= lower bound". */
 #include "report_summary.h"
+#include "reported.h"
 
 #include <errno.h>
 #include <math.h>
@@ -355,6 +356,53 @@ static void charts(const report_summary_in *in, FILE *fp)
         fprintf(fp, "\n");
 }
 
+/* Runs with percentile-only sources: what their tools reported (the
+ * overall op, else the worst command), only when some run has them. */
+static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
+{
+    static const double qs[] = {50, 99, 99.9, 100};
+    size_t i, j, shown = 0;
+    int rc;
+
+    for (i = 0; i < in->nrows; i++) {
+        app_reported rep;
+        const cow_pctl_row *any;
+        if ((rc = app_load_reported(st, in->rows[i].id, &rep, e)) != COW_OK)
+            return rc;
+        if (rep.n == 0) {
+            app_reported_release(&rep);
+            continue;
+        }
+        if (shown++ == 0)
+            fprintf(fp, "## Reported percentiles\n\n"
+                        "What the benchmark tools printed (ms), for runs whose "
+                        "latency comes from them: no samples behind these here, "
+                        "so no intervals and no bootstrap; `diff` and `check` "
+                        "compare them as plain numbers. Every row is in "
+                        "`report.xlsx`, sheet Reported.\n\n"
+                        "| run | source | op | p50 | p99 | p99.9 | max | count |\n"
+                        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        any = app_reported_at(&rep, 50) ? app_reported_at(&rep, 50) : &rep.v[0];
+        fprintf(fp, "| %s | %s | %s |", in->rows[i].label, any->source,
+                any->op[0] ? any->op : "-");
+        for (j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
+            const cow_pctl_row *p = app_reported_at(&rep, qs[j]);
+            if (p)
+                fprintf(fp, " %.3f |", p->value_us / 1000);
+            else
+                fprintf(fp, " - |");
+        }
+        if (any->count > 0)
+            fprintf(fp, " %lld |\n", (long long)any->count);
+        else
+            fprintf(fp, " |\n");
+        app_reported_release(&rep);
+    }
+    if (shown)
+        fprintf(fp, "\n");
+    return COW_OK;
+}
+
 int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                          cow_err *e)
 {
@@ -366,6 +414,7 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
             in->nrows, in->nrows == 1 ? "" : "s", md_code(in->db), in->resamples,
             (unsigned long long)in->seed);
     if ((rc = headline(st, in, fp, e)) != COW_OK ||
+        (rc = reported(st, in, fp, e)) != COW_OK ||
         (rc = by_scenario(st, in, fp, e)) != COW_OK ||
         (rc = findings(st, in, fp, e)) != COW_OK) {
         md_release();

@@ -328,6 +328,56 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
     return r;
 }
 
+/* The whole-run percentiles percentile-only tools printed. */
+static cJSON *json_reported(const app_reported *rep)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t i;
+
+    for (i = 0; i < rep->n; i++) {
+        const cow_pctl_row *p = &rep->v[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", p->source);
+        cJSON_AddStringToObject(o, "file", p->file);
+        if (p->op[0])
+            cJSON_AddStringToObject(o, "op", p->op);
+        else
+            cJSON_AddNullToObject(o, "op");
+        num(o, "q", p->q);
+        num(o, "value_us", p->value_us);
+        if (p->count > 0)
+            rawint(o, "count", (long long)p->count);
+        else
+            cJSON_AddNullToObject(o, "count");
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static void print_reported(const app_reported *rep)
+{
+    const char *file = "";
+    size_t i;
+
+    if (rep->n == 0)
+        return;
+    printf("  reported percentiles (as the tools printed them: no interval, no "
+           "bootstrap), ms:\n");
+    printf("  %-18s %-14s %8s %12s %10s\n", "source", "op", "q", "value", "count");
+    for (i = 0; i < rep->n; i++) {
+        const cow_pctl_row *p = &rep->v[i];
+        char cnt[32];
+        if (strcmp(file, p->file) != 0)
+            printf("  %s\n", (file = p->file));
+        if (p->count > 0)
+            snprintf(cnt, sizeof(cnt), "%lld", (long long)p->count);
+        else
+            snprintf(cnt, sizeof(cnt), "-");
+        printf("  %-18s %-14s %8g %12.3f %10s\n", p->source, p->op[0] ? p->op : "-",
+               p->q, p->value_us / 1000.0, cnt);
+    }
+}
+
 /* ------------------------------------------------------------- driver */
 
 /* Analyse run r, store the results and print them (text or into out). */
@@ -342,7 +392,9 @@ static int analyze_print(cow_store *st, const cow_run_row *r, const analyze_opts
         return rc;
     }
     if (o->json) {
-        cJSON_AddItemToArray(out, json_run(r->label, &a.ph, &a.rs, o));
+        cJSON *jr = json_run(r->label, &a.ph, &a.rs, o);
+        cJSON_AddItemToObject(jr, "reported_percentiles", json_reported(&a.rep));
+        cJSON_AddItemToArray(out, jr);
     } else {
         char t0[40];
         time_format_iso(a.t_first_us, t0, sizeof(t0));
@@ -353,8 +405,10 @@ static int analyze_print(cow_store *st, const cow_run_row *r, const analyze_opts
             print_deltas(&a.ph, &a.rs, o);
             print_caveats(&a.ph, &a.rs, footnote);
         } else {
-            printf("  no latency samples: nothing to analyse\n");
+            printf("  no latency samples: %s\n", a.rep.n
+                   ? "only the percentiles the tools reported" : "nothing to analyse");
         }
+        print_reported(&a.rep);
         printf("\n");
     }
     app_analysis_release(&a);

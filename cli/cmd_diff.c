@@ -69,9 +69,65 @@ static cJSON *delta_json(const app_diff_base *b, const app_diff_row *r, const ch
     return x;
 }
 
+static const char *const rnames[APP_DIFF_REPORTED] = {"p50", "p90", "p99", "p999", "max"};
+
+/* Reported percentiles: delta objects with phase "reported", n the tools'
+ * counts, no interval and verdict n/a. */
+static void add_reported_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
+{
+    int l;
+    for (l = 0; l < APP_DIFF_REPORTED; l++) {
+        const cow_pctl_row *pb = &r->rep_base[l], *pr = &r->rep_run[l];
+        cJSON *x;
+        if (!r->rep_has[l])
+            continue;
+        x = delta_json(b, r, rnames[l], pb->value_us, pr->value_us,
+                       pr->value_us - pb->value_us,
+                       r->rep_ci[l] ? r->rep_lo_us[l] : NAN,
+                       r->rep_ci[l] ? r->rep_hi_us[l] : NAN,
+                       pr->value_us / pb->value_us,
+                       boot_verdict_name(r->rep_verdict[l]), 0, NULL);
+        cJSON_ReplaceItemInObject(x, "phase", cJSON_CreateString("reported"));
+        cJSON_ReplaceItemInObject(x, "base_n", cJSON_CreateNumber((double)r->rep_base_n[l]));
+        cJSON_ReplaceItemInObject(x, "n", cJSON_CreateNumber((double)r->rep_run_n[l]));
+        cJSON_AddStringToObject(x, "base_source", pb->source);
+        cJSON_AddStringToObject(x, "source", pr->source);
+        cJSON_AddItemToArray(out, x);
+    }
+}
+
+static void print_reported(const app_diff_row *r)
+{
+    int l;
+
+    printf("  reported percentiles (the tools' figures: no bootstrap from "
+           "percentiles; an interval only where both are HdrHistogram tables,\n"
+           "  from their counts)\n");
+    printf("  %-6s %12s %12s %11s  %-22s %-7s %-7s %s\n", "", "base (ms)", "run (ms)",
+           "delta", "95% CI (counts)", "ratio", "verdict", "from");
+    for (l = 0; l < APP_DIFF_REPORTED; l++) {
+        const cow_pctl_row *pb = &r->rep_base[l], *pr = &r->rep_run[l];
+        char ci[48] = "(none)";
+        if (!r->rep_has[l])
+            continue;
+        if (r->rep_ci[l])
+            snprintf(ci, sizeof(ci), "[%+.3f, %+.3f]", r->rep_lo_us[l] / 1000,
+                     r->rep_hi_us[l] / 1000);
+        printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %-7s %s %s / %s %s\n", rnames[l],
+               pb->value_us / 1000, pr->value_us / 1000,
+               (pr->value_us - pb->value_us) / 1000, ci, pr->value_us / pb->value_us,
+               r->rep_ci[l] ? boot_verdict_symbol(r->rep_verdict[l]) : "n/a",
+               pb->source, pb->op[0] ? pb->op : "-", pr->source, pr->op[0] ? pr->op : "-");
+    }
+}
+
 static void add_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
 {
     int l;
+    if (r->reported)
+        add_reported_json(out, b, r);
+    if (r->n == 0 || b->n == 0)
+        return;
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
         const cow_qcmp *d = &r->d[l];
         cJSON_AddItemToArray(out, delta_json(b, r, lnames_json[l], d->est_a, d->est_b,
@@ -101,6 +157,10 @@ static void print_text(const app_diff_row *r)
 
     printf("\n%s: %zu samples (%s)\n", r->run, r->n,
            r->windows ? "inside its windows" : "whole run");
+    if (r->reported)
+        print_reported(r);
+    if (r->n == 0 || r->d[0].boot.na == 0)
+        return;
     printf("  %-6s %12s %12s %11s  %-22s %-7s %-7s %s\n", "", "base (ms)", "run (ms)",
            "delta", "95%", "ratio", "verdict", "n_eff base/run, method");
     for (l = 0; l < APP_DIFF_LEVELS; l++) {

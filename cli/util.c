@@ -87,6 +87,12 @@ void cli_print_parsers(FILE *fp)
     fprintf(fp, "\nformats (recognised from the content; --parser NAME forces one):\n");
     for (p = parser_list(); *p; p++)
         fprintf(fp, "  %-20s %s\n", (*p)->name, (*p)->what);
+    fprintf(fp, "\nwrappers peeled off every line (and said so in the output):\n"
+                "  docker compose logs 'name  | ', docker/kubectl -t RFC 3339 stamps (also\n"
+                "  with ' | '), kubectl --prefix '[pod/...]', journalctl -o short-iso and\n"
+                "  syslog 'Mon DD HH:MM:SS host ident[pid]: '; redis-cli and shell prompts,\n"
+                "  replies (OK) and command echoes of terminal transcripts. A zoned\n"
+                "  stamp in front of a server log line settles the log's zone.\n");
 }
 
 int cli_print_json(const struct cJSON *j)

@@ -102,6 +102,14 @@ static int fill(cow_src *s, cow_err *e)
     return COW_OK;
 }
 
+static int transcript_line(const char *p, size_t n)
+{
+    const char *cmd;
+    size_t ncmd;
+
+    return n > 0 && (prefix_prompt(p, n, &cmd, &ncmd) || prefix_echo(p, n));
+}
+
 /* Note an overlong line, numbered no, that was skipped. */
 static void note_long(cow_src *s, long no)
 {
@@ -157,9 +165,25 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
                 p += 3;
                 n -= 3;
             }
+            memset(&ln->pre, 0, sizeof(ln->pre));
+            if (!s->raw && n > 0) {
+                size_t skip = prefix_peel(p, n, &ln->pre);
+                if (skip > 0) {
+                    p += skip;
+                    n -= skip;
+                    s->peeled++;
+                    s->stamped += ln->pre.has_t;
+                    s->peel_kinds |= ln->pre.kinds;
+                }
+            }
             ln->p = p;
             ln->n = n;
             ln->no = ++s->line;
+            if (!s->raw && !s->keep_prompts && transcript_line(p, n)) {
+                s->prompts++;
+                scanned = 0;
+                continue;
+            }
             return 1;
         }
         if (s->eof)

@@ -7,7 +7,13 @@
  *
  * Lines come without their end (LF, CRLF or a lone final CR is stripped); a
  * UTF-8 byte order mark at the very start is skipped. ln.eol is 0 for a last
- * line that ended without a newline (a possibly truncated write). Every byte
+ * line that ended without a newline (a possibly truncated write). Container
+ * and collector prefixes (prefix.h) are peeled off each line, what was
+ * peeled is in ln.pre and counted in the source (src.peeled). Terminal
+ * transcript lines (a redis-cli or shell prompt, a reply "OK", a command's
+ * echo: prefix_prompt, prefix_echo) are skipped and counted (src.prompts)
+ * unless src.keep_prompts is set; line numbers still count them. A source
+ * set raw (src.raw = 1) keeps every line as it is. Every byte
  * read is fed to a SHA-256, so the file's digest is known after one pass.
  * Lines point into the source's buffer and are valid until the next call.
  *
@@ -22,6 +28,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "prefix.h"
 #include "limits.h"
 #include "sha256.h"
 
@@ -33,6 +40,7 @@ typedef struct cow_line {
     size_t n;       /* length without the line end */
     long no;        /* 1-based line number */
     int eol;        /* 1 if a line end followed, 0 at an unterminated end */
+    cow_prefix pre; /* prefixes peeled off the line (pre.kinds 0 if none) */
 } cow_line;
 
 typedef struct cow_src {
@@ -48,6 +56,12 @@ typedef struct cow_src {
     long long offset;    /* bytes consumed so far */
     long long size;      /* total size when known, else -1 */
     cow_sha256 sha;      /* digest of every byte read */
+    int raw;             /* 1: do not peel line prefixes nor skip prompts */
+    int keep_prompts;    /* 1: return prompt and echo lines too */
+    long prompts;        /* prompt and echo lines skipped */
+    long peeled;         /* lines that had a prefix peeled */
+    long stamped;        /* of them, lines whose prefix held a zoned stamp */
+    int peel_kinds;      /* enum cow_prefix_kind bits seen */
     long long_no[COW_SRC_MAX_LONG]; /* numbers of skipped overlong lines */
     size_t nlong;        /* overlong lines skipped (may exceed the array) */
 } cow_src;

@@ -89,6 +89,16 @@ static bool clilat_match(const char *s, size_t n, const char *pat,
     return i == n;
 }
 
+/* A terminal copy of a run stopped with Ctrl-C ends in "^C" (and the
+ * tty shape in a bare "^C" line): not part of the figures. */
+static void strip_interrupt(const char *p, size_t *n)
+{
+    if (*n >= 2 && p[*n - 2] == '^' && p[*n - 1] == 'C')
+        *n -= 2;
+    while (*n > 0 && p[*n - 1] == ' ')
+        (*n)--;
+}
+
 /* Figures in any of the four shapes; the shape's bit goes to *shape. */
 static bool clilat_figures(const char *p, size_t n, clilat_fig *f, int *shape)
 {
@@ -210,6 +220,7 @@ static int clilat_piece(clilat_ctx *c, const cow_line *ln, const char *p,
     int shape = 0, rc;
 
     text_trim(&p, &n);
+    strip_interrupt(p, &n);
     if (n == 0)
         return COW_OK;
     if (clilat_match(p, n, "-- \2 seconds range", unused, dur))
@@ -324,7 +335,8 @@ static int clilat_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_er
 
 static int clilat_sniff(const char *fname, const char *head, size_t n)
 {
-    size_t i = 0, figs = 0, ranges = 0, other = 0;
+    size_t i = 0, j, figs = 0, ranges = 0, other = 0;
+    const char *dash;
     int shape, tty = 0;
     clilat_fig f;
     int64_t unused[1];
@@ -342,10 +354,19 @@ static int clilat_sniff(const char *fname, const char *head, size_t n)
         len = (size_t)(nl - p);
         text_trim(&p, &len);
         i = (size_t)(nl - head) + 1;
+        strip_interrupt(p, &len);
         if (len == 0)
             continue;
+        dash = NULL;
+        for (j = 0; j + 4 <= len && dash == NULL; j++)
+            if (memcmp(p + j, " -- ", 4) == 0)
+                dash = p + j;
         if (clilat_match(p, len, "-- \2 seconds range", unused, dur))
             ranges++;
+        else if (dash != NULL && clilat_figures(p, (size_t)(dash - p), &f, &shape) &&
+                 clilat_match(dash + 1, len - (size_t)(dash + 1 - p),
+                              "-- \2 seconds range", unused, dur))
+            figs++, ranges++;   /* a clean copy of the terminal */
         else if (clilat_figures(p, len, &f, &shape))
             figs++;
         else

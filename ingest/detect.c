@@ -6,8 +6,11 @@
 #include "parser.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
+#include "prefix.h"
 #include "text.h"
 #include "formats.h"
 
@@ -28,22 +31,61 @@ static const cow_parser *const parsers[] = {
     &cow_parser_latency_monitor,
     &cow_parser_cli_latency,
     &cow_parser_throughput_csv,
+    &cow_parser_transcript,
     NULL
 };
+
+/* The head with the line prefixes of prefix.h peeled off each line and
+ * transcript prompts and echoes emptied, as the parsers will see it (a NUL-terminated heap copy; *m its length). */
+static char *head_peeled(const char *head, size_t n, size_t *m)
+{
+    char *out = xmalloc(n + 1);
+    size_t at = 0, o = 0;
+    cow_prefix pf;
+
+    while (at < n) {
+        const char *nl = memchr(head + at, '\n', n - at);
+        size_t len = nl ? (size_t)(nl - (head + at)) : n - at;
+        size_t skip = prefix_peel(head + at, len, &pf), keep = len - skip;
+        const char *cmd, *l = head + at + skip;
+        size_t ncmd, len2 = keep;
+
+        if (len2 > 0 && l[len2 - 1] == '\r')
+            len2--;
+        if (nl != NULL && len2 > 0 &&
+            (prefix_prompt(l, len2, &cmd, &ncmd) || prefix_echo(l, len2)))
+            keep = 0;   /* a transcript's prompt or echo: no parser reads it */
+        memcpy(out + o, l, keep);
+        o += keep;
+        if (nl != NULL)
+            out[o++] = '\n';
+        at += len + (nl != NULL);
+    }
+    out[o] = '\0';
+    *m = o;
+    return out;
+}
 
 const cow_parser *parser_detect(const char *fname, const char *head, size_t n)
 {
     const cow_parser *best = NULL;
     int best_score = 0;
-    size_t i;
+    size_t i, m;
+    char *peeled = head_peeled(head, n, &m);
 
     for (i = 0; parsers[i] != NULL; i++) {
-        int score = parsers[i]->sniff(fname, head, n);
+        /* the transcript splitter looks for the prompts the others skip,
+         * the log sniffer at the syslog idents */
+        int score = parsers[i] == &cow_parser_transcript ||
+                            parsers[i] == &cow_parser_redis_log
+                        ? parsers[i]->sniff(fname, head, n)
+                        : parsers[i]->sniff(fname, peeled, m);
         if (score > best_score) {
             best_score = score;
             best = parsers[i];
         }
     }
+    free(peeled);
     return best;
 }
 
@@ -71,6 +113,27 @@ int parser_too_many_rejects(long long rows, long long rejected)
     return rejected > 2 && rejected * 10 > rows + rejected;
 }
 
+/* What the source peeled off or skipped (common/prefix.h), as notes. */
+static int wrapper_notes(const cow_parser *p, const cow_src *s, cow_sink *k, cow_err *e)
+{
+    char what[300], note[400];
+    int rc = COW_OK;
+
+    if (s->prompts > 0) {
+        snprintf(note, sizeof(note), "%ld prompt, reply or command echo lines "
+                 "of a terminal transcript skipped", s->prompts);
+        rc = sink_note(k, "transcript", note, e);
+    }
+    if (rc != COW_OK || s->peeled == 0)
+        return rc;
+    snprintf(note, sizeof(note), "%ld lines: %s%s", s->peeled,
+             prefix_describe(s->peel_kinds, what, sizeof(what)),
+             s->stamped > 0 && p == &cow_parser_redis_log
+                 ? "; their zoned stamps settle the log's zone and year"
+                 : "");
+    return sink_note(k, "prefix_peeled", note, e);
+}
+
 int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
                cow_sink *k, cow_err *e)
 {
@@ -78,6 +141,8 @@ int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
     size_t i;
     int rc = p->parse(s, o, k, e);
 
+    if (rc == COW_OK)
+        rc = wrapper_notes(p, s, k, e);
     if (rc != COW_OK || s->nlong == 0)
         return rc;
     if (s->nlong > COW_SRC_MAX_LONG) {

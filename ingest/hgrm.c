@@ -5,15 +5,21 @@
  *  - percentile distributions: the C library's CLASSIC table and its CSV
  *    variant (§8.1, also memtier's --hdr-file-prefix *.txt), and Java's
  *    outputPercentileDistribution (§8.2, the usual .hgrm of wrk2, jHiccup);
- *  - interval logs (§8.3, .hlog and memtier's *.hgrm), of which only each
- *    interval's Interval_Max is used: the compressed histogram payload
- *    (base64 + zlib, HdrHistogram V2 encoding) is not decoded.
+ *  - interval logs (§8.3, .hlog, jHiccup, memtier's *.hgrm): each interval's
+ *    compressed histogram (base64 + zlib, HdrHistogram V2 encoding,
+ *    hdrhist.c) is decoded into its full histogram, so every interval has
+ *    its percentiles and count: a per-interval p99/p99.9 timeline.
  *
  * Records (source "hdr"):
  *   COW_REC_PCTL  distribution: one per row, q = Percentile x 100, value_us,
  *                 count = TotalCount at that row (the 100% row's is the
- *                 total), t_us = 0. Interval log: q = 100 (the interval's
- *                 max), t_us = the interval's end, count = 0 (unknown).
+ *                 total), t_us = 0. Interval log, per interval at t_us =
+ *                 its end: q = 50, 90, 99, 99.9, 99.99 from the decoded
+ *                 histogram (count = values at or below), and q = 100 from
+ *                 the Interval_Max column (count = the interval's total, 0
+ *                 when its histogram could not be decoded: then a note).
+ *   COW_REC_INTERVAL interval log: min/max/mean/count of each decoded
+ *                 interval, t_us = its end, dur_s = its length.
  *                 op: "Totals" / "<CMD>" from memtier's file names
  *                 (<prefix>_FULL_RUN_1.txt, <prefix>_SET_command_run_1.txt),
  *                 the Tag= of a Java log row, else NULL.
@@ -33,6 +39,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "hdrhist.h"
 #include "mem.h"
 #include "num.h"
 #include "timeconv.h"
@@ -63,9 +70,22 @@ typedef struct hg {
     double last_q;           /* previous row's percentile, for order */
     int64_t last_count;      /* previous row's TotalCount, unwrapped */
     int64_t footer_total;    /* footer's Total count, -1 if none */
+    double footer_max;       /* footer's Max in the file's unit, NaN if none */
+    int held;                /* the table's 100% row waits for the footer */
+    double held_v;           /* its value */
+    int64_t held_count;      /* its TotalCount */
+    long held_line;          /* its line */
+    int held_dec;            /* decimals the table printed it with */
     long rows, rejects;      /* good rows and rejected lines */
     long last_line;          /* last line read */
+    double raw_per_col;      /* histogram units per Interval_Max unit, 0 until known */
+    long undecoded;          /* interval histograms that did not decode */
+    long first_undecoded;    /* line of the first */
+    const char *undecoded_why; /* and why */
 } hg;
+
+/* Percentiles emitted per decoded interval (q = 100 is the max column). */
+static const double hg_log_q[] = {50, 90, 99, 99.9, 99.99};
 
 /* ------------------------------------------------------------------ */
 /* Units and names                                                     */
@@ -287,6 +307,8 @@ static int footer(hg *h, const cow_line *ln, cow_err *e)
                 return rc;
             if (strcmp(t[i].key, "total_count") == 0)
                 h->footer_total = (int64_t)v;
+            if (strcmp(t[i].key, "max_us") == 0)
+                h->footer_max = v;
         }
         p = comma ? comma + 1 : end;
     }
@@ -329,7 +351,79 @@ static int table_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
         return reject(h, ln, "Percentile goes down: rows out of order", e);
     h->last_q = pc;
     h->last_count = unwrap(cnt, h->last_count);
+    if (pc == 1.0) {
+        /* the maximum: printed with the table's few decimals, and again
+         * with three in the footer's #[Max = ...]: wait for the footer */
+        int rc = h->held ? emit_pctl(h, h->op, 100.0, h->held_v, 0, h->held_count,
+                                     h->held_line, e) : COW_OK;
+        h->held = 1;
+        h->held_v = v;
+        h->held_count = h->last_count;
+        h->held_line = ln->no;
+        h->held_dec = 0;
+        if (memchr(f[0].p, '.', f[0].n) != NULL)
+            h->held_dec = (int)(f[0].n - (size_t)((const char *)memchr(f[0].p, '.', f[0].n) -
+                                                  f[0].p) - 1);
+        return rc;
+    }
     return emit_pctl(h, h->op, pc * 100.0, v, 0, h->last_count, ln->no, e);
+}
+
+/* Histogram units per Interval_Max unit: jHiccup records ns and prints the
+ * max in ms (--max-value-divisor), memtier records and prints us. Read off
+ * the first interval whose max is not 0, as the power of 1000 nearest to
+ * the decoded max over the printed one. */
+static double raw_per_col(hg *h, const cow_hdr *d, double mx)
+{
+    double ratio, k;
+
+    if (h->raw_per_col > 0 || !(mx > 0) || hdr_max(d) <= 0)
+        return h->raw_per_col > 0 ? h->raw_per_col : 1;
+    ratio = (double)hdr_max(d) / mx;
+    for (k = 1; k < 1e9 && ratio > k * 31.6; k *= 1000)
+        ;
+    h->raw_per_col = k;
+    return k;
+}
+
+/* One interval's histogram: percentiles, the interval figures, its max. */
+static int log_histogram(hg *h, const cow_line *ln, const char *tag,
+                         const hgfield *payload, double dur_s, double mx,
+                         int64_t end_us, cow_err *e)
+{
+    cow_hdr d;
+    cow_rec r;
+    const char *why;
+    double us_per_raw;
+    size_t i;
+    int rc;
+
+    if (hdr_decode(payload->p, payload->n, &d, &why) != 0) {
+        if (h->undecoded++ == 0) {
+            h->first_undecoded = ln->no;
+            h->undecoded_why = why;
+        }
+        return emit_pctl(h, tag, 100, mx, end_us, 0, ln->no, e);
+    }
+    us_per_raw = h->us_per_unit / raw_per_col(h, &d, mx);
+    for (i = 0; i < sizeof(hg_log_q) / sizeof(hg_log_q[0]) && d.total > 0; i++)
+        if ((rc = emit_pctl(h, tag, hg_log_q[i],
+                            (double)hdr_value_at(&d, hg_log_q[i]) * us_per_raw / h->us_per_unit,
+                            end_us, hdr_count_at(&d, hg_log_q[i]), ln->no, e)) != COW_OK)
+            return hdr_free(&d), rc;
+    memset(&r, 0, sizeof(r));
+    r.kind = COW_REC_INTERVAL;
+    r.u.interval.t_us = end_us;
+    r.u.interval.dur_s = dur_s;
+    r.u.interval.min_us = d.total ? (double)hdr_min(&d) * us_per_raw : NAN;
+    r.u.interval.max_us = d.total ? mx * h->us_per_unit : NAN;
+    r.u.interval.avg_us = d.total ? hdr_mean(&d) * us_per_raw : NAN;
+    r.u.interval.count = d.total;
+    r.u.interval.op = tag[0] ? tag : NULL;
+    r.u.interval.line = ln->no;
+    rc = emit_pctl(h, tag, 100, mx, end_us, d.total, ln->no, e);
+    hdr_free(&d);
+    return rc != COW_OK ? rc : sink_emit(h->k, &r, e);
 }
 
 /* [Tag=x,]start,end-or-length,max,payload */
@@ -337,7 +431,7 @@ static int log_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
                    cow_err *e)
 {
     char tag[HG_MAX_OP];
-    double t0, t1, mx, anchor = h->start_s > 0 ? h->start_s : h->base_s;
+    double t0, t1, mx, dur, anchor = h->start_s > 0 ? h->start_s : h->base_s;
     int64_t end_us;
 
     snprintf(tag, sizeof(tag), "%s", h->op);
@@ -354,6 +448,7 @@ static int log_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
         return reject(h, ln, "Interval_Max is not a number >= 0", e);
     if (!h->end_is_abs)
         t1 += t0; /* Interval_Length */
+    dur = t1 - t0;
     if (t0 < (double)COW_EPOCH_MIN_S) { /* relative to StartTime/BaseTime */
         if (anchor <= 0 && !(h->o && h->o->has_t0)) {
             cow_err_at(e, h->s->name, ln->no, 0);
@@ -369,7 +464,7 @@ static int log_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
         return reject(h, ln, "interval end before 1990: the log's StartTime or "
                       "BaseTime is not an epoch time", e);
     end_us = (int64_t)llround(t1 * 1e6);
-    return emit_pctl(h, tag, 100, mx, end_us, 0, ln->no, e);
+    return log_histogram(h, ln, tag, &f[3], dur, mx, end_us, e);
 }
 
 /* "#[StartTime: 1738587731.532 (seconds since epoch), ...]" */
@@ -419,8 +514,8 @@ static int header(hg *h, const cow_line *ln, const hgfield *f, int nf,
     if ((rc = decide_unit(h, ln->no, e)) != COW_OK)
         return rc;
     return sink_note(h->k, "shape", h->is_log
-                     ? "HdrHistogram interval log: per-interval max only "
-                       "(compressed histograms are not decoded)"
+                     ? "HdrHistogram interval log: each interval's compressed "
+                       "histogram decoded (percentiles and counts per interval)"
                      : "HdrHistogram percentile distribution", e);
 }
 
@@ -444,10 +539,43 @@ static int line(hg *h, const cow_line *ln, cow_err *e)
     return h->is_log ? log_row(h, ln, f, nf, e) : table_row(h, ln, f, nf, e);
 }
 
+/* The table's 100% row, with the footer's more precise Max when the table
+ * printed fewer than three decimals and the two agree to its rounding
+ * (HdrHistogram_c prints values with the histogram's significant figures,
+ * the footer with three decimals). */
+static int emit_held_max(hg *h, cow_err *e)
+{
+    char note[160];
+    double v = h->held_v;
+    int rc;
+
+    h->held = 0;
+    if (!isnan(h->footer_max) && h->footer_max != v && h->held_dec < 3 &&
+        fabs(h->footer_max - v) <= 0.5 * pow(10, -h->held_dec) + 1e-9) {
+        snprintf(note, sizeof(note), "the maximum is the footer's #[Max = %.3f] "
+                 "(line %ld printed it rounded: %g)", h->footer_max, h->held_line, v);
+        if ((rc = sink_note(h->k, "max", note, e)) != COW_OK)
+            return rc;
+        v = h->footer_max;
+    }
+    return emit_pctl(h, h->op, 100.0, v, 0, h->held_count, h->held_line, e);
+}
+
 static int hg_finish(hg *h, cow_err *e)
 {
     char note[128];
+    int rc;
 
+    if (h->held && (rc = emit_held_max(h, e)) != COW_OK)
+        return rc;
+    if (h->undecoded > 0) {
+        char why[300];
+        snprintf(why, sizeof(why), "%ld interval histograms not decoded, first at "
+                 "line %ld (%s): those intervals have their max only",
+                 h->undecoded, h->first_undecoded, h->undecoded_why);
+        if ((rc = sink_note(h->k, "histogram", why, e)) != COW_OK)
+            return rc;
+    }
     if (h->rows == 0) {
         cow_err_at(e, h->s->name, h->last_line > 0 ? h->last_line : 1, 0);
         return COW_FAIL(e, COW_EPARSE, h->header
@@ -481,6 +609,7 @@ static int hg_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
     h.k = k;
     h.o = o;
     h.footer_total = -1;
+    h.footer_max = NAN;
     if (o && o->fname)
         (void)memtier_name(o->fname, h.op, sizeof(h.op));
     while (rc == COW_OK && (got = src_next_line(s, &ln, e)) == 1) {

@@ -400,11 +400,21 @@ static int64_t epoch_ms(const cJSON *rt, const char *key)
     return (int64_t)llround(v * 1e3);
 }
 
+/* The line of a key inside the Runtime object starting at line rt (the
+ * position cursor is not moved: the members are read in any order). */
+static long rt_line(mt *m, long rt, const char *key)
+{
+    mtpos ps = m->pos;
+    long line = pos_seek(&ps, key);
+    return line > 0 ? line : rt;
+}
+
 /* "Runtime": start/finish and the latency unit. */
 static int runtime(mt *m, const cJSON *rt, cow_err *e)
 {
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(rt, "Time unit");
     const cJSON *intr = cJSON_GetObjectItemCaseSensitive(rt, "Interrupted");
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(rt, "Benchmark completion status");
     long line = rt ? pos_seek(&m->pos, "Runtime") : m->pos.line;
     char iso[40], note[MT_MAX_OP + 48];
     int rc;
@@ -421,15 +431,23 @@ static int runtime(mt *m, const cJSON *rt, cow_err *e)
     }
     m->start_us = epoch_ms(rt, "Start time");
     m->finish_us = epoch_ms(rt, "Finish time");
-    if (m->start_us < 0 || m->finish_us < 0) {
-        if (!(m->o && m->o->has_t0)) {
-            cow_err_at(e, m->path, line, 0);
-            return COW_FAIL(e, COW_ECLOCK, "\"Start time\"/\"Finish time\" are "
-                            "not epoch milliseconds between 1990 and 2100: give "
-                            "the run start with --t0 or run.json \"t0\"");
-        }
-        m->finish_us = 0;
+    if (m->start_us < 0 && !(m->o && m->o->has_t0)) {
+        cow_err_at(e, m->path, rt_line(m, line, "Start time"), 0);
+        return COW_FAIL(e, COW_ECLOCK, "\"Start time\" is not epoch milliseconds "
+                        "between 1990 and 2100: give the run start with --t0 or "
+                        "run.json \"t0\"");
+    }
+    if (m->start_us < 0)
         m->start_us = 0;
+    if (m->finish_us < 0) {
+        /* an interrupted run writes "Finish time": 0 and a negative
+         * "Total duration": only the end of the last second is unknown */
+        m->finish_us = 0;
+        if ((rc = bad_value(m, "Runtime", "Finish time", rt_line(m, line, "Finish time"),
+                            "\"Finish time\" is not epoch milliseconds between "
+                            "1990 and 2100 (memtier writes 0 for an interrupted "
+                            "run): ignored; the start and every figure are kept", e)) != COW_OK)
+            return rc;
     }
     if (m->start_us == 0 && m->o && m->o->has_t0)
         m->start_us = m->o->t0_us;
@@ -441,9 +459,10 @@ static int runtime(mt *m, const cJSON *rt, cow_err *e)
         if ((rc = sink_note(m->k, "run_start", note, e)) != COW_OK)
             return rc;
     }
-    if (cJSON_IsString(intr) && strcmp(intr->valuestring, "true") == 0)
+    if ((cJSON_IsString(intr) && strcmp(intr->valuestring, "true") == 0) ||
+        (cJSON_IsString(status) && strncmp(status->valuestring, "INTERRUPTED", 11) == 0))
         return sink_note(m->k, "interrupted", "memtier says the run was "
-                         "interrupted (\"Interrupted\": \"true\"): figures cover "
+                         "interrupted (\"Interrupted\": \"true\" or \"INTERRUPTED\" status): figures cover "
                          "a partial run", e);
     return COW_OK;
 }

@@ -46,16 +46,19 @@ typedef struct cow_parser {
     int (*parse)(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e);
 } cow_parser;
 
-/* Best parser for a file, or NULL when nothing recognises it. */
+/* Best parser for a file, or NULL when nothing recognises it. Sniffers see
+ * the head with line prefixes peeled, as the parsers will. */
 const cow_parser *parser_detect(const char *fname, const char *head, size_t n);
 /* Parser by its name, or NULL. */
 const cow_parser *parser_by_name(const char *name);
 /* The table, NULL terminated (for help output). */
 const cow_parser *const *parser_list(void);
 
-/* p->parse, then one COW_REC_REJECT per line the source skipped for
- * being longer than COW_MAX_LINE_BYTES (so the rest of the file lands);
- * more such lines than the source keeps refuse the file (COW_ELIMIT). */
+/* p->parse, then notes of the line prefixes the source peeled off and the
+ * transcript lines it skipped (common/prefix.h), and one COW_REC_REJECT per
+ * line the source skipped for being longer than COW_MAX_LINE_BYTES (so the
+ * rest of the file lands); more such lines than the source keeps refuse
+ * the file (COW_ELIMIT). */
 int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
                cow_sink *k, cow_err *e);
 

@@ -20,7 +20,8 @@
  *   thp      "enabled", "defrag",         text = the bracketed choice,
  *            "shmem_enabled", "hugepages- num NAN; integer files
  *            2048kB/enabled", "khugepaged/ (hpage_pmd_size, khugepaged/..)
- *            defrag" ...                  num = value
+ *            defrag" ...                  num = value; a "defrag" file holding
+ *                                         0/1 is khugepaged/defrag
  *   sysctl   "vm.overcommit_memory" ...   num when the value is one integer,
  *                                         else NAN; text as written
  *
@@ -802,6 +803,8 @@ static void thp_key(const kfile *f, const char *p, size_t n, char *out,
 
     if (t != NULL && t[21] != '\0')
         snprintf(out, cap, "%s", t + 21);
+    else if (strstr(f->sect, "khugepaged") != NULL && strstr(b, "defrag") != NULL)
+        snprintf(out, cap, "khugepaged/defrag");
     else if (p != NULL && has_choice(p, n, "defer"))
         snprintf(out, cap, "defrag");
     else if (p != NULL && has_choice(p, n, "within_size"))
@@ -852,6 +855,10 @@ static int line_single(kfile *f, const cow_line *ln)
             return line_thp(f, ln, key);
         if (!isnum)
             return kfile_reject(f, ln, "THP file value is not an integer");
+        /* "defrag" holding 0/1 is khugepaged/defrag (whether khugepaged
+         * may compact), not the defrag policy, which is a bracketed choice */
+        if (strcmp(key, "defrag") == 0)
+            snprintf(key, sizeof(key), "khugepaged/defrag");
         src = "thp";
         unit = strcmp(key, "hpage_pmd_size") == 0 ? "bytes" : NULL;
     } else if (f->kind == KF_SYSCTL_FILE) {

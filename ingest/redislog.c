@@ -17,13 +17,19 @@
  *   pid=N role=R timestamp="T" level=V message="msg"   Valkey 8.1+ logfmt
  *                                               (T is any of the stamps above)
  *   pid:signal-handler (unix_seconds) msg       any version, from a signal handler
+ *   Mon DD HH:MM:SS host redis[pid]: msg        syslog-enabled yes: the message
+ *                                               alone, stamp and pid from syslog
  *
  * Time: legacy stamps are the server's local time with no zone. They are
  * shifted to UTC with o->tz_off_s (UTC, with a note, when no zone was
  * given). Iso8601 stamps with an offset, millisecond stamps and
  * signal-handler stamps carry their own zone. Stamps without a year take
  * o->log_year, or the year of the file's mtime (see year_init), else the
- * file is refused with COW_EUNIT. A line whose stamp is impossible, or more
+ * file is refused with COW_EUNIT. A zone-qualified stamp that the line
+ * source peeled off the line (`docker logs -t`, `kubectl logs --timestamps`,
+ * `journalctl -o short-iso`; common/prefix.h) settles the zone (the
+ * offset between it and the line's local stamp, to the quarter hour) and
+ * the year; the line keeps its own millisecond stamp. A line whose stamp is impossible, or more
  * than RL_BACKSTEP_S before the previous line, is rejected.
  *
  * Event kinds (cow_event.kind; value and unit in brackets; pid is always
@@ -39,6 +45,8 @@
  *                        [unit "disk" or "socket"]
  *   bgsave_start         "Background saving started by pid N" [child pid]
  *   rdb_saved            "DB saved on disk" (child, or foreground SAVE)
+ *   rdb_keys_saved       R8 "BGSAVE done, N keys saved, M keys skipped, B bytes
+ *                        written." [N keys]
  *   cow_rdb              "Fork CoW for RDB: current X MB, peak Y MB, ..." [Y MB]
  *                        or R<=6.2 "RDB: N MB of memory used by copy-on-write" [N MB]
  *   cow_aof, cow_module  the same for "AOF rewrite" / "Module fork" children
@@ -61,7 +69,8 @@
  *   sync_success         "Synchronization with replica X succeeded"
  *   sync_bgsave_error    "BGSAVE for replication failed"
  *   replica_lost         "Connection with replica X lost."
- *   repl_connect         "Connecting to MASTER|PRIMARY host:port" (repeats on retry)
+ *   repl_connect         "Connecting to MASTER|PRIMARY host:port" (repeats on retry),
+ *                        R2.6 "Connecting to MASTER..." (no address)
  *   repl_sync_start      "MASTER <-> REPLICA sync started"
  *   repl_full_resync     "Full resync from master: replid:offset"
  *   repl_partial_ok      "Successful partial resynchronization with master."
@@ -103,7 +112,8 @@
  *                        "WARNING Memory overcommit must be enabled!" (R6.2+)
  *   warn_somaxconn       "WARNING: The TCP backlog setting of B cannot be enforced
  *                        ... lower value of S." [S]
- *   crash                "... crashed by signal: N" [signal]
+ *   crash                "... crashed by signal: N" [signal], or "=== ASSERTION
+ *                        FAILED ===" (no value; the next line names the assertion)
  *   shutdown             "User requested shutdown..."
  *   shutdown_signal      "Received SIGTERM|SIGINT scheduling shutdown..."
  *   final_save           "Saving the final RDB snapshot before exiting."
@@ -124,6 +134,7 @@
 #include "limits.h"
 #include "mem.h"
 #include "num.h"
+#include "prefix.h"
 #include "text.h"
 #include "timeconv.h"
 #include "formats.h"
@@ -148,7 +159,8 @@ enum rl_layout {
     LAYOUT_LEGACY = 1,  /* pid:R stamp L msg */
     LAYOUT_V2 = 2,      /* [pid] stamp L msg */
     LAYOUT_LOGFMT = 4,  /* pid=N role=R timestamp="T" level=V message="m" */
-    LAYOUT_SIGNAL = 8   /* pid:signal-handler (secs) msg */
+    LAYOUT_SIGNAL = 8,  /* pid:signal-handler (secs) msg */
+    LAYOUT_SYSLOG = 512 /* a bare message after a syslog/journal prefix */
 };
 
 enum rl_stamp_kind {
@@ -597,6 +609,7 @@ typedef struct rl_state {
     } procs[RL_MAX_PROCS];
     int nprocs;
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
+    int64_t prefix_off;       /* zone (s east) settled by prefix stamps */
     bool sig_pending;         /* a signal-handler line awaits its next line */
     int64_t sig_utc_us;       /* its UTC stamp */
     long sig_line, sig_pid;   /* its line and pid */
@@ -769,6 +782,49 @@ static int tz_note(rl_state *st, cow_err *e)
     return sink_note(st->k, "log_tz", note, e);
 }
 
+/* A local stamp on a line whose prefix carried a zoned stamp (docker logs
+ * -t, journalctl -o short-iso): the prefix settles the zone (the offset
+ * between the two, to the quarter hour zones come in) and the year, and the
+ * line keeps its own millisecond stamp. Noted once per zone. */
+static int stamp_from_prefix(rl_state *st, const cow_line *ln, rl_stamp *ts,
+                             int64_t *t, const char **why, cow_err *e)
+{
+    int64_t local, off;
+    int y = ts->y, mon, a;
+    char note[200];
+
+    if (ts->kind == STAMP_NOYEAR) {
+        civil_of_us(ln->pre.t_us, &y, &mon);
+        if (ts->mon == 12 && mon == 1)
+            y--;
+        else if (ts->mon == 1 && mon == 12)
+            y++;
+        if (ts->d > time_month_days(y, ts->mon)) {
+            *why = "29 Feb does not exist in the year of the line's prefix stamp";
+            return COW_OK;
+        }
+    }
+    local = time_us_from_civil(y, ts->mon, ts->d, ts->h, ts->mi, ts->s,
+                               ts->ms * 1000);
+    off = (local - ln->pre.t_us) / COW_US_PER_S;
+    off = (off >= 0 ? off + 450 : off - 450) / 900 * 900;
+    *t = local - off * COW_US_PER_S;
+    if (*t < COW_EPOCH_MIN_S * COW_US_PER_S || *t > COW_EPOCH_MAX_S * COW_US_PER_S) {
+        *why = "time stamp outside 1990..2100";
+        return COW_OK;
+    }
+    if (st->tz_noted && st->prefix_off == off)
+        return COW_OK;
+    st->tz_noted = true;
+    st->prefix_off = off;
+    a = (int)(off < 0 ? -off : off);
+    snprintf(note, sizeof(note), "local time is UTC%c%02d:%02d from line %ld "
+             "on, settled by the zoned stamps of the line prefixes%s",
+             off < 0 ? '-' : '+', a / 3600, a / 60 % 60, ln->no,
+             st->o->has_tz ? " (the zone given is not used)" : "");
+    return sink_note(st->k, "log_tz", note, e);
+}
+
 /* UTC epoch us of a line's stamp in *t; *why set (and COW_OK returned)
  * when the line must be rejected. */
 static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
@@ -777,6 +833,8 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
     int rc;
 
     *why = NULL;
+    if (ln->pre.has_t && (ts->kind == STAMP_CIVIL || ts->kind == STAMP_NOYEAR))
+        return stamp_from_prefix(st, ln, ts, t, why, e);
     if (ts->kind == STAMP_ISO || ts->kind == STAMP_MS || ts->kind == STAMP_SECS) {
         *t = ts->abs_us;
         if (*t < COW_EPOCH_MIN_S * COW_US_PER_S || *t > COW_EPOCH_MAX_S * COW_US_PER_S)
@@ -919,6 +977,7 @@ static const rl_rule rules[] = {
     {"Starting BGSAVE for SYNC with target: ", NULL, "sync_bgsave_start", NULL, V_TARGET, NULL},
     {"Background saving started by pid ", NULL, "bgsave_start", NULL, V_AFTER, "pid"},
     {"DB saved on disk", NULL, "rdb_saved", NULL, V_NONE, NULL},
+    {"BGSAVE done, ", " keys saved", "rdb_keys_saved", NULL, V_AFTER, "keys"},
     {"Fork CoW for RDB: ", NULL, "cow_rdb", "cow_rdb_progress", V_PEAK, "MB"},
     {"Fork CoW for AOF rewrite: ", NULL, "cow_aof", "cow_aof_progress", V_PEAK, "MB"},
     {"Fork CoW for Module fork: ", NULL, "cow_module", "cow_module_progress", V_PEAK, "MB"},
@@ -945,7 +1004,7 @@ static const rl_rule rules[] = {
     {"BGSAVE for replication failed", NULL, "sync_bgsave_error", NULL, V_NONE, NULL},
     {"Connection with replica ", " lost", "replica_lost", NULL, V_NONE, NULL},
     {"Connection with master lost", NULL, "repl_link_lost", NULL, V_NONE, NULL},
-    {"Connecting to MASTER ", NULL, "repl_connect", NULL, V_NONE, NULL},
+    {"Connecting to MASTER", NULL, "repl_connect", NULL, V_NONE, NULL}, /* 2.6: "MASTER..." */
     {"MASTER MODE enabled", NULL, "role_change", NULL, V_NONE, NULL},
     {"Before turning into a replica", NULL, "role_change", NULL, V_NONE, NULL},
     {SYNC " started", NULL, "repl_sync_start", NULL, V_NONE, NULL},
@@ -985,6 +1044,7 @@ static const rl_rule rules[] = {
     {"WARNING Memory overcommit must be enabled", NULL, "warn_overcommit", NULL, V_NONE, NULL},
     {"WARNING: The TCP backlog setting of ", "somaxconn", "warn_somaxconn", NULL, V_LAST, NULL},
     {"", " crashed by signal: ", "crash", NULL, V_AFTER_HAS, "signal"},
+    {"=== ASSERTION FAILED ===", NULL, "crash", NULL, V_NONE, NULL},
     {"User requested shutdown", NULL, "shutdown", NULL, V_NONE, NULL},
     {"Received SIGTERM scheduling shutdown", NULL, "shutdown_signal", NULL, V_NONE, NULL},
     {"Received SIGINT scheduling shutdown", NULL, "shutdown_signal", NULL, V_NONE, NULL},
@@ -1201,6 +1261,34 @@ static int line_take(rl_state *st, rl_line *l, const cow_line *ln, cow_err *e)
     return line_events(st, l, ln, t, e);
 }
 
+/* syslog-enabled yes: the server's message alone after "Jul  7 21:31:57
+ * host redis-server[812]: " (or a journal line): the prefix gives the
+ * stamp (local time without a year, or a zoned journal stamp) and pid. */
+static bool syslog_line(const cow_line *ln, rl_line *l)
+{
+    const cow_prefix *pf = &ln->pre;
+
+    if (!pf->ident_server || ln->n == 0 || !(pf->has_t || pf->mon > 0))
+        return false;
+    memset(l, 0, sizeof(*l));
+    l->layout = LAYOUT_SYSLOG;
+    l->pid = pf->pid;
+    l->msg = ln->p;
+    l->nmsg = ln->n;
+    if (pf->has_t) {
+        l->ts.kind = STAMP_ISO;
+        l->ts.abs_us = pf->t_us;
+    } else {
+        l->ts.kind = STAMP_NOYEAR;
+        l->ts.mon = pf->mon;
+        l->ts.d = pf->d;
+        l->ts.h = pf->h;
+        l->ts.mi = pf->mi;
+        l->ts.s = pf->s;
+    }
+    return true;
+}
+
 static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
 {
     rl_line l;
@@ -1208,6 +1296,8 @@ static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
 
     switch (line_parse(ln->p, ln->n, &l, &why)) {
     case LN_RAW:
+        if (syslog_line(ln, &l))
+            break;
         st->nraw += ln->n > 0;
         if (memchr(ln->p, '\0', ln->n) || !text_is_utf8(ln->p, ln->n)) {
             if (st->nbin++ == 0)
@@ -1237,6 +1327,7 @@ static int notes_final(rl_state *st, cow_err *e)
     static const struct { int bit; const char *what; } names[] = {
         {LAYOUT_LEGACY, "pid:role"}, {LAYOUT_V2, "[pid] (Redis <= 2.8)"},
         {LAYOUT_LOGFMT, "logfmt"}, {LAYOUT_SIGNAL, "signal-handler"},
+        {LAYOUT_SYSLOG, "syslog messages (stamp and pid from the syslog prefix)"},
         {STAMP_CIVIL, "DD Mon YYYY local"}, {STAMP_NOYEAR, "DD Mon local, no year"},
         {STAMP_ISO, "iso8601"}, {STAMP_MS, "epoch ms"}, {STAMP_SECS, "epoch s"},
     };
@@ -1314,10 +1405,13 @@ static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
 
 /* ===================================================== sniff ============ */
 
+/* Sees the head as written (parser_detect passes it unpeeled): the prefix
+ * tells a syslog line of the server from one of another program. */
 static int rl_sniff(const char *fname, const char *head, size_t n)
 {
-    size_t at = 0, end, len;
+    size_t at = 0, end, len, skip, server = 0;
     int lines = 0;
+    cow_prefix pf;
     rl_line l;
     const char *why;
 
@@ -1329,10 +1423,15 @@ static int rl_sniff(const char *fname, const char *head, size_t n)
         len = end - at;
         if (len > 0 && head[at + len - 1] == '\r')
             len--;
-        if (line_parse(head + at, len, &l, &why) == LN_OK)
+        skip = prefix_peel(head + at, len, &pf);
+        if (line_parse(head + at + skip, len - skip, &l, &why) == LN_OK)
             return 95;
+        /* syslog-enabled yes: the server's messages alone after syslog's prefix */
+        server += skip > 0 && pf.ident_server && (pf.has_t || pf.mon > 0);
         at = end + 1;
     }
+    if (server >= 2)
+        return 90;
     /* Content first: a name alone only lets the user hear why it failed. */
     if (fname != NULL && strstr(fname, ".log") != NULL &&
         (strstr(fname, "redis") != NULL || strstr(fname, "valkey") != NULL))

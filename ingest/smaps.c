@@ -237,8 +237,47 @@ static int field(kfile *f, const cow_line *ln)
     return COW_OK;
 }
 
+/* /proc/PID/ksm_stat lines appended to a snapshot (Linux 6.1+:
+ * "ksm_rmap_items 0", "ksm_merge_any: no"), and any other ksm_* counter:
+ * stored as "ksm" stats, a count or the text as written. */
+static bool ksm_line(kfile *f, const cow_line *ln, int *rc)
+{
+    const char *v;
+    size_t nk = 0, nv;
+    int64_t iv;
+    char key[64];
+
+    if (ln->n < 5 || memcmp(ln->p, "ksm_", 4) != 0)
+        return false;
+    while (nk < ln->n && nk + 1 < sizeof(key) && ln->p[nk] != ':' &&
+           ln->p[nk] != ' ' && ln->p[nk] != '\t')
+        nk++;
+    memcpy(key, ln->p, nk);
+    key[nk] = '\0';
+    v = ln->p + nk + (nk < ln->n && ln->p[nk] == ':');
+    nv = ln->n - (size_t)(v - ln->p);
+    while (nv > 0 && (*v == ' ' || *v == '\t'))
+        v++, nv--;
+    while (nv > 0 && (v[nv - 1] == ' ' || v[nv - 1] == '\r'))
+        nv--;
+    if (nv == 0) {
+        *rc = kfile_reject(f, ln, "KSM field without a value");
+        return true;
+    }
+    f->rows++;
+    *rc = kfile_stat(f, "ksm", key, v, nv,
+                     num_parse_i64(v, nv, &iv) ? (double)iv : NAN,
+                     nv > 3 && memcmp(v + nv - 3, " kB", 3) == 0 ? "bytes" : NULL,
+                     ln->no);
+    return true;
+}
+
 int smaps_line(kfile *f, const cow_line *ln)
 {
+    int rc;
+
+    if (ksm_line(f, ln, &rc))
+        return rc;
     if (f->kind == KF_STATUS)
         return kfile_colon_line(f, ln, "status", 1);
     if (smaps_is_header(ln->p, ln->n))

@@ -77,6 +77,15 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
     [SQL_COUNT_SAMPLES] = "SELECT count(*) FROM samples WHERE run = ?1",
+    [SQL_LOAD_PCTL] =
+        "SELECT p.source, f.path, p.line, p.op, p.q, p.value_us, p.count"
+        " FROM pctl p JOIN files f ON f.id = p.file"
+        " WHERE p.run = ?1 AND coalesce(p.t_us, 0) = 0"
+        " ORDER BY f.path, p.op, p.q, p.line",
+    [SQL_LOAD_PCTL_SERIES] =
+        "SELECT coalesce(op, ''), t_us, value_us FROM pctl"
+        " WHERE run = ?1 AND t_us > 0 AND abs(q - ?2) < 1e-6"
+        " ORDER BY op, t_us",
     [SQL_SAMPLE_SPAN] =
         "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
     [SQL_LOAD_LAT] =

@@ -119,6 +119,26 @@ int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e);
 
 /* Count and time span of a run's samples (0s when none). */
+/* A whole-run percentile of a percentile-only source (redis-benchmark,
+ * memtier, HdrHistogram): rows of the pctl table without a time. */
+typedef struct cow_pctl_row {
+    char source[24];     /* "redis-benchmark", "memtier", "hdr" */
+    char file[256];      /* the file it came from (path as ingested) */
+    long line;           /* its line */
+    char op[64];         /* command or "Totals", "" when the source has none */
+    double q;            /* percent, e.g. 99.9 */
+    double value_us;     /* latency at q */
+    int64_t count;       /* samples behind it (at or below value_us for an
+                            HdrHistogram table), 0 if the tool does not say */
+} cow_pctl_row;
+/* The run's whole-run percentiles, by file, op and q (caller frees *rows). */
+int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
+                    cow_err *e);
+/* The run's per-interval percentile at q (memtier's per-second series,
+ * HdrHistogram interval logs) for one op: "Totals" when present, else the
+ * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
+int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
+                           int64_t **t_us, double **value_us, size_t *n, cow_err *e);
 int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e);
 /* Latencies of a run's samples in [t0_us, t1_us), in time order (caller

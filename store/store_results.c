@@ -4,6 +4,7 @@
 #include "store.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,6 +45,89 @@ int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
         *t_us = NULL;
         *lat_us = NULL;
         return sql_fail(st, e, "loading samples");
+    }
+    *n = k;
+    return COW_OK;
+}
+
+static void copy_col(sqlite3_stmt *q, int col, char *out, size_t cap)
+{
+    const unsigned char *t = sqlite3_column_text(q, col);
+    snprintf(out, cap, "%s", t ? (const char *)t : "");
+}
+
+int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
+                    cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_PCTL];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *rows = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_pctl_row *r;
+        *rows = xgrow(*rows, sizeof(**rows), k + 1, &cap);
+        r = &(*rows)[k++];
+        copy_col(q, 0, r->source, sizeof(r->source));
+        copy_col(q, 1, r->file, sizeof(r->file));
+        r->line = (long)sqlite3_column_int64(q, 2);
+        copy_col(q, 3, r->op, sizeof(r->op));
+        r->q = sqlite3_column_double(q, 4);
+        r->value_us = sqlite3_column_double(q, 5);
+        r->count = sqlite3_column_int64(q, 6);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading percentiles");
+    }
+    return COW_OK;
+}
+
+int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
+                           int64_t **t_us, double **value_us, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *s = st->stmt[SQL_LOAD_PCTL_SERIES];
+    size_t cap = 0, cap2 = 0, k = 0;
+    int rc, pass;
+
+    *t_us = NULL;
+    *value_us = NULL;
+    *n = 0;
+    op[0] = '\0';
+    /* pass 0 picks the op ("Totals", else the first), pass 1 reads it */
+    for (pass = 0; pass < 2; pass++) {
+        int have = 0;
+        sqlite3_bind_int64(s, 1, run);
+        sqlite3_bind_double(s, 2, q);
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+            const char *o = (const char *)sqlite3_column_text(s, 0);
+            o = o ? o : "";
+            if (pass == 0) {
+                if (!have || strcmp(o, "Totals") == 0)
+                    snprintf(op, 64, "%s", o);
+                have = 1;
+                continue;
+            }
+            if (strcmp(o, op) != 0)
+                continue;
+            *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &cap);
+            *value_us = xgrow(*value_us, sizeof(double), k + 1, &cap2);
+            (*t_us)[k] = sqlite3_column_int64(s, 1);
+            (*value_us)[k++] = sqlite3_column_double(s, 2);
+        }
+        sqlite3_reset(s);
+        if (rc != SQLITE_DONE) {
+            free(*t_us);
+            free(*value_us);
+            *t_us = NULL;
+            *value_us = NULL;
+            return sql_fail(st, e, "loading a percentile series");
+        }
     }
     *n = k;
     return COW_OK;

@@ -19,6 +19,7 @@
 #include "facts.h"
 #include "minunit.h"
 #include "pct.h"
+#include "reported.h"
 #include "report_job.h"
 #include "savewin.h"
 #include "tradeoff_run.h"
@@ -715,6 +716,107 @@ static void report_dir_should_be_missing_empty_or_marked(void)
     CHECK(strstr(e.msg, "not a folder") != NULL);
 }
 
+/* Percentile-only runs (tests/data/pctonly): analyze carries the tools'
+ * percentiles, diff compares them without a bootstrap, check judges them. */
+static void pctonly_runs_should_count_in_analyze_diff_and_check(void)
+{
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    char path[1024];
+    char *paths[1] = {path};
+    const char *dir = getenv("COW_TESTDATA");
+    const cow_run_row *mt = NULL, *rb = NULL;
+    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7};
+    app_analysis a;
+    app_diff_base b;
+    app_diff_row d;
+    app_thresholds th;
+    app_verdict v[TH_COUNT];
+    const cow_pctl_row *p;
+
+    memset(&fl, 0, sizeof(fl));
+    memset(&tot, 0, sizeof(tot));
+    fl.quiet = 1;
+    snprintf(path, sizeof(path), "%s/pctonly", dir ? dir : "tests/data");
+    CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_REJECTED); /* Finish time */
+    CHECK_INT(tot.rejected, 1);
+    CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
+    CHECK_INT(n, 2);
+    for (i = 0; i < n; i++) {
+        if (strcmp(rows[i].label, "memtier") == 0)
+            mt = &rows[i];
+        if (strcmp(rows[i].label, "redis-benchmark") == 0)
+            rb = &rows[i];
+    }
+    CHECK(mt != NULL && rb != NULL);
+    if (mt == NULL || rb == NULL)
+        goto out;
+    CHECK_INT(app_analyze(st, mt, &o, &a, &e), COW_OK);
+    CHECK_INT(a.n, 0);
+    CHECK_INT(a.rep.n, 15);   /* Gets, Sets, Totals x p0, p50, p99, p99.9, p100 */
+    p = app_reported_at(&a.rep, 99.9);
+    CHECK(p && strcmp(p->op, "Totals") == 0 && p->value_us == 295 && p->count == 51180);
+    app_analysis_release(&a);
+    CHECK_INT(app_diff_base_load(st, rb, 199, 1, &b, &e), COW_OK);
+    CHECK_INT(app_diff_run(st, &b, mt, 0, &d, &e), COW_OK);
+    CHECK(d.reported);
+    /* redis-benchmark has no overall op: its worst command speaks (SET p99 0.471) */
+    CHECK(d.rep_has[2] && d.rep_base[2].value_us == 471 && d.rep_run[2].value_us == 143);
+    CHECK(!d.rep_has[3]);     /* redis-benchmark --csv prints no p99.9 */
+    app_diff_base_release(&b);
+    memset(&th, 0, sizeof(th));
+    th.set[TH_P99] = th.set[TH_P999] = 1;
+    th.v[TH_P99] = 0.140;
+    th.v[TH_P999] = 1.0;
+    CHECK_INT(app_check_run(st, mt, &th, v, &e), COW_OK);
+    CHECK_INT(v[TH_P99].state, APP_FAIL);
+    CHECK_NEAR(v[TH_P99].value, 0.143, 1e-12);
+    CHECK_INT(v[TH_P999].state, APP_PASS);
+    CHECK(strstr(v[TH_P99].note, "reported by memtier") != NULL);
+out:
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* An HdrHistogram table's counts give a rank interval: with one row per
+ * value 1..1000 (count = value), the bounds sit one row below the lower
+ * rank and at the upper rank of pct_quantile_ci over the same values. */
+static void reported_ci_should_follow_the_ranks_of_the_counts(void)
+{
+    static cow_pctl_row rows[1000];
+    static double vals[1000];
+    app_reported rep = {rows, 1000};
+    cow_qci ci;
+    cow_err e = COW_ERR_INIT;
+    double lo = 0, hi = 0;
+    int i;
+
+    for (i = 0; i < 1000; i++) {
+        memset(&rows[i], 0, sizeof(rows[i]));
+        snprintf(rows[i].source, sizeof(rows[i].source), "hdr");
+        snprintf(rows[i].file, sizeof(rows[i].file), "t.hgrm");
+        rows[i].q = 100.0 * (i + 1) / 1000;
+        rows[i].value_us = i + 1;
+        rows[i].count = i + 1;
+        vals[i] = i + 1;
+    }
+    CHECK_INT(pct_quantile_ci(vals, 1000, 0.9, 0.95, &ci, &e), COW_OK);
+    CHECK(app_reported_ci(&rep, app_reported_at(&rep, 90), &lo, &hi));
+    CHECK_NEAR(lo, (double)ci.lo_rank - 1, 0);
+    CHECK_NEAR(hi, (double)ci.hi_rank, 0);
+    CHECK_INT(app_reported_total(&rep, &rows[0]), 1000);
+    /* p99.9 of 1000 values has no finite upper bound: no interval */
+    CHECK(!app_reported_ci(&rep, app_reported_at(&rep, 99.9), &lo, &hi));
+    /* a memtier row (its count is the total) gives none either */
+    snprintf(rows[899].source, sizeof(rows[899].source), "memtier");
+    CHECK(!app_reported_ci(&rep, &rows[899], &lo, &hi));
+}
+
 /* Last: it puts the filter in front of this process's stdout and stderr. */
 static void safe_streams_should_defuse_control_characters(void)
 {
@@ -761,6 +863,8 @@ int main(void)
     RUN(ingest_should_say_what_it_refused_and_skipped);
     RUN(ingest_should_take_the_flags_that_override_run_json);
     RUN(report_dir_should_be_missing_empty_or_marked);
+    RUN(pctonly_runs_should_count_in_analyze_diff_and_check);
+    RUN(reported_ci_should_follow_the_ranks_of_the_counts);
     RUN(safe_streams_should_defuse_control_characters);
     return REPORT();
 }

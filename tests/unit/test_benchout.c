@@ -6,6 +6,7 @@
 
 #include "collect.h"
 #include "formats.h"
+#include "hdrhist.h"
 #include "mem.h"
 #include "fixture.h"
 #include "minunit.h"
@@ -553,10 +554,67 @@ static void hgrm_should_read_interval_log_maxima(void)
 
     collect_init(&c);
     CHECK_INT(parse_file(&cow_parser_hgrm, "memtier_FULL_RUN_1.hgrm", NULL, &c, &e), 0);
-    CHECK_INT(collect_count(&c, COW_REC_PCTL), 2);
-    PCTL_IS(&c, "Totals", 100, INT64_C(1738587736540000), 12583, 0);
-    PCTL_IS(&c, "Totals", 100, INT64_C(1738587741548000), 2047, 0);
+    /* each interval's histogram decoded: 5 percentiles + the max column */
+    CHECK_INT(collect_count(&c, COW_REC_PCTL), 12);
+    PCTL_IS(&c, "Totals", 100, INT64_C(1738587736540000), 12583, 301);
+    PCTL_IS(&c, "Totals", 100, INT64_C(1738587741548000), 2047, 301);
+    PCTL_IS(&c, "Totals", 50, INT64_C(1738587736540000), 292, 163);
+    PCTL_IS(&c, "Totals", 99, INT64_C(1738587736540000), 484, 300);
+    PCTL_IS(&c, "Totals", 99.9, INT64_C(1738587736540000), 12583, 301);
+    PCTL_IS(&c, "Totals", 90, INT64_C(1738587741548000), 468, 284);
+    CHECK_INT(collect_count(&c, COW_REC_INTERVAL), 2);
+    CHECK(interval(&c, "Totals", 0) && interval(&c, "Totals", 0)->count == 301 &&
+          fabs(interval(&c, "Totals", 0)->avg_us - 338.747508) < 1e-5 &&
+          interval(&c, "Totals", 0)->min_us == 100);
     CHECK(note(&c, "latency_unit") && strncmp(note(&c, "latency_unit"), "us:", 3) == 0);
+    collect_free(&c);
+}
+
+/* The compressed V2 decoder against memtier's own figures: test_timestamps
+ * .json in memtier's repository prints, for Sets, p50 0.031, p99 0.095,
+ * p99.9 0.207 ms and Count 5278 next to its "Compressed Histogram". */
+static void hdr_should_decode_memtier_histograms_to_its_percentiles(void)
+{
+    static const char sets[] = "HISTFAAAAEl4nJNpmSzMwMCgyQABTFCaC0QoH3ZjsP8AEWBeJPuF7w/"
+        "vDa5X7OeYowwkBDi4+Fh4BLhYWFiYGFmYuJm8mfiZmJnMmQDGPwsC";
+    static const char gets[] = "HISTFAAAAIF4nJNpmSzMwMCQzgABTFCaC0QoH3ZjsP8AEWBe9YHpklfHOcY"
+        "+qzdhTXyXmNcxrWKcwlgU5xGQ1MQYZ6ahIiYmJsDFxcHByMLCwsXBxAiETMxsTCxMTEwsjCDEyMLIwgYSZmdh"
+        "ZRJkYpJnYgZSvEzCTJFMukxbWZkWMzIBAJ4lE/s=";
+    cow_hdr h;
+    const char *why = NULL;
+
+    CHECK_INT(hdr_decode(sets, sizeof(sets) - 1, &h, &why), 0);
+    CHECK_INT(h.total, 5278);
+    CHECK_INT(hdr_value_at(&h, 50), 31);
+    CHECK_INT(hdr_value_at(&h, 99), 95);
+    CHECK_INT(hdr_value_at(&h, 99.9), 207);
+    CHECK_INT(hdr_max(&h), 903);   /* "Max Latency": 0.903 */
+    hdr_free(&h);
+    CHECK_INT(hdr_decode(gets, sizeof(gets) - 1, &h, &why), 0);
+    CHECK_INT(h.total, 52777);
+    CHECK_INT(hdr_value_at(&h, 99.9), 263);
+    CHECK_INT(hdr_max(&h), 16063);
+    hdr_free(&h);
+    CHECK(hdr_decode("HISTFAAAAEl4nJNp", 16, &h, &why) != 0 && why != NULL);
+    CHECK(hdr_decode("not base64!", 11, &h, &why) != 0);
+}
+
+/* A Java HdrHistogram log (format 1.3, Interval_Length, a .perf file shown
+ * in a project's README): ns recorded, the max column in ms. */
+static void hgrm_should_decode_a_java_interval_log(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    const int64_t t1 = INT64_C(1633286203972000) + 617000;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_hgrm, "java_perf_1.3_ms.hlog", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 0);
+    CHECK_INT(collect_count(&c, COW_REC_INTERVAL), 4);
+    PCTL_IS(&c, NULL, 99, t1, 26083.327, 10);
+    PCTL_IS(&c, NULL, 50, t1, 14876.671, 5);
+    PCTL_IS(&c, NULL, 100, t1, 26083, 10);
+    CHECK(interval(&c, NULL, 3) && fabs(interval(&c, NULL, 3)->dur_s - 0.608) < 1e-9);
     collect_free(&c);
 }
 
@@ -619,6 +677,64 @@ static void sniff_should_pick_the_right_parser(void)
     CHECK(p != NULL && strcmp(p->name, "latency-csv") == 0);
 }
 
+/* memtier's own example of an interrupted run (its repository's
+ * test_runtime.json, trimmed): "Finish time": 0. The bad field is a
+ * rejected line naming it; the start, the percentiles and the per-second
+ * series land. The refusal used to blame "Start time", which is valid. */
+static void memtier_should_keep_an_interrupted_run_with_a_bogus_finish(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    const cow_rec *r;
+    const cow_interval *iv;
+    const int64_t start = INT64_C(1758716446643) * 1000;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_memtier_json, "memtier_2.4_interrupted.json", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 1);
+    r = collect_nth(&c, COW_REC_REJECT, 0);
+    CHECK(r != NULL && r->u.reject.line == 29 &&
+          strstr(r->u.reject.reason, "\"Finish time\"") != NULL &&
+          strstr(r->u.reject.reason, "Start time") == NULL);
+    PCTL_IS(&c, "Sets", 99, 0, 151, 4653);
+    PCTL_IS(&c, "Gets", 99.9, 0, 303, 46527);
+    PCTL_IS(&c, "Totals", 50, 0, 31, 51180);
+    iv = interval(&c, "Gets", 1);
+    CHECK(iv != NULL && iv->t_us == start + 2000000 && iv->count == 25933);
+    CHECK(pctl(&c, "Gets", 99, start + 1000000) != NULL);
+    CHECK(note(&c, "interrupted") && strstr(note(&c, "interrupted"), "INTERRUPTED") != NULL);
+    collect_free(&c);
+    /* a bad start still refuses, and says which field */
+    {
+        static const char bad[] = "{\"ALL STATS\":{\"Runtime\":{\"Start time\": 12,"
+            "\"Finish time\": 1758716247198,\"Time unit\": \"MILLISECONDS\"},"
+            "\"Totals\":{\"Count\": 1,\"Percentile Latencies\":{\"p50.00\": 0.031}}}}";
+        collect_init(&c);
+        CHECK_INT(parse_mem(&cow_parser_memtier_json, "m.json", bad, sizeof(bad) - 1, NULL, &c, &e),
+                  COW_ECLOCK);
+        CHECK(strstr(e.msg, "\"Start time\" is not") != NULL && strstr(e.msg, "Finish") == NULL);
+        collect_free(&c);
+    }
+}
+
+/* HdrHistogram_c prints the table with the histogram's significant figures
+ * (2 here) and the footer's #[Max = ...] with three decimals: the maximum
+ * is the footer's. */
+static void hgrm_should_take_the_max_from_the_footer(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_hgrm, "memtier2dec_SET_command_run_1.txt", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 0);
+    PCTL_IS(&c, "SET", 100, 0, 12543, 2500);
+    PCTL_IS(&c, "SET", 99.9, 0, 1210, 2498);
+    CHECK_INT(pline(&c, "SET", 100, 0), 11);
+    CHECK(note(&c, "max") != NULL);
+    collect_free(&c);
+}
+
 int main(void)
 {
     RUN(rbench_csv_should_read_real_7x_output);
@@ -632,9 +748,13 @@ int main(void)
     RUN(memtier_should_label_multi_run_results);
     RUN(memtier_should_refuse_broken_json_with_its_position);
     RUN(memtier_should_refuse_an_unknown_time_unit);
+    RUN(memtier_should_keep_an_interrupted_run_with_a_bogus_finish);
     RUN(hgrm_should_read_memtier_classic_table_in_ms);
     RUN(hgrm_should_read_java_tables_and_need_a_unit);
     RUN(hgrm_should_read_interval_log_maxima);
+    RUN(hdr_should_decode_memtier_histograms_to_its_percentiles);
+    RUN(hgrm_should_decode_a_java_interval_log);
+    RUN(hgrm_should_take_the_max_from_the_footer);
     RUN(hgrm_should_reject_garbage_and_unwrap_counts);
     RUN(sniff_should_pick_the_right_parser);
     return REPORT();

@@ -299,8 +299,53 @@ static void rules_should_have_unique_ids(void)
     CHECK(n >= 15);
 }
 
+/* No THP file captured, but the log's THP warning (Redis reads [always]
+ * before it warns): thp_always fires on the log's evidence. */
+static void doctor_should_use_the_logs_thp_warning(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+
+    base(&r, "warned", "bgsave");
+    known(&r.warn_thp, 1, "1");
+    diag_run(&r, 1, &f);
+    CHECK(fired(&f, "warned", "thp_always"));
+    diag_release(&f);
+    base(&r, "silent", "bgsave");
+    diag_run(&r, 1, &f);
+    CHECK(!fired(&f, "silent", "thp_always"));
+    diag_release(&f);
+    base(&r, "madvise", "bgsave");
+    known(&r.warn_thp, 1, "1");
+    known(&r.thp_enabled, NAN, "madvise");  /* the host file wins */
+    diag_run(&r, 1, &f);
+    CHECK(!fired(&f, "madvise", "thp_always"));
+    diag_release(&f);
+}
+
+/* A run without samples whose tool reports p99.9 from few requests. */
+static void doctor_should_call_a_tools_p999_from_few_requests_thin(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+
+    base(&r, "bench", "bgsave");
+    r.samples = 0;
+    known(&r.reported_p999, 1207, "1.207 ms, memtier Totals");
+    r.reported_n = 2500;
+    diag_run(&r, 1, &f);
+    CHECK(fired(&f, "bench", "thin_tail"));
+    diag_release(&f);
+    r.reported_n = 51180;
+    diag_run(&r, 1, &f);
+    CHECK(!fired(&f, "bench", "thin_tail"));
+    diag_release(&f);
+}
+
 int main(void)
 {
+    RUN(doctor_should_call_a_tools_p999_from_few_requests_thin);
+    RUN(doctor_should_use_the_logs_thp_warning);
     RUN(doctor_should_tell_the_seed_000_story);
     RUN(doctor_should_weigh_thp_by_kernel);
     RUN(doctor_should_catch_memory_period_and_settings);

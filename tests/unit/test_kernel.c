@@ -788,9 +788,39 @@ static void parsers_should_survive_mutations(void)
     CHECK(1);
 }
 
+/* khugepaged/defrag holds 0/1 (may khugepaged compact), not the THP
+ * defrag policy; /proc/PID/ksm_stat lines appended to a smaps_rollup land
+ * as "ksm" stats instead of refusing the snapshot. */
+static void procfs_should_keep_khugepaged_defrag_and_ksm_fields_apart(void)
+{
+    cow_parse_opts o;
+    collect c;
+    cow_err e;
+    const cow_stat *s;
+
+    memset(&o, 0, sizeof(o));
+    collect_init(&c);
+    CHECK_INT(run_file(&cow_parser_procfs, "khugepaged_defrag", &o, &c, &e), COW_OK);
+    CHECK(stat_of(&c, "thp", "defrag") == NULL);
+    s = stat_of(&c, "thp", "khugepaged/defrag");
+    CHECK(s && s->num == 1.0);
+    collect_free(&c);
+    collect_init(&c);
+    CHECK_INT(run_file(&cow_parser_smaps, "redis_smaps_rollup_ksm-1796156200000.txt", &o,
+                       &c, &e), COW_OK);
+    CHECK_INT(c.nrejects, 0);
+    s = stat_of(&c, "ksm", "ksm_merging_pages");
+    CHECK(s && s->num == 0.0 && s->line == 26);
+    s = stat_of(&c, "ksm", "ksm_merge_any");
+    CHECK(s && strcmp(s->text, "no") == 0 && isnan(s->num));
+    CHECK(stat_of(&c, "smaps_rollup", "Rss") != NULL || stat_of(&c, "smaps", "Rss") != NULL);
+    collect_free(&c);
+}
+
 int main(void)
 {
     RUN(detect_should_pick_the_kernel_parsers);
+    RUN(procfs_should_keep_khugepaged_defrag_and_ksm_fields_apart);
     RUN(sniff_should_leave_latency_csv_and_maps_alone);
     RUN(smaps_rollup_should_give_bytes_per_field);
     RUN(smaps_should_sum_mappings);

@@ -688,6 +688,135 @@ static void redislog_should_sniff_logs_and_leave_other_files(void)
     CHECK_INT(cow_parser_redis_log.sniff("x.log", "", 0), 0);
 }
 
+/* Issue: logs as container platforms and collectors hand them over. Each
+ * wrap-*.log holds the first 24 lines of primary-7.0.log in one wrapper
+ * (tests/data/redislog/README.md); every one must give the events of the
+ * bare lines, at the same instants. */
+static void redislog_should_read_logs_through_container_and_journal_prefixes(void)
+{
+    static const char *const wraps[] = {
+        "wrap-compose.log", "wrap-docker-t.log", "wrap-compose-t.log",
+        "wrap-journal-iso.log", "wrap-syslog.log",
+    };
+    cow_parse_opts o = opts0();
+    collect base, c;
+    cow_err e;
+    size_t n, i, j, nb = 0;
+    char *buf = slurp("primary-7.0.log", &n);
+    const char *cut = buf;
+
+    for (i = 0; i < 24; i++)
+        cut = strchr(cut, '\n') + 1;
+    CHECK_INT(run_mem(buf, (size_t)(cut - buf), &o, &base, &e), COW_OK);
+    for (j = 0; j < base.n; j++)
+        nb += base.recs[j].kind == COW_REC_EVENT;
+    CHECK_INT(nb, 13);
+    for (i = 0; i < sizeof(wraps) / sizeof(wraps[0]); i++) {
+        size_t m, k = 0;
+        char *w = slurp(wraps[i], &m);
+        const cow_parser *p = parser_detect(wraps[i], w, m);
+        CHECK(p == &cow_parser_redis_log);
+        CHECK_INT(run_mem(w, m, &o, &c, &e), COW_OK);
+        CHECK_INT(c.nrejects, 0);
+        for (j = 0; j < c.n; j++) {
+            if (c.recs[j].kind != COW_REC_EVENT)
+                continue;
+            while (base.recs[k].kind != COW_REC_EVENT)
+                k++;
+            CHECK_STR(c.recs[j].u.event.kind, base.recs[k].u.event.kind);
+            CHECK_INT(c.recs[j].u.event.t_us, base.recs[k].u.event.t_us);
+            k++;
+        }
+        CHECK_INT(count_kind(&c, "bgsave_start"), 1);
+        CHECK_INT(count_kind(&c, "cow_rdb"), 1);
+        collect_free(&c);
+        free(w);
+    }
+    collect_free(&base);
+    free(buf);
+}
+
+/* The docker stamps are UTC, the container's log is local time (+01:00):
+ * the prefix settles the zone without --log-tz, and says so. A year-less
+ * Redis 4 line takes the year of its prefix (here across New Year). */
+static void redislog_should_take_the_zone_and_year_from_prefix_stamps(void)
+{
+    static const char r4[] =
+        "2025-12-31T23:59:59.100000000Z 7:M 01 Jan 00:59:59.101 * Background saving started by pid 9\n"
+        "2026-01-01T00:00:01.000000000Z 9:C 01 Jan 01:00:00.998 * DB saved on disk\n";
+    cow_parse_opts o = opts0();
+    collect c;
+    cow_err e;
+    size_t n;
+    char *w = slurp("wrap-docker-t.log", &n);
+
+    CHECK_INT(run_mem(w, n, &o, &c, &e), COW_OK);
+    CHECK_STR(note(&c, "log_tz"), "local time is UTC+01:00 from line 1 on, "
+              "settled by the zoned stamps of the line prefixes");
+    CHECK(ev(&c, "bgsave_start", 0) != NULL);
+    CHECK_INT(ev(&c, "bgsave_start", 0)->t_us,
+              time_us_from_civil(2026, 11, 30, 8, 14, 30, 27000));
+    collect_free(&c);
+    free(w);
+    o.log_year = 1999;  /* not used: the prefix knows */
+    CHECK_INT(run_mem(r4, sizeof(r4) - 1, &o, &c, &e), COW_OK);
+    CHECK_INT(ev(&c, "bgsave_start", 0)->t_us,
+              time_us_from_civil(2025, 12, 31, 23, 59, 59, 101000));
+    CHECK_INT(ev(&c, "rdb_saved", 0)->t_us,
+              time_us_from_civil(2026, 1, 1, 0, 0, 0, 998000));
+    collect_free(&c);
+}
+
+/* Smaller misreads found on genuine logs (tests/data/redislog/README.md). */
+static void redislog_should_read_2_6_connect_8_bgsave_done_and_valkey_assertions(void)
+{
+    cow_parse_opts o = opts0();
+    collect c;
+    cow_err e;
+
+    o.log_year = 2013;
+    CHECK_INT(run_file("r26-replica.log", &o, &c, &e), COW_OK);
+    CHECK_INT(count_kind(&c, "repl_connect"), 1);   /* "Connecting to MASTER..." */
+    CHECK_INT(ev(&c, "repl_connect", 0)->line, 2);
+    collect_free(&c);
+    CHECK_INT(run_file("r8-bgsave-done.log", &o, &c, &e), COW_OK);
+    CHECK(ev(&c, "rdb_keys_saved", 0) != NULL);
+    CHECK(ev(&c, "rdb_keys_saved", 0)->value == 14277.0);
+    CHECK_STR(ev(&c, "rdb_keys_saved", 0)->unit, "keys");
+    CHECK_INT(ev(&c, "rdb_keys_saved", 0)->pid, 37);
+    collect_free(&c);
+    CHECK_INT(run_file("valkey9-assert.log", &o, &c, &e), COW_OK);
+    CHECK_INT(count_kind(&c, "crash"), 1);   /* the recursive one is the same crash */
+    CHECK_INT(ev(&c, "crash", 0)->line, 4);
+    CHECK_INT(ev(&c, "crash", 0)->t_us, time_us_from_civil(2025, 9, 20, 11, 54, 45, 859000));
+    collect_free(&c);
+}
+
+/* syslog-enabled yes (KeyDB lines pasted in Snapchat/KeyDB#435): bare
+ * messages, stamp and pid from the syslog prefix, year given. */
+static void redislog_should_read_bare_syslog_messages(void)
+{
+    cow_parse_opts o = opts0();
+    collect c;
+    cow_err e;
+    size_t n;
+    char *w = slurp("syslog-keydb.log", &n);
+
+    CHECK(parser_detect("syslog-keydb.log", w, n) == &cow_parser_redis_log);
+    free(w);
+    o.log_year = 2022;
+    CHECK_INT(run_file("syslog-keydb.log", &o, &c, &e), COW_OK);
+    CHECK_INT(c.nrejects, 0);
+    CHECK_INT(count_kind(&c, "bgsave_start"), 2);
+    CHECK_INT(count_kind(&c, "cow_rdb"), 3);
+    CHECK_INT(ev(&c, "bgsave_start", 0)->pid, 1320323);
+    CHECK(ev(&c, "bgsave_start", 0)->value == 2036522.0);
+    CHECK_INT(ev(&c, "rdb_saved", 0)->pid, 2036522);
+    CHECK_INT(ev(&c, "rdb_saved", 0)->t_us, time_us_from_civil(2022, 5, 22, 22, 2, 49, 0));
+    CHECK_INT(count_kind(&c, "aof_rewrite_start"), 1);
+    collect_free(&c);
+}
+
 int main(void)
 {
     RUN(redislog_should_read_every_event_of_a_real_primary_log);
@@ -712,5 +841,9 @@ int main(void)
     RUN(redislog_should_check_29_february_against_the_year);
     RUN(redislog_should_reject_an_event_line_without_its_number);
     RUN(redislog_should_sniff_logs_and_leave_other_files);
+    RUN(redislog_should_read_logs_through_container_and_journal_prefixes);
+    RUN(redislog_should_take_the_zone_and_year_from_prefix_stamps);
+    RUN(redislog_should_read_2_6_connect_8_bgsave_done_and_valkey_assertions);
+    RUN(redislog_should_read_bare_syslog_messages);
     return REPORT();
 }
