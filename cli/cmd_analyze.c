@@ -343,8 +343,8 @@ static cJSON *json_reported(const app_reported *rep)
             cJSON_AddStringToObject(o, "op", p->op);
         else
             cJSON_AddNullToObject(o, "op");
-        num(o, "q", p->q);
-        num(o, "value_us", p->value_us);
+        cli_json_num(o, "q", p->q);
+        cli_json_num(o, "value_us", p->value_us);
         if (p->count > 0)
             rawint(o, "count", (long long)p->count);
         else
