@@ -119,6 +119,9 @@ typedef struct walker {
 } walker;
 
 static void add_msg(char ***list, size_t *n, const char *path, const char *fmt,
+                    va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void add_msg(char ***list, size_t *n, const char *path, const char *fmt,
                     va_list ap)
 {
     char buf[1200], what[600];
