@@ -41,6 +41,10 @@
  * or unit error (COW_EPOCH_MIN_S/MAX_S in timeconv.h hold those years). */
 #define COW_MAX_LATENCY_US (3600.0 * 1e6)
 #define COW_MAX_MEM_BYTES 1125899906842624.0 /* 2^50 */
+/* Operations in one row of a throughput series (per interval or per
+ * second): a Redis server does about 10^6 a second, so 10^12 is beyond
+ * any of them (and its count over a 31-day span still fits an int64). */
+#define COW_MAX_OPS 1e12
 
 /* Most save/sync/rewrite windows analysed in one run. Each window gets
  * its quantiles with intervals (a few kB of results); an experiment has a

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "limits.h"
 #include "latcols.h"
 #include "mem.h"
 #include "num.h"
@@ -172,6 +173,9 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
             } else if (why == NULL &&
                        (!latcols_parse_number(f[vcol].p, f[vcol].n, &v) || v < 0)) {
                 why = "operations is not a non-negative number";
+            } else if (why == NULL && v > COW_MAX_OPS) {
+                why = "operations beyond 10^12 in one row: not a real count "
+                      "(a unit or column mistake?)";
             }
         }
         if (why != NULL) {

@@ -174,8 +174,9 @@ static int tr_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
     rc = tr_read(&c, s, e);
     for (i = 0; rc == COW_OK && i < c.nsec; i++) {
         tr_section *t = &c.sec[i];
-        const char *p = c.text + t->off;
-        size_t n = t->end - t->off;
+        /* an empty file has no text at all: no offset from NULL */
+        const char *p = c.text ? c.text + t->off : "";
+        size_t n = c.text ? t->end - t->off : 0;
         if (tr_blank(p, n))
             continue;
         cut = n < COW_SNIFF_BYTES ? n : COW_SNIFF_BYTES;
