@@ -449,6 +449,8 @@ static int log_row(hg *h, const cow_line *ln, const hgfield *f, int nf,
     if (!h->end_is_abs)
         t1 += t0; /* Interval_Length */
     dur = t1 - t0;
+    if (!(dur >= 0))
+        return reject(h, ln, "interval ends before it starts", e);
     if (t0 < (double)COW_EPOCH_MIN_S) { /* relative to StartTime/BaseTime */
         if (anchor <= 0 && !(h->o && h->o->has_t0)) {
             cow_err_at(e, h->s->name, ln->no, 0);
