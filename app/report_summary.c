@@ -110,7 +110,23 @@ static int worst(const cow_result_set *rs, const cow_delta_row **d999)
 
 static const char *verdict_md(const char *v)
 {
-    return strcmp(v, "flat") == 0 ? "~" : v;
+    return strcmp(v, "flat") == 0 ? "~" : strcmp(v, "unsure") == 0 ? "?" : v;
+}
+
+/* A delta's interval as the verdict rule left it: two-sided, a one-sided
+ * bound from the exact tail test, or nothing it can tell. */
+static const char *delta_ci(const cow_delta_row *d, char *buf, size_t n)
+{
+    int lo = isfinite(d->lo_us), hi = isfinite(d->hi_us);
+    if (lo && hi)
+        snprintf(buf, n, "%+.3f to %+.3f", d->lo_us / 1000, d->hi_us / 1000);
+    else if (lo)
+        snprintf(buf, n, ">= %+.3f", d->lo_us / 1000);
+    else if (hi)
+        snprintf(buf, n, "<= %+.3f", d->hi_us / 1000);
+    else
+        snprintf(buf, n, "cannot tell");
+    return buf;
 }
 
 static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
@@ -125,7 +141,7 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         cow_result_set rs;
         const cow_delta_row *d = NULL;
         const cow_phase_row *b = NULL, *w = NULL;
-        char b50[32], b99[32], b999[32], w999[32];
+        char b50[32], b99[32], b999[32], w999[32], ci[64];
         int wi, rc;
 
         if ((rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
@@ -144,9 +160,9 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
                 honest(b ? quant(&rs, b->idx, 0.99) : NULL, b99, sizeof(b99)),
                 honest(b ? quant(&rs, b->idx, 0.999) : NULL, b999, sizeof(b999)));
         if (w != NULL && d != NULL)
-            fprintf(fp, " %s | %lld | %s | %+.3f (%+.3f to %+.3f) | %s |\n", md(w->label),
+            fprintf(fp, " %s | %lld | %s | %+.3f (%s) | %s |\n", md(w->label),
                     (long long)w->n, honest(quant(&rs, w->idx, 0.999), w999, sizeof(w999)),
-                    d->delta_us / 1000, d->lo_us / 1000, d->hi_us / 1000,
+                    d->delta_us / 1000, delta_ci(d, ci, sizeof(ci)),
                     verdict_md(d->verdict));
         else
             fprintf(fp, " (no window) | | | | |\n");
@@ -155,7 +171,9 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
     fprintf(fp, "\nLatencies in ms. `>=x`: too few samples for a two-sided 95%% "
                 "interval at that quantile (p99 needs n >= 368, p99.9 n >= 3,688); "
                 "x is the one-sided lower bound. `~`: the 95%% interval of the "
-                "difference holds zero.\n\n");
+                "difference holds zero. A delta's `>= x` or `<= x` is the bound "
+                "of the exact tail test, which decides where the interval is not "
+                "calibrated; `?`: it cannot tell with this many samples.\n\n");
     return COW_OK;
 }
 
