@@ -134,42 +134,51 @@ int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
     return COW_OK;
 }
 
-/* Load [t0, t1) into g: time order and a sorted copy (caller frees both). */
+/* A loaded phase: the group the analysis reads, and the arrays it owns. */
+typedef struct owned_group {
+    cow_group g;
+    double *time, *sorted;
+} owned_group;
+
+/* Load [t0, t1) into og: time order and a sorted copy (group_free frees). */
 static int load_group(cow_sample_loader load, void *ctx, int64_t t0, int64_t t1,
-                      cow_group *g, cow_err *e)
+                      owned_group *og, cow_err *e)
 {
     double *t = NULL, *v;
     size_t m = 0;
     int rc;
 
-    g->time = g->sorted = NULL;
-    g->n = 0;
+    memset(og, 0, sizeof(*og));
     if ((rc = load(ctx, t0, t1, &t, &m, e)) != COW_OK)
         return rc;
     v = xmalloc((m ? m : 1) * sizeof(double));
     if (m > 0) /* an empty phase may come back as NULL */
         memcpy(v, t, m * sizeof(double));
     runstats_sort(v, m);
-    g->time = t;
-    g->sorted = v;
-    g->n = m;
+    og->time = t;
+    og->sorted = v;
+    og->g.time = t;
+    og->g.sorted = v;
+    og->g.n = m;
     return COW_OK;
 }
 
-static void group_free(cow_group *g)
+static void group_free(owned_group *og)
 {
-    free((double *)g->time);
-    free((double *)g->sorted);
-    g->time = g->sorted = NULL;
+    free(og->time);
+    free(og->sorted);
+    memset(og, 0, sizeof(*og));
 }
 
 int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
                      cow_sample_loader load, void *ctx, cow_runstats *out,
                      cow_err *e)
 {
-    cow_group g, base = {NULL, NULL, 0};
+    owned_group g, base;
     size_t i;
     int rc, ibase = -1;
+
+    memset(&base, 0, sizeof(base));
 
     memset(out, 0, sizeof(*out));
     out->n = phases->n;
@@ -177,22 +186,22 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
     /* the whole run first, then one phase at a time */
     if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
         return rc;
-    rc = describe(g.time, g.sorted, g.n, o->method, &out->all, e);
+    rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->all, e);
     group_free(&g);
     for (i = 0; rc == COW_OK && i < phases->n; i++) {
         const cow_phase *p = &phases->v[i];
         if ((rc = load_group(load, ctx, p->t0_us, p->t1_us, &g, e)) != COW_OK)
             break;
-        rc = describe(g.time, g.sorted, g.n, o->method, &out->ph[i], e);
-        if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base.n == 0 && g.n > 0) {
+        rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->ph[i], e);
+        if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base.g.n == 0 && g.g.n > 0) {
             base = g; /* kept: every window is compared with it */
             ibase = (int)i;
             continue;
         }
-        if (rc == COW_OK && base.n > 0 && g.n > 0 &&
+        if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 &&
             (phase_is_window(p->kind) || p->kind == COW_PHASE_AFTER)) {
             out->ph[i].base = ibase;
-            rc = compare(&base, &g, o, mix(o->seed, i), &out->ph[i], e);
+            rc = compare(&base.g, &g.g, o, mix(o->seed, i), &out->ph[i], e);
         }
         group_free(&g);
     }

@@ -120,12 +120,14 @@ static void judge(app_verdict *x, const app_thresholds *t, int k, double value,
         x->state = value > t->v[k] ? APP_FAIL : APP_PASS;
 }
 
-/* A phase's samples: time order (borrowed from lat) and a sorted copy. */
+/* A phase's samples: time order (borrowed from lat) and a sorted copy,
+ * which *own owns (the caller frees it). */
 static cow_group slice(const int64_t *ts, const double *lat, size_t n, int64_t t0,
-                       int64_t t1)
+                       int64_t t1, double **own)
 {
     cow_group g;
-    g.sorted = runstats_slice_sorted(ts, lat, n, t0, t1, &g.n);
+    *own = runstats_slice_sorted(ts, lat, n, t0, t1, &g.n);
+    g.sorted = *own;
     /* no offset from a NULL array when the phase is empty */
     g.time = g.n > 0 ? lat + runstats_lower_bound(ts, n, t0) : g.sorted;
     return g;
@@ -140,7 +142,7 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
 {
     const cow_phase_row *base = NULL;
     cow_group gb = {NULL, NULL, 0};
-    double best_p = INFINITY, best_d = -INFINITY;
+    double *gb_own = NULL, best_p = INFINITY, best_d = -INFINITY;
     size_t i;
     int rc = COW_OK, found = 0;
 
@@ -148,15 +150,16 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
         if (phase_kind_from_name(rs->ph[i].kind) == COW_PHASE_BASELINE && rs->ph[i].n > 0)
             base = &rs->ph[i];
     if (base != NULL)
-        gb = slice(ts, lat, n, base->t0_us, base->t1_us);
+        gb = slice(ts, lat, n, base->t0_us, base->t1_us, &gb_own);
     for (i = 0; base != NULL && i < rs->nph && rc == COW_OK; i++) {
         const cow_phase_row *p = &rs->ph[i];
         cow_qcmp_opts qo = {ro->resamples, ro->seed + (uint64_t)i, COW_PCT_LINEAR};
         cow_group gw;
+        double *gw_own;
         cow_qcmp c;
         if (!phase_is_window(phase_kind_from_name(p->kind)) || p->n == 0)
             continue;
-        gw = slice(ts, lat, n, p->t0_us, p->t1_us);
+        gw = slice(ts, lat, n, p->t0_us, p->t1_us, &gw_own);
         if (gw.n > 0 && (rc = qcmp_compute(&gb, &gw, q, t->v[k] * 1000, &qo, &c, e)) == COW_OK &&
             (c.p_up < best_p || (c.p_up == best_p && c.delta > best_d))) {
             char ci[48];
@@ -176,9 +179,9 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
             snprintf(x->note, sizeof(x->note), "%s, %s, n %zu/%zu, n_eff %.0f/%.0f",
                      p->label, ci, c.na, c.nb, c.dep_a.n_eff, c.dep_b.n_eff);
         }
-        free((double *)gw.sorted);
+        free(gw_own);
     }
-    free((double *)gb.sorted);
+    free(gb_own);
     if (rc == COW_OK && !found)
         missing(x, t, k, base == NULL ? "no baseline samples" : "no window with samples");
     else if (rc == COW_OK)
@@ -192,11 +195,12 @@ static void quantile_check(const int64_t *ts, const double *lat, size_t n, doubl
                            const app_thresholds *t, int k, app_verdict *x)
 {
     cow_group g;
+    double *own;
     if (n == 0) {
         missing(x, t, k, "no samples");
         return;
     }
-    g = slice(ts, lat, n, INT64_MIN, INT64_MAX);
+    g = slice(ts, lat, n, INT64_MIN, INT64_MAX, &own);
     g.n = n;
     x->value = pct_quantile(g.sorted, n, q, COW_PCT_LINEAR) / 1000;
     x->p = fleet_quantile_p(g.time, g.sorted, n, q, t->v[k] * 1000, &x->n_eff);
@@ -204,7 +208,7 @@ static void quantile_check(const int64_t *ts, const double *lat, size_t n, doubl
     x->n = (double)n;
     x->state = APP_PASS;
     snprintf(x->note, sizeof(x->note), "n %zu, n_eff %.0f", n, x->n_eff);
-    free((double *)g.sorted);
+    free(own);
 }
 
 /* A run without samples: max_p99_ms / max_p999_ms judge the percentiles

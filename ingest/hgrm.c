@@ -185,9 +185,9 @@ static int decide_unit(hg *h, long line, cow_err *e)
                             "ns, us, ms or s", h->o->latency_unit);
         }
         snprintf(note, sizeof(note), "%s: --latency-unit / run.json latency_unit%s",
-                 unit_name(h->us_per_unit), by_name && by_name != h->us_per_unit
+                 unit_name(h->us_per_unit), by_name != 0 && by_name != h->us_per_unit
                  ? " (the file name suggests otherwise)" : "");
-    } else if (by_name) {
+    } else if (by_name != 0) {
         h->us_per_unit = by_name;
         snprintf(note, sizeof(note), "%s: %s", unit_name(by_name), why);
     } else {

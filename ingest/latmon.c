@@ -852,7 +852,7 @@ static int lm_sniff_line(const char *p, size_t n, size_t pos, const char *prev,
     if (n > 3 && (p[0] == '"' || memcmp(p, "[[\"", 3) == 0)) {
         size_t off = p[0] == '"' ? 1 : 3;
         q = memchr(p + off, '"', n - off);
-        if (q && lm_known_event(p + off, (size_t)(q - p - off)) &&
+        if (q && lm_known_event(p + off, (size_t)(q - p) - off) &&
             q + 12 <= p + n && q[1] == ',' && lm_is_epoch_s(q + 2, 10))
             return 90;
     }

@@ -230,7 +230,7 @@ static bool thp_choice(const char *p, size_t n, const char **c, size_t *nc)
             *nc = j - i - 2;
             brackets++;
         }
-        for (size_t q = i + br; q < j - (size_t)br; q++)
+        for (size_t q = i + (size_t)br; q < j - (size_t)br; q++)
             if (!isalnum((unsigned char)p[q]) && p[q] != '_' && p[q] != '+')
                 return false;
         i = j + 1;

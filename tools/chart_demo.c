@@ -174,7 +174,7 @@ static void pctl_line(cow_chart *c, const char *name, double med, double s, size
     for (i = 0; i < 120; i++) {
         double t = 5.0 * (double)i / 119, q = 1 - pow(10, -t);
         size_t k = (size_t)(q * (double)(n - 1));
-        if (n * (1 - q) < 1)
+        if ((double)n * (1 - q) < 1)
             break;
         qs[m] = q, ys[m++] = v[k];
     }

@@ -211,9 +211,9 @@ static void boot_draw_should_follow_exact_bootstrap_cdf(void)
             qsort(v, N, sizeof(double), cmp_d);
             for (m = 0; m < n; m++) {
                 double below, at = ecdf(v, N, x[m], &below);
-                double want = pct_betainc((double)(m + 1) / n, (double)k,
+                double want = pct_betainc((double)(m + 1) / (double)n, (double)k,
                                           (double)(n - k + 1));
-                double want_below = m ? pct_betainc((double)m / n, (double)k,
+                double want_below = m ? pct_betainc((double)m / (double)n, (double)k,
                                                     (double)(n - k + 1)) : 0;
                 d = fmax(d, fmax(fabs(at - want), fabs(below - want_below)));
             }
