@@ -22,6 +22,7 @@
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
+#include "text.h"
 #include "timeconv.h"
 #include "writer.h"
 
@@ -311,29 +312,18 @@ static int not_text(const char *head, size_t n, char *why, size_t cap)
  * UTF-8 (a binary or a legacy-encoded file), naming line and column. */
 static void not_utf8(const char *head, size_t n, char *why, size_t cap)
 {
-    size_t i = 0, col = 1;
+    size_t bad = text_utf8_bad_at(head, n), i, col = 1;
     long line = 1;
-    while (i < n) {
-        unsigned char c = (unsigned char)head[i];
-        size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-                   : (c & 0xf8) == 0xf0 ? 4 : 0;
-        size_t j;
-        if (len == 0 || (len == 2 && c < 0xc2))
-            goto bad;
-        if (i + len > n)
-            return; /* cut by the peek window */
-        for (j = 1; j < len; j++)
-            if (((unsigned char)head[i + j] & 0xc0) != 0x80)
-                goto bad;
-        if (c == '\n') {
+    if (bad == n)
+        return;
+    for (i = 0; i < bad; i++) { /* columns count characters, not bytes */
+        if (head[i] == '\n') {
             line++;
-            col = 0;
+            col = 1;
+        } else if (((unsigned char)head[i] & 0xC0) != 0x80) {
+            col++;
         }
-        i += len;
-        col++;
     }
-    return;
-bad:
     snprintf(why, cap, "not text: invalid UTF-8 at line %ld, column %zu: convert it "
              "(e.g. iconv -f latin1 -t utf-8) or force a parser with --parser NAME",
              line, col);

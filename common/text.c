@@ -107,7 +107,7 @@ size_t text_utf8_len(const char *p, size_t n)
     return len;
 }
 
-bool text_is_utf8(const char *p, size_t n)
+size_t text_utf8_bad_at(const char *p, size_t n)
 {
     size_t i = 0, j, want;
     while (i < n) {
@@ -121,13 +121,18 @@ bool text_is_utf8(const char *p, size_t n)
         want = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3
              : c >= 0xC2 && c <= 0xDF ? 2 : 0;
         if (want == 0 || n - i >= want)
-            return false;
+            return i;
         for (j = i + 1; j < n; j++)
             if (((unsigned char)p[j] & 0xC0) != 0x80)
-                return false;
-        return true;
+                return i;
+        return n;
     }
-    return true;
+    return n;
+}
+
+bool text_is_utf8(const char *p, size_t n)
+{
+    return text_utf8_bad_at(p, n) == n;
 }
 
 void text_colname(const char *p, size_t n, char *out, size_t cap, char *unit,

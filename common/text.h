@@ -41,8 +41,11 @@ void text_pos_at(cow_textpos *tp, size_t off, long *line, long *col);
 /* Bytes in the valid UTF-8 sequence at p[0..n) (1..4), 0 if invalid
  * (overlong, surrogate, beyond U+10FFFF or cut short). */
 size_t text_utf8_len(const char *p, size_t n);
-/* true when p[0..n) is valid UTF-8, allowing a sequence cut by the end of
- * the buffer (a head read of a longer file). */
+/* Offset of the first byte of p[0..n) that is not valid UTF-8, or n when
+ * all is, allowing a sequence cut by the end of the buffer (a head read
+ * of a longer file). */
+size_t text_utf8_bad_at(const char *p, size_t n);
+/* true when text_utf8_bad_at finds nothing. */
 bool text_is_utf8(const char *p, size_t n);
 
 #endif
