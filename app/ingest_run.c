@@ -551,8 +551,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (seen)
         return duplicate_file(st, fr, fname, fl, tot);
-    /* the file lands: a refusal of it from an earlier ingest is void */
+    /* the file lands: a refusal of it from an earlier ingest is void, and
+     * so is the run's stored analysis (made without this file) */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
+        (rc = store_analysis_drop(st, k.run, &e)) != COW_OK ||
         (rc = store_clear_refusal(st, fl->label ? fl->label : r->label, path, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;

@@ -43,10 +43,10 @@ gen_tree() { # gen_tree DIR N
                 while ((getline l < "'"$WORK/info1"'") > 0) tpl[++n] = l
                 for (k = 0; k < 10; k++) {
                     t = t0 + span * k / 10
-                    printf "# ts=%d\n", t * 1000
+                    printf "# ts=%.0f\n", t * 1000
                     for (j = 1; j <= n; j++) {
                         l = tpl[j]
-                        if (l ~ /^server_time_usec:/) l = sprintf("server_time_usec:%d", t * 1000000)
+                        if (l ~ /^server_time_usec:/) l = sprintf("server_time_usec:%.0f", t * 1000000)
                         else if (l ~ /^rdb_bgsave_in_progress:/) l = "rdb_bgsave_in_progress:" (t >= s && t < e ? 1 : 0)
                         print l
                     }

@@ -120,7 +120,7 @@ static void run_text(const cow_run_row *r, const app_thresholds *t, const app_ve
 
 /* Evaluate and print every run; *failed counts the runs that fail. */
 static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
-                      const app_thresholds *t, int json, int method, int *failed)
+                      const app_thresholds *t, int json, int method, int jobs, int *failed)
 {
     cow_err e = COW_ERR_INIT;
     cJSON *out = json ? cJSON_CreateArray() : NULL;
@@ -128,13 +128,11 @@ static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
     size_t i, m;
     int k, code = EXIT_OK;
 
-    for (i = 0; i < n; i++)
-        if (app_check_run(st, &rows[i], t, v[i], &e) != COW_OK) {
-            cli_error(&e);
-            code = EXIT_IO;
-            n = i;
-            break;
-        }
+    if (app_check_runs(st, rows, n, t, jobs, v, &i, &e) != COW_OK) {
+        cli_error(&e);
+        code = EXIT_IO;
+        n = i;
+    }
     m = app_check_correct(v, n, t, method);
     if (!json)
         printf("%-32s %-18s %-5s %12s  %s\n", "run", "check", "", "value", "detail");
@@ -246,7 +244,7 @@ int cmd_check(int argc, char **argv)
     }
     code = open_runs(db, argv + optind, argc - optind, json, jobs, &st, &rows, &n);
     if (code == EXIT_OK)
-        code = check_runs(st, rows, n, &t, json, method, &failed);
+        code = check_runs(st, rows, n, &t, json, method, jobs, &failed);
     if (code == EXIT_OK && !json)
         printf("%zu run%s checked: %zu pass, %d fail\n", n, n == 1 ? "" : "s",
                n - (size_t)failed, failed);

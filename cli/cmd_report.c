@@ -164,6 +164,7 @@ int cmd_report(int argc, char **argv)
         cli_error(&e);
         return EXIT_IO;
     }
+    j.jobs = jobs;
     if (optind < argc &&
         ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
                                    stdout)) == EXIT_USAGE ||

@@ -339,6 +339,25 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
     return COW_OK;
 }
 
+int store_open_reader(cow_store *st, cow_store **out, cow_err *e)
+{
+    int rc;
+
+    *out = NULL;
+    if (st->path[0] == '\0' || strcmp(st->path, ":memory:") == 0 ||
+        strncmp(st->path, "file:", 5) == 0 || strlen(st->path) + 1 >= sizeof(st->path))
+        return COW_FAIL(e, COW_EUSAGE, "database %s: no second connection to it",
+                        st->path);
+    if ((rc = store_open_wait(st->path, st->wait, st->wait_ctx, out, e)) != COW_OK)
+        return rc;
+    /* a reader scans a run's key range once: a small page cache will do */
+    if ((rc = exec(*out, "PRAGMA cache_size = -8192;", e)) != COW_OK) {
+        store_close(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 void store_close(cow_store *st)
 {
     size_t i;

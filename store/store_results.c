@@ -274,8 +274,7 @@ int store_load_info_series(cow_store *st, int64_t run, const char *key,
     return COW_OK;
 }
 
-int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
-                         int resamples, const char *method, cow_err *e)
+int store_analysis_drop(cow_store *st, int64_t run, cow_err *e)
 {
     static const int dels[] = {SQL_DEL_ANALYSIS, SQL_DEL_PHASES, SQL_DEL_QUANTILES,
                                SQL_DEL_DELTAS, SQL_DEL_EXCEED};
@@ -289,6 +288,17 @@ int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
         if ((rc = step_done(st, q, e, "clearing old results")) != COW_OK)
             return rc;
     }
+    return COW_OK;
+}
+
+int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
+                         int resamples, const char *method, cow_err *e)
+{
+    sqlite3_stmt *q;
+    int rc;
+
+    if ((rc = store_analysis_drop(st, run, e)) != COW_OK)
+        return rc;
     q = st->stmt[SQL_PUT_ANALYSIS];
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int64(q, 2, (sqlite3_int64)seed);
@@ -481,6 +491,20 @@ static int load_rows(cow_store *st, int stmt, int64_t run, void **arr, size_t *n
     }
     sqlite3_reset(q);
     return rc;
+}
+
+int store_analysed(cow_store *st, int64_t run, int *analysed, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_RES_ANALYSIS];
+    int rc;
+
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    *analysed = rc == SQLITE_ROW;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "loading results");
+    return COW_OK;
 }
 
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e)
