@@ -50,6 +50,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_INFO] =
         "INSERT INTO info(run, file, line, dump, t_us, section, key, sub, text, num)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_INFO_N] = NULL, /* built in store_open: STORE_INFO_ROWS value tuples */
     [SQL_STAT] =
         "INSERT INTO stats(run, file, line, t_us, source, key, text, num, unit)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
@@ -286,6 +287,21 @@ static char *multi_insert_sql(void)
     return s;
 }
 
+static char *info_insert_sql(void)
+{
+    const char *head = "INSERT INTO info(run, file, line, dump, t_us, section, key, sub,"
+                       " text, num) VALUES";
+    size_t cap = strlen(head) + STORE_INFO_ROWS * 64 + 1, i;
+    char *s = xmalloc(cap), *p = s;
+    p += sprintf(p, "%s", head);
+    for (i = 0; i < STORE_INFO_ROWS; i++) {
+        int b = 3 + (int)i * STORE_INFO_BINDS;
+        p += sprintf(p, "%s(?1,?2,?%d,?%d,?%d,?%d,?%d,?%d,?%d,?%d)", i ? "," : "", b,
+                     b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7);
+    }
+    return s;
+}
+
 int store_open(const char *path, cow_store **out, cow_err *e)
 {
     return store_open_wait(path, NULL, NULL, out, e);
@@ -295,7 +311,7 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
                     cow_store **out, cow_err *e)
 {
     cow_store *st = xcalloc(1, sizeof(*st));
-    char *multi = NULL;
+    char *multi = NULL, *infos = NULL;
     int i, rc;
 
     st->wait = wait;
@@ -323,18 +339,21 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
         return rc;
     }
     multi = multi_insert_sql();
+    infos = info_insert_sql();
     for (i = 0; i < SQL_COUNT; i++) {
-        const char *sql = i == SQL_SAMPLE_N ? multi : sql_text[i];
+        const char *sql = i == SQL_SAMPLE_N ? multi : i == SQL_INFO_N ? infos : sql_text[i];
         if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                &st->stmt[i], NULL) != SQLITE_OK) {
             rc = COW_FAIL(e, COW_ESQL, "preparing statement %d: %s", i,
                           sqlite3_errmsg(st->db));
             free(multi);
+            free(infos);
             store_close(st);
             return rc;
         }
     }
     free(multi);
+    free(infos);
     *out = st;
     return COW_OK;
 }

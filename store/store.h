@@ -112,6 +112,10 @@ int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *
 /* Samples, many at once (multi-row inserts). */
 int store_add_samples(cow_store *st, int64_t run, int64_t file,
                       const cow_sample *s, size_t n, cow_err *e);
+/* n INFO records (what store_add_rec does for each, in order, in fewer
+ * statements). */
+int store_add_infos(cow_store *st, int64_t run, int64_t file, const cow_info *v,
+                    size_t n, cow_err *e);
 /* Any other record kind; COW_REC_NOTE and COW_REC_SAMPLE are refused
  * (notes go to store_file_end, samples to store_add_samples). */
 int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,

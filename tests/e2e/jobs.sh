@@ -87,4 +87,24 @@ check "without its log the run has no window" has "no window with samples" "$WOR
 check "the log landing: check judges the run as a fresh database does" \
     cmp -s "$WORK/after" "$WORK/fresh"
 check "... which differs from before the log" test -n "$(cmp "$WORK/before" "$WORK/after")"
+# INFO lines are stored 64 to a statement, their strings held meanwhile:
+# a value too large to hold (here 40,000 bytes) still lands whole, in its
+# place among the others, with --jobs 1 and 2 alike
+mkdir -p "$WORK/big/r"
+{ head -4 "$SAMPLES/fleet/cache-a/bgsave/info.txt"
+  printf 'executable:/%s\n' "$(head -c 40000 /dev/zero | tr '\0' x)"
+  sed -n '5,400p' "$SAMPLES/fleet/cache-a/bgsave/info.txt"; } > "$WORK/big/r/info.txt"
+mkdir -p "$WORK/short/r"
+sed 's/^executable:.*/executable:\/x/' "$WORK/big/r/info.txt" > "$WORK/short/r/info.txt"
+"$COW" ingest -q --jobs 1 --db "$WORK/short.db" "$WORK/short" > /dev/null 2>&1
+want=$(sqlite3 "$WORK/short.db" "SELECT count(*) FROM info")
+for n in 1 2; do
+    "$COW" ingest -q --jobs $n --db "$WORK/big$n.db" "$WORK/big" > /dev/null 2>&1
+    got=$(sqlite3 "$WORK/big$n.db" "SELECT count(*), max(length(text)),
+        (SELECT key FROM info WHERE length(text) > 1000),
+        (SELECT group_concat(key) FROM (SELECT key FROM info ORDER BY rowid LIMIT 4))
+        FROM info")
+    check "--jobs $n: a 40,000-byte INFO value lands whole, in order ($got)" \
+        test "$got" = "$want|40001|executable|redis_version,redis_git_sha1,executable,redis_git_dirty"
+done
 finish
