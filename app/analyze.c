@@ -155,18 +155,16 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_flag_poll *bg = NULL, *aof = NULL;
     cow_event *prim = NULL;
     size_t nb = 0, na = 0, nrep = 0;
-    int rc;
+    int rc, any = 0;
 
     memset(&ev, 0, sizeof(ev));
     memset(&in, 0, sizeof(in));
-    if ((rc = store_sample_span(st, r->id, &a->n, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
+    if ((rc = store_sample_span(st, r->id, &any, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
         (rc = store_load_events(st, r->id, &ev, e)) != COW_OK ||
         (rc = polls(st, r->id, "rdb_bgsave_in_progress", &bg, &nb, e)) != COW_OK ||
         (rc = polls(st, r->id, "aof_rewrite_in_progress", &aof, &na, e)) != COW_OK ||
         (rc = store_fact_info_max(st, r->id, "latest_fork_usec", &fork, e)) != COW_OK)
         goto done;
-    if (a->n == 0)
-        a->t_first_us = a->t_last_us = 0;
     /* windows from the primary's events only (see phase_primary_events) */
     prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
     in.ev = prim;
@@ -219,9 +217,11 @@ int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_
     loader.ph = &a->ph;
     if ((rc = app_load_reported(rd, r->id, &a->rep, e)) != COW_OK ||
         (rc = clock_refusal(rd, r, e)) != COW_OK ||
-        (rc = build_phases(rd, r, a, e)) != COW_OK)
+        (rc = build_phases(rd, r, a, e)) != COW_OK ||
+        (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK)
         return rc;
-    return runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e);
+    a->n = a->rs.all.sum.n; /* the whole run, loaded once by runstats */
+    return COW_OK;
 }
 
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,

@@ -20,7 +20,8 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     cow_clock_pair *p = NULL;
     double *d = NULL, *tol = NULL;
     int64_t *t = NULL, t_first = 0, t_last = 0;
-    size_t n = 0, i, agree = 0, ns = 0, nsamples = 0;
+    size_t n = 0, i, agree = 0, ns = 0;
+    int any = 0;
     long off = 0, which;
     char ev[400], z[48];
     int rc;
@@ -55,11 +56,11 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     free(d);
     free(tol);
     if ((rc = store_window_starts(st, file, &t, &ns, e)) != COW_OK ||
-        (rc = store_sample_span(st, run, &nsamples, &t_first, &t_last, e)) != COW_OK) {
+        (rc = store_sample_span(st, run, &any, &t_first, &t_last, e)) != COW_OK) {
         free(t);
         return rc;
     }
-    if (nsamples > 0 && clock_hour_guess(t, ns, t_first, t_last, &off)) {
+    if (any && clock_hour_guess(t, ns, t_first, t_last, &off)) {
         free(t);
         fmt_off(off, z, sizeof(z));
         snprintf(ev, sizeof(ev), "no pair of a UTC source and a log line names "

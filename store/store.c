@@ -77,7 +77,6 @@ static const char *const sql_text[SQL_COUNT] = {
         " FROM runs r ORDER BY r.label",
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
-    [SQL_COUNT_SAMPLES] = "SELECT count(*) FROM samples WHERE run = ?1",
     [SQL_LOAD_PCTL] =
         "SELECT p.source, f.path, p.line, p.op, p.q, p.value_us, p.count"
         " FROM pctl p JOIN files f ON f.id = p.file"
@@ -88,7 +87,8 @@ static const char *const sql_text[SQL_COUNT] = {
         " WHERE run = ?1 AND t_us > 0 AND abs(q - ?2) < 1e-6"
         " ORDER BY op, t_us",
     [SQL_SAMPLE_SPAN] =
-        "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
+        "SELECT (SELECT min(t_us) FROM samples WHERE run = ?1),"
+        " (SELECT max(t_us) FROM samples WHERE run = ?1)", /* two seeks, no count */
     [SQL_LOAD_LAT] =
         "SELECT lat_us, t_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
         " ORDER BY run, t_us",

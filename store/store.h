@@ -148,7 +148,9 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
  * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
 int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
                            int64_t **t_us, double **value_us, size_t *n, cow_err *e);
-int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
+/* Whether run has samples (*any) and its first and last sample times (0
+ * without samples): two index seeks, not a count of the run's rows. */
+int store_sample_span(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e);
 /* Latencies of a run's samples in [t0_us, t1_us), in time order (caller
  * frees *lat); reads only that range of the (run, t_us) key. */

@@ -17,24 +17,22 @@
 int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_COUNT_SAMPLES];
-    size_t cap, k = 0;
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_SAMPLES];
+    size_t cap = 4096, k = 0;
     int rc;
 
-    *t_us = NULL;
-    *lat_us = NULL;
+    /* grown as the rows come (counting them first was a second pass over
+     * the run: a third of the load of 10 M samples) */
+    *t_us = xmalloc(cap * sizeof(int64_t));
+    *lat_us = xmalloc(cap * sizeof(double));
     *n = 0;
     sqlite3_bind_int64(q, 1, run);
-    rc = sqlite3_step(q);
-    cap = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
-    sqlite3_reset(q);
-    if (rc != SQLITE_ROW)
-        return sql_fail(st, e, "counting samples");
-    *t_us = xmalloc((cap ? cap : 1) * sizeof(int64_t));
-    *lat_us = xmalloc((cap ? cap : 1) * sizeof(double));
-    q = st->stmt[SQL_LOAD_SAMPLES];
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && k < cap) {
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (k == cap) {
+            cap *= 2;
+            *t_us = xrealloc(*t_us, cap * sizeof(int64_t));
+            *lat_us = xrealloc(*lat_us, cap * sizeof(double));
+        }
         (*t_us)[k] = sqlite3_column_int64(q, 0);
         (*lat_us)[k++] = sqlite3_column_double(q, 1);
     }
@@ -133,16 +131,16 @@ int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
     return COW_OK;
 }
 
-int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
+int store_sample_span(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_SAMPLE_SPAN];
     int rc;
     sqlite3_bind_int64(q, 1, run);
     rc = sqlite3_step(q);
-    *n = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
-    *t_first_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 1) : 0;
-    *t_last_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 2) : 0;
+    *any = rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL;
+    *t_first_us = *any ? sqlite3_column_int64(q, 0) : 0;
+    *t_last_us = *any ? sqlite3_column_int64(q, 1) : 0;
     sqlite3_reset(q);
     if (rc != SQLITE_ROW)
         return sql_fail(st, e, "counting samples");
