@@ -342,6 +342,25 @@ int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
 int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
                         int64_t **files, size_t *n, cow_err *e);
 
+/* One file's time span outside the samples table. */
+typedef struct cow_file_span {
+    int64_t file;
+    char path[512];
+    char parser[32];
+    int64_t t0_us, t1_us; /* first and last stamp */
+    int64_t n;            /* timed rows */
+} cow_file_span;
+
+/* The run's files with timed rows in events, info, stats, mem, latmon,
+ * intervals or pctl, by path, with their spans; a server log whose clock
+ * was found not to match its samples (clocks 'mismatch') is left out: it
+ * is reported as such (caller frees *v). */
+int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
+                     cow_err *e);
+/* The files holding the run's first and last sample ("" when none). */
+int store_sample_files(cow_store *st, int64_t run, char *first, char *last,
+                       size_t cap, cow_err *e);
+
 /* ------------------------------------------------------ what runs hold */
 
 typedef struct cow_kind_count {
