@@ -38,7 +38,7 @@ void app_safe_streams(void);
 FILE *app_raw_stderr(void);
 /* A cow_store_wait_fn for store_open_wait: says on stderr that the
  * database is locked and that we wait. */
-void app_store_wait(void *ctx, const char *path, int timeout_ms);
+void app_store_wait(void *ctx, const char *path, const char *holder, int timeout_ms);
 /* stdout without the filter (to check it was written). */
 FILE *app_raw_stdout(void);
 

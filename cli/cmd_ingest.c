@@ -117,15 +117,12 @@ int cmd_ingest(int argc, char **argv)
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
     int code;
 
     if ((code = parse_args(argc, argv, &db, &fl)) >= 0)
         return code;
-    if (store_open_wait(db, app_store_wait, NULL, &st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
+    if ((code = cli_store_open(db, &st)) != EXIT_OK)
+        return code;
     code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
     app_print_totals(stdout, &tot);
     store_close(st);

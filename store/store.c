@@ -257,18 +257,63 @@ static int migrate(cow_store *st, cow_err *e)
     }
 }
 
-/* SQLite's busy handler: sleep and retry for COW_STORE_BUSY_MS, saying
- * once (after a second) that we are waiting. */
+void store_timeout_text(int timeout_ms, char *out, size_t cap)
+{
+    if (timeout_ms >= 60000 && timeout_ms % 60000 == 0)
+        snprintf(out, cap, "%d minute%s", timeout_ms / 60000,
+                 timeout_ms == 60000 ? "" : "s");
+    else
+        snprintf(out, cap, "%g s", timeout_ms / 1000.0);
+}
+
+int store_busy_fail(cow_store *st, cow_err *e, const char *what)
+{
+    char t[48];
+    int waited = st->gave_up;
+
+    st->gave_up = 0;
+    /* SQLite gives up without waiting where waiting could deadlock (a
+     * reader upgrading while another holds RESERVED): ask now */
+    if (!waited || st->holder[0] == '\0')
+        store_lock_holder(st->path, st->holder, sizeof(st->holder));
+    store_timeout_text(st->busy_ms, t, sizeof(t));
+    if (st->holder[0] && waited)
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked by %s: it held the "
+                        "write lock for %s; try again when it has finished",
+                        what, st->holder, t);
+    if (st->holder[0])
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked by %s; try again "
+                        "when it has finished", what, st->holder);
+    if (!waited)
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked by another process "
+                        "(another cowtail ingest or report?); try again when it "
+                        "has finished", what);
+    return COW_FAIL(e, COW_ESQL, "%s: database is locked: another process "
+                    "(another cowtail ingest or report?) held the write lock "
+                    "for %s; try again when it has finished", what, t);
+}
+
+/* SQLite's busy handler: sleep and retry for st->busy_ms, saying once
+ * (after a second, or half the timeout when it is shorter) who holds the
+ * lock and that we are waiting; when giving up, who held it. */
+#define BUSY_STEP_MS 50
 static int on_busy(void *arg, int count)
 {
     cow_store *st = arg;
-    int slept_ms = count * 50;
+    int slept_ms = count * BUSY_STEP_MS;
+    int say_at = st->busy_ms / 2 < 1000 ? st->busy_ms / 2 : 1000;
 
-    if (slept_ms >= COW_STORE_BUSY_MS)
+    if (slept_ms >= st->busy_ms) {
+        store_lock_holder(st->path, st->holder, sizeof(st->holder));
+        st->gave_up = 1;
         return 0;
-    if (count == 20 && st->wait)
-        st->wait(st->wait_ctx, st->path, COW_STORE_BUSY_MS);
-    sqlite3_sleep(50);
+    }
+    if (st->wait && slept_ms >= say_at && slept_ms - BUSY_STEP_MS < say_at) {
+        char who[128];
+        store_lock_holder(st->path, who, sizeof(who));
+        st->wait(st->wait_ctx, st->path, who, st->busy_ms);
+    }
+    sqlite3_sleep(BUSY_STEP_MS);
     return 1;
 }
 
@@ -288,11 +333,11 @@ static char *multi_insert_sql(void)
 
 int store_open(const char *path, cow_store **out, cow_err *e)
 {
-    return store_open_wait(path, NULL, NULL, out, e);
+    return store_open_wait(path, NULL, NULL, 0, out, e);
 }
 
 int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
-                    cow_store **out, cow_err *e)
+                    int timeout_ms, cow_store **out, cow_err *e)
 {
     cow_store *st = xcalloc(1, sizeof(*st));
     char *multi = NULL;
@@ -300,6 +345,7 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
 
     st->wait = wait;
     st->wait_ctx = ctx;
+    st->busy_ms = timeout_ms > 0 ? timeout_ms : COW_STORE_BUSY_MS;
     snprintf(st->path, sizeof(st->path), "%s", path);
     *out = NULL;
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,

@@ -57,14 +57,25 @@ typedef struct cow_run_row {
  * locked"; a reader never waits for a writer (WAL). */
 #define COW_STORE_BUSY_MS (10 * 60 * 1000)
 
-/* Told once per wait, after the first second, that the database is
- * locked by another process and this one is waiting for it. */
-typedef void (*cow_store_wait_fn)(void *ctx, const char *path, int timeout_ms);
+/* Told once per wait, after the first second (or half the timeout), that
+ * the database is locked by another process and this one is waiting for
+ * it; holder names that process ("pid 1234 (cowtail ingest)") or is ""
+ * when it cannot be told. */
+typedef void (*cow_store_wait_fn)(void *ctx, const char *path, const char *holder,
+                                  int timeout_ms);
 
 int store_open(const char *path, cow_store **out, cow_err *e);
-/* store_open, with wait (may be NULL) called when a lock makes it wait. */
+/* store_open, with wait (may be NULL) called when a lock makes it wait,
+ * and a writer waiting up to timeout_ms for another (0: COW_STORE_BUSY_MS). */
 int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
-                    cow_store **out, cow_err *e);
+                    int timeout_ms, cow_store **out, cow_err *e);
+/* The process holding a lock on database `path` that blocks a writer:
+ * "pid 1234 (cowtail ingest)", "pid 1234 (sqlite3)" (its /proc comm, and
+ * a cowtail's command), or "pid 1234" when /proc does not say. Returns 0
+ * and "" when no other process holds one (store_lock.c). */
+int store_lock_holder(const char *path, char *out, size_t cap);
+/* "10 minutes", "1.5 s": a lock timeout as the messages show it. */
+void store_timeout_text(int timeout_ms, char *out, size_t cap);
 /* NULL is a no-op. */
 void store_close(cow_store *st);
 int store_schema_version(cow_store *st);

@@ -102,17 +102,20 @@ struct cow_store {
     int64_t seq;                 /* last samples.seq given in that file */
     cow_store_wait_fn wait;      /* told when a lock makes us wait, or NULL */
     void *wait_ctx;              /* its argument */
+    int busy_ms;                 /* how long a writer waits for another */
+    char holder[128];            /* who held the lock when we gave up, or "" */
+    int gave_up;                 /* the busy handler gave up (waited busy_ms) */
     char path[512];              /* database path, for the wait notice */
 };
+
+/* "database is locked by pid N (name)..." (store.c). */
+int store_busy_fail(cow_store *st, cow_err *e, const char *what);
 
 /* Copy SQLite's message into e. */
 static inline int sql_fail(cow_store *st, cow_err *e, const char *what)
 {
     if (sqlite3_errcode(st->db) == SQLITE_BUSY)
-        return COW_FAIL(e, COW_ESQL, "%s: database is locked: another process "
-                        "(another cowtail ingest or report?) held the write lock "
-                        "for %d minutes; try again when it has finished", what,
-                        COW_STORE_BUSY_MS / 60000);
+        return store_busy_fail(st, e, what);
     return COW_FAIL(e, COW_ESQL, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
