@@ -162,6 +162,36 @@ for i in 1 2 3; do
         test "$(cat "$WORK/race1.out" "$WORK/race2.out" | grep -c 'already exists\|locked')" = 0
 done
 
+# --- 7.2 a writer held up by another says who holds the lock, waits
+# (COWTAIL_LOCK_TIMEOUT), and names it again when it gives up
+d=$(mk lock)
+{ echo timestamp_us,latency_us; csv_rows 50; } > "$d/latency.csv"
+"$COW" ingest -q --db "$WORK/lock.db" "$d" > /dev/null 2>&1
+mkfifo "$WORK/lock.fifo"
+sqlite3 "$WORK/lock.db" < "$WORK/lock.fifo" > "$WORK/lock.sq" 2>&1 &
+holder=$!
+exec 3> "$WORK/lock.fifo"
+echo "BEGIN IMMEDIATE; SELECT 'held';" >&3
+for i in $(seq 1 100); do grep -q held "$WORK/lock.sq" && break; sleep 0.05; done
+{ echo timestamp_us,latency_us; csv_rows 50; } | sed 's/,5\.0$/,6.0/' > "$WORK/lock2.csv"
+mkdir -p "$WORK/lock2" && mv "$WORK/lock2.csv" "$WORK/lock2/latency.csv"
+COWTAIL_LOCK_TIMEOUT=1500ms run lockwait "$COW" ingest --db "$WORK/lock.db" "$WORK/lock2"
+check "7.2 locked out: exit 3" test "$rc" = 3
+check "7.2 while waiting, the holder named" has "^cowtail: .*lock.db: locked by pid $holder (sqlite3): waiting for it, up to 1.5 s$" "$WORK/lockwait.out"
+check "7.2 after giving up, named again" has "begin: database is locked by pid $holder (sqlite3): it held the write lock for 1.5 s; try again when it has finished$" "$WORK/lockwait.out"
+COWTAIL_LOCK_TIMEOUT=soon run lockbad "$COW" runs --db "$WORK/lock.db"
+check "7.2 a bad COWTAIL_LOCK_TIMEOUT: exit 2" test "$rc" = 2
+check "7.2 and why" has "COWTAIL_LOCK_TIMEOUT" "$WORK/lockbad.out"
+COWTAIL_LOCK_TIMEOUT=10s "$COW" ingest -q --db "$WORK/lock.db" "$WORK/lock2" > "$WORK/lockok.out" 2>&1 &
+waiter=$!
+for i in $(seq 1 160); do grep -q waiting "$WORK/lockok.out" && break; sleep 0.05; done
+echo "COMMIT;" >&3
+exec 3>&-
+wait "$holder"
+wait "$waiter"
+check "7.2 released in time: the waiting ingest lands (exit 0)" test $? = 0
+check "7.2 having said it waited" has "locked by pid $holder (sqlite3): waiting for it, up to 10 s" "$WORK/lockok.out"
+
 # --- 8 weak spots: clear messages, exit 1
 d=$(mk empty); : > "$d/latency.csv"
 run empty "$COW" ingest --db "$WORK/w.db" "$d"
