@@ -42,7 +42,8 @@ int cli_exit_for(int code);
 int cli_store_open(const char *db, cow_store **st);
 
 /* Open an existing database and list its runs, for the commands that read
- * (runs, analyze, doctor, diff, tradeoff). Prints the error and returns
+ * (runs, analyze, doctor, diff, tradeoff, rejects, export): on a full file
+ * system they still read (store_open_read). Prints the error and returns
  * EXIT_USAGE when the file does not exist (nothing was ingested there),
  * EXIT_IO on a database error, EXIT_OK otherwise. */
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);

@@ -61,7 +61,7 @@ int cli_finish_stdout(int code)
     return code;
 }
 
-int cli_store_open(const char *db, cow_store **st)
+static int store_open_as(const char *db, int read_only, cow_store **st)
 {
     const char *env = getenv("COWTAIL_LOCK_TIMEOUT");
     cow_err e = COW_ERR_INIT;
@@ -74,11 +74,17 @@ int cli_store_open(const char *db, cow_store **st)
         cli_error(&e);
         return EXIT_USAGE;
     }
-    if (store_open_wait(db, app_store_wait, NULL, (int)(us / 1000), st, &e) != COW_OK) {
+    if ((read_only ? store_open_read : store_open_wait)(db, app_store_wait, NULL,
+                                                       (int)(us / 1000), st, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_IO;
     }
     return EXIT_OK;
+}
+
+int cli_store_open(const char *db, cow_store **st)
+{
+    return store_open_as(db, 0, st);
 }
 
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
@@ -94,7 +100,7 @@ int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
                    "--db %s CAPTURE...)", db, db);
         return EXIT_USAGE;
     }
-    if ((code = cli_store_open(db, st)) != EXIT_OK)
+    if ((code = store_open_as(db, 1, st)) != EXIT_OK)
         return code;
     if (store_list_runs(*st, rows, n, &e) != COW_OK) {
         cli_error(&e);
@@ -102,6 +108,9 @@ int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
         *st = NULL;
         return EXIT_IO;
     }
+    if (store_is_full(*st))
+        cli_errorf("%s: its file system is full: reading without writing "
+                   "(what analyze and doctor find is shown, not stored)", db);
     return EXIT_OK;
 }
 

@@ -69,6 +69,16 @@ int store_open(const char *path, cow_store **out, cow_err *e);
  * and a writer waiting up to timeout_ms for another (0: COW_STORE_BUSY_MS). */
 int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
                     int timeout_ms, cow_store **out, cow_err *e);
+/* store_open_wait for a command that only reads: when the database's
+ * file system is full (SQLite cannot create the 32 KiB -shm file a WAL
+ * reader needs), it opens again holding the database exclusively with
+ * the WAL index in memory, creating no file. Analysis results and
+ * findings then go to copies of their tables in memory (analyze and
+ * doctor work, nothing is kept: store_is_full says so); any other write
+ * fails with "the file system of DB is full". */
+int store_open_read(const char *path, cow_store_wait_fn wait, void *ctx,
+                    int timeout_ms, cow_store **out, cow_err *e);
+int store_is_full(const cow_store *st);
 /* The process holding a lock on database `path` that blocks a writer:
  * "pid 1234 (cowtail ingest)", "pid 1234 (sqlite3)" (its /proc comm, and
  * a cowtail's command), or "pid 1234" when /proc does not say. Returns 0

@@ -105,6 +105,7 @@ struct cow_store {
     int busy_ms;                 /* how long a writer waits for another */
     char holder[128];            /* who held the lock when we gave up, or "" */
     int gave_up;                 /* the busy handler gave up (waited busy_ms) */
+    int full;                    /* opened for reading on a full file system */
     char path[512];              /* database path, for the wait notice */
 };
 
@@ -116,6 +117,10 @@ static inline int sql_fail(cow_store *st, cow_err *e, const char *what)
 {
     if (sqlite3_errcode(st->db) == SQLITE_BUSY)
         return store_busy_fail(st, e, what);
+    if (sqlite3_errcode(st->db) == SQLITE_FULL || st->full)
+        return COW_FAIL(e, COW_ESQL, "%s: %s: the file system of %s is full: free "
+                        "space and try again (commands that only read still work)",
+                        what, sqlite3_errmsg(st->db), st->path);
     return COW_FAIL(e, COW_ESQL, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
