@@ -222,4 +222,54 @@ run logbin "$COW" ingest --db "$WORK/w.db" "$d"
 check "8.7 a log line then 2 MB of random bytes: exit 1" test "$rc" = 1
 check "8.7 ... refused as binary (random bytes: the first non-text line varies)" has "redis.log:[0-9]*: binary data from line [0-9]* on" "$WORK/logbin.out"
 
+# --- 8.8 a full file system: the commands that only read still work (the
+# -shm file a WAL reader needs cannot be created: they hold the database
+# exclusively with the WAL index in memory); analyze and doctor show what
+# they find without storing it; writers and outputs on it fail clearly.
+# Needs a small tmpfs, so root: skipped, and said so, otherwise.
+FULL=$WORK/full
+mkdir -p "$FULL"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m cowtail-full "$FULL" 2> /dev/null; then
+    trap 'umount "$FULL" 2> /dev/null; rm -rf "$WORK"' EXIT
+    d=$(mk fullrun)
+    { echo timestamp_us,latency_us; csv_rows 3000; } > "$d/latency.csv"
+    "$COW" ingest -q --db "$FULL/f.db" "$d" > /dev/null 2>&1
+    dd if=/dev/zero of="$FULL/fill" bs=4k > /dev/null 2>&1
+    check "8.8 the file system is full" test "$(df --output=avail "$FULL" | tail -1 | tr -d ' ')" = 0
+    FULLMSG="cowtail: $FULL/f.db: its file system is full: reading without writing (what analyze and doctor find is shown, not stored)"
+    run fullruns "$COW" runs --db "$FULL/f.db"
+    check "8.8 runs: exit 0" test "$rc" = 0
+    check "8.8 runs: lists the run" has "^fullrun  *1  *3000 " "$WORK/fullruns.out"
+    check "8.8 runs: says the disk is full" has "^$FULLMSG$" "$WORK/fullruns.out"
+    run fulljson "$COW" runs --db "$FULL/f.db" --json
+    check "8.8 runs --json: exit 0" test "$rc" = 0
+    run fullrej "$COW" rejects --db "$FULL/f.db"
+    check "8.8 rejects: exit 0" test "$rc" = 0
+    run fullan "$COW" analyze --db "$FULL/f.db" fullrun
+    check "8.8 analyze: exit 0, shown" test "$rc" = 0
+    check "8.8 analyze: the run analysed" has "^run fullrun: 3000 samples from" "$WORK/fullan.out"
+    run fulldoc "$COW" doctor --db "$FULL/f.db"
+    check "8.8 doctor (analysing the run first): exit 0" test "$rc" = 0
+    check "8.8 doctor: its findings" has "^  nothing to report$" "$WORK/fulldoc.out"
+    run fullexp "$COW" export --db "$FULL/f.db" --jsonl "$WORK/fullexp"
+    check "8.8 export --jsonl elsewhere: exit 0" test "$rc" = 0
+    check "8.8 export --jsonl: the run exported" has '"run":"fullrun",.*"samples":3000' "$WORK/fullexp/runs.jsonl"
+    run fullexp2 "$COW" export --db "$FULL/f.db" --jsonl "$FULL/exp"
+    check "8.8 export --jsonl onto the full disk: exit 3" test "$rc" = 3
+    check "8.8 ... and why" has "exp/runs.jsonl.tmp: cannot write: No space left on device" "$WORK/fullexp2.out"
+    "$COW" runs --db "$FULL/f.db" > "$FULL/runs.txt" 2> "$WORK/fullout.err"
+    check "8.8 output onto the full disk: exit 3" test $? = 3
+    check "8.8 ... and why" has "^cowtail: cannot write output: No space left on device$" "$WORK/fullout.err"
+    run fulling "$COW" ingest --db "$FULL/f.db" "$WORK/lock2"
+    check "8.8 ingest: exit 3" test "$rc" = 3
+    check "8.8 ingest: the disk named" has "its file system is full: free space and try again (commands that only read still work)" "$WORK/fulling.out"
+    rm -f "$FULL/fill" "$FULL/f.db-shm" "$FULL/f.db-wal"
+    check "8.8 afterwards: the database intact" test "$(sqlite3 "$FULL/f.db" 'PRAGMA integrity_check')" = ok
+    check "8.8 and nothing of the full-disk analysis kept" \
+        test "$(sqlite3 "$FULL/f.db" 'SELECT count(*) FROM analyses')" = 0
+    umount "$FULL"
+else
+    echo "SKIP 8.8 full disk: cannot mount a tmpfs (needs root): not tested"
+fi
+
 finish
