@@ -67,31 +67,36 @@ static pid_t child_query(const char *shm, const char *db, pid_t parent)
     return p;
 }
 
+/* /proc/PID/<what> into buf (NUL-terminated); its length, or -1. */
+static long read_proc(pid_t pid, const char *what, char *buf, size_t cap)
+{
+    char path[64];
+    FILE *f;
+    size_t n;
+
+    snprintf(path, sizeof(path), "/proc/%ld/%s", (long)pid, what);
+    if ((f = fopen(path, "r")) == NULL)
+        return -1;
+    n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return (long)n;
+}
+
 /* What the process calls itself: its comm, and for cowtail its command
  * ("cowtail ingest"). */
 static void process_name(pid_t pid, char *out, size_t cap)
 {
-    char path[64], buf[256];
-    FILE *f;
+    char buf[256];
     size_t n;
 
     out[0] = '\0';
-    snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
-    if ((f = fopen(path, "r")) == NULL)
+    if (read_proc(pid, "comm", buf, sizeof(buf)) < 0)
         return;
-    n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     buf[strcspn(buf, "\n")] = '\0';
     snprintf(out, cap, "%.20s", buf); /* comm is at most 15 bytes */
-    if (strcmp(buf, "cowtail") != 0)
+    if (strcmp(buf, "cowtail") != 0 || read_proc(pid, "cmdline", buf, sizeof(buf)) < 0)
         return;
-    snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
-    if ((f = fopen(path, "r")) == NULL)
-        return;
-    n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
     /* argv[0] NUL argv[1] NUL ...: the command is argv[1] */
     n = strlen(buf) + 1;
     if (n < sizeof(buf) && buf[n] != '\0' && buf[n] != '-')

@@ -192,6 +192,35 @@ wait "$waiter"
 check "7.2 released in time: the waiting ingest lands (exit 0)" test $? = 0
 check "7.2 having said it waited" has "locked by pid $holder (sqlite3): waiting for it, up to 10 s" "$WORK/lockok.out"
 
+# --- 7.3 the holder is another cowtail: named with its command. The
+# holder is caught while it holds the write lock and stopped (SIGSTOP)
+d=$(mk lockbig)
+awk -v e="$EPOCH" 'BEGIN { print "timestamp_us,latency_us"
+    for (i = 0; i < 300000; i++) printf "%.0f,%d.5\n", e * 1000000 + i * 100, 100 + i % 50 }' > "$d/latency.csv"
+held=0
+for try in 1 2 3; do
+    rm -f "$WORK/lock3.db"*
+    "$COW" ingest -q --db "$WORK/lock3.db" "$WORK/lock2" > /dev/null 2>&1
+    "$COW" ingest -q --db "$WORK/lock3.db" "$d" > /dev/null 2>&1 &
+    big=$!
+    for i in $(seq 1 400); do
+        if ! sqlite3 -cmd ".timeout 0" "$WORK/lock3.db" "BEGIN IMMEDIATE; ROLLBACK;" > /dev/null 2>&1; then
+            kill -STOP "$big"
+            sqlite3 -cmd ".timeout 0" "$WORK/lock3.db" "BEGIN IMMEDIATE; ROLLBACK;" > /dev/null 2>&1 || { held=1; break; }
+            kill -CONT "$big"
+        fi
+        sleep 0.01
+    done
+    if [ "$held" = 1 ]; then
+        COWTAIL_LOCK_TIMEOUT=300ms run lockcow "$COW" ingest --db "$WORK/lock3.db" "$WORK/lock"
+        kill -CONT "$big"
+    fi
+    wait "$big"
+    [ "$held" = 1 ] && break
+done
+check "7.3 a cowtail ingest caught holding the lock" test "$held" = 1
+check "7.3 named with its command" has "locked by pid $big (cowtail ingest): waiting for it, up to 0.3 s$" "$WORK/lockcow.out"
+
 # --- 8 weak spots: clear messages, exit 1
 d=$(mk empty); : > "$d/latency.csv"
 run empty "$COW" ingest --db "$WORK/w.db" "$d"
