@@ -19,12 +19,12 @@ int app_log_zone_doubt(cow_store *st, int64_t run, int64_t file, long *off_s,
                        size_t *k0, size_t *k, int *doubt, cow_err *e)
 {
     int64_t *t = NULL, t_first = 0, t_last = 0;
-    size_t ns = 0, nsamples = 0;
-    int rc;
+    size_t ns = 0;
+    int rc, nsamples = 0;
 
     *doubt = 0;
     if ((rc = store_window_starts(st, file, &t, &ns, e)) != COW_OK ||
-        (rc = store_sample_span(st, run, &nsamples, &t_first, &t_last, e)) != COW_OK) {
+        (rc = store_sample_bounds(st, run, &nsamples, &t_first, &t_last, e)) != COW_OK) {
         free(t);
         return rc;
     }
@@ -40,7 +40,7 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     cow_clock_pair *p = NULL;
     double *d = NULL, *tol = NULL;
     int64_t *t = NULL, t_first = 0, t_last = 0;
-    size_t n = 0, i, agree = 0, ns = 0, nsamples = 0;
+    size_t n = 0, i, agree = 0, ns = 0, nsamples = 0, k0 = 0, k = 0;
     long off = 0, which;
     char ev[400], z[48];
     int rc, doubt = 0;
@@ -91,14 +91,14 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
         return store_clock_set(st, run, file, "mismatch", 1, off, ev, e);
     }
     free(t);
-    if ((rc = app_log_zone_doubt(st, run, file, &off, &ns, &nsamples, &doubt, e)) != COW_OK)
+    if ((rc = app_log_zone_doubt(st, run, file, &off, &k0, &k, &doubt, e)) != COW_OK)
         return rc;
     if (doubt) {
         fmt_off(off, z, sizeof(z));
         snprintf(ev, sizeof(ev), "UTC assumed: no --log-tz / run.json log_tz and no "
                  "pair of a UTC source and a log line; but %s would place %zu of "
                  "the log's window stamps inside the samples' span instead of %zu: "
-                 "give --log-tz if the log is in local time", z, nsamples, ns);
+                 "give --log-tz if the log is in local time", z, k, k0);
         return store_clock_set(st, run, file, "assumed", 1, 0, ev, e);
     }
     return store_clock_set(st, run, file, "assumed", 1, 0,
@@ -195,14 +195,14 @@ int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
                     cow_err *e)
 {
     cow_file_span *sp = NULL;
-    size_t nsp = 0, nsamples = 0, i, cap = 0;
+    size_t nsp = 0, i, cap = 0;
     int64_t r0 = 0, r1 = 0;
     char first[512], last[512], ref[160];
-    int rc, info_ref = 0;
+    int rc, info_ref = 0, nsamples = 0;
 
     *v = NULL;
     *n = 0;
-    if ((rc = store_sample_span(st, run, &nsamples, &r0, &r1, e)) != COW_OK ||
+    if ((rc = store_sample_bounds(st, run, &nsamples, &r0, &r1, e)) != COW_OK ||
         (rc = store_file_spans(st, run, &sp, &nsp, e)) != COW_OK)
         return rc;
     if (nsamples > 0) {

@@ -90,6 +90,10 @@ static const char *const sql_text[SQL_COUNT] = {
         " ORDER BY op, t_us",
     [SQL_SAMPLE_SPAN] =
         "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
+    /* one min() or max() each: both found on the clustered key, no scan */
+    [SQL_SAMPLE_BOUNDS] =
+        "SELECT (SELECT min(t_us) FROM samples WHERE run = ?1),"
+        " (SELECT max(t_us) FROM samples WHERE run = ?1)",
     [SQL_LOAD_LAT] =
         "SELECT lat_us, t_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
         " ORDER BY run, t_us",

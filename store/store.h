@@ -160,6 +160,9 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
  * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
 int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
                            int64_t **t_us, double **value_us, size_t *n, cow_err *e);
+/* The same without the count (no scan): *any = 0 when there are none. */
+int store_sample_bounds(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
+                        int64_t *t_last_us, cow_err *e);
 int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e);
 /* Latencies of a run's samples in [t0_us, t1_us), in time order (caller
@@ -372,8 +375,9 @@ typedef struct cow_file_span {
     int64_t n;            /* timed rows */
 } cow_file_span;
 
-/* The run's files with timed rows in events, info, stats, mem, latmon,
- * intervals or pctl, by path, with their spans; a server log whose clock
+/* The run's files with timed rows in events, info, stats, mem, latmon or
+ * intervals, by path, with their spans (pctl, unindexed and large for
+ * per-second percentile series, is not read); a server log whose clock
  * was found not to match its samples (clocks 'mismatch') is left out: it
  * is reported as such (caller frees *v). */
 int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,

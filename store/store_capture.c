@@ -276,7 +276,6 @@ int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
         " UNION ALL SELECT file, t_us FROM mem WHERE run = ?1"
         " UNION ALL SELECT file, t_us FROM latmon WHERE run = ?1 AND t_us IS NOT NULL"
         " UNION ALL SELECT file, t_us FROM intervals WHERE run = ?1 AND t_us IS NOT NULL"
-        " UNION ALL SELECT file, t_us FROM pctl WHERE run = ?1 AND t_us IS NOT NULL"
         ") x JOIN files f ON f.id = x.file"
         " WHERE f.id NOT IN (SELECT file FROM clocks WHERE run = ?1 AND decided = 'mismatch')"
         " GROUP BY f.id ORDER BY f.path, f.id", &q, e)) != COW_OK)

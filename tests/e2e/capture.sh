@@ -163,6 +163,21 @@ check "with the zone to give" has "give the log's zone with --log-tz +02:00" "$W
 check "the zone given later settles it" test $? = 0
 check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627622000,"t1_us":1796028629589000' <(tr -d '\n\t ' < "$WORK/c2.json")
 
+# --- a log taken as UTC (no pair) whose windows a whole-hour offset would
+# place better: an unmatched save start inside the samples, the real save
+# an hour later as read. Kept as UTC, said at ingest and by the doctor.
+D=$WORK/doubt/dbt
+mkdir -p "$D"
+cp "$SAMPLES"/bgsave-t1/* "$D/"
+rm "$D/info.txt"
+sed -i -e '/"log_tz"/d' -e 's/"label": "bgsave-t1"/"label": "dbt"/' "$D/run.json"
+sed -i 's/^\([0-9]*:[A-Z] [0-9]* [A-Z][a-z]* [0-9]* \)08:/\109:/' "$D/redis.log"
+sed -i '1i 32580:M 30 Nov 2026 08:50:25.000 * Background saving started by pid 32700' "$D/redis.log"
+"$COW" ingest --db "$WORK/dbt.db" "$WORK/doubt" > "$WORK/dbt.out" 2>&1
+check "zone in doubt: ingest says so" has "clock: .*dbt/redis.log: local time: UTC assumed: no --log-tz / run.json log_tz and no pair of a UTC source and a log line; but UTC+01:00 would place 2 of the log's window stamps inside the samples' span instead of 1: give --log-tz if the log is in local time" "$WORK/dbt.out"
+"$COW" doctor --db "$WORK/dbt.db" dbt > "$WORK/dbt.doc" 2>&1
+check "zone in doubt: the doctor says so" has "\[warning\] clock_mismatch: redis.log: UTC assumed for the log (no UTC pair), but UTC+01:00 would place 2 of its window stamps inside the samples' span instead of 1" "$WORK/dbt.doc"
+
 # --- two files of one run on other clocks than the samples': a memory
 # series in local time (UTC+2) and an INFO series stamped 3 h late. The
 # samples' clock is the reference; both are noted, and the doctor says it.
