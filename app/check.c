@@ -182,7 +182,8 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
     }
     free(gb_own);
     if (rc == COW_OK && !found)
-        app_check_missing(x, t, k, base == NULL ? "no baseline samples" : "no window with samples");
+        app_check_missing(x, t, k, base == NULL ? "no baseline samples"
+                                                : "no window with samples");
     else if (rc == COW_OK)
         x->state = APP_PASS; /* the fleet's correction decides */
     return rc;
@@ -245,6 +246,17 @@ static int reported_limits(cow_store *st, const cow_run_row *r, const app_thresh
     return COW_OK;
 }
 
+void app_check_clear(app_verdict out[TH_COUNT])
+{
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        out[k].state = APP_NA;
+        out[k].value = out[k].p = out[k].p_adj = out[k].n = out[k].n_eff = NAN;
+        out[k].method = NULL;
+        out[k].note[0] = '\0';
+    }
+}
+
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
@@ -254,15 +266,10 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
     int64_t *ts = NULL;
     double *lat = NULL;
     size_t n = 0;
-    int rc, k;
+    int rc;
     double v;
 
-    for (k = 0; k < TH_COUNT; k++) {
-        out[k].state = APP_NA;
-        out[k].value = out[k].p = out[k].p_adj = out[k].n = out[k].n_eff = NAN;
-        out[k].method = NULL;
-        out[k].note[0] = '\0';
-    }
+    app_check_clear(out);
     memset(&rs, 0, sizeof(rs));
     if ((rc = facts_load(st, r, &f, e)) != COW_OK ||
         (rc = store_load_results(st, r->id, &rs, e)) != COW_OK ||

@@ -52,6 +52,9 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
 size_t app_check_correct(app_verdict (*v)[TH_COUNT], size_t n, const app_thresholds *t,
                          int method);
 
+/* Every verdict n/a, no value, no p-value. */
+void app_check_clear(app_verdict out[TH_COUNT]);
+
 /* x has no data for limit k: fail closed ("WHAT: cannot judge KEY")
  * unless the limit says "missing": "pass". */
 void app_check_missing(app_verdict *x, const app_thresholds *t, int k, const char *what);

@@ -157,12 +157,7 @@ static int judge_host(cow_store *st, const cow_run_row *rows, const app_threshol
     size_t i;
     int rc = COW_OK, k;
 
-    for (k = 0; k < TH_COUNT; k++) {
-        out[k].state = APP_NA;
-        out[k].value = out[k].p = out[k].p_adj = out[k].n = out[k].n_eff = NAN;
-        out[k].method = NULL;
-        out[k].note[0] = '\0';
-    }
+    app_check_clear(out);
     for (i = 0; i < h->nruns && rc == COW_OK; i++) {
         const cow_run_row *r = &rows[h->runs[i]];
         cow_result_set rs;
