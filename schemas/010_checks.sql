@@ -1,6 +1,7 @@
 -- 010_checks.sql -- what `cowtail check` decided, one row per run (or host)
--- and limit of the thresholds file. Each `check` replaces the rows of the
--- runs and hosts it judges (every run of the database), in one transaction.
+-- and limit of the thresholds file. Each `check` judges every run of the
+-- database and replaces every row, in one transaction; `merge` brings the
+-- rows of runs (and hosts) that have none in the database merged into.
 CREATE TABLE checks (
     run         INTEGER REFERENCES runs(id), -- NULL for a host's pooled judgement
     host        TEXT,             -- run.json host (NULL: unknown); the host judged
