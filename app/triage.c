@@ -17,10 +17,11 @@
 
 const char *const app_triage_keys[TRI_COUNT] = {
     "server_version", "kernel_release", "thp_mode", "thp_backs_heap",
-    "vm_overcommit_memory", "repl_diskless_sync", "dataset_size", "host"};
+    "vm_overcommit_memory", "repl_diskless_sync", "dataset_size", "keys", "host"};
 const char *const app_triage_names[TRI_COUNT] = {
     "server version", "kernel release", "THP mode", "THP backs the heap",
-    "vm.overcommit_memory", "repl-diskless-sync", "dataset (used_memory)", "host"};
+    "vm.overcommit_memory", "repl-diskless-sync", "dataset (used_memory)",
+    "keys (largest db)", "host"};
 
 void app_triage_bucket(double bytes, char *buf, size_t n)
 {
@@ -47,6 +48,29 @@ void app_triage_bucket(double bytes, char *buf, size_t n)
         snprintf(buf, n, "%.0f %s-1 %s", lo, unit[u], unit[u + 1]);
     else
         snprintf(buf, n, "%.0f-%.0f %s", lo, lo * 2, unit[u]);
+}
+
+void app_triage_bucket10(double count, char *buf, size_t n)
+{
+    static const char *const si[] = {"", "k", "M", "G", "T", "P"};
+    double lo = 1;
+    int e = 0;
+
+    if (isnan(count) || count < 0) {
+        snprintf(buf, n, APP_TRIAGE_UNKNOWN);
+        return;
+    }
+    if (count < 1) {
+        snprintf(buf, n, "0");
+        return;
+    }
+    while (lo * 10 <= count && e < 17) {
+        lo *= 10;
+        e++;
+    }
+    /* [10^e, 10^(e+1)): "100k-1M" */
+    snprintf(buf, n, "%.0f%s-%.0f%s", pow(10, e % 3), si[e / 3], pow(10, (e + 1) % 3),
+             si[(e + 1) / 3]);
 }
 
 static void put(app_triage_facts *f, int a, const cow_fact *x, const char *text)
@@ -113,6 +137,10 @@ int app_triage_load(cow_store *st, const cow_run_row *r, app_triage_facts *f, co
         return rc;
     app_triage_bucket(x.known ? x.num : NAN, buf, sizeof(buf));
     put(f, TRI_DATASET, &x, buf);
+    if ((rc = store_fact_info_sub_max(st, r->id, "db", "keys", &x, e)) != COW_OK)
+        return rc;
+    app_triage_bucket10(x.known ? x.num : NAN, buf, sizeof(buf));
+    put(f, TRI_KEYS, &x, buf);
     x.known = r->host != NULL;
     put(f, TRI_HOST, &x, r->host);
     return COW_OK;

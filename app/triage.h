@@ -31,6 +31,7 @@ enum app_triage_attr {
     TRI_OVERCOMMIT,  /* vm.overcommit_memory */
     TRI_DISKLESS,    /* repl-diskless-sync (CONFIG) */
     TRI_DATASET,     /* used_memory in a power-of-two bucket */
+    TRI_KEYS,        /* keys of the largest keyspace db, a power-of-ten bucket */
     TRI_HOST,        /* run.json host */
     TRI_COUNT
 };
@@ -51,6 +52,8 @@ int app_triage_load(cow_store *st, const cow_run_row *r, app_triage_facts *f, co
 
 /* "128-256 MiB" for a used_memory of 151 MiB; "unknown" for NaN or < 0. */
 void app_triage_bucket(double bytes, char *buf, size_t n);
+/* "100k-1M" for 300,000 keys; "0" for none; "unknown" for NaN or < 0. */
+void app_triage_bucket10(double count, char *buf, size_t n);
 
 typedef struct app_triage_value {
     char value[64];

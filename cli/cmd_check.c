@@ -34,7 +34,7 @@ const char *const cmd_check_usage[] = {
     "family of their own); then the triage: what the failing runs share",
     "that the passing ones do not (server version, kernel, THP mode and",
     "whether THP backs the heap, vm.overcommit_memory, repl-diskless-sync,",
-    "dataset size, host), as failing/passing runs per value, attributes",
+    "dataset size, keys, host), as failing/passing runs per value, attributes",
     "ordered by the largest share of a value among failing runs minus its",
     "share among passing runs. The verdicts replace the database's checks",
     "table (cowtail export sends it).",

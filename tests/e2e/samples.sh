@@ -71,6 +71,7 @@ triage: what the 7 failing runs share that the 23 passing do not (runs per value
   vm.overcommit_memory   +0.51  1 6/8, 0 1/15
   repl-diskless-sync     +0.51  unknown 6/8, no 0/2, yes 1/13
   dataset (used_memory)  +0.51  1-2 GiB 6/8, 128-256 MiB 1/15
+  keys (largest db)      +0.51  1M-10M 6/8, 100k-1M 1/15
   host                   +0.51  lab-docker-1 6/8, cache-a 1/1, cache-b 0/1, cache-c 0/1, cache-d 0/1, cache-e 0/2, 1 more value 0/9
   THP mode               +0.00  madvise 7/23
   THP backs the heap     +0.00  no 7/23
@@ -86,7 +87,7 @@ check "JSON: the summary keys" has '^{"correction":"holm","comparisons":0,"faili
 check "JSON: hosts with their runs" has '"hosts":\[{"host":"vm","runs":\["aof-rewrite",' "$WORK/ctj.flat"
 check "JSON: cache-a fails as a host" has '{"host":"cache-a","runs":\["fleet/cache-a/bgsave","fleet/cache-a/steady"\],"result":"fail","checks":\[{"check":"max_fork_ms","result":"fail","value":32.757' "$WORK/ctj.flat"
 check "JSON: the triage array, ranked" has '"triage":\[{"attribute":"server_version","name":"serverversion","separation":0.50931[0-9]*,"values":\[{"value":"valkey9.2.0","failing":6,"passing":8,"separation":0.5093' "$WORK/ctj.flat"
-check "JSON: every attribute" test "$(grep -o '"attribute":"[a-z_]*"' "$WORK/ctj.flat" | sort | tr '\n' ' ')" = '"attribute":"dataset_size" "attribute":"host" "attribute":"kernel_release" "attribute":"repl_diskless_sync" "attribute":"server_version" "attribute":"thp_backs_heap" "attribute":"thp_mode" "attribute":"vm_overcommit_memory" '
+check "JSON: every attribute" test "$(grep -o '"attribute":"[a-z_]*"' "$WORK/ctj.flat" | sort | tr '\n' ' ')" = '"attribute":"dataset_size" "attribute":"host" "attribute":"kernel_release" "attribute":"keys" "attribute":"repl_diskless_sync" "attribute":"server_version" "attribute":"thp_backs_heap" "attribute":"thp_mode" "attribute":"vm_overcommit_memory" '
 check "checks table: one row per run and host" test "$(sqlite3 "$DB" "SELECT scope, count(*), sum(verdict = 'fail') FROM checks GROUP BY scope ORDER BY scope" | tr '\n' ' ')" = "host|4|2 run|30|7 "
 
 finish

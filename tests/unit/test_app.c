@@ -871,6 +871,7 @@ static void triage_should_rank_what_the_failing_runs_share(void)
         snprintf(f[i].v[TRI_OVERCOMMIT], sizeof(f[i].v[0]), "%d", i % 2);
         snprintf(f[i].v[TRI_DISKLESS], sizeof(f[i].v[0]), "yes");
         snprintf(f[i].v[TRI_DATASET], sizeof(f[i].v[0]), "128-256 MiB");
+        snprintf(f[i].v[TRI_KEYS], sizeof(f[i].v[0]), "100k-1M");
         snprintf(f[i].v[TRI_HOST], sizeof(f[i].v[0]), "h%d", i);
     }
     app_triage_rank(f, failed, 10, &tr);
@@ -908,6 +909,7 @@ static void triage_should_rank_what_the_failing_runs_share(void)
     CHECK_INT(tr.a[6].attr, TRI_DISKLESS);
     CHECK_INT(tr.a[7].attr, TRI_DATASET);
     CHECK_INT(tr.a[7].nv, 1);
+    CHECK_INT(tr.a[8].attr, TRI_KEYS);
     app_triage_release(&tr);
     /* nothing fails: nothing to rank */
     for (i = 0; i < 10; i++)
@@ -943,6 +945,22 @@ static void triage_bucket_should_be_powers_of_two(void)
     app_triage_bucket(0, b, sizeof(b));
     CHECK_STR(b, "0 B");
     app_triage_bucket(NAN, b, sizeof(b));
+    CHECK_STR(b, APP_TRIAGE_UNKNOWN);
+    app_triage_bucket10(300000, b, sizeof(b));
+    CHECK_STR(b, "100k-1M");
+    app_triage_bucket10(100000, b, sizeof(b));
+    CHECK_STR(b, "100k-1M");
+    app_triage_bucket10(99999, b, sizeof(b));
+    CHECK_STR(b, "10k-100k");
+    app_triage_bucket10(1, b, sizeof(b));
+    CHECK_STR(b, "1-10");
+    app_triage_bucket10(999, b, sizeof(b));
+    CHECK_STR(b, "100-1k");
+    app_triage_bucket10(2.5e9, b, sizeof(b));
+    CHECK_STR(b, "1G-10G");
+    app_triage_bucket10(0, b, sizeof(b));
+    CHECK_STR(b, "0");
+    app_triage_bucket10(-1, b, sizeof(b));
     CHECK_STR(b, APP_TRIAGE_UNKNOWN);
 }
 
