@@ -94,9 +94,10 @@ typedef struct app_fleet_check {
  * quantile limits; the worst run's value for COW, fork and THP, the sum
  * for min_samples), corrected over hosts x latency limits, a family of
  * its own; then the triage of the runs. On error out->n says how many
- * runs were judged. Release with app_check_fleet_release. */
+ * runs were judged. jobs: runs judged at once (0: one per core). Release
+ * with app_check_fleet_release. */
 int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
-                    const app_thresholds *t, int method, app_fleet_check *out,
+                    const app_thresholds *t, int method, int jobs, app_fleet_check *out,
                     cow_err *e);
 void app_check_fleet_release(app_fleet_check *fc);
 

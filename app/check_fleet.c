@@ -241,8 +241,24 @@ static void group_hosts(const cow_run_row *rows, size_t n, app_fleet_check *fc)
     }
 }
 
+/* app_check_run for every run, in order; *ndone the runs judged before
+ * the first that failed. (jobs: the runs judged at once; one here.) */
+static int judge_runs(cow_store *st, const cow_run_row *rows, size_t n,
+                      const app_thresholds *t, int jobs, app_verdict (*v)[TH_COUNT],
+                      size_t *ndone, cow_err *e)
+{
+    size_t i;
+    int rc = COW_OK;
+    (void)jobs;
+    *ndone = 0;
+    for (i = 0; i < n && rc == COW_OK; i++)
+        if ((rc = app_check_run(st, &rows[i], t, v[i], e)) == COW_OK)
+            *ndone = i + 1;
+    return rc;
+}
+
 int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
-                    const app_thresholds *t, int method, app_fleet_check *fc,
+                    const app_thresholds *t, int method, int jobs, app_fleet_check *fc,
                     cow_err *e)
 {
     app_triage_facts *tf;
@@ -256,9 +272,7 @@ int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
     fc->method = method;
     fc->v = xcalloc(n ? n : 1, sizeof(*fc->v));
     fc->failed = xcalloc(n ? n : 1, sizeof(int));
-    for (i = 0; i < n && rc == COW_OK; i++)
-        if ((rc = app_check_run(st, &rows[i], t, fc->v[i], e)) == COW_OK)
-            fc->n = i + 1;
+    rc = judge_runs(st, rows, n, t, jobs, fc->v, &fc->n, e);
     fc->m = app_check_correct(fc->v, fc->n, t, method);
     for (i = 0; i < fc->n; i++)
         fc->nfailed += fc->failed[i] = app_check_failed(fc->v[i], t);

@@ -207,8 +207,8 @@ int app_report_write(app_report *j, cow_err *e)
         if ((rc = app_load_thresholds(j->thresholds, &j->th, e)) != COW_OK)
             return rc;
         j->has_fleet = 1; /* released with the report, also after an error */
-        if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, &j->fleet,
-                                  e)) != COW_OK)
+        if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, 0,
+                                  &j->fleet, e)) != COW_OK)
             return rc;
     }
     return write_outputs(j, e);

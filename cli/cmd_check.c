@@ -250,15 +250,15 @@ static void triage_text(const app_triage *tr)
 /* Evaluate and print every run and host; *failed counts the runs and
  * hosts that fail. */
 static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
-                      const app_thresholds *t, int json, int method, int *failed,
-                      int *hfailed, size_t *nhosts)
+                      const app_thresholds *t, int json, int method, int jobs,
+                      int *failed, int *hfailed, size_t *nhosts)
 {
     cow_err e = COW_ERR_INIT;
     app_fleet_check fc;
     size_t i;
     int code = EXIT_OK;
 
-    if (app_check_fleet(st, rows, n, t, method, &fc, &e) != COW_OK ||
+    if (app_check_fleet(st, rows, n, t, method, jobs, &fc, &e) != COW_OK ||
         app_check_save(st, rows, t, &fc, &e) != COW_OK) {
         cli_error(&e);
         code = EXIT_IO;
@@ -372,7 +372,8 @@ int cmd_check(int argc, char **argv)
     }
     code = open_runs(db, argv + optind, argc - optind, json, jobs, &st, &rows, &n);
     if (code == EXIT_OK)
-        code = check_runs(st, rows, n, &t, json, method, &failed, &hfailed, &nhosts);
+        code = check_runs(st, rows, n, &t, json, method, jobs, &failed, &hfailed,
+                          &nhosts);
     if (code == EXIT_OK && !json) {
         printf("%zu run%s checked: %zu pass, %d fail", n, n == 1 ? "" : "s",
                n - (size_t)failed, failed);
