@@ -69,6 +69,7 @@ int clock_skew(int64_t r0, int64_t r1, int64_t f0, int64_t f1, long *off_s,
 typedef struct cow_clock_skew {
     char file[160];      /* the file, as ingested */
     char ref[160];       /* the reference: the samples' file(s) */
+    int ref_info;        /* 1: no samples, the reference is the INFO series */
     int64_t f0_us, f1_us; /* the file's span */
     int64_t r0_us, r1_us; /* the reference's span */
     int kind;            /* enum cow_skew_kind, never NONE */

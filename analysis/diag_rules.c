@@ -685,9 +685,9 @@ static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_findin
         zone_text(s0->off_s, z, sizeof(z));
         used = strlen(f->title);
         snprintf(f->title + used, sizeof(f->title) - used,
-                 "%s%d file%s not on the samples' clock: %.50s lies %.1f h from %.50s "
+                 "%s%d file%s not on the %s clock: %.50s lies %.1f h from %.50s "
                  "(likely offset %.6s)", used ? "; " : "", x->nskews,
-                 x->nskews == 1 ? "" : "s", base_name(s0->file), s0->gap_s / 3600,
+                 x->nskews == 1 ? "" : "s", s0->ref_info ? "INFO series'" : "samples'", base_name(s0->file), s0->gap_s / 3600,
                  base_name(s0->ref), s0->kind == COW_SKEW_OTHER ? "none" : z);
     }
     for (k = 0; k < x->nskews && k < COW_FACT_SKEWS && f->nev + 3 <= COW_MAX_EVIDENCE; k++) {
@@ -697,7 +697,8 @@ static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_findin
         diag_evidence(f, "file span", s->file, "%s .. %s", a, b);
         time_format_iso_s(s->r0_us, a, sizeof(a));
         time_format_iso_s(s->r1_us, b, sizeof(b));
-        diag_evidence(f, "samples' span", s->ref, "%s .. %s", a, b);
+        diag_evidence(f, s->ref_info ? "INFO series' span" : "samples' span", s->ref,
+                      "%s .. %s", a, b);
         clock_skew_offset_text(s, off, sizeof(off));
         diag_evidence(f, "likely offset", s->file, "%s", off);
     }
@@ -709,7 +710,8 @@ static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_findin
                  "give --log-tz +00:00 to say so)" : "");
     else
         snprintf(f->advice, sizeof(f->advice),
-                 "the samples' clock is the reference: a file stamped in local time "
+                 "the samples' clock (without samples, the INFO series') is the "
+                 "reference: a file stamped in local time "
                  "or by a host whose clock is off is laid hours away from the "
                  "windows; write its stamps in UTC (or fix that host's clock) and "
                  "ingest it again with --replace%s",

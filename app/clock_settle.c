@@ -243,6 +243,7 @@ int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
             continue;
         snprintf(k.file, sizeof(k.file), "%.159s", sp[i].path);
         snprintf(k.ref, sizeof(k.ref), "%s", ref);
+        k.ref_info = info_ref;
         k.f0_us = sp[i].t0_us;
         k.f1_us = sp[i].t1_us;
         k.r0_us = r0;

@@ -198,6 +198,16 @@ check "the doctor: one clock_mismatch finding, a warning" test "$(grep -c '"seve
 check "its title" has "2 files not on the samples' clock: info.txt lies 3.0 h from latency.csv (likely offset +03:00)" "$WORK/skew.f"
 check "its evidence: the file's span" has '"metric": *"file span", *"value": *"2026-11-30T10:50:07Z .. 2026-11-30T10:50:20Z", *"source": *"[^"]*skew/st/memory.csv"' "$WORK/skew.f"
 check "and the samples'" has '"metric": *"samples. span", *"value": *"2026-11-30T08:50:08Z .. 2026-11-30T08:50:20Z", *"source": *"[^"]*skew/st/latency.csv"' "$WORK/skew.f"
+# without samples, the INFO series is the reference
+N=$WORK/skew2/noreq
+mkdir -p "$N"
+cp "$SAMPLES"/steady/* "$N/"
+rm "$N/latency.csv"
+sed -i 's/"label": "steady"/"label": "noreq"/' "$N/run.json"
+cp "$K/memory.csv" "$N/memory.csv"
+"$COW" ingest --db "$WORK/skew2.db" "$N" > "$WORK/skew2.out" 2>&1
+check "no samples: the memory series against the INFO series" has "^  clock: .*noreq/memory.csv (2026-11-30T10:50:07Z .. 2026-11-30T10:50:20Z) lies 1 h 59 min from .*noreq/info.txt (2026-11-30T08:50:07Z .. 2026-11-30T08:50:20Z): likely offset +02:00" "$WORK/skew2.out"
+check "no samples: only that file" test "$(grep -c '^  clock:' "$WORK/skew2.out")" = 1
 "$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc2" 2>&1
 check "a capture on one clock: no clock_mismatch" test "$(grep -c clock_mismatch "$WORK/s.doc2")" = 0
 

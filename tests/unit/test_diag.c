@@ -383,6 +383,16 @@ static void doctor_should_report_clocks_that_do_not_match(void)
         CHECK_STR(c->ev[2].value, "+03:00 (a whole-hour offset: a clock in local time?)");
     }
     diag_release(&f);
+    /* no samples: the INFO series is the reference, and named so */
+    r.skews[0].ref_info = 1;
+    diag_run(&r, 1, &f);
+    c = NULL;
+    for (i = 0; i < f.n; i++)
+        if (strcmp(f.v[i].rule, "clock_mismatch") == 0)
+            c = &f.v[i];
+    CHECK(c != NULL && strstr(c->title, "1 file not on the INFO series' clock") != NULL);
+    CHECK(c != NULL && strcmp(c->ev[1].metric, "INFO series' span") == 0);
+    diag_release(&f);
     base(&r, "clk", "bgsave");
     r.log_zone = 1;
     known(&r.log_clock, 7200, "mismatch");
