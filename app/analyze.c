@@ -159,7 +159,7 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
 
     memset(&ev, 0, sizeof(ev));
     memset(&in, 0, sizeof(in));
-    if ((rc = store_sample_span(st, r->id, &any, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
+    if ((rc = store_sample_bounds(st, r->id, &any, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
         (rc = store_load_events(st, r->id, &ev, e)) != COW_OK ||
         (rc = polls(st, r->id, "rdb_bgsave_in_progress", &bg, &nb, e)) != COW_OK ||
         (rc = polls(st, r->id, "aof_rewrite_in_progress", &aof, &na, e)) != COW_OK ||

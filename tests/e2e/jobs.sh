@@ -46,7 +46,7 @@ check "--jobs 0 explained" has "--jobs: '0' is out of range (expected 1 to 64)" 
     "$SAMPLES/fleet" > "$WORK/c1" 2>&1
 check "check --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/c1" "$WORK/c2"
 # the runs are analysed on worker threads and stored by one writer, in run
-# order: the database (analyses' clock stamp aside) and --json are the
+# order: the database (analyses' and checks' clock stamps aside) and --json are the
 # same for every N, and so is what a second check reads back
 for n in 1 2; do
     rm -f "$WORK/a$n.db"*
@@ -55,7 +55,7 @@ for n in 1 2; do
         --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cj$n" 2> /dev/null
     "$COW" check --jobs $n --json --db "$WORK/a$n.db" \
         --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cjj$n" 2> /dev/null
-    sqlite3 "$WORK/a$n.db" "UPDATE analyses SET created_at = 0"
+    sqlite3 "$WORK/a$n.db" "UPDATE analyses SET created_at = 0; UPDATE checks SET evaluated_at = 0"
     dump "$WORK/a$n.db" > "$WORK/ad$n"
 done
 check "check --json: some runs judged" test "$(grep -c '"run":' "$WORK/cj1")" -ge 5
