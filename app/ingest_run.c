@@ -22,6 +22,7 @@
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
+#include "servers.h"
 #include "text.h"
 #include "timeconv.h"
 #include "writer.h"
@@ -758,7 +759,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         tot->runs += touched;
         if (last_run != 0) {
             int mismatch = 0;
-            if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK) {
+            if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK ||
+                app_settle_servers(st, last_run, r, &e) != COW_OK) {
                 app_error(&e);
                 ahead_stop(ahead);
                 free(files);

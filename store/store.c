@@ -57,6 +57,9 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_LATMON] =
         "INSERT INTO latmon(run, file, line, t_us, kind, event, lat_ms, max_ms, text,"
         " none_observed) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_PROC] =
+        "INSERT INTO procs(run, file, pid, roles, parent, replica, server, port, version,"
+        " line) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
     [SQL_INTERVAL] =
         "INSERT INTO intervals(run, file, line, t_us, dur_s, min_us, max_us, avg_us,"
         " count, op) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",

@@ -10,14 +10,6 @@
 
 /* ------------------------------------------------------------- clocks */
 
-/* Run one ad-hoc statement per call: these run once per log file. */
-static int prep(cow_store *st, const char *sql, sqlite3_stmt **q, cow_err *e)
-{
-    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
-        return sql_fail(st, e, "preparing a query");
-    return COW_OK;
-}
-
 static void add_pair(cow_clock_pair **v, size_t *n, size_t *cap, double d_s,
                      double tol_s, const char *what)
 {
@@ -29,11 +21,6 @@ static void add_pair(cow_clock_pair **v, size_t *n, size_t *cap, double d_s,
     snprintf(p->what, sizeof(p->what), "%s", what);
 }
 
-static const char *col_text(sqlite3_stmt *q, int i)
-{
-    const unsigned char *t = sqlite3_column_text(q, i);
-    return t ? (const char *)t : "";
-}
 
 /* The log's save completions against INFO rdb_last_save_time (set by the
  * primary in the second it logs "Background saving terminated"). */
@@ -416,7 +403,8 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
 int store_file_delete(cow_store *st, int64_t file, cow_err *e)
 {
     static const char *const tables[] = {"samples", "rejects", "events", "info",
-        "stats", "mem", "latmon", "intervals", "pctl", "clocks", NULL};
+        "stats", "mem", "latmon", "intervals", "pctl", "clocks", "procs", "server_files",
+        NULL};
     sqlite3_stmt *q = NULL;
     char sql[120];
     size_t i;
@@ -459,91 +447,4 @@ int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
-}
-
-/* ------------------------------------------------------------ servers */
-
-static cow_server_row *server_add(cow_server_row **v, size_t *n, size_t *cap)
-{
-    cow_server_row *s;
-    *v = xgrow(*v, sizeof(**v), *n + 1, cap);
-    s = &(*v)[(*n)++];
-    memset(s, 0, sizeof(*s));
-    return s;
-}
-
-int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
-                      cow_err *e)
-{
-    sqlite3_stmt *q = NULL;
-    size_t cap = 0, i, ninfo;
-    int rc;
-
-    *v = NULL;
-    *n = 0;
-    /* servers that answered INFO, told apart by run_id */
-    if ((rc = prep(st,
-        "SELECT r.text, max(CASE WHEN i.key = 'role' THEN i.text END),"
-        " max(CASE WHEN i.key = 'process_id' THEN i.num END),"
-        " max(CASE WHEN i.key = 'tcp_port' THEN i.num END),"
-        " max(CASE WHEN i.key IN ('redis_version', 'valkey_version') THEN i.text END),"
-        " count(DISTINCT i.file)"
-        " FROM info r JOIN info i ON i.file = r.file AND i.dump = r.dump"
-        " WHERE r.run = ?1 AND r.key = 'run_id' AND i.run = ?1 AND i.key IN"
-        " ('role', 'process_id', 'tcp_port', 'redis_version', 'valkey_version')"
-        " GROUP BY r.text ORDER BY min(r.t_us)", &q, e)) != COW_OK)
-        return rc;
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_server_row *s = server_add(v, n, &cap);
-        const char *role = col_text(q, 1);
-        snprintf(s->run_id, sizeof(s->run_id), "%s", col_text(q, 0));
-        snprintf(s->role, sizeof(s->role), "%s",
-                 strcmp(role, "slave") == 0 ? "replica" : strcmp(role, "master") == 0
-                 ? "primary" : role);
-        s->pid = sqlite3_column_type(q, 2) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 2);
-        s->port = sqlite3_column_type(q, 3) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 3);
-        snprintf(s->version, sizeof(s->version), "%s", col_text(q, 4));
-        s->files = sqlite3_column_int64(q, 5);
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    ninfo = *n;
-    /* servers that wrote a log: the pids with a startup line */
-    if ((rc = prep(st,
-        "SELECT pid, max(CASE WHEN kind = 'version' THEN text END),"
-        " max(kind LIKE 'repl\\_%' ESCAPE '\\' OR kind = 'role_change'),"
-        " count(DISTINCT file) FROM events WHERE run = ?1 AND pid IN"
-        " (SELECT pid FROM events WHERE run = ?1 AND kind = 'server_start')"
-        " GROUP BY pid ORDER BY min(t_us)", &q, e)) != COW_OK)
-        goto fail_free;
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t pid = sqlite3_column_int64(q, 0);
-        cow_server_row *s = NULL;
-        for (i = 0; i < ninfo; i++)
-            if ((*v)[i].pid == pid)
-                s = &(*v)[i];
-        if (s == NULL) {
-            s = server_add(v, n, &cap);
-            s->pid = pid;
-            snprintf(s->role, sizeof(s->role), "%s",
-                     sqlite3_column_int(q, 2) ? "replica" : "primary");
-            snprintf(s->version, sizeof(s->version), "%s", col_text(q, 1));
-        }
-        s->files += sqlite3_column_int64(q, 3);
-        s->has_log = 1;
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    return COW_OK;
-fail:
-    rc = sql_fail(st, e, "reading the run's servers");
-fail_free:
-    free(*v);
-    *v = NULL;
-    *n = 0;
-    return rc;
 }
