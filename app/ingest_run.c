@@ -80,7 +80,9 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
                (k->rows++, k->samples++, 0);
     if ((rc = store_add_rec(k->st, k->run, k->file, r, e)) != COW_OK)
         return rc;
-    if (r->kind == COW_REC_REJECT) {
+    if (r->kind == COW_REC_PROC) {
+        /* who wrote the log (for app/servers.c): not one of its records */
+    } else if (r->kind == COW_REC_REJECT) {
         if (k->rejected++ < SHOW_REJECTS)
             fprintf(stderr, "cowtail: %s:%ld: %s\n", k->path, r->u.reject.line,
                     r->u.reject.reason);

@@ -193,6 +193,8 @@ static void settle(draft *d, const cow_srv_obs *o, size_t no, size_t *up,
         add_how(d->row.how, sizeof(d->row.how), "log pid", d->log_pid);
     if (d->configs)
         add_how(d->row.how, sizeof(d->row.how), "CONFIG port", 0);
+    if (!d->declared && !d->said_replica && !d->said_primary && d->all_named_replica)
+        add_how(d->row.how, sizeof(d->row.how), "named replica*", 0);
 }
 
 /* The draft of observation j's cluster, nd when none. */

@@ -158,6 +158,12 @@ typedef struct cow_event_set {
     size_t npool;
 } cow_event_set;
 int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e);
+/* The events of the run's primary (its logs' lines of its own pid and its
+ * children's, and logs of no server); every event when the run has no
+ * primary. *by_table 0 when the run's servers were never settled (a
+ * database from before migration 009): then these are every event. */
+int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
+                              int *by_table, cow_err *e);
 void store_free_events(cow_event_set *s);
 
 /* Numeric series of one INFO key (no sub-field) in time order: polls with
@@ -463,8 +469,9 @@ int store_put_servers(cow_store *st, int64_t run, const cow_server_row *v, size_
 /* The run's servers, primary first (caller frees *v). */
 int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
                       cow_err *e);
-/* Files of the run's servers: *paths (caller frees each and the array)
- * parallel to *server (seq), *n entries, in file order. */
+/* Files of the run's servers: *paths (below the run's folder; caller
+ * frees each and the array) parallel to *server (seq), *n entries, in
+ * file order. */
 int store_server_files(cow_store *st, int64_t run, char ***paths, int **server,
                        size_t *n, cow_err *e);
 

@@ -242,8 +242,12 @@ int store_server_files(cow_store *st, int64_t run, char ***paths, int **server,
     *server = NULL;
     *n = 0;
     if ((rc = prep(st,
-        "SELECT DISTINCT f.path, x.server FROM server_files x JOIN files f ON"
-        " f.id = x.file WHERE x.run = ?1 ORDER BY x.server, f.id", &q, e)) != COW_OK)
+        "SELECT DISTINCT CASE WHEN r.path IS NOT NULL AND r.path != '.' AND"
+        " substr(f.path, 1, length(r.path) + 1) = r.path || '/'"
+        " THEN ltrim(substr(f.path, length(r.path) + 2), '/') ELSE f.path END,"
+        " x.server, f.id FROM server_files x JOIN files f ON f.id = x.file"
+        " JOIN runs r ON r.id = x.run WHERE x.run = ?1 ORDER BY x.server, f.id",
+        &q, e)) != COW_OK)
         return rc;
     sqlite3_bind_int64(q, 1, run);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

@@ -21,8 +21,27 @@ check "joined files shown by their path" has "  replica/replica.log  *redis-log"
 "$COW" runs --db "$WORK/s.db" --json > "$WORK/s.json"
 check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
 tr -d '\n\t ' < "$WORK/s.json" > "$WORK/s.flat"
-check "servers: the primary from INFO and its log" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":52}' "$WORK/s.flat"
-check "servers: the replica from replica/replica.log" has '{"role":"replica","pid":1678,"port":null,"version":"7.0.15","run_id":null,"files":1}\]' "$WORK/s.flat"
+check "servers: the primary from INFO, its log and CONFIG" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":62,"paths":\["config.txt","latency-doctor.txt",' "$WORK/s.flat"
+check "servers: the primary's INFO polls, smaps and its child's smaps" has '"redis.log","smaps_rollup-1796028674638.txt",.*"info/info-1796028671617.txt",.*"smaps_child/smaps_rollup-child-1796028676453.txt"\],"how":"INFOdumps51,logpid1666,CONFIGport"}' "$WORK/s.flat"
+check "servers: the replica from replica/replica.log, port from its banner" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":null,"files":1,"paths":\["replica/replica.log"\],"how":"logpid1678"}\]' "$WORK/s.flat"
+check "servers: host and client files belong to no server" test "$(grep -c 'sysctl.txt\|"latency.csv"\|memory.csv' "$WORK/s.flat")" = 0
+check "servers: stored, one row each" test "$(sqlite3 "$WORK/s.db" "SELECT group_concat(seq || ':' || role || ':' || pid, ' ') FROM servers")" = "1:primary:1666 2:replica:1678"
+check "servers: the log split per pid, the fork child under its parent" test "$(sqlite3 "$WORK/s.db" "SELECT group_concat(x.server || ':' || x.pid, ' ') FROM server_files x JOIN files f ON f.id = x.file WHERE f.path LIKE '%.log'")" = "1:1666 1:1844 2:1678"
+
+# --- the replica's own config differs: the doctor reads the primary's
+R=$WORK/twocfg/fullsync-disk
+mkdir -p "$WORK/twocfg"
+cp -r "$SRC" "$R"
+printf 'port 7302\ndisable-thp no\nrepl-diskless-sync yes\nlatency-monitor-threshold 0\nsave ""\n' > "$R/replica/replica.conf"
+"$COW" ingest --db "$WORK/t.db" "$R" > "$WORK/t.out" 2>&1
+check "two configs: exit 0" test $? = 0
+"$COW" runs --db "$WORK/t.db" --json | tr -d '\n\t ' > "$WORK/t.flat"
+check "two configs: replica.conf is the replica's (its port)" has '"paths":\["replica/replica.conf","replica/replica.log"\],"how":"logpid1678,CONFIGport"' "$WORK/t.flat"
+"$COW" doctor --db "$WORK/t.db" fullsync-disk > "$WORK/t.doc" 2>&1
+check "two configs: disable-thp is the primary's, and said whose" has "disable-thp  *yes  (.*fullsync-disk/config.txt:51, the primary on port 7301)" "$WORK/t.doc"
+check "two configs: the replica's value is not read as the primary's" test "$(grep -c 'replica.conf' "$WORK/t.doc")" = 0
+"$COW" doctor --db "$WORK/t.db" --json fullsync-disk > "$WORK/t.json" 2>&1
+check "two configs: latency-monitor-threshold 1 (the primary's), not 0" test "$(grep -c 'latency_monitor_off\|threshold is 0' "$WORK/t.json")" = 0
 "$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc" 2>&1
 check "COW from info/ on the run" has "rdb_last_cow_size .*info/info-1796028685165.txt" "$WORK/s.doc"
 
@@ -207,7 +226,7 @@ check "several save lines add up" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM
 check "save \"\" is empty" test "$(sqlite3 "$WORK/k.db" "SELECT quote(text) FROM info i JOIN files f ON f.id = i.file WHERE f.path LIKE '%/replica.conf' AND key = 'save'")" = "''"
 check "maxmemory 2gb in bytes" test "$(sqlite3 "$WORK/k.db" "SELECT CAST(num AS INTEGER) FROM info WHERE key = 'maxmemory'")" = 2147483648
 check "quoted arguments unquoted" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info WHERE key = 'logfile'")" = "/var/log/redis/redis server.log"
-check "the doctor reads redis.conf as it reads CONFIG GET" has "disable-thp  *yes  (.*run/redis.conf:10)" "$WORK/k.doc"
+check "the doctor reads redis.conf as it reads CONFIG GET, and says whose" has "disable-thp  *yes  (.*run/redis.conf:10, the primary on port 7301)" "$WORK/k.doc"
 
 # --- identity: a run is its folder and host, not its label; a changed
 # file is refused unless --replace; a copy under another name lands once
