@@ -437,7 +437,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     const char *fname = shown_name(r, path);
     char old_sha[65], copy[512] = "";
     int64_t old_id = 0;
-    int replaced = 0;
+    int replaced = 0, old_copy = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];
     char why[160];
     int rc, seen = 0;
@@ -503,7 +503,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             tot->files_refused++;
             return FILE_REFUSED;
         }
-        if ((rc = store_file_delete(st, old_id, &e)) != COW_OK)
+        if ((rc = store_file_replaced(st, old_id, &e)) != COW_OK ||
+            (rc = store_file_delete(st, old_id, &e)) != COW_OK)
             goto fatal;
         replaced = 1;
     }
@@ -541,13 +542,13 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
      * replies) legitimately coincide. */
     if (!seen && timed_by_content(p, &k) &&
         (rc = store_file_copy(st, k.run, k.file, sha, COPY_MIN_BYTES, copy,
-                                       sizeof(copy), &e)) != COW_OK)
+                              sizeof(copy), &old_copy, &e)) != COW_OK)
         goto fatal;
     if (!seen && copy[0]) {
         store_rollback(st);
         if (!fl->quiet)
-            printf("  %-28s a copy of %s (same SHA-256): not ingested again\n",
-                   fname, copy);
+            printf("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
+                   fname, copy, old_copy ? " as it was before --replace" : "");
         close_file(fr);
         tot->files_dup++;
         return FILE_DUP;

@@ -43,3 +43,14 @@ CREATE TABLE server_files (
     PRIMARY KEY (run, file, server, pid)
 );
 CREATE INDEX server_files_file ON server_files(file);
+
+-- The bytes a file held before `ingest --replace` replaced them: a copy of
+-- them under another name is a copy of a superseded file, not new data.
+CREATE TABLE replaced (
+    run     INTEGER NOT NULL,
+    path    TEXT NOT NULL,             -- the file's path then
+    sha256  TEXT NOT NULL,
+    size    INTEGER NOT NULL,
+    at      INTEGER NOT NULL
+);
+CREATE INDEX replaced_run_sha ON replaced(run, sha256);

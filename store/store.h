@@ -393,9 +393,14 @@ int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_
 int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
                      char sha[65], int *found, cow_err *e);
 /* Path of another file (not `self`) of the run with the same SHA-256 and
- * at least min_size bytes, into path; "" when there is none. */
+ * at least min_size bytes, into path; "" when there is none. *replaced 1
+ * when those are the bytes another file held before --replace replaced
+ * them (a copy of superseded data). */
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
-                    int64_t min_size, char *path, size_t cap, cow_err *e);
+                    int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e);
+/* Keep the digest of a file --replace is about to remove (see
+ * store_file_copy). */
+int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 

@@ -379,14 +379,20 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
 }
 
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
-                    int64_t min_size, char *path, size_t cap, cow_err *e)
+                    int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e)
 {
     sqlite3_stmt *q = NULL;
     int rc;
 
     path[0] = '\0';
-    if ((rc = prep(st, "SELECT path FROM files WHERE run = ?1 AND sha256 = ?2 AND"
-                   " id != ?3 AND size >= ?4 ORDER BY id LIMIT 1", &q, e)) != COW_OK)
+    *replaced = 0;
+    /* a file of the run, or bytes a file held before --replace (not this
+     * file's own name: it may come back to what it was) */
+    if ((rc = prep(st, "SELECT path, 0 FROM files WHERE run = ?1 AND sha256 = ?2 AND"
+                   " id != ?3 AND size >= ?4 UNION ALL SELECT r.path, 1 FROM replaced r"
+                   " WHERE r.run = ?1 AND r.sha256 = ?2 AND r.size >= ?4 AND r.path !="
+                   " (SELECT path FROM files WHERE id = ?3) ORDER BY 2 LIMIT 1", &q,
+                   e)) != COW_OK)
         return rc;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_text(q, 2, sha, -1, SQLITE_STATIC);
@@ -394,10 +400,25 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
     sqlite3_bind_int64(q, 4, min_size);
     if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         snprintf(path, cap, "%s", col_text(q, 0));
+        *replaced = sqlite3_column_int(q, 1);
         rc = SQLITE_DONE;
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
+}
+
+int store_file_replaced(cow_store *st, int64_t file, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st, "INSERT INTO replaced(run, path, sha256, size, at) SELECT run,"
+                   " path, sha256, size, strftime('%s', 'now') FROM files WHERE id = ?1",
+                   &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "keeping a replaced file's digest");
 }
 
 int store_file_delete(cow_store *st, int64_t file, cow_err *e)
