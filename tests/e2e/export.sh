@@ -12,7 +12,7 @@ DB=$WORK/a.db
 "$COW" doctor --db "$DB" > /dev/null
 "$COW" export --db "$DB" --jsonl "$WORK/out" --samples > "$WORK/x1"
 check "export exits 0" test $? = 0
-for pair in runs:runs phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
+for pair in runs:runs servers:servers phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
             findings:findings samples:samples; do
     f=${pair%%:*} t=${pair##*:}
     n=$(sqlite3 "$DB" "SELECT count(*) FROM $t")
@@ -30,6 +30,8 @@ want=$(sqlite3 "$DB" "SELECT printf('%.6f', d.delta_us) FROM deltas d JOIN runs 
 got=$(grep '"run":"fleet/cache-a/bgsave"' "$WORK/out/deltas.jsonl" | grep '"phase_kind":"bgsave"' |
   grep '"q":0.999,' | sed 's/.*"delta_us":\([^,]*\),.*/\1/' | xargs printf '%.6f')
 check "p99.9 delta as stored ($want)" test -n "$want" -a "$got" = "$want"
+check "servers: the full sync's replica, as stored" has '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":[0-9]*,"seq":2,"role":"replica","pid":6026,"port":7302,"version":"7.0.15","run_id":null,"how":"log pid 6026","files":1}$' "$WORK/out/servers.jsonl"
+check "servers: one primary per run" test "$(grep -c '"role":"primary"' "$WORK/out/servers.jsonl")" = 3
 check "no NaN or Infinity in JSON" test "$(cat "$WORK"/out/*.jsonl | grep -c -E ':-?(nan|inf|NaN|Inf)')" = 0
 check "no temporary file left" test -z "$(ls "$WORK/out" | grep tmp)"
 
