@@ -340,7 +340,34 @@ static const char *below(const cow_capture_run *r, const char *path)
     return path;
 }
 
-int app_settle_servers(cow_store *st, int64_t run, const cow_capture_run *r, cow_err *e)
+/* "servers: primary pid 1666 port 7301 (62 files), replica ..." */
+static void print_servers(const cow_server_row *sv, size_t ns, const cow_server_link *lk,
+                          size_t nl)
+{
+    size_t i, j, k;
+    if (ns == 0)
+        return;
+    printf("  servers:");
+    for (i = 0; i < ns; i++) {
+        long files = 0;
+        for (j = 0; j < nl; j++) {
+            int first = lk[j].server == sv[i].seq;
+            for (k = 0; first && k < j; k++)
+                first = !(lk[k].server == sv[i].seq && lk[k].file == lk[j].file);
+            files += first;
+        }
+        printf("%s %s", i ? "," : "", sv[i].role);
+        if (sv[i].pid > 0)
+            printf(" pid %lld", (long long)sv[i].pid);
+        if (sv[i].port > 0)
+            printf(" port %lld", (long long)sv[i].port);
+        printf(" (%ld file%s)", files, files == 1 ? "" : "s");
+    }
+    printf("\n");
+}
+
+int app_settle_servers(cow_store *st, int64_t run, const cow_capture_run *r, int quiet,
+                       cow_err *e)
 {
     cow_srv_file *f = NULL;
     cow_srv_obs *o = NULL;
@@ -360,6 +387,8 @@ int app_settle_servers(cow_store *st, int64_t run, const cow_capture_run *r, cow
         named[i] = capture_role_from_name(rel);
     }
     servers_attribute(f, nf, o, no, declared, named, &sv, &ns, &lk, &nl);
+    if (!quiet)
+        print_servers(sv, ns, lk, nl);
     if ((rc = store_begin(st, e)) == COW_OK) {
         if ((rc = store_put_servers(st, run, sv, ns, lk, nl, e)) == COW_OK)
             rc = store_commit(st, e);

@@ -38,11 +38,11 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
                        cow_server_link **lk, size_t *nl);
 
 /* Attribute the files of run `run` and store its servers (one
- * transaction); r (may be NULL) gives run.json's roles and the folder
- * that names are taken relative to. */
+ * transaction), saying which unless quiet; r (may be NULL) gives
+ * run.json's roles and the folder that names are taken relative to. */
 struct cow_capture_run;
 int app_settle_servers(cow_store *st, int64_t run, const struct cow_capture_run *r,
-                       cow_err *e);
+                       int quiet, cow_err *e);
 
 /* 1 when a file of this parser (or with per-process kernel values) is a
  * server's file. */

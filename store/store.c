@@ -23,24 +23,24 @@
  * the primary's. A run without a primary (a replica's capture alone) is
  * read whole. F: the row's file column; for events, P: its pid (a log two
  * servers wrote into is split per pid). */
-#define SERVER_LINK(F) "SELECT 1 FROM server_files x JOIN servers s ON s.run = x.run AND" \
-    " s.seq = x.server WHERE x.file = " F
-#define PRIMARY_SIDE(R, F)                                                      \
-    " AND (NOT EXISTS (SELECT 1 FROM server_files x WHERE x.file = " F ")"     \
-    " OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.run = " R " AND"           \
-    " s.role = 'primary') OR EXISTS (" SERVER_LINK(F) " AND s.role = 'primary'))"
-#define PRIMARY_PID(R, F, P)                                                    \
-    " AND (NOT EXISTS (SELECT 1 FROM server_files x WHERE x.file = " F ")"     \
-    " OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.run = " R " AND"           \
-    " s.role = 'primary') OR EXISTS (" SERVER_LINK(F) " AND s.role = 'primary'" \
-    " AND x.pid IN (0, coalesce(" P ", 0))))"
+#define SERVER_LINK(F)                                                         \
+    "SELECT 1 FROM server_files sf_ JOIN servers sv_ ON sv_.run = sf_.run AND" \
+    " sv_.seq = sf_.server WHERE sf_.file = " F
+#define NO_SERVER_OR_PRIMARY(R, F)                                             \
+    " AND (NOT EXISTS (SELECT 1 FROM server_files sf_ WHERE sf_.file = " F ")" \
+    " OR NOT EXISTS (SELECT 1 FROM servers sv_ WHERE sv_.run = " R " AND"      \
+    " sv_.role = 'primary') OR EXISTS (" SERVER_LINK(F) " AND sv_.role = 'primary'"
+#define PRIMARY_SIDE(R, F) NO_SERVER_OR_PRIMARY(R, F) "))"
+#define PRIMARY_PID(R, F, P) \
+    NO_SERVER_OR_PRIMARY(R, F) " AND sf_.pid IN (0, coalesce(" P ", 0))))"
 /* Which server a config value came from, when the run has several:
  * "the primary on port 7301" (NULL otherwise). */
-#define CONFIG_SERVER                                                           \
-    ", CASE WHEN i.section = 'config' AND (SELECT count(*) FROM servers s"      \
-    " WHERE s.run = i.run) > 1 THEN (SELECT 'the ' || s.role ||"                \
-    " coalesce(' on port ' || s.port, '') FROM server_files x JOIN servers s ON s.run = x.run AND"      \
-    " s.seq = x.server WHERE x.file = i.file ORDER BY s.seq LIMIT 1) END"
+#define CONFIG_SERVER                                                          \
+    ", CASE WHEN i.section = 'config' AND (SELECT count(*) FROM servers sv_"   \
+    " WHERE sv_.run = i.run) > 1 THEN (SELECT 'the ' || sv_.role ||"           \
+    " coalesce(' on port ' || sv_.port, '') FROM server_files sf_"             \
+    " JOIN servers sv_ ON sv_.run = sf_.run AND sv_.seq = sf_.server"          \
+    " WHERE sf_.file = i.file ORDER BY sv_.seq LIMIT 1) END"
 
 static const char *const sql_text[SQL_COUNT] = {
     [SQL_RUN_FIND] = "SELECT id FROM runs WHERE label = ?1",

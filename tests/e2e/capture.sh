@@ -18,6 +18,7 @@ check "info/ joined the run" has "  joined: info/ (no latency capture, primary l
 check "replica/ joined the run" has "  joined: replica/" "$WORK/s.out"
 check "smaps_child/ joined the run" has "  joined: smaps_child/" "$WORK/s.out"
 check "joined files shown by their path" has "  replica/replica.log  *redis-log" "$WORK/s.out"
+check "ingest says which servers it told apart" has "  servers: primary pid 1666 port 7301 (62 files), replica pid 1678 port 7302 (1 file)" "$WORK/s.out"
 "$COW" runs --db "$WORK/s.db" --json > "$WORK/s.json"
 check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
 tr -d '\n\t ' < "$WORK/s.json" > "$WORK/s.flat"
@@ -277,6 +278,9 @@ cp "$SRC/latency.csv" "$V/"
 } | sort -s -t' ' -k5,5 > "$V/redis.log"
 "$COW" ingest --db "$WORK/v.db" --log-tz +00:00 "$WORK/twoserver" > "$WORK/v.out" 2>&1
 check "interleaved log: the note names the pids" has "servers 2 server processes wrote this log (lines split per pid; windows from the primary's): pid 1666 (primary), child 1844; pid 1678 (replica), child 1690" "$WORK/v.out"
+check "interleaved log: ingest names both servers" has "  servers: primary pid 1666 port 7301 (1 file), replica pid 1678 port 7302 (1 file)" "$WORK/v.out"
+check "interleaved log: two servers stored" test "$(sqlite3 "$WORK/v.db" "SELECT group_concat(seq || ':' || role || ':' || pid, ' ') FROM servers")" = "1:primary:1666 2:replica:1678"
+check "interleaved log: split per pid, each child under its parent" test "$(sqlite3 "$WORK/v.db" "SELECT group_concat(server || ':' || pid, ' ') FROM (SELECT server, pid FROM server_files ORDER BY server, pid)")" = "1:1666 1:1844 2:1678 2:1690"
 "$COW" analyze --db "$WORK/v.db" --json run > "$WORK/v.json"
 tr -d '\n\t ' < "$WORK/v.json" | grep -o '"phase":"during","label":"[a-z0-9#-]*"' > "$WORK/v.win"
 check "one window: the primary's sync, not the replica's save" test "$(cat "$WORK/v.win")" = '"phase":"during","label":"sync-disk#1"'
