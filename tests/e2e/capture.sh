@@ -34,13 +34,21 @@ R=$WORK/twocfg/fullsync-disk
 mkdir -p "$WORK/twocfg"
 cp -r "$SRC" "$R"
 printf 'port 7302\ndisable-thp no\nrepl-diskless-sync yes\nlatency-monitor-threshold 0\nsave ""\n' > "$R/replica/replica.conf"
+# and the replica's own INFO, polled last, with a COW of its own
+mkdir -p "$R/replica_info"
+sed -e 's/^process_id:1666/process_id:1678/' -e 's/^tcp_port:7301/tcp_port:7302/' \
+    -e 's/^run_id:8be2/run_id:aaaa/' -e 's/^role:master/role:slave/' \
+    -e 's/^rdb_last_cow_size:.*/rdb_last_cow_size:999999999/' \
+    -e 's/^server_time_usec:1796028685175058/server_time_usec:1796028685500000/' \
+    "$R/info/info-1796028685165.txt" > "$R/replica_info/info-1796028685500.txt"
 "$COW" ingest --db "$WORK/t.db" "$R" > "$WORK/t.out" 2>&1
 check "two configs: exit 0" test $? = 0
 "$COW" runs --db "$WORK/t.db" --json | tr -d '\n\t ' > "$WORK/t.flat"
-check "two configs: replica.conf is the replica's (its port)" has '"paths":\["replica/replica.conf","replica/replica.log"\],"how":"logpid1678,CONFIGport"' "$WORK/t.flat"
+check "two configs: replica.conf and replica_info/ are the replica's (pid, port)" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":"aaaa0f3d5079c5c92068a3c14d2dd67abbfadadc","files":3,"paths":\["replica/replica.conf","replica/replica.log","replica_info/info-1796028685500.txt"\],"how":"INFOdumps1,logpid1678,CONFIGport"}' "$WORK/t.flat"
 "$COW" doctor --db "$WORK/t.db" fullsync-disk > "$WORK/t.doc" 2>&1
 check "two configs: disable-thp is the primary's, and said whose" has "disable-thp  *yes  (.*fullsync-disk/config.txt:51, the primary on port 7301)" "$WORK/t.doc"
-check "two configs: the replica's value is not read as the primary's" test "$(grep -c 'replica.conf' "$WORK/t.doc")" = 0
+check "two configs: the replica's value is not read as the primary's" test "$(grep -c 'replica.conf\|replica_info' "$WORK/t.doc")" = 0
+check "two configs: COW is the primary's, from its last INFO" has "rdb_last_cow_size  *152014848 bytes  (.*/info/info-1796028685165.txt:107)" "$WORK/t.doc"
 "$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc" 2>&1
 check "COW from info/ on the run" has "rdb_last_cow_size .*info/info-1796028685165.txt" "$WORK/s.doc"
 
