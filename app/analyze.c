@@ -153,7 +153,7 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_fact fork;
     cow_flag_poll *bg = NULL, *aof = NULL;
     cow_event *prim = NULL;
-    size_t nb = 0, na = 0, nrep = 0, i;
+    size_t nb = 0, na = 0, nrep = 0;
     int rc, by_table = 0;
 
     memset(&ev, 0, sizeof(ev));
@@ -168,13 +168,12 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
         a->t_first_us = a->t_last_us = 0;
     /* windows from the primary's events only: the servers table says which
      * (app/servers.c); a database from before it, phase_primary_events */
-    prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
-    in.ev = prim;
     if (by_table) {
-        for (i = 0; i < ev.n; i++)
-            prim[i] = ev.v[i];
+        in.ev = ev.v;
         in.nev = ev.n;
     } else {
+        prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
+        in.ev = prim;
         in.nev = phase_primary_events(ev.v, ev.n, prim, &nrep);
     }
     in.bgsave = bg;

@@ -63,6 +63,14 @@ static int same_id(const cow_srv_obs *a, const cow_srv_obs *b)
            (a->pid > 0 && a->pid == b->pid) || (a->port > 0 && a->port == b->port);
 }
 
+/* The same identity said again (another poll of the same server). */
+static int same_obs(const cow_srv_obs *a, const cow_srv_obs *b)
+{
+    return a->kind == b->kind && a->pid == b->pid && a->port == b->port &&
+           a->parent == b->parent && strcmp(a->run_id, b->run_id) == 0 &&
+           strcmp(a->role, b->role) == 0;
+}
+
 static size_t file_at(const cow_srv_file *f, size_t nf, int64_t id)
 {
     size_t lo = 0, hi = nf;
@@ -102,8 +110,9 @@ static void link_add(cow_server_link **lk, size_t *nl, size_t *cap, int64_t file
                      int server, int64_t pid, const char *how)
 {
     size_t i;
-    for (i = 0; i < *nl; i++)
-        if ((*lk)[i].file == file && (*lk)[i].server == server && (*lk)[i].pid == pid)
+    /* a file's links are added together (observations come in file order) */
+    for (i = *nl; i > 0 && (*lk)[i - 1].file == file; i--)
+        if ((*lk)[i - 1].server == server && (*lk)[i - 1].pid == pid)
             return;
     *lk = xgrow(*lk, sizeof(**lk), *nl + 1, cap);
     (*lk)[*nl].file = file;
@@ -241,6 +250,7 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
                        cow_server_link **lk, size_t *nl)
 {
     size_t *up = xmalloc((no ? no : 1) * sizeof(size_t));
+    size_t *dist = xmalloc((no ? no : 1) * sizeof(size_t)), ndist = 0;
     unsigned char *linked = xcalloc(nf ? nf : 1, 1);
     draft *d = NULL;
     size_t nd = 0, dcap = 0, lcap = 0, i, j;
@@ -251,10 +261,23 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
     /* 1: observations that share an identity are one server */
     for (i = 0; i < no; i++)
         up[i] = i;
-    for (i = 0; i < no; i++)
-        for (j = 0; j < i; j++)
-            if (identifies(&o[i]) && identifies(&o[j]) && same_id(&o[i], &o[j]))
-                uf_join(up, i, j);
+    /* against the distinct identities seen so far (one INFO file per poll
+     * repeats one identity thousands of times) */
+    for (i = 0; i < no; i++) {
+        int dup = 0;
+        if (!identifies(&o[i]))
+            continue;
+        for (j = 0; j < ndist && !dup; j++)
+            if (same_obs(&o[i], &o[dist[j]])) {
+                uf_join(up, i, dist[j]);
+                dup = 1;
+            }
+        for (j = 0; j < ndist && !dup; j++)
+            if (same_id(&o[i], &o[dist[j]]))
+                uf_join(up, i, dist[j]);
+        if (!dup)
+            dist[ndist++] = i;
+    }
     for (i = 0; i < no; i++) {
         if (!identifies(&o[i]) || uf_find(up, i) != i)
             continue;
@@ -264,11 +287,11 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
         settle(&d[nd++], o, no, up, f, nf, declared, named);
     }
     /* 3: files that name no server, by run.json role, name, default */
+    for (j = 0; j < no; j++)
+        if (identifies(&o[j]) && (i = file_at(f, nf, o[j].file)) < nf)
+            linked[i] = 1; /* content names its server */
     for (i = 0; i < nf; i++) {
-        int content = 0;
-        for (j = 0; j < no && !content; j++)
-            content = o[j].file == f[i].file && (identifies(&o[j]) || is_child(&o[j]));
-        if (content || !servers_is_server_file(&f[i]))
+        if (linked[i] || !servers_is_server_file(&f[i]))
             continue;
         if (declared && declared[i])
             draft_of_role(&d, &nd, &dcap, declared[i], f[i].file, "run.json");
@@ -325,6 +348,7 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
     *ns = nd;
     free(d);
     free(up);
+    free(dist);
     free(linked);
 }
 
