@@ -301,7 +301,8 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
             draft_of_role(&d, &nd, &dcap, "primary", f[i].file, "default");
     }
     /* primary first, then in order of first sight */
-    qsort(d, nd, sizeof(*d), cmp_draft);
+    if (nd > 1)
+        qsort(d, nd, sizeof(*d), cmp_draft);
     for (i = 0; i < nd; i++)
         d[i].row.seq = (int)i + 1;
     /* links: content first, then the rest */
