@@ -127,8 +127,9 @@ static const char *const sql_text[SQL_COUNT] = {
         " ORDER BY t_us, file, line",
     [SQL_HAS_SERVERS] = "SELECT count(*) FROM servers WHERE run = ?1",
     [SQL_LOAD_INFO] =
-        "SELECT t_us, num FROM info WHERE run = ?1 AND key = ?2 AND sub IS NULL"
-        " AND t_us IS NOT NULL AND num IS NOT NULL ORDER BY t_us",
+        "SELECT i.t_us, i.num FROM info i WHERE i.run = ?1 AND i.key = ?2 AND"
+        " i.sub IS NULL AND i.t_us IS NOT NULL AND i.num IS NOT NULL"
+        PRIMARY_SIDE("?1", "i.file") " ORDER BY i.t_us",
     [SQL_DEL_ANALYSIS] = "DELETE FROM analyses WHERE run = ?1",
     [SQL_DEL_PHASES] = "DELETE FROM phases WHERE run = ?1",
     [SQL_DEL_QUANTILES] = "DELETE FROM quantiles WHERE run = ?1",

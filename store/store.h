@@ -167,7 +167,8 @@ int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
 void store_free_events(cow_event_set *s);
 
 /* Numeric series of one INFO key (no sub-field) in time order: polls with
- * a time only. Caller frees both arrays. */
+ * a time only, of the primary (as store_load_primary_events). Caller
+ * frees both arrays. */
 int store_load_info_series(cow_store *st, int64_t run, const char *key,
                            int64_t **t_us, double **num, size_t *n, cow_err *e);
 

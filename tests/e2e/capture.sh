@@ -272,6 +272,23 @@ check "after --replace: a copy of the old bytes is a copy" has "latency-copy.csv
 check "after --replace: nothing landed twice" test "$(json_field "$WORK/i4.json" cache samples)" = 5789
 check "after --replace: still one file" test "$(json_field "$WORK/i4.json" cache files)" = 1
 
+# --- no log: windows from the primary's INFO polls only, never from a
+# replica's polls (its own rdb_bgsave_in_progress:1 at the end)
+P=$WORK/polls/run
+mkdir -p "$P/replica_info"
+cp "$SRC/latency.csv" "$P/"
+cp -r "$SRC/info" "$P/"
+for t in 1796028683049 1796028683310 1796028683571; do
+    sed -e 's/^process_id:1666/process_id:1678/' -e 's/^tcp_port:7301/tcp_port:7302/' \
+        -e 's/^run_id:8be2/run_id:aaaa/' -e 's/^role:master/role:slave/' \
+        -e 's/^rdb_bgsave_in_progress:0/rdb_bgsave_in_progress:1/' \
+        "$SRC/info/info-$t.txt" > "$P/replica_info/info-$t.txt"
+done
+"$COW" ingest -q --db "$WORK/p.db" "$P" > /dev/null 2>&1
+check "replica polls: the replica told apart" test "$(sqlite3 "$WORK/p.db" "SELECT group_concat(role || ':' || pid, ' ') FROM servers")" = "primary:1666 replica:1678"
+"$COW" analyze --db "$WORK/p.db" --json run | tr -d '\n\t ' | grep -o '"phase":"[a-z]*","label":"[a-z0-9#-]*"' | sed 's/.*"label"://' | tr '\n' ' ' > "$WORK/p.win"
+check "replica polls: one save, the primary's" test "$(cat "$WORK/p.win")" = '"baseline" "bgsave#1" "after" '
+
 # --- a log two servers wrote into: the primary's and the replica's lines
 # of fullsync-disk interleaved by time, plus a BGSAVE of the replica's own
 # (added here): split per pid, one fork (the primary's), a note
