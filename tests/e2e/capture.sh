@@ -289,6 +289,18 @@ check "replica polls: the replica told apart" test "$(sqlite3 "$WORK/p.db" "SELE
 "$COW" analyze --db "$WORK/p.db" --json run | tr -d '\n\t ' | grep -o '"phase":"[a-z]*","label":"[a-z0-9#-]*"' | sed 's/.*"label"://' | tr '\n' ' ' > "$WORK/p.win"
 check "replica polls: one save, the primary's" test "$(cat "$WORK/p.win")" = '"baseline" "bgsave#1" "after" '
 
+# --- run.json's "files" roles decide what content and names do not: a
+# second server's INFO (role:master, another pid and port) declared the
+# replica's
+J=$WORK/declared/run
+mkdir -p "$J/other"
+cp "$SRC/latency.csv" "$SRC/info/info-1796028685165.txt" "$J/"
+sed -e 's/^process_id:1666/process_id:9999/' -e 's/^tcp_port:7301/tcp_port:7309/' \
+    -e 's/^run_id:8be2/run_id:bbbb/' "$SRC/info/info-1796028685165.txt" > "$J/other/info-2.txt"
+printf '{"files": {"other/*": {"role": "replica"}}}\n' > "$J/run.json"
+"$COW" ingest -q --db "$WORK/j.db" "$J" > /dev/null 2>&1
+check "run.json role: the declared replica" test "$(sqlite3 "$WORK/j.db" "SELECT group_concat(role || ':' || pid || ':' || port || ':' || how, ' ') FROM servers")" = "primary:1666:7301:INFO dumps 1 replica:9999:7309:run.json role, INFO dumps 1"
+
 # --- a log two servers wrote into: the primary's and the replica's lines
 # of fullsync-disk interleaved by time, plus a BGSAVE of the replica's own
 # (added here): split per pid, one fork (the primary's), a note
