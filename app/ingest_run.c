@@ -763,6 +763,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         if (last_run != 0) {
             int mismatch = 0;
             if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK ||
+                app_note_skews(st, last_run, fl->quiet, &e) != COW_OK ||
                 app_settle_servers(st, last_run, r, fl->quiet, &e) != COW_OK) {
                 app_error(&e);
                 ahead_stop(ahead);

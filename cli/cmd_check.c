@@ -332,10 +332,8 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
     cow_err e = COW_ERR_INIT;
     int code;
 
-    if (store_open(db, st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
+    if ((code = cli_store_open(db, st)) != EXIT_OK)
+        return code;
     if (npaths > 0) {
         code = app_ingest_quiet(*st, paths, npaths, jobs, json ? stderr : stdout);
         if (code == EXIT_USAGE || code == EXIT_IO)
