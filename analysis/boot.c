@@ -189,13 +189,10 @@ int boot_replicates(const double *sorted, size_t n, double q, cow_rng *r,
     return COW_OK;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-/* Requirement 1: sort v and read the percentile-method bounds. */
+/* Requirement 1: the percentile-method bounds, the k-th smallest and
+ * k-th largest of the R replicates (selected in place: v is reordered,
+ * not sorted; the two order statistics are what a sort would give, and
+ * the replicates are in random order, select_kth's good case). */
 static void percentile_ci(double *v, size_t reps, double *lo, double *hi)
 {
     double kf = floor((double)(reps + 1) * (1.0 - COW_BOOT_CONF) / 2.0 + 1e-9);
@@ -203,8 +200,10 @@ static void percentile_ci(double *v, size_t reps, double *lo, double *hi)
 
     if (k > reps)
         k = reps;
-    qsort(v, reps, sizeof(double), cmp_double);
+    select_kth(v, reps, k - 1);
     *lo = v[k - 1];
+    /* everything at or above v[k - 1] is in v[k - 1..reps) */
+    select_kth(v + (k - 1), reps - (k - 1), reps - k - (k - 1));
     *hi = v[reps - k];
 }
 
@@ -314,7 +313,7 @@ static void delta_empty(cow_boot_result *out, size_t na, size_t nb, double q,
     out->thin = (double)(na < nb ? na : nb) * (1.0 - q) < COW_PCT_THIN_TAIL;
 }
 
-/* From the per-group replicates ra, rb (R each, overwritten: sorted), the
+/* From the per-group replicates ra, rb (R each, overwritten: reordered), the
  * delta and ratio intervals. d is R doubles of scratch. */
 static void delta_fill(cow_boot_result *out, double *ra, double *rb, double *d,
                        size_t reps)

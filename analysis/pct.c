@@ -176,12 +176,21 @@ int pct_summary(const double *sorted, size_t n, int method,
     return COW_OK;
 }
 
+/* log|Gamma(x)|. lgamma() keeps the sign in the global signgam, a data
+ * race when runs are analysed on several threads; lgamma_r returns the
+ * same value and keeps the sign in a local. */
+static double lgam(double x)
+{
+    int sign;
+    return lgamma_r(x, &sign);
+}
+
 /* ---------- binomial order-statistic interval (Requirements 6, 7) ---------- */
 
 static double log_pmf(size_t n, size_t k, double lq, double l1q)
 {
-    return lgamma((double)n + 1.0) - lgamma((double)k + 1.0) -
-           lgamma((double)(n - k) + 1.0) + (double)k * lq + (double)(n - k) * l1q;
+    return lgam((double)n + 1.0) - lgam((double)k + 1.0) -
+           lgam((double)(n - k) + 1.0) + (double)k * lq + (double)(n - k) * l1q;
 }
 
 /* [k0, k1]: where all but ~1e-31 of Binomial(n, q) lies (Requirement 7). */
@@ -418,7 +427,7 @@ double pct_betainc(double x, double a, double b)
         return NAN;
     if (x == 0.0 || x == 1.0)
         return x;
-    lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    lbt = lgam(a + b) - lgam(a) - lgam(b) + a * log(x) + b * log1p(-x);
     if (x < (a + 1.0) / (a + b + 2.0))
         return exp(lbt) * betacf(a, b, x) / a;
     return 1.0 - exp(lbt) * betacf(b, a, 1.0 - x) / b;

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "mem.h"
+#include "run_pool.h"
 
 const char *app_method_name(int method)
 {
@@ -154,18 +155,16 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_flag_poll *bg = NULL, *aof = NULL;
     cow_event *prim = NULL;
     size_t nb = 0, na = 0, nrep = 0;
-    int rc, by_table = 0;
+    int rc, any = 0, by_table = 0;
 
     memset(&ev, 0, sizeof(ev));
     memset(&in, 0, sizeof(in));
-    if ((rc = store_sample_span(st, r->id, &a->n, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
+    if ((rc = store_sample_bounds(st, r->id, &any, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
         (rc = store_load_primary_events(st, r->id, &ev, &by_table, e)) != COW_OK ||
         (rc = polls(st, r->id, "rdb_bgsave_in_progress", &bg, &nb, e)) != COW_OK ||
         (rc = polls(st, r->id, "aof_rewrite_in_progress", &aof, &na, e)) != COW_OK ||
         (rc = store_fact_info_max(st, r->id, "latest_fork_usec", &fork, e)) != COW_OK)
         goto done;
-    if (a->n == 0)
-        a->t_first_us = a->t_last_us = 0;
     /* windows from the primary's events only: the servers table says which
      * (app/servers.c); a database from before it, phase_primary_events */
     if (by_table) {
@@ -214,25 +213,45 @@ int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
     return app_analyze_assign(st, r, o, 0, a, e);
 }
 
-int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
-                       int by_send, app_analysis *a, cow_err *e)
+int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_opts *o,
+                        int by_send, app_analysis *a, cow_err *e)
 {
-    store_loader loader = {st, r->id, NULL, by_send, -1};
+    store_loader loader = {rd, r->id, NULL, by_send, -1};
     int rc;
 
     memset(a, 0, sizeof(*a));
     loader.ph = &a->ph;
-    if ((rc = app_load_reported(st, r->id, &a->rep, e)) != COW_OK ||
-        (rc = clock_refusal(st, r, e)) != COW_OK ||
-        (rc = build_phases(st, r, a, e)) != COW_OK ||
-        (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK ||
-        (rc = store_begin(st, e)) != COW_OK)
+    if ((rc = app_load_reported(rd, r->id, &a->rep, e)) != COW_OK ||
+        (rc = clock_refusal(rd, r, e)) != COW_OK ||
+        (rc = build_phases(rd, r, a, e)) != COW_OK ||
+        (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK)
+        return rc;
+    a->n = a->rs.all.sum.n; /* the whole run, loaded once by runstats */
+    return COW_OK;
+}
+
+int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                       const app_analysis *a, cow_err *e)
+{
+    int rc;
+
+    if ((rc = store_begin(st, e)) != COW_OK)
         return rc;
     if ((rc = persist(st, r->id, &a->ph, &a->rs, o, e)) != COW_OK) {
         store_rollback(st);
         return rc;
     }
     return store_commit(st, e);
+}
+
+int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                       int by_send, app_analysis *a, cow_err *e)
+{
+    int rc;
+
+    if ((rc = app_analyze_compute(st, r, o, by_send, a, e)) != COW_OK)
+        return rc;
+    return app_analysis_store(st, r, o, a, e);
 }
 
 void app_analysis_release(app_analysis *a)
@@ -264,4 +283,99 @@ int app_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
 int app_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e)
 {
     return app_analyze_run_with(st, r, 1, COW_BOOT_RESAMPLES, e);
+}
+
+/* app_analyze_each: the pool's items are the runs. */
+typedef struct runs_job {
+    const cow_run_row *rows;
+    const cow_runstats_opts *o;
+    int only_new;          /* skip runs with a stored analysis */
+    int by_send;           /* --assign send */
+    app_analysis_fn each;  /* told of each run in order, or NULL */
+    void *ctx;
+    app_analysis **res;    /* per run: computed, not stored yet (NULL: none) */
+} runs_job;
+
+static int runs_work(cow_store *rd, size_t i, void *ctx, cow_err *e)
+{
+    runs_job *j = ctx;
+    app_analysis *a;
+    int rc, done = 0;
+
+    if (j->each == NULL && j->rows[i].samples <= 0)
+        return COW_OK;
+    if (j->only_new && (rc = store_analysed(rd, j->rows[i].id, &done, e)) != COW_OK)
+        return rc;
+    if (done)
+        return COW_OK;
+    a = xmalloc(sizeof(*a));
+    if ((rc = app_analyze_compute(rd, &j->rows[i], j->o, j->by_send, a, e)) != COW_OK) {
+        app_analysis_release(a);
+        free(a);
+        return rc;
+    }
+    j->res[i] = a;
+    return COW_OK;
+}
+
+static int runs_done(cow_store *st, size_t i, int rc, const cow_err *we, void *ctx,
+                     cow_err *e)
+{
+    runs_job *j = ctx;
+    app_analysis *a = j->res[i];
+    cow_err se = COW_ERR_INIT;
+
+    j->res[i] = NULL;
+    if (rc == COW_OK && a != NULL)
+        rc = app_analysis_store(st, &j->rows[i], j->o, a, &se);
+    else
+        se = *we;
+    if (j->each != NULL)
+        rc = j->each(&j->rows[i], a, rc, &se, j->ctx, e);
+    else if (rc == COW_ECLOCK) /* left unanalysed: analyze says why */
+        rc = COW_OK;
+    else if (rc != COW_OK)
+        *e = se;
+    if (a != NULL) {
+        app_analysis_release(a);
+        free(a);
+    }
+    return rc;
+}
+
+int app_analyze_each(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
+                     const cow_runstats_opts *o, int by_send, int jobs,
+                     app_analysis_fn each, void *ctx, cow_err *e)
+{
+    runs_job j = {rows, o, only_new, by_send, each, ctx, NULL};
+    size_t i;
+    int rc;
+
+    j.res = xcalloc(n ? n : 1, sizeof(*j.res));
+    rc = app_pool_run(st, n, jobs, runs_work, runs_done, &j, e);
+    for (i = 0; i < n; i++) /* left by a pool that stopped early */
+        if (j.res[i] != NULL) {
+            app_analysis_release(j.res[i]);
+            free(j.res[i]);
+        }
+    free(j.res);
+    return rc;
+}
+
+int app_analyze_runs(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
+                     const cow_runstats_opts *o, int jobs, cow_err *e)
+{
+    return app_analyze_each(st, rows, n, only_new, o, 0, jobs, NULL, NULL, e);
+}
+
+int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
+                    uint64_t seed, int resamples, int jobs, cow_err *e)
+{
+    cow_runstats_opts o;
+
+    memset(&o, 0, sizeof(o));
+    o.method = COW_PCT_LINEAR;
+    o.resamples = resamples;
+    o.seed = seed;
+    return app_analyze_runs(st, rows, n, only_new, &o, jobs, e);
 }

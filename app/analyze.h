@@ -34,6 +34,35 @@ int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
 int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                        int by_send, app_analysis *a, cow_err *e);
 void app_analysis_release(app_analysis *a);
+/* The two halves of app_analyze_assign. app_analyze_compute only reads
+ * (any connection: a worker's, see run_pool.h); app_analysis_store
+ * replaces r's stored results by a's in one transaction. */
+int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_opts *o,
+                        int by_send, app_analysis *a, cow_err *e);
+int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
+                       const app_analysis *a, cow_err *e);
+
+/* Analyse every run of rows[0..n) that has samples (only_new: and no
+ * stored analysis yet; ingest drops a run's analysis when a file lands in
+ * it, so a stored one was made from the run's present input) on jobs
+ * worker threads (0: one per core), and store each result through st in
+ * run order. The database is the same for every jobs. A run whose log
+ * clock does not match its samples (COW_ECLOCK) is left unanalysed; any
+ * other failure stops at the first run (in run order) that fails. */
+int app_analyze_runs(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
+                     const cow_runstats_opts *o, int jobs, cow_err *e);
+
+/* Told of run r in run order, on the calling thread: rc COW_OK and a its
+ * results (already stored), or the failure (rc, we; a NULL). Returning
+ * other than COW_OK (with e set) stops at r. */
+typedef int (*app_analysis_fn)(const cow_run_row *r, const app_analysis *a, int rc,
+                               const cow_err *we, void *ctx, cow_err *e);
+/* app_analyze_runs for every run, with or without samples, assigning by
+ * send time when by_send, each result given to each (which decides what
+ * a failure does) after it is stored. */
+int app_analyze_each(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
+                     const cow_runstats_opts *o, int by_send, int jobs,
+                     app_analysis_fn each, void *ctx, cow_err *e);
 
 /* "linear" or "nearest". */
 const char *app_method_name(int method);

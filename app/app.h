@@ -116,5 +116,10 @@ int app_analyze_run(cow_store *st, const cow_run_row *r, cow_err *e);
 /* The same with a given seed and number of resamples. */
 int app_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
                          int resamples, cow_err *e);
+/* app_analyze_runs (analyze.h) with those defaults and the given seed and
+ * resamples: analyse rows[0..n) on jobs threads (0: one per core), each
+ * result stored in run order; only_new: only runs never analysed. */
+int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
+                    uint64_t seed, int resamples, int jobs, cow_err *e);
 
 #endif

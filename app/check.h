@@ -45,6 +45,15 @@ typedef struct app_verdict {
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e);
 
+/* app_check_run for every run of rows[0..n) on jobs worker threads (0:
+ * one per core), each with its own connection: first the runs never
+ * analysed are analysed (app_analyze_all, stored in run order by this
+ * thread), then every run is judged; v[i] is rows[i]'s, the same for
+ * every jobs. On failure *ndone is the number of runs (in order) judged
+ * before the first that failed. */
+int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_thresholds *t,
+                   int jobs, app_verdict (*v)[TH_COUNT], size_t *ndone, cow_err *e);
+
 /* Every check with a p-value of runs v[0..n) fails when its p-value,
  * adjusted over all of them (method: enum cow_fleet_method), is <=
  * APP_CHECK_ALPHA. Returns the number of comparisons. */

@@ -241,20 +241,14 @@ static void group_hosts(const cow_run_row *rows, size_t n, app_fleet_check *fc)
     }
 }
 
-/* app_check_run for every run, in order; *ndone the runs judged before
- * the first that failed. (jobs: the runs judged at once; one here.) */
+/* app_check_run for every run on jobs worker threads, the runs never
+ * analysed analysed first (app_check_runs, check_pool.c); *ndone the runs
+ * judged before the first that failed. */
 static int judge_runs(cow_store *st, const cow_run_row *rows, size_t n,
                       const app_thresholds *t, int jobs, app_verdict (*v)[TH_COUNT],
                       size_t *ndone, cow_err *e)
 {
-    size_t i;
-    int rc = COW_OK;
-    (void)jobs;
-    *ndone = 0;
-    for (i = 0; i < n && rc == COW_OK; i++)
-        if ((rc = app_check_run(st, &rows[i], t, v[i], e)) == COW_OK)
-            *ndone = i + 1;
-    return rc;
+    return app_check_runs(st, rows, n, t, jobs, v, ndone, e);
 }
 
 int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,

@@ -40,7 +40,8 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     cow_clock_pair *p = NULL;
     double *d = NULL, *tol = NULL;
     int64_t *t = NULL, t_first = 0, t_last = 0;
-    size_t n = 0, i, agree = 0, ns = 0, nsamples = 0, k0 = 0, k = 0;
+    size_t n = 0, i, agree = 0, ns = 0, k0 = 0, k = 0;
+    int nsamples = 0;
     long off = 0, which;
     char ev[400], z[48];
     int rc, doubt = 0;
@@ -75,7 +76,7 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     free(d);
     free(tol);
     if ((rc = store_window_starts(st, file, &t, &ns, e)) != COW_OK ||
-        (rc = store_sample_span(st, run, &nsamples, &t_first, &t_last, e)) != COW_OK) {
+        (rc = store_sample_bounds(st, run, &nsamples, &t_first, &t_last, e)) != COW_OK) {
         free(t);
         return rc;
     }

@@ -33,6 +33,18 @@
  * this size up (below it, two empty replies or one-value files coincide). */
 #define COPY_MIN_BYTES 256
 
+/* INFO records held for one multi-row insert (store_add_infos), their
+ * strings copied into arena. */
+#define INFO_BATCH 64
+#define INFO_ARENA (32u << 10)
+
+typedef struct infobuf {
+    cow_info v[INFO_BATCH];
+    size_t n;
+    char arena[INFO_ARENA];
+    size_t used;
+} infobuf;
+
 typedef struct storesink {
     cow_store *st;        /* destination */
     int64_t run, file;    /* ids */
@@ -44,6 +56,7 @@ typedef struct storesink {
     cow_writer *w;        /* background sample writer, NULL until needed */
     int progress;         /* print progress (stderr is a terminal) */
     time_t last_progress; /* when progress was last printed */
+    infobuf *info;        /* INFO records not stored yet, NULL until needed */
 } storesink;
 
 static void progress(storesink *k)
@@ -61,13 +74,91 @@ static void progress(storesink *k)
     }
 }
 
+/* Store the INFO records held (the store must be this thread's). */
+static int flush_info(storesink *k, cow_err *e)
+{
+    int rc = COW_OK;
+    if (k->info != NULL && k->info->n > 0)
+        rc = store_add_infos(k->st, k->run, k->file, k->info->v, k->info->n, e);
+    if (k->info != NULL)
+        k->info->n = k->info->used = 0;
+    return rc;
+}
+
+/* A copy of s (NULL stays NULL) in b's arena; NULL when it is full. */
+static const char *keep(infobuf *b, const char *s, int *full)
+{
+    size_t n;
+    char *d;
+    if (s == NULL || *full)
+        return NULL;
+    n = strlen(s) + 1;
+    if (n > INFO_ARENA - b->used) {
+        *full = 1;
+        return NULL;
+    }
+    d = b->arena + b->used;
+    memcpy(d, s, n);
+    b->used += n;
+    return d;
+}
+
+/* Hold an INFO record for a multi-row insert: its lines come by the
+ * thousand, and one statement per line was most of the writer's time on
+ * them. *held = 0 when it did not fit (then it is stored on its own). */
+static int hold_info(storesink *k, const cow_info *v, int *held, cow_err *e)
+{
+    infobuf *b;
+    cow_info c;
+    size_t mark;
+    int full = 0, rc;
+
+    if (k->info == NULL)
+        k->info = xcalloc(1, sizeof(*k->info));
+    b = k->info;
+    if (b->n == INFO_BATCH && (rc = flush_info(k, e)) != COW_OK)
+        return rc;
+    for (;;) {
+        mark = b->used;
+        c = *v;
+        c.section = keep(b, v->section, &full);
+        c.key = keep(b, v->key, &full);
+        c.sub = keep(b, v->sub, &full);
+        c.text = keep(b, v->text, &full);
+        if (!full)
+            break;
+        b->used = mark;
+        if (b->n == 0) { /* larger than the arena: on its own */
+            *held = 0;
+            return COW_OK;
+        }
+        if ((rc = flush_info(k, e)) != COW_OK)
+            return rc;
+        full = 0;
+    }
+    b->v[b->n++] = c;
+    *held = 1;
+    return COW_OK;
+}
+
 static int emit(void *ctx, const cow_rec *r, cow_err *e)
 {
     storesink *k = ctx;
-    int rc;
+    int rc, held = 0;
 
     /* The store is the writer's until it has caught up. */
     if (k->w && (rc = writer_sync(k->w, e)) != COW_OK)
+        return rc;
+    if (r->kind == COW_REC_INFO) {
+        if ((rc = hold_info(k, &r->u.info, &held, e)) != COW_OK)
+            return rc;
+        if (held) {
+            if ((++k->rows & 0xffff) == 0)
+                progress(k);
+            return COW_OK;
+        }
+    }
+    if (r->kind != COW_REC_NOTE && (rc = flush_info(k, e)) != COW_OK)
         return rc;
     if (r->kind == COW_REC_NOTE) {
         size_t used = strlen(k->notes);
@@ -99,6 +190,10 @@ static int emit_samples(void *ctx, const cow_sample *s, size_t n, cow_err *e)
     storesink *k = ctx;
     int rc;
 
+    if (k->info != NULL && k->info->n > 0 &&
+        ((k->w && (rc = writer_sync(k->w, e)) != COW_OK) ||
+         (rc = flush_info(k, e)) != COW_OK))
+        return rc;
     if (k->w == NULL)
         k->w = writer_start(k->st, k->run, k->file);
     rc = k->w ? writer_push(k->w, s, n, e)
@@ -279,6 +374,11 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
         rc = wrc;
         *e = we;
     }
+    /* the INFO records still held land with the file (or go with it) */
+    if (rc == COW_OK)
+        rc = flush_info(k, e);
+    free(k->info);
+    k->info = NULL;
     if (k->progress && k->last_progress)
         fprintf(app_raw_stderr(), "\r\033[K");
     return rc;
@@ -555,8 +655,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (seen)
         return duplicate_file(st, fr, fname, fl, tot);
-    /* the file lands: a refusal of it from an earlier ingest is void */
+    /* the file lands: a refusal of it from an earlier ingest is void, and
+     * so is the run's stored analysis (made without this file) */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
+        (rc = store_analysis_drop(st, k.run, &e)) != COW_OK ||
         (rc = store_clear_refusal(st, fl->label ? fl->label : r->label, path, &e)) != COW_OK ||
         (rc = store_commit(st, &e)) != COW_OK)
         goto fatal;

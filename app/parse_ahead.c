@@ -263,7 +263,7 @@ static void work(cow_ahead *a, job *j)
     struct stat sb;
     const char *head;
     size_t nhead;
-    int rc = COW_OK;
+    int rc = COW_OK, cancel;
 
     memset(&h, 0, sizeof(h));
     h.e = (cow_err)COW_ERR_INIT;
@@ -286,9 +286,10 @@ ready:
     pthread_mutex_lock(&a->mu);
     j->head = h;
     j->head_ready = 1;
+    cancel = j->cancel; /* read under the lock: ahead_drop sets it */
     pthread_cond_broadcast(&a->cv);
     pthread_mutex_unlock(&a->mu);
-    if (!j->f->skip && h.rc == COW_OK && h.parser && !j->cancel) {
+    if (!j->f->skip && h.rc == COW_OK && h.parser && !cancel) {
         sink.emit = q_emit;
         sink.emit_samples = q_samples;
         sink.ctx = j;

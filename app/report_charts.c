@@ -297,17 +297,34 @@ static size_t n_with_samples(const cow_run_row *rows, size_t n)
     return k;
 }
 
-static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t n,
+static const double bar_qs[3] = {0.5, 0.99, 0.999};
+
+/* One run's bars: its samples and the three quantiles with intervals,
+ * taken while the per-run charts hold its samples (loading 10 M samples
+ * a second time was a tenth of the report). */
+typedef struct bar_run {
+    size_t m;
+    cow_qci ci[3];
+} bar_run;
+
+static void bar_fill(bar_run *b, double *lat, size_t m)
+{
+    size_t l;
+    runstats_sort(lat, m);
+    b->m = m;
+    for (l = 0; l < 3; l++)
+        pct_quantile_ci(lat, m, bar_qs[l], 0.95, &b->ci[l], NULL);
+}
+
+static int quantile_bars(out *o, const cow_run_row *rows, size_t n, const bar_run *bars,
                          cow_err *e)
 {
-    static const double qs[3] = {0.5, 0.99, 0.999};
     static const char *const names[3] = {"p50", "p99", "p99.9"};
     const char *title = "p50, p99 and p99.9 per run, with 95% intervals";
     cow_chart *c = chart_new(title);
     double *y[3], *lo[3], *hi[3];
     unsigned char *thin[3];
     size_t i, l, k = 0, cap = n < MAX_OVERLAY * 2 ? n : MAX_OVERLAY * 2;
-    int rc = COW_OK;
 
     snprintf(c->subtitle, sizeof(c->subtitle), "whole runs; whiskers: distribution-free "
              "95%% intervals; pale bars: too few samples beyond the quantile");
@@ -320,15 +337,10 @@ static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t 
         hi[l] = xcalloc(cap ? cap : 1, sizeof(double));
         thin[l] = xcalloc(cap ? cap : 1, 1);
     }
-    for (i = 0; i < n && k < cap && rc == COW_OK; i++) {
-        int64_t *t;
-        double *lat;
-        size_t m;
+    for (i = 0; i < n && k < cap; i++) {
+        size_t m = bars[i].m;
         if (rows[i].samples == 0)
             continue;
-        if ((rc = store_load_samples(st, rows[i].id, &t, &lat, &m, e)) != COW_OK)
-            break;
-        runstats_sort(lat, m);
         if (n_with_samples(rows, n) > BARS_N_LINE_MAX) {
             /* crowded: the "n=" line under the labels would collide, so n
              * goes into the (rotated) label */
@@ -339,18 +351,15 @@ static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t 
             chart_add_category(c, rows[i].label, (long)m);
         }
         for (l = 0; l < 3; l++) {
-            cow_qci ci;
-            pct_quantile_ci(lat, m, qs[l], 0.95, &ci, NULL);
-            y[l][k] = ci.est / 1000;
-            lo[l][k] = ci.has_lo ? ci.lo / 1000 : NAN;
-            hi[l][k] = ci.has_hi ? ci.hi / 1000 : NAN;
-            thin[l][k] = (unsigned char)ci.thin;
+            const cow_qci *ci = &bars[i].ci[l];
+            y[l][k] = ci->est / 1000;
+            lo[l][k] = ci->has_lo ? ci->lo / 1000 : NAN;
+            hi[l][k] = ci->has_hi ? ci->hi / 1000 : NAN;
+            thin[l][k] = (unsigned char)ci->thin;
         }
         k++;
-        free(t);
-        free(lat);
     }
-    for (l = 0; l < 3 && rc == COW_OK; l++) {
+    for (l = 0; l < 3; l++) {
         cow_series *s = chart_add_bars(c, names[l], y[l], lo[l], hi[l], k);
         chart_series_set_thin(s, thin[l]);
     }
@@ -359,10 +368,6 @@ static int quantile_bars(out *o, cow_store *st, const cow_run_row *rows, size_t 
         free(lo[l]);
         free(hi[l]);
         free(thin[l]);
-    }
-    if (rc != COW_OK) {
-        chart_free(c);
-        return rc;
     }
     if (n > cap)
         snprintf(c->note, sizeof(c->note), "first %zu of %zu runs", cap, n);
@@ -771,6 +776,7 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
                         report_chart **charts, size_t *ncharts, cow_err *e)
 {
     out o;
+    bar_run *bars = xcalloc(n ? n : 1, sizeof(*bars));
     size_t i;
     int rc = COW_OK;
 
@@ -789,11 +795,14 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
                 rc = distribution(&o, &rows[i], t_us, lat, m, &rs, e);
             store_free_results(&rs);
         }
+        if (rc == COW_OK && rows[i].samples > 0)
+            bar_fill(&bars[i], lat, m); /* the charts above are done with lat */
         free(t_us);
         free(lat);
     }
     if (rc == COW_OK)
-        rc = quantile_bars(&o, st, rows, n, e);
+        rc = quantile_bars(&o, rows, n, bars, e);
+    free(bars);
     if (rc == COW_OK)
         rc = memory(&o, st, rows, n, e);
     if (rc == COW_OK)

@@ -104,13 +104,12 @@ static int prepare(app_report *j, cow_err *e)
     int64_t newest = 0;
     int rc = COW_OK;
 
-    for (i = 0; i < j->n; i++) {
-        if (j->rows[i].samples > 0 &&
-            (rc = app_analyze_run_with(j->st, &j->rows[i], j->seed, j->resamples, e)))
-            return rc;
+    if ((rc = app_analyze_all(j->st, j->rows, j->n, 0, j->seed, j->resamples, j->jobs,
+                              e)) != COW_OK)
+        return rc;
+    for (i = 0; i < j->n; i++)
         if (j->rows[i].t_last_us > newest)
             newest = j->rows[i].t_last_us;
-    }
     if (j->created < 0)
         j->created = newest / 1000000;
     store_free_runs(j->rows, j->n);

@@ -23,6 +23,7 @@ typedef struct app_report {
     report_chart_opts co;        /* chart options */
     uint64_t seed;               /* bootstrap seed */
     int resamples;               /* bootstrap R */
+    int jobs;                    /* runs analysed at once (0: one per core) */
     int64_t created;             /* --created, -1 = the newest sample */
     int force;                   /* --force: write into a folder cowtail did not write */
     cow_store *st;               /* the store (the caller's) */

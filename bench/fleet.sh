@@ -4,7 +4,8 @@
 # the middle) and an INFO series (10 dumps). Times, side by side: ingest of
 # the tree with --jobs 1 and --jobs 2 (alternating, median of REPS=3),
 # check end to end (ingest + analysis + gate) of the same tree, peak RSS
-# of each at RUNS/5 and at RUNS runs, export of the results
+# of each at RUNS/5 and at RUNS runs, check --jobs 1 and a second check
+# over the same database (nothing to ingest, analyses reused), export of the results
 # (--jsonl; and --clickhouse when clickhouse-server is installed: a local
 # one is started for the measurement). Generated data stays in a temporary
 # folder (BENCH_WORK to choose it), removed at the end unless KEEP=1.
@@ -43,10 +44,10 @@ gen_tree() { # gen_tree DIR N
                 while ((getline l < "'"$WORK/info1"'") > 0) tpl[++n] = l
                 for (k = 0; k < 10; k++) {
                     t = t0 + span * k / 10
-                    printf "# ts=%d\n", t * 1000
+                    printf "# ts=%.0f\n", t * 1000
                     for (j = 1; j <= n; j++) {
                         l = tpl[j]
-                        if (l ~ /^server_time_usec:/) l = sprintf("server_time_usec:%d", t * 1000000)
+                        if (l ~ /^server_time_usec:/) l = sprintf("server_time_usec:%.0f", t * 1000000)
                         else if (l ~ /^rdb_bgsave_in_progress:/) l = "rdb_bgsave_in_progress:" (t >= s && t < e ? 1 : 0)
                         print l
                     }
@@ -73,8 +74,8 @@ ingest_once() { # ingest_once TREE JOBS -> "seconds peak_kib"
     t1=$(now)
     echo "$(secs "$t0" "$t1") $k"
 }
-check_once() { # check_once TREE JOBS -> "seconds peak_kib" (c.db is kept for export)
-    rm -f "$WORK"/c.db*
+check_once() { # check_once TREE JOBS [again] -> "seconds peak_kib" (c.db is kept for export)
+    [ "${3:-}" = again ] || rm -f "$WORK"/c.db*
     local t0 t1 k
     t0=$(now)
     k=$( { /usr/bin/time -f %M "$COW" check --jobs "$2" --db "$WORK/c.db" --thresholds "$THR" "$1" > /dev/null || true; } 2>&1 | tail -1)
@@ -90,11 +91,17 @@ for tree in small big; do
         read -r t k <<< "$(ingest_once "$WORK/$tree" 1)"; j1+=("$t"); rss1=$k
         read -r t k <<< "$(ingest_once "$WORK/$tree" 2)"; j2+=("$t"); rss2=$k
     done
+    # check of the tree into a fresh database, --jobs 1 then --jobs 2 (the
+    # one kept), then again over the same database: every file is already
+    # there and every run's stored analysis is reused
+    read -r c1 k1 <<< "$(check_once "$WORK/$tree" 1)"
     read -r t k <<< "$(check_once "$WORK/$tree" 2)"; ck+=("$t"); rssc=$k
+    read -r ca ka <<< "$(check_once "$WORK/$tree" 2 again)"
     m1=$(printf '%s\n' "${j1[@]}" | median) m2=$(printf '%s\n' "${j2[@]}" | median)
-    printf '%4d runs: ingest --jobs 1 %.2f s (peak RSS %d MiB), --jobs 2 %.2f s (%d MiB): %.2fx; check --jobs 2 %.2f s (%d MiB): %.2fx the --jobs 2 ingest\n' \
+    printf '%4d runs: ingest --jobs 1 %.2f s (peak RSS %d MiB), --jobs 2 %.2f s (%d MiB): %.2fx; check --jobs 2 %.2f s (%d MiB): %.2fx the --jobs 2 ingest; check --jobs 1 %.2f s (%d MiB); check again %.2f s (%d MiB)\n' \
         "$n" "$m1" "$(rss_mib "$rss1")" "$m2" "$(rss_mib "$rss2")" "$(echo "$m1 / $m2" | bc -l)" \
-        "${ck[0]}" "$(rss_mib "$rssc")" "$(echo "${ck[0]} / $m2" | bc -l)"
+        "${ck[0]}" "$(rss_mib "$rssc")" "$(echo "${ck[0]} / $m2" | bc -l)" \
+        "$c1" "$(rss_mib "$k1")" "$ca" "$(rss_mib "$ka")"
 done
 
 # export of the checked (analysed) database's results

@@ -103,9 +103,9 @@ int cli_opt_resamples(const char *cmd, const char *arg, int *resamples);
 int cli_opt_jobs(const char *cmd, const char *arg, int *jobs);
 /* The help line of --jobs, shared by ingest, report and check. */
 #define CLI_JOBS_HELP \
-    "  --jobs N           parse N files at once (default: one per core); one", \
-    "                     writer commits them file by file: the database is", \
-    "                     the same for every N"
+    "  --jobs N           parse N files and analyse N runs at once (default:", \
+    "                     one per core); one writer stores them in order: the", \
+    "                     database and the output are the same for every N"
 
 /* Close stdout and report a write error (ENOSPC, EIO). */
 int cli_finish_stdout(int code);

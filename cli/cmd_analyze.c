@@ -46,6 +46,9 @@ const char *const cmd_analyze_usage[] = {
     "                     keeps only samples overlapping no window) or send",
     "                     (by send time alone, for comparison)",
     "  --json             print results as JSON (see README)",
+    "  --jobs N           analyse N runs at once (default: one per core); one",
+    "                     writer stores them in run order: the database and",
+    "                     the output are the same for every N",
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
     "samples at hand (p99 needs n >= 368, p99.9 n >= 3,688, p99.99",
@@ -58,6 +61,7 @@ typedef struct analyze_opts {
     cow_runstats_opts rs;   /* method, resamples, seed */
     int json;               /* --json */
     int by_send;            /* --assign send: by send time alone */
+    int jobs;               /* --jobs */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -380,38 +384,50 @@ static void print_reported(const app_reported *rep)
 
 /* ------------------------------------------------------------- driver */
 
-/* Analyse run r, store the results and print them (text or into out). */
-static int analyze_print(cow_store *st, const cow_run_row *r, const analyze_opts *o,
-                         cJSON *out, cow_err *e)
-{
-    app_analysis a;
-    int rc, footnote = 0;
+/* What printing the runs in order needs. */
+typedef struct print_ctx {
+    const analyze_opts *o;
+    cJSON *out;             /* --json: the array */
+    int refused;            /* a run's log clock did not match */
+} print_ctx;
 
-    if ((rc = app_analyze_assign(st, r, &o->rs, o->by_send, &a, e)) != COW_OK) {
-        app_analysis_release(&a);
-        return rc;
+/* Print run r's stored results a (text or into out); a run refused for
+ * its log's clock is said and skipped, any other failure stops. */
+static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
+                         const cow_err *we, void *ctx, cow_err *e)
+{
+    print_ctx *p = ctx;
+    const analyze_opts *o = p->o;
+    int footnote = 0;
+
+    if (rc != COW_OK) {
+        *e = *we;
+        if (rc != COW_ECLOCK)
+            return rc;
+        cli_error(we); /* that run only: go on with the others */
+        p->refused = 1;
+        return COW_OK;
     }
     if (o->json) {
-        cJSON *jr = json_run(r->label, &a.ph, &a.rs, o);
-        cJSON_AddItemToObject(jr, "reported_percentiles", json_reported(&a.rep));
-        cJSON_AddItemToArray(out, jr);
+        cJSON *jr = json_run(r->label, &a->ph, &a->rs, o);
+        cJSON_AddItemToObject(jr, "reported_percentiles", json_reported(&a->rep));
+        cJSON_AddItemToArray(p->out, jr);
     } else {
         char t0[40];
-        time_format_iso(a.t_first_us, t0, sizeof(t0));
-        printf("run %s: %zu samples from %s; %zu phases\n", r->label, a.n,
-               a.n ? t0 : "-", a.ph.n);
-        if (a.n > 0) {
-            print_phase_table(&a.ph, &a.rs, a.t_first_us, &footnote);
-            print_deltas(&a.ph, &a.rs, o);
-            print_caveats(&a.ph, &a.rs, footnote);
+        time_format_iso(a->t_first_us, t0, sizeof(t0));
+        printf("run %s: %zu samples from %s; %zu phases\n", r->label, a->n,
+               a->n ? t0 : "-", a->ph.n);
+        if (a->n > 0) {
+            print_phase_table(&a->ph, &a->rs, a->t_first_us, &footnote);
+            print_deltas(&a->ph, &a->rs, o);
+            print_caveats(&a->ph, &a->rs, footnote);
         } else {
-            printf("  no latency samples: %s\n", a.rep.n
+            printf("  no latency samples: %s\n", a->rep.n
                    ? "only the percentiles the tools reported" : "nothing to analyse");
         }
-        print_reported(&a.rep);
+        print_reported(&a->rep);
         printf("\n");
     }
-    app_analysis_release(&a);
     return COW_OK;
 }
 
@@ -425,6 +441,7 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"method", required_argument, NULL, 'm'},
         {"json", no_argument, NULL, 'j'},
         {"assign", required_argument, NULL, 'a'},
+        {"jobs", required_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int c;
@@ -464,6 +481,10 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
             }
             cli_errorf("--assign %s: expected in-flight or send", optarg);
             return EXIT_USAGE;
+        case 'J':
+            if (cli_opt_jobs(argv[0], optarg, &o->jobs) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: return EXIT_USAGE;
         }
@@ -478,9 +499,10 @@ int cmd_analyze(int argc, char **argv)
     cow_store *st = NULL;
     cow_err e = COW_ERR_INIT;
     cow_run_row *rows = NULL, *sel = NULL;
-    size_t n = 0, nsel = 0, i;
+    size_t n = 0, nsel = 0;
     cJSON *out = NULL;
-    int code, refused = 0;
+    print_ctx pc;
+    int code;
 
     if ((code = parse_args(argc, argv, &db, &o)) >= 0)
         return code;
@@ -489,17 +511,16 @@ int cmd_analyze(int argc, char **argv)
     code = cli_select_runs("analyze", rows, n, argv + optind, argc - optind, &sel, &nsel);
     if (o.json)
         out = cJSON_CreateArray();
-    for (i = 0; code == EXIT_OK && i < nsel; i++) {
-        if (analyze_print(st, &sel[i], &o, out, &e) != COW_OK) {
-            cli_error(&e);
-            if (e.code == COW_ECLOCK) { /* that run only: go on with the others */
-                refused = 1;
-                continue;
-            }
-            code = cli_exit_for(e.code);
-            if (code == EXIT_OK)
-                code = EXIT_INTERNAL;
-        }
+    pc.o = &o;
+    pc.out = out;
+    pc.refused = 0;
+    if (code == EXIT_OK &&
+        app_analyze_each(st, sel, nsel, 0, &o.rs, o.by_send, o.jobs, analyze_print, &pc,
+                         &e) != COW_OK) {
+        cli_error(&e);
+        code = cli_exit_for(e.code);
+        if (code == EXIT_OK)
+            code = EXIT_INTERNAL;
     }
     if (out) {
         int jc = cli_print_json(out);
@@ -510,5 +531,5 @@ int cmd_analyze(int argc, char **argv)
     free(sel);
     store_free_runs(rows, n);
     store_close(st);
-    return code == EXIT_OK && refused ? EXIT_REJECTED : code;
+    return code == EXIT_OK && pc.refused ? EXIT_REJECTED : code;
 }

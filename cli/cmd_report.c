@@ -162,6 +162,7 @@ int cmd_report(int argc, char **argv)
     }
     if ((code = cli_store_open(j.db, &j.st)) != EXIT_OK)
         return code;
+    j.jobs = jobs;
     if (optind < argc &&
         ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
                                    stdout)) == EXIT_USAGE ||

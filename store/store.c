@@ -76,6 +76,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_INFO] =
         "INSERT INTO info(run, file, line, dump, t_us, section, key, sub, text, num)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_INFO_N] = NULL, /* built in store_open: STORE_INFO_ROWS value tuples */
     [SQL_STAT] =
         "INSERT INTO stats(run, file, line, t_us, source, key, text, num, unit)"
         " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
@@ -105,7 +106,6 @@ static const char *const sql_text[SQL_COUNT] = {
         " FROM runs r ORDER BY r.label",
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
-    [SQL_COUNT_SAMPLES] = "SELECT count(*) FROM samples WHERE run = ?1",
     [SQL_LOAD_PCTL] =
         "SELECT p.source, f.path, p.line, p.op, p.q, p.value_us, p.count"
         " FROM pctl p JOIN files f ON f.id = p.file"
@@ -377,6 +377,21 @@ static char *multi_insert_sql(void)
     return s;
 }
 
+static char *info_insert_sql(void)
+{
+    const char *head = "INSERT INTO info(run, file, line, dump, t_us, section, key, sub,"
+                       " text, num) VALUES";
+    size_t cap = strlen(head) + STORE_INFO_ROWS * 64 + 1, i;
+    char *s = xmalloc(cap), *p = s;
+    p += sprintf(p, "%s", head);
+    for (i = 0; i < STORE_INFO_ROWS; i++) {
+        int b = 3 + (int)i * STORE_INFO_BINDS;
+        p += sprintf(p, "%s(?1,?2,?%d,?%d,?%d,?%d,?%d,?%d,?%d,?%d)", i ? "," : "", b,
+                     b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7);
+    }
+    return s;
+}
+
 int store_open(const char *path, cow_store **out, cow_err *e)
 {
     return store_open_wait(path, NULL, NULL, 0, out, e);
@@ -420,7 +435,7 @@ static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
                       cow_err *e)
 {
     cow_store *st = xcalloc(1, sizeof(*st));
-    char *multi = NULL;
+    char *multi = NULL, *infos = NULL;
     int i, rc;
 
     st->wait = wait;
@@ -456,19 +471,22 @@ static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
         return rc;
     }
     multi = multi_insert_sql();
+    infos = info_insert_sql();
     for (i = 0; i < SQL_COUNT; i++) {
-        const char *sql = i == SQL_SAMPLE_N ? multi : sql_text[i];
+        const char *sql = i == SQL_SAMPLE_N ? multi : i == SQL_INFO_N ? infos : sql_text[i];
         if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                &st->stmt[i], NULL) != SQLITE_OK) {
             *sqlite_rc = sqlite3_extended_errcode(st->db);
             rc = COW_FAIL(e, COW_ESQL, "preparing statement %d: %s", i,
                           sqlite3_errmsg(st->db));
             free(multi);
+            free(infos);
             store_close(st);
             return rc;
         }
     }
     free(multi);
+    free(infos);
     *out = st;
     return COW_OK;
 }
@@ -525,6 +543,28 @@ int store_open_read(const char *path, cow_store_wait_fn wait, void *ctx,
 int store_is_full(const cow_store *st)
 {
     return st->full;
+}
+
+int store_open_reader(cow_store *st, cow_store **out, cow_err *e)
+{
+    int rc;
+
+    *out = NULL;
+    /* in memory, or held exclusively (a full file system): no other
+     * connection can see it */
+    if (st->full || st->path[0] == '\0' || strcmp(st->path, ":memory:") == 0 ||
+        strncmp(st->path, "file:", 5) == 0 || strlen(st->path) + 1 >= sizeof(st->path))
+        return COW_FAIL(e, COW_EUSAGE, "database %s: no second connection to it",
+                        st->path);
+    if ((rc = store_open_wait(st->path, st->wait, st->wait_ctx, st->busy_ms, out, e)) !=
+        COW_OK)
+        return rc;
+    /* a reader scans a run's key range once: a small page cache will do */
+    if ((rc = exec(*out, "PRAGMA cache_size = -8192;", e)) != COW_OK) {
+        store_close(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 void store_close(cow_store *st)

@@ -88,6 +88,11 @@ int store_lock_holder(const char *path, char *out, size_t cap);
 void store_timeout_text(int timeout_ms, char *out, size_t cap);
 /* NULL is a no-op. */
 void store_close(cow_store *st);
+/* Another connection to st's database file, for a worker thread that
+ * only reads (WAL: it never waits for the writer, and sees what was
+ * committed when its read began). COW_EUSAGE for a database that lives in
+ * memory (":memory:"), which no other connection can see. */
+int store_open_reader(cow_store *st, cow_store **out, cow_err *e);
 int store_schema_version(cow_store *st);
 
 int store_begin(cow_store *st, cow_err *e);
@@ -128,6 +133,10 @@ int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *
 /* Samples, many at once (multi-row inserts). */
 int store_add_samples(cow_store *st, int64_t run, int64_t file,
                       const cow_sample *s, size_t n, cow_err *e);
+/* n INFO records (what store_add_rec does for each, in order, in fewer
+ * statements). */
+int store_add_infos(cow_store *st, int64_t run, int64_t file, const cow_info *v,
+                    size_t n, cow_err *e);
 /* Any other record kind; COW_REC_NOTE and COW_REC_SAMPLE are refused
  * (notes go to store_file_end, samples to store_add_samples). */
 int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
@@ -200,6 +209,10 @@ int store_load_info_series(cow_store *st, int64_t run, const char *key,
  * run's previous results (call inside a transaction). */
 int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
                          int resamples, const char *method, cow_err *e);
+/* Remove run's stored analysis (analyses, phases, quantiles, deltas,
+ * exceedance): what ingest does when a file lands in the run, so that a
+ * result computed from other input is never reused. */
+int store_analysis_drop(cow_store *st, int64_t run, cow_err *e);
 
 typedef struct cow_phase_row {
     int idx;             /* order in the run */
@@ -313,6 +326,9 @@ typedef struct cow_result_set {
     size_t npool;
 } cow_result_set;
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e);
+/* *analysed = 1 when run has a stored analysis (store_load_results would
+ * say analysed), without loading it. */
+int store_analysed(cow_store *st, int64_t run, int *analysed, cow_err *e);
 void store_free_results(cow_result_set *r);
 
 /* Findings of `cowtail doctor`: clear a run's, then add them in order. */

@@ -233,6 +233,45 @@ static int add_reject(cow_store *st, int64_t file, const cow_reject *r, cow_err 
     return step_done(st, q, e, "adding reject");
 }
 
+/* One INFO row's values from parameter b on. */
+static void bind_info(sqlite3_stmt *q, int b, const cow_info *v)
+{
+    sqlite3_bind_int64(q, b, v->line);
+    sqlite3_bind_int64(q, b + 1, v->dump);
+    bind_t(q, b + 2, v->t_us);
+    bind_text(q, b + 3, v->section);
+    bind_text(q, b + 4, v->key);
+    bind_text(q, b + 5, v->sub);
+    bind_text(q, b + 6, v->text);
+    bind_num(q, b + 7, v->num);
+}
+
+int store_add_infos(cow_store *st, int64_t run, int64_t file, const cow_info *v,
+                    size_t n, cow_err *e)
+{
+    size_t i = 0, j;
+    int rc;
+
+    for (; i + STORE_INFO_ROWS <= n; i += STORE_INFO_ROWS) {
+        sqlite3_stmt *q = st->stmt[SQL_INFO_N];
+        sqlite3_bind_int64(q, 1, run);
+        sqlite3_bind_int64(q, 2, file);
+        for (j = 0; j < STORE_INFO_ROWS; j++)
+            bind_info(q, 3 + (int)j * STORE_INFO_BINDS, &v[i + j]);
+        if ((rc = step_done(st, q, e, "adding record")) != COW_OK)
+            return rc;
+    }
+    for (; i < n; i++) {
+        sqlite3_stmt *q = st->stmt[SQL_INFO];
+        sqlite3_bind_int64(q, 1, run);
+        sqlite3_bind_int64(q, 2, file);
+        bind_info(q, 3, &v[i]);
+        if ((rc = step_done(st, q, e, "adding record")) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
+}
+
 int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
                   cow_err *e)
 {
@@ -254,19 +293,10 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
         bind_text(q, 9, v->text);
         break;
     }
-    case COW_REC_INFO: {
-        const cow_info *v = &r->u.info;
+    case COW_REC_INFO:
         q = st->stmt[SQL_INFO];
-        sqlite3_bind_int64(q, 3, v->line);
-        sqlite3_bind_int64(q, 4, v->dump);
-        bind_t(q, 5, v->t_us);
-        bind_text(q, 6, v->section);
-        bind_text(q, 7, v->key);
-        bind_text(q, 8, v->sub);
-        bind_text(q, 9, v->text);
-        bind_num(q, 10, v->num);
+        bind_info(q, 3, &r->u.info);
         break;
-    }
     case COW_REC_STAT: {
         const cow_stat *v = &r->u.stat;
         q = st->stmt[SQL_STAT];

@@ -19,6 +19,9 @@
  * writer's time by about a fifth against 64 rows and 4 KiB pages. */
 #define STORE_ROW_BINDS 4
 #define STORE_ROWS 512
+/* INFO rows per multi-row INSERT (store_add_infos): 8 values a row. */
+#define STORE_INFO_BINDS 8
+#define STORE_INFO_ROWS 64
 
 /* The prepared statements, st->stmt[SQL_...]; their texts are sql_text in
  * store.c. */
@@ -37,6 +40,7 @@ enum {
     SQL_REJECT,
     SQL_EVENT,
     SQL_INFO,
+    SQL_INFO_N,
     SQL_STAT,
     SQL_MEM,
     SQL_LATMON,
@@ -45,7 +49,6 @@ enum {
     SQL_PCTL,
     SQL_RUNS,
     SQL_LOAD_SAMPLES,
-    SQL_COUNT_SAMPLES,
     SQL_SAMPLE_SPAN,
     SQL_SAMPLE_BOUNDS,
     SQL_LOAD_PCTL,

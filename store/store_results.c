@@ -17,24 +17,22 @@
 int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_COUNT_SAMPLES];
-    size_t cap, k = 0;
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_SAMPLES];
+    size_t cap = 4096, k = 0;
     int rc;
 
-    *t_us = NULL;
-    *lat_us = NULL;
+    /* grown as the rows come (counting them first was a second pass over
+     * the run: a third of the load of 10 M samples) */
+    *t_us = xmalloc(cap * sizeof(int64_t));
+    *lat_us = xmalloc(cap * sizeof(double));
     *n = 0;
     sqlite3_bind_int64(q, 1, run);
-    rc = sqlite3_step(q);
-    cap = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
-    sqlite3_reset(q);
-    if (rc != SQLITE_ROW)
-        return sql_fail(st, e, "counting samples");
-    *t_us = xmalloc((cap ? cap : 1) * sizeof(int64_t));
-    *lat_us = xmalloc((cap ? cap : 1) * sizeof(double));
-    q = st->stmt[SQL_LOAD_SAMPLES];
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && k < cap) {
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (k == cap) {
+            cap *= 2;
+            *t_us = xrealloc(*t_us, cap * sizeof(int64_t));
+            *lat_us = xrealloc(*lat_us, cap * sizeof(double));
+        }
         (*t_us)[k] = sqlite3_column_int64(q, 0);
         (*lat_us)[k++] = sqlite3_column_double(q, 1);
     }
@@ -310,8 +308,7 @@ int store_load_info_series(cow_store *st, int64_t run, const char *key,
     return COW_OK;
 }
 
-int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
-                         int resamples, const char *method, cow_err *e)
+int store_analysis_drop(cow_store *st, int64_t run, cow_err *e)
 {
     static const int dels[] = {SQL_DEL_ANALYSIS, SQL_DEL_PHASES, SQL_DEL_QUANTILES,
                                SQL_DEL_DELTAS, SQL_DEL_EXCEED};
@@ -325,6 +322,17 @@ int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
         if ((rc = step_done(st, q, e, "clearing old results")) != COW_OK)
             return rc;
     }
+    return COW_OK;
+}
+
+int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
+                         int resamples, const char *method, cow_err *e)
+{
+    sqlite3_stmt *q;
+    int rc;
+
+    if ((rc = store_analysis_drop(st, run, e)) != COW_OK)
+        return rc;
     q = st->stmt[SQL_PUT_ANALYSIS];
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int64(q, 2, (sqlite3_int64)seed);
@@ -517,6 +525,20 @@ static int load_rows(cow_store *st, int stmt, int64_t run, void **arr, size_t *n
     }
     sqlite3_reset(q);
     return rc;
+}
+
+int store_analysed(cow_store *st, int64_t run, int *analysed, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_RES_ANALYSIS];
+    int rc;
+
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    *analysed = rc == SQLITE_ROW;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "loading results");
+    return COW_OK;
 }
 
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e)

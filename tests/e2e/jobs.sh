@@ -45,4 +45,66 @@ check "--jobs 0 explained" has "--jobs: '0' is out of range (expected 1 to 64)" 
 "$COW" check --jobs 1 --db "$WORK/c1.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
     "$SAMPLES/fleet" > "$WORK/c1" 2>&1
 check "check --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/c1" "$WORK/c2"
+# the runs are analysed on worker threads and stored by one writer, in run
+# order: the database (analyses' and checks' clock stamps aside) and --json are the
+# same for every N, and so is what a second check reads back
+for n in 1 2; do
+    rm -f "$WORK/a$n.db"*
+    "$COW" ingest -q --db "$WORK/a$n.db" "$SAMPLES/fleet" > /dev/null 2>&1
+    "$COW" check --jobs $n --json --db "$WORK/a$n.db" \
+        --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cj$n" 2> /dev/null
+    "$COW" check --jobs $n --json --db "$WORK/a$n.db" \
+        --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cjj$n" 2> /dev/null
+    sqlite3 "$WORK/a$n.db" "UPDATE analyses SET created_at = 0; UPDATE checks SET evaluated_at = 0"
+    dump "$WORK/a$n.db" > "$WORK/ad$n"
+done
+check "check --json: some runs judged" test "$(grep -c '"run":' "$WORK/cj1")" -ge 5
+check "check --jobs 2 --json is --jobs 1's" cmp -s "$WORK/cj1" "$WORK/cj2"
+check "check --jobs 2 stores what --jobs 1 stores" cmp -s "$WORK/ad1" "$WORK/ad2"
+check "analyses stored" test "$(grep -c 'INSERT INTO deltas' "$WORK/ad1")" -gt 10
+check "a second check (stored analyses reused) says the same" cmp -s "$WORK/cj1" "$WORK/cjj1"
+for n in 1 2 3; do
+    "$COW" analyze --jobs $n --json --db "$WORK/a1.db" > "$WORK/an$n" 2> "$WORK/ane$n"
+    echo $? >> "$WORK/an$n"
+done
+check "analyze --json: some runs" test "$(grep -c '"label"' "$WORK/an1")" -ge 5
+check "analyze --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/an1" "$WORK/an2"
+check "analyze --jobs 3 prints what --jobs 1 prints" cmp -s "$WORK/an1" "$WORK/an3"
+# a stored analysis is reused only while its input is the same: a file
+# landing in the run (here the server log and the INFO series, which make
+# the BGSAVE window) drops it, so check analyses the run again
+mkdir -p "$WORK/late/cache-b" "$WORK/held"
+cp -r "$SAMPLES/fleet/cache-b/bgsave" "$WORK/late/cache-b/"
+mv "$WORK/late/cache-b/bgsave/redis.log" "$WORK/late/cache-b/bgsave/info.txt" "$WORK/held/"
+"$COW" check --json --db "$WORK/late.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
+    "$WORK/late" > "$WORK/before" 2> /dev/null
+mv "$WORK/held/redis.log" "$WORK/held/info.txt" "$WORK/late/cache-b/bgsave/"
+"$COW" check --json --db "$WORK/late.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
+    "$WORK/late" > "$WORK/after" 2> /dev/null
+"$COW" check --json --db "$WORK/fresh.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
+    "$WORK/late" > "$WORK/fresh" 2> /dev/null
+check "without its log the run has no window" has "no window with samples" "$WORK/before"
+check "the log landing: check judges the run as a fresh database does" \
+    cmp -s "$WORK/after" "$WORK/fresh"
+check "... which differs from before the log" test -n "$(cmp "$WORK/before" "$WORK/after")"
+# INFO lines are stored 64 to a statement, their strings held meanwhile:
+# a value too large to hold (here 40,000 bytes) still lands whole, in its
+# place among the others, with --jobs 1 and 2 alike
+mkdir -p "$WORK/big/r"
+{ head -4 "$SAMPLES/fleet/cache-a/bgsave/info.txt"
+  printf 'executable:/%s\n' "$(head -c 40000 /dev/zero | tr '\0' x)"
+  sed -n '5,400p' "$SAMPLES/fleet/cache-a/bgsave/info.txt"; } > "$WORK/big/r/info.txt"
+mkdir -p "$WORK/short/r"
+sed 's/^executable:.*/executable:\/x/' "$WORK/big/r/info.txt" > "$WORK/short/r/info.txt"
+"$COW" ingest -q --jobs 1 --db "$WORK/short.db" "$WORK/short" > /dev/null 2>&1
+want=$(sqlite3 "$WORK/short.db" "SELECT count(*) FROM info")
+for n in 1 2; do
+    "$COW" ingest -q --jobs $n --db "$WORK/big$n.db" "$WORK/big" > /dev/null 2>&1
+    got=$(sqlite3 "$WORK/big$n.db" "SELECT count(*), max(length(text)),
+        (SELECT key FROM info WHERE length(text) > 1000),
+        (SELECT group_concat(key) FROM (SELECT key FROM info ORDER BY rowid LIMIT 4))
+        FROM info")
+    check "--jobs $n: a 40,000-byte INFO value lands whole, in order ($got)" \
+        test "$got" = "$want|40001|executable|redis_version,redis_git_sha1,executable,redis_git_dirty"
+done
 finish

@@ -1,5 +1,6 @@
 /* test_phase.c -- windows from events and INFO polls; per-phase stats. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,11 +227,57 @@ static void in_flight_should_give_a_straddling_sample_to_the_window(void)
     CHECK_NEAR(buf[0], 70, 0);
 }
 
+static int cmp_dbl(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* runstats_sort (a radix sort above 256 values) gives qsort's order:
+ * negatives, zeros, duplicates, values that share their top bytes, tiny
+ * and huge magnitudes, every size around the switch. */
+static void runstats_sort_should_match_qsort(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 255, 256, 257, 1000, 20000};
+    uint64_t x = 88172645463325252ull;
+    size_t s, i;
+
+    for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        size_t n = sizes[s];
+        double *a = malloc((n ? n : 1) * sizeof(double));
+        double *b = malloc((n ? n : 1) * sizeof(double));
+        int same = 1;
+        for (i = 0; i < n; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            switch (x % 6) {
+            case 0: a[i] = (double)(x % 1000) / 8.0; break;        /* duplicates */
+            case 1: a[i] = -(double)(x % 100000) * 1e-3; break;    /* negatives */
+            case 2: a[i] = 0.0; break;
+            case 3: a[i] = (double)(x >> 11) * 1e-300; break;      /* tiny */
+            case 4: a[i] = (double)(x >> 11) * 1e250; break;       /* huge */
+            default: a[i] = 250.0 + (double)(x % 4096) * 1e-9;     /* one top byte */
+            }
+            b[i] = a[i];
+        }
+        runstats_sort(a, n);
+        if (n > 1)
+            qsort(b, n, sizeof(double), cmp_dbl);
+        for (i = 0; i < n; i++)
+            same &= a[i] == b[i];
+        CHECK(same);
+        free(a);
+        free(b);
+    }
+}
+
 int main(void)
 {
     RUN(phases_should_follow_log_windows);
     RUN(phases_should_mark_overlaps_and_use_polls);
     RUN(runstats_should_find_a_tail_lift);
     RUN(in_flight_should_give_a_straddling_sample_to_the_window);
+    RUN(runstats_sort_should_match_qsort);
     return REPORT();
 }

@@ -138,6 +138,56 @@ static void rows_of(const char *sql, char *out, size_t cap)
     CHECK_STR(got_, want); \
 } while (0)
 
+/* store_add_infos stores what store_add_rec stores for each record, in
+ * order, across the multi-row statements (150 = 64 + 64 + 22 single). */
+static void store_should_add_infos_as_single_records(void)
+{
+    cow_store *st = open_file();
+    cow_err e = COW_ERR_INIT;
+    int64_t run = add_run(st, "i"), f1 = 0, f2 = 0;
+    cow_info v[150];
+    char keys[150][16], texts[150][16];
+    char a[4096], b[4096];
+    size_t i;
+
+    for (i = 0; i < 150; i++) {
+        snprintf(keys[i], sizeof(keys[i]), "key_%zu", i);
+        snprintf(texts[i], sizeof(texts[i]), "%zu", i * 7);
+        v[i].t_us = i % 3 ? 1738591331000000LL + (int64_t)i : 0;
+        v[i].dump = (int)(i / 50);
+        v[i].section = i % 5 ? "Persistence" : NULL;
+        v[i].key = keys[i];
+        v[i].sub = i % 4 ? NULL : "keys";
+        v[i].text = texts[i];
+        v[i].num = i % 6 ? (double)(i * 7) : NAN;
+        v[i].line = (long)i + 1;
+    }
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_file_begin(st, run, "a.txt", 1, "redis-info", &f1, &e), COW_OK);
+    CHECK_INT(store_file_begin(st, run, "b.txt", 1, "redis-info", &f2, &e), COW_OK);
+    CHECK_INT(store_add_infos(st, run, f1, v, 150, &e), COW_OK);
+    for (i = 0; i < 150; i++) {
+        cow_rec r;
+        memset(&r, 0, sizeof(r));
+        r.kind = COW_REC_INFO;
+        r.u.info = v[i];
+        CHECK_INT(store_add_rec(st, run, f2, &r, &e), COW_OK);
+    }
+    CHECK_INT(store_commit(st, &e), COW_OK);
+    store_close(st);
+    rows_of("SELECT count(*), group_concat(line || ',' || dump || ',' || ifnull(t_us, 'N') ||"
+            " ',' || ifnull(section, 'N') || ',' || key || ',' || ifnull(sub, 'N') || ',' ||"
+            " text || ',' || ifnull(num, 'N'), ';') FROM (SELECT * FROM info WHERE file = 1"
+            " ORDER BY rowid)", a, sizeof(a));
+    rows_of("SELECT count(*), group_concat(line || ',' || dump || ',' || ifnull(t_us, 'N') ||"
+            " ',' || ifnull(section, 'N') || ',' || key || ',' || ifnull(sub, 'N') || ',' ||"
+            " text || ',' || ifnull(num, 'N'), ';') FROM (SELECT * FROM info WHERE file = 2"
+            " ORDER BY rowid)", b, sizeof(b));
+    CHECK(strncmp(a, "150|1,0,N,N,key_0,keys,0,N;2,0,", 31) == 0);
+    CHECK_STR(a, b);
+    remove_file();
+}
+
 static void store_should_find_runs_by_label(void)
 {
     cow_store *st = open_mem();
@@ -588,6 +638,7 @@ int main(void)
     RUN(store_should_name_the_process_holding_the_lock);
     RUN(store_should_find_runs_by_label);
     RUN(store_should_insert_samples_in_any_batch_size);
+    RUN(store_should_add_infos_as_single_records);
     RUN(store_should_forget_a_rolled_back_file);
     RUN(store_should_take_every_record_kind);
     RUN(store_should_round_trip_every_column_of_every_record);

@@ -1,0 +1,49 @@
+/* check_pool.c -- the gate's per-run work on worker threads (check.h):
+ * the analysis of the runs never analysed, then each run's evaluation. */
+#include "check.h"
+
+#include "app.h"
+#include "boot.h"
+#include "run_pool.h"
+
+typedef struct check_job {
+    const cow_run_row *rows;
+    const app_thresholds *t;
+    app_verdict (*v)[TH_COUNT];
+    size_t ndone;              /* runs judged, in order */
+} check_job;
+
+static int check_work(cow_store *rd, size_t i, void *ctx, cow_err *e)
+{
+    check_job *j = ctx;
+    return app_check_run(rd, &j->rows[i], j->t, j->v[i], e);
+}
+
+static int check_done(cow_store *st, size_t i, int rc, const cow_err *we, void *ctx,
+                      cow_err *e)
+{
+    check_job *j = ctx;
+    (void)st;
+    if (rc != COW_OK) {
+        *e = *we;
+        return rc;
+    }
+    j->ndone = i + 1;
+    return COW_OK;
+}
+
+int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_thresholds *t,
+                   int jobs, app_verdict (*v)[TH_COUNT], size_t *ndone, cow_err *e)
+{
+    check_job j = {rows, t, v, 0};
+    int rc;
+
+    *ndone = 0;
+    /* the runs' analyses first, stored by this thread in run order: the
+     * evaluation below then only reads */
+    if ((rc = app_analyze_all(st, rows, n, 1, 1, COW_BOOT_RESAMPLES, jobs, e)) != COW_OK)
+        return rc;
+    rc = app_pool_run(st, n, jobs, check_work, check_done, &j, e);
+    *ndone = j.ndone;
+    return rc;
+}
