@@ -130,6 +130,18 @@ static int clilat_emit(clilat_ctx *c, const clilat_fig *f, double dur_s, cow_err
 {
     cow_rec r;
 
+    /* Laid end to end, the intervals must stay inside the capture era: an
+     * interval (estimated as count x (avg + 10 ms), or a range line) that
+     * would end after 2100 is not one of a capture's. Checked before the
+     * conversion so a huge length never overflows the clock. */
+    if (!(dur_s * 1e6 <= (double)(COW_EPOCH_MAX_S * COW_US_PER_S - c->start_us))) {
+        cow_err_at(e, c->s->name, f->line, 0);
+        return COW_FAIL(e, COW_EPARSE, "an interval of %.6g s (%lld samples) "
+                        "laid after the ones before it would end after 2100: "
+                        "not redis-cli --latency output of one capture (check "
+                        "the sample counts and the '-- N seconds range' lines)",
+                        dur_s, (long long)f->count);
+    }
     c->start_us += (int64_t)llround(dur_s * 1e6);
     r.kind = COW_REC_INTERVAL;
     r.u.interval.t_us = c->start_us;

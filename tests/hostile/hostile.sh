@@ -36,6 +36,14 @@ check "1.2 p500: ingest does not crash" test "$rc" -le 1
 check "1.2 p500: no quantile beyond 100 stored" \
     test "$(sqlite3 "$WORK/p500.db" 'SELECT count(*) FROM pctl WHERE q > 100')" = 0
 
+# --- 1 redis-cli --latency figures whose intervals, laid end to end, run
+# past 2100 (a sample count of 10^14: found by the fuzz campaign)
+d=$(mk clilat2100)
+printf '0 1 0.50 10\n0 1 0.50 20\n0 1 0.50 1\n5 9 8.0 99999999999999\n' > "$d/latency-history-$EPOCH.txt"
+run clilat2100 "$COW" ingest --db "$WORK/clilat2100.db" "$d/latency-history-$EPOCH.txt"
+check "1.4 intervals past 2100: exit 1" test "$rc" = 1
+check "1.4 ... refused with the line and reason" has "latency-history-$EPOCH.txt:4: an interval of 1.8e+12 s (99999999999999 samples) laid after the ones before it would end after 2100" "$WORK/clilat2100.out"
+
 # --- 1 INFO and hdr stamps in 1970
 d=$(mk info1970)
 printf '# Server\nserver_time_usec:1000\nprocess_id:7\n# Memory\nused_memory:100\n' > "$d/info.txt"
