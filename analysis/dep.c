@@ -72,7 +72,14 @@
  *     the group sizes only, never on the data, so the test stays exact.
  *     Nominal k above COW_TAIL_MATCH_MAX is kept (the steps are small),
  *     and so is the top-few count of 4a (k of 5: moving it moves the
- *     pooled top from stalls to the body's top and back). */
+ *     pooled top from stalls to the body's top and back).
+ *  4e. Ties: when the (k+1)-th largest pooled value is tied with values
+ *     above it, counting strictly above it counts fewer than k (none at
+ *     all when the top k + 1 are one value, e.g. stalls all clipped at one
+ *     timeout); the count is then taken at the nearer end of the block of
+ *     ties, above it or including it (including it when above it is
+ *     nothing). The block is the pooled sample's, so the test stays
+ *     exact. */
 #include "dep.h"
 
 #include <math.h>
@@ -277,6 +284,18 @@ static double pooled_threshold(const cow_group *a, const cow_group *b,
     return v;
 }
 
+/* Pooled values (a's, b's minus shift) above v (strict) or at least v. */
+static size_t pooled_count(const cow_group *a, const cow_group *b, double shift,
+                           double v, int strict)
+{
+    size_t i, c = 0;
+    for (i = a->n; i-- > 0 && (strict ? a->sorted[i] > v : a->sorted[i] >= v);)
+        c++;
+    for (i = b->n; i-- > 0 && (strict ? b->sorted[i] - shift > v : b->sorted[i] - shift >= v);)
+        c++;
+    return c;
+}
+
 /* Requirement 4 at one k. */
 static void tail_at(const cow_group *a, const cow_group *b, size_t k,
                     double shift, cow_tailtest *out)
@@ -287,6 +306,14 @@ static void tail_at(const cow_group *a, const cow_group *b, size_t k,
     if (k >= nn)
         k = nn - 1;
     out->threshold = pooled_threshold(a, b, shift, k);
+    { /* Requirement 4e: a threshold inside a block of ties */
+        size_t above = pooled_count(a, b, shift, out->threshold, 1), with;
+        if (above < k) {
+            with = pooled_count(a, b, shift, out->threshold, 0);
+            if (with < nn && (above == 0 || with - k < k - above))
+                out->threshold = pooled_threshold(a, b, shift, with);
+        }
+    }
     out->run = run_at(a->time, a->n, b->time, b->n, shift, out->threshold, g);
     for (j = 1, kk = k * COW_DEP_LEVEL_STEP; j < COW_DEP_LEVELS && kk <= nn / 2;
          j++, kk *= COW_DEP_LEVEL_STEP) {
