@@ -11,7 +11,9 @@
  * lift+drop rate, share of ?, share decided by the interval and that
  * interval's coverage, each with its Monte-Carlo standard error.
  * Alternatives: stall share 0.5% -> 2%, stalls lognormal around 10x the
- * median: the share called lift. Fleets: healthy fleets of 50 runs
+ * median: the share called lift, beside the power of an oracle that knows
+ * which samples are stalls (the ceiling of any rule at that error rate,
+ * computed exactly). Fleets: healthy fleets of 50 runs
  * through check's decision (fleet.h), old rule and Holm.
  * --quick runs a few cells (the ctest regression); --check exits 1 when
  * a target is missed (with --quick: all but the p99 power target, which
