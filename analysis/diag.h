@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "fact.h"
 #include "phase.h"
 
@@ -44,6 +45,8 @@ typedef struct cow_window_fact {
 
 /* Windows of a run remembered for comparing runs of one host. */
 #define COW_FACT_WINDOWS 16
+/* Files with a mismatched clock remembered per run. */
+#define COW_FACT_SKEWS 4
 
 typedef struct cow_run_facts {
     const char *label;    /* run label */
@@ -90,6 +93,17 @@ typedef struct cow_run_facts {
     /* absolute fork/save windows, for the cross-run overlap test */
     int64_t win_t0[COW_FACT_WINDOWS], win_t1[COW_FACT_WINDOWS];
     int nwin;
+    /* clocks: files whose span lies hours from the samples' (clock.h),
+     * the first COW_FACT_SKEWS of nskews */
+    cow_clock_skew skews[COW_FACT_SKEWS];
+    int nskews;
+    /* a server log's zone: found not to match the samples (log_zone = 1:
+     * clocks 'mismatch'), or assumed UTC while a whole-hour offset would
+     * place more of its window stamps inside the samples' span (2: text
+     * the log, num the offset, log_in0 / log_in of the stamps inside) */
+    int log_zone;
+    cow_fact log_clock;   /* text: the evidence; src: the log; num: offset s */
+    size_t log_in0, log_in;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */

@@ -11,6 +11,7 @@
 
 #include "boot.h"
 #include "diag.h"
+#include "timeconv.h"
 #include "verdict.h"
 
 /* Redis's own LATENCY DOCTOR bands for fork rate = used_memory / fork
@@ -656,6 +657,91 @@ static int ingest_refusals(const cow_run_facts *r, size_t n, size_t i, cow_findi
     return 1;
 }
 
+/* "+02:00" for an offset in seconds. */
+static void zone_text(long off, char *out, size_t cap)
+{
+    long a = off < 0 ? -off : off;
+    snprintf(out, cap, "%c%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+/* Files of a run that do not share the samples' clock, and a server log
+ * whose zone does not match (or may not match) the samples. */
+static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_run_facts *x = &r[i];
+    char z[48], a[40], b[40], off[96];
+    size_t used;
+    int k;
+
+    (void)n;
+    if (x->nskews == 0 && x->log_zone == 0)
+        return 0;
+    f->title[0] = '\0';
+    if (x->log_zone != 0) {
+        zone_text((long)x->log_clock.num, z, sizeof(z));
+        if (x->log_zone == 1)
+            snprintf(f->title, sizeof(f->title),
+                     "%.60s: the log's windows fall outside the samples' span, as if "
+                     "its local time were UTC%.6s: the run is not analysed",
+                     base_name(x->log_clock.src), z);
+        else
+            snprintf(f->title, sizeof(f->title),
+                     "%.60s: UTC assumed for the log (no UTC pair), but UTC%.6s would "
+                     "place %zu of its window stamps inside the samples' span "
+                     "instead of %zu", base_name(x->log_clock.src), z, x->log_in,
+                     x->log_in0);
+        diag_evidence(f, "log zone", x->log_clock.src, "%s", x->log_zone == 1
+                      ? "does not match the samples" : "assumed UTC");
+        diag_evidence(f, "likely zone", x->log_clock.src, "UTC%s", z);
+        if (x->log_zone == 2)
+            diag_evidence(f, "window stamps inside the samples", x->log_clock.src,
+                          "%zu as read, %zu at UTC%s", x->log_in0, x->log_in, z);
+    }
+    if (x->nskews > 0) {
+        const cow_clock_skew *s0 = &x->skews[0];
+        zone_text(s0->off_s, z, sizeof(z));
+        used = strlen(f->title);
+        snprintf(f->title + used, sizeof(f->title) - used,
+                 "%s%d file%s not on the %s clock: %.50s lies %.1f h from %.50s "
+                 "(likely offset %.6s)", used ? "; " : "", x->nskews,
+                 x->nskews == 1 ? "" : "s", s0->ref_info ? "INFO series'" : "samples'", base_name(s0->file), s0->gap_s / 3600,
+                 base_name(s0->ref), s0->kind == COW_SKEW_OTHER ? "none" : z);
+    }
+    for (k = 0; k < x->nskews && k < COW_FACT_SKEWS && f->nev + 3 <= COW_MAX_EVIDENCE; k++) {
+        const cow_clock_skew *s = &x->skews[k];
+        time_format_iso_s(s->f0_us, a, sizeof(a));
+        time_format_iso_s(s->f1_us, b, sizeof(b));
+        diag_evidence(f, "file span", s->file, "%s .. %s", a, b);
+        time_format_iso_s(s->r0_us, a, sizeof(a));
+        time_format_iso_s(s->r1_us, b, sizeof(b));
+        diag_evidence(f, s->ref_info ? "INFO series' span" : "samples' span", s->ref,
+                      "%s .. %s", a, b);
+        clock_skew_offset_text(s, off, sizeof(off));
+        diag_evidence(f, "likely offset", s->file, "%s", off);
+    }
+    if (x->log_zone != 0 && x->nskews == 0)
+        snprintf(f->advice, sizeof(f->advice),
+                 "give the log's zone with --log-tz %s (or run.json log_tz) and "
+                 "ingest the folder again: nothing is reloaded, the log's events "
+                 "move to UTC%s", z, x->log_zone == 2 ? " (if the log is UTC, "
+                 "give --log-tz +00:00 to say so)" : "");
+    else
+        snprintf(f->advice, sizeof(f->advice),
+                 "the samples' clock (without samples, the INFO series') is the "
+                 "reference: a file stamped in local time "
+                 "or by a host whose clock is off is laid hours away from the "
+                 "windows; write its stamps in UTC (or fix that host's clock) and "
+                 "ingest it again with --replace%s",
+                 x->log_zone != 0 ? "; for the log, give --log-tz" : "");
+    return 1;
+}
+
 /* A replica lagging this much (INFO slaveN lag, whole seconds) during a
  * run means the primary stalled or the link saturated. */
 #define REPLICA_LAG_WARN_S 1
@@ -717,6 +803,9 @@ static const cow_rule rules[] = {
      "transparent_hugepage/enabled is always"},
     {"ingest_refusals", COW_SEV_WARN, ingest_refusals,
      "files of the run were refused at ingest (clock, unit, bad lines)"},
+    {"clock_mismatch", COW_SEV_WARN, clock_mismatch,
+     "files of one run hours apart, or a server log's zone that does not "
+     "match the samples"},
     {"replica_lag", COW_SEV_INFO, replica_lag,
      "a replica lagged a second or more (INFO slaveN lag)"},
     {NULL, 0, NULL, NULL}

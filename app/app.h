@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clock.h"
 #include "err.h"
 #include "parser.h"
 #include "store.h"
@@ -37,7 +38,7 @@ void app_safe_streams(void);
 FILE *app_raw_stderr(void);
 /* A cow_store_wait_fn for store_open_wait: says on stderr that the
  * database is locked and that we wait. */
-void app_store_wait(void *ctx, const char *path, int timeout_ms);
+void app_store_wait(void *ctx, const char *path, const char *holder, int timeout_ms);
 /* stdout without the filter (to check it was written). */
 FILE *app_raw_stdout(void);
 
@@ -82,6 +83,24 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
  * hour mismatch is recorded, and analyze refuses the run), else UTC. */
 int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
                       int quiet, int *mismatch, cow_err *e);
+/* Then (unless quiet) print a note for each file of the run whose clock
+ * does not match the reference (app_clock_skews). */
+int app_note_skews(cow_store *st, int64_t run, int quiet, cow_err *e);
+
+/* Files of a run whose clock does not match the run's reference clock:
+ * the latency samples' (the clock the requests were timed by, which every
+ * window is laid on); a run without samples: its INFO series' (the
+ * server's own clock). A file whose span lies COW_CLOCK_GAP_S or more
+ * from the reference's is one, by path (caller frees *v). */
+int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
+                    cow_err *e);
+/* A log whose zone was assumed UTC: *doubt = 1 when a whole-hour offset
+ * (*off_s) would place more of its window stamps inside the samples' span
+ * (*k) than as read (*k0; clock_hour_better). */
+int app_log_zone_doubt(cow_store *st, int64_t run, int64_t file, long *off_s,
+                       size_t *k0, size_t *k, int *doubt, cow_err *e);
+/* What ingest prints for one: both files, their spans, the offset. */
+void app_skew_text(const cow_clock_skew *k, char *out, size_t cap);
 
 /* Print the one-line ingest summary. */
 void app_print_totals(FILE *fp, const cow_ingest_totals *tot);

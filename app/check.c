@@ -102,8 +102,7 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
 }
 
 
-/* No data for a set limit: fail closed unless it says "missing": "pass". */
-static void missing(app_verdict *x, const app_thresholds *t, int k, const char *what)
+void app_check_missing(app_verdict *x, const app_thresholds *t, int k, const char *what)
 {
     x->state = t->missing_pass[k] ? APP_PASS : APP_FAIL;
     snprintf(x->note, sizeof(x->note), "%s: cannot judge %s%s", what, app_th_keys[k],
@@ -115,7 +114,7 @@ static void judge(app_verdict *x, const app_thresholds *t, int k, double value,
 {
     x->value = value;
     if (isnan(value))
-        missing(x, t, k, unknown);
+        app_check_missing(x, t, k, unknown);
     else
         x->state = value > t->v[k] ? APP_FAIL : APP_PASS;
 }
@@ -183,7 +182,8 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
     }
     free(gb_own);
     if (rc == COW_OK && !found)
-        missing(x, t, k, base == NULL ? "no baseline samples" : "no window with samples");
+        app_check_missing(x, t, k, base == NULL ? "no baseline samples"
+                                                : "no window with samples");
     else if (rc == COW_OK)
         x->state = APP_PASS; /* the fleet's correction decides */
     return rc;
@@ -197,7 +197,7 @@ static void quantile_check(const int64_t *ts, const double *lat, size_t n, doubl
     cow_group g;
     double *own;
     if (n == 0) {
-        missing(x, t, k, "no samples");
+        app_check_missing(x, t, k, "no samples");
         return;
     }
     g = slice(ts, lat, n, INT64_MIN, INT64_MAX, &own);
@@ -246,6 +246,17 @@ static int reported_limits(cow_store *st, const cow_run_row *r, const app_thresh
     return COW_OK;
 }
 
+void app_check_clear(app_verdict out[TH_COUNT])
+{
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        out[k].state = APP_NA;
+        out[k].value = out[k].p = out[k].p_adj = out[k].n = out[k].n_eff = NAN;
+        out[k].method = NULL;
+        out[k].note[0] = '\0';
+    }
+}
+
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
@@ -255,15 +266,10 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
     int64_t *ts = NULL;
     double *lat = NULL;
     size_t n = 0;
-    int rc, k;
+    int rc;
     double v;
 
-    for (k = 0; k < TH_COUNT; k++) {
-        out[k].state = APP_NA;
-        out[k].value = out[k].p = out[k].p_adj = out[k].n = out[k].n_eff = NAN;
-        out[k].method = NULL;
-        out[k].note[0] = '\0';
-    }
+    app_check_clear(out);
     memset(&rs, 0, sizeof(rs));
     if ((rc = facts_load(st, r, &f, e)) != COW_OK ||
         (rc = store_load_results(st, r->id, &rs, e)) != COW_OK ||
@@ -302,7 +308,7 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
         snprintf(out[TH_THP].note, sizeof(out[TH_THP].note), "AnonHugePages %.0f bytes",
                  f.anon_huge.num);
     } else if (t->v[TH_THP] != 0) {
-        missing(&out[TH_THP], t, TH_THP, "no smaps captured");
+        app_check_missing(&out[TH_THP], t, TH_THP, "no smaps captured");
     } else {
         out[TH_THP].state = APP_PASS;
         snprintf(out[TH_THP].note, sizeof(out[TH_THP].note), "no smaps captured");
@@ -337,4 +343,12 @@ size_t app_check_correct(app_verdict (*v)[TH_COUNT], size_t n, const app_thresho
     free(adj);
     free(fail);
     return m;
+}
+
+int app_check_failed(const app_verdict v[TH_COUNT], const app_thresholds *t)
+{
+    int k, failed = 0;
+    for (k = 0; k < TH_COUNT; k++)
+        failed |= t->set[k] && v[k].state == APP_FAIL;
+    return failed;
 }

@@ -5,6 +5,7 @@
 
 #include "err.h"
 #include "store.h"
+#include "triage.h"
 
 enum { TH_P999_LIFT, TH_P99_LIFT, TH_P99, TH_P999, TH_COW, TH_FORK, TH_THP, TH_MIN_N, TH_COUNT };
 
@@ -50,5 +51,58 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
 #define APP_CHECK_ALPHA 0.05
 size_t app_check_correct(app_verdict (*v)[TH_COUNT], size_t n, const app_thresholds *t,
                          int method);
+
+/* Every verdict n/a, no value, no p-value. */
+void app_check_clear(app_verdict out[TH_COUNT]);
+
+/* x has no data for limit k: fail closed ("WHAT: cannot judge KEY")
+ * unless the limit says "missing": "pass". */
+void app_check_missing(app_verdict *x, const app_thresholds *t, int k, const char *what);
+
+/* 1 when verdicts v fail a set limit of t. */
+int app_check_failed(const app_verdict v[TH_COUNT], const app_thresholds *t);
+
+/* ---- the fleet: every run, then every host with several runs (check_fleet.c) */
+
+/* A host with several runs, judged once on their pooled samples. */
+typedef struct app_host_check {
+    const char *host;      /* borrowed from the rows */
+    size_t *runs;          /* indexes of its runs in the rows, owned */
+    size_t nruns;
+} app_host_check;
+
+typedef struct app_fleet_check {
+    int method;            /* enum cow_fleet_method */
+    size_t n;              /* runs judged (fewer than asked when an error stopped) */
+    app_verdict (*v)[TH_COUNT]; /* per run */
+    int *failed;           /* per run: fails a set limit */
+    int nfailed;
+    size_t m;              /* comparisons of the runs' family */
+    app_host_check *h;     /* hosts with two runs or more, in order of first run */
+    size_t nh;
+    app_verdict (*hv)[TH_COUNT]; /* per host */
+    int *hfailed;
+    int nhfailed;
+    size_t mh;             /* comparisons of the hosts' family */
+    app_triage tri;        /* what the failing runs share */
+    int64_t evaluated_us;  /* when (UTC epoch us) */
+} app_fleet_check;
+
+/* Judge every run rows[0..n) (app_check_run), correct over runs x latency
+ * limits; then every host with two runs or more on their pooled samples
+ * (baselines with baselines, windows with windows, whole runs for the
+ * quantile limits; the worst run's value for COW, fork and THP, the sum
+ * for min_samples), corrected over hosts x latency limits, a family of
+ * its own; then the triage of the runs. On error out->n says how many
+ * runs were judged. jobs: runs judged at once (0: one per core). Release
+ * with app_check_fleet_release. */
+int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
+                    const app_thresholds *t, int method, int jobs, app_fleet_check *out,
+                    cow_err *e);
+void app_check_fleet_release(app_fleet_check *fc);
+
+/* Replace the checks table (schemas/010_checks.sql) by fc's verdicts. */
+int app_check_save(cow_store *st, const cow_run_row *rows, const app_thresholds *t,
+                   const app_fleet_check *fc, cow_err *e);
 
 #endif

@@ -6,11 +6,31 @@
 
 #include "clock.h"
 #include "app.h"
+#include "mem.h"
+#include "timeconv.h"
 
 static void fmt_off(long off, char *buf, size_t n)
 {
     long a = off < 0 ? -off : off;
     snprintf(buf, n, "UTC%c%02ld:%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+}
+
+int app_log_zone_doubt(cow_store *st, int64_t run, int64_t file, long *off_s,
+                       size_t *k0, size_t *k, int *doubt, cow_err *e)
+{
+    int64_t *t = NULL, t_first = 0, t_last = 0;
+    size_t ns = 0;
+    int rc, nsamples = 0;
+
+    *doubt = 0;
+    if ((rc = store_window_starts(st, file, &t, &ns, e)) != COW_OK ||
+        (rc = store_sample_bounds(st, run, &nsamples, &t_first, &t_last, e)) != COW_OK) {
+        free(t);
+        return rc;
+    }
+    *doubt = nsamples > 0 && clock_hour_better(t, ns, t_first, t_last, off_s, k0, k);
+    free(t);
+    return COW_OK;
 }
 
 /* Infer the offset of one log from its pairs; else check its windows
@@ -20,10 +40,10 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     cow_clock_pair *p = NULL;
     double *d = NULL, *tol = NULL;
     int64_t *t = NULL, t_first = 0, t_last = 0;
-    size_t n = 0, i, agree = 0, ns = 0, nsamples = 0;
+    size_t n = 0, i, agree = 0, ns = 0, nsamples = 0, k0 = 0, k = 0;
     long off = 0, which;
     char ev[400], z[48];
-    int rc;
+    int rc, doubt = 0;
 
     if ((rc = store_clock_pairs(st, run, file, &p, &n, e)) != COW_OK)
         return rc;
@@ -71,6 +91,16 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
         return store_clock_set(st, run, file, "mismatch", 1, off, ev, e);
     }
     free(t);
+    if ((rc = app_log_zone_doubt(st, run, file, &off, &k0, &k, &doubt, e)) != COW_OK)
+        return rc;
+    if (doubt) {
+        fmt_off(off, z, sizeof(z));
+        snprintf(ev, sizeof(ev), "UTC assumed: no --log-tz / run.json log_tz and no "
+                 "pair of a UTC source and a log line; but %s would place %zu of "
+                 "the log's window stamps inside the samples' span instead of %zu: "
+                 "give --log-tz if the log is in local time", z, k, k0);
+        return store_clock_set(st, run, file, "assumed", 1, 0, ev, e);
+    }
     return store_clock_set(st, run, file, "assumed", 1, 0,
                            "UTC assumed: no --log-tz / run.json log_tz and no "
                            "pair of a UTC source and a log line", e);
@@ -149,5 +179,115 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
             }
     free(rows);
     free(files);
+    return COW_OK;
+}
+
+/* "a.csv" or "a.csv .. b.csv" when the first and last sample differ. */
+static void ref_name(const char *first, const char *last, char *out, size_t cap)
+{
+    if (strcmp(first, last) == 0)
+        snprintf(out, cap, "%s", first);
+    else
+        snprintf(out, cap, "%.75s .. %.75s", first, last);
+}
+
+int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
+                    cow_err *e)
+{
+    cow_file_span *sp = NULL;
+    size_t nsp = 0, i, cap = 0;
+    int64_t r0 = 0, r1 = 0;
+    char first[512], last[512], ref[160];
+    int rc, info_ref = 0, nsamples = 0;
+
+    *v = NULL;
+    *n = 0;
+    if ((rc = store_sample_bounds(st, run, &nsamples, &r0, &r1, e)) != COW_OK ||
+        (rc = store_file_spans(st, run, &sp, &nsp, e)) != COW_OK)
+        return rc;
+    if (nsamples > 0) {
+        if ((rc = store_sample_files(st, run, first, last, sizeof(first), e)) != COW_OK) {
+            free(sp);
+            return rc;
+        }
+        ref_name(first, last, ref, sizeof(ref));
+    } else {
+        /* no samples: the server's INFO clock is the reference */
+        first[0] = last[0] = '\0';
+        for (i = 0; i < nsp; i++) {
+            if (strcmp(sp[i].parser, "redis-info") != 0)
+                continue;
+            if (!info_ref) {
+                r0 = sp[i].t0_us;
+                r1 = sp[i].t1_us;
+                snprintf(first, sizeof(first), "%s", sp[i].path);
+            }
+            r0 = sp[i].t0_us < r0 ? sp[i].t0_us : r0;
+            r1 = sp[i].t1_us > r1 ? sp[i].t1_us : r1;
+            snprintf(last, sizeof(last), "%s", sp[i].path);
+            info_ref = 1;
+        }
+        if (!info_ref) {
+            free(sp);
+            return COW_OK;
+        }
+        ref_name(first, last, ref, sizeof(ref));
+    }
+    for (i = 0; i < nsp; i++) {
+        cow_clock_skew k;
+        if (info_ref && strcmp(sp[i].parser, "redis-info") == 0)
+            continue;
+        memset(&k, 0, sizeof(k));
+        k.kind = clock_skew(r0, r1, sp[i].t0_us, sp[i].t1_us, &k.off_s, &k.gap_s);
+        if (k.kind == COW_SKEW_NONE)
+            continue;
+        snprintf(k.file, sizeof(k.file), "%.159s", sp[i].path);
+        snprintf(k.ref, sizeof(k.ref), "%s", ref);
+        k.ref_info = info_ref;
+        k.f0_us = sp[i].t0_us;
+        k.f1_us = sp[i].t1_us;
+        k.r0_us = r0;
+        k.r1_us = r1;
+        *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
+        (*v)[(*n)++] = k;
+    }
+    free(sp);
+    return COW_OK;
+}
+
+void app_skew_text(const cow_clock_skew *k, char *out, size_t cap)
+{
+    char f0[40], f1[40], r0[40], r1[40], off[96], gap[40];
+    time_format_iso_s(k->f0_us, f0, sizeof(f0));
+    time_format_iso_s(k->f1_us, f1, sizeof(f1));
+    time_format_iso_s(k->r0_us, r0, sizeof(r0));
+    time_format_iso_s(k->r1_us, r1, sizeof(r1));
+    clock_skew_offset_text(k, off, sizeof(off));
+    if (k->gap_s >= 86400)
+        snprintf(gap, sizeof(gap), "%.1f days", k->gap_s / 86400);
+    else
+        snprintf(gap, sizeof(gap), "%ld h %02ld min", (long)k->gap_s / 3600,
+                 (long)k->gap_s / 60 % 60);
+    snprintf(out, cap, "%s (%s .. %s) lies %s from %s (%s .. %s): likely offset %s",
+             k->file, f0, f1, gap, k->ref, r0, r1, off);
+}
+
+int app_note_skews(cow_store *st, int64_t run, int quiet, cow_err *e)
+{
+    cow_clock_skew *k = NULL;
+    size_t n = 0, i;
+    char line[1024];
+    int rc;
+
+    if (quiet)
+        return COW_OK;
+    if ((rc = app_clock_skews(st, run, &k, &n, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < n; i++) {
+        app_skew_text(&k[i], line, sizeof(line));
+        printf("  clock: %s; its stamps are kept as they are (cowtail doctor: "
+               "clock_mismatch)\n", line);
+    }
+    free(k);
     return COW_OK;
 }

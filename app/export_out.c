@@ -289,6 +289,8 @@ static void keep_key(cow_xout *o, const cow_xval *host, const cow_xval *run)
     put_sql_str(h, sizeof(h), host->s);
     put_sql_str(r, sizeof(r), run->s);
     snprintf(key, sizeof(key), "(%s,%s)", h, r);
+    if (o->nkeys > 0 && strcmp(o->keys[o->nkeys - 1], key) == 0)
+        return; /* a host's checks come one after the other */
     if (o->nkeys == o->capkeys)
         o->keys = xgrow(o->keys, sizeof(*o->keys), o->nkeys + 1, &o->capkeys);
     o->keys[o->nkeys++] = xstrdup(key);
@@ -331,7 +333,10 @@ int xout_row(void *ctx, const char *const *cols, const cow_xval *v, int n)
     int i;
 
     if (o->ch) {
-        if (strcmp(o->table, "runs") == 0 && n >= 2)
+        /* the runs exported, and the hosts judged as a whole (run '') */
+        if (n >= 2 && (strcmp(o->table, "runs") == 0 ||
+                       (strcmp(o->table, "checks") == 0 && v[1].type == COW_XTEXT &&
+                        v[1].n == 0)))
             keep_key(o, &v[0], &v[1]);
         if (o->cols[0] == '\0') { /* the INSERT names the columns, in this order */
             size_t used = 0;

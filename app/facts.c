@@ -389,6 +389,47 @@ static int reported_facts(cow_store *st, const cow_run_row *r, cow_run_facts *f,
     return COW_OK;
 }
 
+/* Files off the samples' clock, and the server logs' zones. */
+static int clock_facts(cow_store *st, const cow_run_row *r, cow_run_facts *f,
+                       cow_err *e)
+{
+    cow_clock_skew *k = NULL;
+    cow_clock_row *rows = NULL;
+    size_t n = 0, nrows = 0, i;
+    int rc;
+
+    if ((rc = app_clock_skews(st, r->id, &k, &n, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < n && i < COW_FACT_SKEWS; i++)
+        f->skews[i] = k[i];
+    f->nskews = (int)n;
+    free(k);
+    if ((rc = store_clock_list(st, r->id, &rows, &nrows, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < nrows && f->log_zone == 0 && rc == COW_OK; i++) {
+        long off = 0;
+        int doubt = 0;
+        if (strcmp(rows[i].decided, "mismatch") == 0) {
+            f->log_zone = 1;
+            off = rows[i].off_s;
+        } else if (strcmp(rows[i].decided, "assumed") == 0) {
+            rc = app_log_zone_doubt(st, r->id, rows[i].file, &off, &f->log_in0,
+                                    &f->log_in, &doubt, e);
+            if (doubt)
+                f->log_zone = 2;
+        }
+        if (f->log_zone != 0) {
+            f->log_clock.known = 1;
+            f->log_clock.num = (double)off;
+            snprintf(f->log_clock.text, sizeof(f->log_clock.text), "%s",
+                     rows[i].decided);
+            snprintf(f->log_clock.src, sizeof(f->log_clock.src), "%.199s", rows[i].path);
+        }
+    }
+    free(rows);
+    return rc;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
@@ -447,9 +488,10 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_refusals(st, r->label, &f->refused, e)) ||
         (rc = store_fact_info_sub_max(st, r->id, "slave", "lag", &f->replica_lag, e)))
         return rc;
-    if (!f->anon_huge.known)
-        rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e);
-    return rc;
+    if (!f->anon_huge.known &&
+        (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
+        return rc;
+    return clock_facts(st, r, f, e);
 }
 
 /* Latencies of every run like `like`, pooled and sorted (caller frees). */

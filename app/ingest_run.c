@@ -758,7 +758,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         tot->runs += touched;
         if (last_run != 0) {
             int mismatch = 0;
-            if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK) {
+            if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK ||
+                app_note_skews(st, last_run, fl->quiet, &e) != COW_OK) {
                 app_error(&e);
                 ahead_stop(ahead);
                 free(files);

@@ -109,10 +109,14 @@ void app_errorf(const char *fmt, ...)
     va_end(ap);
 }
 
-void app_store_wait(void *ctx, const char *path, int timeout_ms)
+void app_store_wait(void *ctx, const char *path, const char *holder, int timeout_ms)
 {
+    char t[48];
     (void)ctx;
-    app_errorf("%s: locked by another writer (another cowtail ingest or "
-               "report?): waiting for it, up to %d minutes", path,
-               timeout_ms / 60000);
+    store_timeout_text(timeout_ms, t, sizeof(t));
+    if (holder[0])
+        app_errorf("%s: locked by %s: waiting for it, up to %s", path, holder, t);
+    else
+        app_errorf("%s: locked by another writer (another cowtail ingest or "
+                   "report?): waiting for it, up to %s", path, t);
 }

@@ -14,6 +14,7 @@
 #include "app.h"
 #include "doctor.h"
 #include "facts.h"
+#include "fleet.h"
 #include "mem.h"
 #include "outfile.h"
 #include "report_book.h"
@@ -152,6 +153,11 @@ static int write_summary(app_report *j, cow_err *e)
     in.ncharts = j->nch;
     in.seed = j->seed;
     in.resamples = j->resamples;
+    if (j->has_fleet) {
+        in.fleet = &j->fleet;
+        in.th = &j->th;
+        in.fleet_path = j->thresholds;
+    }
     rc = report_summary_write(j->st, &in, o.fp, e);
     if (rc != COW_OK) {
         outfile_abort(&o);
@@ -196,12 +202,24 @@ int app_report_write(app_report *j, cow_err *e)
         return COW_OK;
     if ((rc = prepare(j, e)) != COW_OK)
         return rc;
+    /* a fleet: the check's verdicts and what the failing runs share */
+    if (j->thresholds != NULL && j->n >= 2) {
+        if ((rc = app_load_thresholds(j->thresholds, &j->th, e)) != COW_OK)
+            return rc;
+        j->has_fleet = 1; /* released with the report, also after an error */
+        if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, 0,
+                                  &j->fleet, e)) != COW_OK)
+            return rc;
+    }
     return write_outputs(j, e);
 }
 
 void app_report_release(app_report *j)
 {
     diag_release(&j->fs);
+    if (j->has_fleet)
+        app_check_fleet_release(&j->fleet);
+    j->has_fleet = 0;
     free(j->charts);
     store_free_runs(j->rows, j->n);
     j->fs.v = NULL;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "diag.h"
 #include "err.h"
 #include "report_charts.h"
@@ -34,6 +35,9 @@ typedef struct app_report {
     const char *trade_scenario;
     report_chart *charts;        /* charts written or skipped */
     size_t nch;
+    app_thresholds th;           /* --thresholds over several runs: */
+    app_fleet_check fleet;       /* the fleet check of summary.md */
+    int has_fleet;
 } app_report;
 
 /* The file report writes into its folder: a folder holding it was written

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "facts.h"
+#include "fleet.h"
 #include "label.h"
 #include "mem.h"
 #include "pct.h"
@@ -421,6 +422,84 @@ static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
     return COW_OK;
 }
 
+/* The limits a run or host fails, "max_fork_ms 20.191 > 15, ..." */
+static void failing_limits(const app_thresholds *t, const app_verdict *v, char *buf,
+                           size_t n)
+{
+    size_t used = 0;
+    int k;
+    buf[0] = '\0';
+    for (k = 0; k < TH_COUNT && used < n; k++) {
+        char val[32] = "?";
+        if (!t->set[k] || v[k].state != APP_FAIL)
+            continue;
+        if (!isnan(v[k].value))
+            snprintf(val, sizeof(val), "%.3f", v[k].value);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g)", used ? ", " : "",
+                                 app_th_keys[k], val, t->v[k]);
+    }
+}
+
+/* report --thresholds over several runs: which runs and hosts fail, and
+ * what the failing runs share (check.h, triage.h). */
+static void fleet_check(const report_summary_in *in, FILE *fp)
+{
+    const app_fleet_check *fc = in->fleet;
+    char why[600];
+    size_t i, j;
+    int a;
+
+    if (fc == NULL)
+        return;
+    fprintf(fp, "## Fleet check\n\n"
+                "Limits of %s, judged as `cowtail check` judges them (%s over %zu "
+                "comparisons, runs x latency limits): %d of %zu runs fail",
+            md_code(in->fleet_path), fc->method == COW_FLEET_BH ? "Benjamini-Hochberg" : "Holm",
+            fc->m, fc->nfailed, fc->n);
+    if (fc->nh > 0)
+        fprintf(fp, "; %d of %zu hosts with several runs, each judged once on its pooled "
+                    "runs, fail", fc->nhfailed, fc->nh);
+    fprintf(fp, ".\n\n");
+    if (fc->nfailed > 0) {
+        fprintf(fp, "| failing run | host | limits failed |\n| --- | --- | --- |\n");
+        for (i = 0; i < fc->n; i++) {
+            if (!fc->failed[i])
+                continue;
+            failing_limits(in->th, fc->v[i], why, sizeof(why));
+            fprintf(fp, "| %s | %s | %s |\n", md(in->rows[i].label),
+                    in->rows[i].host ? md(in->rows[i].host) : "-", md(why));
+        }
+        fprintf(fp, "\n");
+    }
+    if (fc->nhfailed > 0) {
+        fprintf(fp, "| failing host | runs | limits failed |\n| --- | ---: | --- |\n");
+        for (i = 0; i < fc->nh; i++) {
+            if (!fc->hfailed[i])
+                continue;
+            failing_limits(in->th, fc->hv[i], why, sizeof(why));
+            fprintf(fp, "| %s | %zu | %s |\n", md(fc->h[i].host), fc->h[i].nruns, md(why));
+        }
+        fprintf(fp, "\n");
+    }
+    if (fc->tri.failing == 0)
+        return;
+    fprintf(fp, "### What the failing runs share\n\n"
+                "Runs per value, failing/passing (%d/%d in all). Separation: the largest "
+                "share of a value among the failing runs minus its share among the passing "
+                "runs; the attribute that separates best comes first.\n\n"
+                "| attribute | separation | values (failing/passing) |\n"
+                "| --- | ---: | --- |\n", fc->tri.failing, fc->tri.passing);
+    for (a = 0; a < fc->tri.nattr; a++) {
+        const app_triage_row *r = &fc->tri.a[a];
+        fprintf(fp, "| %s | %+.2f | ", app_triage_names[r->attr], r->separation);
+        for (j = 0; j < r->nv; j++)
+            fprintf(fp, "%s%s %d/%d", j ? ", " : "", md(r->v[j].value), r->v[j].failing,
+                    r->v[j].passing);
+        fprintf(fp, " |\n");
+    }
+    fprintf(fp, "\n");
+}
+
 int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                          cow_err *e)
 {
@@ -438,6 +517,7 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
         md_release();
         return rc;
     }
+    fleet_check(in, fp);
     tradeoff(in, fp);
     charts(in, fp);
     fprintf(fp, "## Caveats\n\n"

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "check.h"
 #include "store.h"
 #include "tradeoff.h"
 
@@ -27,6 +28,11 @@ typedef struct report_summary_in {
     size_t ncharts;
     uint64_t seed;              /* bootstrap seed of the analysis */
     int resamples;              /* its R */
+    /* report --thresholds over several runs: the fleet check and its
+     * limits (fleet_path the file); NULL otherwise */
+    const app_fleet_check *fleet;
+    const app_thresholds *th;
+    const char *fleet_path;
 } report_summary_in;
 
 /* Write the summary to fp. Returns 0 or an error (write failure). */

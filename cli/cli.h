@@ -35,8 +35,15 @@ int cli_exit_for(int code);
 /* Common option parsing help: the default database path. */
 #define COW_DEFAULT_DB "cowtail.db"
 
+/* Open (or create) database db, a writer waiting for another as long as
+ * COWTAIL_LOCK_TIMEOUT says (a duration; default 10 minutes) and saying
+ * who holds the lock. Prints the error and returns EXIT_USAGE for a bad
+ * COWTAIL_LOCK_TIMEOUT, EXIT_IO on a database error, EXIT_OK otherwise. */
+int cli_store_open(const char *db, cow_store **st);
+
 /* Open an existing database and list its runs, for the commands that read
- * (runs, analyze, doctor, diff, tradeoff). Prints the error and returns
+ * (runs, analyze, doctor, diff, tradeoff, rejects, export): on a full file
+ * system they still read (store_open_read). Prints the error and returns
  * EXIT_USAGE when the file does not exist (nothing was ingested there),
  * EXIT_IO on a database error, EXIT_OK otherwise. */
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n);

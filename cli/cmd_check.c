@@ -28,19 +28,31 @@ const char *const cmd_check_usage[] = {
     "one-sided p-value of \"over the limit\" and fails when that p-value,",
     "adjusted over every run and latency limit (Holm: family-wise 5%;",
     "--fdr: Benjamini-Hochberg, false discovery rate 5%), is <= 0.05.",
-    "Prints one line per run and check (or --json).",
+    "Prints one line per run and check; then every host (run.json host)",
+    "with two runs or more, judged once on its runs pooled (baselines with",
+    "baselines, windows with windows; hosts x latency limits corrected as a",
+    "family of their own); then the triage: what the failing runs share",
+    "that the passing ones do not (server version, kernel, THP mode and",
+    "whether THP backs the heap, vm.overcommit_memory, repl-diskless-sync,",
+    "dataset size, keys, host), as failing/passing runs per value, attributes",
+    "ordered by the largest share of a value among failing runs minus its",
+    "share among passing runs. The verdicts replace the database's checks",
+    "table (cowtail export sends it).",
     "",
     "  --thresholds FILE  the limits (required; report --thresholds reads the",
     "                     same file the same way)",
     "  --db FILE          database (default cowtail.db)",
-    "  --json             an array, one object per run: run, host, result,",
-    "                     checks [{check, result, value, limit, detail}]",
+    "  --json             an object: runs [{run, host, result, checks [{check,",
+    "                     result, value, limit, detail, p, p_adjusted...}]],",
+    "                     hosts [{host, runs, result, checks}], triage",
+    "                     [{attribute, separation, values [{value, failing,",
+    "                     passing}]}]",
     "  --fdr              adjust the p-values by Benjamini-Hochberg (false",
     "                     discovery rate) instead of Holm (family-wise)",
     CLI_JOBS_HELP,
     "",
-    "exit: 0 every run passes; 1 a run fails; 2 unusable input (bad",
-    "thresholds file, no runs); 3 database or file system error.",
+    "exit: 0 every run and host passes; 1 a run or a host fails; 2 unusable",
+    "input (bad thresholds file, no runs); 3 database or file system error.",
     NULL
 };
 
@@ -57,17 +69,12 @@ static void json_num(cJSON *o, const char *k, double v)
         cJSON_AddNumberToObject(o, k, v);
 }
 
-static cJSON *run_json(const cow_run_row *r, const app_thresholds *t,
-                       const app_verdict *v, int failed, int method, size_t m)
+static cJSON *checks_json(const app_thresholds *t, const app_verdict *v, int method,
+                          size_t m)
 {
-    cJSON *ro = cJSON_CreateObject(), *cs = cJSON_CreateArray();
+    cJSON *cs = cJSON_CreateArray();
     int k;
 
-    cJSON_AddStringToObject(ro, "run", r->label);
-    if (r->host)
-        cJSON_AddStringToObject(ro, "host", r->host);
-    else
-        cJSON_AddNullToObject(ro, "host");
     for (k = 0; k < TH_COUNT; k++) {
         cJSON *x;
         if (!t->set[k])
@@ -94,13 +101,74 @@ static cJSON *run_json(const cow_run_row *r, const app_thresholds *t,
         cJSON_AddNumberToObject(x, "comparisons", (double)m);
         cJSON_AddItemToArray(cs, x);
     }
-    cJSON_AddStringToObject(ro, "result", failed ? "fail" : "pass");
-    cJSON_AddItemToObject(ro, "checks", cs);
-    return ro;
+    return cs;
 }
 
-static void run_text(const cow_run_row *r, const app_thresholds *t, const app_verdict *v,
-                     int method)
+static void json_str(cJSON *o, const char *k, const char *s)
+{
+    if (s)
+        cJSON_AddStringToObject(o, k, s);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+/* {"runs": [...], "hosts": [...], "triage": [...], ...} */
+static cJSON *fleet_json(const cow_run_row *rows, const app_thresholds *t,
+                         const app_fleet_check *fc)
+{
+    cJSON *out = cJSON_CreateObject(), *runs = cJSON_CreateArray(),
+          *hosts = cJSON_CreateArray(), *tri = cJSON_CreateArray();
+    size_t i, j;
+    int a;
+
+    for (i = 0; i < fc->n; i++) {
+        cJSON *ro = cJSON_CreateObject();
+        cJSON_AddStringToObject(ro, "run", rows[i].label);
+        json_str(ro, "host", rows[i].host);
+        cJSON_AddStringToObject(ro, "result", fc->failed[i] ? "fail" : "pass");
+        cJSON_AddItemToObject(ro, "checks", checks_json(t, fc->v[i], fc->method, fc->m));
+        cJSON_AddItemToArray(runs, ro);
+    }
+    for (i = 0; i < fc->nh; i++) {
+        cJSON *ho = cJSON_CreateObject(), *hr = cJSON_CreateArray();
+        cJSON_AddStringToObject(ho, "host", fc->h[i].host);
+        for (j = 0; j < fc->h[i].nruns; j++)
+            cJSON_AddItemToArray(hr, cJSON_CreateString(rows[fc->h[i].runs[j]].label));
+        cJSON_AddItemToObject(ho, "runs", hr);
+        cJSON_AddStringToObject(ho, "result", fc->hfailed[i] ? "fail" : "pass");
+        cJSON_AddItemToObject(ho, "checks", checks_json(t, fc->hv[i], fc->method, fc->mh));
+        cJSON_AddItemToArray(hosts, ho);
+    }
+    for (a = 0; a < fc->tri.nattr; a++) {
+        const app_triage_row *r = &fc->tri.a[a];
+        cJSON *ao = cJSON_CreateObject(), *vs = cJSON_CreateArray();
+        cJSON_AddStringToObject(ao, "attribute", app_triage_keys[r->attr]);
+        cJSON_AddStringToObject(ao, "name", app_triage_names[r->attr]);
+        cJSON_AddNumberToObject(ao, "separation", r->separation);
+        for (j = 0; j < r->nv; j++) {
+            cJSON *vo = cJSON_CreateObject();
+            cJSON_AddStringToObject(vo, "value", r->v[j].value);
+            cJSON_AddNumberToObject(vo, "failing", r->v[j].failing);
+            cJSON_AddNumberToObject(vo, "passing", r->v[j].passing);
+            cJSON_AddNumberToObject(vo, "separation", r->v[j].separation);
+            cJSON_AddItemToArray(vs, vo);
+        }
+        cJSON_AddItemToObject(ao, "values", vs);
+        cJSON_AddItemToArray(tri, ao);
+    }
+    cJSON_AddStringToObject(out, "correction", fleet_method_name(fc->method));
+    cJSON_AddNumberToObject(out, "comparisons", (double)fc->m);
+    cJSON_AddNumberToObject(out, "failing", fc->nfailed);
+    cJSON_AddNumberToObject(out, "passing", (double)fc->n - fc->nfailed);
+    cJSON_AddItemToObject(out, "runs", runs);
+    cJSON_AddNumberToObject(out, "host_comparisons", (double)fc->mh);
+    cJSON_AddItemToObject(out, "hosts", hosts);
+    cJSON_AddItemToObject(out, "triage", tri);
+    return out;
+}
+
+static void verdict_text(const char *label, const app_thresholds *t, const app_verdict *v,
+                         int method)
 {
     int k;
     for (k = 0; k < TH_COUNT; k++) {
@@ -112,55 +180,112 @@ static void run_text(const cow_run_row *r, const app_thresholds *t, const app_ve
         if (!isnan(v[k].p))
             snprintf(pv, sizeof(pv), "; p %.3g, %s-adjusted %.3g", v[k].p,
                      method == COW_FLEET_BH ? "BH" : "Holm", v[k].p_adj);
-        printf("%-32s %-18s %-5s %12s  limit %g%s%s%s\n", r->label, app_th_keys[k],
+        printf("%-32s %-18s %-5s %12s  limit %g%s%s%s\n", label, app_th_keys[k],
                state_name(v[k].state), val, t->v[k], v[k].note[0] ? "; " : "", v[k].note,
                pv);
     }
 }
 
-/* Evaluate and print every run; *failed counts the runs that fail. */
+static const char *method_text(int method)
+{
+    return method == COW_FLEET_BH ? "Benjamini-Hochberg (false discovery rate)"
+                                  : "Holm (family-wise error)";
+}
+
+static void hosts_text(const app_thresholds *t, const app_fleet_check *fc)
+{
+    size_t i;
+    if (fc->nh == 0) {
+        printf("hosts: none has two runs or more; each run above is its host's judgement\n");
+        return;
+    }
+    printf("%-32s %-18s %-5s %12s  %s\n", "host (runs pooled)", "check", "", "value",
+           "detail");
+    for (i = 0; i < fc->nh; i++) {
+        char label[64];
+        snprintf(label, sizeof(label), "%.40s (%zu runs)", fc->h[i].host, fc->h[i].nruns);
+        verdict_text(label, t, fc->hv[i], fc->method);
+    }
+    printf("%s over %zu comparisons (hosts x latency limits), a family of its own: a host "
+           "with several runs is judged once, baselines pooled with baselines and windows "
+           "with windows\n", method_text(fc->method), fc->mh);
+}
+
+/* At most this many values of an attribute on its text line. */
+#define TRIAGE_SHOWN 6
+
+static void triage_text(const app_triage *tr)
+{
+    int a;
+    if (tr->failing == 0) {
+        printf("triage: no run fails\n");
+        return;
+    }
+    printf("triage: what the %d failing run%s share%s that the %d passing do not "
+           "(runs per value, failing/passing; attributes by separation: the largest share "
+           "of a value among failing runs minus its share among passing runs)\n",
+           tr->failing, tr->failing == 1 ? "" : "s", tr->failing == 1 ? "s" : "",
+           tr->passing);
+    for (a = 0; a < tr->nattr; a++) {
+        const app_triage_row *r = &tr->a[a];
+        size_t j;
+        int rf = 0, rp = 0;
+        printf("  %-22s %+.2f ", app_triage_names[r->attr], r->separation);
+        for (j = 0; j < r->nv; j++) {
+            if (j < TRIAGE_SHOWN) {
+                printf("%s %s %d/%d", j ? "," : "", r->v[j].value, r->v[j].failing,
+                       r->v[j].passing);
+                continue;
+            }
+            rf += r->v[j].failing;
+            rp += r->v[j].passing;
+        }
+        if (r->nv > TRIAGE_SHOWN)
+            printf(", %zu more value%s %d/%d", r->nv - TRIAGE_SHOWN,
+                   r->nv - TRIAGE_SHOWN == 1 ? "" : "s", rf, rp);
+        printf("\n");
+    }
+}
+
+/* Evaluate and print every run and host; *failed counts the runs and
+ * hosts that fail. */
 static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
-                      const app_thresholds *t, int json, int method, int *failed)
+                      const app_thresholds *t, int json, int method, int jobs,
+                      int *failed, int *hfailed, size_t *nhosts)
 {
     cow_err e = COW_ERR_INIT;
-    cJSON *out = json ? cJSON_CreateArray() : NULL;
-    app_verdict (*v)[TH_COUNT] = xcalloc(n ? n : 1, sizeof(*v));
-    size_t i, m;
-    int k, code = EXIT_OK;
+    app_fleet_check fc;
+    size_t i;
+    int code = EXIT_OK;
 
-    for (i = 0; i < n; i++)
-        if (app_check_run(st, &rows[i], t, v[i], &e) != COW_OK) {
-            cli_error(&e);
-            code = EXIT_IO;
-            n = i;
-            break;
-        }
-    m = app_check_correct(v, n, t, method);
-    if (!json)
-        printf("%-32s %-18s %-5s %12s  %s\n", "run", "check", "", "value", "detail");
-    for (i = 0; i < n; i++) {
-        int run_failed = 0;
-        for (k = 0; k < TH_COUNT; k++)
-            run_failed |= t->set[k] && v[i][k].state == APP_FAIL;
-        *failed += run_failed;
-        if (json)
-            cJSON_AddItemToArray(out, run_json(&rows[i], t, v[i], run_failed, method, m));
-        else
-            run_text(&rows[i], t, v[i], method);
+    if (app_check_fleet(st, rows, n, t, method, jobs, &fc, &e) != COW_OK ||
+        app_check_save(st, rows, t, &fc, &e) != COW_OK) {
+        cli_error(&e);
+        code = EXIT_IO;
     }
-    if (!json && code == EXIT_OK)
-        printf("%s over %zu comparisons (runs x latency limits): a latency limit fails "
-               "when its adjusted p-value is <= %.2f; the other limits compare the "
-               "value with the limit\n",
-               method == COW_FLEET_BH ? "Benjamini-Hochberg (false discovery rate)"
-                                      : "Holm (family-wise error)", m, APP_CHECK_ALPHA);
+    *failed = fc.nfailed;
+    *hfailed = fc.nhfailed;
+    *nhosts = fc.nh;
     if (json) {
+        cJSON *out = fleet_json(rows, t, &fc);
         int jc = cli_print_json(out);
         if (code == EXIT_OK)
             code = jc;
         cJSON_Delete(out);
+        app_check_fleet_release(&fc);
+        return code;
     }
-    free(v);
+    printf("%-32s %-18s %-5s %12s  %s\n", "run", "check", "", "value", "detail");
+    for (i = 0; i < fc.n; i++)
+        verdict_text(rows[i].label, t, fc.v[i], method);
+    if (code == EXIT_OK) {
+        printf("%s over %zu comparisons (runs x latency limits): a latency limit fails "
+               "when its adjusted p-value is <= %.2f; the other limits compare the "
+               "value with the limit\n", method_text(method), fc.m, APP_CHECK_ALPHA);
+        hosts_text(t, &fc);
+        triage_text(&fc.tri);
+    }
+    app_check_fleet_release(&fc);
     return code;
 }
 
@@ -207,10 +332,8 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
     cow_err e = COW_ERR_INIT;
     int code;
 
-    if (store_open(db, st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
+    if ((code = cli_store_open(db, st)) != EXIT_OK)
+        return code;
     if (npaths > 0) {
         code = app_ingest_quiet(*st, paths, npaths, jobs, json ? stderr : stdout);
         if (code == EXIT_USAGE || code == EXIT_IO)
@@ -236,7 +359,8 @@ int cmd_check(int argc, char **argv)
     cow_run_row *rows = NULL;
     app_thresholds t;
     size_t n = 0;
-    int json = 0, jobs = 0, code, failed = 0, method = COW_FLEET_HOLM;
+    size_t nhosts = 0;
+    int json = 0, jobs = 0, code, failed = 0, hfailed = 0, method = COW_FLEET_HOLM;
 
     if ((code = parse_args(argc, argv, &db, &tpath, &json, &method, &jobs)) >= 0)
         return code;
@@ -246,13 +370,19 @@ int cmd_check(int argc, char **argv)
     }
     code = open_runs(db, argv + optind, argc - optind, json, jobs, &st, &rows, &n);
     if (code == EXIT_OK)
-        code = check_runs(st, rows, n, &t, json, method, &failed);
-    if (code == EXIT_OK && !json)
-        printf("%zu run%s checked: %zu pass, %d fail\n", n, n == 1 ? "" : "s",
+        code = check_runs(st, rows, n, &t, json, method, jobs, &failed, &hfailed,
+                          &nhosts);
+    if (code == EXIT_OK && !json) {
+        printf("%zu run%s checked: %zu pass, %d fail", n, n == 1 ? "" : "s",
                n - (size_t)failed, failed);
+        if (nhosts > 0)
+            printf("; %zu host%s judged on pooled runs: %zu pass, %d fail", nhosts,
+                   nhosts == 1 ? "" : "s", nhosts - (size_t)hfailed, hfailed);
+        printf("\n");
+    }
     store_free_runs(rows, n);
     store_close(st);
     if (code != EXIT_OK)
         return code;
-    return failed ? EXIT_REJECTED : EXIT_OK;
+    return failed || hfailed ? EXIT_REJECTED : EXIT_OK;
 }

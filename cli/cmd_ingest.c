@@ -20,6 +20,12 @@ const char *const cmd_ingest_usage[] = {
     "run (same SHA-256) adds nothing, and so does a copy of one under",
     "another name.",
     "",
+    "Clocks: the latency samples' clock is the reference (without samples,",
+    "the INFO series'). A server log's zone is given, inferred from a UTC",
+    "pair or assumed UTC (its windows checked against the samples); any",
+    "other file whose stamps lie 30 min or more from the samples' is noted",
+    "('clock: ...' with both spans and the likely offset) and kept as it is.",
+    "",
     "options (each overrides the run.json key in brackets):",
     "  --db FILE            database (default cowtail.db; ':memory:' allowed)",
     "  --label NAME         label of the run (single run only) [label]",
@@ -117,15 +123,12 @@ int cmd_ingest(int argc, char **argv)
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     cow_store *st = NULL;
-    cow_err e = COW_ERR_INIT;
     int code;
 
     if ((code = parse_args(argc, argv, &db, &fl)) >= 0)
         return code;
-    if (store_open_wait(db, app_store_wait, NULL, &st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
+    if ((code = cli_store_open(db, &st)) != EXIT_OK)
+        return code;
     code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
     app_print_totals(stdout, &tot);
     store_close(st);

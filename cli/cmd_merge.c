@@ -75,10 +75,8 @@ int cmd_merge(int argc, char **argv)
         return EXIT_USAGE;
     }
     mo.ctx = &ctx;
-    if (store_open(argv[optind], &st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
+    if ((code = cli_store_open(argv[optind], &st)) != EXIT_OK)
+        return code;
     for (i = optind + 1; i < argc; i++) {
         cow_merge_stats ms;
         ctx.in = argv[i];

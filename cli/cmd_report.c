@@ -160,10 +160,8 @@ int cmd_report(int argc, char **argv)
         cli_error(&e);
         return cli_exit_for(e.code);
     }
-    if (store_open_wait(j.db, app_store_wait, NULL, &j.st, &e) != COW_OK) {
-        cli_error(&e);
-        return EXIT_IO;
-    }
+    if ((code = cli_store_open(j.db, &j.st)) != EXIT_OK)
+        return code;
     if (optind < argc &&
         ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
                                    stdout)) == EXIT_USAGE ||

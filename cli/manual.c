@@ -35,6 +35,9 @@ const char *const cli_env_usage[] = {
     "environment:",
     "  SQLITE_TMPDIR, TMPDIR   where SQLite keeps its temporary files (large",
     "                          sorts); default /var/tmp, /usr/tmp, /tmp",
+    "  COWTAIL_LOCK_TIMEOUT    how long a command that writes the database waits",
+    "                          for another writer (a duration: 30s, 2m; default",
+    "                          10m) before it gives up naming the process",
     "cowtail reads no other variable: TZ and the locale change nothing (every",
     "instant is read and printed in UTC, numbers in the C locale).",
     NULL

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "mem.h"
+#include "optval.h"
 
 
 void cli_error(const cow_err *e)
@@ -60,9 +61,36 @@ int cli_finish_stdout(int code)
     return code;
 }
 
+static int store_open_as(const char *db, int read_only, cow_store **st)
+{
+    const char *env = getenv("COWTAIL_LOCK_TIMEOUT");
+    cow_err e = COW_ERR_INIT;
+    int64_t us = 0;
+
+    *st = NULL;
+    if (env != NULL &&
+        optval_duration_us("COWTAIL_LOCK_TIMEOUT", env, 1000, (int64_t)24 * 3600 * 1000000,
+                           &us, &e) != COW_OK) {
+        cli_error(&e);
+        return EXIT_USAGE;
+    }
+    if ((read_only ? store_open_read : store_open_wait)(db, app_store_wait, NULL,
+                                                       (int)(us / 1000), st, &e) != COW_OK) {
+        cli_error(&e);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+int cli_store_open(const char *db, cow_store **st)
+{
+    return store_open_as(db, 0, st);
+}
+
 int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
 {
     cow_err e = COW_ERR_INIT;
+    int code;
 
     *st = NULL;
     *rows = NULL;
@@ -72,12 +100,17 @@ int cli_open_runs(const char *db, cow_store **st, cow_run_row **rows, size_t *n)
                    "--db %s CAPTURE...)", db, db);
         return EXIT_USAGE;
     }
-    if (store_open(db, st, &e) != COW_OK || store_list_runs(*st, rows, n, &e) != COW_OK) {
+    if ((code = store_open_as(db, 1, st)) != EXIT_OK)
+        return code;
+    if (store_list_runs(*st, rows, n, &e) != COW_OK) {
         cli_error(&e);
         store_close(*st);
         *st = NULL;
         return EXIT_IO;
     }
+    if (store_is_full(*st))
+        cli_errorf("%s: its file system is full: reading without writing "
+                   "(what analyze and doctor find is shown, not stored)", db);
     return EXIT_OK;
 }
 

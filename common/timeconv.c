@@ -186,3 +186,11 @@ void time_format_iso(int64_t us, char *out, size_t n)
              (long long)(sod / 60 % 60), (long long)(sod % 60),
              (long long)(rem / 1000));
 }
+
+void time_format_iso_s(int64_t us, char *out, size_t n)
+{
+    char *dot;
+    time_format_iso(us, out, n);
+    if ((dot = strchr(out, '.')) != NULL && (size_t)(dot - out) + 2 <= n)
+        memcpy(dot, "Z", 2);
+}

@@ -46,6 +46,8 @@ bool time_parse_iso8601(const char *p, size_t n, int64_t *us);
 int time_month_from_abbr(const char *p);
 /* Format epoch microseconds as "YYYY-MM-DDThh:mm:ss.mmmZ" into out (>= 32). */
 void time_format_iso(int64_t us, char *out, size_t n);
+/* The same to the second: 2026-04-07T14:02:11Z. */
+void time_format_iso_s(int64_t us, char *out, size_t n);
 /* Parse a zone given as "UTC", "Z", "+hh:mm", "-hhmm" or "+hh" into seconds
  * east of UTC. true on success. */
 bool time_parse_offset(const char *s, int *off_s);

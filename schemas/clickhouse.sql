@@ -65,6 +65,17 @@ CREATE TABLE IF NOT EXISTS findings (
     evidence String, recommendation String
 ) ENGINE = MergeTree() ORDER BY (host, run, seq);
 
+-- what `cowtail check` decided (checks table of the SQLite database): one
+-- row per run and limit (scope 'run'), and per host with several runs,
+-- judged on their pooled windows (scope 'host', run '').
+CREATE TABLE IF NOT EXISTS checks (
+    host String, run String, export_version UInt64,
+    scope String, limit_name String, limit_value Float64,
+    value Nullable(Float64), p Nullable(Float64), p_adjusted Nullable(Float64),
+    verdict String, method Nullable(String), correction String, comparisons Int64,
+    detail String, runs Int64, evaluated_at Int64   -- UTC epoch microseconds
+) ENGINE = MergeTree() ORDER BY (host, run, limit_name);
+
 -- only with --samples
 CREATE TABLE IF NOT EXISTS samples (
     host String, run String, export_version UInt64,

@@ -16,7 +16,8 @@
     " ORDER BY id LIMIT 1), '') AS host, r.label AS run, ?1 AS export_version"
 
 const char *const cow_export_tables[] = {
-    "runs", "phases", "quantiles", "deltas", "exceedance", "findings", "samples", NULL
+    "runs", "phases", "quantiles", "deltas", "exceedance", "findings", "checks", "samples",
+    NULL
 };
 
 static const struct {
@@ -58,6 +59,15 @@ static const struct {
     {"findings",
      "SELECT " KEY ", x.seq, x.rule, x.severity, x.title, x.evidence, x.recommendation"
      " FROM findings x JOIN runs r ON r.id = x.run ORDER BY r.id, x.seq"},
+    /* a host's pooled judgement has no run: run '' and the host it judged */
+    {"checks",
+     "SELECT coalesce(r.host, (SELECT host FROM files WHERE run = r.id AND host IS NOT NULL"
+     " ORDER BY id LIMIT 1), x.host, '') AS host, coalesce(r.label, '') AS run,"
+     " ?1 AS export_version, x.scope, x.limit_name, x.limit_value, x.value, x.p,"
+     " x.p_adjusted, x.verdict, x.method, x.correction, x.comparisons, x.detail, x.runs,"
+     " x.evaluated_at"
+     " FROM checks x LEFT JOIN runs r ON r.id = x.run"
+     " ORDER BY x.run IS NULL, r.id, x.host, x.rowid"},
     {"samples",
      "SELECT " KEY ", s.t_us, s.lat_us, o.name AS op, f.path AS file, s.seq"
      " FROM runs r JOIN samples s ON s.run = r.id JOIN files f ON f.id = s.file"

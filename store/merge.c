@@ -345,6 +345,10 @@ static int copy_rows(sqlite3 *db, int results_only, cow_merge_stats *ms, cow_err
     return COW_OK;
 }
 
+#define CHECK_COLS                                                                 \
+    "x.host, x.scope, x.limit_name, x.limit_value, x.value, x.p, x.p_adjusted,"        \
+    " x.verdict, x.method, x.correction, x.comparisons, x.detail, x.runs, x.evaluated_at"
+
 /* Results and findings of runs that have none here; a run that has its own
  * keeps them (they may be newer), and is counted stale when files came. */
 static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
@@ -358,7 +362,9 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
                       " (NOT EXISTS (SELECT 1 FROM main.analyses WHERE run = dst)"
                       "  AND EXISTS (SELECT 1 FROM src.analyses WHERE run = src)),"
                       " findings = (NOT EXISTS (SELECT 1 FROM main.findings WHERE run = dst)"
-                      "  AND EXISTS (SELECT 1 FROM src.findings WHERE run = src))",
+                      "  AND EXISTS (SELECT 1 FROM src.findings WHERE run = src)),"
+                      " checks = (NOT EXISTS (SELECT 1 FROM main.checks WHERE run = dst)"
+                      "  AND EXISTS (SELECT 1 FROM src.checks WHERE run = src))",
                       e)) != COW_OK)
         return rc;
     for (i = 0; i < sizeof(result_tables) / sizeof(result_tables[0]); i++) {
@@ -375,6 +381,22 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
                       " recommendation) SELECT r.dst, seq, rule, severity, title, evidence,"
                       " recommendation FROM src.findings x"
                       " JOIN temp.run_map r ON r.src = x.run AND r.findings;"
+                      /* check verdicts: of runs that have none here, and of the
+                       * hosts judged there that have no host verdict here */
+                      "INSERT INTO main.checks(run, host, scope, limit_name, limit_value,"
+                      " value, p, p_adjusted, verdict, method, correction, comparisons,"
+                      " detail, runs, evaluated_at) SELECT r.dst, " CHECK_COLS
+                      " FROM src.checks x JOIN temp.run_map r ON r.src = x.run AND r.checks"
+                      " ORDER BY x.rowid;"
+                      "CREATE TEMP TABLE host_new AS SELECT DISTINCT host FROM src.checks"
+                      " WHERE run IS NULL AND host IS NOT NULL AND host NOT IN"
+                      " (SELECT host FROM main.checks WHERE run IS NULL AND host IS NOT NULL);"
+                      "INSERT INTO main.checks(run, host, scope, limit_name, limit_value,"
+                      " value, p, p_adjusted, verdict, method, correction, comparisons,"
+                      " detail, runs, evaluated_at) SELECT NULL, " CHECK_COLS
+                      " FROM src.checks x WHERE x.run IS NULL AND x.host IN"
+                      " (SELECT host FROM temp.host_new) ORDER BY x.rowid;"
+                      "DROP TABLE temp.host_new;"
                       /* refusals: what was refused on the other host, once (a run that
                        * never landed has none: its label stays) */
                       "INSERT INTO main.refusals(run, label, path, line, parser, code,"
@@ -440,7 +462,8 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
     if ((rc = run_sql(db,
                       "BEGIN IMMEDIATE;"
                       "CREATE TEMP TABLE run_map(src INTEGER PRIMARY KEY, dst INTEGER,"
-                      " fresh INTEGER, results INTEGER DEFAULT 0, findings INTEGER DEFAULT 0);"
+                      " fresh INTEGER, results INTEGER DEFAULT 0, findings INTEGER DEFAULT 0,"
+                      " checks INTEGER DEFAULT 0);"
                       "CREATE TEMP TABLE file_map(src INTEGER PRIMARY KEY, dst INTEGER,"
                       " fresh INTEGER, complete INTEGER);"
                       "CREATE TEMP TABLE op_map(src INTEGER PRIMARY KEY, dst INTEGER)",

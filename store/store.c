@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "mem.h"
 #include "schema_sql.h"
@@ -88,6 +90,10 @@ static const char *const sql_text[SQL_COUNT] = {
         " ORDER BY op, t_us",
     [SQL_SAMPLE_SPAN] =
         "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
+    /* one min() or max() each: both found on the clustered key, no scan */
+    [SQL_SAMPLE_BOUNDS] =
+        "SELECT (SELECT min(t_us) FROM samples WHERE run = ?1),"
+        " (SELECT max(t_us) FROM samples WHERE run = ?1)",
     [SQL_LOAD_LAT] =
         "SELECT lat_us, t_us FROM samples WHERE run = ?1 AND t_us >= ?2 AND t_us < ?3"
         " ORDER BY run, t_us",
@@ -257,18 +263,63 @@ static int migrate(cow_store *st, cow_err *e)
     }
 }
 
-/* SQLite's busy handler: sleep and retry for COW_STORE_BUSY_MS, saying
- * once (after a second) that we are waiting. */
+void store_timeout_text(int timeout_ms, char *out, size_t cap)
+{
+    if (timeout_ms >= 60000 && timeout_ms % 60000 == 0)
+        snprintf(out, cap, "%d minute%s", timeout_ms / 60000,
+                 timeout_ms == 60000 ? "" : "s");
+    else
+        snprintf(out, cap, "%g s", timeout_ms / 1000.0);
+}
+
+int store_busy_fail(cow_store *st, cow_err *e, const char *what)
+{
+    char t[48];
+    int waited = st->gave_up;
+
+    st->gave_up = 0;
+    /* SQLite gives up without waiting where waiting could deadlock (a
+     * reader upgrading while another holds RESERVED): ask now */
+    if (!waited || st->holder[0] == '\0')
+        store_lock_holder(st->path, st->holder, sizeof(st->holder));
+    store_timeout_text(st->busy_ms, t, sizeof(t));
+    if (st->holder[0] && waited)
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked by %s: it held the "
+                        "write lock for %s; try again when it has finished",
+                        what, st->holder, t);
+    if (st->holder[0])
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked by %s; try again "
+                        "when it has finished", what, st->holder);
+    if (!waited)
+        return COW_FAIL(e, COW_ESQL, "%s: database is locked by another process "
+                        "(another cowtail ingest or report?); try again when it "
+                        "has finished", what);
+    return COW_FAIL(e, COW_ESQL, "%s: database is locked: another process "
+                    "(another cowtail ingest or report?) held the write lock "
+                    "for %s; try again when it has finished", what, t);
+}
+
+/* SQLite's busy handler: sleep and retry for st->busy_ms, saying once
+ * (after a second, or half the timeout when it is shorter) who holds the
+ * lock and that we are waiting; when giving up, who held it. */
+#define BUSY_STEP_MS 50
 static int on_busy(void *arg, int count)
 {
     cow_store *st = arg;
-    int slept_ms = count * 50;
+    int slept_ms = count * BUSY_STEP_MS;
+    int say_at = st->busy_ms / 2 < 1000 ? st->busy_ms / 2 : 1000;
 
-    if (slept_ms >= COW_STORE_BUSY_MS)
+    if (slept_ms >= st->busy_ms) {
+        store_lock_holder(st->path, st->holder, sizeof(st->holder));
+        st->gave_up = 1;
         return 0;
-    if (count == 20 && st->wait)
-        st->wait(st->wait_ctx, st->path, COW_STORE_BUSY_MS);
-    sqlite3_sleep(50);
+    }
+    if (st->wait && slept_ms >= say_at && slept_ms - BUSY_STEP_MS < say_at) {
+        char who[128];
+        store_lock_holder(st->path, who, sizeof(who));
+        st->wait(st->wait_ctx, st->path, who, st->busy_ms);
+    }
+    sqlite3_sleep(BUSY_STEP_MS);
     return 1;
 }
 
@@ -288,11 +339,45 @@ static char *multi_insert_sql(void)
 
 int store_open(const char *path, cow_store **out, cow_err *e)
 {
-    return store_open_wait(path, NULL, NULL, out, e);
+    return store_open_wait(path, NULL, NULL, 0, out, e);
 }
 
-int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
-                    cow_store **out, cow_err *e)
+/* Errors of a file system that is full, or will not give the -shm file
+ * its pages. */
+static int disk_full(int errcode)
+{
+    return (errcode & 0xff) == SQLITE_FULL || (errcode & 0xff) == SQLITE_IOERR ||
+           (errcode & 0xff) == SQLITE_CANTOPEN;
+}
+
+/* On a full file system, what analyze and doctor write goes to copies
+ * of the result tables in memory (TEMP tables: an unqualified name finds
+ * temp before main), so they work and print; nothing of it is kept. */
+static int overlay_results(cow_store *st, cow_err *e)
+{
+    static const char *const sql =
+        "CREATE TEMP TABLE analyses AS SELECT * FROM main.analyses;"
+        "CREATE TEMP TABLE phases AS SELECT * FROM main.phases;"
+        "CREATE TEMP TABLE quantiles AS SELECT * FROM main.quantiles;"
+        "CREATE TEMP TABLE deltas AS SELECT * FROM main.deltas;"
+        "CREATE TEMP TABLE exceed AS SELECT * FROM main.exceed;"
+        "CREATE TEMP TABLE findings AS SELECT * FROM main.findings;"
+        "CREATE INDEX temp.analyses_run ON analyses(run);"
+        "CREATE INDEX temp.phases_run ON phases(run);"
+        "CREATE INDEX temp.quantiles_run ON quantiles(run);"
+        "CREATE INDEX temp.deltas_run ON deltas(run);"
+        "CREATE INDEX temp.exceed_run ON exceed(run);"
+        "CREATE INDEX temp.findings_run ON findings(run);";
+    return exec(st, sql, e);
+}
+
+/* Open path; `full`: the database's file system is full, so hold the
+ * database exclusively, the WAL index in this process's memory (no -shm
+ * file to grow), nothing created. *sqlite_rc: SQLite's extended error
+ * code when the open failed. */
+static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
+                      int timeout_ms, int full, cow_store **out, int *sqlite_rc,
+                      cow_err *e)
 {
     cow_store *st = xcalloc(1, sizeof(*st));
     char *multi = NULL;
@@ -300,10 +385,14 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
 
     st->wait = wait;
     st->wait_ctx = ctx;
+    st->busy_ms = timeout_ms > 0 ? timeout_ms : COW_STORE_BUSY_MS;
+    st->full = full;
     snprintf(st->path, sizeof(st->path), "%s", path);
     *out = NULL;
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        NULL) != SQLITE_OK) {
+    *sqlite_rc = SQLITE_OK;
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                        (full ? 0 : SQLITE_OPEN_CREATE), NULL) != SQLITE_OK) {
+        *sqlite_rc = st->db ? sqlite3_extended_errcode(st->db) : SQLITE_NOMEM;
         rc = COW_FAIL(e, COW_ESQL, "cannot open database %s: %s", path,
                       st->db ? sqlite3_errmsg(st->db) : "out of memory");
         store_close(st);
@@ -311,12 +400,16 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
     }
     sqlite3_busy_handler(st->db, on_busy, st);
     /* page_size only takes on a new database (before WAL is set) */
-    if ((rc = exec(st, "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL;"
-                       " PRAGMA synchronous = NORMAL;"
-                       " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;",
+    if ((rc = exec(st, full ? "PRAGMA locking_mode = EXCLUSIVE;"
+                              " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;"
+                            : "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL;"
+                              " PRAGMA synchronous = NORMAL;"
+                              " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;",
                    e)) != COW_OK ||
-        (rc = migrate(st, e)) != COW_OK) {
+        (rc = migrate(st, e)) != COW_OK ||
+        (full && (rc = overlay_results(st, e)) != COW_OK)) {
         char msg[sizeof(e->msg)];
+        *sqlite_rc = sqlite3_extended_errcode(st->db);
         snprintf(msg, sizeof(msg), "%s", e->msg);
         COW_FAIL(e, rc, "database %s: %s", path, msg);
         store_close(st);
@@ -327,6 +420,7 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
         const char *sql = i == SQL_SAMPLE_N ? multi : sql_text[i];
         if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                &st->stmt[i], NULL) != SQLITE_OK) {
+            *sqlite_rc = sqlite3_extended_errcode(st->db);
             rc = COW_FAIL(e, COW_ESQL, "preparing statement %d: %s", i,
                           sqlite3_errmsg(st->db));
             free(multi);
@@ -337,6 +431,60 @@ int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
     free(multi);
     *out = st;
     return COW_OK;
+}
+
+/* Is the file system holding path out of space (for the message)? */
+static int fs_full(const char *path)
+{
+    char dir[520];
+    struct statvfs sv;
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + 1, path);
+    return statvfs(dir, &sv) == 0 && sv.f_bavail == 0;
+}
+
+/* A failed open on a full file system says so. */
+static int say_full(const char *path, int src, int rc, cow_err *e)
+{
+    if (rc != COW_OK && disk_full(src) && fs_full(path)) {
+        char msg[sizeof(e->msg)];
+        snprintf(msg, sizeof(msg), "%s", e->msg);
+        COW_FAIL(e, rc, "%s: its file system is full: free space and try again "
+                 "(commands that only read still work)", msg);
+    }
+    return rc;
+}
+
+int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
+                    int timeout_ms, cow_store **out, cow_err *e)
+{
+    int src, rc = open_store(path, wait, ctx, timeout_ms, 0, out, &src, e);
+    return say_full(path, src, rc, e);
+}
+
+int store_open_read(const char *path, cow_store_wait_fn wait, void *ctx,
+                    int timeout_ms, cow_store **out, cow_err *e)
+{
+    cow_err first = COW_ERR_INIT;
+    int src, rc;
+
+    if ((rc = open_store(path, wait, ctx, timeout_ms, 0, out, &src, &first)) == COW_OK)
+        return COW_OK;
+    /* a full file system cannot give a new -shm file its 32 KiB: read
+     * holding the database exclusively, the WAL index in memory */
+    if (disk_full(src) && access(path, F_OK) == 0 &&
+        open_store(path, wait, ctx, timeout_ms, 1, out, &src, e) == COW_OK)
+        return COW_OK;
+    *e = first;
+    return say_full(path, src, rc, e);
+}
+
+int store_is_full(const cow_store *st)
+{
+    return st->full;
 }
 
 void store_close(cow_store *st)

@@ -57,14 +57,35 @@ typedef struct cow_run_row {
  * locked"; a reader never waits for a writer (WAL). */
 #define COW_STORE_BUSY_MS (10 * 60 * 1000)
 
-/* Told once per wait, after the first second, that the database is
- * locked by another process and this one is waiting for it. */
-typedef void (*cow_store_wait_fn)(void *ctx, const char *path, int timeout_ms);
+/* Told once per wait, after the first second (or half the timeout), that
+ * the database is locked by another process and this one is waiting for
+ * it; holder names that process ("pid 1234 (cowtail ingest)") or is ""
+ * when it cannot be told. */
+typedef void (*cow_store_wait_fn)(void *ctx, const char *path, const char *holder,
+                                  int timeout_ms);
 
 int store_open(const char *path, cow_store **out, cow_err *e);
-/* store_open, with wait (may be NULL) called when a lock makes it wait. */
+/* store_open, with wait (may be NULL) called when a lock makes it wait,
+ * and a writer waiting up to timeout_ms for another (0: COW_STORE_BUSY_MS). */
 int store_open_wait(const char *path, cow_store_wait_fn wait, void *ctx,
-                    cow_store **out, cow_err *e);
+                    int timeout_ms, cow_store **out, cow_err *e);
+/* store_open_wait for a command that only reads: when the database's
+ * file system is full (SQLite cannot create the 32 KiB -shm file a WAL
+ * reader needs), it opens again holding the database exclusively with
+ * the WAL index in memory, creating no file. Analysis results and
+ * findings then go to copies of their tables in memory (analyze and
+ * doctor work, nothing is kept: store_is_full says so); any other write
+ * fails with "the file system of DB is full". */
+int store_open_read(const char *path, cow_store_wait_fn wait, void *ctx,
+                    int timeout_ms, cow_store **out, cow_err *e);
+int store_is_full(const cow_store *st);
+/* The process holding a lock on database `path` that blocks a writer:
+ * "pid 1234 (cowtail ingest)", "pid 1234 (sqlite3)" (its /proc comm, and
+ * a cowtail's command), or "pid 1234" when /proc does not say. Returns 0
+ * and "" when no other process holds one (store_lock.c). */
+int store_lock_holder(const char *path, char *out, size_t cap);
+/* "10 minutes", "1.5 s": a lock timeout as the messages show it. */
+void store_timeout_text(int timeout_ms, char *out, size_t cap);
 /* NULL is a no-op. */
 void store_close(cow_store *st);
 int store_schema_version(cow_store *st);
@@ -139,6 +160,9 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
  * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
 int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
                            int64_t **t_us, double **value_us, size_t *n, cow_err *e);
+/* The same without the count (no scan): *any = 0 when there are none. */
+int store_sample_bounds(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
+                        int64_t *t_last_us, cow_err *e);
 int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
                       int64_t *t_last_us, cow_err *e);
 /* Latencies of a run's samples in [t0_us, t1_us), in time order (caller
@@ -341,6 +365,26 @@ int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
  * not settled by a zone given (caller frees). */
 int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
                         int64_t **files, size_t *n, cow_err *e);
+
+/* One file's time span outside the samples table. */
+typedef struct cow_file_span {
+    int64_t file;
+    char path[512];
+    char parser[32];
+    int64_t t0_us, t1_us; /* first and last stamp */
+    int64_t n;            /* timed rows */
+} cow_file_span;
+
+/* The run's files with timed rows in events, info, stats, mem, latmon or
+ * intervals, by path, with their spans (pctl, unindexed and large for
+ * per-second percentile series, is not read); a server log whose clock
+ * was found not to match its samples (clocks 'mismatch') is left out: it
+ * is reported as such (caller frees *v). */
+int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
+                     cow_err *e);
+/* The files holding the run's first and last sample ("" when none). */
+int store_sample_files(cow_store *st, int64_t run, char *first, char *last,
+                       size_t cap, cow_err *e);
 
 /* ------------------------------------------------------ what runs hold */
 

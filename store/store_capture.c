@@ -260,6 +260,73 @@ int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
     return collect_i64(st, q, files, n, "reading log files", e);
 }
 
+int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
+                     cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    int rc;
+    *v = NULL;
+    *n = 0;
+    if ((rc = prep(st,
+        "SELECT f.id, f.path, f.parser, min(x.t), max(x.t), count(*) FROM ("
+        " SELECT file, t_us AS t FROM events WHERE run = ?1"
+        " UNION ALL SELECT file, t_us FROM info WHERE run = ?1 AND t_us IS NOT NULL"
+        " UNION ALL SELECT file, t_us FROM stats WHERE run = ?1 AND t_us IS NOT NULL"
+        " UNION ALL SELECT file, t_us FROM mem WHERE run = ?1"
+        " UNION ALL SELECT file, t_us FROM latmon WHERE run = ?1 AND t_us IS NOT NULL"
+        " UNION ALL SELECT file, t_us FROM intervals WHERE run = ?1 AND t_us IS NOT NULL"
+        ") x JOIN files f ON f.id = x.file"
+        " WHERE f.id NOT IN (SELECT file FROM clocks WHERE run = ?1 AND decided = 'mismatch')"
+        " GROUP BY f.id ORDER BY f.path, f.id", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_file_span *r;
+        *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
+        r = &(*v)[(*n)++];
+        r->file = sqlite3_column_int64(q, 0);
+        snprintf(r->path, sizeof(r->path), "%s", col_text(q, 1));
+        snprintf(r->parser, sizeof(r->parser), "%s", col_text(q, 2));
+        r->t0_us = sqlite3_column_int64(q, 3);
+        r->t1_us = sqlite3_column_int64(q, 4);
+        r->n = sqlite3_column_int64(q, 5);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+        return sql_fail(st, e, "reading the files' time spans");
+    }
+    return COW_OK;
+}
+
+int store_sample_files(cow_store *st, int64_t run, char *first, char *last,
+                       size_t cap, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc, end;
+    first[0] = last[0] = '\0';
+    /* the clustered key (run, t_us, ...) finds both ends without a scan */
+    for (end = 0; end < 2; end++) {
+        if ((rc = prep(st, end == 0
+            ? "SELECT f.path FROM samples s JOIN files f ON f.id = s.file"
+              " WHERE s.run = ?1 ORDER BY s.t_us LIMIT 1"
+            : "SELECT f.path FROM samples s JOIN files f ON f.id = s.file"
+              " WHERE s.run = ?1 ORDER BY s.t_us DESC LIMIT 1", &q, e)) != COW_OK)
+            return rc;
+        sqlite3_bind_int64(q, 1, run);
+        rc = sqlite3_step(q);
+        if (rc == SQLITE_ROW)
+            snprintf(end == 0 ? first : last, cap, "%s", col_text(q, 0));
+        sqlite3_finalize(q);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return sql_fail(st, e, "reading the samples' files");
+    }
+    return COW_OK;
+}
+
 /* ------------------------------------------------------ what runs hold */
 
 int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e)

@@ -46,6 +46,7 @@ enum {
     SQL_LOAD_SAMPLES,
     SQL_COUNT_SAMPLES,
     SQL_SAMPLE_SPAN,
+    SQL_SAMPLE_BOUNDS,
     SQL_LOAD_PCTL,
     SQL_LOAD_PCTL_SERIES,
     SQL_LOAD_LAT,
@@ -102,17 +103,25 @@ struct cow_store {
     int64_t seq;                 /* last samples.seq given in that file */
     cow_store_wait_fn wait;      /* told when a lock makes us wait, or NULL */
     void *wait_ctx;              /* its argument */
+    int busy_ms;                 /* how long a writer waits for another */
+    char holder[128];            /* who held the lock when we gave up, or "" */
+    int gave_up;                 /* the busy handler gave up (waited busy_ms) */
+    int full;                    /* opened for reading on a full file system */
     char path[512];              /* database path, for the wait notice */
 };
+
+/* "database is locked by pid N (name)..." (store.c). */
+int store_busy_fail(cow_store *st, cow_err *e, const char *what);
 
 /* Copy SQLite's message into e. */
 static inline int sql_fail(cow_store *st, cow_err *e, const char *what)
 {
     if (sqlite3_errcode(st->db) == SQLITE_BUSY)
-        return COW_FAIL(e, COW_ESQL, "%s: database is locked: another process "
-                        "(another cowtail ingest or report?) held the write lock "
-                        "for %d minutes; try again when it has finished", what,
-                        COW_STORE_BUSY_MS / 60000);
+        return store_busy_fail(st, e, what);
+    if (sqlite3_errcode(st->db) == SQLITE_FULL || st->full)
+        return COW_FAIL(e, COW_ESQL, "%s: %s: the file system of %s is full: free "
+                        "space and try again (commands that only read still work)",
+                        what, sqlite3_errmsg(st->db), st->path);
     return COW_FAIL(e, COW_ESQL, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 

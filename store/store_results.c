@@ -149,6 +149,22 @@ int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us
     return COW_OK;
 }
 
+int store_sample_bounds(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
+                        int64_t *t_last_us, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_SAMPLE_BOUNDS];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    *any = rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL;
+    *t_first_us = *any ? sqlite3_column_int64(q, 0) : 0;
+    *t_last_us = *any ? sqlite3_column_int64(q, 1) : 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW)
+        return sql_fail(st, e, "reading the samples' span");
+    return COW_OK;
+}
+
 int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
                      double **lat, int64_t **t, size_t *n, cow_err *e)
 {

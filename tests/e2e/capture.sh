@@ -155,10 +155,61 @@ check "windows inferred = windows given" test "$(head -3 "$WORK/c.win")" = "$(ta
 "$COW" analyze --db "$WORK/c.db" nopair > "$WORK/c.an" 2>&1
 check "the unmatched run is not analysed: exit 1" test $? = 1
 check "and says why" has "run nopair not analysed: .*--log-tz +02:00" "$WORK/c.an"
+"$COW" doctor --db "$WORK/c.db" nopair > "$WORK/c.doc" 2>&1
+check "the doctor: clock_mismatch for the log" has "\[warning\] clock_mismatch: redis.log: the log's windows fall outside the samples' span, as if its local time were UTC+02:00: the run is not analysed" "$WORK/c.doc"
+check "with the zone to give" has "give the log's zone with --log-tz +02:00" "$WORK/c.doc"
 "$COW" ingest --db "$WORK/c.db" --log-tz +02:00 "$C/nopair" > /dev/null 2>&1
 "$COW" analyze --db "$WORK/c.db" --json nopair > "$WORK/c2.json" 2>&1
 check "the zone given later settles it" test $? = 0
 check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627622000,"t1_us":1796028629589000' <(tr -d '\n\t ' < "$WORK/c2.json")
+
+# --- a log taken as UTC (no pair) whose windows a whole-hour offset would
+# place better: an unmatched save start inside the samples, the real save
+# an hour later as read. Kept as UTC, said at ingest and by the doctor.
+D=$WORK/doubt/dbt
+mkdir -p "$D"
+cp "$SAMPLES"/bgsave-t1/* "$D/"
+rm "$D/info.txt"
+sed -i -e '/"log_tz"/d' -e 's/"label": "bgsave-t1"/"label": "dbt"/' "$D/run.json"
+sed -i 's/^\([0-9]*:[A-Z] [0-9]* [A-Z][a-z]* [0-9]* \)08:/\109:/' "$D/redis.log"
+sed -i '1i 32580:M 30 Nov 2026 08:50:25.000 * Background saving started by pid 32700' "$D/redis.log"
+"$COW" ingest --db "$WORK/dbt.db" "$WORK/doubt" > "$WORK/dbt.out" 2>&1
+check "zone in doubt: ingest says so" has "clock: .*dbt/redis.log: local time: UTC assumed: no --log-tz / run.json log_tz and no pair of a UTC source and a log line; but UTC+01:00 would place 2 of the log's window stamps inside the samples' span instead of 1: give --log-tz if the log is in local time" "$WORK/dbt.out"
+"$COW" doctor --db "$WORK/dbt.db" dbt > "$WORK/dbt.doc" 2>&1
+check "zone in doubt: the doctor says so" has "\[warning\] clock_mismatch: redis.log: UTC assumed for the log (no UTC pair), but UTC+01:00 would place 2 of its window stamps inside the samples' span instead of 1" "$WORK/dbt.doc"
+
+# --- two files of one run on other clocks than the samples': a memory
+# series in local time (UTC+2) and an INFO series stamped 3 h late. The
+# samples' clock is the reference; both are noted, and the doctor says it.
+K=$WORK/skew/st
+mkdir -p "$K"
+cp "$SAMPLES"/steady/* "$K/"
+awk -F, 'NR == 1 { print; next } { printf "%.0f,%s\n", $1 + 7200000, $2 }' \
+    "$SAMPLES/steady/memory.csv" > "$K/memory.csv"
+sed -i -e 's/^# ts=\([0-9]*\)/echo "# ts=$((\1 + 10800000))"/e' -e '/^server_time_usec/d' "$K/info.txt"
+"$COW" ingest --db "$WORK/skew.db" "$K" > "$WORK/skew.out" 2>&1
+check "clocks hours apart: a note, not a refusal (exit 0)" test $? = 0
+check "the INFO series: both spans and a whole-hour offset" has "^  clock: .*skew/st/info.txt (2026-11-30T11:50:07Z .. 2026-11-30T11:50:20Z) lies 2 h 59 min from .*skew/st/latency.csv (2026-11-30T08:50:08Z .. 2026-11-30T08:50:20Z): likely offset +03:00 (a whole-hour offset: a clock in local time?); its stamps are kept as they are (cowtail doctor: clock_mismatch)$" "$WORK/skew.out"
+check "the memory series in local time" has "^  clock: .*skew/st/memory.csv (2026-11-30T10:50:07Z .. 2026-11-30T10:50:20Z) lies 1 h 59 min from .*latency.csv .*: likely offset +02:00 (a whole-hour offset" "$WORK/skew.out"
+check "the files on the samples' clock are not named" test "$(grep -c '^  clock:' "$WORK/skew.out")" = 2
+"$COW" doctor --db "$WORK/skew.db" --json steady > "$WORK/skew.json" 2>&1
+tr '\n\t' '  ' < "$WORK/skew.json" | sed 's/} *, *{ *"rule"/}\n{"rule"/g' | grep '"rule": *"clock_mismatch"' > "$WORK/skew.f"
+check "the doctor: one clock_mismatch finding, a warning" test "$(grep -c '"severity": *"warning"' "$WORK/skew.f")" = 1
+check "its title" has "2 files not on the samples' clock: info.txt lies 3.0 h from latency.csv (likely offset +03:00)" "$WORK/skew.f"
+check "its evidence: the file's span" has '"metric": *"file span", *"value": *"2026-11-30T10:50:07Z .. 2026-11-30T10:50:20Z", *"source": *"[^"]*skew/st/memory.csv"' "$WORK/skew.f"
+check "and the samples'" has '"metric": *"samples. span", *"value": *"2026-11-30T08:50:08Z .. 2026-11-30T08:50:20Z", *"source": *"[^"]*skew/st/latency.csv"' "$WORK/skew.f"
+# without samples, the INFO series is the reference
+N=$WORK/skew2/noreq
+mkdir -p "$N"
+cp "$SAMPLES"/steady/* "$N/"
+rm "$N/latency.csv"
+sed -i 's/"label": "steady"/"label": "noreq"/' "$N/run.json"
+cp "$K/memory.csv" "$N/memory.csv"
+"$COW" ingest --db "$WORK/skew2.db" "$N" > "$WORK/skew2.out" 2>&1
+check "no samples: the memory series against the INFO series" has "^  clock: .*noreq/memory.csv (2026-11-30T10:50:07Z .. 2026-11-30T10:50:20Z) lies 1 h 59 min from .*noreq/info.txt (2026-11-30T08:50:07Z .. 2026-11-30T08:50:20Z): likely offset +02:00" "$WORK/skew2.out"
+check "no samples: only that file" test "$(grep -c '^  clock:' "$WORK/skew2.out")" = 1
+"$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc2" 2>&1
+check "a capture on one clock: no clock_mismatch" test "$(grep -c clock_mismatch "$WORK/s.doc2")" = 0
 
 # --- rejected lines: the first 5 printed, then how to list them all
 R=$WORK/rej/r1

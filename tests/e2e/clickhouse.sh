@@ -86,6 +86,7 @@ if [ "$fails" != 0 ]; then tail -n 20 "$WORK"/one/log "$WORK"/two/log >&2; finis
 A=$WORK/a.db B=$WORK/b.db
 "$COW" ingest -q --db "$A" "$SAMPLES/fleet/cache-a" "$SAMPLES/fleet/cache-b" > /dev/null
 "$COW" doctor --db "$A" > /dev/null
+"$COW" check --db "$A" --thresholds "$SAMPLES/fleet/thresholds.json" > /dev/null
 "$COW" ingest -q --db "$B" "$SAMPLES/fleet/cache-c" "$SAMPLES/fleet/cache-d" > /dev/null
 "$COW" doctor --db "$B" > /dev/null
 "$COW" export --db "$A" --clickhouse "http://127.0.0.1:$H1" --samples > "$WORK/x1" 2>&1
@@ -95,7 +96,7 @@ check "export to server two exits 0" test $? = 0
 
 sq() { sqlite3 "$1" "$2"; }
 for pair in runs:runs phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
-            findings:findings samples:samples; do
+            findings:findings checks:checks samples:samples; do
     f=${pair%%:*} t=${pair##*:}
     check "$f: every row back from server one" test "$(q "$H1" "SELECT count() FROM $f")" = "$(sq "$A" "SELECT count(*) FROM $t")"
 done
@@ -119,6 +120,13 @@ check "findings text intact" test \
 check "findings evidence (JSON text, quotes and all) byte for byte" test \
   "$(q "$H1" "SELECT sum(length(evidence)), sum(length(recommendation)) FROM findings FORMAT TSV")" = \
   "$(sq "$A" "SELECT sum(length(CAST(evidence AS BLOB))), sum(length(CAST(recommendation AS BLOB))) FROM findings" | tr '|' '\t')"
+check "checks: cache-a's 5 limits judged on its 2 runs" test "$(sq "$A" "SELECT count(*), sum(runs) FROM checks WHERE scope = 'host' AND host = 'cache-a'")" = '5|10'
+check "checks: verdicts per scope, as stored" test \
+  "$(q "$H1" "SELECT scope, count(), countIf(verdict = 'fail'), sum(runs) FROM checks GROUP BY scope ORDER BY scope FORMAT TSV")" = \
+  "$(sq "$A" "SELECT scope, count(*), sum(verdict = 'fail'), sum(runs) FROM checks GROUP BY scope ORDER BY scope" | tr '|' '\t')"
+check "checks: cache-a judged once as a host, run ''" test \
+  "$(q "$H1" "SELECT host, run, limit_name, round(value, 6), comparisons FROM checks WHERE scope = 'host' AND limit_name = 'max_p99_ms' FORMAT TSV")" = \
+  "$(sq "$A" "SELECT host, '', limit_name, printf('%.6f', value), comparisons FROM checks WHERE scope = 'host' AND limit_name = 'max_p99_ms'" | tr '|' '\t' | sed 's/0*\t\([0-9]*\)$/\t\1/')"
 check "hosts are the run key" test "$(q "$H2" "SELECT DISTINCT host FROM runs ORDER BY host FORMAT TSV" | tr '\n' ' ')" = "cache-c cache-d "
 
 # re-export replaces: one version left, no row twice
@@ -129,6 +137,7 @@ for i in $(seq 50); do
 done
 check "re-export: samples not doubled" test "$(q "$H1" "SELECT count() FROM samples")" = "$(sq "$A" "SELECT count(*) FROM samples")"
 check "re-export: deltas not doubled" test "$(q "$H1" "SELECT count() FROM deltas")" = "$(sq "$A" "SELECT count(*) FROM deltas")"
+check "re-export: checks not doubled, hosts' rows too" test "$(q "$H1" "SELECT count() FROM checks")" = "$(sq "$A" "SELECT count(*) FROM checks")"
 check "re-export: one version left" test "$(q "$H1" "SELECT uniqExact(export_version) FROM deltas")" = 1
 
 # a Distributed table over the two servers as shards, and the README's fleet query

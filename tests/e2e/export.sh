@@ -10,10 +10,12 @@ SAMPLES=$2
 DB=$WORK/a.db
 "$COW" ingest -q --db "$DB" "$SAMPLES/fleet/cache-a" "$SAMPLES/fleet/cache-c" > /dev/null
 "$COW" doctor --db "$DB" > /dev/null
+"$COW" check --db "$DB" --thresholds "$SAMPLES/fleet/thresholds.json" > /dev/null
+check "check stores its verdicts: (3 runs + host cache-a) x 5 limits" test "$(sqlite3 "$DB" "SELECT count(*) FROM checks")" = 20
 "$COW" export --db "$DB" --jsonl "$WORK/out" --samples > "$WORK/x1"
 check "export exits 0" test $? = 0
 for pair in runs:runs phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
-            findings:findings samples:samples; do
+            findings:findings checks:checks samples:samples; do
     f=${pair%%:*} t=${pair##*:}
     n=$(sqlite3 "$DB" "SELECT count(*) FROM $t")
     check "$f.jsonl: $n rows" test "$(wc -l < "$WORK/out/$f.jsonl")" = "$n"
@@ -30,6 +32,9 @@ want=$(sqlite3 "$DB" "SELECT printf('%.6f', d.delta_us) FROM deltas d JOIN runs 
 got=$(grep '"run":"fleet/cache-a/bgsave"' "$WORK/out/deltas.jsonl" | grep '"phase_kind":"bgsave"' |
   grep '"q":0.999,' | sed 's/.*"delta_us":\([^,]*\),.*/\1/' | xargs printf '%.6f')
 check "p99.9 delta as stored ($want)" test -n "$want" -a "$got" = "$want"
+# checks: a run's verdict as stored, and cache-a judged once as a host (run '')
+check "checks: cache-c's p99 as stored" has '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":[0-9]*,"scope":"run","limit_name":"max_p99_ms","limit_value":10,"value":5.14[0-9]*,"p":0.99999[0-9]*,"p_adjusted":1,"verdict":"pass","method":"binomial","correction":"holm","comparisons":5,' "$WORK/out/checks.jsonl"
+check "checks: the host row has no run" has '^{"host":"cache-a","run":"","export_version":[0-9]*,"scope":"host","limit_name":"min_samples","limit_value":1000,"value":11189,"p":null,"p_adjusted":null,"verdict":"pass","method":null,"correction":"holm","comparisons":2,"detail":"2 runs'"'"' samples","runs":2,"evaluated_at":[0-9]*}$' "$WORK/out/checks.jsonl"
 check "no NaN or Infinity in JSON" test "$(cat "$WORK"/out/*.jsonl | grep -c -E ':-?(nan|inf|NaN|Inf)')" = 0
 check "no temporary file left" test -z "$(ls "$WORK/out" | grep tmp)"
 

@@ -10,7 +10,7 @@ DATA=$3
 . "$(dirname "$0")/lib.sh"
 
 TABLES="runs files samples events info stats mem latmon intervals pctl rejects clocks
-        analyses phases quantiles deltas exceed findings refusals"
+        analyses phases quantiles deltas exceed findings refusals checks"
 counts() { # counts DB -> "table rows" per line
     for t in $TABLES; do echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"; done
 }
@@ -20,10 +20,12 @@ sum_counts() { # sum_counts DB... -> the per-table sums
 F=$SAMPLES/fleet
 "$COW" ingest -q --db "$WORK/a.db" "$F/cache-a" "$F/cache-b" > /dev/null
 "$COW" doctor --db "$WORK/a.db" > /dev/null
+"$COW" check --db "$WORK/a.db" --thresholds "$SAMPLES/fleet/thresholds.json" > /dev/null
 "$COW" ingest -q --db "$WORK/b.db" "$F/cache-c" "$F/cache-d" > /dev/null
 # rejected lines, refused files and percentile-only sources travel too
 "$COW" ingest -q --db "$WORK/b.db" "$DATA/e2e/tree" "$DATA/e2e/bad" "$DATA/benchout" > /dev/null 2>&1
 "$COW" doctor --db "$WORK/b.db" > /dev/null
+"$COW" check --db "$WORK/b.db" --thresholds "$SAMPLES/fleet/thresholds.json" > /dev/null 2>&1
 # a third host whose run has cache-a's label (copied capture, other host)
 mkdir -p "$WORK/z"
 cp -r "$F/cache-e/steady" "$WORK/z/steady"
@@ -37,7 +39,15 @@ check "collision said, with the host as prefix" has \
   "z.db: run 'fleet/cache-a/bgsave': the label is another host's run here: merged as 'cache-z/fleet/cache-a/bgsave'" "$WORK/m1"
 check "every input run in OUT" test "$(sqlite3 "$WORK/out.db" "SELECT count(*) FROM runs")" = \
   "$(sum_counts "$WORK/a.db" "$WORK/b.db" "$WORK/z.db" | sed -n 's/^runs //p')"
-for t in rejects refusals pctl; do
+check "a.db holds a host's verdict (cache-a, 2 runs)" test \
+  "$(sqlite3 "$WORK/a.db" "SELECT count(*) FROM checks WHERE scope = 'host' AND host = 'cache-a'")" = 5
+q="SELECT r.label, c.limit_name, c.value, c.p, c.p_adjusted, c.verdict, c.comparisons, c.detail
+   FROM checks c JOIN runs r ON r.id = c.run WHERE r.label GLOB 'fleet/cache-[ab]/*' ORDER BY r.label, c.rowid"
+check "check verdicts arrive unchanged" test "$(sqlite3 "$WORK/a.db" "$q" | md5sum)" = "$(sqlite3 "$WORK/out.db" "$q" | md5sum)"
+check "those verdicts: 3 runs x 5 limits" test "$(sqlite3 "$WORK/a.db" "$q" | wc -l)" = 15
+check "the host's verdict arrives" test \
+  "$(sqlite3 "$WORK/out.db" "SELECT count(*), sum(runs) FROM checks WHERE scope = 'host' AND host = 'cache-a'")" = '5|10'
+for t in rejects refusals pctl checks; do
     check "the inputs have $t rows (the copy is tested)" test "$(sqlite3 "$WORK/b.db" "SELECT count(*) FROM $t")" -gt 0
 done
 check "the renamed run keeps its host" test \

@@ -59,4 +59,35 @@ echo '{"max_p999_lift_ms": 20}' > "$WORK/strict.json"
 check "fail closed: no save window, exit 1" test $? = 1
 check "fail closed: steady cannot be judged" has "^steady .*max_p999_lift_ms .*FAIL .*no window with samples: cannot judge max_p999_lift_ms" "$WORK/cs"
 
+# fleet triage: a fork limit the Valkey 9.2 runs (synthetic, samples/forkless) and
+# cache-a's save breach; what they share comes first
+echo '{"max_fork_ms": 15}' > "$WORK/fork.json"
+"$COW" check --db "$DB" --thresholds "$WORK/fork.json" > "$WORK/ct" 2>&1
+check "fork limit: 7 runs fail (exit 1)" test $? = 1
+cat > "$WORK/ct.want" <<'EOF'
+triage: what the 7 failing runs share that the 23 passing do not (runs per value, failing/passing; attributes by separation: the largest share of a value among failing runs minus its share among passing runs)
+  server version         +0.51  valkey 9.2.0 6/8, redis 7.0.15 1/15
+  kernel release         +0.51  6.8.0-84-generic 6/8, 6.18.44-fc-v857 1/15
+  vm.overcommit_memory   +0.51  1 6/8, 0 1/15
+  repl-diskless-sync     +0.51  unknown 6/8, no 0/2, yes 1/13
+  dataset (used_memory)  +0.51  1-2 GiB 6/8, 128-256 MiB 1/15
+  keys (largest db)      +0.51  1M-10M 6/8, 100k-1M 1/15
+  host                   +0.51  lab-docker-1 6/8, cache-a 1/1, cache-b 0/1, cache-c 0/1, cache-d 0/1, cache-e 0/2, 1 more value 0/9
+  THP mode               +0.00  madvise 7/23
+  THP backs the heap     +0.00  no 7/23
+30 runs checked: 23 pass, 7 fail; 4 hosts judged on pooled runs: 2 pass, 2 fail
+EOF
+sed -n '/^triage:/,$p' "$WORK/ct" > "$WORK/ct.got"
+check "triage lines exactly" diff -u "$WORK/ct.want" "$WORK/ct.got"
+check "a host is judged once on its pooled runs" has "^lab-docker-1 (14 runs) *max_fork_ms *FAIL *27.382  limit 15; worst run forkless/fork-t6$" "$WORK/ct"
+check "hosts are a family of their own" has "^Holm (family-wise error) over 0 comparisons (hosts x latency limits), a family of its own" "$WORK/ct"
+"$COW" check --db "$DB" --thresholds "$WORK/fork.json" --json > "$WORK/ctj" 2>&1
+tr -d '\n\t ' < "$WORK/ctj" > "$WORK/ctj.flat"
+check "JSON: the summary keys" has '^{"correction":"holm","comparisons":0,"failing":7,"passing":23,"runs":\[{"run":' "$WORK/ctj.flat"
+check "JSON: hosts with their runs" has '"hosts":\[{"host":"vm","runs":\["aof-rewrite",' "$WORK/ctj.flat"
+check "JSON: cache-a fails as a host" has '{"host":"cache-a","runs":\["fleet/cache-a/bgsave","fleet/cache-a/steady"\],"result":"fail","checks":\[{"check":"max_fork_ms","result":"fail","value":32.757' "$WORK/ctj.flat"
+check "JSON: the triage array, ranked" has '"triage":\[{"attribute":"server_version","name":"serverversion","separation":0.50931[0-9]*,"values":\[{"value":"valkey9.2.0","failing":6,"passing":8,"separation":0.5093' "$WORK/ctj.flat"
+check "JSON: every attribute" test "$(grep -o '"attribute":"[a-z_]*"' "$WORK/ctj.flat" | sort | tr '\n' ' ')" = '"attribute":"dataset_size" "attribute":"host" "attribute":"kernel_release" "attribute":"keys" "attribute":"repl_diskless_sync" "attribute":"server_version" "attribute":"thp_backs_heap" "attribute":"thp_mode" "attribute":"vm_overcommit_memory" '
+check "checks table: one row per run and host" test "$(sqlite3 "$DB" "SELECT scope, count(*), sum(verdict = 'fail') FROM checks GROUP BY scope ORDER BY scope" | tr '\n' ' ')" = "host|4|2 run|30|7 "
+
 finish

@@ -162,6 +162,65 @@ for i in 1 2 3; do
         test "$(cat "$WORK/race1.out" "$WORK/race2.out" | grep -c 'already exists\|locked')" = 0
 done
 
+# --- 7.2 a writer held up by another says who holds the lock, waits
+# (COWTAIL_LOCK_TIMEOUT), and names it again when it gives up
+d=$(mk lock)
+{ echo timestamp_us,latency_us; csv_rows 50; } > "$d/latency.csv"
+"$COW" ingest -q --db "$WORK/lock.db" "$d" > /dev/null 2>&1
+mkfifo "$WORK/lock.fifo"
+sqlite3 "$WORK/lock.db" < "$WORK/lock.fifo" > "$WORK/lock.sq" 2>&1 &
+holder=$!
+exec 3> "$WORK/lock.fifo"
+echo "BEGIN IMMEDIATE; SELECT 'held';" >&3
+for i in $(seq 1 100); do grep -q held "$WORK/lock.sq" && break; sleep 0.05; done
+{ echo timestamp_us,latency_us; csv_rows 50; } | sed 's/,5\.0$/,6.0/' > "$WORK/lock2.csv"
+mkdir -p "$WORK/lock2" && mv "$WORK/lock2.csv" "$WORK/lock2/latency.csv"
+COWTAIL_LOCK_TIMEOUT=1500ms run lockwait "$COW" ingest --db "$WORK/lock.db" "$WORK/lock2"
+check "7.2 locked out: exit 3" test "$rc" = 3
+check "7.2 while waiting, the holder named" has "^cowtail: .*lock.db: locked by pid $holder (sqlite3): waiting for it, up to 1.5 s$" "$WORK/lockwait.out"
+check "7.2 after giving up, named again" has "begin: database is locked by pid $holder (sqlite3): it held the write lock for 1.5 s; try again when it has finished$" "$WORK/lockwait.out"
+COWTAIL_LOCK_TIMEOUT=soon run lockbad "$COW" runs --db "$WORK/lock.db"
+check "7.2 a bad COWTAIL_LOCK_TIMEOUT: exit 2" test "$rc" = 2
+check "7.2 and why" has "COWTAIL_LOCK_TIMEOUT" "$WORK/lockbad.out"
+COWTAIL_LOCK_TIMEOUT=10s "$COW" ingest -q --db "$WORK/lock.db" "$WORK/lock2" > "$WORK/lockok.out" 2>&1 &
+waiter=$!
+for i in $(seq 1 160); do grep -q waiting "$WORK/lockok.out" && break; sleep 0.05; done
+echo "COMMIT;" >&3
+exec 3>&-
+wait "$holder"
+wait "$waiter"
+check "7.2 released in time: the waiting ingest lands (exit 0)" test $? = 0
+check "7.2 having said it waited" has "locked by pid $holder (sqlite3): waiting for it, up to 10 s" "$WORK/lockok.out"
+
+# --- 7.3 the holder is another cowtail: named with its command. The
+# holder is caught while it holds the write lock and stopped (SIGSTOP)
+d=$(mk lockbig)
+awk -v e="$EPOCH" 'BEGIN { print "timestamp_us,latency_us"
+    for (i = 0; i < 100000; i++) printf "%.0f,%d.5\n", e * 1000000 + i * 100, 100 + i % 50 }' > "$d/latency.csv"
+held=0
+for try in 1 2 3; do
+    rm -f "$WORK/lock3.db"*
+    "$COW" ingest -q --db "$WORK/lock3.db" "$WORK/lock2" > /dev/null 2>&1
+    "$COW" ingest -q --db "$WORK/lock3.db" "$d" > /dev/null 2>&1 &
+    big=$!
+    for i in $(seq 1 400); do
+        if ! sqlite3 -cmd ".timeout 0" "$WORK/lock3.db" "BEGIN IMMEDIATE; ROLLBACK;" > /dev/null 2>&1; then
+            kill -STOP "$big"
+            sqlite3 -cmd ".timeout 0" "$WORK/lock3.db" "BEGIN IMMEDIATE; ROLLBACK;" > /dev/null 2>&1 || { held=1; break; }
+            kill -CONT "$big"
+        fi
+        sleep 0.01
+    done
+    if [ "$held" = 1 ]; then
+        COWTAIL_LOCK_TIMEOUT=300ms run lockcow "$COW" ingest --db "$WORK/lock3.db" "$WORK/lock"
+        kill -CONT "$big"
+    fi
+    wait "$big"
+    [ "$held" = 1 ] && break
+done
+check "7.3 a cowtail ingest caught holding the lock" test "$held" = 1
+check "7.3 named with its command" has "locked by pid $big (cowtail ingest): waiting for it, up to 0.3 s$" "$WORK/lockcow.out"
+
 # --- 8 weak spots: clear messages, exit 1
 d=$(mk empty); : > "$d/latency.csv"
 run empty "$COW" ingest --db "$WORK/w.db" "$d"
@@ -191,5 +250,55 @@ d=$(mk logbin)
 run logbin "$COW" ingest --db "$WORK/w.db" "$d"
 check "8.7 a log line then 2 MB of random bytes: exit 1" test "$rc" = 1
 check "8.7 ... refused as binary (random bytes: the first non-text line varies)" has "redis.log:[0-9]*: binary data from line [0-9]* on" "$WORK/logbin.out"
+
+# --- 8.8 a full file system: the commands that only read still work (the
+# -shm file a WAL reader needs cannot be created: they hold the database
+# exclusively with the WAL index in memory); analyze and doctor show what
+# they find without storing it; writers and outputs on it fail clearly.
+# Needs a small tmpfs, so root: skipped, and said so, otherwise.
+FULL=$WORK/full
+mkdir -p "$FULL"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m cowtail-full "$FULL" 2> /dev/null; then
+    trap 'umount "$FULL" 2> /dev/null; rm -rf "$WORK"' EXIT
+    d=$(mk fullrun)
+    { echo timestamp_us,latency_us; csv_rows 3000; } > "$d/latency.csv"
+    "$COW" ingest -q --db "$FULL/f.db" "$d" > /dev/null 2>&1
+    dd if=/dev/zero of="$FULL/fill" bs=4k > /dev/null 2>&1
+    check "8.8 the file system is full" test "$(df --output=avail "$FULL" | tail -1 | tr -d ' ')" = 0
+    FULLMSG="cowtail: $FULL/f.db: its file system is full: reading without writing (what analyze and doctor find is shown, not stored)"
+    run fullruns "$COW" runs --db "$FULL/f.db"
+    check "8.8 runs: exit 0" test "$rc" = 0
+    check "8.8 runs: lists the run" has "^fullrun  *1  *3000 " "$WORK/fullruns.out"
+    check "8.8 runs: says the disk is full" has "^$FULLMSG$" "$WORK/fullruns.out"
+    run fulljson "$COW" runs --db "$FULL/f.db" --json
+    check "8.8 runs --json: exit 0" test "$rc" = 0
+    run fullrej "$COW" rejects --db "$FULL/f.db"
+    check "8.8 rejects: exit 0" test "$rc" = 0
+    run fullan "$COW" analyze --db "$FULL/f.db" fullrun
+    check "8.8 analyze: exit 0, shown" test "$rc" = 0
+    check "8.8 analyze: the run analysed" has "^run fullrun: 3000 samples from" "$WORK/fullan.out"
+    run fulldoc "$COW" doctor --db "$FULL/f.db"
+    check "8.8 doctor (analysing the run first): exit 0" test "$rc" = 0
+    check "8.8 doctor: its findings" has "^  nothing to report$" "$WORK/fulldoc.out"
+    run fullexp "$COW" export --db "$FULL/f.db" --jsonl "$WORK/fullexp"
+    check "8.8 export --jsonl elsewhere: exit 0" test "$rc" = 0
+    check "8.8 export --jsonl: the run exported" has '"run":"fullrun",.*"samples":3000' "$WORK/fullexp/runs.jsonl"
+    run fullexp2 "$COW" export --db "$FULL/f.db" --jsonl "$FULL/exp"
+    check "8.8 export --jsonl onto the full disk: exit 3" test "$rc" = 3
+    check "8.8 ... and why" has "exp/runs.jsonl.tmp: cannot write: No space left on device" "$WORK/fullexp2.out"
+    "$COW" runs --db "$FULL/f.db" > "$FULL/runs.txt" 2> "$WORK/fullout.err"
+    check "8.8 output onto the full disk: exit 3" test $? = 3
+    check "8.8 ... and why" has "^cowtail: cannot write output: No space left on device$" "$WORK/fullout.err"
+    run fulling "$COW" ingest --db "$FULL/f.db" "$WORK/lock2"
+    check "8.8 ingest: exit 3" test "$rc" = 3
+    check "8.8 ingest: the disk named" has "its file system is full: free space and try again (commands that only read still work)" "$WORK/fulling.out"
+    rm -f "$FULL/fill" "$FULL/f.db-shm" "$FULL/f.db-wal"
+    check "8.8 afterwards: the database intact" test "$(sqlite3 "$FULL/f.db" 'PRAGMA integrity_check')" = ok
+    check "8.8 and nothing of the full-disk analysis kept" \
+        test "$(sqlite3 "$FULL/f.db" 'SELECT count(*) FROM analyses')" = 0
+    umount "$FULL"
+else
+    echo "SKIP 8.8 full disk: cannot mount a tmpfs (needs root): not tested"
+fi
 
 finish

@@ -23,6 +23,9 @@
 #include "report_job.h"
 #include "savewin.h"
 #include "tradeoff_run.h"
+#include "triage.h"
+#include "store_fleet.h"
+#include "phase.h"
 
 /* A sample folder (COW_SAMPLES, set by ctest). */
 static char *sample(const char *name)
@@ -873,6 +876,212 @@ static void safe_streams_should_defuse_control_characters(void)
     fclose(err);
 }
 
+/* A synthetic fleet: the 3 failing runs share kernel 6.1.0-fail and THP
+ * always; one passing run has that kernel too, none has THP always. */
+static void triage_should_rank_what_the_failing_runs_share(void)
+{
+    app_triage_facts f[10];
+    int failed[10], i, a;
+    app_triage tr;
+
+    memset(f, 0, sizeof(f));
+    for (i = 0; i < 10; i++) {
+        failed[i] = i < 3;
+        snprintf(f[i].v[TRI_VERSION], sizeof(f[i].v[0]), "redis 7.0.15");
+        snprintf(f[i].v[TRI_KERNEL], sizeof(f[i].v[0]), "%s",
+                 i < 4 ? "6.1.0-fail" : "6.8.0");
+        snprintf(f[i].v[TRI_THP_MODE], sizeof(f[i].v[0]), "%s", i < 3 ? "always" : "madvise");
+        snprintf(f[i].v[TRI_THP_HEAP], sizeof(f[i].v[0]), "%s", i < 3 ? "yes" : "unknown");
+        snprintf(f[i].v[TRI_OVERCOMMIT], sizeof(f[i].v[0]), "%d", i % 2);
+        snprintf(f[i].v[TRI_DISKLESS], sizeof(f[i].v[0]), "yes");
+        snprintf(f[i].v[TRI_DATASET], sizeof(f[i].v[0]), "128-256 MiB");
+        snprintf(f[i].v[TRI_KEYS], sizeof(f[i].v[0]), "100k-1M");
+        snprintf(f[i].v[TRI_HOST], sizeof(f[i].v[0]), "h%d", i);
+    }
+    app_triage_rank(f, failed, 10, &tr);
+    CHECK_INT(tr.failing, 3);
+    CHECK_INT(tr.passing, 7);
+    CHECK_INT(tr.nattr, TRI_COUNT);
+    /* THP always and AnonHugePages yes: 3/3 failing, 0/7 passing; the enum
+     * order breaks their tie */
+    CHECK_INT(tr.a[0].attr, TRI_THP_MODE);
+    CHECK_NEAR(tr.a[0].separation, 1.0, 1e-12);
+    CHECK_STR(tr.a[0].v[0].value, "always");
+    CHECK_INT(tr.a[0].v[0].failing, 3);
+    CHECK_INT(tr.a[0].v[0].passing, 0);
+    CHECK_STR(tr.a[0].v[1].value, "madvise");
+    CHECK_INT(tr.a[0].v[1].passing, 7);
+    CHECK_INT(tr.a[1].attr, TRI_THP_HEAP);
+    /* kernel: 3/3 - 1/7 */
+    CHECK_INT(tr.a[2].attr, TRI_KERNEL);
+    CHECK_NEAR(tr.a[2].separation, 1.0 - 1.0 / 7, 1e-12);
+    CHECK_STR(tr.a[2].v[0].value, "6.1.0-fail");
+    CHECK_INT(tr.a[2].v[0].failing, 3);
+    CHECK_INT(tr.a[2].v[0].passing, 1);
+    CHECK_NEAR(tr.a[2].v[1].separation, -6.0 / 7, 1e-12);
+    /* overcommit: 0 on runs 0, 2 (2 failing) and 4, 6, 8 (3 passing):
+     * 2/3 - 3/7; then host (each value 1/3), then the shared ones (0) */
+    CHECK_INT(tr.a[3].attr, TRI_HOST);
+    CHECK_NEAR(tr.a[3].separation, 1.0 / 3, 1e-12);
+    CHECK_STR(tr.a[3].v[0].value, "h0");
+    CHECK_INT(tr.a[4].attr, TRI_OVERCOMMIT);
+    CHECK_NEAR(tr.a[4].separation, 2.0 / 3 - 3.0 / 7, 1e-12);
+    CHECK_STR(tr.a[4].v[0].value, "0");
+    for (a = 5; a < TRI_COUNT; a++)
+        CHECK_NEAR(tr.a[a].separation, 0, 1e-12);
+    CHECK_INT(tr.a[5].attr, TRI_VERSION);
+    CHECK_INT(tr.a[6].attr, TRI_DISKLESS);
+    CHECK_INT(tr.a[7].attr, TRI_DATASET);
+    CHECK_INT(tr.a[7].nv, 1);
+    CHECK_INT(tr.a[8].attr, TRI_KEYS);
+    app_triage_release(&tr);
+    /* nothing fails: nothing to rank */
+    for (i = 0; i < 10; i++)
+        failed[i] = 0;
+    app_triage_rank(f, failed, 10, &tr);
+    CHECK_INT(tr.nattr, 0);
+    CHECK_INT(tr.passing, 10);
+    app_triage_release(&tr);
+    /* everything fails: shares among failing alone */
+    for (i = 0; i < 10; i++)
+        failed[i] = 1;
+    app_triage_rank(f, failed, 10, &tr);
+    CHECK_INT(tr.a[0].attr, TRI_VERSION);
+    CHECK_NEAR(tr.a[0].separation, 1.0, 1e-12);
+    app_triage_release(&tr);
+}
+
+static void triage_bucket_should_be_powers_of_two(void)
+{
+    char b[64];
+    app_triage_bucket(151.0 * 1048576, b, sizeof(b));
+    CHECK_STR(b, "128-256 MiB");
+    app_triage_bucket(128.0 * 1048576, b, sizeof(b));
+    CHECK_STR(b, "128-256 MiB");
+    app_triage_bucket(128.0 * 1048576 - 1, b, sizeof(b));
+    CHECK_STR(b, "64-128 MiB");
+    app_triage_bucket(600.0 * 1048576, b, sizeof(b));
+    CHECK_STR(b, "512 MiB-1 GiB");
+    app_triage_bucket(1.5 * 1073741824, b, sizeof(b));
+    CHECK_STR(b, "1-2 GiB");
+    app_triage_bucket(1, b, sizeof(b));
+    CHECK_STR(b, "1-2 B");
+    app_triage_bucket(0, b, sizeof(b));
+    CHECK_STR(b, "0 B");
+    app_triage_bucket(NAN, b, sizeof(b));
+    CHECK_STR(b, APP_TRIAGE_UNKNOWN);
+    app_triage_bucket10(300000, b, sizeof(b));
+    CHECK_STR(b, "100k-1M");
+    app_triage_bucket10(100000, b, sizeof(b));
+    CHECK_STR(b, "100k-1M");
+    app_triage_bucket10(99999, b, sizeof(b));
+    CHECK_STR(b, "10k-100k");
+    app_triage_bucket10(1, b, sizeof(b));
+    CHECK_STR(b, "1-10");
+    app_triage_bucket10(999, b, sizeof(b));
+    CHECK_STR(b, "100-1k");
+    app_triage_bucket10(2.5e9, b, sizeof(b));
+    CHECK_STR(b, "1G-10G");
+    app_triage_bucket10(0, b, sizeof(b));
+    CHECK_STR(b, "0");
+    app_triage_bucket10(-1, b, sizeof(b));
+    CHECK_STR(b, APP_TRIAGE_UNKNOWN);
+}
+
+typedef struct check_rows {
+    int rows, host_rows, fail_rows;
+    long long host_runs;
+    double host_min_n;
+} check_rows;
+
+static int count_check_row(void *ctx, const char *const *cols, const cow_xval *v, int n)
+{
+    check_rows *c = ctx;
+    int i, host = 0, fail = 0;
+    for (i = 0; i < n; i++) {
+        if (strcmp(cols[i], "scope") == 0)
+            host = v[i].type == COW_XTEXT && strcmp(v[i].s, "host") == 0;
+        if (strcmp(cols[i], "verdict") == 0)
+            fail = v[i].type == COW_XTEXT && strcmp(v[i].s, "fail") == 0;
+    }
+    c->rows++;
+    c->host_rows += host;
+    c->fail_rows += fail;
+    if (host) {
+        CHECK_STR(cols[1], "run");
+        CHECK_INT(v[1].n, 0);                   /* a host's row has no run */
+        CHECK_STR(v[0].s, "vm");
+        for (i = 0; i < n; i++) {
+            if (strcmp(cols[i], "runs") == 0)
+                c->host_runs = v[i].i;
+            if (strcmp(cols[i], "limit_name") == 0 && strcmp(v[i].s, "min_samples") == 0)
+                c->host_min_n = v[i + 2].type == COW_XREAL ? v[i + 2].d : (double)v[i + 2].i;
+        }
+    }
+    return 0;
+}
+
+/* Three runs of host vm: each judged, the host once on their pooled
+ * samples; the checks table holds both, replaced by the next check. */
+static void check_fleet_should_judge_hosts_and_store_the_checks(void)
+{
+    static const char *const names[] = {"bgsave-t1", "bgsave-t2", "steady"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, j, win = 0;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_thresholds t;
+    app_fleet_check fc;
+    check_rows c;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    CHECK_INT(app_load_thresholds(scratch_file("t.json",
+        "{\"max_p999_lift_ms\": {\"limit\": 1000, \"missing\": \"pass\"},"
+        " \"max_fork_ms\": 0, \"min_samples\": 1000}"),
+        &t, &e), COW_OK);
+    CHECK_INT(app_check_fleet(st, rows, n, &t, COW_FLEET_HOLM, 1, &fc, &e), COW_OK);
+    CHECK_INT(fc.n, 3);
+    CHECK_INT(fc.nh, 1);
+    CHECK_STR(fc.h[0].host, "vm");
+    CHECK_INT(fc.h[0].nruns, 3);
+    CHECK_INT(fc.m, 2);   /* the saving runs x 1 latency limit (steady has no window) */
+    CHECK_INT(fc.mh, 1);  /* 1 host x 1 latency limit */
+    CHECK_INT(fc.hv[0][TH_MIN_N].value, rows[0].samples + rows[1].samples + rows[2].samples);
+    /* the pooled windows: every window sample once (no overlap here) */
+    for (i = 0; i < n; i++) {
+        cow_result_set rs;
+        CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);
+        for (j = 0; j < rs.nph; j++)
+            if (phase_is_window(phase_kind_from_name(rs.ph[j].kind)))
+                win += (size_t)rs.ph[j].n;
+        store_free_results(&rs);
+    }
+    CHECK(win > 0);
+    CHECK_INT(fc.hv[0][TH_P999_LIFT].n, win);
+    CHECK(!isnan(fc.hv[0][TH_P999_LIFT].p_adj));
+    CHECK_INT(fc.hv[0][TH_P999_LIFT].state, APP_PASS);
+    /* fork > 0 ms on the saving runs: they and the host fail */
+    CHECK_INT(fc.nfailed, 2);
+    CHECK_INT(fc.nhfailed, 1);
+    CHECK(strstr(fc.hv[0][TH_FORK].note, "worst run bgsave-t") != NULL);
+    CHECK_INT(fc.tri.failing, 2);
+    CHECK_INT(fc.tri.passing, 1);
+    CHECK_INT(app_check_save(st, rows, &t, &fc, &e), COW_OK);
+    CHECK_INT(app_check_save(st, rows, &t, &fc, &e), COW_OK); /* replaces, never adds */
+    memset(&c, 0, sizeof(c));
+    CHECK_INT(store_export_rows(st, "checks", 7, count_check_row, &c, &e), COW_OK);
+    CHECK_INT(c.rows, 4 * 3);      /* (3 runs + 1 host) x 3 limits */
+    CHECK_INT(c.host_rows, 3);
+    CHECK_INT(c.fail_rows, 2 + 1); /* fork: two runs and the host */
+    CHECK_INT(c.host_runs, 3);
+    CHECK_NEAR(c.host_min_n, (double)(rows[0].samples + rows[1].samples + rows[2].samples),
+               0);
+    app_check_fleet_release(&fc);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 int main(void)
 {
     RUN(analyze_should_store_what_it_returns);
@@ -890,5 +1099,8 @@ int main(void)
     RUN(pctonly_runs_should_count_in_analyze_diff_and_check);
     RUN(reported_ci_should_follow_the_ranks_of_the_counts);
     RUN(safe_streams_should_defuse_control_characters);
+    RUN(triage_should_rank_what_the_failing_runs_share);
+    RUN(triage_bucket_should_be_powers_of_two);
+    RUN(check_fleet_should_judge_hosts_and_store_the_checks);
     return REPORT();
 }

@@ -342,6 +342,78 @@ static void doctor_should_call_a_tools_p999_from_few_requests_thin(void)
     diag_release(&f);
 }
 
+/* clock_mismatch: a file hours off the samples' clock, with both spans
+ * and the offset as evidence; a log whose windows miss the samples; a
+ * log assumed UTC that an hour's offset would place better. */
+static void doctor_should_report_clocks_that_do_not_match(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *c = NULL;
+    size_t i;
+
+    base(&r, "clk", "bgsave");
+    diag_run(&r, 1, &f);
+    CHECK(!fired(&f, "clk", "clock_mismatch"));
+    diag_release(&f);
+    r.nskews = 1;
+    snprintf(r.skews[0].file, sizeof(r.skews[0].file), "clk/info.txt");
+    snprintf(r.skews[0].ref, sizeof(r.skews[0].ref), "clk/latency.csv");
+    r.skews[0].r0_us = 1796028608000000LL;
+    r.skews[0].r1_us = r.skews[0].r0_us + 600000000LL;
+    r.skews[0].f0_us = r.skews[0].r0_us + 10800000000LL;
+    r.skews[0].f1_us = r.skews[0].f0_us + 600000000LL;
+    r.skews[0].kind = COW_SKEW_HOUR;
+    r.skews[0].off_s = 10800;
+    r.skews[0].gap_s = 10200;
+    diag_run(&r, 1, &f);
+    for (i = 0; i < f.n; i++)
+        if (strcmp(f.v[i].rule, "clock_mismatch") == 0)
+            c = &f.v[i];
+    CHECK(c != NULL);
+    if (c != NULL) {
+        CHECK_INT(c->severity, COW_SEV_WARN);
+        CHECK_STR(c->title, "1 file not on the samples' clock: info.txt lies 2.8 h "
+                            "from latency.csv (likely offset +03:00)");
+        CHECK_INT(c->nev, 3);
+        CHECK_STR(c->ev[0].value, "2026-11-30T11:50:08Z .. 2026-11-30T12:00:08Z");
+        CHECK_STR(c->ev[0].src, "clk/info.txt");
+        CHECK_STR(c->ev[1].value, "2026-11-30T08:50:08Z .. 2026-11-30T09:00:08Z");
+        CHECK_STR(c->ev[1].src, "clk/latency.csv");
+        CHECK_STR(c->ev[2].value, "+03:00 (a whole-hour offset: a clock in local time?)");
+    }
+    diag_release(&f);
+    /* no samples: the INFO series is the reference, and named so */
+    r.skews[0].ref_info = 1;
+    diag_run(&r, 1, &f);
+    c = NULL;
+    for (i = 0; i < f.n; i++)
+        if (strcmp(f.v[i].rule, "clock_mismatch") == 0)
+            c = &f.v[i];
+    CHECK(c != NULL && strstr(c->title, "1 file not on the INFO series' clock") != NULL);
+    CHECK(c != NULL && strcmp(c->ev[1].metric, "INFO series' span") == 0);
+    diag_release(&f);
+    base(&r, "clk", "bgsave");
+    r.log_zone = 1;
+    known(&r.log_clock, 7200, "mismatch");
+    snprintf(r.log_clock.src, sizeof(r.log_clock.src), "clk/redis.log");
+    diag_run(&r, 1, &f);
+    CHECK(fired(&f, "clk", "clock_mismatch"));
+    CHECK(f.n > 0 && strstr(f.v[0].title, "redis.log: the log's windows fall outside "
+                            "the samples' span, as if its local time were UTC+02:00") != NULL);
+    CHECK(f.n > 0 && strstr(f.v[0].advice, "--log-tz +02:00") != NULL);
+    diag_release(&f);
+    r.log_zone = 2;
+    r.log_clock.num = -3600;
+    r.log_in0 = 1;
+    r.log_in = 3;
+    diag_run(&r, 1, &f);
+    CHECK(f.n > 0 && strstr(f.v[0].title, "UTC assumed for the log (no UTC pair), but "
+                            "UTC-01:00 would place 3 of its window stamps inside the "
+                            "samples' span instead of 1") != NULL);
+    diag_release(&f);
+}
+
 int main(void)
 {
     RUN(doctor_should_call_a_tools_p999_from_few_requests_thin);
@@ -354,5 +426,6 @@ int main(void)
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);
     RUN(doctor_should_report_refusals_lag_and_shared_hosts);
+    RUN(doctor_should_report_clocks_that_do_not_match);
     return REPORT();
 }

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -504,9 +506,86 @@ static void store_should_refuse_an_unwritable_path(void)
     CHECK(strstr(e.msg, "/no/such/folder/x.db") != NULL);
 }
 
+/* A child process takes the write lock of `path` with plain SQLite
+ * (journal mode `mode`) and holds it until its pipe closes. */
+static pid_t hold_write_lock(const char *path, const char *mode, int *release)
+{
+    int ready[2], go[2];
+    char c = 0;
+    pid_t pid;
+    if (pipe(ready) != 0 || pipe(go) != 0)
+        return -1;
+    if ((pid = fork()) == 0) {
+        sqlite3 *db = NULL;
+        char sql[80];
+        close(ready[0]);
+        close(go[1]);
+        snprintf(sql, sizeof(sql), "PRAGMA journal_mode=%s; BEGIN IMMEDIATE;", mode);
+        if (sqlite3_open(path, &db) != SQLITE_OK ||
+            sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS t(x)", NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+            _exit(1);
+        c = 1;
+        if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+            _exit(1);
+        _exit(0);
+    }
+    close(ready[1]);
+    close(go[0]);
+    if (read(ready[0], &c, 1) != 1)
+        c = 0;
+    close(ready[0]);
+    *release = go[1];
+    return c == 1 ? pid : -1;
+}
+
+/* The lock holder is named by pid and comm, in WAL mode (the -shm write
+ * byte) and in rollback mode (RESERVED); a free database names no one,
+ * and a connection of this process keeps its own locks while asking. */
+static void store_should_name_the_process_holding_the_lock(void)
+{
+    char path[100], who[128], want[128];
+    const char *modes[] = {"WAL", "DELETE"};
+    size_t m;
+
+    for (m = 0; m < 2; m++) {
+        int release = -1, status = 0;
+        pid_t pid;
+        snprintf(path, sizeof(path), "%s/cow_lock_%ld_%zu.db",
+                 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(), m);
+        CHECK_INT(store_lock_holder(path, who, sizeof(who)), 0);
+        pid = hold_write_lock(path, modes[m], &release);
+        CHECK(pid > 0);
+        if (pid <= 0)
+            continue;
+        snprintf(want, sizeof(want), "pid %ld (test_store)", (long)pid);
+        CHECK_INT(store_lock_holder(path, who, sizeof(who)), 1);
+        CHECK_STR(who, want);
+        {
+            /* a connection of ours, then asking again: its lock is kept */
+            cow_store *st = NULL;
+            cow_err e = COW_ERR_INIT;
+            CHECK_INT(store_open_wait(path, NULL, NULL, 200, &st, &e), COW_ESQL);
+            CHECK(strstr(e.msg, want) != NULL);
+            store_close(st);
+        }
+        close(release);
+        waitpid(pid, &status, 0);
+        CHECK_INT(store_lock_holder(path, who, sizeof(who)), 0);
+        CHECK_STR(who, "");
+        unlink(path);
+        snprintf(want, sizeof(want), "%s-shm", path);
+        unlink(want);
+        snprintf(want, sizeof(want), "%s-wal", path);
+        unlink(want);
+    }
+    CHECK_INT(store_lock_holder(":memory:", who, sizeof(who)), 0);
+}
+
 int main(void)
 {
     RUN(store_should_apply_every_migration);
+    RUN(store_should_name_the_process_holding_the_lock);
     RUN(store_should_find_runs_by_label);
     RUN(store_should_insert_samples_in_any_batch_size);
     RUN(store_should_forget_a_rolled_back_file);
