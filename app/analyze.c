@@ -154,22 +154,28 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_flag_poll *bg = NULL, *aof = NULL;
     cow_event *prim = NULL;
     size_t nb = 0, na = 0, nrep = 0;
-    int rc;
+    int rc, by_table = 0;
 
     memset(&ev, 0, sizeof(ev));
     memset(&in, 0, sizeof(in));
     if ((rc = store_sample_span(st, r->id, &a->n, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
-        (rc = store_load_events(st, r->id, &ev, e)) != COW_OK ||
+        (rc = store_load_primary_events(st, r->id, &ev, &by_table, e)) != COW_OK ||
         (rc = polls(st, r->id, "rdb_bgsave_in_progress", &bg, &nb, e)) != COW_OK ||
         (rc = polls(st, r->id, "aof_rewrite_in_progress", &aof, &na, e)) != COW_OK ||
         (rc = store_fact_info_max(st, r->id, "latest_fork_usec", &fork, e)) != COW_OK)
         goto done;
     if (a->n == 0)
         a->t_first_us = a->t_last_us = 0;
-    /* windows from the primary's events only (see phase_primary_events) */
-    prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
-    in.ev = prim;
-    in.nev = phase_primary_events(ev.v, ev.n, prim, &nrep);
+    /* windows from the primary's events only: the servers table says which
+     * (app/servers.c); a database from before it, phase_primary_events */
+    if (by_table) {
+        in.ev = ev.v;
+        in.nev = ev.n;
+    } else {
+        prim = xmalloc((ev.n ? ev.n : 1) * sizeof(*prim));
+        in.ev = prim;
+        in.nev = phase_primary_events(ev.v, ev.n, prim, &nrep);
+    }
     in.bgsave = bg;
     in.nbgsave = nb;
     in.aof = aof;

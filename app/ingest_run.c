@@ -22,6 +22,7 @@
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
+#include "servers.h"
 #include "text.h"
 #include "timeconv.h"
 #include "writer.h"
@@ -79,7 +80,9 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
                (k->rows++, k->samples++, 0);
     if ((rc = store_add_rec(k->st, k->run, k->file, r, e)) != COW_OK)
         return rc;
-    if (r->kind == COW_REC_REJECT) {
+    if (r->kind == COW_REC_PROC) {
+        /* who wrote the log (for app/servers.c): not one of its records */
+    } else if (r->kind == COW_REC_REJECT) {
         if (k->rejected++ < SHOW_REJECTS)
             fprintf(stderr, "cowtail: %s:%ld: %s\n", k->path, r->u.reject.line,
                     r->u.reject.reason);
@@ -434,7 +437,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     const char *fname = shown_name(r, path);
     char old_sha[65], copy[512] = "";
     int64_t old_id = 0;
-    int replaced = 0;
+    int replaced = 0, old_copy = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];
     char why[160];
     int rc, seen = 0;
@@ -500,7 +503,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             tot->files_refused++;
             return FILE_REFUSED;
         }
-        if ((rc = store_file_delete(st, old_id, &e)) != COW_OK)
+        if ((rc = store_file_replaced(st, old_id, &e)) != COW_OK ||
+            (rc = store_file_delete(st, old_id, &e)) != COW_OK)
             goto fatal;
         replaced = 1;
     }
@@ -538,13 +542,13 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
      * replies) legitimately coincide. */
     if (!seen && timed_by_content(p, &k) &&
         (rc = store_file_copy(st, k.run, k.file, sha, COPY_MIN_BYTES, copy,
-                                       sizeof(copy), &e)) != COW_OK)
+                              sizeof(copy), &old_copy, &e)) != COW_OK)
         goto fatal;
     if (!seen && copy[0]) {
         store_rollback(st);
         if (!fl->quiet)
-            printf("  %-28s a copy of %s (same SHA-256): not ingested again\n",
-                   fname, copy);
+            printf("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
+                   fname, copy, old_copy ? " as it was before --replace" : "");
         close_file(fr);
         tot->files_dup++;
         return FILE_DUP;
@@ -759,7 +763,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         if (last_run != 0) {
             int mismatch = 0;
             if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK ||
-                app_note_skews(st, last_run, fl->quiet, &e) != COW_OK) {
+                app_note_skews(st, last_run, fl->quiet, &e) != COW_OK ||
+                app_settle_servers(st, last_run, r, fl->quiet, &e) != COW_OK) {
                 app_error(&e);
                 ahead_stop(ahead);
                 free(files);

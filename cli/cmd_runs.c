@@ -3,6 +3,7 @@
  * The --json form is an array of objects with the stable keys documented
  * in the README: label, scenario, mode, host, trial, files, samples,
  * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
+ * servers (role, pid, port, version, run_id, files, paths, how),
  * t_first_us, t_last_us. */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,13 +21,16 @@ const char *const cmd_runs_usage[] = {
     "usage: cowtail runs [--db FILE] [--json]",
     "",
     "List the runs in the database: label, files, samples, rejected lines,",
-    "server events and the time span of the samples.",
+    "server events, servers (primaries+replicas, e.g. 1+1r) and the time",
+    "span of the samples.",
     "",
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of objects with keys label, scenario, mode, host,",
     "              trial, files, samples, rejected, events (an object: event",
     "              kind -> count), info_dumps, smaps_snapshots, clock (how",
-    "              each server log's zone was settled), t_first_us, t_last_us",
+    "              each server log's zone was settled), servers (each role,",
+    "              pid, port, version, run_id, files, paths, how), t_first_us,",
+    "              t_last_us",
     "              (null when unknown), phases (labels of the last analysis,",
     "              null when never analysed); see the README",
     NULL
@@ -59,14 +63,18 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
     cow_run_extras x;
     cow_clock_row *c = NULL;
     cow_server_row *sv = NULL;
-    size_t nc = 0, ns = 0, i;
-    cJSON *ev, *cl, *sa;
+    char **paths = NULL;
+    int *pserver = NULL;
+    size_t nc = 0, ns = 0, np = 0, i, j;
+    cJSON *ev, *cl, *sa, *pa;
     int rc;
 
     if ((rc = store_run_extras(st, r->id, &x, e)) != COW_OK)
         return rc;
     if ((rc = store_clock_list(st, r->id, &c, &nc, e)) != COW_OK ||
-        (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK) {
+        (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK ||
+        (rc = store_server_files(st, r->id, &paths, &pserver, &np, e)) != COW_OK) {
+        free(sv);
         free(c);
         store_free_extras(&x);
         return rc;
@@ -94,8 +102,17 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
         add_str(k, "version", sv[i].version[0] ? sv[i].version : NULL);
         add_str(k, "run_id", sv[i].run_id[0] ? sv[i].run_id : NULL);
         add_int(k, "files", sv[i].files, 1);
+        pa = cJSON_AddArrayToObject(k, "paths");
+        for (j = 0; j < np; j++)
+            if (pserver[j] == sv[i].seq)
+                cJSON_AddItemToArray(pa, cJSON_CreateString(paths[j]));
+        add_str(k, "how", sv[i].how);
         cJSON_AddItemToArray(sa, k);
     }
+    for (j = 0; j < np; j++)
+        free(paths[j]);
+    free(paths);
+    free(pserver);
     free(sv);
     free(c);
     store_free_extras(&x);
@@ -145,23 +162,49 @@ static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
     return code;
 }
 
-static int print_table(const cow_run_row *rows, size_t n)
+/* "1+1r": the run's primaries and replicas ("-" when no server file). */
+static int servers_cell(cow_store *st, const cow_run_row *r, char *buf, size_t cap)
+{
+    cow_err e = COW_ERR_INIT;
+    cow_server_row *sv = NULL;
+    size_t ns = 0, i, nrep = 0;
+    if (store_run_servers(st, r->id, &sv, &ns, &e) != COW_OK) {
+        cli_error(&e);
+        return cli_exit_for(e.code);
+    }
+    for (i = 0; i < ns; i++)
+        nrep += strcmp(sv[i].role, "replica") == 0;
+    if (ns == 0)
+        snprintf(buf, cap, "-");
+    else if (nrep > 0)
+        snprintf(buf, cap, "%zu+%zur", ns - nrep, nrep);
+    else
+        snprintf(buf, cap, "%zu", ns);
+    free(sv);
+    return EXIT_OK;
+}
+
+static int print_table(cow_store *st, const cow_run_row *rows, size_t n)
 {
     size_t i;
-    printf("%-28s %5s %9s %8s %7s  %-24s %9s  %s\n", "label", "files", "samples",
-           "rejected", "events", "first sample (UTC)", "span s", "phases");
+    int code;
+    printf("%-28s %5s %9s %8s %7s %7s  %-24s %9s  %s\n", "label", "files", "samples",
+           "rejected", "events", "servers", "first sample (UTC)", "span s", "phases");
     for (i = 0; i < n; i++) {
         const cow_run_row *r = &rows[i];
         char first[40] = "-";
         char span[32] = "-";
+        char srv[32];
+        if ((code = servers_cell(st, r, srv, sizeof(srv))) != EXIT_OK)
+            return code;
         if (r->samples > 0) {
             time_format_iso(r->t_first_us, first, sizeof(first));
             snprintf(span, sizeof(span), "%.3f",
                      (double)(r->t_last_us - r->t_first_us) / 1e6);
         }
-        printf("%-28s %5lld %9lld %8lld %7lld  %-24s %9s  %s\n", r->label,
+        printf("%-28s %5lld %9lld %8lld %7lld %7s  %-24s %9s  %s\n", r->label,
                (long long)r->files, (long long)r->samples,
-               (long long)r->rejected, (long long)r->events, first, span,
+               (long long)r->rejected, (long long)r->events, srv, first, span,
                r->phases ? r->phases : "(not analysed)");
     }
     if (n == 0)
@@ -197,7 +240,7 @@ int cmd_runs(int argc, char **argv)
     }
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    code = json ? print_json(st, rows, n) : print_table(rows, n);
+    code = json ? print_json(st, rows, n) : print_table(st, rows, n);
     store_free_runs(rows, n);
     store_close(st);
     return code;

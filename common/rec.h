@@ -19,7 +19,8 @@ enum cow_rec_kind {
     COW_REC_INTERVAL,   /* per-interval min/max/avg/count (--latency-history) */
     COW_REC_PCTL,       /* a percentile from a percentile-only source */
     COW_REC_REJECT,     /* a rejected input line */
-    COW_REC_NOTE        /* what the parser recognised or assumed */
+    COW_REC_NOTE,       /* what the parser recognised or assumed */
+    COW_REC_PROC        /* a process that wrote a server log, and who it is */
 };
 
 typedef struct cow_sample {
@@ -115,6 +116,22 @@ typedef struct cow_note {
     const char *value;   /* e.g. "epoch ms (by magnitude)" */
 } cow_note;
 
+/* One process that wrote lines into a server log (emitted once per pid,
+ * at the end of the file): what the lines say about who it is. */
+typedef struct cow_proc {
+    long pid;            /* the lines' pid */
+    const char *roles;   /* role letters its lines carried (M, S, C, X), ""
+                            when the layout has none */
+    long parent;         /* the pid that forked it ("started by pid N"), 0 */
+    int replica;         /* logged replica-side lines (MASTER <-> REPLICA
+                            sync, Connecting to MASTER, turning into a
+                            replica) */
+    int server;          /* logged a startup line (version=..., just started) */
+    long port;           /* "Running mode=..., port=N", 0 if not logged */
+    const char *version; /* from the startup line, or NULL */
+    long line;           /* its first line */
+} cow_proc;
+
 typedef struct cow_rec {
     int kind;            /* enum cow_rec_kind */
     union {
@@ -128,6 +145,7 @@ typedef struct cow_rec {
         cow_pctl pctl;
         cow_reject reject;
         cow_note note;
+        cow_proc proc;
     } u;
 } cow_rec;
 

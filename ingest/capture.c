@@ -444,6 +444,12 @@ static const cow_filemap *mapped(const cow_capture_run *r, const char *relpath)
     return NULL;
 }
 
+const char *capture_declared_role(const cow_capture_run *r, const char *relpath)
+{
+    const cow_filemap *m = mapped(r, relpath);
+    return m ? m->role : NULL;
+}
+
 static const char *const latency_parsers[] = {
     "latency-csv", "latency-json", "redis-benchmark-csv", "redis-benchmark",
     "memtier-json", "hdr-percentiles", "redis-cli-latency", NULL};

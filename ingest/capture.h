@@ -107,5 +107,8 @@ void runjson_release(cow_runjson *r);
 
 /* Role of a file from its name: "replica" for replica* names, else NULL. */
 const char *capture_role_from_name(const char *relpath);
+/* Role run.json's "files" give a file of run r (relpath below r's
+ * folder): "primary", "replica" or NULL. */
+const char *capture_declared_role(const cow_capture_run *r, const char *relpath);
 
 #endif

@@ -606,6 +606,11 @@ typedef struct rl_state {
         long pid;
         char roles[5];        /* role letters seen: M, S, C, X */
         long parent;          /* for a child: the pid that forked it */
+        long port;            /* "Running mode=..., port=N" */
+        long line;            /* its first line */
+        bool replica;         /* logged replica-side lines */
+        bool server;          /* logged a startup line */
+        char version[64];     /* from the startup line */
     } procs[RL_MAX_PROCS];
     int nprocs;
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
@@ -645,6 +650,62 @@ static int proc_find(rl_state *st, long pid)
     memset(&st->procs[st->nprocs], 0, sizeof(st->procs[0]));
     st->procs[st->nprocs].pid = pid;
     return st->nprocs++;
+}
+
+/* What a line of pid says about who the process is: its port (the
+ * startup banner's "Running mode=standalone, port=N."), a replica's
+ * replication lines, a startup line, the line the process first wrote. */
+static void proc_line(rl_state *st, long pid, long line, const char *msg, size_t n)
+{
+    static const char *const replica_lines[] = {
+        "MASTER <-> REPLICA sync", "MASTER <-> SLAVE sync", "PRIMARY <-> REPLICA sync",
+        "Connecting to MASTER", "Connecting to PRIMARY", "Before turning into a replica",
+        "MASTER <-> REPLICA", NULL};
+    char buf[200];
+    const char *p;
+    size_t i;
+    int k;
+
+    if (pid <= 0 || (k = proc_find(st, pid)) < 0)
+        return;
+    if (st->procs[k].line == 0)
+        st->procs[k].line = line;
+    n = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+    memcpy(buf, msg, n);
+    buf[n] = '\0';
+    if (strstr(buf, "Running mode=") && (p = strstr(buf, "port=")) != NULL) {
+        long v = strtol(p + 5, NULL, 10);
+        if (v > 0 && v < 65536)
+            st->procs[k].port = v;
+    }
+    if (strstr(buf, "just started") || strstr(buf, "Server started, Redis version"))
+        st->procs[k].server = true;
+    for (i = 0; replica_lines[i]; i++)
+        if (strstr(buf, replica_lines[i]))
+            st->procs[k].replica = true;
+}
+
+/* One COW_REC_PROC per process that wrote lines (at the end of the log). */
+static int procs_emit(rl_state *st, cow_err *e)
+{
+    cow_rec r;
+    int i, rc;
+
+    for (i = 0; i < st->nprocs; i++) {
+        memset(&r, 0, sizeof(r));
+        r.kind = COW_REC_PROC;
+        r.u.proc.pid = st->procs[i].pid;
+        r.u.proc.roles = st->procs[i].roles;
+        r.u.proc.parent = st->procs[i].parent;
+        r.u.proc.replica = st->procs[i].replica;
+        r.u.proc.server = st->procs[i].server;
+        r.u.proc.port = st->procs[i].port;
+        r.u.proc.version = st->procs[i].version[0] ? st->procs[i].version : NULL;
+        r.u.proc.line = st->procs[i].line;
+        if ((rc = sink_emit(st->k, &r, e)) != COW_OK)
+            return rc;
+    }
+    return COW_OK;
 }
 
 static void proc_seen(rl_state *st, long pid, char role)
@@ -1179,6 +1240,7 @@ static int emit_version(rl_state *st, const rl_line *l, const cow_line *ln,
     const char *p = strstr(st->text, "version");
     char ver[64];
     size_t n = 0;
+    int k;
 
     if (p == NULL)
         return COW_OK;
@@ -1191,6 +1253,8 @@ static int emit_version(rl_state *st, const rl_line *l, const cow_line *ln,
         return COW_OK;
     memcpy(ver, p, n);
     ver[n] = '\0';
+    if (l->pid > 0 && (k = proc_find(st, l->pid)) >= 0)
+        snprintf(st->procs[k].version, sizeof(st->procs[k].version), "%s", ver);
     return emit_event(st, l, ln, t, "version", NAN, NULL, ver, e);
 }
 
@@ -1316,6 +1380,7 @@ static int line_one(rl_state *st, const cow_line *ln, cow_err *e)
     st->nlog++;
     st->seen |= l.layout | l.ts.kind;
     proc_seen(st, l.pid, l.role);
+    proc_line(st, l.pid, ln->no, l.msg, l.nmsg);
     if (!ln->eol)
         return reject(st, ln, "the last line has no line end: the write was "
                       "cut short, so the line is not used", e);
@@ -1394,6 +1459,8 @@ static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
         rc = utc_stamp_emit(&st, 0, 0, e);
     if (rc == 0)
         rc = procs_note(&st, e);
+    if (rc == 0)
+        rc = procs_emit(&st, e);
     if (rc == 0)
         rc = file_verdict(&st, e);
     else if (rc < 0)

@@ -24,6 +24,14 @@ CREATE TABLE IF NOT EXISTS runs (
     seed Nullable(Int64), resamples Nullable(Int64), method Nullable(String)
 ) ENGINE = MergeTree() ORDER BY (host, run);
 
+-- The servers of a run (a primary and its replicas), as ingest told them
+-- apart; how: what identified it (INFO, log pid, CONFIG port, name).
+CREATE TABLE IF NOT EXISTS servers (
+    host String, run String, export_version UInt64,
+    seq Int64, role String, pid Nullable(Int64), port Nullable(Int64),
+    version Nullable(String), run_id Nullable(String), how String, files Int64
+) ENGINE = MergeTree() ORDER BY (host, run, seq);
+
 CREATE TABLE IF NOT EXISTS phases (
     host String, run String, export_version UInt64,
     idx Int64, kind String, label String, t0_us Int64, t1_us Int64,

@@ -16,7 +16,8 @@
     " ORDER BY id LIMIT 1), '') AS host, r.label AS run, ?1 AS export_version"
 
 const char *const cow_export_tables[] = {
-    "runs", "phases", "quantiles", "deltas", "exceedance", "findings", "checks", "samples",
+    "runs", "servers", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
+    "samples",
     NULL
 };
 
@@ -32,6 +33,11 @@ static const struct {
      " (SELECT max(t_us) FROM samples s WHERE s.run = r.id) AS t_last_us,"
      " a.seed, a.resamples, a.method"
      " FROM runs r LEFT JOIN analyses a ON a.run = r.id ORDER BY r.id"},
+    {"servers",
+     "SELECT " KEY ", s.seq, s.role, s.pid, s.port, s.version, s.run_id, s.how,"
+     " (SELECT count(DISTINCT x.file) FROM server_files x WHERE x.run = s.run"
+     "  AND x.server = s.seq) AS files"
+     " FROM servers s JOIN runs r ON r.id = s.run ORDER BY r.id, s.seq"},
     {"phases",
      "SELECT " KEY ", p.idx, p.kind, p.label, p.t0_us, p.t1_us, p.fork_us, p.child_pid,"
      " p.source, p.overlap, p.open, p.failed, p.n, p.mean_us, p.min_us, p.max_us, p.grid_us"

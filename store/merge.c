@@ -38,6 +38,7 @@ static const struct {
     {"intervals", "line, t_us, dur_s, min_us, max_us, avg_us, count, op"},
     {"pctl", "line, source, op, t_us, q, value_us, count"},
     {"clocks", "decided, off_s, evidence"},
+    {"procs", "pid, roles, parent, replica, server, port, version, line"},
 };
 
 /* Result tables keyed by run: copied for runs that have none here. */
@@ -316,6 +317,22 @@ static int copy_rows(sqlite3 *db, int results_only, cow_merge_stats *ms, cow_err
                       "INSERT INTO main.rejects(file, line, reason, excerpt)"
                       " SELECT m.dst, x.line, x.reason, x.excerpt FROM src.rejects x"
                       " JOIN temp.file_map m ON m.src = x.file AND m.fresh",
+                      e)) != COW_OK)
+        return rc;
+    /* servers: a run that has its own keeps them (their numbers are what
+     * its files point to); one that has none takes the source's, with the
+     * source's attribution of the files that came */
+    if ((rc = run_sql(db,
+                      "INSERT INTO main.server_files(run, file, server, pid, how)"
+                      " SELECT r.dst, m.dst, x.server, x.pid, x.how FROM src.server_files x"
+                      " JOIN temp.file_map m ON m.src = x.file AND m.fresh"
+                      " JOIN temp.run_map r ON r.src = x.run WHERE NOT EXISTS"
+                      " (SELECT 1 FROM main.servers y WHERE y.run = r.dst);"
+                      "INSERT INTO main.servers(run, seq, role, pid, port, version, run_id,"
+                      " how) SELECT r.dst, x.seq, x.role, x.pid, x.port, x.version,"
+                      " x.run_id, x.how FROM src.servers x"
+                      " JOIN temp.run_map r ON r.src = x.run WHERE NOT EXISTS"
+                      " (SELECT 1 FROM main.servers y WHERE y.run = r.dst)",
                       e)) != COW_OK)
         return rc;
     if (!results_only) {

@@ -20,6 +20,30 @@
 #include "schema_sql.h"
 #include "store_int.h"
 
+/* The doctor reads the primary's files (and the host's, which belong to no
+ * server): a replica's INFO, config, log lines or smaps never stand for
+ * the primary's. A run without a primary (a replica's capture alone) is
+ * read whole. F: the row's file column; for events, P: its pid (a log two
+ * servers wrote into is split per pid). */
+#define SERVER_LINK(F)                                                         \
+    "SELECT 1 FROM server_files sf_ JOIN servers sv_ ON sv_.run = sf_.run AND" \
+    " sv_.seq = sf_.server WHERE sf_.file = " F
+#define NO_SERVER_OR_PRIMARY(R, F)                                             \
+    " AND (NOT EXISTS (SELECT 1 FROM server_files sf_ WHERE sf_.file = " F ")" \
+    " OR NOT EXISTS (SELECT 1 FROM servers sv_ WHERE sv_.run = " R " AND"      \
+    " sv_.role = 'primary') OR EXISTS (" SERVER_LINK(F) " AND sv_.role = 'primary'"
+#define PRIMARY_SIDE(R, F) NO_SERVER_OR_PRIMARY(R, F) "))"
+#define PRIMARY_PID(R, F, P) \
+    NO_SERVER_OR_PRIMARY(R, F) " AND sf_.pid IN (0, coalesce(" P ", 0))))"
+/* Which server a config value came from, when the run has several:
+ * "the primary on port 7301" (NULL otherwise). */
+#define CONFIG_SERVER                                                          \
+    ", CASE WHEN i.section = 'config' AND (SELECT count(*) FROM servers sv_"   \
+    " WHERE sv_.run = i.run) > 1 THEN (SELECT 'the ' || sv_.role ||"           \
+    " coalesce(' on port ' || sv_.port, '') FROM server_files sf_"             \
+    " JOIN servers sv_ ON sv_.run = sf_.run AND sv_.seq = sf_.server"          \
+    " WHERE sf_.file = i.file ORDER BY sv_.seq LIMIT 1) END"
+
 static const char *const sql_text[SQL_COUNT] = {
     [SQL_RUN_FIND] = "SELECT id FROM runs WHERE label = ?1",
     [SQL_RUN_ADD] = "INSERT INTO runs(label, path, created_at) VALUES(?1, ?2, ?3)",
@@ -59,6 +83,9 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_LATMON] =
         "INSERT INTO latmon(run, file, line, t_us, kind, event, lat_ms, max_ms, text,"
         " none_observed) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_PROC] =
+        "INSERT INTO procs(run, file, pid, roles, parent, replica, server, port, version,"
+        " line) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
     [SQL_INTERVAL] =
         "INSERT INTO intervals(run, file, line, t_us, dur_s, min_us, max_us, avg_us,"
         " count, op) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
@@ -100,9 +127,15 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_LOAD_EVENTS] =
         "SELECT t_us, kind, pid, value, unit, text, line FROM events"
         " WHERE run = ?1 ORDER BY t_us, file, line",
+    [SQL_LOAD_PRIMARY_EVENTS] =
+        "SELECT t_us, kind, pid, value, unit, text, line FROM events v"
+        " WHERE v.run = ?1" PRIMARY_PID("?1", "v.file", "v.pid")
+        " ORDER BY t_us, file, line",
+    [SQL_HAS_SERVERS] = "SELECT count(*) FROM servers WHERE run = ?1",
     [SQL_LOAD_INFO] =
-        "SELECT t_us, num FROM info WHERE run = ?1 AND key = ?2 AND sub IS NULL"
-        " AND t_us IS NOT NULL AND num IS NOT NULL ORDER BY t_us",
+        "SELECT i.t_us, i.num FROM info i WHERE i.run = ?1 AND i.key = ?2 AND"
+        " i.sub IS NULL AND i.t_us IS NOT NULL AND i.num IS NOT NULL"
+        PRIMARY_SIDE("?1", "i.file") " ORDER BY i.t_us",
     [SQL_DEL_ANALYSIS] = "DELETE FROM analyses WHERE run = ?1",
     [SQL_DEL_PHASES] = "DELETE FROM phases WHERE run = ?1",
     [SQL_DEL_QUANTILES] = "DELETE FROM quantiles WHERE run = ?1",
@@ -127,40 +160,47 @@ static const char *const sql_text[SQL_COUNT] = {
         "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi,"
         " clusters, p_more) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
     [SQL_FACT_INFO_LAST] =
-        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
-        " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL"
+        "SELECT i.num, i.text, f.path, i.line" CONFIG_SERVER
+        " FROM info i JOIN files f ON f.id = i.file"
+        " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL" PRIMARY_SIDE("?1", "i.file")
         " ORDER BY coalesce(i.t_us, 0) DESC, i.file DESC, i.dump DESC LIMIT 1",
     [SQL_FACT_INFO_MAX] =
-        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
+        "SELECT i.num, i.text, f.path, i.line" CONFIG_SERVER
+        " FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
-        " ORDER BY i.num DESC LIMIT 1",
+        PRIMARY_SIDE("?1", "i.file") " ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_INFO_SUB_MAX] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
-        " AND i.num IS NOT NULL ORDER BY i.num DESC LIMIT 1",
+        " AND i.num IS NOT NULL" PRIMARY_SIDE("?1", "i.file")
+        " ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_STAT_MAX] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
         " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3 AND s.num IS NOT NULL"
-        " AND (f.path LIKE '%child%') = ?4 ORDER BY s.num DESC LIMIT 1",
+        " AND (f.path LIKE '%child%') = ?4" PRIMARY_SIDE("?1", "s.file")
+        " ORDER BY s.num DESC LIMIT 1",
     [SQL_FACT_STAT_LAST] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
-        " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3"
+        " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3" PRIMARY_SIDE("?1", "s.file")
         " ORDER BY coalesce(s.t_us, 0) DESC, s.rowid DESC LIMIT 1",
     [SQL_FACT_EVENT_COUNT] =
-        "SELECT (SELECT count(*) FROM events WHERE run = ?1 AND kind = ?2), v.text,"
+        "SELECT (SELECT count(*) FROM events v WHERE v.run = ?1 AND v.kind = ?2"
+        PRIMARY_PID("?1", "v.file", "v.pid") "), v.text,"
         " f.path, v.line FROM events v JOIN files f ON f.id = v.file"
-        " WHERE v.run = ?1 AND v.kind = ?2 ORDER BY v.t_us LIMIT 1",
+        " WHERE v.run = ?1 AND v.kind = ?2" PRIMARY_PID("?1", "v.file", "v.pid")
+        " ORDER BY v.t_us LIMIT 1",
     [SQL_FACT_EVENT_MAX] =
         "SELECT v.value, v.text, f.path, v.line FROM events v JOIN files f ON f.id = v.file"
         " WHERE v.run = ?1 AND v.kind = ?2 AND v.value IS NOT NULL"
-        " ORDER BY v.value DESC LIMIT 1",
+        PRIMARY_PID("?1", "v.file", "v.pid") " ORDER BY v.value DESC LIMIT 1",
     [SQL_FACT_LATMON] =
         "SELECT count(*),"
         " coalesce(sum(l.kind = 'history' AND l.event = 'fork' AND l.lat_ms IS NOT NULL), 0),"
         " coalesce(sum(l.kind = 'latest' AND l.lat_ms IS NOT NULL), 0),"
         " coalesce(sum(l.kind = 'doctor' AND l.none_observed = 1), 0),"
         " min(f.path), min(l.line)"
-        " FROM latmon l JOIN files f ON f.id = l.file WHERE l.run = ?1",
+        " FROM latmon l JOIN files f ON f.id = l.file WHERE l.run = ?1"
+        PRIMARY_SIDE("?1", "l.file"),
     [SQL_LOAD_MEM] =
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"

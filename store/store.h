@@ -182,10 +182,17 @@ typedef struct cow_event_set {
     size_t npool;
 } cow_event_set;
 int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e);
+/* The events of the run's primary (its logs' lines of its own pid and its
+ * children's, and logs of no server); every event when the run has no
+ * primary. *by_table 0 when the run's servers were never settled (a
+ * database from before migration 009): then these are every event. */
+int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
+                              int *by_table, cow_err *e);
 void store_free_events(cow_event_set *s);
 
 /* Numeric series of one INFO key (no sub-field) in time order: polls with
- * a time only. Caller frees both arrays. */
+ * a time only, of the primary (as store_load_primary_events). Caller
+ * frees both arrays. */
 int store_load_info_series(cow_store *st, int64_t run, const char *key,
                            int64_t **t_us, double **num, size_t *n, cow_err *e);
 
@@ -431,9 +438,14 @@ int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_
 int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
                      char sha[65], int *found, cow_err *e);
 /* Path of another file (not `self`) of the run with the same SHA-256 and
- * at least min_size bytes, into path; "" when there is none. */
+ * at least min_size bytes, into path; "" when there is none. *replaced 1
+ * when those are the bytes another file held before --replace replaced
+ * them (a copy of superseded data). */
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
-                    int64_t min_size, char *path, size_t cap, cow_err *e);
+                    int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e);
+/* Keep the digest of a file --replace is about to remove (see
+ * store_file_copy). */
+int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 
@@ -444,20 +456,73 @@ int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
 /* The version of the SQLite library in use ("3.40.1"; static storage). */
 const char *store_sqlite_version(void);
 
-/* A server of a run: from its INFO dumps (told apart by run_id) and its
- * log (a pid with a startup line), joined on the process id. */
+/* ------------------------------------------------------------ servers
+ * (migration 009): which server each server-side file came from, settled
+ * at ingest (app/servers.c) from what the files say. */
+
+/* A file of a run, for attribution. */
+typedef struct cow_srv_file {
+    int64_t file;        /* files(id) */
+    char path[1024];     /* as stored */
+    char parser[40];
+    int proc_stats;      /* holds per-process kernel values (smaps, status) */
+} cow_srv_file;
+
+enum cow_srv_obs_kind { COW_OBS_INFO, COW_OBS_CONFIG, COW_OBS_LOG };
+
+/* What one file says about a server: an INFO identity (one per distinct
+ * run_id / process_id / tcp_port / role in the file), a CONFIG port, or a
+ * process that wrote lines into a log (procs). */
+typedef struct cow_srv_obs {
+    int64_t file;
+    int kind;            /* enum cow_srv_obs_kind */
+    char run_id[48];     /* INFO run_id, "" */
+    char role[16];       /* INFO role as written (master, slave), "" */
+    char roles[8];       /* log: role letters of its lines (M, S, C, X) */
+    int64_t pid;         /* INFO process_id or the log pid, 0 */
+    int64_t parent;      /* log: the pid that forked it, 0 */
+    int64_t port;        /* tcp_port, CONFIG port, log banner port, 0 */
+    int replica;         /* log: replica-side lines */
+    int server;          /* log: a startup line */
+    char version[32];    /* redis_version / valkey_version / the log's */
+    int64_t dumps;       /* INFO: dumps with this identity */
+} cow_srv_obs;
+
+/* The run's files and what they say (caller frees both arrays). */
+int store_server_inputs(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf,
+                        cow_srv_obs **o, size_t *no, cow_err *e);
+
+/* A server of a run. */
 typedef struct cow_server_row {
-    char run_id[48];     /* INFO run_id, "" when only its log is known */
-    char role[16];       /* primary, replica (INFO role, or replica lines) */
+    int seq;             /* 1, 2, ... (primary first) */
+    char role[16];       /* primary, replica */
     int64_t pid;         /* process id, 0 when unknown */
     int64_t port;        /* tcp_port, 0 when unknown */
     char version[32];    /* redis_version / valkey_version, or the log's */
-    int64_t files;       /* files that name it (INFO dumps, logs) */
-    int has_log;         /* a log of it is in the run */
+    char run_id[48];     /* INFO run_id, "" when no INFO of it */
+    char how[200];       /* what told it apart */
+    int64_t files;       /* files of it (read back only) */
 } cow_server_row;
 
-/* The run's servers (caller frees *v). */
+/* A file (or, for a log, one pid's lines of it) of server `server`. */
+typedef struct cow_server_link {
+    int64_t file;
+    int server;          /* cow_server_row.seq */
+    int64_t pid;         /* a log's process, 0: the whole file */
+    const char *how;     /* content, name, run.json, only server (static) */
+} cow_server_link;
+
+/* Replace the run's servers and links (inside the caller's transaction or
+ * its own). */
+int store_put_servers(cow_store *st, int64_t run, const cow_server_row *v, size_t n,
+                      const cow_server_link *l, size_t nl, cow_err *e);
+/* The run's servers, primary first (caller frees *v). */
 int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
                       cow_err *e);
+/* Files of the run's servers: *paths (below the run's folder; caller
+ * frees each and the array) parallel to *server (seq), *n entries, in
+ * file order. */
+int store_server_files(cow_store *st, int64_t run, char ***paths, int **server,
+                       size_t *n, cow_err *e);
 
 #endif

@@ -10,14 +10,6 @@
 
 /* ------------------------------------------------------------- clocks */
 
-/* Run one ad-hoc statement per call: these run once per log file. */
-static int prep(cow_store *st, const char *sql, sqlite3_stmt **q, cow_err *e)
-{
-    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
-        return sql_fail(st, e, "preparing a query");
-    return COW_OK;
-}
-
 static void add_pair(cow_clock_pair **v, size_t *n, size_t *cap, double d_s,
                      double tol_s, const char *what)
 {
@@ -29,11 +21,6 @@ static void add_pair(cow_clock_pair **v, size_t *n, size_t *cap, double d_s,
     snprintf(p->what, sizeof(p->what), "%s", what);
 }
 
-static const char *col_text(sqlite3_stmt *q, int i)
-{
-    const unsigned char *t = sqlite3_column_text(q, i);
-    return t ? (const char *)t : "";
-}
 
 /* The log's save completions against INFO rdb_last_save_time (set by the
  * primary in the second it logs "Background saving terminated"). */
@@ -459,14 +446,20 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
 }
 
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
-                    int64_t min_size, char *path, size_t cap, cow_err *e)
+                    int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e)
 {
     sqlite3_stmt *q = NULL;
     int rc;
 
     path[0] = '\0';
-    if ((rc = prep(st, "SELECT path FROM files WHERE run = ?1 AND sha256 = ?2 AND"
-                   " id != ?3 AND size >= ?4 ORDER BY id LIMIT 1", &q, e)) != COW_OK)
+    *replaced = 0;
+    /* a file of the run, or bytes a file held before --replace (not this
+     * file's own name: it may come back to what it was) */
+    if ((rc = prep(st, "SELECT path, 0 FROM files WHERE run = ?1 AND sha256 = ?2 AND"
+                   " id != ?3 AND size >= ?4 UNION ALL SELECT r.path, 1 FROM replaced r"
+                   " WHERE r.run = ?1 AND r.sha256 = ?2 AND r.size >= ?4 AND r.path !="
+                   " (SELECT path FROM files WHERE id = ?3) ORDER BY 2 LIMIT 1", &q,
+                   e)) != COW_OK)
         return rc;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_text(q, 2, sha, -1, SQLITE_STATIC);
@@ -474,16 +467,32 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
     sqlite3_bind_int64(q, 4, min_size);
     if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         snprintf(path, cap, "%s", col_text(q, 0));
+        *replaced = sqlite3_column_int(q, 1);
         rc = SQLITE_DONE;
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
 }
 
+int store_file_replaced(cow_store *st, int64_t file, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if ((rc = prep(st, "INSERT INTO replaced(run, path, sha256, size, at) SELECT run,"
+                   " path, sha256, size, strftime('%s', 'now') FROM files WHERE id = ?1",
+                   &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "keeping a replaced file's digest");
+}
+
 int store_file_delete(cow_store *st, int64_t file, cow_err *e)
 {
     static const char *const tables[] = {"samples", "rejects", "events", "info",
-        "stats", "mem", "latmon", "intervals", "pctl", "clocks", NULL};
+        "stats", "mem", "latmon", "intervals", "pctl", "clocks", "procs", "server_files",
+        NULL};
     sqlite3_stmt *q = NULL;
     char sql[120];
     size_t i;
@@ -526,91 +535,4 @@ int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
-}
-
-/* ------------------------------------------------------------ servers */
-
-static cow_server_row *server_add(cow_server_row **v, size_t *n, size_t *cap)
-{
-    cow_server_row *s;
-    *v = xgrow(*v, sizeof(**v), *n + 1, cap);
-    s = &(*v)[(*n)++];
-    memset(s, 0, sizeof(*s));
-    return s;
-}
-
-int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
-                      cow_err *e)
-{
-    sqlite3_stmt *q = NULL;
-    size_t cap = 0, i, ninfo;
-    int rc;
-
-    *v = NULL;
-    *n = 0;
-    /* servers that answered INFO, told apart by run_id */
-    if ((rc = prep(st,
-        "SELECT r.text, max(CASE WHEN i.key = 'role' THEN i.text END),"
-        " max(CASE WHEN i.key = 'process_id' THEN i.num END),"
-        " max(CASE WHEN i.key = 'tcp_port' THEN i.num END),"
-        " max(CASE WHEN i.key IN ('redis_version', 'valkey_version') THEN i.text END),"
-        " count(DISTINCT i.file)"
-        " FROM info r JOIN info i ON i.file = r.file AND i.dump = r.dump"
-        " WHERE r.run = ?1 AND r.key = 'run_id' AND i.run = ?1 AND i.key IN"
-        " ('role', 'process_id', 'tcp_port', 'redis_version', 'valkey_version')"
-        " GROUP BY r.text ORDER BY min(r.t_us)", &q, e)) != COW_OK)
-        return rc;
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_server_row *s = server_add(v, n, &cap);
-        const char *role = col_text(q, 1);
-        snprintf(s->run_id, sizeof(s->run_id), "%s", col_text(q, 0));
-        snprintf(s->role, sizeof(s->role), "%s",
-                 strcmp(role, "slave") == 0 ? "replica" : strcmp(role, "master") == 0
-                 ? "primary" : role);
-        s->pid = sqlite3_column_type(q, 2) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 2);
-        s->port = sqlite3_column_type(q, 3) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 3);
-        snprintf(s->version, sizeof(s->version), "%s", col_text(q, 4));
-        s->files = sqlite3_column_int64(q, 5);
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    ninfo = *n;
-    /* servers that wrote a log: the pids with a startup line */
-    if ((rc = prep(st,
-        "SELECT pid, max(CASE WHEN kind = 'version' THEN text END),"
-        " max(kind LIKE 'repl\\_%' ESCAPE '\\' OR kind = 'role_change'),"
-        " count(DISTINCT file) FROM events WHERE run = ?1 AND pid IN"
-        " (SELECT pid FROM events WHERE run = ?1 AND kind = 'server_start')"
-        " GROUP BY pid ORDER BY min(t_us)", &q, e)) != COW_OK)
-        goto fail_free;
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t pid = sqlite3_column_int64(q, 0);
-        cow_server_row *s = NULL;
-        for (i = 0; i < ninfo; i++)
-            if ((*v)[i].pid == pid)
-                s = &(*v)[i];
-        if (s == NULL) {
-            s = server_add(v, n, &cap);
-            s->pid = pid;
-            snprintf(s->role, sizeof(s->role), "%s",
-                     sqlite3_column_int(q, 2) ? "replica" : "primary");
-            snprintf(s->version, sizeof(s->version), "%s", col_text(q, 1));
-        }
-        s->files += sqlite3_column_int64(q, 3);
-        s->has_log = 1;
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
-        goto fail;
-    return COW_OK;
-fail:
-    rc = sql_fail(st, e, "reading the run's servers");
-fail_free:
-    free(*v);
-    *v = NULL;
-    *n = 0;
-    return rc;
 }

@@ -26,7 +26,12 @@ static int fact_row(cow_store *st, sqlite3_stmt *q, cow_fact *f, cow_err *e)
         f->known = 1;
         f->num = col_num(q, 0);
         snprintf(f->text, sizeof(f->text), "%s", t ? (const char *)t : "");
-        if (p)
+        const unsigned char *who = sqlite3_column_count(q) > 4
+                                   ? sqlite3_column_text(q, 4) : NULL;
+        if (p && who)
+            snprintf(f->src, sizeof(f->src), "%s:%lld, %s", (const char *)p,
+                     (long long)sqlite3_column_int64(q, 3), (const char *)who);
+        else if (p)
             snprintf(f->src, sizeof(f->src), "%s:%lld", (const char *)p,
                      (long long)sqlite3_column_int64(q, 3));
     }

@@ -326,6 +326,21 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
             sqlite3_bind_int64(q, 9, v->count);
         break;
     }
+    case COW_REC_PROC: {
+        const cow_proc *v = &r->u.proc;
+        q = st->stmt[SQL_PROC];
+        sqlite3_bind_int64(q, 3, v->pid);
+        bind_text(q, 4, v->roles);
+        if (v->parent > 0)
+            sqlite3_bind_int64(q, 5, v->parent);
+        sqlite3_bind_int(q, 6, v->replica != 0);
+        sqlite3_bind_int(q, 7, v->server != 0);
+        if (v->port > 0)
+            sqlite3_bind_int64(q, 8, v->port);
+        bind_text(q, 9, v->version);
+        sqlite3_bind_int64(q, 10, v->line);
+        break;
+    }
     case COW_REC_SAMPLE:
     case COW_REC_NOTE:
     default:

@@ -40,6 +40,7 @@ enum {
     SQL_STAT,
     SQL_MEM,
     SQL_LATMON,
+    SQL_PROC,
     SQL_INTERVAL,
     SQL_PCTL,
     SQL_RUNS,
@@ -51,6 +52,8 @@ enum {
     SQL_LOAD_PCTL_SERIES,
     SQL_LOAD_LAT,
     SQL_LOAD_EVENTS,
+    SQL_LOAD_PRIMARY_EVENTS,
+    SQL_HAS_SERVERS,
     SQL_LOAD_INFO,
     SQL_DEL_ANALYSIS,
     SQL_DEL_PHASES,
@@ -174,6 +177,22 @@ static inline char *col_dup(sqlite3_stmt *q, int i)
 {
     const unsigned char *s = sqlite3_column_text(q, i);
     return s ? xstrdup((const char *)s) : NULL;
+}
+
+/* Ad-hoc statements (run once per file or per run), prepared per call. */
+static inline int prep(cow_store *st, const char *sql, sqlite3_stmt **q, cow_err *e)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
+        return sql_fail(st, e, "preparing a query");
+    return COW_OK;
+}
+
+
+/* A TEXT column, "" for NULL (valid until the next step). */
+static inline const char *col_text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "";
 }
 
 #endif

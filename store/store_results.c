@@ -230,9 +230,10 @@ static void pool_free(char **pool, size_t npool)
     free(pool);
 }
 
-int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e)
+static int load_events(cow_store *st, int stmt, int64_t run, cow_event_set *out,
+                       cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_LOAD_EVENTS];
+    sqlite3_stmt *q = st->stmt[stmt];
     size_t cap = 0, pcap = 0;
     int rc;
 
@@ -257,6 +258,25 @@ int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e
         return sql_fail(st, e, "loading events");
     }
     return COW_OK;
+}
+
+int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e)
+{
+    return load_events(st, SQL_LOAD_EVENTS, run, out, e);
+}
+
+int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
+                              int *by_table, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_HAS_SERVERS];
+    int rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    *by_table = rc == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0;
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW)
+        return sql_fail(st, e, "counting the run's servers");
+    return load_events(st, SQL_LOAD_PRIMARY_EVENTS, run, out, e);
 }
 
 void store_free_events(cow_event_set *s)

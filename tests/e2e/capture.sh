@@ -18,11 +18,37 @@ check "info/ joined the run" has "  joined: info/ (no latency capture, primary l
 check "replica/ joined the run" has "  joined: replica/" "$WORK/s.out"
 check "smaps_child/ joined the run" has "  joined: smaps_child/" "$WORK/s.out"
 check "joined files shown by their path" has "  replica/replica.log  *redis-log" "$WORK/s.out"
+check "ingest says which servers it told apart" has "  servers: primary pid 1666 port 7301 (62 files), replica pid 1678 port 7302 (1 file)" "$WORK/s.out"
 "$COW" runs --db "$WORK/s.db" --json > "$WORK/s.json"
 check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
 tr -d '\n\t ' < "$WORK/s.json" > "$WORK/s.flat"
-check "servers: the primary from INFO and its log" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":52}' "$WORK/s.flat"
-check "servers: the replica from replica/replica.log" has '{"role":"replica","pid":1678,"port":null,"version":"7.0.15","run_id":null,"files":1}\]' "$WORK/s.flat"
+check "servers: the primary from INFO, its log and CONFIG" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":62,"paths":\["config.txt","latency-doctor.txt",' "$WORK/s.flat"
+check "servers: the primary's INFO polls, smaps and its child's smaps" has '"redis.log","smaps_rollup-1796028674638.txt",.*"info/info-1796028671617.txt",.*"smaps_child/smaps_rollup-child-1796028676453.txt"\],"how":"INFOdumps51,logpid1666,CONFIGport"}' "$WORK/s.flat"
+check "servers: the replica from replica/replica.log, port from its banner" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":null,"files":1,"paths":\["replica/replica.log"\],"how":"logpid1678"}\]' "$WORK/s.flat"
+check "servers: host and client files belong to no server" test "$(grep -c 'sysctl.txt\|"latency.csv"\|memory.csv' "$WORK/s.flat")" = 0
+check "servers: stored, one row each" test "$(sqlite3 "$WORK/s.db" "SELECT group_concat(seq || ':' || role || ':' || pid, ' ') FROM servers")" = "1:primary:1666 2:replica:1678"
+check "servers: the log split per pid, the fork child under its parent" test "$(sqlite3 "$WORK/s.db" "SELECT group_concat(x.server || ':' || x.pid, ' ') FROM server_files x JOIN files f ON f.id = x.file WHERE f.path LIKE '%.log'")" = "1:1666 1:1844 2:1678"
+
+# --- the replica's own config differs: the doctor reads the primary's
+R=$WORK/twocfg/fullsync-disk
+mkdir -p "$WORK/twocfg"
+cp -r "$SRC" "$R"
+printf 'port 7302\ndisable-thp no\nrepl-diskless-sync yes\nlatency-monitor-threshold 0\nsave ""\n' > "$R/replica/replica.conf"
+# and the replica's own INFO, polled last, with a COW of its own
+mkdir -p "$R/replica_info"
+sed -e 's/^process_id:1666/process_id:1678/' -e 's/^tcp_port:7301/tcp_port:7302/' \
+    -e 's/^run_id:8be2/run_id:aaaa/' -e 's/^role:master/role:slave/' \
+    -e 's/^rdb_last_cow_size:.*/rdb_last_cow_size:999999999/' \
+    -e 's/^server_time_usec:1796028685175058/server_time_usec:1796028685500000/' \
+    "$R/info/info-1796028685165.txt" > "$R/replica_info/info-1796028685500.txt"
+"$COW" ingest --db "$WORK/t.db" "$R" > "$WORK/t.out" 2>&1
+check "two configs: exit 0" test $? = 0
+"$COW" runs --db "$WORK/t.db" --json | tr -d '\n\t ' > "$WORK/t.flat"
+check "two configs: replica.conf and replica_info/ are the replica's (pid, port)" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":"aaaa0f3d5079c5c92068a3c14d2dd67abbfadadc","files":3,"paths":\["replica/replica.conf","replica/replica.log","replica_info/info-1796028685500.txt"\],"how":"INFOdumps1,logpid1678,CONFIGport"}' "$WORK/t.flat"
+"$COW" doctor --db "$WORK/t.db" fullsync-disk > "$WORK/t.doc" 2>&1
+check "two configs: disable-thp is the primary's, and said whose" has "disable-thp  *yes  (.*fullsync-disk/config.txt:51, the primary on port 7301)" "$WORK/t.doc"
+check "two configs: the replica's value is not read as the primary's" test "$(grep -c 'replica.conf\|replica_info' "$WORK/t.doc")" = 0
+check "two configs: COW is the primary's, from its last INFO" has "rdb_last_cow_size  *152014848 bytes  (.*/info/info-1796028685165.txt:107)" "$WORK/t.doc"
 "$COW" doctor --db "$WORK/s.db" fullsync-disk > "$WORK/s.doc" 2>&1
 check "COW from info/ on the run" has "rdb_last_cow_size .*info/info-1796028685165.txt" "$WORK/s.doc"
 
@@ -258,7 +284,7 @@ check "several save lines add up" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM
 check "save \"\" is empty" test "$(sqlite3 "$WORK/k.db" "SELECT quote(text) FROM info i JOIN files f ON f.id = i.file WHERE f.path LIKE '%/replica.conf' AND key = 'save'")" = "''"
 check "maxmemory 2gb in bytes" test "$(sqlite3 "$WORK/k.db" "SELECT CAST(num AS INTEGER) FROM info WHERE key = 'maxmemory'")" = 2147483648
 check "quoted arguments unquoted" test "$(sqlite3 "$WORK/k.db" "SELECT text FROM info WHERE key = 'logfile'")" = "/var/log/redis/redis server.log"
-check "the doctor reads redis.conf as it reads CONFIG GET" has "disable-thp  *yes  (.*run/redis.conf:10)" "$WORK/k.doc"
+check "the doctor reads redis.conf as it reads CONFIG GET, and says whose" has "disable-thp  *yes  (.*run/redis.conf:10, the primary on port 7301)" "$WORK/k.doc"
 
 # --- identity: a run is its folder and host, not its label; a changed
 # file is refused unless --replace; a copy under another name lands once
@@ -288,6 +314,43 @@ check "--replace says so" has "replaces what was ingested under that name" "$WOR
 "$COW" runs --db "$WORK/i.db" --json > "$WORK/i3.json"
 check "--replace: the new rows only" test "$(json_field "$WORK/i3.json" cache samples)" = 5789
 check "--replace: still one file of that name" test "$(json_field "$WORK/i3.json" cache files)" = 1
+# the copy of the old bytes, met again after --replace: still a copy (of
+# what latency.csv held before), never new data
+"$COW" ingest --db "$WORK/i.db" "$I/h1" > "$WORK/i4.out" 2>&1
+check "after --replace: exit 0" test $? = 0
+check "after --replace: a copy of the old bytes is a copy" has "latency-copy.csv  *a copy of .*h1/latency.csv as it was before --replace (same SHA-256): not ingested again" "$WORK/i4.out"
+"$COW" runs --db "$WORK/i.db" --json > "$WORK/i4.json"
+check "after --replace: nothing landed twice" test "$(json_field "$WORK/i4.json" cache samples)" = 5789
+check "after --replace: still one file" test "$(json_field "$WORK/i4.json" cache files)" = 1
+
+# --- no log: windows from the primary's INFO polls only, never from a
+# replica's polls (its own rdb_bgsave_in_progress:1 at the end)
+P=$WORK/polls/run
+mkdir -p "$P/replica_info"
+cp "$SRC/latency.csv" "$P/"
+cp -r "$SRC/info" "$P/"
+for t in 1796028683049 1796028683310 1796028683571; do
+    sed -e 's/^process_id:1666/process_id:1678/' -e 's/^tcp_port:7301/tcp_port:7302/' \
+        -e 's/^run_id:8be2/run_id:aaaa/' -e 's/^role:master/role:slave/' \
+        -e 's/^rdb_bgsave_in_progress:0/rdb_bgsave_in_progress:1/' \
+        "$SRC/info/info-$t.txt" > "$P/replica_info/info-$t.txt"
+done
+"$COW" ingest -q --db "$WORK/p.db" "$P" > /dev/null 2>&1
+check "replica polls: the replica told apart" test "$(sqlite3 "$WORK/p.db" "SELECT group_concat(role || ':' || pid, ' ') FROM servers")" = "primary:1666 replica:1678"
+"$COW" analyze --db "$WORK/p.db" --json run | tr -d '\n\t ' | grep -o '"phase":"[a-z]*","label":"[a-z0-9#-]*"' | sed 's/.*"label"://' | tr '\n' ' ' > "$WORK/p.win"
+check "replica polls: one save, the primary's" test "$(cat "$WORK/p.win")" = '"baseline" "bgsave#1" "after" '
+
+# --- run.json's "files" roles decide what content and names do not: a
+# second server's INFO (role:master, another pid and port) declared the
+# replica's
+J=$WORK/declared/run
+mkdir -p "$J/other"
+cp "$SRC/latency.csv" "$SRC/info/info-1796028685165.txt" "$J/"
+sed -e 's/^process_id:1666/process_id:9999/' -e 's/^tcp_port:7301/tcp_port:7309/' \
+    -e 's/^run_id:8be2/run_id:bbbb/' "$SRC/info/info-1796028685165.txt" > "$J/other/info-2.txt"
+printf '{"files": {"other/*": {"role": "replica"}}}\n' > "$J/run.json"
+"$COW" ingest -q --db "$WORK/j.db" "$J" > /dev/null 2>&1
+check "run.json role: the declared replica" test "$(sqlite3 "$WORK/j.db" "SELECT group_concat(role || ':' || pid || ':' || port || ':' || how, ' ') FROM servers")" = "primary:1666:7301:INFO dumps 1 replica:9999:7309:run.json role, INFO dumps 1"
 
 # --- a log two servers wrote into: the primary's and the replica's lines
 # of fullsync-disk interleaved by time, plus a BGSAVE of the replica's own
@@ -303,6 +366,9 @@ cp "$SRC/latency.csv" "$V/"
 } | sort -s -t' ' -k5,5 > "$V/redis.log"
 "$COW" ingest --db "$WORK/v.db" --log-tz +00:00 "$WORK/twoserver" > "$WORK/v.out" 2>&1
 check "interleaved log: the note names the pids" has "servers 2 server processes wrote this log (lines split per pid; windows from the primary's): pid 1666 (primary), child 1844; pid 1678 (replica), child 1690" "$WORK/v.out"
+check "interleaved log: ingest names both servers" has "  servers: primary pid 1666 port 7301 (1 file), replica pid 1678 port 7302 (1 file)" "$WORK/v.out"
+check "interleaved log: two servers stored" test "$(sqlite3 "$WORK/v.db" "SELECT group_concat(seq || ':' || role || ':' || pid, ' ') FROM servers")" = "1:primary:1666 2:replica:1678"
+check "interleaved log: split per pid, each child under its parent" test "$(sqlite3 "$WORK/v.db" "SELECT group_concat(server || ':' || pid, ' ') FROM (SELECT server, pid FROM server_files ORDER BY server, pid)")" = "1:1666 1:1844 2:1678 2:1690"
 "$COW" analyze --db "$WORK/v.db" --json run > "$WORK/v.json"
 tr -d '\n\t ' < "$WORK/v.json" | grep -o '"phase":"during","label":"[a-z0-9#-]*"' > "$WORK/v.win"
 check "one window: the primary's sync, not the replica's save" test "$(cat "$WORK/v.win")" = '"phase":"during","label":"sync-disk#1"'

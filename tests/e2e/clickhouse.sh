@@ -95,8 +95,11 @@ check "export to server one exits 0" test $? = 0
 check "export to server two exits 0" test $? = 0
 
 sq() { sqlite3 "$1" "$2"; }
-for pair in runs:runs phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
-            findings:findings checks:checks samples:samples; do
+check "servers: the full sync's primary and replica back from server two" test \
+  "$(q "$H2" "SELECT seq, role, pid, port, files > 0 FROM servers WHERE run = 'fleet/cache-c/fullsync' ORDER BY seq FORMAT TSV")" = \
+  "$(printf '1\tprimary\t6014\t7301\t1\n2\treplica\t6026\t7302\t1')"
+for pair in runs:runs servers:servers phases:phases quantiles:quantiles deltas:deltas \
+            exceedance:exceed findings:findings checks:checks samples:samples; do
     f=${pair%%:*} t=${pair##*:}
     check "$f: every row back from server one" test "$(q "$H1" "SELECT count() FROM $f")" = "$(sq "$A" "SELECT count(*) FROM $t")"
 done

@@ -14,8 +14,8 @@ DB=$WORK/a.db
 check "check stores its verdicts: (3 runs + host cache-a) x 5 limits" test "$(sqlite3 "$DB" "SELECT count(*) FROM checks")" = 20
 "$COW" export --db "$DB" --jsonl "$WORK/out" --samples > "$WORK/x1"
 check "export exits 0" test $? = 0
-for pair in runs:runs phases:phases quantiles:quantiles deltas:deltas exceedance:exceed \
-            findings:findings checks:checks samples:samples; do
+for pair in runs:runs servers:servers phases:phases quantiles:quantiles deltas:deltas \
+            exceedance:exceed findings:findings checks:checks samples:samples; do
     f=${pair%%:*} t=${pair##*:}
     n=$(sqlite3 "$DB" "SELECT count(*) FROM $t")
     check "$f.jsonl: $n rows" test "$(wc -l < "$WORK/out/$f.jsonl")" = "$n"
@@ -32,6 +32,8 @@ want=$(sqlite3 "$DB" "SELECT printf('%.6f', d.delta_us) FROM deltas d JOIN runs 
 got=$(grep '"run":"fleet/cache-a/bgsave"' "$WORK/out/deltas.jsonl" | grep '"phase_kind":"bgsave"' |
   grep '"q":0.999,' | sed 's/.*"delta_us":\([^,]*\),.*/\1/' | xargs printf '%.6f')
 check "p99.9 delta as stored ($want)" test -n "$want" -a "$got" = "$want"
+check "servers: the full sync's replica, as stored" has '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":[0-9]*,"seq":2,"role":"replica","pid":6026,"port":7302,"version":"7.0.15","run_id":null,"how":"log pid 6026","files":1}$' "$WORK/out/servers.jsonl"
+check "servers: one primary per run" test "$(grep -c '"role":"primary"' "$WORK/out/servers.jsonl")" = 3
 # checks: a run's verdict as stored, and cache-a judged once as a host (run '')
 check "checks: cache-c's p99 as stored" has '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":[0-9]*,"scope":"run","limit_name":"max_p99_ms","limit_value":10,"value":5.14[0-9]*,"p":0.99999[0-9]*,"p_adjusted":1,"verdict":"pass","method":"binomial","correction":"holm","comparisons":5,' "$WORK/out/checks.jsonl"
 check "checks: the host row has no run" has '^{"host":"cache-a","run":"","export_version":[0-9]*,"scope":"host","limit_name":"min_samples","limit_value":1000,"value":11189,"p":null,"p_adjusted":null,"verdict":"pass","method":null,"correction":"holm","comparisons":2,"detail":"2 runs'"'"' samples","runs":2,"evaluated_at":[0-9]*}$' "$WORK/out/checks.jsonl"

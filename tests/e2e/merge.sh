@@ -10,7 +10,8 @@ DATA=$3
 . "$(dirname "$0")/lib.sh"
 
 TABLES="runs files samples events info stats mem latmon intervals pctl rejects clocks
-        analyses phases quantiles deltas exceed findings refusals checks"
+        analyses phases quantiles deltas exceed findings refusals checks procs servers
+        server_files"
 counts() { # counts DB -> "table rows" per line
     for t in $TABLES; do echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"; done
 }
@@ -55,6 +56,12 @@ check "the renamed run keeps its host" test \
 sum_counts "$WORK/a.db" "$WORK/b.db" "$WORK/z.db" > "$WORK/want"
 counts "$WORK/out.db" | sort > "$WORK/got1"
 check "every table: OUT holds the sum of the inputs" cmp "$WORK/want" "$WORK/got1"
+q="SELECT s.seq, s.role, s.pid, s.port, x.pid, substr(f.path, -20) FROM servers s
+   JOIN runs r ON r.id = s.run JOIN server_files x ON x.run = s.run AND x.server = s.seq
+   JOIN files f ON f.id = x.file WHERE r.label = 'fleet/cache-c/fullsync' ORDER BY s.seq, f.path, x.pid"
+check "servers and their files arrive (the file ids mapped)" test \
+  "$(sqlite3 "$WORK/b.db" "$q" | md5sum)" = "$(sqlite3 "$WORK/out.db" "$q" | md5sum)"
+check "servers were copied at all" test "$(sqlite3 "$WORK/out.db" "$q" | grep -c '|replica|')" -gt 0
 check "files carry their origin" test \
   "$(sqlite3 "$WORK/out.db" "SELECT count(*) FROM files WHERE origin = '$WORK/b.db' AND sha256 GLOB '[0-9a-f]*' AND host IS NOT NULL")" = \
   "$(sqlite3 "$WORK/b.db" "SELECT count(*) FROM files")"

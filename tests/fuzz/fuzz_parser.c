@@ -220,6 +220,14 @@ static void fz_check_rec(const fz_pass *f, const cow_rec *r)
         fz_str(f, r->u.note.key, "note.key");
         fz_str(f, r->u.note.value, "note.value");
         break;
+    case COW_REC_PROC:
+        FZ_CHECK(f, r->u.proc.pid > 0, "proc.pid %ld", r->u.proc.pid);
+        fz_str_opt(f, r->u.proc.roles, "proc.roles");
+        fz_str_opt(f, r->u.proc.version, "proc.version");
+        FZ_CHECK(f, r->u.proc.port >= 0 && r->u.proc.port < 65536, "proc.port %ld",
+                 r->u.proc.port);
+        fz_line(f, r->u.proc.line, 0, "proc.line");
+        break;
     default:
         fz_die(f, __LINE__, "unknown record kind %d", r->kind);
     }

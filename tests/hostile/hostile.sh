@@ -258,7 +258,7 @@ check "8.7 ... refused as binary (random bytes: the first non-text line varies)"
 # Needs a small tmpfs, so root: skipped, and said so, otherwise.
 FULL=$WORK/full
 mkdir -p "$FULL"
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m cowtail-full "$FULL" 2> /dev/null; then
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4m cowtail-full "$FULL" 2> /dev/null; then
     trap 'umount "$FULL" 2> /dev/null; rm -rf "$WORK"' EXIT
     d=$(mk fullrun)
     { echo timestamp_us,latency_us; csv_rows 3000; } > "$d/latency.csv"

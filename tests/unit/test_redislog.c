@@ -817,8 +817,57 @@ static void redislog_should_read_bare_syslog_messages(void)
     collect_free(&c);
 }
 
+/* The processes that wrote a log: a primary with its banner's port and
+ * its BGSAVE child, a replica that turned into one, a child whose parent
+ * is not in the log. */
+static void redislog_should_say_who_wrote_it(void)
+{
+    static const char log[] =
+        "1666:C 30 Nov 2026 08:51:09.421 # Redis version=7.0.15, bits=64, commit=0, modified=0, pid=1666, just started\n"
+        "1666:M 30 Nov 2026 08:51:09.422 * Running mode=standalone, port=7301.\n"
+        "1678:M 30 Nov 2026 08:51:09.554 * Running mode=standalone, port=7302.\n"
+        "1678:S 30 Nov 2026 08:51:15.645 * MASTER <-> REPLICA sync started\n"
+        "1666:M 30 Nov 2026 08:51:15.651 * Background saving started by pid 1844\n"
+        "1844:C 30 Nov 2026 08:51:16.821 * DB saved on disk\n"
+        "1999:C 30 Nov 2026 08:51:17.000 * DB saved on disk\n";
+    cow_parse_opts o = opts0();
+    cow_err e = COW_ERR_INIT;
+    collect c;
+    size_t i, n = 0;
+    CHECK_INT(run_mem(log, sizeof(log) - 1, &o, &c, &e), COW_OK);
+    for (i = 0; i < c.n; i++) {
+        const cow_proc *p = &c.recs[i].u.proc;
+        if (c.recs[i].kind != COW_REC_PROC)
+            continue;
+        n++;
+        if (p->pid == 1666) {
+            CHECK_STR(p->roles, "CM");
+            CHECK_INT(p->port, 7301);
+            CHECK(p->server && !p->replica);
+            CHECK_STR(p->version, "7.0.15");
+            CHECK_INT(p->parent, 0);
+            CHECK_INT(p->line, 1);
+        } else if (p->pid == 1678) {
+            CHECK_STR(p->roles, "MS");
+            CHECK_INT(p->port, 7302);
+            CHECK(p->replica && !p->server);
+            CHECK(p->version == NULL);
+        } else if (p->pid == 1844) {
+            CHECK_INT(p->parent, 1666);
+            CHECK_STR(p->roles, "C");
+        } else {
+            CHECK_INT(p->pid, 1999);
+            CHECK_INT(p->parent, 0);
+            CHECK_INT(p->line, 7);
+        }
+    }
+    CHECK_INT(n, 4);
+    collect_free(&c);
+}
+
 int main(void)
 {
+    RUN(redislog_should_say_who_wrote_it);
     RUN(redislog_should_read_every_event_of_a_real_primary_log);
     RUN(redislog_should_follow_a_real_disk_based_replica);
     RUN(redislog_should_follow_a_real_diskless_replica_and_its_role_changes);
