@@ -60,11 +60,31 @@
  *     of k / tau independent exceedances, taken at real arguments
  *     through the incomplete beta (P(X >= x) = I_pi(x, m - x + 1)). With
  *     i.i.d. samples tau = 1 and this is the hypergeometric's slightly
- *     conservative binomial neighbour. */
+ *     conservative binomial neighbour.
+ *  4d. A count test is discrete: at k = 22, pi = 0.315 (1,503 vs 691 at
+ *     p99) it can only reject at 2.09% per side, not 2.5%, and the next
+ *     k reaches 2.48%: power swings by 10 points from one k to the next
+ *     (bench/README.md). So each count's k is moved within
+ *     [k / COW_TAIL_MATCH, k COW_TAIL_MATCH] to the k whose attainable
+ *     size (false lift + drop with i.i.d. samples, each side <= its level)
+ *     is largest, the nearest to the nominal k on ties, for each side on
+ *     its own (a lift's count and a drop's may differ). That depends on
+ *     the group sizes only, never on the data, so the test stays exact.
+ *     Nominal k above COW_TAIL_MATCH_MAX is kept (the steps are small),
+ *     and so is the top-few count of 4a (k of 5: moving it moves the
+ *     pooled top from stalls to the body's top and back).
+ *  4e. Ties: when the (k+1)-th largest pooled value is tied with values
+ *     above it, counting strictly above it counts fewer than k (none at
+ *     all when the top k + 1 are one value, e.g. stalls all clipped at one
+ *     timeout); the count is then taken at the nearer end of the block of
+ *     ties, above it or including it (including it when above it is
+ *     nothing). The block is the pooled sample's, so the test stays
+ *     exact. */
 #include "dep.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mem.h"
 #include "pct.h"
@@ -264,6 +284,18 @@ static double pooled_threshold(const cow_group *a, const cow_group *b,
     return v;
 }
 
+/* Pooled values (a's, b's minus shift) above v (strict) or at least v. */
+static size_t pooled_count(const cow_group *a, const cow_group *b, double shift,
+                           double v, int strict)
+{
+    size_t i, c = 0;
+    for (i = a->n; i-- > 0 && (strict ? a->sorted[i] > v : a->sorted[i] >= v);)
+        c++;
+    for (i = b->n; i-- > 0 && (strict ? b->sorted[i] - shift > v : b->sorted[i] - shift >= v);)
+        c++;
+    return c;
+}
+
 /* Requirement 4 at one k. */
 static void tail_at(const cow_group *a, const cow_group *b, size_t k,
                     double shift, cow_tailtest *out)
@@ -274,6 +306,14 @@ static void tail_at(const cow_group *a, const cow_group *b, size_t k,
     if (k >= nn)
         k = nn - 1;
     out->threshold = pooled_threshold(a, b, shift, k);
+    { /* Requirement 4e: a threshold inside a block of ties */
+        size_t above = pooled_count(a, b, shift, out->threshold, 1), with;
+        if (above < k) {
+            with = pooled_count(a, b, shift, out->threshold, 0);
+            if (with < nn && (above == 0 || with - k < k - above))
+                out->threshold = pooled_threshold(a, b, shift, with);
+        }
+    }
     out->run = run_at(a->time, a->n, b->time, b->n, shift, out->threshold, g);
     for (j = 1, kk = k * COW_DEP_LEVEL_STEP; j < COW_DEP_LEVELS && kk <= nn / 2;
          j++, kk *= COW_DEP_LEVEL_STEP) {
@@ -298,14 +338,106 @@ static void tail_at(const cow_group *a, const cow_group *b, size_t k,
     out->p_down = x >= m ? 1.0 : pct_betainc(1.0 - out->pi, m - x, x + 1.0);
 }
 
+/* Requirement 4d: the k near k0 whose one-sided count test (up: b's tail
+ * heavier; else lighter) at alpha has the largest attainable size with
+ * i.i.d. samples; *size gets it. */
+static size_t match_k(size_t k0, size_t nn, double pi, double alpha, int up,
+                      double *size)
+{
+    enum { MAXC = COW_TAIL_MATCH_MAX * 2 + 2 };
+    double sz[MAXC], best = -1;
+    size_t lo, hi, k, d, c, bk = k0;
+
+    lo = (size_t)ceil((double)k0 / COW_TAIL_MATCH - 1e-9);
+    hi = (size_t)floor((double)k0 * COW_TAIL_MATCH + 1e-9);
+    if (k0 > COW_TAIL_MATCH_MAX || k0 < COW_TAIL_MIN_K)
+        lo = hi = k0;
+    if (lo < 1)
+        lo = 1;
+    if (hi >= nn)
+        hi = nn - 1;
+    if (lo > hi || hi - lo >= MAXC) {
+        *size = NAN;
+        return k0 < nn ? k0 : nn - 1;
+    }
+    if (!up)
+        pi = 1.0 - pi; /* b lighter = a heavier: the same count of a's */
+    /* the critical count c (X >= c rejects, X ~ Binomial(k, pi)) grows
+     * with k: one pass */
+    c = (size_t)floor((double)lo * pi);
+    for (k = lo; k <= hi; k++) {
+        while (c <= k && dep_binom_sf(c, k, pi) > alpha)
+            c++;
+        sz[k - lo] = c <= k ? dep_binom_sf(c, k, pi) : 0.0;
+    }
+    for (d = 0; d <= hi - lo; d++) { /* nearest k0 first */
+        if (k0 >= lo + d && k0 - d <= hi && sz[k0 - d - lo] > best + 1e-12) {
+            best = sz[k0 - d - lo];
+            bk = k0 - d;
+        }
+        if (d > 0 && k0 + d <= hi && k0 + d >= lo && sz[k0 + d - lo] > best + 1e-12) {
+            best = sz[k0 + d - lo];
+            bk = k0 + d;
+        }
+    }
+    *size = best;
+    return bk;
+}
+
+void dep_tail_plan(size_t na, size_t nb, double q, cow_tailplan *out)
+{
+    size_t nn = na + nb, k0[2];
+    double kf, pi, s;
+    int t, up;
+
+    memset(out, 0, sizeof(*out));
+    out->q = q;
+    out->na = na;
+    out->nb = nb;
+    out->size = NAN;
+    if (na == 0 || nb == 0)
+        return;
+    pi = (double)nb / (double)nn;
+    kf = ceil((double)nn * (1.0 - q) - 1e-9); /* Requirement 4 */
+    k0[0] = kf < COW_TAIL_SMALL_K ? COW_TAIL_SMALL_K : (size_t)kf;
+    k0[1] = kf < COW_TAIL_MIN_K ? COW_TAIL_MIN_K : (size_t)kf;
+    out->tests = k0[0] == k0[1] ? 1 : 2; /* Requirement 4a */
+    out->size = 0;
+    for (t = 0; t < out->tests; t++)
+        for (up = 0; up < 2; up++) { /* Requirement 4d */
+            size_t k = match_k(k0[t], nn, pi, COW_TAIL_ALPHA / out->tests, up, &s);
+            if (up)
+                out->k_up[t] = k;
+            else
+                out->k_down[t] = k;
+            out->size += s;
+        }
+}
+
 void dep_tail_test(const cow_group *a, const cow_group *b, double q,
                    double shift, cow_tailtest *out)
 {
-    size_t nn = a->n + b->n, k1, k2;
-    double kf;
-    cow_tailtest t2;
+    cow_tailplan plan;
 
-    out->q = q;
+    dep_tail_plan(a->n, b->n, q, &plan);
+    dep_tail_test_plan(a, b, &plan, shift, out);
+}
+
+void dep_tail_test_plan(const cow_group *a, const cow_group *b,
+                        const cow_tailplan *plan, double shift,
+                        cow_tailtest *out)
+{
+    size_t nn = a->n + b->n, nd = 0, shown = 0, kd[4];
+    int t;
+    double best, pu = 1.0, pd = 1.0;
+    cow_tailtest done[4];
+    cow_tailplan own;
+
+    if (plan->na != a->n || plan->nb != b->n) { /* made for other sizes */
+        dep_tail_plan(a->n, b->n, plan->q, &own);
+        plan = &own;
+    }
+    out->q = plan->q;
     out->shift = shift;
     out->k = out->ka = out->kb = out->ca = out->cb = 0;
     out->threshold = out->level = out->run = NAN;
@@ -313,27 +445,33 @@ void dep_tail_test(const cow_group *a, const cow_group *b, double q,
     out->pi = nn ? (double)b->n / (double)nn : NAN;
     out->p_up = out->p_down = 1.0;
     out->tests = 0;
-    if (a->n == 0 || b->n == 0)
+    out->size = plan->size;
+    if (a->n == 0 || b->n == 0 || plan->tests == 0)
         return;
-    kf = ceil((double)nn * (1.0 - q) - 1e-9); /* Requirement 4 */
-    k1 = kf < COW_TAIL_SMALL_K ? COW_TAIL_SMALL_K : (size_t)kf;
-    k2 = kf < COW_TAIL_MIN_K ? COW_TAIL_MIN_K : (size_t)kf;
-    t2 = *out;
-    tail_at(a, b, k1, shift, out);
-    out->tests = 1;
-    if (k2 == k1)
-        return;
-    tail_at(a, b, k2, shift, &t2); /* Requirement 4a */
-    if (fmin(t2.p_up, t2.p_down) < fmin(out->p_up, out->p_down)) {
-        double up = out->p_up, down = out->p_down;
-        *out = t2;
-        out->p_up = up < out->p_up ? up : out->p_up;
-        out->p_down = down < out->p_down ? down : out->p_down;
-    } else {
-        out->p_up = t2.p_up < out->p_up ? t2.p_up : out->p_up;
-        out->p_down = t2.p_down < out->p_down ? t2.p_down : out->p_down;
+    best = 2.0;
+    for (t = 0; t < 2 * plan->tests; t++) { /* Requirements 4a, 4d */
+        int up = t % 2 == 0;
+        size_t k = up ? plan->k_up[t / 2] : plan->k_down[t / 2], j;
+        double pk;
+        for (j = 0; j < nd && kd[j] != k; j++) /* the same k once */
+            ;
+        if (j == nd) {
+            done[nd] = *out;
+            tail_at(a, b, k, shift, &done[nd]);
+            kd[nd++] = k;
+        }
+        pk = up ? done[j].p_up : done[j].p_down;
+        if (up)
+            pu = pk < pu ? pk : pu;
+        else
+            pd = pk < pd ? pk : pd;
+        if (pk < best) {
+            best = pk;
+            shown = j;
+        }
     }
-    out->p_up = fmin(1.0, 2.0 * out->p_up);
-    out->p_down = fmin(1.0, 2.0 * out->p_down);
-    out->tests = 2;
+    *out = done[shown];
+    out->p_up = fmin(1.0, (double)plan->tests * pu);
+    out->p_down = fmin(1.0, (double)plan->tests * pd);
+    out->tests = plan->tests;
 }

@@ -30,6 +30,13 @@
 #define COW_TAIL_MIN_K 20
 /* ... and also with k = max(N (1 - q), this), Bonferroni over the two. */
 #define COW_TAIL_SMALL_K 5
+/* Each one-sided count is tested at this level (two-sided 5%). */
+#define COW_TAIL_ALPHA 0.025
+/* A count's k is moved within [k / this, k * this] (nominal k from
+ * COW_TAIL_MIN_K to COW_TAIL_MATCH_MAX) to the k whose exact test's
+ * attainable size comes nearest its level (dep.c Requirement 4d). */
+#define COW_TAIL_MATCH 1.25
+#define COW_TAIL_MATCH_MAX 200
 
 /* theta is taken as 1 (no clusters) unless below 1 - this / sqrt(gaps):
  * the 1% point of the estimate for independent samples. */
@@ -90,7 +97,28 @@ typedef struct cow_tailtest {
     double p_down;     /* P(X <= kb / tau): small = b's tail lighter */
     int tests;         /* counts taken (1 or 2; p-values Bonferroni over
                           them); the fields above are of the smaller p */
+    double size;       /* attainable false lift + drop rate of the count(s)
+                          with i.i.d. samples (<= 2 COW_TAIL_ALPHA) */
 } cow_tailtest;
+
+/* The counts a tail test takes for groups of na and nb samples at q: a
+ * function of the sizes only (never of the data), so a caller that tests
+ * many shifts (verdict.c's bound) plans once. */
+typedef struct cow_tailplan {
+    double q;
+    size_t na, nb;
+    size_t k_up[2];    /* pooled top counts for "b heavier", one per test */
+    size_t k_down[2];  /* ... for "b lighter" */
+    int tests;         /* 1 or 2 (Bonferroni) */
+    double size;       /* as cow_tailtest.size */
+} cow_tailplan;
+
+void dep_tail_plan(size_t na, size_t nb, double q, cow_tailplan *out);
+
+/* dep_tail_test with a plan made for these groups' sizes. */
+void dep_tail_test_plan(const cow_group *a, const cow_group *b,
+                        const cow_tailplan *plan, double shift,
+                        cow_tailtest *out);
 
 /* Exact conditional test that b's tail beyond the pooled top k is no
  * heavier (p_up) / no lighter (p_down) than a's, counting clusters.

@@ -117,6 +117,19 @@ typedef struct cow_evidence {
     char src[200];        /* file:line, or "analysis" */
 } cow_evidence;
 
+/* A quantile comparison a finding rests on, for --json: how many samples
+ * (and effective samples) stood behind it and which rule decided. */
+#define COW_MAX_QSTATS 4
+
+typedef struct cow_qstat {
+    const char *quantile; /* "p99.9" */
+    char window[32];      /* window label */
+    int64_t n, base_n;    /* samples in the window and the baseline */
+    double n_eff, n_eff_base; /* effective samples (NaN: older analysis) */
+    int method;           /* enum cow_qcmp_method (verdict.h) */
+    int verdict;          /* enum cow_verdict */
+} cow_qstat;
+
 typedef struct cow_finding {
     const char *rule;     /* stable id, e.g. "tail_only_lift" */
     int severity;         /* enum cow_severity */
@@ -124,6 +137,8 @@ typedef struct cow_finding {
     char title[240];      /* one line */
     cow_evidence ev[COW_MAX_EVIDENCE]; /* what it used */
     int nev;
+    cow_qstat qs[COW_MAX_QSTATS]; /* quantile comparisons used */
+    int nqs;
     char advice[480];     /* what to change or check */
 } cow_finding;
 

@@ -63,9 +63,31 @@ static int lift_level(const cow_window_fact *w)
     return w->verdict[L999] == COW_VERDICT_LIFT ? L999 : L99;
 }
 
+/* The comparison at level l as a structured field of the finding. */
+static void delta_stat(cow_finding *f, const cow_window_fact *w, int l)
+{
+    cow_qstat *s;
+    int k;
+    for (k = 0; k < f->nqs; k++)
+        if (f->qs[k].quantile == lname[l])
+            return;
+    if (f->nqs >= COW_MAX_QSTATS)
+        return;
+    s = &f->qs[f->nqs++];
+    s->quantile = lname[l];
+    snprintf(s->window, sizeof(s->window), "%s", w->label);
+    s->n = w->n;
+    s->base_n = w->base_n;
+    s->n_eff = w->n_eff[l];
+    s->n_eff_base = w->n_eff_base[l];
+    s->method = w->method[l];
+    s->verdict = w->verdict[l];
+}
+
 static void delta_evidence(cow_finding *f, const cow_window_fact *w, int l)
 {
     char metric[48], ci[48];
+    delta_stat(f, w, l);
     snprintf(metric, sizeof(metric), "%s delta %s", lname[l], w->label);
     qcmp_format_bounds(w->method[l], w->verdict[l], w->lo_us[l], w->hi_us[l], ci,
                        sizeof(ci));
@@ -167,6 +189,7 @@ static int thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     diag_evidence(f, "window samples", "analysis", "%lld", (long long)r[i].worst.n);
     diag_evidence(f, "effective samples (baseline, window)", "analysis", "%.0f, %.0f",
                   r[i].worst.n_eff_base[L999], r[i].worst.n_eff[L999]);
+    delta_stat(f, &r[i].worst, L999);
     snprintf(f->advice, sizeof(f->advice),
              "the p99.9 verdict is the exact tail test's (lift/drop wrong at most 5%% "
              "of the time, ? when it cannot tell); read the maximum and the "

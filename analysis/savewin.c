@@ -23,7 +23,20 @@
  *      would weigh a short interval like a long one).
  *   6. Throughput from a cumulative counter is (last - first) / (time
  *      span), NaN when the span is not positive or the counter went down
- *      (a restart). */
+ *      (a restart).
+ *   7. Growth over the whole run is the series' largest sample minus its
+ *      first: the figure beside the save's, labelled as the run's.
+ *   8. Throughput during a window: each interval [t, t + dur) that
+ *      overlaps the window [t0, t1) counts with the overlapping share of
+ *      its operations (operations spread evenly inside an interval) and
+ *      of its seconds; the rate is the sum of the one over the sum of the
+ *      other. A 1 s series over a 2 s save is coarse, but it is the save's
+ *      rate, not the run's, which dilutes it with the time before and
+ *      after.
+ *   9. From a cumulative counter: from its last sample at or before t0 to
+ *      its first at or after t1 (the shortest span of samples holding the
+ *      window), NaN when either is missing, the span is not positive or
+ *      the counter went down. */
 #include "savewin.h"
 
 #include <math.h>
@@ -94,4 +107,49 @@ double savewin_counter_rate(const int64_t *t_us, const double *c, size_t n)
     if (n < 2 || t_us[n - 1] <= t_us[0] || !(c[n - 1] >= c[0]))
         return NAN;
     return (c[n - 1] - c[0]) / ((double)(t_us[n - 1] - t_us[0]) / 1e6);
+}
+
+double savewin_growth_all(const double *bytes, size_t n)
+{
+    double peak = NAN;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!isnan(bytes[i]) && (isnan(peak) || bytes[i] > peak))
+            peak = bytes[i];
+    return n == 0 || isnan(bytes[0]) ? NAN : peak - bytes[0];
+}
+
+double savewin_rate_in(const int64_t *t_us, const double *dur_s, const double *ops,
+                       size_t n, const cow_phase *w)
+{
+    double sum_ops = 0, sum_s = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double a, b, len;
+        if (isnan(dur_s[i]) || isnan(ops[i]) || !(dur_s[i] > 0))
+            continue;
+        len = dur_s[i] * 1e6;
+        a = fmax((double)t_us[i], (double)w->t0_us);
+        b = fmin((double)t_us[i] + len, (double)w->t1_us);
+        if (b <= a)
+            continue;
+        sum_ops += ops[i] * (b - a) / len;
+        sum_s += (b - a) / 1e6;
+    }
+    return sum_s > 0 ? sum_ops / sum_s : NAN;
+}
+
+double savewin_counter_rate_in(const int64_t *t_us, const double *c, size_t n,
+                               const cow_phase *w)
+{
+    size_t i, i0 = n, i1 = n;
+    for (i = 0; i < n; i++) {
+        if (t_us[i] <= w->t0_us)
+            i0 = i;
+        if (t_us[i] >= w->t1_us && i1 == n)
+            i1 = i;
+    }
+    if (i0 == n || i1 == n)
+        return NAN;
+    return savewin_counter_rate(t_us + i0, c + i0, i1 - i0 + 1);
 }

@@ -42,4 +42,20 @@ double savewin_rate(const double *dur_s, const double *ops, size_t n);
  * (Requirement 6), NaN when it cannot tell. */
 double savewin_counter_rate(const int64_t *t_us, const double *c, size_t n);
 
+/* Growth over the whole series: its largest sample minus its first
+ * (Requirement 7), NaN when empty. */
+double savewin_growth_all(const double *bytes, size_t n);
+
+/* Operations per second during window w from intervals starting at t_us[i]
+ * of dur_s[i] seconds holding ops[i] operations, each counted by the share
+ * of it inside the window (Requirement 8), NaN when none overlaps. */
+double savewin_rate_in(const int64_t *t_us, const double *dur_s, const double *ops,
+                       size_t n, const cow_phase *w);
+
+/* Operations per second during window w from a cumulative counter: over
+ * the shortest span of its samples that holds the window (Requirement 9),
+ * NaN when no sample is that early or that late. */
+double savewin_counter_rate_in(const int64_t *t_us, const double *c, size_t n,
+                               const cow_phase *w);
+
 #endif

@@ -20,10 +20,13 @@
 
 
 static const char *const names[COW_TM_COUNT] = {
-    "cow_mb", "mem_growth_mb", "save_s", "throughput_ops_s", "worst_rtt_ms", "fork_ms"};
+    "cow_mb", "mem_growth_mb", "mem_growth_run_mb", "save_s", "throughput_save_ops_s",
+    "throughput_ops_s", "worst_rtt_save_ms", "samples_save", "worst_rtt_ms", "samples",
+    "fork_ms"};
 static const char *const labels[COW_TM_COUNT] = {
-    "COW (MB)", "memory growth (MB)", "save (s)", "throughput (ops/s)",
-    "worst round trip (ms)", "fork (ms)"};
+    "COW (MB)", "memory growth, save (MB)", "memory growth, run (MB)", "save (s)",
+    "throughput, save (ops/s)", "throughput, run (ops/s)", "worst RTT, save (ms)",
+    "samples in the save", "worst RTT, run (ms)", "samples in the run", "fork (ms)"};
 
 const char *tradeoff_metric_name(int m)
 {

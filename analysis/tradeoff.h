@@ -21,9 +21,14 @@
 enum cow_trade_metric {
     COW_TM_COW_MB = 0,   /* rdb_last_cow_size, MB */
     COW_TM_MEM_MB,       /* memory series growth during the save, MB */
+    COW_TM_MEM_RUN_MB,   /* ... over the whole run, MB */
     COW_TM_SAVE_S,       /* save wall time from log stamps, s */
+    COW_TM_TPUT_SAVE,    /* writer throughput during the save, ops/s */
     COW_TM_TPUT,         /* writer throughput over the capture, ops/s */
+    COW_TM_WORST_SAVE_MS,/* worst round trip during the save, ms */
+    COW_TM_N_SAVE,       /* round trips sampled during the save */
     COW_TM_WORST_MS,     /* worst round trip over the capture, ms */
+    COW_TM_N_RUN,        /* round trips sampled over the capture */
     COW_TM_FORK_MS,      /* latest_fork_usec, ms */
     COW_TM_COUNT
 };

@@ -47,8 +47,8 @@ void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
 }
 
 /* Requirement 3: the bound s where the one-sided test just rejects. */
-static double invert(const cow_group *a, const cow_group *b, double q,
-                     double shift, int up)
+static double invert(const cow_group *a, const cow_group *b,
+                     const cow_tailplan *plan, double shift, int up)
 {
     double lo = shift, hi, mid;
     cow_tailtest t;
@@ -61,7 +61,7 @@ static double invert(const cow_group *a, const cow_group *b, double q,
     }
     for (i = 0; i < 50 && hi - lo > 1e-9 * (fabs(hi) + fabs(lo) + 1); i++) {
         mid = 0.5 * (lo + hi);
-        dep_tail_test(a, b, q, mid, &t);
+        dep_tail_test_plan(a, b, plan, mid, &t);
         if (up ? t.p_up <= COW_QCMP_ALPHA_SIDE : !(t.p_down <= COW_QCMP_ALPHA_SIDE))
             lo = mid;
         else
@@ -76,6 +76,7 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
 {
     int rc;
     double tail;
+    cow_tailplan plan;
 
     memset(out, 0, sizeof(*out));
     out->q = q;
@@ -108,17 +109,18 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
     } else {
         out->method = COW_QCMP_TAIL;
         out->thin = 1;
-        dep_tail_test(a, b, q, shift, &out->test);
+        dep_tail_plan(a->n, b->n, q, &plan);
+        dep_tail_test_plan(a, b, &plan, shift, &out->test);
         out->p_up = out->test.p_up;
         out->p_down = out->test.p_down;
         if (out->p_up <= COW_QCMP_ALPHA_SIDE) {
             out->verdict = COW_VERDICT_LIFT;
-            out->lo = fmin(invert(a, b, q, shift, 1), fmax(out->delta, shift));
+            out->lo = fmin(invert(a, b, &plan, shift, 1), fmax(out->delta, shift));
             out->hi = INFINITY;
         } else if (out->p_down <= COW_QCMP_ALPHA_SIDE) {
             out->verdict = COW_VERDICT_DROP;
             out->lo = -INFINITY;
-            out->hi = fmax(invert(a, b, q, shift, 0), fmin(out->delta, shift));
+            out->hi = fmax(invert(a, b, &plan, shift, 0), fmin(out->delta, shift));
         } else {
             out->verdict = COW_VERDICT_UNSURE;
         }

@@ -30,7 +30,7 @@
 /* Effective samples expected beyond q, in each group, for the interval. */
 #define COW_QCMP_MIN_TAIL 20.0
 /* Each one-sided test's level (two-sided 5%). */
-#define COW_QCMP_ALPHA_SIDE 0.025
+#define COW_QCMP_ALPHA_SIDE COW_TAIL_ALPHA
 
 enum cow_qcmp_method {
     COW_QCMP_BOOT = 0,  /* dependence-aware percentile bootstrap */

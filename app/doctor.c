@@ -3,15 +3,25 @@
  * (analysis/diag_rules.c). */
 #include "doctor.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "facts.h"
+#include "verdict.h"
 #include "mem.h"
+
+static void num_or_null(cJSON *o, const char *k, double v)
+{
+    if (isnan(v) || isinf(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
 
 cJSON *app_finding_json(const cow_finding *f)
 {
-    cJSON *o = cJSON_CreateObject(), *ev = cJSON_CreateArray();
+    cJSON *o = cJSON_CreateObject(), *ev = cJSON_CreateArray(), *qs;
     int k;
     cJSON_AddStringToObject(o, "rule", f->rule);
     cJSON_AddStringToObject(o, "severity", diag_severity_name(f->severity));
@@ -25,6 +35,20 @@ cJSON *app_finding_json(const cow_finding *f)
         cJSON_AddItemToArray(ev, x);
     }
     cJSON_AddItemToObject(o, "evidence", ev);
+    qs = cJSON_AddArrayToObject(o, "quantiles");
+    for (k = 0; k < f->nqs; k++) {
+        const cow_qstat *s = &f->qs[k];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "quantile", s->quantile);
+        cJSON_AddStringToObject(x, "window", s->window);
+        cJSON_AddNumberToObject(x, "n", (double)s->n);
+        cJSON_AddNumberToObject(x, "n_base", (double)s->base_n);
+        num_or_null(x, "n_eff", s->n_eff);
+        num_or_null(x, "n_eff_base", s->n_eff_base);
+        cJSON_AddStringToObject(x, "method", qcmp_method_name(s->method));
+        cJSON_AddStringToObject(x, "verdict", boot_verdict_name(s->verdict));
+        cJSON_AddItemToArray(qs, x);
+    }
     cJSON_AddStringToObject(o, "recommendation", f->advice);
     return o;
 }

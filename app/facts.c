@@ -179,9 +179,10 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
     }
 }
 
-/* Growth of the memory series over the save window (analysis/savewin.c). */
+/* Growth of the memory series over the save window (analysis/savewin.c);
+ * *run_bytes (when not NULL) gets the growth over the whole series. */
 static int memory(cow_store *st, const cow_run_row *r, const cow_phase *ph, size_t nph,
-                  cow_run_facts *f, cow_err *e)
+                  cow_run_facts *f, double *run_bytes, cow_err *e)
 {
     int64_t *t = NULL;
     double *b = NULL;
@@ -189,11 +190,16 @@ static int memory(cow_store *st, const cow_run_row *r, const cow_phase *ph, size
     int rc, w;
 
     f->mem_growth_bytes = NAN;
-    if ((w = savewin_pick(ph, nph)) < 0)
+    if (run_bytes)
+        *run_bytes = NAN;
+    if ((w = savewin_pick(ph, nph)) < 0 && run_bytes == NULL)
         return COW_OK;
     if ((rc = store_load_mem(st, r->id, &t, &b, &n, e)) != COW_OK)
         return rc;
-    f->mem_growth_bytes = savewin_growth(t, b, n, &ph[w], NULL);
+    if (w >= 0)
+        f->mem_growth_bytes = savewin_growth(t, b, n, &ph[w], NULL);
+    if (run_bytes)
+        *run_bytes = savewin_growth_all(b, n);
     if (!isnan(f->mem_growth_bytes))
         snprintf(f->mem_src, sizeof(f->mem_src), "memory series, %s", ph[w].label);
     free(t);
@@ -213,10 +219,11 @@ static int results(cow_store *st, const cow_run_row *r, cow_result_set *rs, cow_
     return rc;
 }
 
-/* Writer throughput over the capture: the throughput intervals, else the
- * server's own command counter over the INFO series (every command, the
- * probe's too). */
-static int throughput(cow_store *st, const cow_run_row *r, double *ops_s, cow_err *e)
+/* Writer throughput over the capture (*ops_s) and during window w (*in_s,
+ * when w is not NULL): the throughput intervals, else the server's own
+ * command counter over the INFO series (every command, the probe's too). */
+static int throughput(cow_store *st, const cow_run_row *r, const cow_phase *w,
+                      double *ops_s, double *in_s, cow_err *e)
 {
     int64_t *ti = NULL;
     double *dur = NULL, *cnt = NULL, *mx = NULL;
@@ -226,6 +233,7 @@ static int throughput(cow_store *st, const cow_run_row *r, double *ops_s, cow_er
     if ((rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e)) != COW_OK)
         return rc;
     *ops_s = savewin_rate(dur, cnt, n);
+    *in_s = w ? savewin_rate_in(ti, dur, cnt, n, w) : NAN;
     free(ti);
     free(dur);
     free(cnt);
@@ -235,36 +243,50 @@ static int throughput(cow_store *st, const cow_run_row *r, double *ops_s, cow_er
     ti = NULL;
     cnt = NULL;
     if ((rc = store_load_info_series(st, r->id, "total_commands_processed", &ti, &cnt,
-                                     &n, e)) == COW_OK)
+                                     &n, e)) == COW_OK) {
         *ops_s = savewin_counter_rate(ti, cnt, n);
+        *in_s = w ? savewin_counter_rate_in(ti, cnt, n, w) : NAN;
+    }
     free(ti);
     free(cnt);
     return rc;
 }
 
-/* The metrics the stored phases give: memory growth, save time, worst
- * round trip. */
+/* The metrics the stored phases give: memory growth (save and run), save
+ * time, worst round trip (save and run, with their n), throughput (save
+ * and run). */
 static int trial_phases(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
 {
     cow_result_set rs;
     cow_run_facts f;
     cow_phase *ph;
-    double worst = NAN;
+    double worst = NAN, run_bytes;
     size_t i;
-    int rc;
+    int rc, w;
 
     if ((rc = results(st, r, &rs, e)) != COW_OK)
         return rc;
     ph = facts_phases(&rs);
+    w = savewin_pick(ph, rs.nph);
     memset(&f, 0, sizeof(f));
-    rc = memory(st, r, ph, rs.nph, &f, e);
-    if (rc == COW_OK && !isnan(f.mem_growth_bytes))
+    rc = memory(st, r, ph, rs.nph, &f, &run_bytes, e);
+    if (rc == COW_OK) {
         t->v[COW_TM_MEM_MB] = f.mem_growth_bytes / 1048576;
+        t->v[COW_TM_MEM_RUN_MB] = run_bytes / 1048576;
+    }
     for (i = 0; i < rs.nph; i++)
         if (!isnan(rs.ph[i].max_us) && (isnan(worst) || rs.ph[i].max_us > worst))
             worst = rs.ph[i].max_us;
     t->v[COW_TM_WORST_MS] = worst / 1000;
+    t->v[COW_TM_N_RUN] = (double)r->samples;
+    if (w >= 0) {
+        t->v[COW_TM_WORST_SAVE_MS] = rs.ph[w].max_us / 1000;
+        t->v[COW_TM_N_SAVE] = (double)rs.ph[w].n;
+    }
     t->v[COW_TM_SAVE_S] = savewin_seconds(ph, rs.nph);
+    if (rc == COW_OK)
+        rc = throughput(st, r, w >= 0 ? &ph[w] : NULL, &t->v[COW_TM_TPUT],
+                        &t->v[COW_TM_TPUT_SAVE], e);
     free(ph);
     store_free_results(&rs);
     return rc;
@@ -297,7 +319,7 @@ int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e)
         if (v.known)
             t->v[COW_TM_FORK_MS] = v.num / 1000;
     }
-    return throughput(st, r, &t->v[COW_TM_TPUT], e);
+    return COW_OK;
 }
 
 static int same(const char *a, const char *b)
@@ -426,7 +448,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     f->analysed = rs.analysed;
     ph = facts_phases(&rs);
     windows(&rs, ph, f);
-    rc = memory(st, r, ph, rs.nph, f, e);
+    rc = memory(st, r, ph, rs.nph, f, NULL, e);
     free(ph);
     store_free_results(&rs);
     if (rc != COW_OK)

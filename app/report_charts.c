@@ -484,7 +484,8 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
 
 static int tradeoff_panel(out *o, const cow_tradeoff *t, cow_err *e)
 {
-    static const int metrics[4] = {COW_TM_COW_MB, COW_TM_SAVE_S, COW_TM_TPUT, COW_TM_WORST_MS};
+    static const int metrics[4] = {COW_TM_COW_MB, COW_TM_SAVE_S, COW_TM_TPUT_SAVE,
+                                   COW_TM_WORST_SAVE_MS};
     const char *title = "Trade-off between modes (mean and 95% interval over trials)";
     cow_chart *c;
     size_t g;

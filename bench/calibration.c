@@ -11,7 +11,9 @@
  * lift+drop rate, share of ?, share decided by the interval and that
  * interval's coverage, each with its Monte-Carlo standard error.
  * Alternatives: stall share 0.5% -> 2%, stalls lognormal around 10x the
- * median: the share called lift. Fleets: healthy fleets of 50 runs
+ * median: the share called lift, beside the power of an oracle that knows
+ * which samples are stalls (the ceiling of any rule at that error rate,
+ * computed exactly). Fleets: healthy fleets of 50 runs
  * through check's decision (fleet.h), old rule and Holm.
  * --quick runs a few cells (the ctest regression); --check exits 1 when
  * a target is missed (with --quick: all but the p99 power target, which
@@ -218,6 +220,57 @@ static void null_cells(const opts *o)
         }
 }
 
+/* log P(X = k), X ~ Binomial(n, p) */
+static double lbinom(size_t k, size_t n, double p)
+{
+    return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
+           (double)k * log(p) + (double)(n - k) * log1p(-p);
+}
+
+/* Power of the oracle that knows which samples are stalls (stall counts
+ * Sa ~ Bin(na, pa), Sb ~ Bin(nb, pb)): the conditional test of Sb given
+ * S = Sa + Sb against Binomial(S, nb / N), one-sided at alpha -- the
+ * uniformly most powerful unbiased test of two binomial shares when
+ * randomized, Fisher's exact test's binomial form when not. No rule that
+ * sees only latencies can beat it at its level. */
+static double oracle_power(size_t na, size_t nb, double pa, double pb, double alpha,
+                           int randomized)
+{
+    double pi = (double)nb / (double)(na + nb), ma = (double)na * pa, mb = (double)nb * pb;
+    double sa_sd = sqrt(ma * (1 - pa)), sb_sd = sqrt(mb * (1 - pb)), pw = 0;
+    size_t a0 = ma > 12 * sa_sd ? (size_t)(ma - 12 * sa_sd) : 0;
+    size_t a1 = (size_t)(ma + 12 * sa_sd + 10), b0 = mb > 12 * sb_sd ? (size_t)(mb - 12 * sb_sd) : 0;
+    size_t b1 = (size_t)(mb + 12 * sb_sd + 10), sa, sb, s, j;
+
+    if (a1 > na) a1 = na;
+    if (b1 > nb) b1 = nb;
+    for (s = a0 + b0; s <= a1 + b1; s++) {
+        /* critical count c: reject when Sb > c, and with probability g at
+         * Sb == c (randomized) */
+        double tail = 0, g = 0, pc;
+        size_t c = s + 1;
+        for (j = s + 1; j-- > 0;) {
+            pc = exp(lbinom(j, s, pi));
+            if (tail + pc > alpha) {
+                g = randomized ? (alpha - tail) / pc : 0;
+                c = j;
+                break;
+            }
+            tail += pc;
+        }
+        for (sb = s > a1 ? s - a1 : 0; sb <= s && sb <= b1; sb++) {
+            double w;
+            sa = s - sb;
+            if (sa < a0 || sb < b0)
+                continue;
+            w = sb > c ? 1.0 : sb == c ? g : 0.0;
+            if (w > 0)
+                pw += w * exp(lbinom(sa, na, pa) + lbinom(sb, nb, pb));
+        }
+    }
+    return 100.0 * pw;
+}
+
 static void alt_cells(const opts *o)
 {
     size_t si, nsz = sizeof(sizes) / sizeof(sizes[0]);
@@ -225,8 +278,9 @@ static void alt_cells(const opts *o)
 
     printf("\n## Stall lift (stall share 0.5%% -> 2%%, stalls ~10x median, i.i.d.)\n\n");
     printf("| n_base | n_window | q | true delta us | reps | today lift %% |"
-           " new lift %% ± se | new ? %% | interval used %% | interval cover %% |\n");
-    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           " new lift %% ± se | new ? %% | interval used %% | interval cover %% |"
+           " oracle 2.5%% exact / randomized | oracle 5%% exact / randomized |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (si = 0; si < nsz; si++) {
         tally t[2];
         sample a, b;
@@ -250,12 +304,17 @@ static void alt_cells(const opts *o)
         for (li = 0; li < 2; li++) {
             tally *x = &t[li];
             double lp = pc(x->new_lift, x->reps);
-            printf("| %zu | %zu | %g | %.0f | %ld | %.1f | %.1f ± %.1f | %.1f | %.1f | %.1f |\n",
+            printf("| %zu | %zu | %g | %.0f | %ld | %.1f | %.1f ± %.1f | %.1f | %.1f | %.1f |"
+                   " %.1f / %.1f | %.1f / %.1f |\n",
                    a.n, b.n, levels[li],
                    true_q(0.02, levels[li]) - true_q(0.005, levels[li]), x->reps,
                    pc(x->old_lift, x->reps), lp, se(x->new_lift, x->reps),
                    pc(x->unsure, x->reps), pc(x->boot, x->reps),
-                   pc(x->boot_cover, x->boot));
+                   pc(x->boot_cover, x->boot),
+                   oracle_power(a.n, b.n, 0.005, 0.02, 0.025, 0),
+                   oracle_power(a.n, b.n, 0.005, 0.02, 0.025, 1),
+                   oracle_power(a.n, b.n, 0.005, 0.02, 0.05, 0),
+                   oracle_power(a.n, b.n, 0.005, 0.02, 0.05, 1));
             /* targets: p99.9 lift in >= 60% at 5000 vs 5000 and >= 30% at
              * 1503 vs 691 (bit 4); p99 in >= 90% at both (bit 8) */
             if ((si == 3 || si == 1) && li == 1 && lp < (si == 3 ? 60.0 : 30.0))
@@ -362,14 +421,14 @@ static int boot_ratio_covers(const double *a, const double *b, int n, double tru
 /* Trade-off: ratio of two modes' means over 7 + 7 trials. */
 static void trade(const opts *o)
 {
-    static const double cv[3] = {0.05, 0.15, 0.30};
+    static const double cv[4] = {0.05, 0.15, 0.30, 0.50};
     const int n = 7, reps = o->quick ? 200 : 4 * o->reps;
     int c, rep, j;
 
     printf("\n## Trade-off ratio, %d + %d trials (means 100 and 85, lognormal trials)\n\n", n, n);
     printf("| trial CV | reps | today (bootstrap) cover %% | Welch t on logs cover %% ± se |\n");
     printf("|---:|---:|---:|---:|\n");
-    for (c = 0; c < 3; c++) {
+    for (c = 0; c < (o->quick ? 3 : 4); c++) {
         cow_rng r;
         long old = 0, neu = 0;
         double s = sqrt(log(1 + cv[c] * cv[c])), truth = 0.85;

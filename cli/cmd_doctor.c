@@ -28,7 +28,9 @@ const char *const cmd_doctor_usage[] = {
     "",
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of findings: rule, severity, run, title,",
-    "              evidence [{metric, value, source}], recommendation",
+    "              evidence [{metric, value, source}], quantiles [{quantile,",
+    "              window, n, n_base, n_eff, n_eff_base, method, verdict}]",
+    "              (the comparisons the finding rests on), recommendation",
     "  --rules     list the rules (id, severity, what) and exit",
     NULL
 };

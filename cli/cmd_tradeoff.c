@@ -19,17 +19,20 @@ const char *const cmd_tradeoff_usage[] = {
     "Compare the modes of the runs (run.json \"mode\": fork, forkless) over",
     "their trials, within one host and scenario (by default the group with",
     "two modes and the most runs; --scenario/--host or RUN... choose):",
-    "COW (rdb_last_cow_size), memory growth during the save",
-    "(memory series), save wall time (server log stamps; INFO's whole",
+    "COW (rdb_last_cow_size), memory growth (memory series) during the save",
+    "and over the run, save wall time (server log stamps; INFO's whole",
     "seconds otherwise), writer throughput (throughput series; INFO",
-    "total_commands_processed deltas otherwise), worst round trip and fork time.",
+    "total_commands_processed deltas otherwise) during the save and over the",
+    "run, the worst round trip during the save and over the run with the",
+    "samples it is the maximum of, and fork time. \"save\" is the first",
+    "BGSAVE or forkless window (else the first fork window).",
     "Per mode: mean, min-max and the 95% t-interval of the mean; between",
-    "modes: the ratio of means with a 95% bootstrap interval over trials.",
+    "modes: the ratio of means with a 95% Welch t-interval on the log scale.",
     "",
     "  --db FILE       database (default cowtail.db)",
     "  --scenario S    only runs of this scenario",
     "  --host H        only runs of this host",
-    "  --seed N        bootstrap seed (default 1)",
+    "  --seed N        accepted for older scripts (the intervals are deterministic)",
     "  --json          groups and ratios as JSON",
     NULL
 };
@@ -76,7 +79,7 @@ static int print_json(const cow_tradeoff *t)
     return code;
 }
 
-static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n, uint64_t seed)
+static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n)
 {
     size_t k, i;
     int m;
@@ -117,7 +120,7 @@ static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n, uin
         }
         printf("\n");
     }
-    printf("(ratio interval: bootstrap over trials, seed %" PRIu64 "; runs:", seed);
+    printf("(ratio interval: Welch t on the log scale over trials; runs:");
     for (i = 0; i < n; i++)
         printf(" %s", tr[i].label);
     printf(")\n");
@@ -189,7 +192,7 @@ int cmd_tradeoff(int argc, char **argv)
             printf("runs of host %s, scenario %s (the group with two modes and the most "
                    "runs; choose with --host/--scenario)\n", t.host ? t.host : "(none)",
                    t.scenario ? t.scenario : "(none)");
-        print_text(&t.t, t.tr, t.nt, seed);
+        print_text(&t.t, t.tr, t.nt);
     }
     app_tradeoff_release(&t);
     store_free_runs(rows, n);

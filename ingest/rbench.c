@@ -584,7 +584,7 @@ static int text_quiet(rbtext *t, const char *p, int *ok, cow_err *e)
     if (!take_num(&q, &rps) || !expect(&q, "requests per second"))
         return COW_OK;
     if (expect(&q, ", p50=")) {
-        if (!take_num(&q, &p50) || !expect(&q, "msec"))
+        if (!take_num(&q, &p50) || !(p50 >= 0) || !expect(&q, "msec"))
             return COW_OK;
         has_p50 = 1;
     }
@@ -661,7 +661,7 @@ static int text_sumvals(rbtext *t, const char *p, int *ok, cow_err *e)
     int i, rc = COW_OK;
 
     for (i = 0; i < t->nsumcol; i++)
-        if (!take_num(&p, &v[i]))
+        if (!take_num(&p, &v[i]) || !(v[i] >= 0)) /* a latency is never < 0 */
             return *ok = 0, COW_OK;
     if (*skip_blanks(p) != '\0')
         return *ok = 0, COW_OK;

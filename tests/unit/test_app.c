@@ -314,7 +314,7 @@ static void doctor_should_store_the_findings_it_returns(void)
     cow_err e = COW_ERR_INIT;
     cow_findings fs;
     cow_run_facts *facts = NULL;
-    int disk_vs_diskless = 0, blind = 0;
+    int disk_vs_diskless = 0, blind = 0, quantiles = 0;
 
     memset(&fs, 0, sizeof(fs));
     CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
@@ -349,6 +349,19 @@ static void doctor_should_store_the_findings_it_returns(void)
             text = cJSON_PrintUnformatted(ev);
             CHECK_STR(fr[k].evidence, text);
             free(text);
+            /* the comparisons behind a lift finding are fields, n_eff and
+             * method included */
+            if (strcmp(fs.v[j].rule, "tail_only_lift") == 0 ||
+                strcmp(fs.v[j].rule, "thin_tail") == 0) {
+                cJSON *qs = cJSON_GetObjectItemCaseSensitive(o, "quantiles"), *q0;
+                CHECK(cJSON_GetArraySize(qs) >= 1);
+                q0 = cJSON_GetArrayItem(qs, 0);
+                CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(q0, "n_eff")));
+                CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(q0, "n_eff_base")));
+                CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(q0, "method")));
+                CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(q0, "verdict")));
+                quantiles++;
+            }
             cJSON_Delete(o);
             k++;
         }
@@ -357,6 +370,7 @@ static void doctor_should_store_the_findings_it_returns(void)
         store_free_findings(fr, nf);
     }
     CHECK_INT(total, fs.n);
+    CHECK(quantiles > 0);
     diag_release(&fs);
     free(facts);
     store_free_runs(rows, n);
@@ -414,8 +428,18 @@ static void tradeoff_should_compare_fork_with_forkless(void)
     for (i = 0; i < t.nt; i++) {
         const cow_run_row *r = row(rows, n, t.tr[i].label);
         CHECK(r != NULL);
-        if (r)
+        if (r) {
             CHECK_NEAR(t.tr[i].v[COW_TM_MEM_MB], growth_by_hand(st, r), 1e-9);
+            CHECK_NEAR(t.tr[i].v[COW_TM_N_RUN], (double)r->samples, 0);
+        }
+        /* the save's figures beside the run's: the writers slow down
+         * during the save (the captures: 21-27 k ops/s against 23-27 k) */
+        CHECK(t.tr[i].v[COW_TM_TPUT_SAVE] > 0);
+        CHECK(t.tr[i].v[COW_TM_TPUT_SAVE] < t.tr[i].v[COW_TM_TPUT]);
+        CHECK(t.tr[i].v[COW_TM_N_SAVE] > 0);
+        CHECK(t.tr[i].v[COW_TM_N_SAVE] < t.tr[i].v[COW_TM_N_RUN]);
+        CHECK(t.tr[i].v[COW_TM_WORST_SAVE_MS] <= t.tr[i].v[COW_TM_WORST_MS]);
+        CHECK(!isnan(t.tr[i].v[COW_TM_MEM_RUN_MB]));
         if (strcmp(t.tr[i].mode, "forkless") == 0) {
             CHECK_NEAR(t.tr[i].v[COW_TM_COW_MB], 0, 0);
             CHECK(isnan(t.tr[i].v[COW_TM_FORK_MS]));

@@ -83,11 +83,38 @@ static void rate_should_weigh_intervals_by_their_length(void)
     CHECK(isnan(savewin_counter_rate(t, c, 1)));
 }
 
+/* Requirements 7, 8 and 9: the save's figures beside the run's */
+static void rates_in_a_window_should_count_the_overlapping_share(void)
+{
+    /* 1 s intervals from t = 0 s: 100, 100, 40, 40, 100 ops */
+    int64_t t[5] = {0, 1000000, 2000000, 3000000, 4000000};
+    double dur[5] = {1, 1, 1, 1, 1}, ops[5] = {100, 100, 40, 40, 100};
+    double c[4] = {0, 100, 180, 380}, b[4] = {5, 9, 30, 7};
+    int64_t tc[4] = {0, 1000000, 3000000, 5000000};
+    cow_phase w = ph(COW_PHASE_BGSAVE, 1500000, 4000000, "log");
+
+    /* half of 100 + 40 + 40 over 2.5 s: 52/s, where the run says 76/s */
+    CHECK_NEAR(savewin_rate_in(t, dur, ops, 5, &w), 130.0 / 2.5, 1e-12);
+    CHECK_NEAR(savewin_rate(dur, ops, 5), 76, 1e-12);
+    w.t0_us = 6000000; /* after the series */
+    w.t1_us = 7000000;
+    CHECK(isnan(savewin_rate_in(t, dur, ops, 5, &w)));
+    /* counter: from the sample at 1 s to the one at 5 s */
+    w.t0_us = 1500000;
+    w.t1_us = 4000000;
+    CHECK_NEAR(savewin_counter_rate_in(tc, c, 4, &w), 280.0 / 4.0, 1e-12);
+    w.t1_us = 5000001; /* no sample that late */
+    CHECK(isnan(savewin_counter_rate_in(tc, c, 4, &w)));
+    CHECK_NEAR(savewin_growth_all(b, 4), 25, 0);
+    CHECK(isnan(savewin_growth_all(b, 0)));
+}
+
 int main(void)
 {
     RUN(pick_should_prefer_the_first_save_over_earlier_windows);
     RUN(growth_should_need_a_sample_at_or_before_the_start);
     RUN(seconds_should_come_from_a_closed_log_save);
     RUN(rate_should_weigh_intervals_by_their_length);
+    RUN(rates_in_a_window_should_count_the_overlapping_share);
     return REPORT();
 }

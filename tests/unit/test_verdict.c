@@ -95,6 +95,33 @@ static void tail_test_should_see_a_heavier_tail_only(void)
     CHECK(t.p_up > 0.025 && t.p_down > 0.025);
 }
 
+/* Requirement 4d of dep.c: at 1,503 vs 691, p99, the nominal 22 pooled
+ * values reject at 2.09% (lift) and 1.46% (drop); k = 20 reaches 2.48%
+ * for a lift and k = 25 2.34% for a drop; the plan depends on the sizes
+ * only. The top-5 count and large k are kept. */
+static void tail_plan_should_match_the_size_to_the_level(void)
+{
+    cow_tailplan p;
+
+    dep_tail_plan(1503, 691, 0.99, &p);
+    CHECK_INT(p.tests, 1);
+    CHECK_INT(p.k_up[0], 20);
+    CHECK_INT(p.k_down[0], 25);
+    CHECK_NEAR(p.size, 0.0248 + 0.0234, 2e-4);
+    CHECK(p.size <= 2 * COW_TAIL_ALPHA);
+    CHECK(dep_binom_sf(11, 20, 691.0 / 2194) <= COW_TAIL_ALPHA);
+    CHECK(dep_binom_sf(12, 22, 691.0 / 2194) < dep_binom_sf(11, 20, 691.0 / 2194));
+    dep_tail_plan(1503, 691, 0.999, &p);
+    CHECK_INT(p.tests, 2);
+    CHECK_INT(p.k_up[0], 5); /* the top-few count stays */
+    CHECK_INT(p.k_down[0], 5);
+    CHECK(p.k_up[1] >= 16 && p.k_up[1] <= 25);
+    CHECK(p.size <= 2 * COW_TAIL_ALPHA);
+    dep_tail_plan(100000, 100000, 0.99, &p); /* k 2,000: kept */
+    CHECK_INT(p.k_up[0], 2000);
+    CHECK_INT(p.k_down[0], 2000);
+}
+
 /* qcmp: thin tails go to the tail test and never say ~. */
 static void qcmp_should_say_unsure_not_flat_on_thin_tails(void)
 {
@@ -180,6 +207,7 @@ int main(void)
     RUN(fleet_should_adjust_like_p_adjust);
     RUN(dep_should_count_clusters);
     RUN(tail_test_should_see_a_heavier_tail_only);
+    RUN(tail_plan_should_match_the_size_to_the_level);
     RUN(qcmp_should_say_unsure_not_flat_on_thin_tails);
     RUN(n_eff_forms_should_reduce_to_the_plain_ones);
     RUN(tradeoff_ratio_should_be_the_welch_interval_on_logs);
