@@ -529,8 +529,20 @@ int store_open_read(const char *path, cow_store_wait_fn wait, void *ctx,
     cow_err first = COW_ERR_INIT;
     int src, rc;
 
-    if ((rc = open_store(path, wait, ctx, timeout_ms, 0, out, &src, &first)) == COW_OK)
+    if ((rc = open_store(path, wait, ctx, timeout_ms, 0, out, &src, &first)) == COW_OK) {
+        /* the -shm file was there already, but the file system is full:
+         * what analyze and doctor write still goes to memory (one
+         * connection: workers could not see the TEMP tables) */
+        if (fs_full(path)) {
+            (*out)->full = 1;
+            if ((rc = overlay_results(*out, e)) != COW_OK) {
+                store_close(*out);
+                *out = NULL;
+                return rc;
+            }
+        }
         return COW_OK;
+    }
     /* a full file system cannot give a new -shm file its 32 KiB: read
      * holding the database exclusively, the WAL index in memory */
     if (disk_full(src) && access(path, F_OK) == 0 &&
