@@ -289,7 +289,14 @@ static void json_secs(cJSON *o, const char *k, double v)
         cJSON_AddNullToObject(o, k);
         return;
     }
-    snprintf(b, sizeof(b), "%.6f", v);
+    snprintf(b, sizeof(b), "%.6f", v); /* to the microsecond, no trailing zeros */
+    if (strchr(b, '.')) {
+        char *z = b + strlen(b) - 1;
+        while (*z == '0')
+            *z-- = '\0';
+        if (*z == '.')
+            *z = '\0';
+    }
     cJSON_AddRawToObject(o, k, b);
 }
 
