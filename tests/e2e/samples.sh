@@ -63,6 +63,7 @@ check "threshold 0: the monitor's blind spot" has '"rule":"monitor_blind_spot","
 check "forkless with AOF still forks" has '"rule":"aof_rewrite_still_forks","severity":"warning","run":"forkless/forkless-t7"' "$WORK/d.lines"
 check "THP madvise, AnonHugePages 0" has '"rule":"thp_not_backing_heap","severity":"info","run":"fullsync-disk"' "$WORK/d.lines"
 check "disk vs diskless compared" has '"rule":"disk_vs_diskless_sync","severity":"[a-z]*","run":"fullsync-disk"' "$WORK/d.lines"
+check "disk vs diskless cites both replicas' attach-to-link-up" has '"rule":"disk_vs_diskless_sync","severity":"[a-z]*","run":"fullsync-disk".*"metric":"attach-to-link-updisk","value":"1.881s,wait1.257s,transfer0.176s,flush0.000s,load0.442s","source":"thereplica.slog(pid1678,port7302),line10"},{"metric":"attach-to-link-updiskless","value":"2.732s,wait0.018s,transfer2.189s,flush0.000s,load0.525s"' "$WORK/d.lines"
 
 "$COW" check --db "$DB" --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/c" 2>&1
 check "fleet gate passes after Holm (exit 0)" test $? = 0
