@@ -104,6 +104,10 @@ typedef struct cow_run_facts {
     int log_zone;
     cow_fact log_clock;   /* text: the evidence; src: the log; num: offset s */
     size_t log_in0, log_in;
+    /* the first replica sync attempt that reached link up, from the
+     * replica's own log: num attach-to-link-up in s, text it and its parts,
+     * src the replica and log line (known 0 without one) */
+    cow_fact repl_sync;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */

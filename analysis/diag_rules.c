@@ -367,6 +367,8 @@ static int disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_find
                   r[other].worst.delta_us[L999] / 1000,
                   boot_verdict_name(r[other].worst.verdict[L999]));
     diag_fact(f, "repl-diskless-sync", &r[i].diskless_sync);
+    diag_fact(f, "attach-to-link-up disk", &r[i].repl_sync);
+    diag_fact(f, "attach-to-link-up diskless", &r[other].repl_sync);
     snprintf(f->advice, sizeof(f->advice),
              "repl-diskless-sync yes streams the snapshot to the replica's socket "
              "instead of writing it to disk first: a shorter child and no disk "

@@ -224,7 +224,8 @@ int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_
     if ((rc = app_load_reported(rd, r->id, &a->rep, e)) != COW_OK ||
         (rc = clock_refusal(rd, r, e)) != COW_OK ||
         (rc = build_phases(rd, r, a, e)) != COW_OK ||
-        (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK)
+        (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK ||
+        (rc = app_replica_syncs(rd, r->id, &a->repl, e)) != COW_OK)
         return rc;
     a->n = a->rs.all.sum.n; /* the whole run, loaded once by runstats */
     return COW_OK;
@@ -259,6 +260,7 @@ void app_analysis_release(app_analysis *a)
     phase_release(&a->ph);
     runstats_release(&a->rs);
     app_reported_release(&a->rep);
+    app_replsyncs_release(&a->repl);
     memset(a, 0, sizeof(*a));
 }
 

@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "phase.h"
+#include "replsync.h"
 #include "reported.h"
 #include "runstats.h"
 #include "store.h"
@@ -21,6 +22,7 @@ typedef struct app_analysis {
     int64_t t_first_us;  /* first sample (0 without samples) */
     int64_t t_last_us;   /* last sample (0 without samples) */
     app_reported rep;    /* percentiles percentile-only tools reported */
+    app_replsyncs repl;  /* the replicas' sync attempts (not stored) */
 } app_analysis;
 
 /* Analyse run r with options o and store the results; out (released with

@@ -12,6 +12,7 @@
 #include "mem.h"
 #include "runstats.h"
 #include "verdict.h"
+#include "replsync.h"
 #include "savewin.h"
 
 static int verdict_of(const char *s)
@@ -430,6 +431,41 @@ static int clock_facts(cow_store *st, const cow_run_row *r, cow_run_facts *f,
     return rc;
 }
 
+static void part(char *buf, size_t n, const char *name, double s)
+{
+    size_t k = strlen(buf);
+    if (!isnan(s) && k < n)
+        snprintf(buf + k, n - k, ", %s %.3f s", name, s);
+}
+
+/* The first replica sync that reached link up (replsync.h). */
+static int repl_sync_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
+                          cow_err *e)
+{
+    app_replsyncs rs;
+    const app_replica *who = NULL;
+    const cow_repl_sync *s;
+    int rc;
+
+    if ((rc = app_replica_syncs(st, r->id, &rs, e)) != COW_OK)
+        return rc;
+    s = app_replsyncs_first_up(&rs, &who);
+    if (s != NULL && !isnan(s->attach_to_up_s)) {
+        f->repl_sync.known = 1;
+        f->repl_sync.num = s->attach_to_up_s;
+        snprintf(f->repl_sync.text, sizeof(f->repl_sync.text), "%.3f s", s->attach_to_up_s);
+        part(f->repl_sync.text, sizeof(f->repl_sync.text), "wait", s->wait_s);
+        part(f->repl_sync.text, sizeof(f->repl_sync.text), "transfer", s->transfer_s);
+        part(f->repl_sync.text, sizeof(f->repl_sync.text), "flush", s->flush_s);
+        part(f->repl_sync.text, sizeof(f->repl_sync.text), "load", s->load_s);
+        snprintf(f->repl_sync.src, sizeof(f->repl_sync.src),
+                 "the replica's log (pid %lld, port %lld), line %ld", (long long)who->pid,
+                 (long long)who->port, s->attach_line);
+    }
+    app_replsyncs_release(&rs);
+    return COW_OK;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
@@ -490,6 +526,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         return rc;
     if (!f->anon_huge.known &&
         (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
+        return rc;
+    if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
         return rc;
     return clock_facts(st, r, f, e);
 }

@@ -199,6 +199,69 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
                "each stall, so stalls are under-counted (coordinated omission)\n");
 }
 
+/* The replicas' sync attempts: one line per attempt with its durations,
+ * then its steps' stamps. */
+static const char *secs(double s, char *buf, size_t n)
+{
+    if (isnan(s))
+        return "-";
+    snprintf(buf, n, "%.3f s", s);
+    return buf;
+}
+
+static const char *mode_name(char m)
+{
+    return m == 'F' ? "full" : m == 'P' ? "partial" : "-";
+}
+
+static void print_step(const char *name, int64_t t, int *first)
+{
+    char b[40];
+    if (t == COW_REPL_NONE)
+        return;
+    time_format_iso(t, b, sizeof(b));
+    printf("%s%s %s", *first ? "      " : ", ", name, b);
+    *first = 0;
+}
+
+static void print_replica_syncs(const app_replsyncs *rs)
+{
+    size_t i, k;
+    for (i = 0; i < rs->n; i++) {
+        const app_replica *r = &rs->r[i];
+        char pid[24] = "?", port[24] = "?";
+        if (r->pid > 0)
+            snprintf(pid, sizeof(pid), "%lld", (long long)r->pid);
+        if (r->port > 0)
+            snprintf(port, sizeof(port), "%lld", (long long)r->port);
+        printf("  replica sync (replica pid %s, port %s; from its own log):\n", pid, port);
+        printf("    %-7s %-7s %-7s %14s %9s %9s %9s %9s\n", "attempt", "resync", "outcome",
+               "attach-to-up", "wait", "transfer", "flush", "load");
+        for (k = 0; k < r->n; k++) {
+            const cow_repl_sync *s = &r->v[k];
+            char b[5][24];
+            int first = 1;
+            printf("    #%-6zu %-7s %-7s %14s %9s %9s %9s %9s\n", k + 1, mode_name(s->mode),
+                   replsteps_outcome_name(s->outcome),
+                   secs(s->attach_to_up_s, b[0], sizeof(b[0])),
+                   secs(s->wait_s, b[1], sizeof(b[1])),
+                   secs(s->transfer_s, b[2], sizeof(b[2])),
+                   secs(s->flush_s, b[3], sizeof(b[3])), secs(s->load_s, b[4], sizeof(b[4])));
+            print_step("attach", s->attach_us, &first);
+            print_step("resync", s->resync_us, &first);
+            print_step("transfer", s->recv_us, &first);
+            print_step("flush", s->flush_us, &first);
+            print_step("load", s->load_us, &first);
+            print_step(s->mode == 'P' ? "up" : "link up", s->up_us, &first);
+            print_step("link lost", s->lost_us, &first);
+            printf("\n");
+        }
+    }
+    if (rs->n)
+        printf("    wait: resync to transfer start (the primary preparing the RDB); "
+               "transfer: to the flush (or load)\n");
+}
+
 /* ------------------------------------------------------------- JSON */
 
 static void rawint(cJSON *o, const char *k, long long v)
@@ -206,6 +269,84 @@ static void rawint(cJSON *o, const char *k, long long v)
     char buf[32];
     snprintf(buf, sizeof(buf), "%lld", v);
     cJSON_AddRawToObject(o, k, buf);
+}
+
+static void json_stamp(cJSON *o, const char *k, int64_t t)
+{
+    char b[40];
+    if (t == COW_REPL_NONE) {
+        cJSON_AddNullToObject(o, k);
+        return;
+    }
+    time_format_iso(t, b, sizeof(b));
+    cJSON_AddStringToObject(o, k, b);
+}
+
+static void json_secs(cJSON *o, const char *k, double v)
+{
+    char b[40];
+    if (isnan(v)) {
+        cJSON_AddNullToObject(o, k);
+        return;
+    }
+    snprintf(b, sizeof(b), "%.6f", v); /* to the microsecond, no trailing zeros */
+    if (strchr(b, '.')) {
+        char *z = b + strlen(b) - 1;
+        while (*z == '0')
+            *z-- = '\0';
+        if (*z == '.')
+            *z = '\0';
+    }
+    cJSON_AddRawToObject(o, k, b);
+}
+
+/* replica_syncs: one object per attempt of each replica. */
+static cJSON *json_replica_syncs(const app_replsyncs *rs)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t i, k;
+    for (i = 0; i < rs->n; i++)
+        for (k = 0; k < rs->r[i].n; k++) {
+            const app_replica *r = &rs->r[i];
+            const cow_repl_sync *s = &r->v[k];
+            cJSON *o = cJSON_CreateObject(), *st = cJSON_CreateObject();
+            rawint(o, "server", r->seq);
+            if (r->pid > 0)
+                rawint(o, "pid", r->pid);
+            else
+                cJSON_AddNullToObject(o, "pid");
+            if (r->port > 0)
+                rawint(o, "port", r->port);
+            else
+                cJSON_AddNullToObject(o, "port");
+            rawint(o, "attempt", (long long)(k + 1));
+            if (s->mode)
+                cJSON_AddStringToObject(o, "resync", mode_name(s->mode));
+            else
+                cJSON_AddNullToObject(o, "resync");
+            cJSON_AddStringToObject(o, "outcome", replsteps_outcome_name(s->outcome));
+            json_stamp(st, "attach", s->attach_us);
+            json_stamp(st, "resync", s->resync_us);
+            json_stamp(st, "transfer_start", s->recv_us);
+            json_stamp(st, "transfer_end", s->recv_end_us);
+            json_stamp(st, "flush", s->flush_us);
+            json_stamp(st, "load", s->load_us);
+            json_stamp(st, "link_up", s->up_us);
+            json_stamp(st, "link_lost", s->lost_us);
+            cJSON_AddItemToObject(o, "steps", st);
+            rawint(o, "attach_line", s->attach_line);
+            if (isnan(s->bytes))
+                cJSON_AddNullToObject(o, "bytes");
+            else
+                rawint(o, "bytes", (long long)s->bytes);
+            json_secs(o, "attach_to_link_up_s", s->attach_to_up_s);
+            json_secs(o, "wait_s", s->wait_s);
+            json_secs(o, "transfer_s", s->transfer_s);
+            json_secs(o, "flush_s", s->flush_s);
+            json_secs(o, "load_s", s->load_s);
+            cJSON_AddItemToArray(arr, o);
+        }
+    return arr;
 }
 
 /* Flat quantile keys the README documents: p50_us ... p9999_us. */
@@ -411,6 +552,7 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
     if (o->json) {
         cJSON *jr = json_run(r->label, &a->ph, &a->rs, o);
         cJSON_AddItemToObject(jr, "reported_percentiles", json_reported(&a->rep));
+        cJSON_AddItemToObject(jr, "replica_syncs", json_replica_syncs(&a->repl));
         cJSON_AddItemToArray(p->out, jr);
     } else {
         char t0[40];
@@ -426,6 +568,7 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
                    ? "only the percentiles the tools reported" : "nothing to analyse");
         }
         print_reported(&a->rep);
+        print_replica_syncs(&a->repl);
         printf("\n");
     }
     return COW_OK;

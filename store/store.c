@@ -132,6 +132,11 @@ static const char *const sql_text[SQL_COUNT] = {
         " WHERE v.run = ?1" PRIMARY_PID("?1", "v.file", "v.pid")
         " ORDER BY t_us, file, line",
     [SQL_HAS_SERVERS] = "SELECT count(*) FROM servers WHERE run = ?1",
+    [SQL_LOAD_SERVER_EVENTS] =
+        "SELECT t_us, kind, pid, value, unit, text, line FROM events v"
+        " WHERE v.run = ?1 AND EXISTS (SELECT 1 FROM server_files sf_ WHERE"
+        " sf_.run = ?1 AND sf_.file = v.file AND sf_.server = ?2 AND"
+        " sf_.pid IN (0, coalesce(v.pid, 0))) ORDER BY t_us, file, line",
     [SQL_LOAD_INFO] =
         "SELECT i.t_us, i.num FROM info i WHERE i.run = ?1 AND i.key = ?2 AND"
         " i.sub IS NULL AND i.t_us IS NOT NULL AND i.num IS NOT NULL"

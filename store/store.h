@@ -197,6 +197,11 @@ int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e
  * database from before migration 009): then these are every event. */
 int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
                               int *by_table, cow_err *e);
+/* The events of server `server` (cow_server_row.seq) of the run: its logs'
+ * lines of its own pid and its children's (a log of several servers is
+ * split per pid), in time order. */
+int store_load_server_events(cow_store *st, int64_t run, int server, cow_event_set *out,
+                             cow_err *e);
 void store_free_events(cow_event_set *s);
 
 /* Numeric series of one INFO key (no sub-field) in time order: polls with

@@ -228,8 +228,8 @@ static void pool_free(char **pool, size_t npool)
     free(pool);
 }
 
-static int load_events(cow_store *st, int stmt, int64_t run, cow_event_set *out,
-                       cow_err *e)
+static int load_events(cow_store *st, int stmt, int64_t run, int server,
+                       cow_event_set *out, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[stmt];
     size_t cap = 0, pcap = 0;
@@ -237,6 +237,8 @@ static int load_events(cow_store *st, int stmt, int64_t run, cow_event_set *out,
 
     memset(out, 0, sizeof(*out));
     sqlite3_bind_int64(q, 1, run);
+    if (server > 0)
+        sqlite3_bind_int(q, 2, server);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         cow_event *v;
         out->v = xgrow(out->v, sizeof(cow_event), out->n + 1, &cap);
@@ -260,7 +262,7 @@ static int load_events(cow_store *st, int stmt, int64_t run, cow_event_set *out,
 
 int store_load_events(cow_store *st, int64_t run, cow_event_set *out, cow_err *e)
 {
-    return load_events(st, SQL_LOAD_EVENTS, run, out, e);
+    return load_events(st, SQL_LOAD_EVENTS, run, 0, out, e);
 }
 
 int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
@@ -274,7 +276,13 @@ int store_load_primary_events(cow_store *st, int64_t run, cow_event_set *out,
     sqlite3_reset(q);
     if (rc != SQLITE_ROW)
         return sql_fail(st, e, "counting the run's servers");
-    return load_events(st, SQL_LOAD_PRIMARY_EVENTS, run, out, e);
+    return load_events(st, SQL_LOAD_PRIMARY_EVENTS, run, 0, out, e);
+}
+
+int store_load_server_events(cow_store *st, int64_t run, int server, cow_event_set *out,
+                             cow_err *e)
+{
+    return load_events(st, SQL_LOAD_SERVER_EVENTS, run, server, out, e);
 }
 
 void store_free_events(cow_event_set *s)

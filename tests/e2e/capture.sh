@@ -372,6 +372,8 @@ check "interleaved log: split per pid, each child under its parent" test "$(sqli
 "$COW" analyze --db "$WORK/v.db" --json run > "$WORK/v.json"
 tr -d '\n\t ' < "$WORK/v.json" | grep -o '"phase":"during","label":"[a-z0-9#-]*"' > "$WORK/v.win"
 check "one window: the primary's sync, not the replica's save" test "$(cat "$WORK/v.win")" = '"phase":"during","label":"sync-disk#1"'
+tr -d '\n\t ' < "$WORK/v.json" | grep -o '"replica_syncs":.*' > "$WORK/v.rs"
+check "interleaved log: the replica's steps from pid 1678's lines alone" has '^"replica_syncs":\[{"server":2,"pid":1678,"port":7302,"attempt":1,"resync":"full","outcome":"up",.*"attach_to_link_up_s":1.881,"wait_s":1.257,"transfer_s":0.176,"flush_s":0,"load_s":0.442},{"server":2,"pid":1678,"port":7302,"attempt":2,"resync":null,"outcome":"open",[^]]*}\]' "$WORK/v.rs"
 
 # --- --out: links planted in the report folder are replaced, never
 # written through

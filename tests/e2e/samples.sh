@@ -27,6 +27,23 @@ check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"fu
 check "p99.9 lifted during the disk sync" has '"phase":"sync-disk#1","baseline":"baseline","quantile":"p999","base_us":[0-9.]*,"value_us":[0-9.]*,"delta_us":6593.5[0-9]*,"ci_low_us":[0-9.]*,"ci_high_us":null,"ratio":[0-9.]*,"ratio_low":[0-9.]*,"ratio_high":[0-9.]*,"verdict":"lift","thin":true,"method":"tail-test","n_base":1503,"n":691,"n_eff_base":[0-9.]*,"n_eff":[0-9.]*' "$WORK/a.flat"
 check "phase objects carry the documented keys" has '"phase":"during","label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*' "$WORK/a.flat"
 
+# The replica's own steps (replica/replica.log, pid 1678): Connecting to
+# MASTER 08:51:15.645, Full resync 15.651, receiving 124089071 bytes 16.908,
+# Flushing old data / Loading DB 17.084, Finished with success 17.526; the
+# link lost at 25.683 and a reconnect that never syncs.
+check "disk sync: attach-to-link-up 1.881 s from the replica's log" has '"replica_syncs":\[{"server":2,"pid":1678,"port":7302,"attempt":1,"resync":"full","outcome":"up","steps":{"attach":"2026-11-30T08:51:15.645Z","resync":"2026-11-30T08:51:15.651Z","transfer_start":"2026-11-30T08:51:16.908Z","transfer_end":"2026-11-30T08:51:17.084Z","flush":"2026-11-30T08:51:17.084Z","load":"2026-11-30T08:51:17.084Z","link_up":"2026-11-30T08:51:17.526Z","link_lost":null},"attach_line":10,"bytes":124089071,"attach_to_link_up_s":1.881,"wait_s":1.257,"transfer_s":0.176,"flush_s":0,"load_s":0.442}' "$WORK/a.flat"
+check "disk sync: the reconnect after the link was lost did not finish" has '"attempt":2,"resync":null,"outcome":"open","steps":{"attach":"2026-11-30T08:51:25.683Z","resync":null,' "$WORK/a.flat"
+"$COW" analyze --db "$DB" --json fullsync-diskless > "$WORK/al.json"
+tr -d '\n\t ' < "$WORK/al.json" > "$WORK/al.flat"
+# replica.log, pid 2203: 32.062 connect and full resync, 32.080 receiving
+# streamed RDB (no size said), 34.269 flush and load, 34.794 done
+check "diskless sync: attach-to-link-up 2.732 s, transfer 2.189 s" has '"server":2,"pid":2203,"port":7302,"attempt":1,"resync":"full","outcome":"up","steps":{"attach":"2026-11-30T08:51:32.062Z","resync":"2026-11-30T08:51:32.062Z","transfer_start":"2026-11-30T08:51:32.080Z","transfer_end":"2026-11-30T08:51:34.269Z","flush":"2026-11-30T08:51:34.269Z","load":"2026-11-30T08:51:34.269Z","link_up":"2026-11-30T08:51:34.794Z","link_lost":null},"attach_line":10,"bytes":null,"attach_to_link_up_s":2.732,"wait_s":0.018,"transfer_s":2.189,"flush_s":0,"load_s":0.525}' "$WORK/al.flat"
+"$COW" analyze --db "$DB" fullsync-diskless > "$WORK/al.txt"
+check "text: a replica sync section" has '^  replica sync (replica pid 2203, port 7302; from its own log):$' "$WORK/al.txt"
+check "text: the attempt's durations" has '^    #1      full    up             2.732 s   0.018 s   2.189 s   0.000 s   0.525 s$' "$WORK/al.txt"
+"$COW" analyze --db "$DB" --json steady > "$WORK/as.json"
+check "no replica: an empty replica_syncs" has '"replica_syncs":[[:space:]]*\[\]' "$WORK/as.json"
+
 # seed 003's table, from the synthetic forkless batch
 "$COW" tradeoff --db "$DB" --json > "$WORK/t.json"
 tr -d '\n\t ' < "$WORK/t.json" > "$WORK/t.flat"
@@ -46,6 +63,7 @@ check "threshold 0: the monitor's blind spot" has '"rule":"monitor_blind_spot","
 check "forkless with AOF still forks" has '"rule":"aof_rewrite_still_forks","severity":"warning","run":"forkless/forkless-t7"' "$WORK/d.lines"
 check "THP madvise, AnonHugePages 0" has '"rule":"thp_not_backing_heap","severity":"info","run":"fullsync-disk"' "$WORK/d.lines"
 check "disk vs diskless compared" has '"rule":"disk_vs_diskless_sync","severity":"[a-z]*","run":"fullsync-disk"' "$WORK/d.lines"
+check "disk vs diskless cites both replicas' attach-to-link-up" has '"rule":"disk_vs_diskless_sync","severity":"[a-z]*","run":"fullsync-disk".*"metric":"attach-to-link-updisk","value":"1.881s,wait1.257s,transfer0.176s,flush0.000s,load0.442s","source":"thereplica.slog(pid1678,port7302),line10"},{"metric":"attach-to-link-updiskless","value":"2.732s,wait0.018s,transfer2.189s,flush0.000s,load0.525s"' "$WORK/d.lines"
 
 "$COW" check --db "$DB" --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/c" 2>&1
 check "fleet gate passes after Holm (exit 0)" test $? = 0

@@ -108,6 +108,20 @@ static int fired_any(const cow_findings *f, const char *rule)
     return 0;
 }
 
+/* Does a finding of rule `rule` cite metric with value? */
+static int has_evidence(const cow_findings *f, const char *rule, const char *metric,
+                        const char *value)
+{
+    size_t i, k;
+    for (i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].rule, rule) == 0)
+            for (k = 0; (int)k < f->v[i].nev; k++)
+                if (strcmp(f->v[i].ev[k].metric, metric) == 0 &&
+                    strcmp(f->v[i].ev[k].value, value) == 0)
+                    return 1;
+    return 0;
+}
+
 /* Seed 000: disk sync lifts p99.9 by 8.2 ms with p50 flat, fork 1.7 ms,
  * THP [always] but AnonHugePages 0, DOCTOR saw nothing; diskless flat;
  * read-only control flat. */
@@ -125,7 +139,9 @@ static void doctor_should_tell_the_seed_000_story(void)
     known(&r[0].latmon_none, 1, "");
     known(&r[0].latmon_fork, 0, "");
     known(&r[0].diskless_sync, NAN, "no");
+    known(&r[0].repl_sync, 1.950, "1.950 s, wait 1.2 s, transfer 0.3 s, load 0.45 s");
     base(&r[1], "diskless", "fullsync");
+    known(&r[1].repl_sync, 1.519, "1.519 s, transfer 1.1 s, load 0.4 s");
     window(&r[1], "sync-diskless", 130, COW_VERDICT_FLAT, -2100, COW_VERDICT_FLAT);
     base(&r[2], "readonly", "read-only-control");
     window(&r[2], "sync-disk", 10, COW_VERDICT_FLAT, 600, COW_VERDICT_FLAT);
@@ -138,6 +154,10 @@ static void doctor_should_tell_the_seed_000_story(void)
     CHECK(!fired(&f, "disk", "thp_backing_heap"));
     CHECK(fired(&f, "disk", "monitor_blind_spot"));
     CHECK(fired(&f, "disk", "disk_vs_diskless_sync"));
+    CHECK(has_evidence(&f, "disk_vs_diskless_sync", "attach-to-link-up disk",
+                       "1.950 s, wait 1.2 s, transfer 0.3 s, load 0.45 s"));
+    CHECK(has_evidence(&f, "disk_vs_diskless_sync", "attach-to-link-up diskless",
+                       "1.519 s, transfer 1.1 s, load 0.4 s"));
     CHECK(fired(&f, "disk", "thin_tail"));
     CHECK(fired(&f, "disk", "thp_always"));
     CHECK(!fired(&f, "diskless", "tail_only_lift"));
