@@ -122,6 +122,41 @@ static int has_evidence(const cow_findings *f, const char *rule, const char *met
     return 0;
 }
 
+/* Does the advice of rule `rule` contain text? */
+static int advice_has(const cow_findings *f, const char *rule, const char *text)
+{
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].rule, rule) == 0 && strstr(f->v[i].advice, text) != NULL)
+            return 1;
+    return 0;
+}
+
+/* Both syncs lifted the tail and the diskless one took longer (the
+ * bundled captures' shape): the advice must not promise that diskless
+ * spares the tail, and says what it cost. */
+static void doctor_should_not_advise_diskless_against_the_evidence(void)
+{
+    cow_run_facts r[2];
+    cow_findings f;
+
+    base(&r[0], "disk", "fullsync");
+    window(&r[0], "sync-disk", 280, COW_VERDICT_FLAT, 6594, COW_VERDICT_LIFT);
+    known(&r[0].repl_sync, 1.881, "1.881 s");
+    base(&r[1], "diskless", "fullsync");
+    window(&r[1], "sync-diskless", 538, COW_VERDICT_LIFT, 2396, COW_VERDICT_LIFT);
+    known(&r[1].repl_sync, 2.732, "2.732 s");
+    diag_run(r, 2, &f);
+    CHECK(fired(&f, "disk", "disk_vs_diskless_sync"));
+    CHECK(advice_has(&f, "disk_vs_diskless_sync",
+                     "these captures do not show diskless sync sparing the tail "
+                     "(disk lift, diskless lift at p99.9)"));
+    CHECK(advice_has(&f, "disk_vs_diskless_sync",
+                     "1.881 s on disk and 2.732 s diskless here, so diskless costs sync time"));
+    CHECK(!advice_has(&f, "disk_vs_diskless_sync", "the tail stayed flat"));
+    diag_release(&f);
+}
+
 /* Seed 000: disk sync lifts p99.9 by 8.2 ms with p50 flat, fork 1.7 ms,
  * THP [always] but AnonHugePages 0, DOCTOR saw nothing; diskless flat;
  * read-only control flat. */
@@ -158,6 +193,11 @@ static void doctor_should_tell_the_seed_000_story(void)
                        "1.950 s, wait 1.2 s, transfer 0.3 s, load 0.45 s"));
     CHECK(has_evidence(&f, "disk_vs_diskless_sync", "attach-to-link-up diskless",
                        "1.519 s, transfer 1.1 s, load 0.4 s"));
+    /* the disk sync lifted, the diskless one did not: diskless advised */
+    CHECK(advice_has(&f, "disk_vs_diskless_sync", "here the tail stayed flat with it"));
+    CHECK(advice_has(&f, "disk_vs_diskless_sync",
+                     "attach to link up took 1.950 s on disk and 1.519 s diskless here"));
+    CHECK(!advice_has(&f, "disk_vs_diskless_sync", "costs sync time"));
     CHECK(fired(&f, "disk", "thin_tail"));
     CHECK(fired(&f, "disk", "thp_always"));
     CHECK(!fired(&f, "diskless", "tail_only_lift"));
@@ -439,6 +479,7 @@ int main(void)
     RUN(doctor_should_call_a_tools_p999_from_few_requests_thin);
     RUN(doctor_should_use_the_logs_thp_warning);
     RUN(doctor_should_tell_the_seed_000_story);
+    RUN(doctor_should_not_advise_diskless_against_the_evidence);
     RUN(doctor_should_weigh_thp_by_kernel);
     RUN(doctor_should_catch_memory_period_and_settings);
     RUN(rules_should_have_unique_ids);
