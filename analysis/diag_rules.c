@@ -343,30 +343,36 @@ static int sync_lifted(const cow_run_facts *x, int kind)
 static void sync_advice(const cow_run_facts *disk, const cow_run_facts *less,
                         cow_finding *f)
 {
-    char cost[256] = "";
-    int both = disk->repl_sync.known && less->repl_sync.known &&
-               !isnan(disk->repl_sync.num) && !isnan(less->repl_sync.num);
+    size_t k, room;
+    int w;
 
-    if (both)
-        snprintf(cost, sizeof(cost), "; attach to link up took %.3f s on disk and "
-                 "%.3f s diskless here%s", disk->repl_sync.num, less->repl_sync.num,
-                 less->repl_sync.num > 1.1 * disk->repl_sync.num /* 10%: material */
-                     ? ", so diskless costs sync time: the fork child lives for the "
-                       "whole transfer" : "");
     if (sync_lifted(disk, COW_PHASE_SYNC_DISK) &&
         !sync_lifted(less, COW_PHASE_SYNC_DISKLESS))
         snprintf(f->advice, sizeof(f->advice),
                  "repl-diskless-sync yes streams the snapshot to the replica's "
                  "socket instead of writing it to disk first: no disk I/O competing "
                  "with the server, and here the tail stayed flat with it. It is a "
-                 "config value (CONFIG SET), no root needed%s", cost);
+                 "config value (CONFIG SET), no root needed");
     else
         snprintf(f->advice, sizeof(f->advice),
                  "these captures do not show diskless sync sparing the tail (disk "
                  "%s, diskless %s at p99.9): choose the mode on other grounds (disk "
-                 "I/O on the host, the replica's load time, sync time)%s",
+                 "I/O on the host, the replica's load time, sync time)",
                  boot_verdict_name(disk->worst.verdict[L999]),
-                 boot_verdict_name(less->worst.verdict[L999]), cost);
+                 boot_verdict_name(less->worst.verdict[L999]));
+    if (!disk->repl_sync.known || !less->repl_sync.known ||
+        isnan(disk->repl_sync.num) || isnan(less->repl_sync.num))
+        return;
+    /* the sync times, appended whole or not at all */
+    k = strlen(f->advice);
+    room = sizeof(f->advice) - k;
+    w = snprintf(f->advice + k, room, "; attach to link up took %.3f s on disk and "
+                 "%.3f s diskless here%s", disk->repl_sync.num, less->repl_sync.num,
+                 less->repl_sync.num > 1.1 * disk->repl_sync.num /* 10%: material */
+                     ? ", so diskless costs sync time: the fork child lives for the "
+                       "whole transfer" : "");
+    if (w < 0 || (size_t)w >= room)
+        f->advice[k] = '\0';
 }
 
 static int disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
