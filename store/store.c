@@ -261,6 +261,22 @@ static int exec(cow_store *st, const char *sql, cow_err *e)
     return COW_OK;
 }
 
+/* The connection's settings. Switching a new database to WAL needs its
+ * exclusive lock, and SQLite answers SQLITE_BUSY at once there instead of
+ * calling the busy handler, so two first opens at once (two ingests into
+ * a new database) would fail: retry for as long as the busy timeout. */
+static int exec_settings(cow_store *st, const char *sql, cow_err *e)
+{
+    int slept_ms = 0, rc;
+
+    while ((rc = exec(st, sql, e)) != COW_OK &&
+           sqlite3_errcode(st->db) == SQLITE_BUSY && slept_ms < st->busy_ms) {
+        usleep(10 * 1000);
+        slept_ms += 10;
+    }
+    return rc;
+}
+
 int store_schema_version(cow_store *st)
 {
     sqlite3_stmt *q;
@@ -460,7 +476,7 @@ static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
     }
     sqlite3_busy_handler(st->db, on_busy, st);
     /* page_size only takes on a new database (before WAL is set) */
-    if ((rc = exec(st, full ? "PRAGMA locking_mode = EXCLUSIVE;"
+    if ((rc = exec_settings(st, full ? "PRAGMA locking_mode = EXCLUSIVE;"
                               " PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;"
                             : "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL;"
                               " PRAGMA synchronous = NORMAL;"

@@ -161,7 +161,7 @@ check "6.x nothing impossible stored" \
 # --- 7 two ingests into a fresh database raced on the schema
 d=$(mk race)
 { echo timestamp_us,latency_us; csv_rows 2000; } > "$d/latency.csv"
-for i in 1 2 3; do
+for i in 1 2 3 4 5 6 7 8 9 10; do
     rm -f "$WORK/race.db"*
     "$COW" ingest -q --db "$WORK/race.db" "$d" > "$WORK/race1.out" 2>&1 &
     "$COW" ingest -q --db "$WORK/race.db" "$WORK/nulop" > "$WORK/race2.out" 2>&1
