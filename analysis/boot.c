@@ -349,15 +349,16 @@ int boot_quantile_delta(const double *a_sorted, size_t na,
                                  (double)nb, q, 0.0, resamples, seed, out, e);
 }
 
-int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
-                          const double *b_sorted, size_t nb, double mb,
-                          double q, double shift, int resamples, uint64_t seed,
-                          cow_boot_result *out, cow_err *e)
+/* The point estimates of a delta (Requirement 2 for empty groups); 0 on
+ * success, with *go set when both groups have values to resample. */
+static int delta_point(const double *a_sorted, size_t na, double ma,
+                       const double *b_sorted, size_t nb, double mb, double q,
+                       double shift, int resamples, uint64_t seed,
+                       cow_boot_result *out, int *go, cow_err *e)
 {
-    size_t reps = (size_t)resamples;
-    double *buf;
     int rc;
 
+    *go = 0;
     if ((rc = check_args(a_sorted, na, q, resamples, e)) != COW_OK ||
         (rc = check_args(b_sorted, nb, q, resamples, e)) != COW_OK)
         return rc;
@@ -372,6 +373,32 @@ int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
     out->delta = out->est_b - out->est_a;
     if (out->est_a > 0.0)
         out->ratio = out->est_b / out->est_a;
+    *go = 1;
+    return COW_OK;
+}
+
+int boot_quantile_delta_est(const double *a_sorted, size_t na, double ma,
+                            const double *b_sorted, size_t nb, double mb,
+                            double q, double shift, int resamples, uint64_t seed,
+                            cow_boot_result *out, cow_err *e)
+{
+    int go;
+    return delta_point(a_sorted, na, ma, b_sorted, nb, mb, q, shift, resamples, seed,
+                       out, &go, e);
+}
+
+int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
+                          const double *b_sorted, size_t nb, double mb,
+                          double q, double shift, int resamples, uint64_t seed,
+                          cow_boot_result *out, cow_err *e)
+{
+    size_t reps = (size_t)resamples;
+    double *buf;
+    int rc, go;
+
+    if ((rc = delta_point(a_sorted, na, ma, b_sorted, nb, mb, q, shift, resamples,
+                          seed, out, &go, e)) != COW_OK || !go)
+        return rc;
     buf = xmalloc(3 * reps * sizeof(double));
     draw_group(a_sorted, na, out->neff_a, q, seed, 1, buf, reps);
     draw_group(b_sorted, nb, out->neff_b, q, seed, 2, buf + reps, reps);

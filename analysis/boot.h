@@ -118,6 +118,14 @@ int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
                           double q, double shift, int resamples, uint64_t seed,
                           cow_boot_result *out, cow_err *e);
 
+/* boot_quantile_delta_m without replicates: the estimates, the ratio and
+ * the effective sizes; every interval and p-value NaN. For a comparison
+ * another rule decides (verdict.h's tail test), which would not read them. */
+int boot_quantile_delta_est(const double *a_sorted, size_t na, double ma,
+                            const double *b_sorted, size_t nb, double mb,
+                            double q, double shift, int resamples, uint64_t seed,
+                            cow_boot_result *out, cow_err *e);
+
 /* Verdict from an interval of a delta: LIFT when lo > 0, DROP when
  * hi < 0, FLAT otherwise, NA when either end is NaN. */
 int boot_verdict(double lo, double hi);

@@ -12,7 +12,11 @@
  *     so the bound is capped at the point estimate (never "delta >= x"
  *     with x above the delta printed beside it).
  *  4. Point estimates use the caller's quantile method; replicates are
- *     type 7 (boot.h). */
+ *     type 7 (boot.h).
+ *  5. The bootstrap is run only when it decides (Requirement 2): a
+ *     comparison the tail test decides has the point estimates and the
+ *     ratio, and no bootstrap interval of the delta or of the ratio (an
+ *     interval not calibrated there is not shown). */
 #include "verdict.h"
 
 #include <math.h>
@@ -85,9 +89,11 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
     out->nb = b->n;
     dep_n_eff(a->time, a->sorted, a->n, q, &out->dep_a); /* Requirement 1 */
     dep_n_eff(b->time, b->sorted, b->n, q, &out->dep_b);
-    if ((rc = boot_quantile_delta_m(a->sorted, a->n, out->dep_a.n_eff, b->sorted,
-                                    b->n, out->dep_b.n_eff, q, shift, o->resamples,
-                                    o->seed, &out->boot, e)) != COW_OK)
+    tail = fmin(out->dep_a.n_eff, out->dep_b.n_eff) * (1.0 - q);
+    /* Requirement 5: replicates only where the bootstrap decides */
+    if ((rc = (tail >= COW_QCMP_MIN_TAIL ? boot_quantile_delta_m : boot_quantile_delta_est)(
+             a->sorted, a->n, out->dep_a.n_eff, b->sorted, b->n, out->dep_b.n_eff, q,
+             shift, o->resamples, o->seed, &out->boot, e)) != COW_OK)
         return rc;
     out->est_a = out->est_b = out->delta = out->lo = out->hi = NAN;
     out->p_up = out->p_down = out->p = NAN;
@@ -98,7 +104,6 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
     out->est_a = pct_quantile(a->sorted, a->n, q, o->method); /* Requirement 4 */
     out->est_b = pct_quantile(b->sorted, b->n, q, o->method);
     out->delta = out->est_b - out->est_a;
-    tail = fmin(out->dep_a.n_eff, out->dep_b.n_eff) * (1.0 - q);
     if (tail >= COW_QCMP_MIN_TAIL) { /* Requirement 2 */
         out->lo = out->boot.delta_lo;
         out->hi = out->boot.delta_hi;

@@ -50,7 +50,8 @@ typedef struct cow_qcmp {
     cow_clusters dep_a; /* dependence of a at q: dep_a.n_eff */
     cow_clusters dep_b; /* same for b */
     int method;         /* enum cow_qcmp_method that decided */
-    cow_boot_result boot; /* bootstrap (always run: estimates, ratio) */
+    cow_boot_result boot; /* bootstrap: estimates and ratio always; its
+                           intervals only when method == COW_QCMP_BOOT */
     cow_tailtest test;  /* tail test (method == COW_QCMP_TAIL only) */
     double est_a, est_b;/* point estimates by opts.method */
     double delta;       /* est_b - est_a */

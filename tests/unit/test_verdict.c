@@ -155,6 +155,11 @@ static void qcmp_should_say_unsure_not_flat_on_thin_tails(void)
     CHECK_INT(c.method, COW_QCMP_TAIL);
     CHECK_INT(c.verdict, COW_VERDICT_LIFT);
     CHECK(c.lo > 0 && c.lo <= c.delta && isinf(c.hi));
+    /* the tail test decided: estimates and ratio, no bootstrap interval */
+    CHECK_NEAR(c.boot.ratio, c.boot.est_b / c.boot.est_a, 1e-12);
+    CHECK(isnan(c.boot.ratio_lo) && isnan(c.boot.delta_lo) && isnan(c.boot.p_up));
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.5, 0.0, &o, &c, &e), COW_OK);
+    CHECK(c.boot.ratio_lo <= c.boot.ratio && c.boot.ratio <= c.boot.ratio_hi);
 }
 
 /* n_eff = n gives the plain forms bit for bit; fewer widens. */
