@@ -63,13 +63,15 @@
  * n u rounds to a whole number at an end. */
 static size_t ecdf_index(size_t n, double u)
 {
-    double c = ceil((double)n * u);
+    double x = (double)n * u;
+    size_t c;
 
-    if (c < 1.0)
-        c = 1.0;
-    if (c > (double)n)
-        c = (double)n;
-    return (size_t)c - 1;
+    if (!(x > 0.0)) /* also a NaN u */
+        return 0;
+    if (x >= (double)n)
+        return n - 1;
+    c = (size_t)x; /* ceil(x) without the libm call: truncate, round up */
+    return ((double)c < x ? c + 1 : c) - 1;
 }
 
 double boot_draw_quantile_m(const double *sorted, size_t n, double m, double q,
@@ -89,8 +91,9 @@ double boot_draw_quantile_m(const double *sorted, size_t n, double m, double q,
     a = sorted[ecdf_index(n, u)];
     if (g == 0.0)
         return a;
-    /* Requirement 3d: U(k+1) = u + (1-u) V, V = 1 - W^(1/(m-k)) */
-    v = -expm1(log(rng_uniform(r)) / (m - k));
+    /* Requirement 3d: U(k+1) = u + (1-u) V, V = 1 - W^(1/(m-k)); with
+     * W = exp(-E), E ~ Exp(1): V = -expm1(-E / (m-k)) */
+    v = -expm1(-rng_exp(r) / (m - k));
     return pct_lerp(a, sorted[ecdf_index(n, u + (1.0 - u) * v)], g);
 }
 

@@ -10,10 +10,19 @@
  *   4. Gamma / Beta: exact samplers for real shapes (not approximations),
  *      O(1) expected work per draw for any shape, large shapes included:
  *      the bootstrap draws Beta(k, n-k+1) with k up to n = 10^7.
- *   5. Bad shapes (<= 0, NaN, inf) return NaN rather than looping. */
+ *   5. Bad shapes (<= 0, NaN, inf) return NaN rather than looping.
+ *   6. Normal / exponential: the ziggurat method, exact (rejection from
+ *      strips of equal area, the tail by Marsaglia's exact method), one
+ *      64-bit draw and no log for ~99% of values. Its tables are constants
+ *      computed once (pthread_once), the only state outside cow_rng. */
 #include "rng.h"
 
 #include <math.h>
+#include <pthread.h>
+
+#define ZN_NORM 128 /* strips of the normal's ziggurat (a power of 2) */
+#define ZN_EXP 256  /* strips of the exponential's */
+#define ZN_MAX 256
 
 /* ---------- generator ---------- */
 
@@ -102,18 +111,141 @@ double rng_uniform(cow_rng *r)
     return ((double)(rng_next(r) >> 11) + 0.5) * 0x1.0p-53;
 }
 
+/* ---------- ziggurat tables (Requirement 6) ---------- */
+
+/* Marsaglia & Tsang, "The ziggurat method for generating random
+ * variables", J. Stat. Software 5(8), 2000: the area under the density
+ * f (unnormalised) is cut into ZN strips of one area v, strip 0 being
+ * the base [0, r] x [0, f(r)] plus the tail beyond r. x[i] is the right
+ * edge of strip i (x[0] = v / f(r), the base's width as a rectangle),
+ * y[i] = f(x[i]); strip i >= 1 spans heights y[i] to y[i+1], and
+ * x[ZN] = 0, y[ZN] = f(0) = 1 close the stack. r is solved here (not
+ * copied from the paper's 10 digits) so that the top strip's area is v to
+ * the last bits: every strip then has the same area and the draw is exact. */
+typedef struct zig {
+    double x[ZN_MAX + 1];
+    double y[ZN_MAX + 1];
+} zig;
+
+static zig zig_norm, zig_exp;
+static pthread_once_t zig_once = PTHREAD_ONCE_INIT;
+
+static double f_norm(double x) { return exp(-0.5 * x * x); }
+static double finv_norm(double y) { return sqrt(-2.0 * log(y)); }
+static double tail_norm(double r) { return sqrt(M_PI / 2.0) * erfc(r / M_SQRT2); }
+static double f_exp(double x) { return exp(-x); }
+static double finv_exp(double y) { return -log(y); }
+static double tail_exp(double r) { return exp(-r); }
+
+/* Build the strips for tail start r; the top strip's area minus v, or
+ * +-INFINITY when the stack closes too early (r too small: v too big). */
+static double zig_build(zig *z, int n, double r, double (*f)(double),
+                        double (*finv)(double), double (*tail)(double))
+{
+    double v = r * f(r) + tail(r);
+    int i;
+
+    z->x[0] = v / f(r);
+    z->x[1] = r;
+    for (i = 1; i < n - 1; i++) {
+        double y = f(z->x[i]) + v / z->x[i];
+        if (y >= 1.0)
+            return -INFINITY;
+        z->x[i + 1] = finv(y);
+    }
+    z->x[n] = 0.0;
+    for (i = 0; i <= n; i++)
+        z->y[i] = i == 0 ? 0.0 : f(z->x[i]);
+    return z->x[n - 1] * (1.0 - f(z->x[n - 1])) - v;
+}
+
+static void zig_solve(zig *z, int n, double lo, double hi, double (*f)(double),
+                      double (*finv)(double), double (*tail)(double))
+{
+    int i;
+    /* a larger r gives a smaller v: the stack closes higher up */
+    for (i = 0; i < 200 && lo < hi; i++) {
+        double mid = 0.5 * (lo + hi), g = zig_build(z, n, mid, f, finv, tail);
+        if (mid == lo || mid == hi)
+            break;
+        if (g < 0.0)
+            lo = mid; /* stack closed early or top strip short: v too big */
+        else
+            hi = mid;
+    }
+    (void)zig_build(z, n, hi, f, finv, tail);
+}
+
+static void zig_init(void)
+{
+    zig_solve(&zig_norm, ZN_NORM, 3.0, 4.0, f_norm, finv_norm, tail_norm);
+    zig_solve(&zig_exp, ZN_EXP, 7.0, 8.0, f_exp, finv_exp, tail_exp);
+}
+
+static double zig_error1(const zig *z, int n, double (*f)(double), double (*tail)(double))
+{
+    double r = z->x[1], v = z->x[0] * f(r), worst;
+    int i;
+
+    worst = fabs((r * f(r) + tail(r)) / v - 1.0); /* the base and its tail */
+    for (i = 1; i < n; i++)
+        worst = fmax(worst, fabs(z->x[i] * (z->y[i + 1] - z->y[i]) / v - 1.0));
+    return worst;
+}
+
+double rng_zig_error(void)
+{
+    pthread_once(&zig_once, zig_init);
+    return fmax(zig_error1(&zig_norm, ZN_NORM, f_norm, tail_norm),
+                zig_error1(&zig_exp, ZN_EXP, f_exp, tail_exp));
+}
+
 /* ---------- continuous distributions ---------- */
 
 double rng_normal(cow_rng *r)
 {
-    double u, v, s;
+    const zig *z = &zig_norm;
 
-    do {
-        u = 2.0 * rng_uniform(r) - 1.0;
-        v = 2.0 * rng_uniform(r) - 1.0;
-        s = u * u + v * v;
-    } while (s >= 1.0 || s == 0.0);
-    return u * sqrt(-2.0 * log(s) / s);
+    pthread_once(&zig_once, zig_init);
+    for (;;) {
+        uint64_t b = rng_next(r);
+        int i = (int)(b & (ZN_NORM - 1));       /* bits 0-6: the strip */
+        double sign = (b & ZN_NORM) ? -1.0 : 1.0; /* bit 7 */
+        /* bits 11-63: the position, independent of the strip and sign */
+        double x = ((double)(b >> 11) + 0.5) * 0x1.0p-53 * z->x[i];
+
+        if (x < z->x[i + 1]) /* under the curve: ~99% of draws */
+            return sign * x;
+        if (i == 0) { /* the tail beyond r (Marsaglia 1964) */
+            double a, t;
+            do {
+                a = -log(rng_uniform(r)) / z->x[1];
+                t = -log(rng_uniform(r));
+            } while (t + t < a * a);
+            return sign * (z->x[1] + a);
+        }
+        if (z->y[i] + rng_uniform(r) * (z->y[i + 1] - z->y[i]) < f_norm(x))
+            return sign * x; /* in the wedge, under the curve */
+    }
+}
+
+double rng_exp(cow_rng *r)
+{
+    const zig *z = &zig_exp;
+
+    pthread_once(&zig_once, zig_init);
+    for (;;) {
+        uint64_t b = rng_next(r);
+        int i = (int)(b & (ZN_EXP - 1));        /* bits 0-7: the strip */
+        double x = ((double)(b >> 11) + 0.5) * 0x1.0p-53 * z->x[i];
+
+        if (x < z->x[i + 1])
+            return x;
+        if (i == 0) /* memoryless: the tail beyond r is r + Exp(1) */
+            return z->x[1] - log(rng_uniform(r));
+        if (z->y[i] + rng_uniform(r) * (z->y[i + 1] - z->y[i]) < f_exp(x))
+            return x;
+    }
 }
 
 static int bad_shape(double a)

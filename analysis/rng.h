@@ -40,9 +40,19 @@ uint64_t rng_below(cow_rng *r, uint64_t n);
  * uniform 53-bit k, so log(u) and 1/u are always finite. */
 double rng_uniform(cow_rng *r);
 
-/* Standard normal (Marsaglia's polar method; the second value of each
- * pair is discarded so the state is only the four words above). */
+/* Standard normal, by the ziggurat method (exact; one 64-bit draw for
+ * about 99% of values: bits 0-6 pick the strip, bit 7 the sign, bits 11-63
+ * the position). */
 double rng_normal(cow_rng *r);
+
+/* Exponential(1), by the ziggurat method (exact; same bit use, 8 strip
+ * bits, no sign). */
+double rng_exp(cow_rng *r);
+
+/* Self-check of the ziggurat tables, for tests: the largest relative
+ * difference between a strip's area (the base: its rectangle plus the
+ * exact tail) and the strips' common area. */
+double rng_zig_error(void);
 
 /* Gamma(shape, 1) for real shape > 0 (Marsaglia & Tsang 2000; shape < 1
  * through the boost Gamma(shape+1) * U^(1/shape)). The expected number of

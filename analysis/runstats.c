@@ -165,8 +165,9 @@ static uint64_t mix(uint64_t seed, uint64_t k)
     return z ^ (z >> 31);
 }
 
-/* Requirement 2 */
-static int compare(const cow_group *base, const cow_group *ph,
+/* Requirement 2; bs and ps hold the two groups' dependence at every
+ * level (describe), which the comparisons reuse */
+static int compare(const cow_group *base, const cow_phase_stats *bs, const cow_group *ph,
                    const cow_runstats_opts *o, uint64_t seed, cow_phase_stats *ps,
                    cow_err *e)
 {
@@ -176,8 +177,8 @@ static int compare(const cow_group *base, const cow_group *ph,
 
     for (i = 0; i < COW_DELTA_LEVELS; i++) {
         cow_qcmp_opts qo = {o->resamples, mix(seed, (uint64_t)i), o->method};
-        if ((rc = qcmp_compute(base, ph, pct_level(levels[i]), 0.0, &qo,
-                               &ps->delta[i], e)) != COW_OK)
+        if ((rc = qcmp_compute_dep(base, ph, pct_level(levels[i]), &bs->dep[levels[i]],
+                                   &ps->dep[levels[i]], 0.0, &qo, &ps->delta[i], e)) != COW_OK)
             return rc;
     }
     t99 = pct_quantile(base->sorted, base->n, 0.99, o->method);
@@ -275,7 +276,7 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
         if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 &&
             (phase_is_window(p->kind) || p->kind == COW_PHASE_AFTER)) {
             out->ph[i].base = ibase;
-            rc = compare(&base.g, &g.g, o, mix(o->seed, i), &out->ph[i], e);
+            rc = compare(&base.g, &out->ph[ibase], &g.g, o, mix(o->seed, i), &out->ph[i], e);
         }
         group_free(&g);
     }

@@ -78,6 +78,18 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,
                  cow_err *e)
 {
+    cow_clusters da, db;
+
+    dep_n_eff(a->time, a->sorted, a->n, q, &da); /* Requirement 1 */
+    dep_n_eff(b->time, b->sorted, b->n, q, &db);
+    return qcmp_compute_dep(a, b, q, &da, &db, shift, o, out, e);
+}
+
+int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
+                     const cow_clusters *dep_a, const cow_clusters *dep_b,
+                     double shift, const cow_qcmp_opts *o, cow_qcmp *out,
+                     cow_err *e)
+{
     int rc;
     double tail;
     cow_tailplan plan;
@@ -87,8 +99,8 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
     out->shift = shift;
     out->na = a->n;
     out->nb = b->n;
-    dep_n_eff(a->time, a->sorted, a->n, q, &out->dep_a); /* Requirement 1 */
-    dep_n_eff(b->time, b->sorted, b->n, q, &out->dep_b);
+    out->dep_a = *dep_a;
+    out->dep_b = *dep_b;
     tail = fmin(out->dep_a.n_eff, out->dep_b.n_eff) * (1.0 - q);
     /* Requirement 5: replicates only where the bootstrap decides */
     if ((rc = (tail >= COW_QCMP_MIN_TAIL ? boot_quantile_delta_m : boot_quantile_delta_est)(

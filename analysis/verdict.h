@@ -69,6 +69,13 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,
                  cow_err *e);
 
+/* qcmp_compute with each group's dependence at q already known (what
+ * dep_n_eff(.., q, ..) gave for that group), as runstats has it. */
+int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
+                     const cow_clusters *dep_a, const cow_clusters *dep_b,
+                     double shift, const cow_qcmp_opts *o, cow_qcmp *out,
+                     cow_err *e);
+
 /* The delta's bounds as printed, in ms from us: "[+0.010, +0.200]" for
  * an interval, ">= +0.420" / "<= -0.100" for a tail-test lift / drop,
  * "cannot tell" for ?, "-" for n/a. */

@@ -183,6 +183,79 @@ static void rng_beta_should_match_exact_cdf(void)
     free(v);
 }
 
+/* Ziggurat normal and exponential against the exact CDFs: KS at N =
+ * 200,000 (alpha 0.001 bound 1.95 / sqrt(N) = 0.00436), and the share of
+ * draws from the tail path (beyond the base strip: |x| > 3.4426 for the
+ * normal, x > 7.6971 for the exponential) within 5 s.e. of the truth, so a
+ * wrong tail or strip table fails even where the KS statistic is blind. */
+static void rng_normal_and_exp_should_match_exact_cdfs(void)
+{
+    enum { N = 200000, M = 2000000 };
+    double *v = malloc(N * sizeof(double)), *w = malloc(N * sizeof(double));
+    double dn = 0, de = 0, pn, pe, sum = 0, ss = 0;
+    size_t tn = 0, te = 0;
+    cow_rng r;
+    int j;
+
+    rng_seed(&r, 77, 0);
+    for (j = 0; j < N; j++)
+        v[j] = rng_normal(&r);
+    qsort(v, N, sizeof(double), cmp_d);
+    for (j = 0; j < N; j++) {
+        double f = 0.5 * erfc(-v[j] / sqrt(2.0));
+        dn = fmax(dn, fmax(fabs(f - (double)j / N), fabs(f - (double)(j + 1) / N)));
+    }
+    for (j = 0; j < N; j++)
+        v[j] = rng_exp(&r);
+    qsort(v, N, sizeof(double), cmp_d);
+    for (j = 0; j < N; j++) {
+        double f = -expm1(-v[j]);
+        de = fmax(de, fmax(fabs(f - (double)j / N), fabs(f - (double)(j + 1) / N)));
+    }
+    if (dn > 0.00436 || de > 0.00436)
+        fprintf(stderr, "  normal D = %g, exp D = %g\n", dn, de);
+    CHECK(dn <= 0.00436 && de <= 0.00436);
+    CHECK(rng_zig_error() < 1e-9);
+    for (j = 0; j < M; j++) {
+        double x = rng_normal(&r);
+        if (fabs(x) > 3.442619855899 && tn < N)
+            v[tn] = fabs(x);
+        tn += fabs(x) > 3.442619855899;
+        sum += x;
+        ss += x * x;
+    }
+    for (j = 0; j < 5 * M; j++) {
+        double y = rng_exp(&r);
+        if (y > 7.69711747013104972 && te < N)
+            w[te] = y - 7.69711747013104972;
+        te += y > 7.69711747013104972;
+    }
+    pn = erfc(3.442619855899 / sqrt(2.0));
+    /* the tail path's values against P(|X| <= x | |X| > r) */
+    qsort(v, tn < N ? tn : N, sizeof(double), cmp_d);
+    dn = 0;
+    for (j = 0; j < (int)tn && j < N; j++) {
+        double f = 1 - erfc(v[j] / sqrt(2.0)) / pn;
+        dn = fmax(dn, fmax(fabs(f - j / (double)tn), fabs(f - (j + 1) / (double)tn)));
+    }
+    CHECK(dn <= 1.95 / sqrt((double)tn));
+    /* the exponential's tail is memoryless: the excess over r is Exp(1) */
+    qsort(w, te < N ? te : N, sizeof(double), cmp_d);
+    de = 0;
+    for (j = 0; j < (int)te && j < N; j++) {
+        double f = -expm1(-w[j]);
+        de = fmax(de, fmax(fabs(f - j / (double)te), fabs(f - (j + 1) / (double)te)));
+    }
+    CHECK(de <= 1.95 / sqrt((double)te));
+    pe = exp(-7.69711747013104972);
+    CHECK(fabs((double)tn - M * pn) <= 5 * sqrt(M * pn));
+    CHECK(fabs((double)te - 5 * M * pe) <= 5 * sqrt(5 * M * pe));
+    CHECK(fabs(sum / M) < 5 / sqrt((double)M));
+    CHECK(fabs(ss / M - 1) < 5 * sqrt(2.0 / M));
+    free(v);
+    free(w);
+}
+
 /* ---------- the fast bootstrap draw ---------- */
 
 /* When (n-1)q is whole the replicate is one order statistic and its exact
@@ -431,6 +504,7 @@ int main(void)
     RUN(rng_uniform_should_be_open_and_flat);
     RUN(rng_gamma_should_have_gamma_moments);
     RUN(rng_beta_should_match_exact_cdf);
+    RUN(rng_normal_and_exp_should_match_exact_cdfs);
     RUN(boot_draw_should_follow_exact_bootstrap_cdf);
     RUN(boot_fast_should_agree_with_resampling);
     RUN(boot_should_be_bit_identical_for_a_seed);
