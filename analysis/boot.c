@@ -317,9 +317,10 @@ static void delta_empty(cow_boot_result *out, size_t na, size_t nb, double q,
 }
 
 /* From the per-group replicates ra, rb (R each, overwritten: reordered), the
- * delta and ratio intervals. d is R doubles of scratch. */
+ * delta and ratio intervals, and each group's when groups is set. d is R
+ * doubles of scratch. */
 static void delta_fill(cow_boot_result *out, double *ra, double *rb, double *d,
-                       size_t reps)
+                       size_t reps, int groups)
 {
     size_t i, le = 0, ge = 0;
     int ratio_ok = 1;
@@ -338,19 +339,13 @@ static void delta_fill(cow_boot_result *out, double *ra, double *rb, double *d,
     }
     if (ratio_ok)
         percentile_ci(d, reps, &out->ratio_lo, &out->ratio_hi);
-    percentile_ci(ra, reps, &out->a_lo, &out->a_hi);
-    percentile_ci(rb, reps, &out->b_lo, &out->b_hi);
+    if (groups) {
+        percentile_ci(ra, reps, &out->a_lo, &out->a_hi);
+        percentile_ci(rb, reps, &out->b_lo, &out->b_hi);
+    }
     out->verdict = boot_verdict(out->delta_lo, out->delta_hi);
 }
 
-int boot_quantile_delta(const double *a_sorted, size_t na,
-                        const double *b_sorted, size_t nb, double q,
-                        int resamples, uint64_t seed, cow_boot_result *out,
-                        cow_err *e)
-{
-    return boot_quantile_delta_m(a_sorted, na, (double)na, b_sorted, nb,
-                                 (double)nb, q, 0.0, resamples, seed, out, e);
-}
 
 /* The point estimates of a delta (Requirement 2 for empty groups); 0 on
  * success, with *go set when both groups have values to resample. */
@@ -390,10 +385,10 @@ int boot_quantile_delta_est(const double *a_sorted, size_t na, double ma,
                        out, &go, e);
 }
 
-int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
-                          const double *b_sorted, size_t nb, double mb,
-                          double q, double shift, int resamples, uint64_t seed,
-                          cow_boot_result *out, cow_err *e)
+static int delta_boot(const double *a_sorted, size_t na, double ma,
+                      const double *b_sorted, size_t nb, double mb, double q,
+                      double shift, int resamples, uint64_t seed, int groups,
+                      cow_boot_result *out, cow_err *e)
 {
     size_t reps = (size_t)resamples;
     double *buf;
@@ -405,7 +400,25 @@ int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
     buf = xmalloc(3 * reps * sizeof(double));
     draw_group(a_sorted, na, out->neff_a, q, seed, 1, buf, reps);
     draw_group(b_sorted, nb, out->neff_b, q, seed, 2, buf + reps, reps);
-    delta_fill(out, buf, buf + reps, buf + 2 * reps, reps);
+    delta_fill(out, buf, buf + reps, buf + 2 * reps, reps, groups);
     free(buf);
     return COW_OK;
+}
+
+int boot_quantile_delta(const double *a_sorted, size_t na,
+                        const double *b_sorted, size_t nb, double q,
+                        int resamples, uint64_t seed, cow_boot_result *out,
+                        cow_err *e)
+{
+    return delta_boot(a_sorted, na, (double)na, b_sorted, nb, (double)nb, q, 0.0,
+                      resamples, seed, 1, out, e);
+}
+
+int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
+                          const double *b_sorted, size_t nb, double mb,
+                          double q, double shift, int resamples, uint64_t seed,
+                          cow_boot_result *out, cow_err *e)
+{
+    return delta_boot(a_sorted, na, ma, b_sorted, nb, mb, q, shift, resamples, seed, 0,
+                      out, e);
 }

@@ -57,7 +57,9 @@ typedef struct cow_boot_result {
     size_t nb;         /* phase values */
     double est_a;      /* baseline quantile (type 7) */
     double est_b;      /* phase quantile (type 7) */
-    double a_lo;       /* baseline quantile interval, lower */
+    double a_lo;       /* baseline quantile interval, lower (these four:
+                          boot_quantile_delta only; NaN from _m, whose
+                          callers take each group's interval from pct.h) */
     double a_hi;       /* baseline quantile interval, upper */
     double b_lo;       /* phase quantile interval, lower */
     double b_hi;       /* phase quantile interval, upper */
