@@ -17,6 +17,7 @@
 #define COW_APP_RUN_POOL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 #include "store.h"
@@ -33,5 +34,43 @@ typedef int (*app_pool_done_fn)(cow_store *st, size_t i, int rc, const cow_err *
 /* Run work and done over items 0..n with jobs workers (0: one per core). */
 int app_pool_run(cow_store *st, size_t n, int jobs, app_pool_work_fn work,
                  app_pool_done_fn done, void *ctx, cow_err *e);
+
+/* The same pool for items that arrive one at a time, e.g. runs as ingest
+ * lands them, so that their work overlaps what the caller does meanwhile:
+ *
+ *     app_stream *s = app_stream_start(st, 1, jobs, work, ctx);
+ *     ... app_stream_add(s, run_id);              item 0, 1, 2, ... is ready
+ *     ... app_stream_collect(s, 0, done, ctx, &e); done() for those finished
+ *     app_stream_grow(s, jobs);                   more workers, e.g. at the end
+ *     app_stream_collect(s, 1, done, ctx, &e);    done() for all, in order
+ *     app_stream_stop(s);
+ *
+ * Items are used in the order they were added, as app_pool_run does; an
+ * item's inputs must be committed before it is added (workers read
+ * through their own connections). With no worker (a database in memory,
+ * no thread), collect with all set works the items on the calling thread,
+ * and collect without it does nothing. */
+typedef struct app_stream app_stream;
+
+/* Work on item i, whose key app_stream_add gave. Same rules as work. */
+typedef int (*app_stream_work_fn)(cow_store *rd, size_t i, int64_t key, void *ctx,
+                                  cow_err *e);
+
+/* workers threads now (0: none yet), up to max_workers by app_stream_grow. */
+app_stream *app_stream_start(cow_store *st, int workers, int max_workers,
+                             app_stream_work_fn work, void *ctx);
+/* Start workers up to this many (at most max_workers); how many run. */
+int app_stream_grow(app_stream *s, int workers);
+/* The next item, with its key. */
+void app_stream_add(app_stream *s, int64_t key);
+/* done() for the items finished, in order, stopping at the first not yet
+ * finished; with all set, waiting for every item added. A done() that
+ * fails stops the stream (its code is returned; later items are dropped). */
+int app_stream_collect(app_stream *s, int all, app_pool_done_fn done, void *ctx,
+                       cow_err *e);
+/* Items added and not yet handed to done(). */
+size_t app_stream_pending(app_stream *s);
+/* Join the workers; items not collected are dropped. NULL is allowed. */
+void app_stream_stop(app_stream *s);
 
 #endif
