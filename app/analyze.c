@@ -14,14 +14,36 @@ const char *app_method_name(int method)
     return method == COW_PCT_NEAREST ? "nearest" : "linear";
 }
 
-static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *p,
-                         const cow_phase_stats *ps, cow_err *e)
+/* Phase i as stored (its strings borrowed from p). */
+static cow_phase_row phase_row(size_t i, const cow_phase *p, const cow_phase_stats *ps)
 {
-    int l, rc;
     cow_phase_row pr = {(int)i, phase_kind_name(p->kind), p->label, p->t0_us,
                         p->t1_us, p->fork_us, p->child_pid, p->source,
                         p->overlap, p->open, p->failed, (int64_t)ps->sum.n,
                         ps->sum.mean, ps->sum.min, ps->sum.max, ps->grid.step};
+    return pr;
+}
+
+void app_analysis_phases(const app_analysis *a, const cow_runstats_opts *o,
+                         cow_result_set *rs)
+{
+    size_t i;
+
+    memset(rs, 0, sizeof(*rs));
+    rs->analysed = 1;
+    rs->seed = o->seed;
+    rs->resamples = o->resamples;
+    rs->nph = a->ph.n;
+    rs->ph = xcalloc(a->ph.n ? a->ph.n : 1, sizeof(*rs->ph));
+    for (i = 0; i < a->ph.n; i++)
+        rs->ph[i] = phase_row(i, &a->ph.v[i], &a->rs.ph[i]);
+}
+
+static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *p,
+                         const cow_phase_stats *ps, cow_err *e)
+{
+    int l, rc;
+    cow_phase_row pr = phase_row(i, p, ps);
     if ((rc = store_put_phase(st, run, &pr, e)) != COW_OK)
         return rc;
     for (l = 0; l < COW_PCT_NLEVELS; l++) {

@@ -44,6 +44,12 @@ int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                        const app_analysis *a, cow_err *e);
 
+/* a's phases as store_load_results gives them once a is stored (rs->ph
+ * and its strings borrow from a; store_free_results frees rs), with the
+ * analysis's seed and R: what a judgement of a run reads (check.h). */
+void app_analysis_phases(const app_analysis *a, const cow_runstats_opts *o,
+                         cow_result_set *rs);
+
 /* Analyse every run of rows[0..n) that has samples (only_new: and no
  * stored analysis yet; ingest drops a run's analysis when a file lands in
  * it, so a stored one was made from the run's present input) on jobs

@@ -58,6 +58,12 @@ typedef struct cow_ingest_flags {
     int jobs;                 /* --jobs: parsing threads plus the writer;
                                  0: one per core (app_default_jobs), 1: all
                                  on one thread. The database is the same. */
+    /* Told on the calling thread, between transactions, of each run whose
+     * files have all landed (and whose clocks and servers are settled),
+     * run by run in order; may write through st. Not COW_OK: ingest stops
+     * (exit code EXIT_IO, e printed). NULL: nobody is told. */
+    int (*run_landed)(void *ctx, cow_store *st, int64_t run, cow_err *e);
+    void *landed_ctx;
 } cow_ingest_flags;
 
 typedef struct cow_ingest_totals {

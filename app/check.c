@@ -257,11 +257,49 @@ void app_check_clear(app_verdict out[TH_COUNT])
     }
 }
 
+static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *fp,
+                     const cow_result_set *rsp, const app_thresholds *t,
+                     app_verdict out[TH_COUNT], cow_err *e);
+
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f;
     cow_result_set rs;
+    int rc;
+
+    app_check_clear(out);
+    memset(&rs, 0, sizeof(rs));
+    /* facts first: facts_load analyses a run never analysed */
+    if ((rc = facts_load(st, r, &f, e)) == COW_OK &&
+        (rc = store_load_results(st, r->id, &rs, e)) == COW_OK)
+        rc = judge_run(st, r, &f, &rs, t, out, e);
+    store_free_results(&rs);
+    return rc;
+}
+
+int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e)
+{
+    cow_run_facts f;
+    cow_run_row bare = *r;
+    int rc;
+
+    app_check_clear(out);
+    /* the analysis is given: facts_load must not make (and store) one,
+     * which it does for a run with samples and none stored; the facts a
+     * judgement reads (INFO, smaps, log events) do not depend on it */
+    bare.samples = 0;
+    if ((rc = facts_load(st, &bare, &f, e)) != COW_OK)
+        return rc;
+    return judge_run(st, r, &f, rs, t, out, e);
+}
+
+static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *fp,
+                     const cow_result_set *rsp, const app_thresholds *t,
+                     app_verdict out[TH_COUNT], cow_err *e)
+{
+    cow_run_facts f = *fp;
     cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1};
     int64_t *ts = NULL;
     double *lat = NULL;
@@ -269,22 +307,16 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
     int rc;
     double v;
 
-    app_check_clear(out);
-    memset(&rs, 0, sizeof(rs));
-    if ((rc = facts_load(st, r, &f, e)) != COW_OK ||
-        (rc = store_load_results(st, r->id, &rs, e)) != COW_OK ||
-        (rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) != COW_OK) {
-        store_free_results(&rs);
+    if ((rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) != COW_OK)
         return rc;
-    }
-    if (rs.analysed) {
-        ro.seed = rs.seed;
-        ro.resamples = rs.resamples;
+    if (rsp->analysed) {
+        ro.seed = rsp->seed;
+        ro.resamples = rsp->resamples;
     }
     if (t->set[TH_P999_LIFT])
-        rc = lift_check(&rs, ts, lat, n, 0.999, t, TH_P999_LIFT, &ro, &out[TH_P999_LIFT], e);
+        rc = lift_check(rsp, ts, lat, n, 0.999, t, TH_P999_LIFT, &ro, &out[TH_P999_LIFT], e);
     if (rc == COW_OK && t->set[TH_P99_LIFT])
-        rc = lift_check(&rs, ts, lat, n, 0.99, t, TH_P99_LIFT, &ro, &out[TH_P99_LIFT], e);
+        rc = lift_check(rsp, ts, lat, n, 0.99, t, TH_P99_LIFT, &ro, &out[TH_P99_LIFT], e);
     if (t->set[TH_P99])
         quantile_check(ts, lat, n, 0.99, t, TH_P99, &out[TH_P99]);
     if (t->set[TH_P999])
@@ -315,7 +347,6 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
     }
     out[TH_MIN_N].value = (double)n;
     out[TH_MIN_N].state = (double)n < t->v[TH_MIN_N];
-    store_free_results(&rs);
     free(ts);
     free(lat);
     return rc;

@@ -3,6 +3,8 @@
 #ifndef COW_APP_CHECK_H
 #define COW_APP_CHECK_H
 
+#include <stdio.h>
+
 #include "err.h"
 #include "store.h"
 #include "triage.h"
@@ -37,6 +39,14 @@ typedef struct app_verdict {
     char note[200];       /* why n/a, or the detail */
 } app_verdict;
 
+/* Runs judged while `check` ingested them (check_ingest.c), by run id. */
+typedef struct app_prejudged {
+    int64_t *run;                 /* runs, in the order they landed */
+    app_verdict (*v)[TH_COUNT];   /* v[i]: run[i]'s app_check_run */
+    size_t n, cap_run, cap_v;
+    int64_t *order;               /* app_prejudged_index: (run, i) by run */
+} app_prejudged;
+
 /* Evaluate run r (analysing it first when it never was) against every
  * limit; out[k] is filled for every k, set or not. A limit with a p-value
  * is left APP_PASS until app_check_correct() decides it. A set limit
@@ -44,15 +54,35 @@ typedef struct app_verdict {
  * unless it says "missing": "pass". */
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e);
+/* The same with r's analysis results given (as store_load_results gives
+ * them, or app_analysis_phases of an analysis not stored yet). */
+int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e);
 
 /* app_check_run for every run of rows[0..n) on jobs worker threads (0:
  * one per core), each with its own connection: first the runs never
  * analysed are analysed (app_analyze_all, stored in run order by this
- * thread), then every run is judged; v[i] is rows[i]'s, the same for
+ * thread), then every run is judged (a run in pre: its verdict copied,
+ * pre may be NULL); v[i] is rows[i]'s, the same for
  * every jobs. On failure *ndone is the number of runs (in order) judged
  * before the first that failed. */
 int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_thresholds *t,
-                   int jobs, app_verdict (*v)[TH_COUNT], size_t *ndone, cow_err *e);
+                   int jobs, const app_prejudged *pre, app_verdict (*v)[TH_COUNT],
+                   size_t *ndone, cow_err *e);
+
+/* Ingest paths quietly (app_ingest_quiet's output on fp), analysing and
+ * judging against t each run as it lands, on jobs worker threads beside
+ * the ingest; pre (released with app_prejudged_release) receives the
+ * verdicts. The database ends as after ingest and app_analyze_all of the
+ * runs; the verdicts are what app_check_run gives afterwards. Returns the
+ * ingest's exit code (EXIT_IO when analysing failed, said on stderr). */
+int app_check_ingest(cow_store *st, char **paths, int npaths, int jobs,
+                     const app_thresholds *t, FILE *fp, app_prejudged *pre);
+/* Sort pre for app_prejudged_find. */
+void app_prejudged_index(app_prejudged *pre);
+/* run's verdict in pre (indexed), or NULL when it was not judged there. */
+const app_verdict *app_prejudged_find(const app_prejudged *pre, int64_t run);
+void app_prejudged_release(app_prejudged *pre);
 
 /* Every check with a p-value of runs v[0..n) fails when its p-value,
  * adjusted over all of them (method: enum cow_fleet_method), is <=
@@ -103,11 +133,13 @@ typedef struct app_fleet_check {
  * quantile limits; the worst run's value for COW, fork and THP, the sum
  * for min_samples), corrected over hosts x latency limits, a family of
  * its own; then the triage of the runs. On error out->n says how many
- * runs were judged. jobs: runs judged at once (0: one per core). Release
- * with app_check_fleet_release. */
+ * runs were judged. jobs: runs judged at once (0: one per core). pre
+ * (indexed; NULL: none) holds runs judged already (app_check_ingest),
+ * whose verdicts are taken as they are. Release with
+ * app_check_fleet_release. */
 int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
-                    const app_thresholds *t, int method, int jobs, app_fleet_check *out,
-                    cow_err *e);
+                    const app_thresholds *t, int method, int jobs,
+                    const app_prejudged *pre, app_fleet_check *out, cow_err *e);
 void app_check_fleet_release(app_fleet_check *fc);
 
 /* Replace the checks table (schemas/010_checks.sql) by fc's verdicts. */

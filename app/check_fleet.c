@@ -245,15 +245,15 @@ static void group_hosts(const cow_run_row *rows, size_t n, app_fleet_check *fc)
  * analysed analysed first (app_check_runs, check_pool.c); *ndone the runs
  * judged before the first that failed. */
 static int judge_runs(cow_store *st, const cow_run_row *rows, size_t n,
-                      const app_thresholds *t, int jobs, app_verdict (*v)[TH_COUNT],
-                      size_t *ndone, cow_err *e)
+                      const app_thresholds *t, int jobs, const app_prejudged *pre,
+                      app_verdict (*v)[TH_COUNT], size_t *ndone, cow_err *e)
 {
-    return app_check_runs(st, rows, n, t, jobs, v, ndone, e);
+    return app_check_runs(st, rows, n, t, jobs, pre, v, ndone, e);
 }
 
 int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
-                    const app_thresholds *t, int method, int jobs, app_fleet_check *fc,
-                    cow_err *e)
+                    const app_thresholds *t, int method, int jobs,
+                    const app_prejudged *pre, app_fleet_check *fc, cow_err *e)
 {
     app_triage_facts *tf;
     struct timeval tv;
@@ -266,7 +266,7 @@ int app_check_fleet(cow_store *st, const cow_run_row *rows, size_t n,
     fc->method = method;
     fc->v = xcalloc(n ? n : 1, sizeof(*fc->v));
     fc->failed = xcalloc(n ? n : 1, sizeof(int));
-    rc = judge_runs(st, rows, n, t, jobs, fc->v, &fc->n, e);
+    rc = judge_runs(st, rows, n, t, jobs, pre, fc->v, &fc->n, e);
     fc->m = app_check_correct(fc->v, fc->n, t, method);
     for (i = 0; i < fc->n; i++)
         fc->nfailed += fc->failed[i] = app_check_failed(fc->v[i], t);

@@ -2,6 +2,8 @@
  * the analysis of the runs never analysed, then each run's evaluation. */
 #include "check.h"
 
+#include <string.h>
+
 #include "app.h"
 #include "boot.h"
 #include "run_pool.h"
@@ -9,6 +11,7 @@
 typedef struct check_job {
     const cow_run_row *rows;
     const app_thresholds *t;
+    const app_prejudged *pre;  /* runs judged already, or NULL */
     app_verdict (*v)[TH_COUNT];
     size_t ndone;              /* runs judged, in order */
 } check_job;
@@ -16,6 +19,11 @@ typedef struct check_job {
 static int check_work(cow_store *rd, size_t i, void *ctx, cow_err *e)
 {
     check_job *j = ctx;
+    const app_verdict *had = app_prejudged_find(j->pre, j->rows[i].id);
+    if (had != NULL) {
+        memcpy(j->v[i], had, sizeof(j->v[i]));
+        return COW_OK;
+    }
     return app_check_run(rd, &j->rows[i], j->t, j->v[i], e);
 }
 
@@ -33,9 +41,10 @@ static int check_done(cow_store *st, size_t i, int rc, const cow_err *we, void *
 }
 
 int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_thresholds *t,
-                   int jobs, app_verdict (*v)[TH_COUNT], size_t *ndone, cow_err *e)
+                   int jobs, const app_prejudged *pre, app_verdict (*v)[TH_COUNT],
+                   size_t *ndone, cow_err *e)
 {
-    check_job j = {rows, t, v, 0};
+    check_job j = {rows, t, pre, v, 0};
     int rc;
 
     *ndone = 0;

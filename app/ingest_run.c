@@ -866,7 +866,8 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             int mismatch = 0;
             if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK ||
                 app_note_skews(st, last_run, fl->quiet, &e) != COW_OK ||
-                app_settle_servers(st, last_run, r, fl->quiet, &e) != COW_OK) {
+                app_settle_servers(st, last_run, r, fl->quiet, &e) != COW_OK ||
+                (fl->run_landed && fl->run_landed(fl->landed_ctx, st, last_run, &e) != COW_OK)) {
                 app_error(&e);
                 ahead_stop(ahead);
                 free(files);

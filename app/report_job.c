@@ -206,7 +206,7 @@ int app_report_write(app_report *j, cow_err *e)
         if ((rc = app_load_thresholds(j->thresholds, &j->th, e)) != COW_OK)
             return rc;
         j->has_fleet = 1; /* released with the report, also after an error */
-        if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, 0,
+        if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, 0, NULL,
                                   &j->fleet, e)) != COW_OK)
             return rc;
     }

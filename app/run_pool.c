@@ -39,6 +39,8 @@ struct app_stream {
     size_t nslot;
     slot *slots;    /* item i in slots[i % nslot] */
     int stop;
+    int frc;        /* the failure that stopped it, returned again */
+    cow_err fe;
     app_stream_work_fn work;
     void *ctx;
     worker *w;
@@ -78,6 +80,7 @@ app_stream *app_stream_start(cow_store *st, int workers, int max_workers,
                              app_stream_work_fn work, void *ctx)
 {
     app_stream *s = xcalloc(1, sizeof(*s));
+    cow_err none = COW_ERR_INIT;
 
     if (max_workers < workers)
         max_workers = workers;
@@ -86,6 +89,8 @@ app_stream *app_stream_start(cow_store *st, int workers, int max_workers,
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     s->st = st;
+    s->frc = COW_OK;
+    s->fe = none;
     s->nslot = 2 * (size_t)max_workers;
     s->slots = xcalloc(s->nslot, sizeof(*s->slots));
     s->work = work;
@@ -157,6 +162,10 @@ int app_stream_collect(app_stream *s, int all, app_pool_done_fn done, void *ctx,
         cow_err we;
         int wrc, rc;
         size_t n;
+        if (s->frc != COW_OK) { /* stopped: nothing more is worked */
+            *e = s->fe;
+            return s->frc;
+        }
         pthread_mutex_lock(&s->mu);
         n = s->n;
         pthread_mutex_unlock(&s->mu);
@@ -165,8 +174,11 @@ int app_stream_collect(app_stream *s, int all, app_pool_done_fn done, void *ctx,
         rc = done(s->st, s->used, wrc, &we, ctx, e);
         pthread_mutex_lock(&s->mu);
         s->used++;
-        if (rc != COW_OK)
+        if (rc != COW_OK) {
             s->stop = 1;
+            s->frc = rc;
+            s->fe = *e;
+        }
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         if (rc != COW_OK)

@@ -65,7 +65,8 @@ int app_stream_grow(app_stream *s, int workers);
 void app_stream_add(app_stream *s, int64_t key);
 /* done() for the items finished, in order, stopping at the first not yet
  * finished; with all set, waiting for every item added. A done() that
- * fails stops the stream (its code is returned; later items are dropped). */
+ * fails stops the stream: its code and error are returned, by this call
+ * and every later one; later items are dropped. */
 int app_stream_collect(app_stream *s, int all, app_pool_done_fn done, void *ctx,
                        cow_err *e);
 /* Items added and not yet handed to done(). */

@@ -251,14 +251,14 @@ static void triage_text(const app_triage *tr)
  * hosts that fail. */
 static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
                       const app_thresholds *t, int json, int method, int jobs,
-                      int *failed, int *hfailed, size_t *nhosts)
+                      const app_prejudged *pre, int *failed, int *hfailed, size_t *nhosts)
 {
     cow_err e = COW_ERR_INIT;
     app_fleet_check fc;
     size_t i;
     int code = EXIT_OK;
 
-    if (app_check_fleet(st, rows, n, t, method, jobs, &fc, &e) != COW_OK ||
+    if (app_check_fleet(st, rows, n, t, method, jobs, pre, &fc, &e) != COW_OK ||
         app_check_save(st, rows, t, &fc, &e) != COW_OK) {
         cli_error(&e);
         code = EXIT_IO;
@@ -325,9 +325,11 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
     return -1;
 }
 
-/* Open db, ingest the capture folders given, list the runs. */
+/* Open db, ingest the capture folders given (judging each run against t
+ * as it lands: pre), list the runs. */
 static int open_runs(const char *db, char **paths, int npaths, int json, int jobs,
-                     cow_store **st, cow_run_row **rows, size_t *n)
+                     const app_thresholds *t, app_prejudged *pre, cow_store **st,
+                     cow_run_row **rows, size_t *n)
 {
     cow_err e = COW_ERR_INIT;
     int code;
@@ -335,7 +337,8 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
     if ((code = cli_store_open(db, st)) != EXIT_OK)
         return code;
     if (npaths > 0) {
-        code = app_ingest_quiet(*st, paths, npaths, jobs, json ? stderr : stdout);
+        code = app_check_ingest(*st, paths, npaths, jobs, t, json ? stderr : stdout, pre);
+        app_prejudged_index(pre);
         if (code == EXIT_USAGE || code == EXIT_IO)
             return code;
         /* rejected lines were reported; the gate goes on */
@@ -358,6 +361,7 @@ int cmd_check(int argc, char **argv)
     cow_err e = COW_ERR_INIT;
     cow_run_row *rows = NULL;
     app_thresholds t;
+    app_prejudged pre;
     size_t n = 0;
     size_t nhosts = 0;
     int json = 0, jobs = 0, code, failed = 0, hfailed = 0, method = COW_FLEET_HOLM;
@@ -368,9 +372,10 @@ int cmd_check(int argc, char **argv)
         cli_error(&e);
         return EXIT_USAGE;
     }
-    code = open_runs(db, argv + optind, argc - optind, json, jobs, &st, &rows, &n);
+    memset(&pre, 0, sizeof(pre));
+    code = open_runs(db, argv + optind, argc - optind, json, jobs, &t, &pre, &st, &rows, &n);
     if (code == EXIT_OK)
-        code = check_runs(st, rows, n, &t, json, method, jobs, &failed, &hfailed,
+        code = check_runs(st, rows, n, &t, json, method, jobs, &pre, &failed, &hfailed,
                           &nhosts);
     if (code == EXIT_OK && !json) {
         printf("%zu run%s checked: %zu pass, %d fail", n, n == 1 ? "" : "s",
@@ -380,6 +385,7 @@ int cmd_check(int argc, char **argv)
                    nhosts == 1 ? "" : "s", nhosts - (size_t)hfailed, hfailed);
         printf("\n");
     }
+    app_prejudged_release(&pre);
     store_free_runs(rows, n);
     store_close(st);
     if (code != EXIT_OK)

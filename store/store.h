@@ -474,6 +474,9 @@ int store_file_delete(cow_store *st, int64_t file, cow_err *e);
  * *found 0 when there is no such run. */
 int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
                     char *host, size_t hcap, int *found, cow_err *e);
+/* The label of run `run` (*label owned by the caller; NULL when there is
+ * no such run). */
+int store_run_label(cow_store *st, int64_t run, char **label, cow_err *e);
 /* The version of the SQLite library in use ("3.40.1"; static storage). */
 const char *store_sqlite_version(void);
 

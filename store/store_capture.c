@@ -536,3 +536,20 @@ int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
     sqlite3_finalize(q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
 }
+
+int store_run_label(cow_store *st, int64_t run, char **label, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    *label = NULL;
+    if ((rc = prep(st, "SELECT label FROM runs WHERE id = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *label = xstrdup(col_text(q, 0));
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
+}

@@ -63,6 +63,19 @@ check "check --jobs 2 --json is --jobs 1's" cmp -s "$WORK/cj1" "$WORK/cj2"
 check "check --jobs 2 stores what --jobs 1 stores" cmp -s "$WORK/ad1" "$WORK/ad2"
 check "analyses stored" test "$(grep -c 'INSERT INTO deltas' "$WORK/ad1")" -gt 10
 check "a second check (stored analyses reused) says the same" cmp -s "$WORK/cj1" "$WORK/cjj1"
+# check of capture folders analyses and judges each run as it lands, on
+# worker threads beside the ingest: the database and --json are those of an
+# ingest followed by a check, for every N
+for n in 1 2 3; do
+    rm -f "$WORK/s$n.db"*
+    "$COW" check --jobs $n --json --db "$WORK/s$n.db" \
+        --thresholds "$SAMPLES/fleet/thresholds.json" "$SAMPLES/fleet" > "$WORK/sj$n" 2> /dev/null
+    sqlite3 "$WORK/s$n.db" "UPDATE analyses SET created_at = 0; UPDATE checks SET evaluated_at = 0"
+    dump "$WORK/s$n.db" > "$WORK/sd$n"
+    check "check --jobs $n of the folders: --json as after ingest" cmp -s "$WORK/cj1" "$WORK/sj$n"
+    check "check --jobs $n of the folders: the database as after ingest" \
+        cmp -s "$WORK/ad1" "$WORK/sd$n"
+done
 for n in 1 2 3; do
     "$COW" analyze --jobs $n --json --db "$WORK/a1.db" > "$WORK/an$n" 2> "$WORK/ane$n"
     echo $? >> "$WORK/an$n"

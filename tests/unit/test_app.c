@@ -1040,7 +1040,7 @@ static void check_fleet_should_judge_hosts_and_store_the_checks(void)
         "{\"max_p999_lift_ms\": {\"limit\": 1000, \"missing\": \"pass\"},"
         " \"max_fork_ms\": 0, \"min_samples\": 1000}"),
         &t, &e), COW_OK);
-    CHECK_INT(app_check_fleet(st, rows, n, &t, COW_FLEET_HOLM, 1, &fc, &e), COW_OK);
+    CHECK_INT(app_check_fleet(st, rows, n, &t, COW_FLEET_HOLM, 1, NULL, &fc, &e), COW_OK);
     CHECK_INT(fc.n, 3);
     CHECK_INT(fc.nh, 1);
     CHECK_STR(fc.h[0].host, "vm");
