@@ -137,7 +137,55 @@ typedef struct store_loader {
     const cow_phases *ph;   /* the phases being loaded */
     int by_send;            /* --assign send */
     double max_lat;         /* the run's longest latency, -1 until known */
+    const app_run_samples *all; /* the whole run in memory, or NULL */
 } store_loader;
+
+/* What store_load_range(from, t1) gives, cut from the run in memory (the
+ * same rows in the same order: both follow the samples' key): *v a copy,
+ * *t borrowed (NULL: not wanted). */
+static void cut(const app_run_samples *all, int64_t from, int64_t t1, double **v,
+                const int64_t **t, size_t *n)
+{
+    size_t a = runstats_lower_bound(all->t_us, all->n, from);
+    size_t b = runstats_lower_bound(all->t_us, all->n, t1);
+
+    if (b < a)
+        b = a;
+    *n = b - a;
+    *v = xmalloc((*n ? *n : 1) * sizeof(double));
+    if (*n > 0)
+        memcpy(*v, all->lat_us + a, *n * sizeof(double));
+    if (t)
+        *t = all->t_us + a;
+}
+
+static int load_from_memory(store_loader *l, int64_t t0, int64_t t1, double **v,
+                            size_t *n)
+{
+    const int64_t *t;
+    int64_t from = t0;
+    size_t i;
+
+    if (l->by_send || t0 == INT64_MIN || l->ph == NULL) {
+        cut(l->all, t0, t1, v, NULL, n);
+        for (i = 0; t0 == INT64_MIN && i < *n; i++)
+            if ((*v)[i] > l->max_lat)
+                l->max_lat = (*v)[i];
+        return COW_OK;
+    }
+    for (i = 0; i < l->ph->n; i++)
+        if (l->ph->v[i].t0_us == t0 && l->ph->v[i].t1_us == t1)
+            break;
+    if (i == l->ph->n) { /* not a phase: by send time */
+        cut(l->all, t0, t1, v, NULL, n);
+        return COW_OK;
+    }
+    if (phase_is_window(l->ph->v[i].kind) && l->max_lat > 0)
+        from = t0 - (int64_t)ceil(l->max_lat) - 1;
+    cut(l->all, from, t1, v, &t, n);
+    *n = phase_keep_in_flight(l->ph, i, t, *v, *n);
+    return COW_OK;
+}
 
 static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
                            cow_err *e)
@@ -146,6 +194,9 @@ static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t
     int64_t *t = NULL, from = t0;
     size_t i;
     int rc;
+
+    if (l->all != NULL)
+        return load_from_memory(l, t0, t1, v, n);
 
     if (l->by_send || t0 == INT64_MIN || l->ph == NULL) {
         rc = store_load_latencies(l->st, l->run, t0, t1, v, n, e);
@@ -238,7 +289,14 @@ int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
 int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_opts *o,
                         int by_send, app_analysis *a, cow_err *e)
 {
-    store_loader loader = {rd, r->id, NULL, by_send, -1};
+    return app_analyze_compute_from(rd, r, o, by_send, NULL, a, e);
+}
+
+int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
+                             const cow_runstats_opts *o, int by_send,
+                             const app_run_samples *all, app_analysis *a, cow_err *e)
+{
+    store_loader loader = {rd, r->id, NULL, by_send, -1, all};
     int rc;
 
     memset(a, 0, sizeof(*a));

@@ -41,6 +41,20 @@ void app_analysis_release(app_analysis *a);
  * replaces r's stored results by a's in one transaction. */
 int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_opts *o,
                         int by_send, app_analysis *a, cow_err *e);
+
+/* A run's samples in memory, as store_load_samples gives them (send
+ * time order), borrowed. */
+typedef struct app_run_samples {
+    const int64_t *t_us;
+    const double *lat_us;
+    size_t n;
+} app_run_samples;
+/* app_analyze_compute reading the run's samples from all (the whole run,
+ * already loaded) instead of the store, phase by phase: the same result,
+ * with the run read once. NULL all: from the store. */
+int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
+                             const cow_runstats_opts *o, int by_send,
+                             const app_run_samples *all, app_analysis *a, cow_err *e);
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                        const app_analysis *a, cow_err *e);
 

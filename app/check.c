@@ -258,8 +258,8 @@ void app_check_clear(app_verdict out[TH_COUNT])
 }
 
 static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *fp,
-                     const cow_result_set *rsp, const app_thresholds *t,
-                     app_verdict out[TH_COUNT], cow_err *e);
+                     const cow_result_set *rsp, const app_run_samples *all,
+                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e);
 
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
@@ -273,13 +273,14 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
     /* facts first: facts_load analyses a run never analysed */
     if ((rc = facts_load(st, r, &f, e)) == COW_OK &&
         (rc = store_load_results(st, r->id, &rs, e)) == COW_OK)
-        rc = judge_run(st, r, &f, &rs, t, out, e);
+        rc = judge_run(st, r, &f, &rs, NULL, t, out, e);
     store_free_results(&rs);
     return rc;
 }
 
 int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
-                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e)
+                     const app_run_samples *all, const app_thresholds *t,
+                     app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f;
     cow_run_row bare = *r;
@@ -292,23 +293,29 @@ int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *
     bare.samples = 0;
     if ((rc = facts_load(st, &bare, &f, e)) != COW_OK)
         return rc;
-    return judge_run(st, r, &f, rs, t, out, e);
+    return judge_run(st, r, &f, rs, all, t, out, e);
 }
 
 static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *fp,
-                     const cow_result_set *rsp, const app_thresholds *t,
-                     app_verdict out[TH_COUNT], cow_err *e)
+                     const cow_result_set *rsp, const app_run_samples *all,
+                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f = *fp;
     cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1};
-    int64_t *ts = NULL;
-    double *lat = NULL;
+    int64_t *own_t = NULL;
+    double *own_lat = NULL;
+    const int64_t *ts;
+    const double *lat;
     size_t n = 0;
     int rc;
     double v;
 
-    if ((rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) != COW_OK)
+    if (all == NULL &&
+        (rc = store_load_samples(st, r->id, &own_t, &own_lat, &n, e)) != COW_OK)
         return rc;
+    ts = all ? all->t_us : own_t;
+    lat = all ? all->lat_us : own_lat;
+    n = all ? all->n : n;
     if (rsp->analysed) {
         ro.seed = rsp->seed;
         ro.resamples = rsp->resamples;
@@ -347,8 +354,8 @@ static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f
     }
     out[TH_MIN_N].value = (double)n;
     out[TH_MIN_N].state = (double)n < t->v[TH_MIN_N];
-    free(ts);
-    free(lat);
+    free(own_t);
+    free(own_lat);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "analyze.h"
 #include "err.h"
 #include "store.h"
 #include "triage.h"
@@ -55,9 +56,11 @@ typedef struct app_prejudged {
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e);
 /* The same with r's analysis results given (as store_load_results gives
- * them, or app_analysis_phases of an analysis not stored yet). */
+ * them, or app_analysis_phases of an analysis not stored yet) and its
+ * samples (store_load_samples's; NULL: loaded here). */
 int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
-                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e);
+                     const app_run_samples *all, const app_thresholds *t,
+                     app_verdict out[TH_COUNT], cow_err *e);
 
 /* app_check_run for every run of rows[0..n) on jobs worker threads (0:
  * one per core), each with its own connection: first the runs never

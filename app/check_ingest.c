@@ -45,7 +45,8 @@ typedef struct landed {
 /* Judge run row on its analysis a (not stored yet) or, with a NULL, on
  * what the store holds (an analysis from before, or none). */
 static int judge(cow_store *rd, const landed *l, const cow_run_row *row,
-                 const app_analysis *a, app_verdict out[TH_COUNT], cow_err *e)
+                 const app_analysis *a, const app_run_samples *all,
+                 app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_result_set rs;
     int rc;
@@ -53,7 +54,7 @@ static int judge(cow_store *rd, const landed *l, const cow_run_row *row,
     if (a == NULL)
         return app_check_run(rd, row, l->t, out, e);
     app_analysis_phases(a, &l->o, &rs);
-    rc = app_check_run_rs(rd, row, &rs, l->t, out, e);
+    rc = app_check_run_rs(rd, row, &rs, all, l->t, out, e);
     store_free_results(&rs);
     return rc;
 }
@@ -64,7 +65,9 @@ static int landed_work(cow_store *rd, size_t i, int64_t run, void *ctx, cow_err 
     size_t k = i % l->ring;
     cow_run_row row;
     app_analysis *a = NULL;
-    int64_t t0, t1;
+    app_run_samples all = {NULL, NULL, 0};
+    int64_t t0, t1, *t = NULL;
+    double *lat = NULL;
     int rc, done = 0, any = 0;
 
     l->res[k] = NULL;
@@ -77,8 +80,13 @@ static int landed_work(cow_store *rd, size_t i, int64_t run, void *ctx, cow_err 
         (rc = store_run_label(rd, run, &row.label, e)) != COW_OK)
         goto out;
     if (!done && any) { /* Requirement 1: what only_new and samples > 0 analyse */
+        /* the run is read once, for the analysis and the judgement */
+        if ((rc = store_load_samples(rd, run, &t, &lat, &all.n, e)) != COW_OK)
+            goto out;
+        all.t_us = t;
+        all.lat_us = lat;
         a = xmalloc(sizeof(*a));
-        if ((rc = app_analyze_compute(rd, &row, &l->o, 0, a, e)) != COW_OK) {
+        if ((rc = app_analyze_compute_from(rd, &row, &l->o, 0, &all, a, e)) != COW_OK) {
             app_analysis_release(a);
             free(a);
             a = NULL;
@@ -86,10 +94,12 @@ static int landed_work(cow_store *rd, size_t i, int64_t run, void *ctx, cow_err 
         }
         l->res[k] = a;
     }
-    if ((rc = judge(rd, l, &row, a, l->v[k], e)) == COW_OK)
+    if ((rc = judge(rd, l, &row, a, a ? &all : NULL, l->v[k], e)) == COW_OK)
         l->judged[k] = 1;
 out:
     free(row.label);
+    free(t);
+    free(lat);
     return rc;
 }
 
