@@ -245,6 +245,23 @@ static void group_free(owned_group *og)
     memset(og, 0, sizeof(*og));
 }
 
+/* o->phases_only: n, min and max of the whole run, the rest NaN */
+static void whole_extremes(const double *v, size_t m, cow_pct_summary *s)
+{
+    size_t j;
+
+    s->n = m;
+    s->mean = s->min = s->max = NAN;
+    for (j = 0; j < COW_PCT_NLEVELS; j++)
+        s->v[j] = NAN;
+    for (j = 0; j < m; j++) {
+        if (j == 0 || v[j] < s->min)
+            s->min = v[j];
+        if (j == 0 || v[j] > s->max)
+            s->max = v[j];
+    }
+}
+
 int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
                      cow_sample_loader load, void *ctx, cow_runstats *out,
                      cow_err *e)
@@ -259,10 +276,21 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
     out->n = phases->n;
     out->ph = xcalloc(phases->n ? phases->n : 1, sizeof(cow_phase_stats));
     /* the whole run first, then one phase at a time */
-    if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
-        return rc;
-    rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->all, e);
-    group_free(&g);
+    if (o->phases_only) {
+        double *v = NULL;
+        size_t m = 0, j;
+        if ((rc = load(ctx, INT64_MIN, INT64_MAX, &v, &m, e)) != COW_OK)
+            return rc;
+        whole_extremes(v, m, &out->all.sum);
+        for (j = 0; j < COW_PCT_NLEVELS; j++)
+            out->all.dep[j].n_eff = NAN;
+        free(v);
+    } else {
+        if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
+            return rc;
+        rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->all, e);
+        group_free(&g);
+    }
     for (i = 0; rc == COW_OK && i < phases->n; i++) {
         const cow_phase *p = &phases->v[i];
         if ((rc = load_group(load, ctx, p->t0_us, p->t1_us, &g, e)) != COW_OK)

@@ -33,6 +33,10 @@ typedef struct cow_runstats_opts {
     int method;          /* enum cow_pct_method */
     int resamples;       /* bootstrap R */
     uint64_t seed;       /* bootstrap seed */
+    int phases_only;     /* 1: the whole run is read for its n, min and max
+                            only (all.sum; the rest of all NaN / 0), not
+                            described: what a caller that prints no
+                            whole-run figures (the store keeps none) needs */
 } cow_runstats_opts;
 
 typedef struct cow_phase_stats {

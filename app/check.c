@@ -301,7 +301,7 @@ static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f
                      const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f = *fp;
-    cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1};
+    cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 0};
     int64_t *own_t = NULL;
     double *own_lat = NULL;
     const int64_t *ts;

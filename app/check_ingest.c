@@ -163,6 +163,7 @@ int app_check_ingest(cow_store *st, char **paths, int npaths, int jobs,
     l.o.method = COW_PCT_LINEAR;
     l.o.resamples = COW_BOOT_RESAMPLES;
     l.o.seed = 1;
+    l.o.phases_only = 1; /* the whole run's figures are neither stored nor judged */
     l.t = t;
     l.pre = pre;
     l.ring = 2 * (size_t)jobs;
