@@ -46,6 +46,13 @@
  *      which is what n serially dependent ones carry (dep.h). m = n is
  *      the plain bootstrap, bit for bit. One-sided p-values of the delta
  *      against a shift s are (1 + #{d <= s}) / (R + 1) and the mirror.
+ *   9. Shared baseline: one group's replicates may be drawn once
+ *      (boot_group_replicates, stream 1 of the seed given there) and used
+ *      against several others (boot_quantile_delta_ma); each delta's
+ *      replicates are then still independent draws of both groups, so each
+ *      interval is the same in distribution; only the intervals of two
+ *      comparisons with one baseline are no longer independent of each
+ *      other (they never were meant to be: each is read on its own).
  *   7. NaN / infinity: the data must be sorted and finite (pct.h); the two
  *      ends are checked (COW_EUSAGE), which catches infinities; a NaN
  *      inside is the caller's contract (pct_check_sorted). */
@@ -316,11 +323,10 @@ static void delta_empty(cow_boot_result *out, size_t na, size_t nb, double q,
     out->thin = (double)(na < nb ? na : nb) * (1.0 - q) < COW_PCT_THIN_TAIL;
 }
 
-/* From the per-group replicates ra, rb (R each, overwritten: reordered), the
- * delta and ratio intervals, and each group's when groups is set. d is R
- * doubles of scratch. */
-static void delta_fill(cow_boot_result *out, double *ra, double *rb, double *d,
-                       size_t reps, int groups)
+/* From the per-group replicates ra, rb (R each, untouched), the delta and
+ * ratio intervals and one-sided p-values. d is R doubles of scratch. */
+static void delta_fill(cow_boot_result *out, const double *ra, const double *rb,
+                       double *d, size_t reps)
 {
     size_t i, le = 0, ge = 0;
     int ratio_ok = 1;
@@ -339,10 +345,6 @@ static void delta_fill(cow_boot_result *out, double *ra, double *rb, double *d,
     }
     if (ratio_ok)
         percentile_ci(d, reps, &out->ratio_lo, &out->ratio_hi);
-    if (groups) {
-        percentile_ci(ra, reps, &out->a_lo, &out->a_hi);
-        percentile_ci(rb, reps, &out->b_lo, &out->b_hi);
-    }
     out->verdict = boot_verdict(out->delta_lo, out->delta_hi);
 }
 
@@ -385,10 +387,11 @@ int boot_quantile_delta_est(const double *a_sorted, size_t na, double ma,
                        out, &go, e);
 }
 
+/* ra: a's replicates (Requirement 9), or NULL to draw them here */
 static int delta_boot(const double *a_sorted, size_t na, double ma,
                       const double *b_sorted, size_t nb, double mb, double q,
                       double shift, int resamples, uint64_t seed, int groups,
-                      cow_boot_result *out, cow_err *e)
+                      const double *ra, cow_boot_result *out, cow_err *e)
 {
     size_t reps = (size_t)resamples;
     double *buf;
@@ -397,12 +400,34 @@ static int delta_boot(const double *a_sorted, size_t na, double ma,
     if ((rc = delta_point(a_sorted, na, ma, b_sorted, nb, mb, q, shift, resamples,
                           seed, out, &go, e)) != COW_OK || !go)
         return rc;
-    buf = xmalloc(3 * reps * sizeof(double));
-    draw_group(a_sorted, na, out->neff_a, q, seed, 1, buf, reps);
-    draw_group(b_sorted, nb, out->neff_b, q, seed, 2, buf + reps, reps);
-    delta_fill(out, buf, buf + reps, buf + 2 * reps, reps, groups);
+    buf = xmalloc((ra ? 2 : 3) * reps * sizeof(double));
+    if (ra == NULL) {
+        draw_group(a_sorted, na, out->neff_a, q, seed, 1, buf + 2 * reps, reps);
+        ra = buf + 2 * reps;
+    }
+    draw_group(b_sorted, nb, out->neff_b, q, seed, 2, buf, reps);
+    delta_fill(out, ra, buf, buf + reps, reps);
+    if (groups) { /* a's own here: ra points into buf */
+        percentile_ci(buf + 2 * reps, reps, &out->a_lo, &out->a_hi);
+        percentile_ci(buf, reps, &out->b_lo, &out->b_hi);
+    }
     free(buf);
     return COW_OK;
+}
+
+void boot_group_replicates(const double *sorted, size_t n, double m, double q,
+                           uint64_t seed, double *out, size_t reps)
+{
+    draw_group(sorted, n, m > (double)n ? (double)n : m, q, seed, 1, out, reps);
+}
+
+int boot_quantile_delta_ma(const double *a_sorted, size_t na, double ma,
+                           const double *a_reps, const double *b_sorted, size_t nb,
+                           double mb, double q, double shift, int resamples,
+                           uint64_t seed, cow_boot_result *out, cow_err *e)
+{
+    return delta_boot(a_sorted, na, ma, b_sorted, nb, mb, q, shift, resamples, seed, 0,
+                      a_reps, out, e);
 }
 
 int boot_quantile_delta(const double *a_sorted, size_t na,
@@ -411,7 +436,7 @@ int boot_quantile_delta(const double *a_sorted, size_t na,
                         cow_err *e)
 {
     return delta_boot(a_sorted, na, (double)na, b_sorted, nb, (double)nb, q, 0.0,
-                      resamples, seed, 1, out, e);
+                      resamples, seed, 1, NULL, out, e);
 }
 
 int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
@@ -420,5 +445,5 @@ int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
                           cow_boot_result *out, cow_err *e)
 {
     return delta_boot(a_sorted, na, ma, b_sorted, nb, mb, q, shift, resamples, seed, 0,
-                      out, e);
+                      NULL, out, e);
 }

@@ -120,6 +120,19 @@ int boot_quantile_delta_m(const double *a_sorted, size_t na, double ma,
                           double q, double shift, int resamples, uint64_t seed,
                           cow_boot_result *out, cow_err *e);
 
+/* R replicates of one group's quantile q with m effective samples, from
+ * stream 1 of seed (what boot_quantile_delta_m draws for a), for
+ * boot_quantile_delta_ma: a baseline's, drawn once for every phase it is
+ * compared with. */
+void boot_group_replicates(const double *sorted, size_t n, double m, double q,
+                           uint64_t seed, double *out, size_t reps);
+/* boot_quantile_delta_m with a's R replicates given (a_reps, read only;
+ * drawn with a's ma): only b's are drawn, from stream 2 of seed. */
+int boot_quantile_delta_ma(const double *a_sorted, size_t na, double ma,
+                           const double *a_reps, const double *b_sorted, size_t nb,
+                           double mb, double q, double shift, int resamples,
+                           uint64_t seed, cow_boot_result *out, cow_err *e);
+
 /* boot_quantile_delta_m without replicates: the estimates, the ratio and
  * the effective sizes; every interval and p-value NaN. For a comparison
  * another rule decides (verdict.h's tail test), which would not read them. */

@@ -9,7 +9,10 @@
  *     Without a baseline (no samples before the first window) nothing is
  *     compared: the caller says so.
  *  3. The bootstrap seed of a comparison is o->seed mixed with the phase
- *     index, so adding a phase does not change another's numbers.
+ *     index, so adding a phase does not change another's numbers. The
+ *     baseline's replicates at a level come from o->seed and the level
+ *     alone, drawn once and shared by every phase compared with it
+ *     (boot.h Requirement 9): the same whichever phase needs them first.
  *  4. Samples come in time order; each level's dependence (dep.h) gives
  *     its n_eff, which sets the interval's ranks and the thin flag.
  *  5. Exceedance of the baseline p99 / p99.9 is judged by the tail test
@@ -165,20 +168,47 @@ static uint64_t mix(uint64_t seed, uint64_t k)
     return z ^ (z >> 31);
 }
 
+/* The baseline's bootstrap replicates at each delta level, drawn when a
+ * comparison first needs them and shared by every phase compared with it
+ * (boot.h Requirement 9; Requirement 2 here). */
+typedef struct base_reps {
+    double *v[COW_DELTA_LEVELS];
+} base_reps;
+
+static const int delta_levels[COW_DELTA_LEVELS] = {COW_P50, COW_P90, COW_P99, COW_P999};
+
+static const double *base_reps_at(base_reps *br, const cow_group *base,
+                                  const cow_phase_stats *bs, const cow_runstats_opts *o,
+                                  int i)
+{
+    int l = delta_levels[i];
+    if (br->v[i] == NULL) {
+        br->v[i] = xmalloc((size_t)o->resamples * sizeof(double));
+        /* a seed of its own: the same whichever phase asks first */
+        boot_group_replicates(base->sorted, base->n, bs->dep[l].n_eff, pct_level(l),
+                              mix(o->seed ^ 0xba5eba5eba5eba5eull, (uint64_t)i),
+                              br->v[i], (size_t)o->resamples);
+    }
+    return br->v[i];
+}
+
 /* Requirement 2; bs and ps hold the two groups' dependence at every
  * level (describe), which the comparisons reuse */
-static int compare(const cow_group *base, const cow_phase_stats *bs, const cow_group *ph,
-                   const cow_runstats_opts *o, uint64_t seed, cow_phase_stats *ps,
-                   cow_err *e)
+static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *br,
+                   const cow_group *ph, const cow_runstats_opts *o, uint64_t seed,
+                   cow_phase_stats *ps, cow_err *e)
 {
-    static const int levels[COW_DELTA_LEVELS] = {COW_P50, COW_P90, COW_P99, COW_P999};
     int i, rc;
     double t99, t999;
 
     for (i = 0; i < COW_DELTA_LEVELS; i++) {
+        int l = delta_levels[i];
         cow_qcmp_opts qo = {o->resamples, mix(seed, (uint64_t)i), o->method};
-        if ((rc = qcmp_compute_dep(base, ph, pct_level(levels[i]), &bs->dep[levels[i]],
-                                   &ps->dep[levels[i]], 0.0, &qo, &ps->delta[i], e)) != COW_OK)
+        const double *ra = base->n > 0 && ph->n > 0 &&
+                                   qcmp_uses_bootstrap(&bs->dep[l], &ps->dep[l], pct_level(l))
+                               ? base_reps_at(br, base, bs, o, i) : NULL;
+        if ((rc = qcmp_compute_dep(base, ph, pct_level(l), &bs->dep[l], &ps->dep[l], ra,
+                                   0.0, &qo, &ps->delta[i], e)) != COW_OK)
             return rc;
     }
     t99 = pct_quantile(base->sorted, base->n, 0.99, o->method);
@@ -267,9 +297,11 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
                      cow_err *e)
 {
     owned_group g, base;
+    base_reps br;
     size_t i;
     int rc, ibase = -1;
 
+    memset(&br, 0, sizeof(br));
     memset(&base, 0, sizeof(base));
 
     memset(out, 0, sizeof(*out));
@@ -304,11 +336,14 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
         if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 &&
             (phase_is_window(p->kind) || p->kind == COW_PHASE_AFTER)) {
             out->ph[i].base = ibase;
-            rc = compare(&base.g, &out->ph[ibase], &g.g, o, mix(o->seed, i), &out->ph[i], e);
+            rc = compare(&base.g, &out->ph[ibase], &br, &g.g, o, mix(o->seed, i),
+                         &out->ph[i], e);
         }
         group_free(&g);
     }
     group_free(&base);
+    for (i = 0; i < COW_DELTA_LEVELS; i++)
+        free(br.v[i]);
     return rc;
 }
 

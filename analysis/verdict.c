@@ -82,16 +82,20 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
 
     dep_n_eff(a->time, a->sorted, a->n, q, &da); /* Requirement 1 */
     dep_n_eff(b->time, b->sorted, b->n, q, &db);
-    return qcmp_compute_dep(a, b, q, &da, &db, shift, o, out, e);
+    return qcmp_compute_dep(a, b, q, &da, &db, NULL, shift, o, out, e);
+}
+
+int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, double q)
+{
+    return fmin(dep_a->n_eff, dep_b->n_eff) * (1.0 - q) >= COW_QCMP_MIN_TAIL;
 }
 
 int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
                      const cow_clusters *dep_a, const cow_clusters *dep_b,
-                     double shift, const cow_qcmp_opts *o, cow_qcmp *out,
-                     cow_err *e)
+                     const double *a_reps, double shift, const cow_qcmp_opts *o,
+                     cow_qcmp *out, cow_err *e)
 {
-    int rc;
-    double tail;
+    int rc, boot = qcmp_uses_bootstrap(dep_a, dep_b, q); /* Requirement 2 */
     cow_tailplan plan;
 
     memset(out, 0, sizeof(*out));
@@ -101,11 +105,20 @@ int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
     out->nb = b->n;
     out->dep_a = *dep_a;
     out->dep_b = *dep_b;
-    tail = fmin(out->dep_a.n_eff, out->dep_b.n_eff) * (1.0 - q);
     /* Requirement 5: replicates only where the bootstrap decides */
-    if ((rc = (tail >= COW_QCMP_MIN_TAIL ? boot_quantile_delta_m : boot_quantile_delta_est)(
-             a->sorted, a->n, out->dep_a.n_eff, b->sorted, b->n, out->dep_b.n_eff, q,
-             shift, o->resamples, o->seed, &out->boot, e)) != COW_OK)
+    if (!boot)
+        rc = boot_quantile_delta_est(a->sorted, a->n, out->dep_a.n_eff, b->sorted, b->n,
+                                     out->dep_b.n_eff, q, shift, o->resamples, o->seed,
+                                     &out->boot, e);
+    else if (a_reps != NULL)
+        rc = boot_quantile_delta_ma(a->sorted, a->n, out->dep_a.n_eff, a_reps, b->sorted,
+                                    b->n, out->dep_b.n_eff, q, shift, o->resamples,
+                                    o->seed, &out->boot, e);
+    else
+        rc = boot_quantile_delta_m(a->sorted, a->n, out->dep_a.n_eff, b->sorted, b->n,
+                                   out->dep_b.n_eff, q, shift, o->resamples, o->seed,
+                                   &out->boot, e);
+    if (rc != COW_OK)
         return rc;
     out->est_a = out->est_b = out->delta = out->lo = out->hi = NAN;
     out->p_up = out->p_down = out->p = NAN;
@@ -116,7 +129,7 @@ int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
     out->est_a = pct_quantile(a->sorted, a->n, q, o->method); /* Requirement 4 */
     out->est_b = pct_quantile(b->sorted, b->n, q, o->method);
     out->delta = out->est_b - out->est_a;
-    if (tail >= COW_QCMP_MIN_TAIL) { /* Requirement 2 */
+    if (boot) {
         out->lo = out->boot.delta_lo;
         out->hi = out->boot.delta_hi;
         out->p_up = out->boot.p_up;

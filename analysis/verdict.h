@@ -70,11 +70,16 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  cow_err *e);
 
 /* qcmp_compute with each group's dependence at q already known (what
- * dep_n_eff(.., q, ..) gave for that group), as runstats has it. */
+ * dep_n_eff(.., q, ..) gave for that group), as runstats has it, and a's
+ * bootstrap replicates at q when it has them (boot_group_replicates with
+ * dep_a->n_eff and R = o->resamples; NULL: drawn from o->seed). */
 int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
                      const cow_clusters *dep_a, const cow_clusters *dep_b,
-                     double shift, const cow_qcmp_opts *o, cow_qcmp *out,
-                     cow_err *e);
+                     const double *a_reps, double shift, const cow_qcmp_opts *o,
+                     cow_qcmp *out, cow_err *e);
+/* 1 when qcmp_compute_dep decides by the bootstrap (and reads a_reps):
+ * both groups' n_eff (1 - q) >= COW_QCMP_MIN_TAIL (Requirement 2). */
+int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, double q);
 
 /* The delta's bounds as printed, in ms from us: "[+0.010, +0.200]" for
  * an interval, ">= +0.420" / "<= -0.100" for a tail-test lift / drop,
