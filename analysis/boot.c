@@ -81,27 +81,70 @@ static size_t ecdf_index(size_t n, double u)
     return ((double)c < x ? c + 1 : c) - 1;
 }
 
-double boot_draw_quantile_m(const double *sorted, size_t n, double m, double q,
-                            cow_rng *r)
-{
-    double h = (m - 1.0) * q, lo = floor(h), g = h - lo;
-    double u, v, a, k;
+/* One group's replicate draw with what does not change from draw to draw
+ * computed once (draw_init); draw() is boot_draw_quantile_m's draw. */
+typedef struct drawer {
+    const double *x;
+    size_t n;
+    enum { D_ONE, D_UNIFORM, D_MAX, D_ORDER } kind;
+    double g;         /* interpolation weight of the type-7 quantile */
+    double mk;        /* m - k: U(k+1) from U(k) */
+    cow_beta beta;    /* U(k) ~ Beta(k, m-k+1), or U(m) ~ Beta(m, 1) */
+} drawer;
 
-    if (n == 1)
-        return sorted[0]; /* Requirement 2 */
-    if (m < 2.0) /* one effective sample: one draw */
-        return sorted[ecdf_index(n, rng_uniform(r))];
-    if (h >= m - 1.0) /* q = 1: the resample maximum, U(m) ~ Beta(m,1) */
-        return sorted[ecdf_index(n, rng_beta(r, m, 1.0))];
-    k = lo + 1.0; /* 1-based rank of the lower order statistic */
-    u = rng_beta(r, k, m - k + 1.0); /* Requirement 3c */
-    a = sorted[ecdf_index(n, u)];
-    if (g == 0.0)
+static void draw_init(drawer *d, const double *sorted, size_t n, double m, double q)
+{
+    double h = (m - 1.0) * q, lo = floor(h), k;
+
+    d->x = sorted;
+    d->n = n;
+    d->g = h - lo;
+    d->mk = 0.0;
+    if (n == 1) {
+        d->kind = D_ONE; /* Requirement 2 */
+    } else if (m < 2.0) {
+        d->kind = D_UNIFORM; /* one effective sample: one draw */
+    } else if (h >= m - 1.0) {
+        d->kind = D_MAX; /* q = 1: the resample maximum, U(m) ~ Beta(m,1) */
+        rng_beta_init(&d->beta, m, 1.0);
+    } else {
+        d->kind = D_ORDER;
+        k = lo + 1.0; /* 1-based rank of the lower order statistic */
+        rng_beta_init(&d->beta, k, m - k + 1.0); /* Requirement 3c */
+        d->mk = m - k;
+    }
+}
+
+static double draw(const drawer *d, cow_rng *r)
+{
+    double u, v, a;
+
+    switch (d->kind) {
+    case D_ONE:
+        return d->x[0];
+    case D_UNIFORM:
+        return d->x[ecdf_index(d->n, rng_uniform(r))];
+    case D_MAX:
+        return d->x[ecdf_index(d->n, rng_beta_draw(r, &d->beta))];
+    case D_ORDER:
+        break;
+    }
+    u = rng_beta_draw(r, &d->beta);
+    a = d->x[ecdf_index(d->n, u)];
+    if (d->g == 0.0)
         return a;
     /* Requirement 3d: U(k+1) = u + (1-u) V, V = 1 - W^(1/(m-k)); with
      * W = exp(-E), E ~ Exp(1): V = -expm1(-E / (m-k)) */
-    v = -expm1(-rng_exp(r) / (m - k));
-    return pct_lerp(a, sorted[ecdf_index(n, u + (1.0 - u) * v)], g);
+    v = -expm1(-rng_exp(r) / d->mk);
+    return pct_lerp(a, d->x[ecdf_index(d->n, u + (1.0 - u) * v)], d->g);
+}
+
+double boot_draw_quantile_m(const double *sorted, size_t n, double m, double q,
+                            cow_rng *r)
+{
+    drawer d;
+    draw_init(&d, sorted, n, m, q);
+    return draw(&d, r);
 }
 
 double boot_draw_quantile(const double *sorted, size_t n, double q, cow_rng *r)
@@ -235,11 +278,13 @@ static void draw_group(const double *x, size_t n, double m, double q,
                        uint64_t seed, uint64_t stream, double *out, size_t reps)
 {
     cow_rng r;
+    drawer d;
     size_t i;
 
     rng_seed(&r, seed, stream); /* Requirement 5 */
+    draw_init(&d, x, n, m, q);
     for (i = 0; i < reps; i++)
-        out[i] = boot_draw_quantile_m(x, n, m, q, &r);
+        out[i] = draw(&d, &r);
 }
 
 static void ci_fill(cow_boot_ci *out, double *reps_v, size_t reps)

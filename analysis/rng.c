@@ -254,12 +254,10 @@ static int bad_shape(double a)
 }
 
 /* A Gamma(a) draw for a >= 1 (Marsaglia & Tsang, "A simple method for
- * generating gamma variables", ACM TOMS 26(3), 2000). */
-static double gamma_mt(cow_rng *r, double a)
+ * generating gamma variables", ACM TOMS 26(3), 2000), with its constants
+ * d = a - 1/3 and c = 1 / sqrt(9 d) given. */
+static double gamma_mt_dc(cow_rng *r, double d, double c)
 {
-    double d = a - 1.0 / 3.0;
-    double c = 1.0 / sqrt(9.0 * d);
-
     for (;;) {
         double x, v, u;
         do {
@@ -274,6 +272,12 @@ static double gamma_mt(cow_rng *r, double a)
         if (log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
             return d * v;
     }
+}
+
+static double gamma_mt(cow_rng *r, double a)
+{
+    double d = a - 1.0 / 3.0;
+    return gamma_mt_dc(r, d, 1.0 / sqrt(9.0 * d));
 }
 
 double rng_log_gamma(cow_rng *r, double shape)
@@ -297,6 +301,27 @@ double rng_gamma(cow_rng *r, double shape)
     if (shape >= 1.0)
         return gamma_mt(r, shape);
     return exp(rng_log_gamma(r, shape));
+}
+
+void rng_beta_init(cow_beta *p, double a, double b)
+{
+    p->a = a;
+    p->b = b;
+    p->fast = !bad_shape(a) && !bad_shape(b) && a >= 1.0 && b >= 1.0;
+    p->da = a - 1.0 / 3.0;
+    p->db = b - 1.0 / 3.0;
+    p->ca = p->fast ? 1.0 / sqrt(9.0 * p->da) : 0.0;
+    p->cb = p->fast ? 1.0 / sqrt(9.0 * p->db) : 0.0;
+}
+
+double rng_beta_draw(cow_rng *r, const cow_beta *p)
+{
+    if (p->fast) { /* rng_beta's draw, its constants computed once */
+        double x = gamma_mt_dc(r, p->da, p->ca);
+        double y = gamma_mt_dc(r, p->db, p->cb);
+        return x / (x + y);
+    }
+    return rng_beta(r, p->a, p->b);
 }
 
 double rng_beta(cow_rng *r, double a, double b)

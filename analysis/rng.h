@@ -69,4 +69,16 @@ double rng_log_gamma(cow_rng *r, double shape);
  * O(1) per draw for any shapes. Bad shapes return NaN. */
 double rng_beta(cow_rng *r, double a, double b);
 
+/* Beta(a, b) for many draws of one (a, b): rng_beta_draw gives what
+ * rng_beta(r, a, b) gives, bit for bit and from the same stream use, with
+ * the constants of its gamma draws computed once by rng_beta_init. */
+typedef struct cow_beta {
+    double a, b;       /* the shapes */
+    double da, ca;     /* Marsaglia-Tsang d and c of a */
+    double db, cb;     /* and of b */
+    int fast;          /* a, b >= 1: the plain ratio of gammas */
+} cow_beta;
+void rng_beta_init(cow_beta *p, double a, double b);
+double rng_beta_draw(cow_rng *r, const cow_beta *p);
+
 #endif
