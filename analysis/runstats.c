@@ -17,7 +17,10 @@
  *     its n_eff, which sets the interval's ranks and the thin flag.
  *  5. Exceedance of the baseline p99 / p99.9 is judged by the tail test
  *     of dep.h at that level (the threshold is estimated from the
- *     baseline, so "1% expected" alone overstates the evidence). */
+ *     baseline, so "1% expected" alone overstates the evidence).
+ *  6. o->phases_only: the run and each phase get n, mean, min and max
+ *     (the samples assigned as for a full analysis), nothing else: what
+ *     a judgement of the run against limits reads (app/check.c). */
 #include "runstats.h"
 
 #include <math.h>
@@ -275,21 +278,48 @@ static void group_free(owned_group *og)
     memset(og, 0, sizeof(*og));
 }
 
-/* o->phases_only: n, min and max of the whole run, the rest NaN */
-static void whole_extremes(const double *v, size_t m, cow_pct_summary *s)
+/* o->phases_only: n, mean, min and max of v, the quantiles and n_eff NaN */
+static void counts_only(const double *v, size_t m, cow_phase_stats *ps)
 {
+    cow_pct_summary *s = &ps->sum;
+    double sum = 0.0;
     size_t j;
 
     s->n = m;
     s->mean = s->min = s->max = NAN;
-    for (j = 0; j < COW_PCT_NLEVELS; j++)
+    for (j = 0; j < COW_PCT_NLEVELS; j++) {
         s->v[j] = NAN;
+        ps->dep[j].n_eff = NAN;
+    }
     for (j = 0; j < m; j++) {
+        sum += v[j];
         if (j == 0 || v[j] < s->min)
             s->min = v[j];
         if (j == 0 || v[j] > s->max)
             s->max = v[j];
     }
+    if (m > 0)
+        s->mean = sum / (double)m;
+}
+
+/* Requirement 6 */
+static int count_phases(const cow_phases *phases, cow_sample_loader load, void *ctx,
+                        cow_runstats *out, cow_err *e)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; i <= phases->n; i++) { /* the whole run first, then each phase */
+        const cow_phase *p = i > 0 ? &phases->v[i - 1] : NULL;
+        double *v = NULL;
+        size_t m = 0;
+        if ((rc = load(ctx, p ? p->t0_us : INT64_MIN, p ? p->t1_us : INT64_MAX, &v, &m,
+                       e)) != COW_OK)
+            return rc;
+        counts_only(v, m, p ? &out->ph[i - 1] : &out->all);
+        free(v);
+    }
+    return COW_OK;
 }
 
 int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
@@ -307,22 +337,13 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
     memset(out, 0, sizeof(*out));
     out->n = phases->n;
     out->ph = xcalloc(phases->n ? phases->n : 1, sizeof(cow_phase_stats));
+    if (o->phases_only)
+        return count_phases(phases, load, ctx, out, e);
     /* the whole run first, then one phase at a time */
-    if (o->phases_only) {
-        double *v = NULL;
-        size_t m = 0, j;
-        if ((rc = load(ctx, INT64_MIN, INT64_MAX, &v, &m, e)) != COW_OK)
-            return rc;
-        whole_extremes(v, m, &out->all.sum);
-        for (j = 0; j < COW_PCT_NLEVELS; j++)
-            out->all.dep[j].n_eff = NAN;
-        free(v);
-    } else {
-        if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
-            return rc;
-        rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->all, e);
-        group_free(&g);
-    }
+    if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
+        return rc;
+    rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->all, e);
+    group_free(&g);
     for (i = 0; rc == COW_OK && i < phases->n; i++) {
         const cow_phase *p = &phases->v[i];
         if ((rc = load_group(load, ctx, p->t0_us, p->t1_us, &g, e)) != COW_OK)

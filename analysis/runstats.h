@@ -33,10 +33,9 @@ typedef struct cow_runstats_opts {
     int method;          /* enum cow_pct_method */
     int resamples;       /* bootstrap R */
     uint64_t seed;       /* bootstrap seed */
-    int phases_only;     /* 1: the whole run is read for its n, min and max
-                            only (all.sum; the rest of all NaN / 0), not
-                            described: what a caller that prints no
-                            whole-run figures (the store keeps none) needs */
+    int phases_only;     /* 1: the run and each phase get n, mean, min and
+                            max only (quantiles and n_eff NaN, nothing
+                            compared): the phases a judgement reads */
 } cow_runstats_opts;
 
 typedef struct cow_phase_stats {

@@ -24,19 +24,42 @@ static cow_phase_row phase_row(size_t i, const cow_phase *p, const cow_phase_sta
     return pr;
 }
 
-void app_analysis_phases(const app_analysis *a, const cow_runstats_opts *o,
-                         cow_result_set *rs)
+/* a's phases as rows of rs, their strings owned by rs (pool). */
+static void phase_rows(const app_analysis *a, cow_result_set *rs)
 {
     size_t i;
 
     memset(rs, 0, sizeof(*rs));
-    rs->analysed = 1;
-    rs->seed = o->seed;
-    rs->resamples = o->resamples;
     rs->nph = a->ph.n;
     rs->ph = xcalloc(a->ph.n ? a->ph.n : 1, sizeof(*rs->ph));
-    for (i = 0; i < a->ph.n; i++)
+    rs->pool = xcalloc(2 * a->ph.n + 1, sizeof(char *));
+    for (i = 0; i < a->ph.n; i++) {
         rs->ph[i] = phase_row(i, &a->ph.v[i], &a->rs.ph[i]);
+        if (rs->ph[i].label)
+            rs->ph[i].label = rs->pool[rs->npool++] = xstrdup(rs->ph[i].label);
+        if (rs->ph[i].source)
+            rs->ph[i].source = rs->pool[rs->npool++] = xstrdup(rs->ph[i].source);
+    }
+}
+
+int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples *all,
+                      cow_result_set *rs, cow_err *e)
+{
+    cow_runstats_opts o = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 1};
+    app_analysis a;
+    int rc;
+
+    if ((rc = store_load_results(rd, r->id, rs, e)) != COW_OK || rs->analysed ||
+        all->n == 0)
+        return rc;
+    store_free_results(rs);
+    rc = app_analyze_compute_from(rd, r, &o, 0, all, &a, e);
+    if (rc == COW_OK)
+        phase_rows(&a, rs);
+    else if (rc == COW_ECLOCK) /* not analysed: no phases, as before */
+        rc = COW_OK;
+    app_analysis_release(&a);
+    return rc;
 }
 
 static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *p,

@@ -55,14 +55,18 @@ typedef struct app_run_samples {
 int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
                              const cow_runstats_opts *o, int by_send,
                              const app_run_samples *all, app_analysis *a, cow_err *e);
+
+/* The phases a judgement of run r reads (check.h), in rs (released with
+ * store_free_results): its stored analysis when it has one; else, when
+ * it has samples (all: the whole run), its phases made now with each
+ * one's n, mean, min and max (runstats phases_only, in-flight assignment),
+ * not stored, rs->analysed 0. A run whose log clock does not match its
+ * samples gets no phases (as app_analyze_all leaves it unanalysed). */
+int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples *all,
+                      cow_result_set *rs, cow_err *e);
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                        const app_analysis *a, cow_err *e);
 
-/* a's phases as store_load_results gives them once a is stored (rs->ph
- * and its strings borrow from a; store_free_results frees rs), with the
- * analysis's seed and R: what a judgement of a run reads (check.h). */
-void app_analysis_phases(const app_analysis *a, const cow_runstats_opts *o,
-                         cow_result_set *rs);
 
 /* Analyse every run of rows[0..n) that has samples (only_new: and no
  * stored analysis yet; ingest drops a run's analysis when a file lands in

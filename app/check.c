@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analyze.h"
 #include "boot.h"
 #include "facts.h"
 #include "fleet.h"
@@ -257,65 +258,50 @@ void app_check_clear(app_verdict out[TH_COUNT])
     }
 }
 
-static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *fp,
-                     const cow_result_set *rsp, const app_run_samples *all,
-                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e);
+static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
+                     const cow_result_set *rsp, const int64_t *ts, const double *lat,
+                     size_t n, const app_thresholds *t, app_verdict out[TH_COUNT],
+                     cow_err *e);
 
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f;
+    cow_run_row bare = *r;
     cow_result_set rs;
+    app_run_samples all = {NULL, NULL, 0};
+    int64_t *ts = NULL;
+    double *lat = NULL;
     int rc;
 
     app_check_clear(out);
     memset(&rs, 0, sizeof(rs));
-    /* facts first: facts_load analyses a run never analysed */
-    if ((rc = facts_load(st, r, &f, e)) == COW_OK &&
-        (rc = store_load_results(st, r->id, &rs, e)) == COW_OK)
-        rc = judge_run(st, r, &f, &rs, NULL, t, out, e);
+    /* Requirement 4: nothing analysed or stored here. facts_load would
+     * analyse (and store) a run with samples and no analysis; the facts a
+     * judgement reads (INFO, smaps, log events) do not depend on one */
+    bare.samples = 0;
+    if ((rc = facts_load(st, &bare, &f, e)) != COW_OK ||
+        (rc = store_load_samples(st, r->id, &ts, &lat, &all.n, e)) != COW_OK)
+        return rc;
+    all.t_us = ts;
+    all.lat_us = lat;
+    if ((rc = app_judged_phases(st, r, &all, &rs, e)) == COW_OK)
+        rc = judge_run(st, r, &f, &rs, ts, lat, all.n, t, out, e);
     store_free_results(&rs);
+    free(ts);
+    free(lat);
     return rc;
 }
 
-int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
-                     const app_run_samples *all, const app_thresholds *t,
-                     app_verdict out[TH_COUNT], cow_err *e)
+static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
+                     const cow_result_set *rsp, const int64_t *ts, const double *lat,
+                     size_t n, const app_thresholds *t, app_verdict out[TH_COUNT],
+                     cow_err *e)
 {
-    cow_run_facts f;
-    cow_run_row bare = *r;
-    int rc;
-
-    app_check_clear(out);
-    /* the analysis is given: facts_load must not make (and store) one,
-     * which it does for a run with samples and none stored; the facts a
-     * judgement reads (INFO, smaps, log events) do not depend on it */
-    bare.samples = 0;
-    if ((rc = facts_load(st, &bare, &f, e)) != COW_OK)
-        return rc;
-    return judge_run(st, r, &f, rs, all, t, out, e);
-}
-
-static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *fp,
-                     const cow_result_set *rsp, const app_run_samples *all,
-                     const app_thresholds *t, app_verdict out[TH_COUNT], cow_err *e)
-{
-    cow_run_facts f = *fp;
     cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 0};
-    int64_t *own_t = NULL;
-    double *own_lat = NULL;
-    const int64_t *ts;
-    const double *lat;
-    size_t n = 0;
-    int rc;
+    int rc = COW_OK;
     double v;
 
-    if (all == NULL &&
-        (rc = store_load_samples(st, r->id, &own_t, &own_lat, &n, e)) != COW_OK)
-        return rc;
-    ts = all ? all->t_us : own_t;
-    lat = all ? all->lat_us : own_lat;
-    n = all ? all->n : n;
     if (rsp->analysed) {
         ro.seed = rsp->seed;
         ro.resamples = rsp->resamples;
@@ -332,20 +318,20 @@ static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f
     if (rc == COW_OK && n == 0 && (t->set[TH_P99] || t->set[TH_P999]))
         rc = reported_limits(st, r, t, out, e);
     v = NAN;
-    if (f.used_memory.known && f.used_memory.num > 0) {
-        if (f.rdb_last_cow_size.known && f.rdb_last_cow_size.num >= 0)
-            v = f.rdb_last_cow_size.num / f.used_memory.num;
-        else if (f.cow_mb.known)
-            v = f.cow_mb.num * 1048576 / f.used_memory.num;
+    if (f->used_memory.known && f->used_memory.num > 0) {
+        if (f->rdb_last_cow_size.known && f->rdb_last_cow_size.num >= 0)
+            v = f->rdb_last_cow_size.num / f->used_memory.num;
+        else if (f->cow_mb.known)
+            v = f->cow_mb.num * 1048576 / f->used_memory.num;
     }
     judge(&out[TH_COW], t, TH_COW, v, "no COW size or used_memory captured");
-    v = f.latest_fork_usec.known ? f.latest_fork_usec.num / 1000 : NAN;
+    v = f->latest_fork_usec.known ? f->latest_fork_usec.num / 1000 : NAN;
     judge(&out[TH_FORK], t, TH_FORK, v, "no latest_fork_usec captured");
-    if (f.anon_huge.known) {
-        out[TH_THP].value = f.anon_huge.num;
-        out[TH_THP].state = t->v[TH_THP] != 0 && f.anon_huge.num > 0;
+    if (f->anon_huge.known) {
+        out[TH_THP].value = f->anon_huge.num;
+        out[TH_THP].state = t->v[TH_THP] != 0 && f->anon_huge.num > 0;
         snprintf(out[TH_THP].note, sizeof(out[TH_THP].note), "AnonHugePages %.0f bytes",
-                 f.anon_huge.num);
+                 f->anon_huge.num);
     } else if (t->v[TH_THP] != 0) {
         app_check_missing(&out[TH_THP], t, TH_THP, "no smaps captured");
     } else {
@@ -354,8 +340,6 @@ static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f
     }
     out[TH_MIN_N].value = (double)n;
     out[TH_MIN_N].state = (double)n < t->v[TH_MIN_N];
-    free(own_t);
-    free(own_lat);
     return rc;
 }
 

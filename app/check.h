@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 
-#include "analyze.h"
 #include "err.h"
 #include "store.h"
 #include "triage.h"
@@ -48,27 +47,21 @@ typedef struct app_prejudged {
     int64_t *order;               /* app_prejudged_index: (run, i) by run */
 } app_prejudged;
 
-/* Evaluate run r (analysing it first when it never was) against every
- * limit; out[k] is filled for every k, set or not. A limit with a p-value
+/* Evaluate run r against every limit, on its stored analysis's phases or,
+ * without one, on phases made for it and not stored (app_judged_phases):
+ * it only reads, so any connection will do. out[k] is filled for every k,
+ * set or not. A limit with a p-value
  * is left APP_PASS until app_check_correct() decides it. A set limit
  * whose data are missing fails ("no samples: cannot judge max_p99_ms")
  * unless it says "missing": "pass". */
 int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e);
-/* The same with r's analysis results given (as store_load_results gives
- * them, or app_analysis_phases of an analysis not stored yet) and its
- * samples (store_load_samples's; NULL: loaded here). */
-int app_check_run_rs(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
-                     const app_run_samples *all, const app_thresholds *t,
-                     app_verdict out[TH_COUNT], cow_err *e);
 
 /* app_check_run for every run of rows[0..n) on jobs worker threads (0:
- * one per core), each with its own connection: first the runs never
- * analysed are analysed (app_analyze_all, stored in run order by this
- * thread), then every run is judged (a run in pre: its verdict copied,
- * pre may be NULL); v[i] is rows[i]'s, the same for
- * every jobs. On failure *ndone is the number of runs (in order) judged
- * before the first that failed. */
+ * one per core), each with its own connection (a run in pre: its verdict
+ * copied; pre may be NULL); v[i] is rows[i]'s, the same for every jobs.
+ * On failure *ndone is the number of runs (in order) judged before the
+ * first that failed. */
 int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_thresholds *t,
                    int jobs, const app_prejudged *pre, app_verdict (*v)[TH_COUNT],
                    size_t *ndone, cow_err *e);

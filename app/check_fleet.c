@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "analyze.h"
 #include "boot.h"
 #include "fleet.h"
 #include "mem.h"
@@ -161,12 +162,18 @@ static int judge_host(cow_store *st, const cow_run_row *rows, const app_threshol
     for (i = 0; i < h->nruns && rc == COW_OK; i++) {
         const cow_run_row *r = &rows[h->runs[i]];
         cow_result_set rs;
+        app_run_samples whole = {NULL, NULL, 0};
         int64_t *ts = NULL;
         double *lat = NULL;
         size_t n = 0;
         memset(&rs, 0, sizeof(rs));
-        if ((rc = store_load_results(st, r->id, &rs, e)) == COW_OK &&
-            (rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) == COW_OK) {
+        if ((rc = store_load_samples(st, r->id, &ts, &lat, &n, e)) == COW_OK) {
+            whole.t_us = ts;
+            whole.lat_us = lat;
+            whole.n = n;
+            rc = app_judged_phases(st, r, &whole, &rs, e); /* as app_check_run */
+        }
+        if (rc == COW_OK) {
             if (i == 0 && rs.analysed) { /* the first run's bootstrap settings */
                 qo.seed = rs.seed;
                 qo.resamples = rs.resamples;

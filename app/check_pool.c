@@ -1,5 +1,5 @@
 /* check_pool.c -- the gate's per-run work on worker threads (check.h):
- * the analysis of the runs never analysed, then each run's evaluation. */
+ * each run's evaluation, which only reads. */
 #include "check.h"
 
 #include <string.h>
@@ -57,10 +57,6 @@ int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_t
         *ndone = n;
         return COW_OK;
     }
-    /* the runs' analyses first, stored by this thread in run order: the
-     * evaluation below then only reads */
-    if ((rc = app_analyze_all(st, rows, n, 1, 1, COW_BOOT_RESAMPLES, jobs, e)) != COW_OK)
-        return rc;
     rc = app_pool_run(st, n, jobs, check_work, check_done, &j, e);
     *ndone = j.ndone;
     return rc;

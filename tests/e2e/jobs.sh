@@ -45,9 +45,9 @@ check "--jobs 0 explained" has "--jobs: '0' is out of range (expected 1 to 64)" 
 "$COW" check --jobs 1 --db "$WORK/c1.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
     "$SAMPLES/fleet" > "$WORK/c1" 2>&1
 check "check --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/c1" "$WORK/c2"
-# the runs are analysed on worker threads and stored by one writer, in run
-# order: the database (analyses' and checks' clock stamps aside) and --json are the
-# same for every N, and so is what a second check reads back
+# the runs are judged on worker threads and the checks stored by one
+# writer, in run order: the database (checks' clock stamps aside) and --json
+# are the same for every N, and so is what a second check says
 for n in 1 2; do
     rm -f "$WORK/a$n.db"*
     "$COW" ingest -q --db "$WORK/a$n.db" "$SAMPLES/fleet" > /dev/null 2>&1
@@ -61,8 +61,17 @@ done
 check "check --json: some runs judged" test "$(grep -c '"run":' "$WORK/cj1")" -ge 5
 check "check --jobs 2 --json is --jobs 1's" cmp -s "$WORK/cj1" "$WORK/cj2"
 check "check --jobs 2 stores what --jobs 1 stores" cmp -s "$WORK/ad1" "$WORK/ad2"
-check "analyses stored" test "$(grep -c 'INSERT INTO deltas' "$WORK/ad1")" -gt 10
-check "a second check (stored analyses reused) says the same" cmp -s "$WORK/cj1" "$WORK/cjj1"
+check "check stores no analysis (analyze and report do)" \
+    test "$(grep -c 'INSERT INTO deltas' "$WORK/ad1")" = 0
+check "a second check says the same" cmp -s "$WORK/cj1" "$WORK/cjj1"
+# a run analysed first is judged on its stored phases and settings; with
+# the default settings, the verdicts are those of a check that made its
+# phases itself
+"$COW" analyze --db "$WORK/a1.db" > /dev/null 2>&1
+check "analysed" test "$(sqlite3 "$WORK/a1.db" "SELECT count(*) FROM deltas")" -gt 10
+"$COW" check --json --db "$WORK/a1.db" \
+    --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cja" 2> /dev/null
+check "check after analyze (stored phases) says what check alone says" cmp -s "$WORK/cj1" "$WORK/cja"
 # check of capture folders analyses and judges each run as it lands, on
 # worker threads beside the ingest: the database and --json are those of an
 # ingest followed by a check, for every N

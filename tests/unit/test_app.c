@@ -1048,7 +1048,15 @@ static void check_fleet_should_judge_hosts_and_store_the_checks(void)
     CHECK_INT(fc.m, 2);   /* the saving runs x 1 latency limit (steady has no window) */
     CHECK_INT(fc.mh, 1);  /* 1 host x 1 latency limit */
     CHECK_INT(fc.hv[0][TH_MIN_N].value, rows[0].samples + rows[1].samples + rows[2].samples);
-    /* the pooled windows: every window sample once (no overlap here) */
+    /* check makes no analysis and stores none */
+    for (i = 0; i < n; i++) {
+        int done = 1;
+        CHECK_INT(store_analysed(st, rows[i].id, &done, &e), COW_OK);
+        CHECK_INT(done, 0);
+    }
+    /* the pooled windows: every window sample once (no overlap here), the
+     * windows check made for itself being those a full analysis makes */
+    CHECK_INT(app_analyze_all(st, rows, n, 1, 1, 199, 1, &e), COW_OK);
     for (i = 0; i < n; i++) {
         cow_result_set rs;
         CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);
