@@ -2,10 +2,11 @@
 # fleet.sh [RUNS=500] [SAMPLES=20000] -- a fleet batch: RUNS runs (one host
 # each) of SAMPLES latency samples, each with a server log (one BGSAVE in
 # the middle) and an INFO series (10 dumps). Times, side by side: ingest of
-# the tree with --jobs 1 and --jobs 2 (alternating, median of REPS=3),
-# check end to end (ingest + analysis + gate) of the same tree, peak RSS
-# of each at RUNS/5 and at RUNS runs, check --jobs 1 and a second check
-# over the same database (nothing to ingest, analyses reused), export of the results
+# the tree with --jobs 1 and --jobs 2 and check --jobs 2 end to end (ingest
+# + gate) into a fresh database, alternating, median of REPS=3; peak RSS of
+# each at RUNS/5 and at RUNS runs; check --jobs 1 and a second check over
+# the same database (nothing to ingest); analyze --jobs 2 of the checked
+# database (check stores no analysis) and the export of its results
 # (--jsonl; and --clickhouse when clickhouse-server is installed: a local
 # one is started for the measurement). Generated data stays in a temporary
 # folder (BENCH_WORK to choose it), removed at the end unless KEEP=1.
@@ -87,24 +88,31 @@ REPS=${REPS:-3}
 for tree in small big; do
     n=$([ $tree = small ] && echo "$small" || echo "$RUNS")
     j1=() j2=() ck=() rss1=0 rss2=0 rssc=0
-    for r in $(seq "$REPS"); do  # alternating, as bench/ingest.sh does
+    # alternating, as bench/ingest.sh does: ingest --jobs 1, --jobs 2, and
+    # check --jobs 2 of the tree into a fresh database (ingest + gate)
+    for r in $(seq "$REPS"); do
         read -r t k <<< "$(ingest_once "$WORK/$tree" 1)"; j1+=("$t"); rss1=$k
         read -r t k <<< "$(ingest_once "$WORK/$tree" 2)"; j2+=("$t"); rss2=$k
+        read -r t k <<< "$(check_once "$WORK/$tree" 2)"; ck+=("$t"); rssc=$k
     done
-    # check of the tree into a fresh database, --jobs 1 then --jobs 2 (the
-    # one kept), then again over the same database: every file is already
-    # there and every run's stored analysis is reused
+    # check --jobs 1 into a fresh database; then --jobs 2 again over that
+    # database (every file already there: hashing and the gate)
     read -r c1 k1 <<< "$(check_once "$WORK/$tree" 1)"
-    read -r t k <<< "$(check_once "$WORK/$tree" 2)"; ck+=("$t"); rssc=$k
     read -r ca ka <<< "$(check_once "$WORK/$tree" 2 again)"
     m1=$(printf '%s\n' "${j1[@]}" | median) m2=$(printf '%s\n' "${j2[@]}" | median)
+    mc=$(printf '%s\n' "${ck[@]}" | median)
     printf '%4d runs: ingest --jobs 1 %.2f s (peak RSS %d MiB), --jobs 2 %.2f s (%d MiB): %.2fx; check --jobs 2 %.2f s (%d MiB): %.2fx the --jobs 2 ingest; check --jobs 1 %.2f s (%d MiB); check again %.2f s (%d MiB)\n' \
         "$n" "$m1" "$(rss_mib "$rss1")" "$m2" "$(rss_mib "$rss2")" "$(echo "$m1 / $m2" | bc -l)" \
-        "${ck[0]}" "$(rss_mib "$rssc")" "$(echo "${ck[0]} / $m2" | bc -l)" \
+        "$mc" "$(rss_mib "$rssc")" "$(echo "$mc / $m2" | bc -l)" \
         "$c1" "$(rss_mib "$k1")" "$ca" "$(rss_mib "$ka")"
 done
 
-# export of the checked (analysed) database's results
+# the full analysis of every run (check stores none), then the export of
+# the results
+t0=$(now)
+k=$( { /usr/bin/time -f %M "$COW" analyze --jobs 2 --db "$WORK/c.db" > /dev/null || true; } 2>&1 | tail -1)
+t1=$(now)
+printf 'analyze --jobs 2 of %d runs: %.2f s (peak RSS %d MiB)\n' "$RUNS" "$(secs "$t0" "$t1")" "$(rss_mib "$k")"
 t0=$(now)
 "$COW" export -q --db "$WORK/c.db" --jsonl "$WORK/jsonl" > "$WORK/x.jsonl"
 t1=$(now)
