@@ -57,11 +57,13 @@ int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
                              const app_run_samples *all, app_analysis *a, cow_err *e);
 
 /* The phases a judgement of run r reads (check.h), in rs (released with
- * store_free_results): its stored analysis when it has one; else, when
- * it has samples (all: the whole run), its phases made now with each
- * one's n, mean, min and max (runstats phases_only, in-flight assignment),
- * not stored, rs->analysed 0. A run whose log clock does not match its
- * samples gets no phases (as app_analyze_all leaves it unanalysed). */
+ * store_free_results): when it has samples (all: the whole run), its
+ * phases made now as a default analysis makes them (in-flight assignment)
+ * with each one's n, mean, min and max (runstats phases_only), whatever
+ * analysis is stored (an `analyze --assign send` or another seed must not
+ * change a verdict), not stored, rs->analysed 0. A run whose log clock
+ * does not match its samples gets no phases (analyze leaves it
+ * unanalysed). */
 int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples *all,
                       cow_result_set *rs, cow_err *e);
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,

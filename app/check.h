@@ -47,9 +47,10 @@ typedef struct app_prejudged {
     int64_t *order;               /* app_prejudged_index: (run, i) by run */
 } app_prejudged;
 
-/* Evaluate run r against every limit, on its stored analysis's phases or,
- * without one, on phases made for it and not stored (app_judged_phases):
- * it only reads, so any connection will do. out[k] is filled for every k,
+/* Evaluate run r against every limit, on phases made for it and not
+ * stored (app_judged_phases; a stored analysis is not read, so the
+ * verdict depends on the run's input and t alone): it only reads, so any
+ * connection will do. out[k] is filled for every k,
  * set or not. A limit with a p-value
  * is left APP_PASS until app_check_correct() decides it. A set limit
  * whose data are missing fails ("no samples: cannot judge max_p99_ms")

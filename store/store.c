@@ -607,6 +607,8 @@ void store_close(cow_store *st)
         return;
     for (i = 0; i < SQL_COUNT; i++)
         sqlite3_finalize(st->stmt[i]);
+    for (i = 0; i < (size_t)st->nadhoc; i++)
+        sqlite3_finalize(st->adhoc[i]);
     for (i = 0; i < st->nops; i++)
         free(st->ops[i].copy);
     free(st->ops);

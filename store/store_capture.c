@@ -49,7 +49,7 @@ static int pairs_save(cow_store *st, int64_t run, int64_t file, cow_clock_pair *
                  col_text(q, 2), (long long)sqlite3_column_int64(q, 1));
         add_pair(v, n, cap, d, 2.0, what);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading save pairs");
 }
 
@@ -83,7 +83,7 @@ static int pairs_start(cow_store *st, int64_t run, int64_t file, cow_clock_pair 
                  (long long)sqlite3_column_int64(q, 1));
         add_pair(v, n, cap, d, 3.0, what);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading start pairs");
 }
 
@@ -105,7 +105,7 @@ static int pairs_signal(cow_store *st, int64_t file, cow_clock_pair **v, size_t 
                  col_text(q, 2), (long long)sqlite3_column_int64(q, 1));
         add_pair(v, n, cap, sqlite3_column_double(q, 0), 0.5, what);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading signal pairs");
 }
 
@@ -139,7 +139,7 @@ static int collect_i64(cow_store *st, sqlite3_stmt *q, int64_t **v, size_t *n,
         *v = xgrow(*v, sizeof(int64_t), *n + 1, &cap);
         (*v)[(*n)++] = sqlite3_column_int64(q, 0);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, what);
 }
 
@@ -173,7 +173,7 @@ int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e)
     sqlite3_bind_int64(q, 1, file);
     sqlite3_bind_int64(q, 2, off_us);
     rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "shifting log events");
 }
 
@@ -192,7 +192,7 @@ int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decide
         sqlite3_bind_int64(q, 4, off_s);
     bind_text(q, 5, evidence);
     rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "recording the log's clock");
 }
 
@@ -221,7 +221,7 @@ int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
         r->off_s = (long)sqlite3_column_int64(q, 3);
         snprintf(r->evidence, sizeof(r->evidence), "%s", col_text(q, 4));
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE) {
         free(*v);
         *v = NULL;
@@ -279,7 +279,7 @@ int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
         r->t1_us = sqlite3_column_int64(q, 4);
         r->n = sqlite3_column_int64(q, 5);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE) {
         free(*v);
         *v = NULL;
@@ -307,7 +307,7 @@ int store_sample_files(cow_store *st, int64_t run, char *first, char *last,
         rc = sqlite3_step(q);
         if (rc == SQLITE_ROW)
             snprintf(end == 0 ? first : last, cap, "%s", col_text(q, 0));
-        sqlite3_finalize(q);
+        unprep(st, q);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             return sql_fail(st, e, "reading the samples' files");
     }
@@ -334,7 +334,7 @@ int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e)
         snprintf(k->kind, sizeof(k->kind), "%s", col_text(q, 0));
         k->count = sqlite3_column_int64(q, 1);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE)
         goto fail;
     if ((rc = prep(st, "SELECT (SELECT count(*) FROM (SELECT DISTINCT file, dump"
@@ -350,7 +350,7 @@ int store_run_extras(cow_store *st, int64_t run, cow_run_extras *x, cow_err *e)
         x->smaps_snapshots = sqlite3_column_int64(q, 1);
         rc = SQLITE_DONE;
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE)
         goto fail;
     return COW_OK;
@@ -398,7 +398,7 @@ int store_list_rejects(cow_store *st, const char *label, const char *file,
         r.refused = sqlite3_column_int(q, 5);
         stop = cb(ctx, &r);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return stop || rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading rejects");
 }
 
@@ -411,7 +411,7 @@ int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_
     bind_text(q, 1, label);
     bind_text(q, 2, path);
     rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a refusal");
 }
 
@@ -441,7 +441,7 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
         snprintf(sha, 65, "%s", col_text(q, 1));
         rc = SQLITE_DONE;
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a file by name");
 }
 
@@ -470,7 +470,7 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
         *replaced = sqlite3_column_int(q, 1);
         rc = SQLITE_DONE;
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
 }
 
@@ -484,7 +484,7 @@ int store_file_replaced(cow_store *st, int64_t file, cow_err *e)
         return rc;
     sqlite3_bind_int64(q, 1, file);
     rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "keeping a replaced file's digest");
 }
 
@@ -504,7 +504,7 @@ int store_file_delete(cow_store *st, int64_t file, cow_err *e)
             return rc;
         sqlite3_bind_int64(q, 1, file);
         rc = sqlite3_step(q);
-        sqlite3_finalize(q);
+        unprep(st, q);
         if (rc != SQLITE_DONE)
             return sql_fail(st, e, "removing a file's rows");
     }
@@ -512,7 +512,7 @@ int store_file_delete(cow_store *st, int64_t file, cow_err *e)
         return rc;
     sqlite3_bind_int64(q, 1, file);
     rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "removing a file");
 }
 
@@ -533,7 +533,7 @@ int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
         snprintf(host, hcap, "%s", col_text(q, 1));
         rc = SQLITE_DONE;
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
 }
 
@@ -550,6 +550,6 @@ int store_run_label(cow_store *st, int64_t run, char **label, cow_err *e)
         *label = xstrdup(col_text(q, 0));
         rc = SQLITE_DONE;
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking up a run");
 }

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -101,9 +102,15 @@ typedef struct opcache {
     int64_t id;         /* ops.id */
 } opcache;
 
+/* Ad-hoc statements kept prepared (prep / unprep): at most this many. */
+#define STORE_ADHOC 64
+
 struct cow_store {
     sqlite3 *db;                 /* the connection */
     sqlite3_stmt *stmt[SQL_COUNT]; /* prepared statements */
+    sqlite3_stmt *adhoc[STORE_ADHOC]; /* prep's, by their SQL text */
+    int adhoc_busy[STORE_ADHOC]; /* handed out and not given back yet */
+    int nadhoc;
     opcache *ops;                /* op name -> id, small */
     size_t nops, capops;
     int64_t seq_file;            /* file whose samples are being numbered */
@@ -183,12 +190,46 @@ static inline char *col_dup(sqlite3_stmt *q, int i)
     return s ? xstrdup((const char *)s) : NULL;
 }
 
-/* Ad-hoc statements (run once per file or per run), prepared per call. */
+/* Ad-hoc statements (run once per file or per run): prepared on first use
+ * and kept by their SQL text (ingest runs the same ones for every file:
+ * parsing them again was a few per cent of its writer's time); given back
+ * with unprep, never sqlite3_finalize. A statement still handed out is
+ * not handed out again (a nested use gets one of its own). */
 static inline int prep(cow_store *st, const char *sql, sqlite3_stmt **q, cow_err *e)
 {
+    int i;
+
+    for (i = 0; i < st->nadhoc; i++)
+        if (!st->adhoc_busy[i] && strcmp(sqlite3_sql(st->adhoc[i]), sql) == 0) {
+            st->adhoc_busy[i] = 1;
+            *q = st->adhoc[i];
+            return COW_OK;
+        }
     if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
         return sql_fail(st, e, "preparing a query");
+    if (st->nadhoc < STORE_ADHOC) {
+        st->adhoc_busy[st->nadhoc] = 1;
+        st->adhoc[st->nadhoc++] = *q;
+    }
     return COW_OK;
+}
+
+/* Give back what prep handed out (NULL is allowed): reset and kept, or
+ * finalized when the cache was full. */
+static inline void unprep(cow_store *st, sqlite3_stmt *q)
+{
+    int i;
+
+    if (q == NULL)
+        return;
+    for (i = 0; i < st->nadhoc; i++)
+        if (st->adhoc[i] == q) {
+            sqlite3_reset(q);
+            sqlite3_clear_bindings(q);
+            st->adhoc_busy[i] = 0;
+            return;
+        }
+    sqlite3_finalize(q);
 }
 
 

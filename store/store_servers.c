@@ -49,7 +49,7 @@ static int load_files(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf,
         snprintf(x->parser, sizeof(x->parser), "%s", col_text(q, 2));
         x->proc_stats = sqlite3_column_int(q, 3);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading the run's files");
 }
 
@@ -90,7 +90,7 @@ int store_server_inputs(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf
         snprintf(x->version, sizeof(x->version), "%s", col_text(q, 5));
         x->dumps = sqlite3_column_int64(q, 6);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE)
         goto sql;
     /* CONFIG GET output and redis.conf: the port */
@@ -102,7 +102,7 @@ int store_server_inputs(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf
     while ((rc = sqlite3_step(q)) == SQLITE_ROW)
         obs_add(o, no, &cap, sqlite3_column_int64(q, 0), COW_OBS_CONFIG)->port =
             sqlite3_column_int64(q, 1);
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE)
         goto sql;
     /* logs: each process that wrote lines */
@@ -121,7 +121,7 @@ int store_server_inputs(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf
         x->port = col_i64(q, 6);
         snprintf(x->version, sizeof(x->version), "%s", col_text(q, 7));
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != SQLITE_DONE)
         goto sql;
     return COW_OK;
@@ -144,7 +144,7 @@ static int run_stmt(cow_store *st, const char *sql, int64_t run, cow_err *e)
         return rc;
     sqlite3_bind_int64(q, 1, run);
     rc = sqlite3_step(q);
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "replacing the run's servers");
 }
 
@@ -174,7 +174,7 @@ int store_put_servers(cow_store *st, int64_t run, const cow_server_row *v, size_
         bind_text(q, 8, v[i].how);
         rc = step_done(st, q, e, "adding a server");
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc != COW_OK)
         return rc;
     if ((rc = prep(st, "INSERT INTO server_files(run, file, server, pid, how)"
@@ -188,7 +188,7 @@ int store_put_servers(cow_store *st, int64_t run, const cow_server_row *v, size_
         bind_text(q, 5, l[i].how);
         rc = step_done(st, q, e, "linking a file to its server");
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     return rc;
 }
 
@@ -222,7 +222,7 @@ int store_run_servers(cow_store *st, int64_t run, cow_server_row **v, size_t *n,
         snprintf(s->how, sizeof(s->how), "%s", col_text(q, 6));
         s->files = sqlite3_column_int64(q, 7);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc == SQLITE_DONE)
         return COW_OK;
     free(*v);
@@ -256,7 +256,7 @@ int store_server_files(cow_store *st, int64_t run, char ***paths, int **server,
         (*paths)[*n] = xstrdup(col_text(q, 0));
         (*server)[(*n)++] = sqlite3_column_int(q, 1);
     }
-    sqlite3_finalize(q);
+    unprep(st, q);
     if (rc == SQLITE_DONE)
         return COW_OK;
     for (i = 0; i < *n; i++)

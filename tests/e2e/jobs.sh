@@ -64,14 +64,20 @@ check "check --jobs 2 stores what --jobs 1 stores" cmp -s "$WORK/ad1" "$WORK/ad2
 check "check stores no analysis (analyze and report do)" \
     test "$(grep -c 'INSERT INTO deltas' "$WORK/ad1")" = 0
 check "a second check says the same" cmp -s "$WORK/cj1" "$WORK/cjj1"
-# a run analysed first is judged on its stored phases and settings; with
-# the default settings, the verdicts are those of a check that made its
-# phases itself
+# a stored analysis does not change a verdict, whatever its settings: the
+# default one, or one by send time with another seed and fewer resamples
 "$COW" analyze --db "$WORK/a1.db" > /dev/null 2>&1
 check "analysed" test "$(sqlite3 "$WORK/a1.db" "SELECT count(*) FROM deltas")" -gt 10
 "$COW" check --json --db "$WORK/a1.db" \
     --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cja" 2> /dev/null
-check "check after analyze (stored phases) says what check alone says" cmp -s "$WORK/cj1" "$WORK/cja"
+check "check after analyze says what check alone says" cmp -s "$WORK/cj1" "$WORK/cja"
+"$COW" analyze --assign send --seed 7 --resamples 199 --db "$WORK/a1.db" > /dev/null 2>&1
+check "analysed by send time, seed 7" \
+    test "$(sqlite3 "$WORK/a1.db" "SELECT min(seed) FROM analyses")" = 7
+"$COW" check --json --db "$WORK/a1.db" \
+    --thresholds "$SAMPLES/fleet/thresholds.json" > "$WORK/cjs" 2> /dev/null
+check "check after analyze --assign send --seed 7 says what check alone says" \
+    cmp -s "$WORK/cj1" "$WORK/cjs"
 # check of capture folders analyses and judges each run as it lands, on
 # worker threads beside the ingest: the database and --json are those of an
 # ingest followed by a check, for every N
