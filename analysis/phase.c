@@ -28,6 +28,7 @@
  *     rdb_bgsave_in_progress flag during it adds no BGSAVE window. */
 #include "phase.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,27 +341,37 @@ static int overlaps(int64_t t, double lat, int64_t t0, int64_t t1)
     return t < t1 && (t >= t0 || (double)(t0 - t) < lat);
 }
 
+int phase_holds(const cow_phases *ph, size_t i, int64_t t, double lat)
+{
+    const cow_phase *p = &ph->v[i];
+    size_t j;
+
+    if (phase_is_window(p->kind))
+        return overlaps(t, lat, p->t0_us, p->t1_us);
+    if (!(t >= p->t0_us && t < p->t1_us))
+        return 0;
+    for (j = 0; j < ph->n; j++)
+        if (phase_is_window(ph->v[j].kind) &&
+            overlaps(t, lat, ph->v[j].t0_us, ph->v[j].t1_us))
+            return 0;
+    return 1;
+}
+
+int64_t phase_first_send(const cow_phase *p, double max_lat)
+{
+    if (phase_is_window(p->kind) && max_lat > 0)
+        return p->t0_us - (int64_t)ceil(max_lat) - 1;
+    return p->t0_us;
+}
+
 size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
                             double *lat, size_t n)
 {
-    const cow_phase *p = &ph->v[i];
-    int window = phase_is_window(p->kind);
-    size_t k, j, m = 0;
+    size_t k, m = 0;
 
-    for (k = 0; k < n; k++) {
-        int keep;
-        if (window) {
-            keep = overlaps(t[k], lat[k], p->t0_us, p->t1_us);
-        } else {
-            keep = t[k] >= p->t0_us && t[k] < p->t1_us;
-            for (j = 0; keep && j < ph->n; j++)
-                if (phase_is_window(ph->v[j].kind) &&
-                    overlaps(t[k], lat[k], ph->v[j].t0_us, ph->v[j].t1_us))
-                    keep = 0;
-        }
-        if (keep)
+    for (k = 0; k < n; k++)
+        if (phase_holds(ph, i, t[k], lat[k]))
             lat[m++] = lat[k];
-    }
     return m;
 }
 

@@ -96,6 +96,12 @@ size_t phase_primary_events(const cow_event *ev, size_t n, cow_event *out,
  * [t0 - longest latency, t1) so that none in flight is missed. */
 size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
                             double *lat, size_t n);
+/* 1 when the sample sent at t that took lat belongs to phase i by that
+ * rule (phase_keep_in_flight keeps exactly these). */
+int phase_holds(const cow_phases *ph, size_t i, int64_t t, double lat);
+/* The earliest send time a sample of phase p can have: t0 less the run's
+ * longest latency (and 1 us) for a window, t0 otherwise. */
+int64_t phase_first_send(const cow_phase *p, double max_lat);
 /* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
  * "forkless", "between", "after" */
 const char *phase_kind_name(int kind);

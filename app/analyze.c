@@ -202,8 +202,7 @@ static int load_from_memory(store_loader *l, int64_t t0, int64_t t1, double **v,
         cut(l->all, t0, t1, v, NULL, n);
         return COW_OK;
     }
-    if (phase_is_window(l->ph->v[i].kind) && l->max_lat > 0)
-        from = t0 - (int64_t)ceil(l->max_lat) - 1;
+    from = phase_first_send(&l->ph->v[i], l->max_lat);
     cut(l->all, from, t1, v, &t, n);
     *n = phase_keep_in_flight(l->ph, i, t, *v, *n);
     return COW_OK;
@@ -232,8 +231,7 @@ static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t
             break;
     if (i == l->ph->n) /* not a phase: by send time */
         return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
-    if (phase_is_window(l->ph->v[i].kind) && l->max_lat > 0)
-        from = t0 - (int64_t)ceil(l->max_lat) - 1;
+    from = phase_first_send(&l->ph->v[i], l->max_lat);
     if ((rc = store_load_range(l->st, l->run, from, t1, v, &t, n, e)) != COW_OK)
         return rc;
     *n = phase_keep_in_flight(l->ph, i, t, *v, *n);

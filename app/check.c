@@ -9,7 +9,9 @@
  *     fleet_quantile_p().
  *  2. The fleet's correction (Holm, or BH with --fdr) runs over every run
  *     x latency limit: app_check_correct().
- *  3. Missing data fail closed unless the limit says "missing": "pass". */
+ *  3. Missing data fail closed unless the limit says "missing": "pass".
+ *  4. A window and the baseline hold the samples analyze gives them (in
+ *     flight: phase_holds, phase.h), not those sent in their span. */
 #include "check.h"
 #include "reported.h"
 
@@ -133,16 +135,54 @@ static cow_group slice(const int64_t *ts, const double *lat, size_t n, int64_t t
     return g;
 }
 
-/* A lift limit over every window of the run compared with its baseline:
- * the window with the smallest p-value of "lift above the limit" speaks
- * for the run (not the one that happened to be lifted first). */
+double app_longest(const double *lat, size_t n)
+{
+    double m = 0.0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (lat[i] > m)
+            m = lat[i];
+    return m;
+}
+
+cow_group app_phase_group(const cow_phases *ph, size_t i, const int64_t *ts,
+                          const double *lat, size_t n, double longest, double **time,
+                          double **sorted)
+{
+    const cow_phase *p = &ph->v[i];
+    size_t a = runstats_lower_bound(ts, n, phase_first_send(p, longest));
+    size_t b = runstats_lower_bound(ts, n, p->t1_us), j, m = 0;
+    cow_group g;
+
+    if (b < a)
+        b = a;
+    *time = xmalloc((b > a ? b - a : 1) * sizeof(double));
+    for (j = a; j < b; j++)
+        if (phase_holds(ph, i, ts[j], lat[j]))
+            (*time)[m++] = lat[j];
+    *sorted = xmalloc((m ? m : 1) * sizeof(double));
+    if (m > 0)
+        memcpy(*sorted, *time, m * sizeof(double));
+    runstats_sort(*sorted, m);
+    g.time = *time;
+    g.sorted = *sorted;
+    g.n = m;
+    return g;
+}
+
+/* A lift limit over every window of the run compared with its baseline
+ * (Requirement 4: their samples as analyze assigns them): the window
+ * with the smallest p-value of "lift above the limit" speaks for the run
+ * (not the one that happened to be lifted first). */
 static int lift_check(const cow_result_set *rs, const int64_t *ts, const double *lat,
                       size_t n, double q, const app_thresholds *t, int k,
                       const cow_runstats_opts *ro, app_verdict *x, cow_err *e)
 {
     const cow_phase_row *base = NULL;
+    cow_phases ph = {facts_phases(rs), rs->nph, rs->nph};
     cow_group gb = {NULL, NULL, 0};
-    double *gb_own = NULL, best_p = INFINITY, best_d = -INFINITY;
+    double *gb_time = NULL, *gb_own = NULL, best_p = INFINITY, best_d = -INFINITY;
+    double longest = app_longest(lat, n);
     size_t i;
     int rc = COW_OK, found = 0;
 
@@ -150,16 +190,17 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
         if (phase_kind_from_name(rs->ph[i].kind) == COW_PHASE_BASELINE && rs->ph[i].n > 0)
             base = &rs->ph[i];
     if (base != NULL)
-        gb = slice(ts, lat, n, base->t0_us, base->t1_us, &gb_own);
+        gb = app_phase_group(&ph, (size_t)(base - rs->ph), ts, lat, n, longest, &gb_time,
+                             &gb_own);
     for (i = 0; base != NULL && i < rs->nph && rc == COW_OK; i++) {
         const cow_phase_row *p = &rs->ph[i];
         cow_qcmp_opts qo = {ro->resamples, ro->seed + (uint64_t)i, COW_PCT_LINEAR};
         cow_group gw;
-        double *gw_own;
+        double *gw_time, *gw_own;
         cow_qcmp c;
         if (!phase_is_window(phase_kind_from_name(p->kind)) || p->n == 0)
             continue;
-        gw = slice(ts, lat, n, p->t0_us, p->t1_us, &gw_own);
+        gw = app_phase_group(&ph, i, ts, lat, n, longest, &gw_time, &gw_own);
         if (gw.n > 0 && (rc = qcmp_compute(&gb, &gw, q, t->v[k] * 1000, &qo, &c, e)) == COW_OK &&
             (c.p_up < best_p || (c.p_up == best_p && c.delta > best_d))) {
             char ci[48];
@@ -179,9 +220,12 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
             snprintf(x->note, sizeof(x->note), "%s, %s, n %zu/%zu, n_eff %.0f/%.0f",
                      p->label, ci, c.na, c.nb, c.dep_a.n_eff, c.dep_b.n_eff);
         }
+        free(gw_time);
         free(gw_own);
     }
+    free(gb_time);
     free(gb_own);
+    free(ph.v);
     if (rc == COW_OK && !found)
         app_check_missing(x, t, k, base == NULL ? "no baseline samples"
                                                 : "no window with samples");

@@ -5,7 +5,9 @@
 
 #include <stdio.h>
 
+#include "dep.h"
 #include "err.h"
+#include "phase.h"
 #include "store.h"
 #include "triage.h"
 
@@ -80,6 +82,15 @@ void app_prejudged_index(app_prejudged *pre);
 /* run's verdict in pre (indexed), or NULL when it was not judged there. */
 const app_verdict *app_prejudged_find(const app_prejudged *pre, int64_t run);
 void app_prejudged_release(app_prejudged *pre);
+
+/* The longest of lat[0..n) (0 when empty). */
+double app_longest(const double *lat, size_t n);
+/* Phase i's samples of a run in memory (ts ascending send times, lat; the
+ * run's longest latency), as analyze assigns them (in flight, phase.h):
+ * time order in *time and a sorted copy in *sorted, both the caller's. */
+cow_group app_phase_group(const cow_phases *ph, size_t i, const int64_t *ts,
+                          const double *lat, size_t n, double longest, double **time,
+                          double **sorted);
 
 /* Every check with a p-value of runs v[0..n) fails when its p-value,
  * adjusted over all of them (method: enum cow_fleet_method), is <=

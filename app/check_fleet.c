@@ -21,6 +21,7 @@
 
 #include "analyze.h"
 #include "boot.h"
+#include "facts.h"
 #include "fleet.h"
 #include "mem.h"
 #include "pct.h"
@@ -56,11 +57,14 @@ static cow_group pool_group(const pool *p, double **sorted)
 }
 
 /* The run's baseline (the first with samples, as lift_check takes it) and
- * the union of its windows into base / win, every sample into all. */
+ * the union of its windows into base / win, each phase's samples as
+ * analyze assigns them (in flight, phase.h), every sample into all. */
 static void pool_run(const cow_result_set *rs, const int64_t *ts, const double *lat,
                      size_t n, pool *base, pool *win, pool *all)
 {
     unsigned char *in = xcalloc(n ? n : 1, 1);
+    cow_phases ph = {facts_phases(rs), rs->nph, rs->nph};
+    double longest = app_longest(lat, n);
     size_t i, j;
     int have_base = 0;
 
@@ -77,9 +81,12 @@ static void pool_run(const cow_result_set *rs, const int64_t *ts, const double *
         } else {
             continue;
         }
-        for (j = runstats_lower_bound(ts, n, p->t0_us); j < n && ts[j] < p->t1_us; j++)
-            in[j] |= (unsigned char)mark;
+        for (j = runstats_lower_bound(ts, n, phase_first_send(&ph.v[i], longest));
+             j < n && ts[j] < p->t1_us; j++)
+            if (phase_holds(&ph, i, ts[j], lat[j]))
+                in[j] |= (unsigned char)mark;
     }
+    free(ph.v);
     for (j = 0; j < n; j++) {
         if (in[j] & 1)
             pool_add(base, lat[j]);
