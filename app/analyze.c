@@ -181,46 +181,36 @@ static void cut(const app_run_samples *all, int64_t from, int64_t t1, double **v
         *t = all->t_us + a;
 }
 
-static int load_from_memory(store_loader *l, int64_t t0, int64_t t1, double **v,
-                            size_t *n)
+/* The rows sent in [from, t1): latencies in *v (the caller's) and, when t
+ * is not NULL, send times in *t (borrowed from the run in memory, or owned
+ * by *t_own). */
+static int rows_sent(store_loader *l, int64_t from, int64_t t1, double **v,
+                     const int64_t **t, int64_t **t_own, size_t *n, cow_err *e)
 {
-    const int64_t *t;
-    int64_t from = t0;
-    size_t i;
+    int rc;
 
-    if (l->by_send || t0 == INT64_MIN || l->ph == NULL) {
-        cut(l->all, t0, t1, v, NULL, n);
-        for (i = 0; t0 == INT64_MIN && i < *n; i++)
-            if ((*v)[i] > l->max_lat)
-                l->max_lat = (*v)[i];
+    *t_own = NULL;
+    if (l->all != NULL) {
+        cut(l->all, from, t1, v, t, n);
         return COW_OK;
     }
-    for (i = 0; i < l->ph->n; i++)
-        if (l->ph->v[i].t0_us == t0 && l->ph->v[i].t1_us == t1)
-            break;
-    if (i == l->ph->n) { /* not a phase: by send time */
-        cut(l->all, t0, t1, v, NULL, n);
-        return COW_OK;
-    }
-    from = phase_first_send(&l->ph->v[i], l->max_lat);
-    cut(l->all, from, t1, v, &t, n);
-    *n = phase_keep_in_flight(l->ph, i, t, *v, *n);
-    return COW_OK;
+    rc = store_load_range(l->st, l->run, from, t1, v, t ? t_own : NULL, n, e);
+    if (t)
+        *t = *t_own;
+    return rc;
 }
 
 static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t *n,
                            cow_err *e)
 {
     store_loader *l = ctx;
-    int64_t *t = NULL, from = t0;
+    const int64_t *t = NULL;
+    int64_t *t_own = NULL;
     size_t i;
     int rc;
 
-    if (l->all != NULL)
-        return load_from_memory(l, t0, t1, v, n);
-
     if (l->by_send || t0 == INT64_MIN || l->ph == NULL) {
-        rc = store_load_latencies(l->st, l->run, t0, t1, v, n, e);
+        rc = rows_sent(l, t0, t1, v, NULL, &t_own, n, e);
         for (i = 0; rc == COW_OK && t0 == INT64_MIN && i < *n; i++)
             if ((*v)[i] > l->max_lat)
                 l->max_lat = (*v)[i];
@@ -230,12 +220,12 @@ static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t
         if (l->ph->v[i].t0_us == t0 && l->ph->v[i].t1_us == t1)
             break;
     if (i == l->ph->n) /* not a phase: by send time */
-        return store_load_latencies(l->st, l->run, t0, t1, v, n, e);
-    from = phase_first_send(&l->ph->v[i], l->max_lat);
-    if ((rc = store_load_range(l->st, l->run, from, t1, v, &t, n, e)) != COW_OK)
+        return rows_sent(l, t0, t1, v, NULL, &t_own, n, e);
+    if ((rc = rows_sent(l, phase_first_send(&l->ph->v[i], l->max_lat), t1, v, &t, &t_own,
+                        n, e)) != COW_OK)
         return rc;
     *n = phase_keep_in_flight(l->ph, i, t, *v, *n);
-    free(t);
+    free(t_own);
     return COW_OK;
 }
 
