@@ -211,7 +211,7 @@ static int judge_host(cow_store *st, const cow_run_row *rows, const app_threshol
     for (k = TH_COW; k <= TH_THP; k++)
         worst_run(fc, h, rows, k, &out[k]);
     for (i = 0; i < h->nruns; i++)
-        total += (double)rows[h->runs[i]].samples;
+        total += fc->v[h->runs[i]][TH_MIN_N].value; /* the run's samples, as judged */
     out[TH_MIN_N].value = total;
     out[TH_MIN_N].state = total < t->v[TH_MIN_N];
     snprintf(out[TH_MIN_N].note, sizeof(out[TH_MIN_N].note), "%zu runs' samples",

@@ -347,7 +347,7 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
             return code;
         /* rejected lines were reported; the gate goes on */
     }
-    if (store_list_runs(*st, rows, n, &e) != COW_OK) {
+    if (store_list_runs_brief(*st, rows, n, &e) != COW_OK) { /* the gate counts */
         cli_error(&e);
         return EXIT_IO;
     }

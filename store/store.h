@@ -353,6 +353,10 @@ void store_free_findings(cow_finding_row *rows, size_t n);
 
 /* All runs with their counts, ordered by label. */
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
+/* The same rows in the same order without the counts (files, samples,
+ * rejected, events, sample span: 0) and phases (NULL): store_list_runs
+ * counts every run's samples, a pass over all of them. */
+int store_list_runs_brief(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e);
 void store_free_runs(cow_run_row *rows, size_t n);
 
 /* ------------------------------------------------------------- clocks */

@@ -694,6 +694,39 @@ int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
     return COW_OK;
 }
 
+int store_list_runs_brief(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    cow_run_row *v = NULL;
+    size_t k = 0, cap = 0;
+    int rc;
+
+    if ((rc = prep(st, "SELECT id, label, scenario, mode, host, trial FROM runs"
+                       " ORDER BY label", &q, e)) != COW_OK)
+        return rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_run_row *r;
+        v = xgrow(v, sizeof(*v), k + 1, &cap);
+        r = &v[k++];
+        memset(r, 0, sizeof(*r));
+        r->id = sqlite3_column_int64(q, 0);
+        r->label = col_dup(q, 1);
+        r->scenario = col_dup(q, 2);
+        r->mode = col_dup(q, 3);
+        r->host = col_dup(q, 4);
+        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
+                       ? -1 : (long)sqlite3_column_int64(q, 5);
+    }
+    unprep(st, q);
+    if (rc != SQLITE_DONE) {
+        store_free_runs(v, k);
+        return sql_fail(st, e, "listing runs");
+    }
+    *rows = v;
+    *n = k;
+    return COW_OK;
+}
+
 void store_free_runs(cow_run_row *rows, size_t n)
 {
     size_t i;
