@@ -55,9 +55,11 @@ typedef struct cow_ingest_flags {
     int quiet;                /* -q: only errors and the summary line */
     int follow_symlinks;      /* --follow-symlinks */
     int replace;              /* --replace: a changed file replaces its rows */
-    int jobs;                 /* --jobs: parsing threads plus the writer;
-                                 0: one per core (app_default_jobs), 1: all
-                                 on one thread. The database is the same. */
+    int jobs;                 /* --jobs: files parsed at once; 0: one per
+                                 core (app_default_jobs), 1: parsed on the
+                                 calling thread (a latency file's samples
+                                 are still written by writer.h's thread).
+                                 The database is the same. */
     /* Told on the calling thread, between transactions, of each run whose
      * files have all landed (and whose clocks and servers are settled),
      * run by run in order; may write through st. Not COW_OK: ingest stops
