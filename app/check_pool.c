@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "app.h"
-#include "boot.h"
 #include "run_pool.h"
 
 typedef struct check_job {
