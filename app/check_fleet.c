@@ -255,9 +255,8 @@ static void group_hosts(const cow_run_row *rows, size_t n, app_fleet_check *fc)
     }
 }
 
-/* app_check_run for every run on jobs worker threads, the runs never
- * analysed analysed first (app_check_runs, check_pool.c); *ndone the runs
- * judged before the first that failed. */
+/* app_check_run for every run on jobs worker threads (app_check_runs,
+ * check_pool.c); *ndone the runs judged before the first that failed. */
 static int judge_runs(cow_store *st, const cow_run_row *rows, size_t n,
                       const app_thresholds *t, int jobs, const app_prejudged *pre,
                       app_verdict (*v)[TH_COUNT], size_t *ndone, cow_err *e)

@@ -98,23 +98,32 @@ done
 check "analyze --json: some runs" test "$(grep -c '"label"' "$WORK/an1")" -ge 5
 check "analyze --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/an1" "$WORK/an2"
 check "analyze --jobs 3 prints what --jobs 1 prints" cmp -s "$WORK/an1" "$WORK/an3"
-# a stored analysis is reused only while its input is the same: a file
-# landing in the run (here the server log and the INFO series, which make
-# the BGSAVE window) drops it, so check analyses the run again
+# a stored analysis is reused (doctor, report) only while its input is the
+# same: a file landing in the run (here the server log and the INFO series,
+# which make the BGSAVE window) drops it; check judges the run as a fresh
+# database does before and after
 mkdir -p "$WORK/late/cache-b" "$WORK/held"
 cp -r "$SAMPLES/fleet/cache-b/bgsave" "$WORK/late/cache-b/"
 mv "$WORK/late/cache-b/bgsave/redis.log" "$WORK/late/cache-b/bgsave/info.txt" "$WORK/held/"
 "$COW" check --json --db "$WORK/late.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
     "$WORK/late" > "$WORK/before" 2> /dev/null
+"$COW" analyze --db "$WORK/late.db" > /dev/null 2>&1
+check "analysed without its log" test "$(sqlite3 "$WORK/late.db" "SELECT count(*) FROM analyses")" = 1
 mv "$WORK/held/redis.log" "$WORK/held/info.txt" "$WORK/late/cache-b/bgsave/"
 "$COW" check --json --db "$WORK/late.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
     "$WORK/late" > "$WORK/after" 2> /dev/null
+check "the log landing dropped the stored analysis" \
+    test "$(sqlite3 "$WORK/late.db" "SELECT count(*) FROM analyses")" = 0
 "$COW" check --json --db "$WORK/fresh.db" --thresholds "$SAMPLES/fleet/thresholds.json" \
     "$WORK/late" > "$WORK/fresh" 2> /dev/null
 check "without its log the run has no window" has "no window with samples" "$WORK/before"
 check "the log landing: check judges the run as a fresh database does" \
     cmp -s "$WORK/after" "$WORK/fresh"
 check "... which differs from before the log" test -n "$(cmp "$WORK/before" "$WORK/after")"
+"$COW" analyze --json --db "$WORK/late.db" > "$WORK/an_late" 2> /dev/null
+"$COW" analyze --json --db "$WORK/fresh.db" > "$WORK/an_fresh" 2> /dev/null
+check "analyze after the log landing: what a fresh database gives" \
+    cmp -s "$WORK/an_late" "$WORK/an_fresh"
 # INFO lines are stored 64 to a statement, their strings held meanwhile:
 # a value too large to hold (here 40,000 bytes) still lands whole, in its
 # place among the others, with --jobs 1 and 2 alike
