@@ -11,7 +11,10 @@
  *     x latency limit: app_check_correct().
  *  3. Missing data fail closed unless the limit says "missing": "pass".
  *  4. A window and the baseline hold the samples analyze gives them (in
- *     flight: phase_holds, phase.h), not those sent in their span. */
+ *     flight: phase_holds, phase.h), not those sent in their span.
+ *  5. Nothing is analysed or stored, and a stored analysis is not read:
+ *     the phases are made for the judgement (app_judged_phases), so a
+ *     verdict depends on the run's input and the limits alone. */
 #include "check.h"
 #include "reported.h"
 
@@ -320,9 +323,9 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
 
     app_check_clear(out);
     memset(&rs, 0, sizeof(rs));
-    /* Requirement 4: nothing analysed or stored here. facts_load would
-     * analyse (and store) a run with samples and no analysis; the facts a
-     * judgement reads (INFO, smaps, log events) do not depend on one */
+    /* Requirement 5. facts_load would analyse (and store) a run with
+     * samples and no analysis; the facts a judgement reads (INFO, smaps,
+     * log events) do not depend on one */
     bare.samples = 0;
     if ((rc = facts_load(st, &bare, &f, e)) != COW_OK ||
         (rc = store_load_samples(st, r->id, &ts, &lat, &all.n, e)) != COW_OK)
