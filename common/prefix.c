@@ -291,6 +291,11 @@ bool prefix_echo(const char *p, size_t n)
 
     while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\r'))
         n--;
+    /* every echo below starts with a letter, '(' or '^': a data line (a
+     * digit first, most often) is no echo, without the word compares */
+    if (n == 0 || !((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z') ||
+                    p[0] == '(' || p[0] == '^'))
+        return false;
     if ((n == 2 && memcmp(p, "OK", 2) == 0) || (n == 2 && memcmp(p, "^C", 2) == 0))
         return true;
     if (n >= 4 && p[0] == '(' && p[n - 2] == 's' && p[n - 1] == ')') {
