@@ -26,7 +26,7 @@
 typedef struct landed {
     const app_thresholds *t;
     app_stream *s;
-    size_t ring;                /* the stream's slots: 2 x max workers */
+    size_t ring;                /* app_stream_slots */
     int64_t *run;               /* run[i % ring]: item i's run */
     app_verdict (*v)[TH_COUNT]; /* v[i % ring]: its verdict */
     app_prejudged *pre;         /* the verdicts, in landing order */
@@ -93,11 +93,12 @@ int app_check_ingest(cow_store *st, char **paths, int npaths, int jobs,
     memset(&l, 0, sizeof(l));
     l.t = t;
     l.pre = pre;
-    l.ring = 2 * (size_t)jobs;
+    /* no worker at --jobs 1: then every run after the ingest, in order;
+     * the workers touch l only for an item added, after the ring exists */
+    l.s = app_stream_start(st, jobs > 1 ? jobs : 0, landed_work, &l);
+    l.ring = app_stream_slots(l.s);
     l.run = xcalloc(l.ring, sizeof(*l.run));
     l.v = xcalloc(l.ring, sizeof(*l.v));
-    /* no worker at --jobs 1: then every run after the ingest, in order */
-    l.s = app_stream_start(st, jobs > 1 ? jobs : 0, jobs, landed_work, &l);
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
     fl.jobs = jobs;

@@ -2,7 +2,7 @@
  *
  * One mutex and one condition variable guard the shared state: an item
  * is a whole run's work (milliseconds at least), so it is rarely taken.
- * Results of items not yet used wait in a ring of 2 x max_workers slots:
+ * Results of items not yet used wait in a ring of 2 x workers slots:
  * workers only take items below the window's end, so two items in flight
  * never share a slot. Items arrive by app_stream_add (with a key the
  * worker is handed); app_pool_run adds them all at once. */
@@ -44,7 +44,7 @@ struct app_stream {
     app_stream_work_fn work;
     void *ctx;
     worker *w;
-    int nw, maxw;
+    int nw;
 };
 
 static void *worker_main(void *arg)
@@ -76,35 +76,9 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-app_stream *app_stream_start(cow_store *st, int workers, int max_workers,
-                             app_stream_work_fn work, void *ctx)
+/* Start up to `workers` threads, each with its own reader. */
+static void start_workers(app_stream *s, int workers)
 {
-    app_stream *s = xcalloc(1, sizeof(*s));
-    cow_err none = COW_ERR_INIT;
-
-    if (max_workers < workers)
-        max_workers = workers;
-    if (max_workers < 1)
-        max_workers = 1;
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->cv, NULL);
-    s->st = st;
-    s->frc = COW_OK;
-    s->fe = none;
-    s->nslot = 2 * (size_t)max_workers;
-    s->slots = xcalloc(s->nslot, sizeof(*s->slots));
-    s->work = work;
-    s->ctx = ctx;
-    s->maxw = max_workers;
-    s->w = xcalloc((size_t)max_workers, sizeof(*s->w));
-    app_stream_grow(s, workers);
-    return s;
-}
-
-int app_stream_grow(app_stream *s, int workers)
-{
-    if (workers > s->maxw)
-        workers = s->maxw;
     while (s->nw < workers) {
         worker *w = &s->w[s->nw];
         cow_err oe = COW_ERR_INIT;
@@ -117,7 +91,32 @@ int app_stream_grow(app_stream *s, int workers)
         }
         s->nw++;
     }
-    return s->nw;
+}
+
+app_stream *app_stream_start(cow_store *st, int workers, app_stream_work_fn work,
+                             void *ctx)
+{
+    app_stream *s = xcalloc(1, sizeof(*s));
+    cow_err none = COW_ERR_INIT;
+    int maxw = workers > 1 ? workers : 1;
+
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    s->st = st;
+    s->frc = COW_OK;
+    s->fe = none;
+    s->nslot = 2 * (size_t)maxw;
+    s->slots = xcalloc(s->nslot, sizeof(*s->slots));
+    s->work = work;
+    s->ctx = ctx;
+    s->w = xcalloc((size_t)maxw, sizeof(*s->w));
+    start_workers(s, workers);
+    return s;
+}
+
+size_t app_stream_slots(const app_stream *s)
+{
+    return s->nslot;
 }
 
 void app_stream_add(app_stream *s, int64_t key)
@@ -186,15 +185,6 @@ int app_stream_collect(app_stream *s, int all, app_pool_done_fn done, void *ctx,
     }
 }
 
-size_t app_stream_pending(app_stream *s)
-{
-    size_t n;
-    pthread_mutex_lock(&s->mu);
-    n = s->n - s->used;
-    pthread_mutex_unlock(&s->mu);
-    return n;
-}
-
 void app_stream_stop(app_stream *s)
 {
     int k;
@@ -244,7 +234,7 @@ int app_pool_run(cow_store *st, size_t n, int jobs, app_pool_work_fn work,
         jobs = (int)n;
     if (n < 2)
         jobs = 1;
-    s = app_stream_start(st, jobs > 1 ? jobs : 0, jobs, index_work, &b);
+    s = app_stream_start(st, jobs > 1 ? jobs : 0, index_work, &b);
     for (i = 0; i < n; i++)
         app_stream_add(s, (int64_t)i);
     rc = app_stream_collect(s, 1, done, ctx, e);

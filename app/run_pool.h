@@ -38,10 +38,9 @@ int app_pool_run(cow_store *st, size_t n, int jobs, app_pool_work_fn work,
 /* The same pool for items that arrive one at a time, e.g. runs as ingest
  * lands them, so that their work overlaps what the caller does meanwhile:
  *
- *     app_stream *s = app_stream_start(st, 1, jobs, work, ctx);
+ *     app_stream *s = app_stream_start(st, jobs, work, ctx);
  *     ... app_stream_add(s, run_id);              item 0, 1, 2, ... is ready
  *     ... app_stream_collect(s, 0, done, ctx, &e); done() for those finished
- *     app_stream_grow(s, jobs);                   more workers, e.g. at the end
  *     app_stream_collect(s, 1, done, ctx, &e);    done() for all, in order
  *     app_stream_stop(s);
  *
@@ -56,11 +55,13 @@ typedef struct app_stream app_stream;
 typedef int (*app_stream_work_fn)(cow_store *rd, size_t i, int64_t key, void *ctx,
                                   cow_err *e);
 
-/* workers threads now (0: none yet), up to max_workers by app_stream_grow. */
-app_stream *app_stream_start(cow_store *st, int workers, int max_workers,
-                             app_stream_work_fn work, void *ctx);
-/* Start workers up to this many (at most max_workers); how many run. */
-int app_stream_grow(app_stream *s, int workers);
+/* A stream with `workers` threads (0: none, the calling thread works). */
+app_stream *app_stream_start(cow_store *st, int workers, app_stream_work_fn work,
+                             void *ctx);
+/* Item i's work is in flight at most until done() for item i returns, and
+ * no two items in flight share i % app_stream_slots(s): a caller's
+ * per-item results can live in a ring of this many. */
+size_t app_stream_slots(const app_stream *s);
 /* The next item, with its key. */
 void app_stream_add(app_stream *s, int64_t key);
 /* done() for the items finished, in order, stopping at the first not yet
@@ -69,8 +70,6 @@ void app_stream_add(app_stream *s, int64_t key);
  * and every later one; later items are dropped. */
 int app_stream_collect(app_stream *s, int all, app_pool_done_fn done, void *ctx,
                        cow_err *e);
-/* Items added and not yet handed to done(). */
-size_t app_stream_pending(app_stream *s);
 /* Join the workers; items not collected are dropped. NULL is allowed. */
 void app_stream_stop(app_stream *s);
 

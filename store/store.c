@@ -115,8 +115,6 @@ static const char *const sql_text[SQL_COUNT] = {
         "SELECT coalesce(op, ''), t_us, value_us FROM pctl"
         " WHERE run = ?1 AND t_us > 0 AND abs(q - ?2) < 1e-6"
         " ORDER BY op, t_us",
-    [SQL_SAMPLE_SPAN] =
-        "SELECT count(*), min(t_us), max(t_us) FROM samples WHERE run = ?1",
     /* one min() or max() each: both found on the clustered key, no scan */
     [SQL_SAMPLE_BOUNDS] =
         "SELECT (SELECT min(t_us) FROM samples WHERE run = ?1),"

@@ -169,11 +169,10 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
  * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
 int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
                            int64_t **t_us, double **value_us, size_t *n, cow_err *e);
-/* The same without the count (no scan): *any = 0 when there are none. */
+/* The first and last send time of run's samples (min and max on the
+ * clustered key, no scan): *any = 0 when there are none. */
 int store_sample_bounds(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
                         int64_t *t_last_us, cow_err *e);
-int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
-                      int64_t *t_last_us, cow_err *e);
 /* Latencies of a run's samples in [t0_us, t1_us), in time order (caller
  * frees *lat); reads only that range of the (run, t_us) key. */
 int store_load_latencies(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,

@@ -131,22 +131,6 @@ int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,
     return COW_OK;
 }
 
-int store_sample_span(cow_store *st, int64_t run, size_t *n, int64_t *t_first_us,
-                      int64_t *t_last_us, cow_err *e)
-{
-    sqlite3_stmt *q = st->stmt[SQL_SAMPLE_SPAN];
-    int rc;
-    sqlite3_bind_int64(q, 1, run);
-    rc = sqlite3_step(q);
-    *n = rc == SQLITE_ROW ? (size_t)sqlite3_column_int64(q, 0) : 0;
-    *t_first_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 1) : 0;
-    *t_last_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 2) : 0;
-    sqlite3_reset(q);
-    if (rc != SQLITE_ROW)
-        return sql_fail(st, e, "counting samples");
-    return COW_OK;
-}
-
 int store_sample_bounds(cow_store *st, int64_t run, int *any, int64_t *t_first_us,
                         int64_t *t_last_us, cow_err *e)
 {
