@@ -98,6 +98,29 @@ done
 check "analyze --json: some runs" test "$(grep -c '"label"' "$WORK/an1")" -ge 5
 check "analyze --jobs 2 prints what --jobs 1 prints" cmp -s "$WORK/an1" "$WORK/an2"
 check "analyze --jobs 3 prints what --jobs 1 prints" cmp -s "$WORK/an1" "$WORK/an3"
+# ... and where the bootstrap decides the gate's comparison (a p99 lift on a
+# 3,000-sample window), an analysis stored with another seed and R = 199
+# once set the gate's seed and R: its interval changed with it
+mkdir -p "$WORK/boot/r"
+awk 'BEGIN { srand(7); print "timestamp_us,latency_us"
+    for (i = 0; i < 20000; i++) {
+        l = 200 * exp(0.5 * (rand() + rand() + rand() - 1.5))
+        if (i >= 9000 && i < 12000 && rand() < 0.05) l *= 20
+        printf "%.0f,%.1f\n", 1738591331000000 + i * 2025, l } }' > "$WORK/boot/r/latency.csv"
+s=$((1738591331 + 9000 * 2025 / 1000000)) e=$((1738591331 + 12000 * 2025 / 1000000))
+{ echo "4711:M $(date -u -d "@$s" '+%d %b %Y %H:%M:%S').000 * Background saving started by pid 4800"
+  echo "4800:C $(date -u -d "@$e" '+%d %b %Y %H:%M:%S').000 * DB saved on disk"
+  echo "4711:M $(date -u -d "@$e" '+%d %b %Y %H:%M:%S').100 * Background saving terminated with success"
+} > "$WORK/boot/r/redis.log"
+echo '{"log_tz": "+00:00"}' > "$WORK/boot/r/run.json"
+echo '{"max_p99_lift_ms": 0.1}' > "$WORK/boot.json"
+"$COW" check --json --db "$WORK/boot.db" --thresholds "$WORK/boot.json" "$WORK/boot" \
+    > "$WORK/cb1" 2> /dev/null
+check "the gate's p99 lift decided by the bootstrap" has '"detail":[[:space:]]*"bgsave#1, 95% CI' "$WORK/cb1"
+"$COW" analyze --seed 7 --resamples 199 --db "$WORK/boot.db" > /dev/null 2>&1
+"$COW" check --json --db "$WORK/boot.db" --thresholds "$WORK/boot.json" > "$WORK/cb2" 2> /dev/null
+check "an analysis with seed 7 and R 199 before it changes no bootstrap verdict" \
+    cmp -s "$WORK/cb1" "$WORK/cb2"
 # a stored analysis is reused (doctor, report) only while its input is the
 # same: a file landing in the run (here the server log and the INFO series,
 # which make the BGSAVE window) drops it; check judges the run as a fresh
