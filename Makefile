@@ -25,7 +25,7 @@ DEMO_OUT ?= $(BUILD)/demo
 # libFuzzer for make fuzz-smoke).
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
        libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl \
-       fonts-dejavu-core sqlite3 bc time unzip \
+       fonts-dejavu-core sqlite3 bc time unzip redis-server redis-tools libhiredis-dev tidy \
        dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 
 .PHONY: all deps build test test-asan test-package fuzz-smoke package demo bench golden clean
