@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
+#include "diff.h"
 #include "facts.h"
 #include "fleet.h"
 #include "label.h"
@@ -68,16 +70,11 @@ static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double
     return NULL;
 }
 
-/* "12.345", ">=9.876" or "-" */
-static const char *honest(const cow_quantile_row *q, char *buf, size_t n)
+/* A stored quantile as every output shows it (quant.h). */
+static const char *honest(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
 {
-    if (q == NULL || isnan(q->value_us))
-        snprintf(buf, n, "-");
-    else if (isnan(q->hi_us))
-        snprintf(buf, n, isnan(q->lo_us) ? "?" : ">=%.3f", q->lo_us / 1000);
-    else
-        snprintf(buf, n, "%.3f", q->value_us / 1000);
-    return buf;
+    cow_quant v = app_quant_row(q, n);
+    return quant_format(&v, 0, buf, len);
 }
 
 static const cow_phase_row *phase(const cow_result_set *rs, int idx)
@@ -114,20 +111,12 @@ static const char *verdict_md(const char *v)
     return strcmp(v, "flat") == 0 ? "~" : strcmp(v, "unsure") == 0 ? "?" : v;
 }
 
-/* A delta's interval as the verdict rule left it: two-sided, a one-sided
- * bound from the exact tail test, or nothing it can tell. */
+/* A delta as the verdict rule left it: estimate with its two-sided
+ * interval, the exact tail test's one-sided bound, or "cannot tell". */
 static const char *delta_ci(const cow_delta_row *d, char *buf, size_t n)
 {
-    int lo = isfinite(d->lo_us), hi = isfinite(d->hi_us);
-    if (lo && hi)
-        snprintf(buf, n, "%+.3f to %+.3f", d->lo_us / 1000, d->hi_us / 1000);
-    else if (lo)
-        snprintf(buf, n, ">= %+.3f", d->lo_us / 1000);
-    else if (hi)
-        snprintf(buf, n, "<= %+.3f", d->hi_us / 1000);
-    else
-        snprintf(buf, n, "cannot tell");
-    return buf;
+    cow_quant v = app_quant_delta(d);
+    return quant_format(&v, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
 }
 
 static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
@@ -142,7 +131,8 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         cow_result_set rs;
         const cow_delta_row *d = NULL;
         const cow_phase_row *b = NULL, *w = NULL;
-        char b50[32], b99[32], b999[32], w999[32], ci[64];
+        char b50[COW_QUANT_FMT_MAX], b99[COW_QUANT_FMT_MAX], b999[COW_QUANT_FMT_MAX],
+            w999[COW_QUANT_FMT_MAX], ci[COW_QUANT_FMT_MAX];
         int wi, rc;
 
         if ((rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
@@ -157,24 +147,23 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
                 md(in->rows[i].scenario),
                 b ? (long long)b->n : 0LL,
-                honest(b ? quant(&rs, b->idx, 0.5) : NULL, b50, sizeof(b50)),
-                honest(b ? quant(&rs, b->idx, 0.99) : NULL, b99, sizeof(b99)),
-                honest(b ? quant(&rs, b->idx, 0.999) : NULL, b999, sizeof(b999)));
+                honest(b ? quant(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, b50, sizeof(b50)),
+                honest(b ? quant(&rs, b->idx, 0.99) : NULL, b ? b->n : 0, b99, sizeof(b99)),
+                honest(b ? quant(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, b999,
+                       sizeof(b999)));
         if (w != NULL && d != NULL)
-            fprintf(fp, " %s | %lld | %s | %+.3f (%s) | %s |\n", md(w->label),
-                    (long long)w->n, honest(quant(&rs, w->idx, 0.999), w999, sizeof(w999)),
-                    d->delta_us / 1000, delta_ci(d, ci, sizeof(ci)),
-                    verdict_md(d->verdict));
+            fprintf(fp, " %s | %lld | %s | %s | %s |\n", md(w->label), (long long)w->n,
+                    honest(quant(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
+                    delta_ci(d, ci, sizeof(ci)), verdict_md(d->verdict));
         else
             fprintf(fp, " (no window) | | | | |\n");
         store_free_results(&rs);
     }
-    fprintf(fp, "\nLatencies in ms. `>=x`: too few samples for a two-sided 95%% "
-                "interval at that quantile (p99 needs n >= 368, p99.9 n >= 3,688); "
-                "x is the one-sided lower bound. `~`: the 95%% interval of the "
-                "difference holds zero. A delta's `>= x` or `<= x` is the bound "
-                "of the exact tail test, which decides where the interval is not "
-                "calibrated; `?`: it cannot tell with this many samples.\n\n");
+    fprintf(fp, "\nLatencies in ms. %s A delta shows its 95%% interval `[lo, hi]`, or "
+                "the one-sided bound of the exact tail test where the interval is not "
+                "calibrated, or `cannot tell`. `~`: the interval of the difference "
+                "holds zero; `?`: too few samples to tell.\n\n",
+            md(quant_format_legend()));
     return COW_OK;
 }
 
@@ -210,7 +199,7 @@ static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow
         double *v;
         size_t m;
         int runs, seen = 0;
-        char cell[3][32];
+        char cell[3][COW_QUANT_FMT_MAX];
         if (r->scenario == NULL || r->samples == 0)
             continue;
         for (j = 0; j < i; j++)
@@ -220,13 +209,8 @@ static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow
         if ((rc = facts_pool_group(st, in->rows, in->nrows, r, &v, &m, &runs, e)) != COW_OK)
             return rc;
         for (l = 0; l < 3; l++) {
-            cow_qci ci;
-            cow_quantile_row q;
-            pct_quantile_ci(v, m, qs[l], 0.95, &ci, NULL);
-            q.value_us = ci.est;
-            q.lo_us = ci.has_lo ? ci.lo : NAN;
-            q.hi_us = ci.has_hi ? ci.hi : NAN;
-            honest(&q, cell[l], sizeof(cell[l]));
+            cow_quant q = app_honest_quantile(v, m, qs[l]);
+            quant_format(&q, 0, cell[l], sizeof(cell[l]));
         }
         if (rows++ == 0)
             fprintf(fp, "## By scenario\n\nTrials of one scenario, mode and host pooled (whole "
