@@ -7,7 +7,7 @@
  * given, and what to do.
  *
  *     app_answers a;
- *     app_answers_build(st, rows, n, &findings, fleet_or_NULL, th_or_NULL, &a, e);
+ *     app_answers_build(st, rows, n, facts, &findings, fleet_or_NULL, th_or_NULL, &a, e);
  *     for (i = 0; i < a.n; i++)
  *         if (a.v[i].say) { char *line = app_answer_line(&a.v[i], APP_ANSWER_MD); ... free(line); }
  *     a.nquiet runs had nothing to say (a.quiet_* say why)
@@ -94,11 +94,12 @@ typedef struct app_answers {
 } app_answers;
 
 /* Decide the answer of every run rows[0..n) (analysed and doctored:
- * fs the doctor's findings for these rows, NULL: none) and, when fc and th
- * are given, the gate's result. */
+ * facts[i] the doctor's facts of rows[i], fs its findings; NULL: none) and,
+ * when fc and th are given (fc judged the same rows), the gate's result. */
 int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
-                      const cow_findings *fs, const app_fleet_check *fc,
-                      const app_thresholds *th, app_answers *out, cow_err *e);
+                      const cow_run_facts *facts, const cow_findings *fs,
+                      const app_fleet_check *fc, const app_thresholds *th,
+                      app_answers *out, cow_err *e);
 void app_answers_release(app_answers *a);
 
 /* Where a line goes: Markdown (escaped, `code`) or a terminal. */
@@ -113,6 +114,11 @@ char *app_answer_line(const app_answer *a, int sink);
 char *app_answer_quiet_line(const app_answers *a, int sink);
 /* The legend printed once under the list: lift, drop, ~, ?, >=. */
 const char *app_answer_legend(int sink);
+
+/* The window whose p99.9 rose most against its baseline (not an "after"
+ * phase): its p99.9 delta row in rs, or NULL. The one choice the headline,
+ * the answers and the workbook read. */
+const cow_delta_row *app_worst_window(const cow_result_set *rs);
 
 /* A stored quantile row (n samples behind it) as the one struct. */
 cow_quant app_quant_row(const cow_quantile_row *q, int64_t n);

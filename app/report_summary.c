@@ -86,24 +86,11 @@ static const cow_phase_row *phase(const cow_result_set *rs, int idx)
     return NULL;
 }
 
-/* The window whose p99.9 rose most (not "after"), or -1. */
+/* The window whose p99.9 rose most (answer.h's one choice), or -1. */
 static int worst(const cow_result_set *rs, const cow_delta_row **d999)
 {
-    size_t i;
-    int best = -1;
-    double bd = -INFINITY;
-    *d999 = NULL;
-    for (i = 0; i < rs->nd; i++) {
-        const cow_phase_row *p = phase(rs, rs->d[i].phase);
-        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
-            continue;
-        if (rs->d[i].delta_us > bd) {
-            bd = rs->d[i].delta_us;
-            best = rs->d[i].phase;
-            *d999 = &rs->d[i];
-        }
-    }
-    return best;
+    *d999 = app_worst_window(rs);
+    return *d999 ? (*d999)->phase : -1;
 }
 
 static const char *verdict_md(const char *v)
@@ -119,10 +106,35 @@ static const char *delta_ci(const cow_delta_row *d, char *buf, size_t n)
     return quant_format(&v, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
 }
 
+/* One line per run that has something to say, the quiet ones counted,
+ * the verdict words explained once (answer.h decided it all). */
+static void answers(const report_summary_in *in, FILE *fp)
+{
+    const app_answers *a = in->answers;
+    size_t i;
+    char *line;
+    if (a == NULL)
+        return;
+    fprintf(fp, "## What happened, run by run\n\n");
+    for (i = 0; i < a->n; i++) {
+        if (!a->v[i].say)
+            continue;
+        line = app_answer_line(&a->v[i], APP_ANSWER_MD);
+        fprintf(fp, "- %s\n", line);
+        free(line);
+    }
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_MD)) != NULL) {
+        fprintf(fp, "%s%s\n", a->nsay ? "\n" : "", line);
+        free(line);
+    }
+    fprintf(fp, "\n%s\n\n", app_answer_legend(APP_ANSWER_MD));
+}
+
 static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     size_t i;
-    fprintf(fp, "## Headline\n\n");
+    fprintf(fp, "## Headline\n\nEvery run: its baseline, and the window whose p99.9 rose "
+                "most.\n\n");
     fprintf(fp, "| run | scenario | baseline n | baseline p50 | baseline p99 | "
                 "baseline p99.9 | worst window | window n | window p99.9 | "
                 "p99.9 delta (95%% CI) | verdict |\n");
@@ -159,11 +171,7 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
             fprintf(fp, " (no window) | | | | |\n");
         store_free_results(&rs);
     }
-    fprintf(fp, "\nLatencies in ms. %s A delta shows its 95%% interval `[lo, hi]`, or "
-                "the one-sided bound of the exact tail test where the interval is not "
-                "calibrated, or `cannot tell`. `~`: the interval of the difference "
-                "holds zero; `?`: too few samples to tell.\n\n",
-            md(quant_format_legend()));
+    fprintf(fp, "\n");
     return COW_OK;
 }
 
@@ -488,12 +496,9 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                          cow_err *e)
 {
     int rc;
-    fprintf(fp, "# cowtail report\n\n");
-    fprintf(fp, "%zu run%s from %s. Quantiles: Hyndman-Fan type 7 with "
-                "distribution-free 95%% intervals; deltas: percentile bootstrap, "
-                "%d resamples, seed %llu (re-running gives the same numbers).\n\n",
-            in->nrows, in->nrows == 1 ? "" : "s", md_code(in->db), in->resamples,
-            (unsigned long long)in->seed);
+    fprintf(fp, "# cowtail report\n\n%zu run%s from %s.\n\n", in->nrows,
+            in->nrows == 1 ? "" : "s", md_code(in->db));
+    answers(in, fp);
     if ((rc = headline(st, in, fp, e)) != COW_OK ||
         (rc = reported(st, in, fp, e)) != COW_OK ||
         (rc = by_scenario(st, in, fp, e)) != COW_OK ||
@@ -504,10 +509,20 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
     fleet_check(in, fp);
     tradeoff(in, fp);
     charts(in, fp);
-    fprintf(fp, "## Caveats\n\n"
+    fprintf(fp, "## Method and caveats\n\n"
+                "- Quantiles: Hyndman-Fan type 7, with distribution-free 95%% "
+                "intervals from order statistics. Deltas: a percentile bootstrap "
+                "(%d resamples, seed %llu: re-running gives the same numbers) where "
+                "both sides have enough effective samples beyond the quantile, else "
+                "an exact tail test on clusters of slow samples (`lift`/`drop` "
+                "wrong at most 5%% of the time, `?` when it cannot tell).\n"
                 "- Samples within a phase are autocorrelated (stalls cluster): "
-                "intervals assume independent samples and are optimistic.\n"
-                "- A closed-loop probe waits out each stall before the next "
+                "the intervals of each phase's quantiles, the deltas and the tail "
+                "tests count effective samples (n_eff), so serially dependent probes "
+                "count for less than their number. The By scenario table pools whole "
+                "runs and counts every sample: its bounds are optimistic.\n",
+            in->resamples, (unsigned long long)in->seed);
+    fprintf(fp, "- A closed-loop probe waits out each stall before the next "
                 "request, so stalls are under-counted (coordinated omission).\n"
                 "- Phases come from the server log when there is one (millisecond "
                 "stamps), else from INFO polls (as exact as the polling interval).\n");

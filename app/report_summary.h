@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "answer.h"
 #include "check.h"
 #include "store.h"
 #include "tradeoff.h"
@@ -33,6 +34,8 @@ typedef struct report_summary_in {
     const app_fleet_check *fleet;
     const app_thresholds *th;
     const char *fleet_path;
+    /* one answer per run, rows' order (answer.h); NULL: none */
+    const app_answers *answers;
 } report_summary_in;
 
 /* Write the summary to fp. Returns 0 or an error (write failure). */
