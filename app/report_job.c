@@ -153,6 +153,7 @@ static int write_summary(app_report *j, cow_err *e)
     in.seed = j->seed;
     in.resamples = j->resamples;
     in.answers = &j->answers;
+    in.inputs = &j->inputs;
     if (j->has_fleet) {
         in.fleet = &j->fleet;
         in.th = &j->th;
@@ -213,7 +214,8 @@ int app_report_write(app_report *j, cow_err *e)
     }
     if ((rc = app_answers_build(j->st, j->rows, j->n, j->facts, &j->fs,
                                 j->has_fleet ? &j->fleet : NULL, j->has_fleet ? &j->th : NULL,
-                                &j->answers, e)) != COW_OK)
+                                &j->answers, e)) != COW_OK ||
+        (rc = app_inputs_load(j->st, 0, &j->inputs, e)) != COW_OK)
         return rc;
     return write_outputs(j, e);
 }
@@ -224,6 +226,7 @@ void app_report_release(app_report *j)
     free(j->facts);
     j->facts = NULL;
     app_answers_release(&j->answers);
+    app_inputs_release(&j->inputs);
     if (j->has_fleet)
         app_check_fleet_release(&j->fleet);
     j->has_fleet = 0;

@@ -130,6 +130,45 @@ static void answers(const report_summary_in *in, FILE *fp)
     fprintf(fp, "\n%s\n\n", app_answer_legend(APP_ANSWER_MD));
 }
 
+/* Every file that did not land whole, with why and what to do, and what
+ * that does to the exit status (README, Exit codes). */
+static void inputs(const report_summary_in *in, FILE *fp)
+{
+    const app_inputs *x = in->inputs;
+    size_t i;
+    char *line;
+    if (x == NULL)
+        return;
+    fprintf(fp, "## Inputs\n\n");
+    if (x->n == 0) {
+        fprintf(fp, "Every file of these runs was read whole: nothing refused, nothing "
+                    "unrecognised, no line rejected.\n\n");
+        return;
+    }
+    line = app_inputs_count_line(x);
+    fprintf(fp, "Not every file landed whole (%s):\n\n", line);
+    free(line);
+    for (i = 0; i < x->n; i++) {
+        line = app_input_line(&x->v[i], APP_ANSWER_MD);
+        fprintf(fp, "- %s\n", line);
+        free(line);
+    }
+    fprintf(fp, "\n");
+    if (x->count[APP_INPUT_REFUSED] + x->count[APP_INPUT_REJECTED] > 0)
+        fprintf(fp, "Because of %s, `cowtail ingest` of these files exits 1 (some "
+                    "input rejected), and so does `cowtail report` when it ingests them; "
+                    "this report is complete for what did land. `cowtail rejects` lists "
+                    "every refused file, unrecognised file and rejected line.\n\n",
+                x->count[APP_INPUT_REFUSED] && x->count[APP_INPUT_REJECTED]
+                    ? "the refused files and the rejected lines"
+                : x->count[APP_INPUT_REFUSED] == 1 ? "the refused file"
+                : x->count[APP_INPUT_REFUSED]      ? "the refused files"
+                                                   : "the rejected lines");
+    else
+        fprintf(fp, "Files not recognised do not change the exit status (0). "
+                    "`cowtail rejects` lists them.\n\n");
+}
+
 static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     size_t i;
@@ -499,6 +538,7 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
     fprintf(fp, "# cowtail report\n\n%zu run%s from %s.\n\n", in->nrows,
             in->nrows == 1 ? "" : "s", md_code(in->db));
     answers(in, fp);
+    inputs(in, fp);
     if ((rc = headline(st, in, fp, e)) != COW_OK ||
         (rc = reported(st, in, fp, e)) != COW_OK ||
         (rc = by_scenario(st, in, fp, e)) != COW_OK ||
