@@ -266,6 +266,9 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     if (a->verdict == COW_VERDICT_LIFT || a->verdict == COW_VERDICT_DROP || crit ||
         a->child_killed)
         a->say = 1;
+    a->crit = crit;
+    if (a->say)
+        a->quiet = APP_QUIET_NO;
     else if (a->has_window)
         a->quiet = a->verdict == COW_VERDICT_FLAT ? APP_QUIET_FLAT : APP_QUIET_UNSURE;
     else if (r->samples > 0)
@@ -275,12 +278,29 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     return COW_OK;
 }
 
+/* Show order: a failed gate, then a critical finding, then the larger
+ * p99.9 rise, then run order. */
+static const app_answer *sort_base;
+static int by_urgency(const void *x, const void *y)
+{
+    const app_answer *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
+    double da = isnan(a->delta.est_us) ? -INFINITY : a->delta.est_us;
+    double db = isnan(b->delta.est_us) ? -INFINITY : b->delta.est_us;
+    if ((a->gate == APP_GATE_FAIL) != (b->gate == APP_GATE_FAIL))
+        return a->gate == APP_GATE_FAIL ? -1 : 1;
+    if (a->crit != b->crit)
+        return a->crit ? -1 : 1;
+    if (da != db)
+        return da > db ? -1 : 1;
+    return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
 int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_run_facts *facts, const cow_findings *fs,
                       const app_fleet_check *fc, const app_thresholds *th,
                       app_answers *out, cow_err *e)
 {
-    size_t i;
+    size_t i, k;
     int rc;
     memset(out, 0, sizeof(*out));
     out->v = xcalloc(n ? n : 1, sizeof(*out->v));
@@ -304,6 +324,13 @@ int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
         else
             out->nquiet[a->quiet]++;
     }
+    out->order = xcalloc(out->nsay ? out->nsay : 1, sizeof(size_t));
+    for (i = 0, k = 0; i < n; i++)
+        if (out->v[i].say)
+            out->order[k++] = i;
+    sort_base = out->v; /* qsort has no context argument; built on one thread */
+    qsort(out->order, out->nsay, sizeof(size_t), by_urgency);
+    sort_base = NULL;
     return COW_OK;
 }
 
@@ -318,6 +345,7 @@ void app_answers_release(app_answers *a)
         free(a->v[i].todo);
     }
     free(a->v);
+    free(a->order);
     memset(a, 0, sizeof(*a));
 }
 

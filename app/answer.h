@@ -8,8 +8,8 @@
  *
  *     app_answers a;
  *     app_answers_build(st, rows, n, facts, &findings, fleet_or_NULL, th_or_NULL, &a, e);
- *     for (i = 0; i < a.n; i++)
- *         if (a.v[i].say) { char *line = app_answer_line(&a.v[i], APP_ANSWER_MD); ... free(line); }
+ *     for (i = 0; i < a.nsay; i++) {
+ *         char *line = app_answer_line(&a.v[a.order[i]], APP_ANSWER_MD); ... free(line); }
  *     a.nquiet runs had nothing to say (a.quiet_* say why)
  *     app_answers_release(&a);
  *
@@ -55,6 +55,7 @@ typedef struct app_answer {
     const char *run;      /* label (borrowed from the run row) */
     int64_t run_id;
     int say;              /* 1: listed; 0: counted in its quiet reason */
+    int crit;             /* a critical finding fired for the run */
     int quiet;            /* enum app_quiet */
     /* what happened: the window whose tail rose most (not "after") */
     int has_window;
@@ -90,6 +91,9 @@ typedef struct app_answers {
     app_answer *v;        /* one per run, run order */
     size_t n;
     size_t nsay;          /* runs with something to say */
+    size_t *order;        /* their indices in v, in the order to show them:
+                             failed gates first, then critical findings,
+                             then the largest p99.9 rise (nsay entries) */
     size_t nquiet[APP_QUIET_COUNT]; /* the others, by reason */
 } app_answers;
 

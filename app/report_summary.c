@@ -116,10 +116,8 @@ static void answers(const report_summary_in *in, FILE *fp)
     if (a == NULL)
         return;
     fprintf(fp, "## What happened, run by run\n\n");
-    for (i = 0; i < a->n; i++) {
-        if (!a->v[i].say)
-            continue;
-        line = app_answer_line(&a->v[i], APP_ANSWER_MD);
+    for (i = 0; i < a->nsay; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_MD);
         fprintf(fp, "- %s\n", line);
         free(line);
     }

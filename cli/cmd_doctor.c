@@ -42,10 +42,8 @@ static void print_answers(const app_answers *a)
     size_t i;
     char *line;
     printf("What happened, run by run:\n");
-    for (i = 0; i < a->n; i++) {
-        if (!a->v[i].say)
-            continue;
-        line = app_answer_line(&a->v[i], APP_ANSWER_TERM);
+    for (i = 0; i < a->nsay; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_TERM);
         printf("  %s\n", line);
         free(line);
     }
