@@ -878,6 +878,58 @@ out:
     store_close(st);
 }
 
+/* A redis-benchmark run with several commands and no overall line: every
+ * level comes from one command's own figures (the worst at the tail), not
+ * p99 from GET next to max from INCR; the requests are that command's
+ * total; a text report's cumulative lines ("99.07% <= 2 milliseconds")
+ * give p99 as a bound with its step. */
+static void reported_should_read_one_command_at_every_level(void)
+{
+    static const struct { const char *op; double q, ms; int64_t count; } in[] = {
+        {"GET", 50, 0.215, 10000}, {"GET", 99, 2.103, 10000}, {"GET", 100, 3.007, 10000},
+        {"INCR", 50, 0.300, 5000}, {"INCR", 99, 0.471, 5000}, {"INCR", 100, 6.343, 5000},
+        {"SET", 50, 0.100, 2000}, {"SET", 99, 0.439, 2000}, {"SET", 100, 0.743, 2000},
+    };
+    cow_pctl_row rows[9];
+    app_reported rep = {rows, 9};
+    const char *file, *op;
+    const cow_pctl_row *p;
+    int i, bound = -1;
+
+    for (i = 0; i < 9; i++) {
+        memset(&rows[i], 0, sizeof(rows[i]));
+        snprintf(rows[i].source, sizeof(rows[i].source), "redis-benchmark");
+        snprintf(rows[i].file, sizeof(rows[i].file), "bench.csv");
+        snprintf(rows[i].op, sizeof(rows[i].op), "%s", in[i].op);
+        rows[i].q = in[i].q;
+        rows[i].value_us = in[i].ms * 1000;
+        rows[i].count = in[i].count;
+    }
+    CHECK(app_reported_pick(&rep, &file, &op));
+    CHECK_STR(op, "GET");
+    for (i = 0; i < 3; i++) {
+        p = app_reported_at(&rep, in[i].q);
+        CHECK(p != NULL && strcmp(p->op, "GET") == 0);
+        CHECK_NEAR(p->value_us, in[i].ms * 1000, 0);
+    }
+    /* the max is GET's 3.007, not INCR's 6.343 */
+    CHECK_NEAR(app_reported_at(&rep, 100)->value_us, 3007, 1e-9);
+    CHECK_INT(app_reported_total(&rep, app_reported_at(&rep, 50)), 10000);
+    /* a level GET does not report is not borrowed from another command */
+    CHECK(app_reported_at(&rep, 99.9) == NULL);
+
+    /* cumulative lines only: p99 is at most the first line at or above it */
+    rows[0].q = 98.5, rows[0].value_us = 1000;
+    rows[1].q = 99.07, rows[1].value_us = 2000;
+    rows[2].q = 100, rows[2].value_us = 3000;
+    rep.n = 3;
+    p = app_reported_op_at(&rep, "bench.csv", "GET", 99, &bound);
+    CHECK(p == &rows[1] && bound == 1);
+    CHECK_NEAR(app_reported_step(&rep, p), 1000, 1e-9);
+    p = app_reported_op_at(&rep, "bench.csv", "GET", 100, &bound);
+    CHECK(p == &rows[2] && bound == 0);
+}
+
 /* An HdrHistogram table's counts give a rank interval: with one row per
  * value 1..1000 (count = value), the bounds sit one row below the lower
  * rank and at the upper rank of pct_quantile_ci over the same values. */
@@ -1179,5 +1231,6 @@ int main(void)
     RUN(triage_bucket_should_be_powers_of_two);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
     RUN(answers_should_decide_each_run_once);
+    RUN(reported_should_read_one_command_at_every_level);
     return REPORT();
 }
