@@ -169,7 +169,27 @@ static char *gate_text(const app_thresholds *t, const app_verdict *v)
             sb_add(&b, "?");
         else
             sb_add(&b, "%.3f", v[k].value);
-        sb_add(&b, " (limit %g)", t->v[k]);
+        sb_add(&b, " (limit %g", t->v[k]);
+        if (!isnan(v[k].p))
+            sb_add(&b, "; raw p %.3g, adjusted p %.3g", v[k].p, v[k].p_adj);
+        sb_add(&b, ")");
+    }
+    return b.s;
+}
+
+/* A passing run whose estimate lies over a limit the gate could not show
+ * it exceeds: "max_p999_lift_ms 59.598 over 20 but not shown to be (raw p
+ * 0.057, adjusted p 1)"; NULL when there is none. */
+static char *gate_near(const app_thresholds *t, const app_verdict *v)
+{
+    sbuf b = {0};
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        if (!t->set[k] || v[k].state != APP_PASS || isnan(v[k].p) || isnan(v[k].value) ||
+            !(v[k].value > t->v[k]))
+            continue;
+        sb_add(&b, "%s%s %.3f over %g but not shown to be (raw p %.3g, adjusted p %.3g)",
+               b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
     }
     return b.s;
 }
@@ -313,10 +333,15 @@ int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
         }
         if (fc != NULL && th != NULL && i < fc->n) {
             a->gate = fc->failed[i] ? APP_GATE_FAIL : APP_GATE_PASS;
+            if (th->set[TH_P999_LIFT])
+                a->gate_lift = fc->v[i][TH_P999_LIFT].state == APP_FAIL ? APP_GATE_FAIL
+                                                                        : APP_GATE_PASS;
             if (fc->failed[i]) {
                 a->gate_why = gate_text(th, fc->v[i]);
                 a->say = 1;
                 a->quiet = APP_QUIET_NO;
+            } else {
+                a->gate_why = gate_near(th, fc->v[i]);
             }
         }
         if (a->say)
@@ -420,6 +445,10 @@ char *app_answer_line(const app_answer *a, int sink)
     }
     if (a->gate == APP_GATE_FAIL) {
         sb_add(&b, "Gate: %sfails%s ", bold, bold);
+        sb_text(&b, a->gate_why, sink);
+        sb_add(&b, ". ");
+    } else if (a->gate == APP_GATE_PASS && a->gate_why != NULL) {
+        sb_add(&b, "Gate: passes: ");
         sb_text(&b, a->gate_why, sink);
         sb_add(&b, ". ");
     } else if (a->gate == APP_GATE_PASS) {

@@ -80,8 +80,12 @@ typedef struct app_answer {
     int child_killed;     /* the log says the save's child was killed or failed */
     char *cause;          /* one phrase naming the cause (owned), or NULL */
     /* the gate */
-    int gate;             /* enum app_gate */
-    char *gate_why;       /* the failed limits (owned), or NULL */
+    int gate;             /* enum app_gate: every limit */
+    int gate_lift;        /* enum app_gate: the max_p999_lift_ms limit alone
+                             (what the fleet chart colours) */
+    char *gate_why;       /* the failed limits, or for a pass the limits its
+                             estimate exceeds without the gate showing it
+                             (owned), or NULL */
     /* what to do: the advice of the finding that explains the run best */
     char *todo;           /* owned, or NULL */
     const char *todo_rule;/* its rule id (static), or NULL */

@@ -484,8 +484,13 @@ static void failing_limits(const app_thresholds *t, const app_verdict *v, char *
             continue;
         if (!isnan(v[k].value))
             snprintf(val, sizeof(val), "%.3f", v[k].value);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g)", used ? ", " : "",
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g", used ? ", " : "",
                                  app_th_keys[k], val, t->v[k]);
+        if (used < n && !isnan(v[k].p))
+            used += (size_t)snprintf(buf + used, n - used, "; raw p %.3g, adjusted p %.3g",
+                                     v[k].p, v[k].p_adj);
+        if (used < n)
+            used += (size_t)snprintf(buf + used, n - used, ")");
     }
 }
 
@@ -494,7 +499,7 @@ static void failing_limits(const app_thresholds *t, const app_verdict *v, char *
 static void fleet_check(const report_summary_in *in, FILE *fp)
 {
     const app_fleet_check *fc = in->fleet;
-    char why[600];
+    char why[1600];
     size_t i, j;
     int a;
 

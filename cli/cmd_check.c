@@ -182,7 +182,7 @@ static void verdict_text(const char *label, const app_thresholds *t, const app_v
         if (!isnan(v[k].value))
             snprintf(val, sizeof(val), "%.3f", v[k].value);
         if (!isnan(v[k].p))
-            snprintf(pv, sizeof(pv), "; p %.3g, %s-adjusted %.3g", v[k].p,
+            snprintf(pv, sizeof(pv), "; raw p %.3g, %s-adjusted p %.3g", v[k].p,
                      method == COW_FLEET_BH ? "BH" : "Holm", v[k].p_adj);
         printf("%-32s %-18s %-5s %12s  limit %g%s%s%s\n", label, app_th_keys[k],
                state_name(v[k].state), val, t->v[k], v[k].note[0] ? "; " : "", v[k].note,
