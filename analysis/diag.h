@@ -81,6 +81,8 @@ typedef struct cow_run_facts {
     /* built-in latency monitor */
     cow_fact latmon_fork; /* LATENCY HISTORY fork rows with a latency */
     cow_fact latmon_none; /* DOCTOR texts saying no spike was observed */
+    cow_fact latmon_thp;  /* DOCTOR's own huge-page advice (text: its line) */
+    cow_fact latmon_spike;/* the largest LATENCY LATEST/HISTORY latency (ms) */
     /* ingest: files refused whole (num = count, text = first reason) */
     cow_fact refused;
     /* percentile-only sources (no samples): the run's reported p99.9 (num

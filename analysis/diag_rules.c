@@ -800,6 +800,92 @@ static int replica_lag(const cow_run_facts *r, size_t n, size_t i, cow_finding *
     return 1;
 }
 
+/* ------------------------------------------------- evidence without samples */
+
+/* A latency the built-in monitor recorded that is a stall by any measure
+ * (the monitor is tuned for spikes of hundreds of ms). */
+#define LATMON_SPIKE_MS 100.0
+
+/* The server log's own copy-on-write figure, where no INFO says how large
+ * the dataset is (cow_memory_headroom weighs it when INFO does). */
+static int log_cow(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].cow_mb.known || !(r[i].cow_mb.num > 0) || r[i].used_memory.known)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "the server's log says a save's child used %.0f MB of copy-on-write "
+             "memory (no INFO to weigh it against used_memory)", r[i].cow_mb.num);
+    diag_fact(f, "copy-on-write (log, MB)", &r[i].cow_mb);
+    snprintf(f->advice, sizeof(f->advice),
+             "every save needs that much free memory while it runs, and each "
+             "copied page was a fault the server waited on: leave that headroom, "
+             "save when writes are low or on a replica; capture INFO and latency "
+             "samples next time to see what it cost the tail");
+    return 1;
+}
+
+static int child_killed(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].child_killed.known || !(r[i].child_killed.num > 0))
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "%.0f fork child%s of the server %s killed or ended in error (%s)",
+             r[i].child_killed.num, r[i].child_killed.num == 1 ? "" : "ren",
+             r[i].child_killed.num == 1 ? "was" : "were", r[i].child_killed.text);
+    diag_fact(f, "killed or failed children", &r[i].child_killed);
+    snprintf(f->advice, sizeof(f->advice),
+             "signal 9 during a save is usually the kernel's OOM killer (dmesg: "
+             "'Out of memory: Killed process'): copy-on-write pushed memory past "
+             "what the host has. Leave headroom for copy-on-write, keep "
+             "vm.overcommit_memory=1, lower maxmemory; a save that did not finish "
+             "left no new snapshot, and a replica waiting for it syncs again");
+    return 1;
+}
+
+static int latmon_thp(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].latmon_thp.known)
+        return 0;
+    snprintf(f->title, sizeof(f->title),
+             "the server's own LATENCY DOCTOR says anonymous huge pages back its "
+             "heap");
+    diag_fact(f, "LATENCY DOCTOR", &r[i].latmon_thp);
+    diag_fact(f, "AnonHugePages", &r[i].anon_huge);
+    diag_fact(f, "THP enabled", &r[i].thp_enabled);
+    snprintf(f->advice, sizeof(f->advice),
+             "confirm with AnonHugePages in /proc/<server pid>/smaps_rollup during "
+             "a save; on kernels before 5.8 a copy-on-write fault copies the whole "
+             "2 MiB page: set THP to madvise (Redis >= 6.2's disable-thp yes then "
+             "keeps it off for the server) and restart the server");
+    return 1;
+}
+
+static int latmon_spike(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    int command;
+    (void)n;
+    if (!r[i].latmon_spike.known || !(r[i].latmon_spike.num >= LATMON_SPIKE_MS))
+        return 0;
+    command = strncmp(r[i].latmon_spike.text, "command", 7) == 0 ||
+              strncmp(r[i].latmon_spike.text, "fast-command", 12) == 0;
+    snprintf(f->title, sizeof(f->title),
+             "the server's latency monitor recorded a %.0f ms stall: %s",
+             r[i].latmon_spike.num, r[i].latmon_spike.text);
+    diag_evidence(f, "largest LATENCY event", r[i].latmon_spike.src, "%.0f ms, %s",
+                  r[i].latmon_spike.num, r[i].latmon_spike.text);
+    snprintf(f->advice, sizeof(f->advice), "%s",
+             command ? "a command that blocked the server that long: read SLOWLOG GET "
+                       "for it (large keys deleted or expired, KEYS, big LRANGE/SMEMBERS) "
+                       "and whether it ran during a save"
+                     : "line its time up with the saves in the log: a fork or an AOF "
+                       "fsync of that length stalls every client; the fork and "
+                       "copy-on-write findings say which");
+    return 1;
+}
+
 static const cow_rule rules[] = {
     {"tail_only_lift", COW_SEV_WARN, tail_only_lift,
      "p99/p99.9 lifted significantly while p50 stayed flat"},
@@ -846,6 +932,14 @@ static const cow_rule rules[] = {
      "match the samples"},
     {"replica_lag", COW_SEV_INFO, replica_lag,
      "a replica lagged a second or more (INFO slaveN lag)"},
+    {"log_cow", COW_SEV_WARN, log_cow,
+     "the server log's copy-on-write size, where no INFO gives used_memory"},
+    {"save_child_killed", COW_SEV_WARN, child_killed,
+     "a save, transfer or rewrite child was killed by a signal or ended in error"},
+    {"latency_doctor_thp", COW_SEV_WARN, latmon_thp,
+     "the server's LATENCY DOCTOR says anonymous huge pages back the heap"},
+    {"latency_spike", COW_SEV_WARN, latmon_spike,
+     "LATENCY LATEST/HISTORY recorded a stall of 100 ms or more"},
     {NULL, 0, NULL, NULL}
 };
 

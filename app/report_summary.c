@@ -204,6 +204,10 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
             fprintf(fp, " %s | %lld | %s | %s | %s |\n", md(w->label), (long long)w->n,
                     honest(quant(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
                     delta_ci(d, ci, sizeof(ci)), verdict_md(d->verdict));
+        else if (in->answers != NULL && in->answers->v[i].log_only)
+            fprintf(fp, " %s (no samples: %d window%s in the log) | | | | |\n",
+                    md(in->answers->v[i].window), in->answers->v[i].nwindows,
+                    in->answers->v[i].nwindows == 1 ? "" : "s");
         else
             fprintf(fp, " (no window) | | | | |\n");
         store_free_results(&rs);
