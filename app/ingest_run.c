@@ -54,7 +54,7 @@ typedef struct storesink {
     long long rejected;   /* lines rejected */
     char notes[1024];     /* "key: value; ..." from the parser */
     cow_writer *w;        /* background sample writer, NULL until needed */
-    int progress;         /* print progress (stderr is a terminal) */
+    int progress;         /* show progress (the sink does: a terminal) */
     time_t last_progress; /* when progress was last printed */
     infobuf *info;        /* INFO records not stored yet, NULL until needed */
 } storesink;
@@ -67,10 +67,7 @@ static void progress(storesink *k)
     now = time(NULL);
     if (now != k->last_progress) {
         k->last_progress = now;
-        char *path = label_safe(k->path, COW_LABEL_TERM);
-        fprintf(app_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
-        fflush(app_raw_stderr());
-        free(path);
+        app_progress(k->path, k->rows);
     }
 }
 
@@ -175,8 +172,7 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
         /* who wrote the log (for app/servers.c): not one of its records */
     } else if (r->kind == COW_REC_REJECT) {
         if (k->rejected++ < SHOW_REJECTS)
-            fprintf(stderr, "cowtail: %s:%ld: %s\n", k->path, r->u.reject.line,
-                    r->u.reject.reason);
+            app_errorf("%s:%ld: %s", k->path, r->u.reject.line, r->u.reject.reason);
     } else {
         k->rows++;
     }
@@ -307,7 +303,7 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
         cow_err_at(e, path, e->line, e->col);
     store_rollback(st);
     *run_id = 0; /* the run may have been created in this transaction */
-    printf("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
+    app_say("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
     rc = store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
                            p->name, refusal_code(e->code), e->msg, &re);
     app_error(e);
@@ -342,7 +338,7 @@ static int duplicate_file(cow_store *st, fileread *fr, const char *fname,
 {
     store_rollback(st); /* the run held the file: it exists */
     if (!fl->quiet)
-        printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
+        app_say("  %-28s already ingested (same SHA-256): nothing added\n", fname);
     close_file(fr);
     tot->files_dup++;
     return FILE_DUP;
@@ -380,18 +376,16 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
     free(k->info);
     k->info = NULL;
     if (k->progress && k->last_progress)
-        fprintf(app_raw_stderr(), "\r\033[K");
+        app_progress(NULL, 0);
     return rc;
 }
 
 /* One line per landed file: what was recognised and what landed. */
 static void print_landed(const char *fname, const cow_parser *p, const storesink *k)
 {
-    printf("  %-28s %-18s %lld %s, %lld rejected", fname, p->name, k->rows,
-           k->samples == k->rows ? "samples" : "records", k->rejected);
-    if (k->notes[0])
-        printf("  [%s]", k->notes);
-    printf("\n");
+    app_say("  %-28s %-18s %lld %s, %lld rejected%s%s%s\n", fname, p->name, k->rows,
+            k->samples == k->rows ? "samples" : "records", k->rejected,
+            k->notes[0] ? "  [" : "", k->notes, k->notes[0] ? "]" : "");
 }
 
 /* Why a file is not a capture file at all: empty, or binary (a NUL byte
@@ -554,7 +548,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
-        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
+        app_say("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -563,7 +557,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", unk);
-        printf("  %-28s refused: %s\n", fname, unk);
+        app_say("  %-28s refused: %s\n", fname, unk);
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -571,7 +565,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (p == NULL) {
         if (!fl->quiet)
-            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
+            app_say("  %-28s skipped: %s\n", fname, why[0] ? why :
                    "no parser recognises it (force one with --parser NAME; "
                    "see cowtail help ingest)");
         close_file(fr);
@@ -584,7 +578,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     k.st = st;
     k.run = *run_id;
     k.path = path;
-    k.progress = isatty(2);
+    k.progress = app_shows_progress();
     /* A file of this name already in the run: the same bytes add nothing;
      * other bytes are refused unless --replace (then its rows go, in this
      * transaction, and the new bytes land). */
@@ -596,7 +590,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             return duplicate_file(st, fr, fname, fl, tot);
         if (!fl->replace) {
             store_rollback(st);
-            printf("  %-28s refused: changed since it was ingested\n", fname);
+            app_say("  %-28s refused: changed since it was ingested\n", fname);
             app_errorf("%s: changed since it was ingested: remove the run or use "
                        "--replace", path);
             close_file(fr);
@@ -647,7 +641,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (!seen && copy[0]) {
         store_rollback(st);
         if (!fl->quiet)
-            printf("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
+            app_say("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
                    fname, copy, old_copy ? " as it was before --replace" : "");
         close_file(fr);
         tot->files_dup++;
@@ -665,11 +659,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (!fl->quiet)
         print_landed(fname, p, &k);
     if (replaced && !fl->quiet)
-        printf("  %-28s (replaces what was ingested under that name)\n", "");
+        app_say("  %-28s (replaces what was ingested under that name)\n", "");
     if (k.rejected > SHOW_REJECTS)
-        fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
-                "--run '%s' --file '%s'\n", path, k.rejected - SHOW_REJECTS,
-                fl->label ? fl->label : r->label, fname);
+        app_errorf("%s: %lld more rejected lines: cowtail rejects --run '%s' --file '%s'",
+                   path, k.rejected - SHOW_REJECTS, fl->label ? fl->label : r->label, fname);
     close_file(fr);
     tot->files_ok++;
     tot->rows += k.rows;
@@ -719,7 +712,7 @@ static int unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
                 break;
             sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
         }
-        printf("note: another run is labelled '%s' too: the one in %s%s%s is "
+        app_say("note: another run is labelled '%s' too: the one in %s%s%s is "
                "labelled '%s'\n", r->label, r->dir, host[0] ? " on host " : "", host,
                label);
         free(r->label);
@@ -799,7 +792,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         return EXIT_IO;
     }
     for (i = 0; i < cap.nnotes && !fl->quiet; i++)
-        printf("note: %s\n", cap.notes[i]);
+        app_say("note: %s\n", cap.notes[i]);
     for (i = 0; i < cap.nproblems; i++) {
         app_errorf("%s", cap.problems[i]);
         code = EXIT_REJECTED;
@@ -831,9 +824,9 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             continue;
         }
         if (!fl->quiet) {
-            printf("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
+            app_say("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
             for (j = 0; j < r->njoined; j++)
-                printf("  joined: %s/ (no latency capture, primary log or "
+                app_say("  joined: %s/ (no latency capture, primary log or "
                        "run.json of its own)\n", r->joined[j]);
         }
         for (j = 0; j < r->nfiles; j++) {
@@ -886,30 +879,18 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
     return code;
 }
 
-void app_print_totals(FILE *fp, const cow_ingest_totals *tot)
-{
-    fprintf(fp, "ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
-           "lines; %ld refused, %ld already ingested, %ld not recognised\n",
-           tot->files_ok, tot->files_ok == 1 ? "" : "s", tot->runs,
-           tot->runs == 1 ? "" : "s", tot->rows, tot->rejected, tot->files_refused,
-           tot->files_dup, tot->files_skipped);
-}
-
 int app_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
 
-int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp)
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs,
+                     cow_ingest_totals *tot)
 {
     cow_ingest_flags fl;
-    cow_ingest_totals tot;
-    int code;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
     fl.jobs = jobs;
-    code = app_ingest_paths(st, paths, npaths, &fl, &tot);
-    app_print_totals(fp, &tot);
-    return code;
+    return app_ingest_paths(st, paths, npaths, &fl, tot);
 }

@@ -27,6 +27,12 @@ void cli_error(const cow_err *e);
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage array to fp. */
 void cli_print_usage(FILE *fp, const char *const *usage);
+/* Register the sink app/ speaks through (app_set_sink): its account on
+ * stdout, its errors on stderr as "cowtail: ...", progress when stderr is
+ * a terminal. Called once, in main(). */
+void cli_sink_install(void);
+/* The one-line ingest summary. */
+void cli_print_totals(FILE *fp, const cow_ingest_totals *tot);
 /* The table of formats, one line each (for help ingest). */
 void cli_print_parsers(FILE *fp);
 /* Map an error code to an exit code. */

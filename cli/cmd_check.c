@@ -341,7 +341,9 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
     if ((code = cli_store_open(db, st)) != EXIT_OK)
         return code;
     if (npaths > 0) {
-        code = app_check_ingest(*st, paths, npaths, jobs, t, json ? stderr : stdout, pre);
+        cow_ingest_totals tot;
+        code = app_check_ingest(*st, paths, npaths, jobs, t, &tot, pre);
+        cli_print_totals(json ? stderr : stdout, &tot);
         app_prejudged_index(pre);
         if (code == EXIT_USAGE || code == EXIT_IO)
             return code;

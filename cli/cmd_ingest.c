@@ -130,7 +130,7 @@ int cmd_ingest(int argc, char **argv)
     if ((code = cli_store_open(db, &st)) != EXIT_OK)
         return code;
     code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
-    app_print_totals(stdout, &tot);
+    cli_print_totals(stdout, &tot);
     store_close(st);
     return code;
 }

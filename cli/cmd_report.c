@@ -163,11 +163,13 @@ int cmd_report(int argc, char **argv)
     if ((code = cli_store_open(j.db, &j.st)) != EXIT_OK)
         return code;
     j.jobs = jobs;
-    if (optind < argc &&
-        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
-                                   stdout)) == EXIT_USAGE ||
-         code == EXIT_IO))
-        goto done;
+    if (optind < argc) {
+        cow_ingest_totals tot;
+        code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs, &tot);
+        cli_print_totals(stdout, &tot);
+        if (code == EXIT_USAGE || code == EXIT_IO)
+            goto done;
+    }
     if (app_report_write(&j, &e) != COW_OK)
         goto fail;
     if (j.n == 0) {
