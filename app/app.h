@@ -62,8 +62,10 @@ typedef struct cow_ingest_flags {
     const char *time_unit;    /* --time-unit */
     const char *latency_unit; /* --latency-unit */
     const char *mem_unit;     /* --mem-unit */
-    const char *t0;           /* --t0 (epoch or ISO 8601) */
-    const char *log_tz;       /* --log-tz */
+    int has_t0;               /* --t0 given: */
+    int64_t t0_us;            /* its instant (cli/: optval_instant_us) */
+    int has_log_tz;           /* --log-tz given: */
+    int log_tz_s;             /* its offset, s east of UTC (optval_utc_offset) */
     int log_year;             /* --log-year */
     const char *label;        /* --label (single run only) */
     const char *parser;       /* --parser NAME: skip detection */

@@ -208,39 +208,27 @@ static int emit_samples(void *ctx, const cow_sample *s, size_t n, cow_err *e)
 static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
                      cow_parse_opts *o, cow_err *e)
 {
-    const char *tz = fl->log_tz ? fl->log_tz : r->meta.log_tz;
-
     memset(o, 0, sizeof(*o));
     o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
     o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
     o->mem_unit = fl->mem_unit ? fl->mem_unit : r->meta.mem_unit;
     o->log_year = fl->log_year ? fl->log_year : r->meta.log_year;
-    if (fl->t0) {
-        cow_runjson tmp;
-        char json[300];
-        int rc;
-        /* --t0 accepts what run.json "t0" accepts */
-        if (strchr(fl->t0, '-') && strchr(fl->t0, ':'))
-            snprintf(json, sizeof(json), "{\"t0\":\"%.250s\"}", fl->t0);
-        else
-            snprintf(json, sizeof(json), "{\"t0\":%.250s}", fl->t0);
-        rc = runjson_parse("--t0", json, strlen(json), &tmp, e);
-        o->t0_us = tmp.t0_us;
-        o->has_t0 = tmp.has_t0;
-        runjson_release(&tmp);
-        if (rc != COW_OK || !o->has_t0)
-            return COW_FAIL(e, COW_EUSAGE, "--t0: '%s' is not an epoch (s, ms, us) "
-                            "or an ISO 8601 time that exists", fl->t0);
+    if (fl->has_t0) {
+        o->t0_us = fl->t0_us;
+        o->has_t0 = 1;
     } else {
         o->t0_us = r->meta.t0_us;
         o->has_t0 = r->meta.has_t0;
     }
-    if (tz) {
-        if (!time_parse_offset(tz, &o->tz_off_s))
+    if (fl->has_log_tz) {
+        o->tz_off_s = fl->log_tz_s;
+        o->has_tz = 1;
+    } else if (r->meta.log_tz) {
+        if (!time_parse_offset(r->meta.log_tz, &o->tz_off_s))
             return COW_FAIL(e, COW_EUSAGE,
                             "log time zone '%s' is not an offset like +02:00, "
                             "-0500 or UTC (zone names are not supported: give "
-                            "the offset in force during the capture)", tz);
+                            "the offset in force during the capture)", r->meta.log_tz);
         o->has_tz = 1;
     }
     return COW_OK;

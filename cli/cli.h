@@ -98,6 +98,9 @@ struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts);
 int cli_opt_int(const char *cmd, const char *opt, const char *arg, int64_t lo, int64_t hi,
                 int64_t *out);
+/* An instant (optval_instant_us) and a UTC offset (optval_utc_offset). */
+int cli_opt_instant(const char *cmd, const char *opt, const char *arg, int64_t *us);
+int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s);
 int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
                    double hi, double *out);
 /* --seed: 0 to 2^64-1. */

@@ -120,3 +120,15 @@ int cli_opt_jobs(const char *cmd, const char *arg, int *jobs)
         *jobs = (int)v;
     return code;
 }
+
+int cli_opt_instant(const char *cmd, const char *opt, const char *arg, int64_t *us)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_instant_us(opt, arg, us, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_utc_offset(opt, arg, off_s, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}

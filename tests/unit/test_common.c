@@ -181,6 +181,52 @@ static void iso_should_refuse_impossible_dates(void)
 }
 
 /* Table: parser, argument, accepted, value or message. */
+/* --t0 and --log-tz: the whole argument through the one ISO 8601 reader
+ * or the epoch rule run.json's "t0" follows. Regression: --t0 used to be
+ * pasted into a JSON document for the run.json parser, so text after the
+ * number ('1796267959, "zzz": 1') was read as more of the document and
+ * accepted. */
+static void optval_should_read_instants_and_offsets_whole(void)
+{
+    cow_err e = COW_ERR_INIT;
+    int64_t us = 0;
+    int off = 0;
+
+    CHECK_INT(optval_instant_us("--t0", "1796267959", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1796267959000000));
+    CHECK_INT(optval_instant_us("--t0", "1796267959123", &us, &e), COW_OK); /* ms */
+    CHECK_INT(us, INT64_C(1796267959123000));
+    CHECK_INT(optval_instant_us("--t0", "1796267959123456", &us, &e), COW_OK); /* us */
+    CHECK_INT(us, INT64_C(1796267959123456));
+    CHECK_INT(optval_instant_us("--t0", "1796267959.5", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1796267959500000));
+    CHECK_INT(optval_instant_us("--t0", "2026-02-03T14:02:11Z", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1770127331000000));
+    CHECK_INT(optval_instant_us("--t0", "2026-02-03T15:02:11+01:00", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1770127331000000));
+    CHECK_INT(optval_instant_us("--t0", "1796267959, \"zzz\": 1", &us, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--t0: '1796267959, \"zzz\": 1' is not an epoch (s, ms, us) or an "
+                     "ISO 8601 time that exists");
+    CHECK_INT(optval_instant_us("--t0", "1796267959}", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", " 1796267959", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "1796267959 ", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "\"2026-02-03T14:02:11Z\"", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "yesterday", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "2023-02-31T10:00:00Z", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "12", &us, &e), COW_EUSAGE); /* 1970 */
+    CHECK_INT(optval_instant_us("--t0", "", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_utc_offset("--log-tz", "+02:00", &off, &e), COW_OK);
+    CHECK_INT(off, 7200);
+    CHECK_INT(optval_utc_offset("--log-tz", "-0500", &off, &e), COW_OK);
+    CHECK_INT(off, -18000);
+    CHECK_INT(optval_utc_offset("--log-tz", "UTC", &off, &e), COW_OK);
+    CHECK_INT(off, 0);
+    CHECK_INT(optval_utc_offset("--log-tz", "Europe/Paris", &off, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--log-tz: 'Europe/Paris' is not an offset like +02:00, -0500 or UTC "
+                     "(zone names are not supported: give the offset in force during the "
+                     "capture)");
+}
+
 static void optval_should_parse_whole_values_with_named_errors(void)
 {
     cow_err e = COW_ERR_INIT;
@@ -355,6 +401,7 @@ int main(void)
     RUN(time_should_convert_civil_and_iso);
     RUN(iso_should_refuse_impossible_dates);
     RUN(optval_should_parse_whole_values_with_named_errors);
+    RUN(optval_should_read_instants_and_offsets_whole);
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
     RUN(colname_should_split_the_unit_and_normalise);
