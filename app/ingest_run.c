@@ -1,8 +1,8 @@
-/* ingest_run.c -- the ingest driver: capture discovery -> parser -> sink ->
- * store, one transaction per file, one line of output per file.
+/* ingest_run.c -- the ingest driver: capture discovery -> parser -> sink
+ * (ingest_sink.c) -> store, one transaction per file, one line said per
+ * file; runs of one label told apart by ingest_labels.c.
  *
- * This is where a parser's sink is wired to the store (parsers and the
- * store never see each other). Policies applied here, per file:
+ * Policies applied here, per file:
  *  - the file lands whole or not at all (one transaction);
  *  - a file whose SHA-256 already landed in the same run adds nothing;
  *  - too many rejected lines refuse the file: each parser applies
@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "app.h"
+#include "ingest_int.h"
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
@@ -27,182 +28,9 @@
 #include "timeconv.h"
 #include "writer.h"
 
-/* Rejects printed per file; the rest are only counted and stored. */
-#define SHOW_REJECTS 5
 /* Files with the same bytes as another file of the run are copies from
  * this size up (below it, two empty replies or one-value files coincide). */
 #define COPY_MIN_BYTES 256
-
-/* INFO records held for one multi-row insert (store_add_infos), their
- * strings copied into arena. */
-#define INFO_BATCH 64
-#define INFO_ARENA (32u << 10)
-
-typedef struct infobuf {
-    cow_info v[INFO_BATCH];
-    size_t n;
-    char arena[INFO_ARENA];
-    size_t used;
-} infobuf;
-
-typedef struct storesink {
-    cow_store *st;        /* destination */
-    int64_t run, file;    /* ids */
-    const char *path;     /* file being read, for messages */
-    long long rows;       /* records landed */
-    long long samples;    /* of which latency samples */
-    long long rejected;   /* lines rejected */
-    char notes[1024];     /* "key: value; ..." from the parser */
-    cow_writer *w;        /* background sample writer, NULL until needed */
-    int progress;         /* show progress (the sink does: a terminal) */
-    time_t last_progress; /* when progress was last printed */
-    infobuf *info;        /* INFO records not stored yet, NULL until needed */
-} storesink;
-
-static void progress(storesink *k)
-{
-    time_t now;
-    if (!k->progress)
-        return;
-    now = time(NULL);
-    if (now != k->last_progress) {
-        k->last_progress = now;
-        app_progress(k->path, k->rows);
-    }
-}
-
-/* Store the INFO records held (the store must be this thread's). */
-static int flush_info(storesink *k, cow_err *e)
-{
-    int rc = COW_OK;
-    if (k->info != NULL && k->info->n > 0)
-        rc = store_add_infos(k->st, k->run, k->file, k->info->v, k->info->n, e);
-    if (k->info != NULL)
-        k->info->n = k->info->used = 0;
-    return rc;
-}
-
-/* A copy of s (NULL stays NULL) in b's arena; NULL when it is full. */
-static const char *keep(infobuf *b, const char *s, int *full)
-{
-    size_t n;
-    char *d;
-    if (s == NULL || *full)
-        return NULL;
-    n = strlen(s) + 1;
-    if (n > INFO_ARENA - b->used) {
-        *full = 1;
-        return NULL;
-    }
-    d = b->arena + b->used;
-    memcpy(d, s, n);
-    b->used += n;
-    return d;
-}
-
-/* Hold an INFO record for a multi-row insert: its lines come by the
- * thousand, and one statement per line was most of the writer's time on
- * them. *held = 0 when it did not fit (then it is stored on its own). */
-static int hold_info(storesink *k, const cow_info *v, int *held, cow_err *e)
-{
-    infobuf *b;
-    cow_info c;
-    size_t mark;
-    int full = 0, rc;
-
-    if (k->info == NULL)
-        k->info = xcalloc(1, sizeof(*k->info));
-    b = k->info;
-    if (b->n == INFO_BATCH && (rc = flush_info(k, e)) != COW_OK)
-        return rc;
-    for (;;) {
-        mark = b->used;
-        c = *v;
-        c.section = keep(b, v->section, &full);
-        c.key = keep(b, v->key, &full);
-        c.sub = keep(b, v->sub, &full);
-        c.text = keep(b, v->text, &full);
-        if (!full)
-            break;
-        b->used = mark;
-        if (b->n == 0) { /* larger than the arena: on its own */
-            *held = 0;
-            return COW_OK;
-        }
-        if ((rc = flush_info(k, e)) != COW_OK)
-            return rc;
-        full = 0;
-    }
-    b->v[b->n++] = c;
-    *held = 1;
-    return COW_OK;
-}
-
-static int emit(void *ctx, const cow_rec *r, cow_err *e)
-{
-    storesink *k = ctx;
-    int rc, held = 0;
-
-    /* The store is the writer's until it has caught up. */
-    if (k->w && (rc = writer_sync(k->w, e)) != COW_OK)
-        return rc;
-    if (r->kind == COW_REC_INFO) {
-        if ((rc = hold_info(k, &r->u.info, &held, e)) != COW_OK)
-            return rc;
-        if (held) {
-            if ((++k->rows & 0xffff) == 0)
-                progress(k);
-            return COW_OK;
-        }
-    }
-    if (r->kind != COW_REC_NOTE && (rc = flush_info(k, e)) != COW_OK)
-        return rc;
-    if (r->kind == COW_REC_NOTE) {
-        size_t used = strlen(k->notes);
-        snprintf(k->notes + used, sizeof(k->notes) - used, "%s%s %s",
-                 used ? "; " : "", r->u.note.key, r->u.note.value);
-        return COW_OK;
-    }
-    if (r->kind == COW_REC_SAMPLE)
-        return store_add_samples(k->st, k->run, k->file, &r->u.sample, 1, e) ||
-               (k->rows++, k->samples++, 0);
-    if ((rc = store_add_rec(k->st, k->run, k->file, r, e)) != COW_OK)
-        return rc;
-    if (r->kind == COW_REC_PROC) {
-        /* who wrote the log (for app/servers.c): not one of its records */
-    } else if (r->kind == COW_REC_REJECT) {
-        if (k->rejected++ < SHOW_REJECTS)
-            app_errorf("%s:%ld: %s", k->path, r->u.reject.line, r->u.reject.reason);
-    } else {
-        k->rows++;
-    }
-    if ((k->rows & 0xffff) == 0)
-        progress(k);
-    return COW_OK;
-}
-
-static int emit_samples(void *ctx, const cow_sample *s, size_t n, cow_err *e)
-{
-    storesink *k = ctx;
-    int rc;
-
-    if (k->info != NULL && k->info->n > 0 &&
-        ((k->w && (rc = writer_sync(k->w, e)) != COW_OK) ||
-         (rc = flush_info(k, e)) != COW_OK))
-        return rc;
-    if (k->w == NULL)
-        k->w = writer_start(k->st, k->run, k->file);
-    rc = k->w ? writer_push(k->w, s, n, e)
-              : store_add_samples(k->st, k->run, k->file, s, n, e);
-    if (rc == COW_OK) {
-        long long before = k->rows;
-        k->rows += (long long)n;
-        k->samples += (long long)n;
-        if ((before >> 16) != (k->rows >> 16))
-            progress(k);
-    }
-    return rc;
-}
 
 /* Parse options from run.json, overridden by flags. */
 static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
@@ -339,12 +167,9 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
                       storesink *k, char sha[65], cow_err *e)
 {
     cow_sink sink;
-    cow_err we = COW_ERR_INIT;
-    int rc, wrc;
+    int rc;
 
-    sink.emit = emit;
-    sink.emit_samples = emit_samples;
-    sink.ctx = k;
+    store_sink_wire(k, &sink);
     if (fr->ahead) {
         rc = ahead_replay(fr->ahead, fr->idx, &sink, sha, e);
     } else {
@@ -352,20 +177,7 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
         if (rc == COW_OK)
             src_sha256(&fr->src, sha);
     }
-    wrc = writer_stop(k->w, &we);
-    k->w = NULL;
-    if (wrc != COW_OK && rc == COW_OK) {
-        rc = wrc;
-        *e = we;
-    }
-    /* the INFO records still held land with the file (or go with it) */
-    if (rc == COW_OK)
-        rc = flush_info(k, e);
-    free(k->info);
-    k->info = NULL;
-    if (k->progress && k->last_progress)
-        app_progress(NULL, 0);
-    return rc;
+    return store_sink_finish(k, rc, e);
 }
 
 /* One line per landed file: what was recognised and what landed. */
@@ -665,50 +477,6 @@ fatal:
     return FILE_FATAL;
 }
 
-/* A run is its folder in the batch plus its host, not its label: two
- * runs of one label (run.json says the same "label" on two hosts) stay
- * two. The later one is renamed label@host, or label~N, and it is said. */
-static int unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
-{
-    size_t i, j;
-    for (i = 0; i < cap->n; i++) {
-        cow_capture_run *r = &cap->runs[i];
-        const char *host = r->meta.host ? r->meta.host : "";
-        char path[1024], dbhost[256], *label;
-        int clash = 0, found, rc, n = 2;
-
-        for (j = 0; j < i && !clash; j++)
-            clash = strcmp(cap->runs[j].label, r->label) == 0;
-        if (!clash) {
-            /* an earlier ingest of another host under this label */
-            if ((rc = store_run_owner(st, r->label, path, sizeof(path), dbhost,
-                                      sizeof(dbhost), &found, e)) != COW_OK)
-                return rc;
-            clash = found && dbhost[0] && strcmp(dbhost, host) != 0;
-        }
-        if (!clash)
-            continue;
-        label = xmalloc(strlen(r->label) + strlen(host) + 24);
-        if (host[0])
-            sprintf(label, "%s@%s", r->label, host);
-        else
-            sprintf(label, "%s~%d", r->label, n);
-        for (;;) {
-            for (j = 0, clash = 0; j < cap->n && !clash; j++)
-                clash = j != i && strcmp(cap->runs[j].label, label) == 0;
-            if (!clash)
-                break;
-            sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
-        }
-        app_say("note: another run is labelled '%s' too: the one in %s%s%s is "
-               "labelled '%s'\n", r->label, r->dir, host[0] ? " on host " : "", host,
-               label);
-        free(r->label);
-        r->label = label;
-    }
-    return COW_OK;
-}
-
 /* Was this file named on the command line (not found by a walk)? */
 static int named(char **paths, int npaths, const char *file)
 {
@@ -774,7 +542,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             return EXIT_USAGE;
         }
     }
-    if (unique_labels(st, &cap, &e) != COW_OK) {
+    if (ingest_unique_labels(st, &cap, &e) != COW_OK) {
         app_error(&e);
         capture_release(&cap);
         return EXIT_IO;

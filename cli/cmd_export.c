@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#ifdef COW_HAVE_EXPORT
+#ifdef COW_WITH_EXPORT
 #include "export_out.h"
 #endif
 #include "store_fleet.h"
@@ -38,7 +38,7 @@ const char *const cmd_export_usage[] = {
     NULL
 };
 
-#ifdef COW_HAVE_EXPORT
+#ifdef COW_WITH_EXPORT
 static void on_table(void *ctx, const char *table, long long rows)
 {
     if (!*(const int *)ctx)
