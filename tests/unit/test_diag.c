@@ -412,6 +412,43 @@ static void doctor_should_read_evidence_without_samples(void)
     diag_release(&f);
 }
 
+/* No fixed-size text in a finding: a run labelled with 2,000 characters
+ * (and a host that saved at once with another such run) keeps its whole
+ * label in the finding's run and in the title that names the other run;
+ * the advice is never cut either. */
+static void doctor_should_keep_long_labels_whole(void)
+{
+    static char a[2001], b[2001];
+    cow_run_facts r[2];
+    cow_findings f;
+    const cow_finding *x;
+
+    memset(a, 'a', 2000);
+    memset(b, 'b', 2000);
+    a[1999] = 'A';
+    b[1999] = 'B';
+    base(&r[0], a, "bgsave");
+    base(&r[1], b, "bgsave");
+    r[0].nwin = r[1].nwin = 1;
+    r[0].win_t0[0] = 1000;
+    r[0].win_t1[0] = 5000;
+    r[1].win_t0[0] = 4000;
+    r[1].win_t1[0] = 9000;
+    known(&r[0].refused, 1, "time runs backwards by 40.000 s");
+    diag_host_overlaps(r, 2);
+    diag_run(r, 2, &f);
+    CHECK((x = finding(&f, a, "overlapping_forks")) != NULL);
+    if (x) {
+        CHECK_INT((int)strlen(x->run), 2000);
+        CHECK(strstr(x->title, b) != NULL); /* the other run, whole */
+        CHECK(strlen(x->title) > 2000);
+    }
+    CHECK((x = finding(&f, a, "ingest_refusals")) != NULL);
+    if (x)
+        CHECK(x->advice != NULL && x->advice[0] != '\0');
+    diag_release(&f);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -547,6 +584,7 @@ int main(void)
     RUN(doctor_should_catch_memory_period_and_settings);
     RUN(rules_should_have_unique_ids);
     RUN(doctor_should_read_evidence_without_samples);
+    RUN(doctor_should_keep_long_labels_whole);
     RUN(doctor_should_ignore_immaterial_median_shifts);
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);
