@@ -223,6 +223,46 @@ static int fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_fin
     return 1;
 }
 
+/* The fork itself was the stall: samples in flight while it ran waited
+ * out a material part of it (the counterpart of fork_not_the_cost). */
+#define FORK_STALL_MIN_US 10000.0   /* a fork shorter than 10 ms stalls no one */
+#define FORK_WAIT_SHARE 0.5         /* "waited it out": at least half of it */
+
+static int fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_run_facts *x = &r[i];
+    int worst;
+    (void)n;
+    if (!x->fork_inflight || x->fork_inflight_n == 0 || !(x->fork_dur_us >= FORK_STALL_MIN_US) ||
+        !(x->fork_inflight_max_us >= FORK_WAIT_SHARE * x->fork_dur_us))
+        return 0;
+    worst = !isnan(x->run_max_us) && x->fork_inflight_max_us >= x->run_max_us;
+    f->severity = worst ? COW_SEV_WARN : COW_SEV_INFO;
+    diag_title(f, "the fork itself was the stall: the fork of %s took %.1f ms, and %lld "
+               "sample%s in flight waited it out, up to %.1f ms (sent %.1f ms %s the fork "
+               "began)%s", x->fork_window[0] ? x->fork_window : "the latest save",
+               x->fork_dur_us / 1000,
+               (long long)x->fork_inflight_n, x->fork_inflight_n == 1 ? "" : "s",
+               x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
+               x->fork_inflight_sent_us < 0 ? "before" : "after",
+               worst ? ": the run's worst sample is among them"
+                     : ": the run's worst sample came later");
+    diag_fact(f, "latest_fork_usec", &x->latest_fork_usec);
+    diag_evidence(f, "samples in flight during the fork", "analysis", "%lld",
+                  (long long)x->fork_inflight_n);
+    diag_evidence(f, "longest of them", "analysis", "%.3f ms, sent %.3f ms %s the fork began",
+                  x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
+                  x->fork_inflight_sent_us < 0 ? "before" : "after");
+    diag_evidence(f, "worst sample of the run", "analysis", "%.3f ms", x->run_max_us / 1000);
+    diag_advice(f, "keep instances small, save on a replica or off-peak, keep "
+                "vm.overcommit_memory=1. A fork copies the server's page tables and stops "
+                "it meanwhile, so its time grows with the resident set (about 10-20 ms per "
+                "GB on bare metal, more in a virtual machine); huge pages make the page "
+                "tables 512x smaller and the fork faster, at a cost during the save (see "
+                "the THP findings)");
+    return 1;
+}
+
 static int slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     double fork_us = r[i].latest_fork_usec.num, mem = r[i].used_memory.num, rate;
@@ -889,6 +929,9 @@ static const cow_rule rules[] = {
      "a tool's p99.9 from fewer than 3,688 requests)"},
     {"fork_not_the_cost", COW_SEV_INFO, fork_not_the_cost,
      "latest_fork_usec is small next to the measured lift"},
+    {"fork_is_the_cost", COW_SEV_WARN, fork_is_the_cost,
+     "samples in flight while the fork ran waited it out (warning when the run's worst "
+     "sample is among them)"},
     {"slow_fork", COW_SEV_WARN, slow_fork,
      "fork rate (used_memory / fork time) below 25 GB/s"},
     {"thp_backing_heap", COW_SEV_CRIT, thp_backing,

@@ -449,6 +449,52 @@ static void doctor_should_keep_long_labels_whole(void)
     diag_release(&f);
 }
 
+/* The fork itself was the stall: a 197 ms fork, one sample in flight that
+ * waited 195 ms of it and is the run's worst: fork_is_the_cost, a warning
+ * citing that sample; the worst sample elsewhere: information; a 5 ms fork
+ * (or a sample that waited a little of it): nothing. */
+static void doctor_should_say_when_the_fork_is_the_cost(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "forkstall", "bgsave");
+    known(&r.latest_fork_usec, 197000, "197000");
+    r.fork_inflight = 1;
+    snprintf(r.fork_window, sizeof(r.fork_window), "bgsave#1");
+    r.fork_dur_us = 197000;
+    r.fork_inflight_n = 1;
+    r.fork_inflight_max_us = 195337;
+    r.fork_inflight_sent_us = 1963;
+    r.run_max_us = 195337;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    if (x) {
+        CHECK_INT(x->severity, COW_SEV_WARN);
+        CHECK(strstr(x->title, "the fork of bgsave#1 took 197.0 ms, and 1 sample in flight "
+                               "waited it out, up to 195.3 ms (sent 2.0 ms after the fork "
+                               "began): the run's worst sample is among them") != NULL);
+        CHECK_STR(x->ev[2].value, "195.337 ms, sent 1.963 ms after the fork began");
+    }
+    diag_release(&f);
+    r.run_max_us = 400000;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_INFO);
+    diag_release(&f);
+    r.fork_inflight_max_us = 40000; /* waited a fifth of it */
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "forkstall", "fork_is_the_cost") == NULL);
+    diag_release(&f);
+    r.fork_dur_us = 5000;
+    r.fork_inflight_max_us = 5000;
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "forkstall", "fork_is_the_cost") == NULL);
+    diag_release(&f);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -585,6 +631,7 @@ int main(void)
     RUN(rules_should_have_unique_ids);
     RUN(doctor_should_read_evidence_without_samples);
     RUN(doctor_should_keep_long_labels_whole);
+    RUN(doctor_should_say_when_the_fork_is_the_cost);
     RUN(doctor_should_ignore_immaterial_median_shifts);
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);
