@@ -599,6 +599,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_event_count(st, r->id, "warn_thp", &f->warn_thp, e)) ||
         (rc = store_fact_event_count(st, r->id, "warn_overcommit", &f->warn_overcommit, e)) ||
         (rc = store_fact_event_count(st, r->id, "full_resync", &f->full_resync, e)) ||
+        (rc = store_fact_event_count(st, r->id, "sync_bgsave_start", &f->sync_forks, e)) ||
         (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
         (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)) ||
