@@ -60,7 +60,7 @@ check "bad thresholds exit 2" test $? = 2
 "$COW" report --db "$DB" --out "$WORK/rep" > "$WORK/report" 2>&1
 check "report exits 0" test $? = 0
 check "report says where it is" has "report written to $WORK/rep/" "$WORK/report"
-check "headline findings printed" has "headline findings:" "$WORK/report"
+check "the answers printed" has "what happened (summary.md opens with the same):" "$WORK/report"
 check "summary written" test -s "$WORK/rep/summary.md"
 check "summary headline row for disk" has "^| disk | fullsync | 3000 |" "$WORK/rep/summary.md"
 check "summary names the seed" has "seed 1" "$WORK/rep/summary.md"
