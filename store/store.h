@@ -379,7 +379,8 @@ typedef struct cow_clock_pair {
 typedef struct cow_clock_row {
     int64_t file;
     char path[512];
-    char decided[16];    /* given, inferred, assumed, mismatch */
+    char decided[16];    /* given, inferred, assumed, mismatch, zoned (the
+                            log's own zoned stamps settled it) */
     int has_off;
     long off_s;          /* local time minus UTC */
     char evidence[400];
@@ -500,6 +501,10 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
 /* Keep the digest of a file --replace is about to remove (see
  * store_file_copy). */
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
+/* *zoned = 1 when the server log `file` carried its own zone (its parser
+ * noted "settled by the zoned stamps": RFC 3339 line prefixes), so its
+ * times are UTC already and no zone is to be given, inferred or assumed. */
+int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 
