@@ -692,6 +692,18 @@ int store_put_finding(cow_store *st, int64_t run, int seq, const char *rule,
     return step_done(st, q, e, "storing finding");
 }
 
+/* A run's id, label, scenario, mode, host and trial (-1: none): the first
+ * six columns of both run listings. */
+static void read_run_key(sqlite3_stmt *q, cow_run_row *r)
+{
+    r->id = sqlite3_column_int64(q, 0);
+    r->label = col_dup(q, 1);
+    r->scenario = col_dup(q, 2);
+    r->mode = col_dup(q, 3);
+    r->host = col_dup(q, 4);
+    r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
+                   ? -1 : (long)sqlite3_column_int64(q, 5);
+}
 
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
 {
@@ -704,13 +716,7 @@ int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
         cow_run_row *r;
         v = xgrow(v, sizeof(*v), k + 1, &cap);
         r = &v[k++];
-        r->id = sqlite3_column_int64(q, 0);
-        r->label = col_dup(q, 1);
-        r->scenario = col_dup(q, 2);
-        r->mode = col_dup(q, 3);
-        r->host = col_dup(q, 4);
-        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
-                       ? -1 : (long)sqlite3_column_int64(q, 5);
+        read_run_key(q, r);
         r->files = sqlite3_column_int64(q, 6);
         r->samples = sqlite3_column_int64(q, 7);
         r->rejected = sqlite3_column_int64(q, 8);
@@ -744,13 +750,7 @@ int store_list_runs_brief(cow_store *st, cow_run_row **rows, size_t *n, cow_err 
         v = xgrow(v, sizeof(*v), k + 1, &cap);
         r = &v[k++];
         memset(r, 0, sizeof(*r));
-        r->id = sqlite3_column_int64(q, 0);
-        r->label = col_dup(q, 1);
-        r->scenario = col_dup(q, 2);
-        r->mode = col_dup(q, 3);
-        r->host = col_dup(q, 4);
-        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
-                       ? -1 : (long)sqlite3_column_int64(q, 5);
+        read_run_key(q, r);
     }
     unprep(st, q);
     if (rc != SQLITE_DONE) {
