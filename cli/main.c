@@ -24,6 +24,8 @@ static const char *const main_usage[] = {
 };
 
 static const cow_command commands[] = {
+    {"capture", cmd_capture, "record a run against a live Redis or Valkey server",
+     cmd_capture_usage},
     {"ingest", cmd_ingest, "load capture folders or files into the database",
      cmd_ingest_usage},
     {"runs", cmd_runs, "list the runs in the database", cmd_runs_usage},
