@@ -47,6 +47,8 @@ typedef struct cap_ctx {
     size_t nlag, caplag;
     double probe_cpu_s;
     long long info_polls, proc_polls;
+    char logpath[1200];         /* the server's log, "" when not readable */
+    long long log_off, log_bytes; /* its size at start; bytes copied */
 } cap_ctx;
 
 int64_t cap_mono_ns(void);
@@ -90,7 +92,8 @@ void *cap_writer_main(void *arg);
 /* Host files before/after (local servers): THP, sysctls, meminfo, vmstat,
  * loadavg; tag is "before" or "after". */
 void cap_host_facts(cap_ctx *c, const char *tag);
-/* Copy a file's bytes from offset into the folder as name. */
-int cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name);
+/* Copy a file's bytes from offset into the folder as name: the bytes
+ * copied (0: nothing logged, no file), or -1 (listed as unreadable). */
+long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name);
 
 #endif

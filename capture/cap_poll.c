@@ -200,7 +200,7 @@ void *cap_proc_main(void *arg)
            cst = {"status-child.txt", NULL, 0};
     cow_err e = COW_ERR_INIT;
     FILE *rss = cap_create(c, "memory.csv", &e), *pss = NULL;
-    int64_t next = cap_mono_ns();
+    int64_t next = cap_mono_ns(), last;
     char path[128];
 
     if (rss == NULL || (pss = cap_create(c, "memory-pss.csv", &e)) == NULL) {
@@ -260,12 +260,24 @@ void *cap_proc_main(void *arg)
             pthread_mutex_unlock(&c->mu);
             atomic_store(&c->child, info_child);
         }
-        next += (atomic_load(&c->child) ? 200 : 1000) * INT64_C(1000000);
-        if (next < cap_mono_ns())
-            next = cap_mono_ns();
-        if (cap_sleep_until(c, next))
-            break;
+        /* the next snapshot in 1 s, or 200 ms once a child exists: look
+         * for one every 50 ms (a save can be shorter than a second) */
+        last = cap_mono_ns();
+        for (;;) {
+            int64_t now;
+            next += 50000000;
+            if (cap_sleep_until(c, next))
+                goto out;
+            now = cap_mono_ns();
+            if (next < now)
+                next = now;
+            if (now - last >= 1000000000 ||
+                ((atomic_load(&c->child) || child_of(c->pid) > 0) &&
+                 now - last >= 200000000))
+                break;
+        }
     }
+out:
     close_series(c, &sm);
     close_series(c, &st);
     close_series(c, &csm);
@@ -347,12 +359,13 @@ void cap_host_facts(cap_ctx *c, const char *tag)
     host_file(c, "/proc/loadavg", name, ts);
 }
 
-int cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name)
+long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name)
 {
     cow_err e = COW_ERR_INIT;
     FILE *in = fopen(src, "rb"), *out;
     char buf[65536];
     size_t k;
+    long long total = 0;
     struct stat sb;
 
     if (in == NULL) {
@@ -362,17 +375,23 @@ int cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *nam
     /* a log rotated or truncated since the start is copied whole */
     if (fstat(fileno(in), &sb) == 0 && sb.st_size >= offset)
         fseeko(in, (off_t)offset, SEEK_SET);
+    if ((k = fread(buf, 1, sizeof(buf), in)) == 0) {
+        fclose(in); /* nothing logged during the capture: no empty file */
+        return 0;
+    }
     if ((out = cap_create(c, name, &e)) == NULL) {
         cap_missing(c, name, "%s", e.msg);
         fclose(in);
         return -1;
     }
-    while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
+    do {
         fwrite(buf, 1, k, out);
+        total += (long long)k;
+    } while ((k = fread(buf, 1, sizeof(buf), in)) > 0);
     fclose(in);
     if (fclose(out) != 0) {
         cap_missing(c, name, "write error");
         return -1;
     }
-    return 0;
+    return total;
 }

@@ -302,9 +302,22 @@ static int is_local_server(long pid, char *why, size_t cap)
     return 1;
 }
 
+/* A number rounded to 0.1 (figures in us and %), or null. */
 static cJSON *num_or_null(double v)
 {
-    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+    char buf[64];
+    if (!isfinite(v))
+        return cJSON_CreateNull();
+    snprintf(buf, sizeof(buf), "%.1f", v);
+    return cJSON_CreateRaw(buf);
+}
+
+/* An integer written whole (cJSON would print an epoch in us as 1.79e+15). */
+static void add_int(cJSON *o, const char *key, long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%lld", v);
+    cJSON_AddRawToObject(o, key, buf);
 }
 
 typedef struct trig_state {
@@ -336,7 +349,7 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     cJSON_AddNullToObject(j, "t0");
     snprintf(buf, sizeof(buf), "%s %s", si->name, si->version);
     cJSON_AddStringToObject(j, "server", buf);
-    cJSON_AddNumberToObject(j, "start_epoch_us", (double)c->wall0_us);
+    add_int(j, "start_epoch_us", (long long)c->wall0_us);
     iso(c->wall0_us, buf, sizeof(buf));
     cJSON_AddStringToObject(j, "start_utc", buf);
     if (c->why[0])
@@ -356,23 +369,23 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         cJSON_AddNumberToObject(cap, "port", o->port);
     }
     cJSON_AddStringToObject(cap, "role", si->role);
-    cJSON_AddNumberToObject(cap, "server_pid", (double)si->pid);
+    add_int(cap, "server_pid", (long long)si->pid);
     cJSON_AddBoolToObject(cap, "local", c->local);
-    cJSON_AddNumberToObject(cap, "end_epoch_us", (double)end_us);
-    cJSON_AddNumberToObject(cap, "seconds", res->seconds);
-    cJSON_AddNumberToObject(cap, "cpu_pct_of_core", res->total_cpu_pct);
+    add_int(cap, "end_epoch_us", (long long)end_us);
+    cJSON_AddItemToObject(cap, "seconds", num_or_null(res->seconds));
+    cJSON_AddItemToObject(cap, "cpu_pct_of_core", num_or_null(res->total_cpu_pct));
     (void)total_cpu_s;
 
     p = cJSON_AddObjectToObject(cap, "probe");
     cJSON_AddStringToObject(p, "command", o->probe_set ? "SET" : "PING");
-    cJSON_AddNumberToObject(p, "interval_us", (double)o->interval_us);
+    add_int(p, "interval_us", (long long)o->interval_us);
     cJSON_AddStringToObject(p, "schedule", "open loop: sample i is meant to go at "
                             "start + i x interval; late samples go as soon as possible, "
                             "none is skipped");
     cJSON_AddStringToObject(p, "clock", "one CLOCK_REALTIME reading at start plus "
                             "CLOCK_MONOTONIC deltas");
-    cJSON_AddNumberToObject(p, "samples", (double)res->samples);
-    cJSON_AddNumberToObject(p, "errors", (double)c->errors);
+    add_int(p, "samples", (long long)res->samples);
+    add_int(p, "errors", (long long)c->errors);
     cJSON_AddNumberToObject(p, "late_over_1ms", (double)res->late);
     x = cJSON_AddObjectToObject(p, "send_lag_us");
     cJSON_AddItemToObject(x, "p50", num_or_null(res->lag_p50_us));
@@ -386,31 +399,40 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
 
     x = cJSON_AddObjectToObject(cap, "info");
     cJSON_AddStringToObject(x, "sections", o->info_sections);
-    cJSON_AddNumberToObject(x, "every_us", (double)o->info_every_us);
-    cJSON_AddNumberToObject(x, "every_us_with_child", (double)o->info_fast_us);
-    cJSON_AddNumberToObject(x, "polls", (double)res->info_polls);
+    add_int(x, "every_us", (long long)o->info_every_us);
+    add_int(x, "every_us_with_child", (long long)o->info_fast_us);
+    add_int(x, "polls", (long long)res->info_polls);
     x = cJSON_AddObjectToObject(cap, "proc");
     cJSON_AddNumberToObject(x, "every_us", 1000000);
     cJSON_AddNumberToObject(x, "every_us_with_child", 200000);
-    cJSON_AddNumberToObject(x, "polls", (double)res->proc_polls);
+    add_int(x, "polls", (long long)res->proc_polls);
 
+    if (c->logpath[0]) {
+        x = cJSON_AddObjectToObject(cap, "server_log");
+        cJSON_AddStringToObject(x, "path", c->logpath);
+        add_int(x, "from_byte", (long long)c->log_off);
+        add_int(x, "bytes", (long long)c->log_bytes);
+        cJSON_AddStringToObject(x, "file", c->log_bytes > 0 ? "redis.log"
+                                : c->log_bytes == 0 ? "none: nothing was logged during "
+                                "the capture" : "none: see unreadable");
+    }
     x = cJSON_AddObjectToObject(cap, "trigger");
     cJSON_AddStringToObject(x, "kind", trig_name(o->trigger));
     if (o->trigger != CAP_TRIG_NONE) {
-        cJSON_AddNumberToObject(x, "at_us", (double)o->at_us);
-        cJSON_AddNumberToObject(x, "after_us", (double)o->after_us);
+        add_int(x, "at_us", (long long)o->at_us);
+        add_int(x, "after_us", (long long)o->after_us);
         if (o->trigger == CAP_TRIG_REPLICAOF) {
             snprintf(buf, sizeof(buf), "%s:%d", o->replica_host, o->replica_port);
             cJSON_AddStringToObject(x, "replica", buf);
         }
         if (tg->sent) {
-            cJSON_AddNumberToObject(x, "sent_epoch_us", (double)tg->sent_us);
+            add_int(x, "sent_epoch_us", (long long)tg->sent_us);
             cJSON_AddStringToObject(x, "reply", tg->reply);
         } else {
             cJSON_AddNullToObject(x, "sent_epoch_us");
         }
         if (tg->done_us)
-            cJSON_AddNumberToObject(x, "done_epoch_us", (double)tg->done_us);
+            add_int(x, "done_epoch_us", (long long)tg->done_us);
         else
             cJSON_AddNullToObject(x, "done_epoch_us");
     }
@@ -418,11 +440,12 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         x = cJSON_AddObjectToObject(cap, "load");
         cJSON_AddNumberToObject(x, "rate_per_s", o->load_rate);
         cJSON_AddNumberToObject(x, "writers", o->writers);
-        cJSON_AddNumberToObject(x, "keys", (double)o->keys);
+        add_int(x, "keys", (long long)o->keys);
         cJSON_AddStringToObject(x, "key_prefix", o->key_prefix);
         cJSON_AddNumberToObject(x, "value_size", o->value_size);
-        cJSON_AddNumberToObject(x, "seed", (double)o->seed);
-        cJSON_AddNumberToObject(x, "ops", (double)res->load_ops);
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
+        cJSON_AddRawToObject(x, "seed", buf);
+        add_int(x, "ops", (long long)res->load_ops);
     }
     a = cJSON_AddArrayToObject(cap, "unreadable");
     for (i = 0; i < c->nmiss; i++) {
@@ -575,8 +598,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     int have_proc = 0, rc, i, nwr = 0;
     struct sigaction sa, old_int, old_term, old_pipe;
     sigset_t block, oldmask;
-    char logpath[1200], addr[600];
-    long long log_off = 0;
+    char *logpath = c.logpath, addr[600];
     FILE *tput = NULL;
     int64_t end_mono, win_mono, win_start_us, t_trig;
     long long last_ops = 0;
@@ -636,10 +658,10 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     dump(&c, r, "config.txt", "CONFIG GET *", cmd(r, "CONFIG GET *"));
     if (c.local)
         cap_host_facts(&c, "before");
-    find_log(&c, r, logpath, sizeof(logpath));
+    find_log(&c, r, logpath, sizeof(c.logpath));
     if (logpath[0]) {
         if (stat(logpath, &sb) == 0)
-            log_off = (long long)sb.st_size;
+            c.log_off = (long long)sb.st_size;
         else {
             cap_missing(&c, logpath, "%s", strerror(errno));
             logpath[0] = '\0';
@@ -753,7 +775,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     if (c.local)
         cap_host_facts(&c, "after");
     if (logpath[0])
-        cap_copy_tail(&c, logpath, log_off, "redis.log");
+        c.log_bytes = cap_copy_tail(&c, logpath, c.log_off, "redis.log");
 
     /* results */
     {
