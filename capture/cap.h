@@ -53,6 +53,7 @@ typedef struct cap_opts {
     int64_t duration_us;       /* hard limit (0 = trigger: at + 10 min + after;
                                   none: 60 s) */
     double load_rate;          /* writer SETs per second in total (0 = none) */
+    int load_get;              /* the writers GET instead (a read-only control) */
     int writers;               /* writer connections (default 2) */
     long long keys;            /* key space key:0..keys-1 (0 = DBSIZE) */
     const char *key_prefix;    /* default "key:" */

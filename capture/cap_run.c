@@ -439,6 +439,7 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     if (o->load_rate > 0) {
         x = cJSON_AddObjectToObject(cap, "load");
         cJSON_AddNumberToObject(x, "rate_per_s", o->load_rate);
+        cJSON_AddStringToObject(x, "command", o->load_get ? "GET" : "SET");
         cJSON_AddNumberToObject(x, "writers", o->writers);
         add_int(x, "keys", (long long)o->keys);
         cJSON_AddStringToObject(x, "key_prefix", o->key_prefix);

@@ -83,6 +83,8 @@ const char *const cmd_capture_usage[] = {
     "                     trigger, else --at + 10 minutes + --after)",
     "  --load RATE        writer SETs per second in total, paced, on random",
     "                     existing keys",
+    "  --load-op set|get  what the writers send (default set; get: a read-only",
+    "                     control load)",
     "  --writers N        writer connections (default 2)",
     "  --keys N           key space: PREFIX0..PREFIX(N-1) (default: DBSIZE)",
     "  --key-prefix P     default 'key:' (as DEBUG POPULATE names keys)",
@@ -148,7 +150,7 @@ int cmd_capture(int argc, char **argv)
     enum { O_HOST = 1000, O_PORT, O_SOCKET, O_USER, O_PASSENV, O_OUT, O_FORCE,
            O_RATE, O_PROBE, O_INFO_EVERY, O_INFO_SECT, O_NOPROC, O_TRIGGER, O_AT,
            O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_KEYPFX, O_VSIZE,
-           O_SEED, O_SCEN, O_LABEL };
+           O_SEED, O_SCEN, O_LABEL, O_LOADOP };
     static const struct option opts[] = {
         {"host", required_argument, NULL, O_HOST},
         {"port", required_argument, NULL, O_PORT},
@@ -167,6 +169,7 @@ int cmd_capture(int argc, char **argv)
         {"after", required_argument, NULL, O_AFTER},
         {"duration", required_argument, NULL, O_DURATION},
         {"load", required_argument, NULL, O_LOAD},
+        {"load-op", required_argument, NULL, O_LOADOP},
         {"writers", required_argument, NULL, O_WRITERS},
         {"keys", required_argument, NULL, O_KEYS},
         {"key-prefix", required_argument, NULL, O_KEYPFX},
@@ -260,6 +263,14 @@ int cmd_capture(int argc, char **argv)
             if (cli_opt_double("capture", "--load", optarg, 1, 10000000, &o.load_rate) != EXIT_OK)
                 return EXIT_USAGE;
             break;
+        case O_LOADOP:
+            if (strcmp(optarg, "set") != 0 && strcmp(optarg, "get") != 0) {
+                cli_errorf("--load-op: '%s' is neither set nor get (see 'cowtail help "
+                           "capture')", optarg);
+                return EXIT_USAGE;
+            }
+            o.load_get = strcmp(optarg, "get") == 0;
+            break;
         case O_WRITERS:
             if (cli_opt_int("capture", "--writers", optarg, 1, 64, &v) != EXIT_OK)
                 return EXIT_USAGE;
@@ -331,7 +342,7 @@ int cmd_capture(int argc, char **argv)
            "of a core, the whole capture %.2f%%\n",
            r.rtt_min_us, r.rtt_p50_us, r.rtt_p99_us, r.probe_cpu_pct, r.total_cpu_pct);
     if (r.load_ops > 0)
-        printf("load: %lld SETs answered\n", r.load_ops);
+        printf("load: %lld %s answered\n", r.load_ops, o.load_get ? "GETs" : "SETs");
     if (r.unreadable)
         printf("%d things could not be read: run.json \"unreadable\" says what and why\n",
                r.unreadable);
