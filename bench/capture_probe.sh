@@ -6,7 +6,7 @@
 # Starts Debian's redis-server on a free loopback port (stopped by pid at
 # the end), then for SECONDS (default 30) runs at once:
 #   cowtail capture --duration SECONDS     PING every 2 ms, INFO, /proc
-#   redis-cli --latency                     PING, sleep 10 ms, PING, ...
+#   redis-cli --latency -i SECONDS          PING, sleep 10 ms, PING, ...
 # and, right after, redis-benchmark -c 1 -t ping_mbulk (closed loop, one
 # connection) as a reference with microsecond quantiles. redis-cli times
 # PING with mstime(): every sample is whole milliseconds, so only its
@@ -31,11 +31,18 @@ PID=$!
 for _ in $(seq 1 50); do [ "$(redis-cli -p "$PORT" ping 2> /dev/null)" = PONG ] && break; sleep 0.1; done
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
-timeout "$SECS" stdbuf -oL redis-cli -p "$PORT" --latency > "$W/cli.txt" 2>&1 &
+# piped, redis-cli --latency -i N samples for N seconds and prints one line
+redis-cli -p "$PORT" --latency -i "$SECS" > "$W/cli.txt" 2>&1 &
 CLI=$!
 "$COW" capture --port "$PORT" --out "$W/cap" --duration "${SECS}s" -q > "$W/cap.out" 2>&1
 wait "$CLI"
 redis-benchmark -p "$PORT" -c 1 -n 20000 -t ping_mbulk > "$W/bench.txt" 2>&1
+# the same regime as redis-benchmark's: back to back (a 10 us schedule is
+# always late, so each PING goes as the last reply lands), then the
+# benchmark again
+"$COW" capture --port "$PORT" --out "$W/b2b" --duration 5s --rate 10us --no-proc \
+    --info-every 1s -q > /dev/null 2>&1
+redis-benchmark -p "$PORT" -c 1 -n 100000 -t ping_mbulk > "$W/bench2.txt" 2>&1
 
 # the probe's quantiles (type 7 would need interpolation: nearest rank here)
 awk -F, 'NR > 1 { print $2 }' "$W/cap/latency.csv" | sort -n > "$W/lat"
@@ -50,7 +57,12 @@ echo "redis-cli --latency at the same time, $ccount samples (ms, whole-ms sample
 echo "  min $cmin max $cmax avg $cavg  (avg x 1000 = $(awk -v a="$cavg" 'BEGIN { printf "%.0f", a * 1000 }') us vs the probe's mean $mean us)"
 echo "redis-benchmark -c 1 -t ping_mbulk right after (closed loop; ms):"
 grep -A2 "latency summary" "$W/bench.txt" | tail -1 | awk '{ printf "  avg %s min %s p50 %s p95 %s p99 %s max %s\n", $1, $2, $3, $4, $5, $6 }'
-echo "capture's own cost (run.json):"
+awk -F, 'NR > 1 { print $2 }' "$W/b2b/latency.csv" | sort -n > "$W/lat"
+echo "back to back: cowtail capture --rate 10us, $(wc -l < "$W/lat") samples (us):"
+echo "  min $(q 0) median $(q 0.5) p99 $(q 0.99) max $(q 1)"
+echo "back to back: redis-benchmark -c 1 -n 100000 -t ping_mbulk right after (ms):"
+grep -A2 "latency summary" "$W/bench2.txt" | tail -1 | awk '{ printf "  avg %s min %s p50 %s p95 %s p99 %s max %s\n", $1, $2, $3, $4, $5, $6 }'
+echo "capture's own cost at 500/s (run.json):"
 tr -d '\n\t ' < "$W/cap/run.json" | grep -o '"cpu_pct_of_core":[0-9.]*' |
     sed -e '1s/^/  whole capture (probe, INFO, \/proc, main): /' -e '2s/^/  probe thread: /' |
     sed 's/"cpu_pct_of_core"://; s/$/ % of a core/'
