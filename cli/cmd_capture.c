@@ -100,10 +100,15 @@ const char *const cmd_capture_usage[] = {
 #ifndef COW_WITH_CAPTURE
 int cmd_capture(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_errorf("capture: this cowtail was built without capture (configure with "
-               "-DCOWTAIL_CAPTURE=ON and libhiredis-dev installed)");
+    int i;
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_print_usage(stdout, cmd_capture_usage);
+            return EXIT_OK;
+        }
+    cli_errorf("capture: this cowtail was built without capture (cmake "
+               "-DCOWTAIL_CAPTURE=OFF); build it with -DCOWTAIL_CAPTURE=ON and "
+               "libhiredis-dev installed");
     return EXIT_USAGE;
 }
 #else
