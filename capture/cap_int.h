@@ -49,6 +49,8 @@ typedef struct cap_ctx {
     long long info_polls, proc_polls;
     char logpath[1200];         /* the server's log, "" when not readable */
     long long log_off, log_bytes; /* its size at start; bytes copied */
+    char rlogpath[1200];        /* replicaof: the replica's log, or "" */
+    long long rlog_off;         /* its size when the trigger went */
 } cap_ctx;
 
 int64_t cap_mono_ns(void);

@@ -192,25 +192,34 @@ static void latency_dumps(cap_ctx *c, redisContext *r)
 }
 
 /* The server's log file (CONFIG GET logfile / dir), or "" with a reason. */
-static void find_log(cap_ctx *c, redisContext *r, char *path, size_t cap)
+/* The log file of the server behind r (pid, local: on this host), from
+ * CONFIG GET logfile (and dir for a relative one), or "" with the reason
+ * listed under what ("server log", "replica log"). */
+static void find_log(cap_ctx *c, redisContext *r, long pid, int local, const char *what,
+                     char *path, size_t cap)
 {
     redisReply *lf = cmd(r, "CONFIG GET logfile"), *dir = NULL;
+    struct stat sb;
     path[0] = '\0';
     if (lf == NULL || lf->type != REDIS_REPLY_ARRAY || lf->elements < 2) {
-        cap_missing(c, "server log", "CONFIG GET logfile: %s",
+        cap_missing(c, what, "CONFIG GET logfile: %s",
                     lf && lf->type == REDIS_REPLY_ERROR ? lf->str : "no usable reply");
     } else if (lf->element[1]->len == 0) {
-        cap_missing(c, "server log", "logfile is \"\": the server logs to its standard "
+        cap_missing(c, what, "logfile is \"\": the server logs to its standard "
                     "output, which cowtail cannot read; save it yourself into the "
-                    "capture folder as redis.log");
-    } else if (!c->local) {
-        cap_missing(c, "server log", "%s is on the server's host, not this one: copy "
-                    "it into the capture folder as redis.log", lf->element[1]->str);
+                    "capture folder");
+    } else if (!local) {
+        cap_missing(c, what, "%s is on the server's host, not this one: copy "
+                    "it into the capture folder", lf->element[1]->str);
     } else if (lf->element[1]->str[0] == '/') {
         snprintf(path, cap, "%s", lf->element[1]->str);
     } else {
-        /* the server opens a relative logfile from its working directory */
-        snprintf(path, cap, "/proc/%ld/cwd/%s", c->pid, lf->element[1]->str);
+        /* the server opens a relative logfile from its working directory:
+         * /proc/PID/cwd, else CONFIG GET dir (the server chdirs there) */
+        snprintf(path, cap, "/proc/%ld/cwd/%s", pid, lf->element[1]->str);
+        if (stat(path, &sb) != 0 && (dir = cmd(r, "CONFIG GET dir")) != NULL &&
+            dir->type == REDIS_REPLY_ARRAY && dir->elements >= 2)
+            snprintf(path, cap, "%s/%s", dir->element[1]->str, lf->element[1]->str);
     }
     if (lf)
         freeReplyObject(lf);
@@ -513,6 +522,31 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     return COW_OK;
 }
 
+/* The replica's log from now on (copied at the end as replica.log), when
+ * the replica runs on this host. */
+static void replica_log_start(cap_ctx *c, redisContext *rr)
+{
+    redisReply *rep = cmd(rr, "INFO server");
+    char why[600];
+    long pid = rep && rep->type == REDIS_REPLY_STRING
+                   ? (long)cap_info_ll(rep->str, "process_id", 0) : 0;
+    struct stat sb;
+    int local;
+
+    if (rep)
+        freeReplyObject(rep);
+    local = !c->o->no_proc && is_local_server(pid, why, sizeof(why));
+    if (!local && !c->o->no_proc)
+        cap_missing(c, "replica log", "%s", why);
+    find_log(c, rr, pid, local, "replica log", c->rlogpath, sizeof(c->rlogpath));
+    if (c->rlogpath[0] && stat(c->rlogpath, &sb) == 0)
+        c->rlog_off = (long long)sb.st_size;
+    else if (c->rlogpath[0]) {
+        cap_missing(c, c->rlogpath, "%s", strerror(errno));
+        c->rlogpath[0] = '\0';
+    }
+}
+
 static void send_trigger(cap_ctx *c, redisContext *r, trig_state *tg)
 {
     const cap_opts *o = c->o;
@@ -536,6 +570,7 @@ static void send_trigger(cap_ctx *c, redisContext *r, trig_state *tg)
             cap_stop(c, "trigger: the replica: %s", e.msg);
             return;
         }
+        replica_log_start(c, rr);
         rep = cmd(rr, "REPLICAOF %s %d", o->host, o->port);
         redisFree(rr);
     }
@@ -659,7 +694,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     dump(&c, r, "config.txt", "CONFIG GET *", cmd(r, "CONFIG GET *"));
     if (c.local)
         cap_host_facts(&c, "before");
-    find_log(&c, r, logpath, sizeof(c.logpath));
+    find_log(&c, r, c.pid, c.local, "server log", logpath, sizeof(c.logpath));
     if (logpath[0]) {
         if (stat(logpath, &sb) == 0)
             c.log_off = (long long)sb.st_size;
@@ -777,6 +812,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         cap_host_facts(&c, "after");
     if (logpath[0])
         c.log_bytes = cap_copy_tail(&c, logpath, c.log_off, "redis.log");
+    if (c.rlogpath[0])
+        cap_copy_tail(&c, c.rlogpath, c.rlog_off, "replica.log");
 
     /* results */
     {

@@ -119,8 +119,6 @@ run_scenario() {
     nice -n "$NICE" "$COW" capture --port "$PORT_P" --out "$OUT/$label" --scenario "$scenario" \
         --label "$label" --load 100000 --writers 2 --keys "$NKEYS" --value-size "$VSIZE" \
         --seed "$SEED" "${args[@]}"
-    # the replica's log, beside the primary's (the sync scenarios)
-    ((replica)) && cp "$WORK/$label/replica/replica.log" "$OUT/$label/replica.log"
     stop_servers
 }
 

@@ -154,6 +154,8 @@ if [ "$PART" = main ]; then
         test "$(redis-cli -p "$replica_PORT" info replication | tr -d '\r' | grep master_link_status)" = "master_link_status:up"
     "$COW" ingest --db "$WORK/s.db" "$OUT" > "$WORK/s.out" 2>&1
     check "replicaof: ingested" test $? = 0
+    check "replicaof: the replica's log copied" has "MASTER <-> REPLICA sync" "$OUT/replica.log"
+    check "replicaof: ingest tells the replica apart" has "servers: primary pid $primary_PID port $primary_PORT .*, replica pid $replica_PID" "$WORK/s.out"
     check "replicaof: the full sync is in the primary's log" \
         test "$(sqlite3 "$WORK/s.db" "SELECT count(*) FROM events WHERE kind LIKE '%sync%' OR kind LIKE 'bgsave%'")" -gt 0
 
