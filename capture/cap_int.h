@@ -45,6 +45,7 @@ typedef struct cap_ctx {
     long long samples, late, errors;
     float *lag, *rtt;           /* per sample, us */
     size_t nlag, caplag;
+    long long stride;           /* every stride-th sample is kept */
     double probe_cpu_s;
     long long info_polls, proc_polls;
     char logpath[1200];         /* the server's log, "" when not readable */

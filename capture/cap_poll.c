@@ -34,6 +34,7 @@ void *cap_info_main(void *arg)
     redisContext *r = cap_connect(o, o->host, o->port, o->socket, 10000, &e);
     FILE *fp;
     int64_t next = cap_mono_ns();
+    long timeouts = 0;
 
     if (r == NULL) {
         cap_stop(c, "INFO: %s", e.msg);
@@ -48,6 +49,19 @@ void *cap_info_main(void *arg)
         int64_t t = cap_mono_ns();
         redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
         int child;
+        if (rep == NULL && r->err == REDIS_ERR_IO &&
+            strcmp(r->errstr, strerror(EAGAIN)) == 0) {
+            /* no reply in 10 s: a stalled server, not a dead one (the probe
+             * shows the stall); a new connection, and the poll is missed */
+            cow_err e2 = COW_ERR_INIT;
+            redisFree(r);
+            timeouts++;
+            if ((r = cap_connect(o, o->host, o->port, o->socket, 10000, &e2)) == NULL) {
+                cap_stop(c, "INFO: after a poll timed out: %s", e2.msg);
+                break;
+            }
+            continue;
+        }
         if (rep == NULL) {
             cap_stop(c, "INFO connection lost: %s", r->errstr[0] ? r->errstr : "no reply");
             break;
@@ -85,10 +99,14 @@ void *cap_info_main(void *arg)
         if (cap_sleep_until(c, next))
             break;
     }
+    if (timeouts)
+        cap_missing(c, "INFO polls", "%ld polls had no reply within 10 s (the server "
+                    "stalled): info.txt has a gap there", timeouts);
     if (fflush(fp) != 0 || ferror(fp))
         cap_missing(c, "info.txt", "write error: the file may be incomplete");
     fclose(fp);
-    redisFree(r);
+    if (r)
+        redisFree(r);
     return NULL;
 }
 
