@@ -5,6 +5,7 @@
 #   PART main:      BGSAVE under load, then ingest and doctor; REPLICAOF of a
 #                   replica; a folder that is not empty; an unreachable port
 #   PART interrupt: the server killed mid-capture; SIGINT to capture
+#   PART stall:     the server stopped (SIGSTOP) 11 s mid-capture: a gap, not an end
 # Exit 77 (skipped) without redis-server.
 set -u
 COW=$1
@@ -212,5 +213,28 @@ if [ "$PART" = interrupt ]; then
     check "SIGINT: the folder is ingestible" test $? = 0
     check "SIGINT: ingest tells" has "capture interrupted: interrupted by SIGINT" "$WORK/ii.out"
     check "SIGINT: the server is untouched (no key written)" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
+fi
+if [ "$PART" = stall ]; then
+    start_server primary
+    OUT=$WORK/stall
+    "$COW" capture --port "$primary_PORT" --out "$OUT" --duration 15s > "$WORK/st.out" 2>&1 &
+    cap=$!
+    sleep 1.5
+    kill -STOP "$primary_PID"
+    sleep 11
+    kill -CONT "$primary_PID"
+    wait "$cap"
+    check "stall: capture exits 0" test $? = 0
+    check "stall: not interrupted" has '"interrupted":	null' "$OUT/run.json"
+    check "stall: the INFO gap is listed" has 'polls had no reply within 10 s (the server stalled)' "$OUT/run.json"
+    check "stall: INFO polled again after it" \
+        test "$(grep -c '^# ts=' "$OUT/info.txt")" -ge 12
+    big=$(awk -F, 'NR > 1 && $2 > 10000000 { n++ } END { print n + 0 }' "$OUT/latency.csv")
+    check "stall: one sample holds the stall ($big over 10 s)" test "$big" = 1
+    check "stall: the slots of the stall are sent late, none skipped" \
+        awk -F, 'NR > 2 && $4 - p != 2000 { exit 1 } { p = $4 }' "$OUT/latency.csv"
+    "$COW" ingest --db "$WORK/st.db" "$OUT" > "$WORK/sti.out" 2>&1
+    check "stall: ingested" test $? = 0
+    check "stall: the intended send shows the stall" has "latency from the intended send (no coordinated omission) at most 1[01][0-9]*\.[0-9] us" "$WORK/sti.out"
 fi
 finish
