@@ -38,6 +38,12 @@ static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
 {
+    if (got_signal) {
+        /* a second Ctrl-C: the user will not wait for the end dumps */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     got_signal = sig;
 }
 
@@ -277,7 +283,41 @@ typedef struct srv_info {
 } srv_info;
 
 /* Is pid a redis/valkey server process of this host? */
-static int is_local_server(long pid, char *why, size_t cap)
+/* Seconds since process pid started (from /proc), or -1. */
+static double process_age_s(long pid)
+{
+    char path[64], buf[1024], *p;
+    FILE *fp;
+    size_t n;
+    double up;
+    unsigned long long start = 0;
+    int field;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    if ((fp = fopen(path, "r")) == NULL)
+        return -1;
+    n = fread(buf, 1, sizeof(buf) - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    /* field 22 (starttime, clock ticks after boot), counted after the
+     * command name's closing parenthesis (field 2 may hold blanks) */
+    if ((p = strrchr(buf, ')')) == NULL)
+        return -1;
+    for (field = 2; field < 22 && p; field++)
+        p = strchr(p + 1, ' ');
+    if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
+        return -1;
+    if ((fp = fopen("/proc/uptime", "r")) == NULL)
+        return -1;
+    if (fscanf(fp, "%lf", &up) != 1)
+        up = -1;
+    fclose(fp);
+    return up < 0 ? -1 : up - (double)start / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Is pid a redis/valkey server process of this host, up uptime_s seconds
+ * (INFO uptime_in_seconds; -1 unknown)? */
+static int is_local_server(long pid, long long uptime_s, char *why, size_t cap)
 {
     char path[64], exe[512];
     ssize_t n;
@@ -307,6 +347,19 @@ static int is_local_server(long pid, char *why, size_t cap)
         snprintf(why, cap, "process %ld of this host is %.200s, not a redis or valkey "
                  "server: the server runs elsewhere", pid, exe);
         return 0;
+    }
+    if (uptime_s >= 0) {
+        double age = process_age_s(pid);
+        /* another server of this host with the same pid (a container's
+         * server, seen from outside its pid namespace) started at another
+         * time */
+        if (age >= 0 && fabs(age - (double)uptime_s) > 5) {
+            snprintf(why, cap, "process %ld of this host is a server that started "
+                     "%.0f s ago, but the server says it has been up %lld s: "
+                     "another server (in a container?), not this one", pid, age,
+                     uptime_s);
+            return 0;
+        }
     }
     return 1;
 }
@@ -482,6 +535,7 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     char addr[600], why[600], v[64];
     struct tm tm;
     time_t now = time(NULL);
+    long long uptime;
 
     cap_addr(o, addr, sizeof(addr));
     if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
@@ -505,9 +559,10 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
             snprintf(si->name, sizeof(si->name), "%.31s", v);
     }
     si->pid = (long)cap_info_ll(rep->str, "process_id", 0);
+    uptime = cap_info_ll(rep->str, "uptime_in_seconds", -1);
     freeReplyObject(rep);
     c->pid = si->pid;
-    c->local = !o->no_proc && is_local_server(si->pid, why, sizeof(why));
+    c->local = !o->no_proc && is_local_server(si->pid, uptime, why, sizeof(why));
     if (o->no_proc)
         snprintf(why, sizeof(why), "--no-proc was given");
     if (!c->local) {
@@ -530,12 +585,14 @@ static void replica_log_start(cap_ctx *c, redisContext *rr)
     char why[600];
     long pid = rep && rep->type == REDIS_REPLY_STRING
                    ? (long)cap_info_ll(rep->str, "process_id", 0) : 0;
+    long long uptime = rep && rep->type == REDIS_REPLY_STRING
+                   ? cap_info_ll(rep->str, "uptime_in_seconds", -1) : -1;
     struct stat sb;
     int local;
 
     if (rep)
         freeReplyObject(rep);
-    local = !c->o->no_proc && is_local_server(pid, why, sizeof(why));
+    local = !c->o->no_proc && is_local_server(pid, uptime, why, sizeof(why));
     if (!local && !c->o->no_proc)
         cap_missing(c, "replica log", "%s", why);
     find_log(c, rr, pid, local, "replica log", c->rlogpath, sizeof(c->rlogpath));
