@@ -434,7 +434,8 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     add_int(cap, "server_pid", (long long)si->pid);
     cJSON_AddBoolToObject(cap, "local", c->local);
     add_int(cap, "end_epoch_us", (long long)end_us);
-    cJSON_AddItemToObject(cap, "seconds", num_or_null(res->seconds));
+    snprintf(buf, sizeof(buf), "%.6f", res->seconds);
+    cJSON_AddRawToObject(cap, "seconds", buf);
     cJSON_AddItemToObject(cap, "cpu_pct_of_core", num_or_null(res->total_cpu_pct));
     (void)total_cpu_s;
 
