@@ -9,8 +9,8 @@
  *     /proc).
  *  2. Local servers: every second, every 200 ms while a child exists, the
  *     server's smaps_rollup and status (series files with "# ts=" lines,
- *     smaps_rollup.txt and status.txt), the child's (smaps_rollup-child.txt,
- *     status-child.txt), memory.csv (VmRSS) and memory-pss.csv (Pss of the
+ *     smaps_rollup.txt and status.txt), each fork child's
+ *     (smaps_rollup-child-<pid>.txt, status-child-<pid>.txt), memory.csv (VmRSS) and memory-pss.csv (Pss of the
  *     server plus its child: it grows by the pages copied on write; a
  *     snapshot during which the child appeared or left is taken again).
  *  3. What cannot be read is listed (cap_missing) once, with the reason. */
@@ -173,7 +173,7 @@ static long long kb_field(const char *text, const char *key)
 }
 
 typedef struct series {
-    const char *name;
+    char name[64];
     FILE *fp;
     int failed;      /* the missing entry was made */
 } series;
@@ -214,8 +214,8 @@ void *cap_proc_main(void *arg)
 {
     cap_ctx *c = arg;
     series sm = {"smaps_rollup.txt", NULL, 0}, st = {"status.txt", NULL, 0},
-           csm = {"smaps_rollup-child.txt", NULL, 0},
-           cst = {"status-child.txt", NULL, 0};
+           csm = {"", NULL, 0}, cst = {"", NULL, 0};
+    long cur_child = 0;
     cow_err e = COW_ERR_INIT;
     FILE *rss = cap_create(c, "memory.csv", &e), *pss = NULL;
     int64_t next = cap_mono_ns(), last;
@@ -239,6 +239,16 @@ void *cap_proc_main(void *arg)
             ch = child_of(c->pid);
             snprintf(path, sizeof(path), "/proc/%ld/smaps_rollup", c->pid);
             a = snap(c, &sm, path, ts);
+            if (ch > 0 && ch != cur_child) {
+                /* a new child: series files of its own */
+                close_series(c, &csm);
+                close_series(c, &cst);
+                memset(&csm, 0, sizeof(csm));
+                memset(&cst, 0, sizeof(cst));
+                snprintf(csm.name, sizeof(csm.name), "smaps_rollup-child-%ld.txt", ch);
+                snprintf(cst.name, sizeof(cst.name), "status-child-%ld.txt", ch);
+                cur_child = ch;
+            }
             if (ch > 0) {
                 snprintf(path, sizeof(path), "/proc/%ld/smaps_rollup", ch);
                 ca = snap(c, &csm, path, ts);

@@ -39,7 +39,7 @@ const char *const cmd_capture_usage[] = {
     "  throughput.csv   the writers' SETs answered per 100 ms (with --load)",
     "When the server runs on this host (INFO process_id is a redis or valkey",
     "server here): smaps_rollup.txt and status.txt every second, every 200 ms",
-    "while a fork child exists (the child's in *-child.txt), memory.csv (RSS),",
+    "while a fork child exists (the child's in *-child-PID.txt), memory.csv (RSS),",
     "memory-pss.csv (Pss of server + child), thp-*.txt, sysctl.txt, meminfo,",
     "vmstat and loadavg before and after, and the server's log from the start",
     "of the capture (redis.log; with --trigger replicaof, the replica's log",
