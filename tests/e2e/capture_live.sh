@@ -48,6 +48,8 @@ save ""
 appendonly no
 latency-monitor-threshold 1
 enable-debug-command local
+unixsocket $dir/redis.sock
+unixsocketperm 700
 EOF
     redis-server "$dir/redis.conf" &
     pid=$!
@@ -216,6 +218,19 @@ if [ "$PART" = interrupt ]; then
     check "SIGINT: the folder is ingestible" test $? = 0
     check "SIGINT: ingest tells" has "capture interrupted: interrupted by SIGINT" "$WORK/ii.out"
     check "SIGINT: the server is untouched (no key written)" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
+
+    # BGREWRITEAOF through the unix socket, probing with SET
+    OUT=$WORK/aof
+    "$COW" capture --socket "$WORK/second/redis.sock" --out "$OUT" --trigger bgrewriteaof \
+        --at 1s --after 1s --duration 20s --probe set -q > "$WORK/a.out" 2> "$WORK/a.err"
+    check "aof: exits 0" test $? = 0
+    check "aof: the socket is the address" has '"address":	"'"$WORK/second/redis.sock"'"' "$OUT/run.json"
+    check "aof: the rewrite was seen over" grep -q '"done_epoch_us":	1' "$OUT/run.json"
+    check "aof: the rewrite is in the log" has "Background append only file rewriting started" "$OUT/redis.log"
+    check "aof: the probe sent SET" test "$(awk -F, 'NR > 1 && $3 != "set"' "$OUT/latency.csv" | wc -l)" = 0
+    check "aof: the probe's key is deleted at the end" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
+    "$COW" ingest --db "$WORK/a.db" "$OUT" > "$WORK/ai.out" 2>&1
+    check "aof: ingested" test $? = 0
 fi
 if [ "$PART" = stall ]; then
     start_server primary
