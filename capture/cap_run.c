@@ -141,6 +141,33 @@ static void put_flat(FILE *fp, const redisReply *r)
     }
 }
 
+/* CONFIG parameters whose value is a secret: never written to a capture
+ * folder (people share those). */
+static const char *const secret_params[] = {
+    "requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass",
+    "sentinel-pass", NULL};
+
+/* Blank the value of every secret parameter of a CONFIG GET reply. */
+static void redact_config(redisReply *rep)
+{
+    size_t i, k;
+    if (rep == NULL || rep->type != REDIS_REPLY_ARRAY)
+        return;
+    for (i = 0; i + 1 < rep->elements; i += 2) {
+        redisReply *name = rep->element[i], *val = rep->element[i + 1];
+        if (name->type != REDIS_REPLY_STRING || val->type != REDIS_REPLY_STRING ||
+            val->len == 0)
+            continue;
+        for (k = 0; secret_params[k]; k++)
+            if (strcmp(name->str, secret_params[k]) == 0) {
+                static const char r[] = "(redacted by cowtail capture)";
+                free(val->str);
+                val->str = xstrdup(r);
+                val->len = sizeof(r) - 1;
+            }
+    }
+}
+
 /* Send a command and save its reply flattened as name; 0 or -1 (listed). */
 static int dump(cap_ctx *c, redisContext *r, const char *name, const char *what,
                 redisReply *rep)
@@ -749,7 +776,11 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     say(o, "capture: %s (%s %s, role %s%s) into %s", addr, si.name, si.version, si.role,
         c.local ? ", on this host" : "", o->out);
 
-    dump(&c, r, "config.txt", "CONFIG GET *", cmd(r, "CONFIG GET *"));
+    {
+        redisReply *conf = cmd(r, "CONFIG GET *");
+        redact_config(conf);
+        dump(&c, r, "config.txt", "CONFIG GET *", conf);
+    }
     if (c.local)
         cap_host_facts(&c, "before");
     find_log(&c, r, c.pid, c.local, "server log", logpath, sizeof(c.logpath));

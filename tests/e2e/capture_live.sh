@@ -33,9 +33,10 @@ free_port() { # a port nobody listens on, away from the usual ones
     return 1
 }
 
-# start_server NAME -> sets NAME_PORT, NAME_PID; log in $WORK/NAME/redis.log
+# start_server NAME [config lines] -> sets NAME_PORT, NAME_PID; log in
+# $WORK/NAME/redis.log
 start_server() {
-    local name=$1 port dir=$WORK/$1 pid
+    local name=$1 port dir=$WORK/$1 pid l
     port=$(free_port) || { echo "no free port" >&2; exit 1; }
     mkdir -p "$dir"
     cat > "$dir/redis.conf" << EOF
@@ -51,14 +52,15 @@ enable-debug-command local
 unixsocket $dir/redis.sock
 unixsocketperm 700
 EOF
+    for l in "${@:2}"; do echo "$l" >> "$dir/redis.conf"; done
     redis-server "$dir/redis.conf" &
     pid=$!
     PIDS+=("$pid")
     for _ in $(seq 1 50); do
-        [ "$(redis-cli -p "$port" ping 2> /dev/null)" = PONG ] && break
+        [ -S "$dir/redis.sock" ] && break
         sleep 0.1
     done
-    [ "$(redis-cli -p "$port" ping 2> /dev/null)" = PONG ] || { echo "$name did not start" >&2; exit 1; }
+    [ -S "$dir/redis.sock" ] || { echo "$name did not start" >&2; exit 1; }
     printf -v "${name}_PORT" '%s' "$port"
     printf -v "${name}_PID" '%s' "$pid"
 }
@@ -231,6 +233,22 @@ if [ "$PART" = interrupt ]; then
     check "aof: the probe's key is deleted at the end" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
     "$COW" ingest --db "$WORK/a.db" "$OUT" > "$WORK/ai.out" 2>&1
     check "aof: ingested" test $? = 0
+
+    # AUTH: a password, and an ACL user
+    start_server locked "requirepass s3cret" "user alice on >pw ~* &* +@all"
+    "$COW" capture --port "$locked_PORT" --out "$WORK/noauth" --duration 1s > /dev/null 2> "$WORK/na.err"
+    check "auth: without a password, exit 3" test $? = 3
+    check "auth: says how to give one" has "NOAUTH.*--pass-env VAR" "$WORK/na.err"
+    check "auth: nothing written" test ! -e "$WORK/noauth/run.json"
+    COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
+    check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
+    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
+    check "auth: --pass-env" test $? = 0
+    COW_PW=pw "$COW" capture --port "$locked_PORT" --out "$WORK/acl" --user alice --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
+    check "auth: --user alice --pass-env" test $? = 0
+    check "auth: the probe's samples landed" test "$(wc -l < "$WORK/acl/latency.csv")" -gt 400
+    check "auth: the password is in no file" test "$(grep -rl s3cret "$WORK/pw" | wc -l)" = 0
+    check "auth: CONFIG's requirepass redacted" grep -qx "(redacted by cowtail capture)" "$WORK/pw/config.txt"
 fi
 if [ "$PART" = stall ]; then
     start_server primary
