@@ -77,8 +77,9 @@ static void say(const cap_opts *o, const char *fmt, ...)
     o->say(o->say_ctx, buf);
 }
 
-/* Create out, or check that it is an empty folder (or --force). */
-static int prepare_dir(const cap_opts *o, cow_err *e)
+/* Check that out is a new folder or an empty one (or --force), and with
+ * create, create it when it is new. */
+static int prepare_dir(const cap_opts *o, int create, cow_err *e)
 {
     struct stat sb;
     DIR *d;
@@ -88,7 +89,7 @@ static int prepare_dir(const cap_opts *o, cow_err *e)
     if (lstat(o->out, &sb) != 0) {
         if (errno != ENOENT)
             return COW_FAIL(e, COW_EIO, "%s: %s", o->out, strerror(errno));
-        if (mkdir(o->out, 0755) != 0)
+        if (create && mkdir(o->out, 0755) != 0)
             return COW_FAIL(e, COW_EIO, "cannot create the folder %s: %s", o->out,
                             strerror(errno));
         return COW_OK;
@@ -738,8 +739,9 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     /* requirement 1: the server first, then the folder */
     if ((r = cap_connect(o, o->host, o->port, o->socket, 5000, e)) == NULL)
         return COW_EIO;
-    if ((rc = prepare_dir(o, e)) != COW_OK || (rc = server_facts(&c, r, &si, e)) != COW_OK) {
+    if ((rc = prepare_dir(o, 0, e)) != COW_OK || (rc = server_facts(&c, r, &si, e)) != COW_OK) {
         redisFree(r);
+        free(c.miss);
         return rc;
     }
     if (o->load_rate > 0 && o->keys == 0) {
@@ -749,11 +751,18 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
             freeReplyObject(rep);
         if (n <= 0) {
             redisFree(r);
+            free(c.miss);
             return COW_FAIL(e, COW_EUSAGE, "%s holds no keys: --load writes existing keys; "
                             "load a data set first or give --keys N (keys %s0..N-1)",
                             addr, o->key_prefix);
         }
         o->keys = n; /* recorded in run.json */
+    }
+    /* the folder only once the server is known to answer */
+    if ((rc = prepare_dir(o, 1, e)) != COW_OK) {
+        redisFree(r);
+        free(c.miss);
+        return rc;
     }
 
     /* signals: the handler only sets a flag; worker threads block them */

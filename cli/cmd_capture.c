@@ -116,6 +116,29 @@ int cmd_capture(int argc, char **argv)
 }
 #else
 
+/* s and tail as one shell word (single-quoted when it needs to be), so
+ * the printed command can be pasted as it is. */
+static void put_word(const char *s, const char *tail)
+{
+    const char *p;
+    int plain = *s != '\0';
+    for (p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || strchr("._/-+:@%", *p)))
+            plain = 0;
+    if (plain) {
+        printf("%s%s", s, tail);
+        return;
+    }
+    putchar('\'');
+    for (p = s; *p; p++)
+        if (*p == '\'')
+            fputs("'\\''", stdout);
+        else
+            putchar(*p);
+    printf("%s'", tail);
+}
+
 static void print_line(void *ctx, const char *line)
 {
     if (*(const int *)ctx)
@@ -357,7 +380,11 @@ int cmd_capture(int argc, char **argv)
     if (r.interrupted[0])
         printf("interrupted: %s (the files hold everything up to then; run.json says so)\n",
                r.interrupted);
-    printf("next: cowtail report --out %s-report %s\n", r.out, r.out);
+    printf("next: cowtail report --out ");
+    put_word(r.out, "-report");
+    putchar(' ');
+    put_word(r.out, "");
+    putchar('\n');
     return EXIT_OK;
 }
 #endif

@@ -239,7 +239,7 @@ if [ "$PART" = interrupt ]; then
     "$COW" capture --port "$locked_PORT" --out "$WORK/noauth" --duration 1s > /dev/null 2> "$WORK/na.err"
     check "auth: without a password, exit 3" test $? = 3
     check "auth: says how to give one" has "NOAUTH.*--pass-env VAR" "$WORK/na.err"
-    check "auth: nothing written" test ! -e "$WORK/noauth/run.json"
+    check "auth: no folder made" test ! -e "$WORK/noauth"
     COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
     check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
     COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
