@@ -346,6 +346,15 @@ int cmd_capture(int argc, char **argv)
                    "environment)");
         return EXIT_USAGE;
     }
+    if (o.trigger != CAP_TRIG_NONE && o.duration_us == 0 &&
+        strstr(o.info_sections, "all") == NULL && strstr(o.info_sections, "everything") == NULL &&
+        strstr(o.info_sections, "default") == NULL &&
+        strstr(o.info_sections, "persistence") == NULL) {
+        cli_errorf("capture: --info-sections '%s' has no persistence section, which tells "
+                   "when the trigger's work is over: add it ('%s persistence', Redis 7 "
+                   "and later) or give --duration", o.info_sections, o.info_sections);
+        return EXIT_USAGE;
+    }
     if (o.trigger == CAP_TRIG_REPLICAOF && o.socket) {
         cli_errorf("capture: --trigger replicaof needs --host and --port: a replica "
                    "cannot attach through a unix socket");

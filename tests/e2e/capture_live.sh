@@ -178,6 +178,10 @@ if [ "$PART" = main ]; then
     check "unreachable: nothing written" test ! -e "$WORK/dead"
     "$COW" capture --port "$primary_PORT" --out "$WORK/auth" --user u --duration 1s > /dev/null 2> "$WORK/auth.err"
     check "--user without --pass-env: exit 2" test $? = 2
+    "$COW" capture --port "$primary_PORT" --out "$WORK/sect" --trigger bgsave --info-sections memory > /dev/null 2> "$WORK/sect.err"
+    check "a trigger without INFO persistence: exit 2" test $? = 2
+    check "a trigger without INFO persistence: says what to add" has "add it ('memory persistence'" "$WORK/sect.err"
+    check "a trigger without INFO persistence: no folder" test ! -e "$WORK/sect"
 fi
 
 if [ "$PART" = interrupt ]; then
