@@ -2,7 +2,8 @@
  *
  * Requirements:
  *  1. The probe sends one command on one connection on an open-loop
- *     schedule: sample i is meant to go at start + i x interval. A reply
+ *     schedule: sample i is meant to go at start + i x interval (from
+ *     the first slot after the connection is made). A reply
  *     that comes after the next slot makes the next samples go late, one
  *     after the other, as soon as possible: no slot is skipped, so the
  *     latency can be read from the actual send (latency_us) and from the
@@ -126,9 +127,12 @@ void *cap_probe_main(void *arg)
                           "$1\r\nx\r\n", strlen(key), key);
     else
         cmdlen = snprintf(cmdbuf, sizeof(cmdbuf), "*1\r\n$4\r\nPING\r\n");
+    /* slots on the grid of the capture's start, from the first one ahead
+     * (CONFIG and the host's files were read before this thread began) */
     start = c->mono0_ns;
     c->stride = 1;
-    for (i = 0;; i++) {
+    i = (cap_mono_ns() - start) / (o->interval_us * 1000) + 1;
+    for (;; i++) {
         int64_t intended = start + i * o->interval_us * 1000, sent, done;
         redisReply *rep;
         if (cap_sleep_until(c, intended))
