@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "mem.h"
+#include "store_runfacts.h"
 #include "timeconv.h"
 
 const char *const cmd_runs_usage[] = {
@@ -119,6 +120,38 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
     return COW_OK;
 }
 
+/* "facts": what the doctor read, one key per run_facts column
+ * (store_runfacts.h) with its value and source, null when unknown;
+ * "facts": null when the doctor never ran on the run. */
+static int add_facts(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
+{
+    cow_fact v[COW_RF_COUNT];
+    cJSON *f;
+    int present, i;
+
+    if (store_run_facts_get(st, r->id, v, &present, e) != COW_OK)
+        return e->code ? e->code : COW_ESQL;
+    if (!present) {
+        cJSON_AddNullToObject(o, "facts");
+        return COW_OK;
+    }
+    f = cJSON_AddObjectToObject(o, "facts");
+    for (i = 0; i < COW_RF_COUNT; i++) {
+        cJSON *k;
+        if (!v[i].known) {
+            cJSON_AddNullToObject(f, cow_rf_cols[i].name);
+            continue;
+        }
+        k = cJSON_AddObjectToObject(f, cow_rf_cols[i].name);
+        if (cow_rf_cols[i].type == COW_RF_INT)
+            cJSON_AddNumberToObject(k, "value", v[i].num);
+        else
+            cJSON_AddStringToObject(k, "value", v[i].text);
+        add_str(k, "src", v[i].src[0] ? v[i].src : NULL);
+    }
+    return COW_OK;
+}
+
 static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -138,6 +171,13 @@ static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
         add_int(o, "samples", r->samples, 1);
         add_int(o, "rejected", r->rejected, 1);
         if (add_extras(st, r, o, &e) != COW_OK) {
+            cli_error(&e);
+            cJSON_Delete(o);
+            cJSON_Delete(arr);
+            return cli_exit_for(e.code);
+        }
+        add_str(o, "ingested_on", r->ingested_on);
+        if (add_facts(st, r, o, &e) != COW_OK) {
             cli_error(&e);
             cJSON_Delete(o);
             cJSON_Delete(arr);
