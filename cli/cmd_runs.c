@@ -4,6 +4,7 @@
  * in the README: label, scenario, mode, host, trial, files, samples,
  * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
  * servers (role, pid, port, version, run_id, files, paths, how),
+ * ingested_on, facts (store_runfacts.h's columns: value and src each),
  * t_first_us, t_last_us. */
 #include <getopt.h>
 #include <stdio.h>
@@ -30,8 +31,10 @@ const char *const cmd_runs_usage[] = {
     "              trial, files, samples, rejected, events (an object: event",
     "              kind -> count), info_dumps, smaps_snapshots, clock (how",
     "              each server log's zone was settled), servers (each role,",
-    "              pid, port, version, run_id, files, paths, how), t_first_us,",
-    "              t_last_us",
+    "              pid, port, version, run_id, files, paths, how), ingested_on",
+    "              (the machine that ingested it, not its host), facts (what",
+    "              the doctor read: each fact's value and src, its file:line;",
+    "              null before doctor), t_first_us, t_last_us",
     "              (null when unknown), phases (labels of the last analysis,",
     "              null when never analysed); see the README",
     NULL

@@ -25,6 +25,10 @@ CREATE TABLE IF NOT EXISTS runs (
     ingested_on Nullable(String),   -- the machine that ingested it (not its host)
     uid Nullable(String)            -- tells apart runs of unknown host ('') and one label
 ) ENGINE = MergeTree() ORDER BY (host, run);
+-- ingested_on and uid came with cowtail's migration 017; a runs table made
+-- before gains them by hand (18.16 has no ADD COLUMN IF NOT EXISTS):
+--     ALTER TABLE cowtail.runs ADD COLUMN ingested_on Nullable(String),
+--                              ADD COLUMN uid Nullable(String)
 
 -- The facts of a run the doctor reads, one column each with the file:line
 -- it came from (NAME_src), NULL when the captures do not say; the columns

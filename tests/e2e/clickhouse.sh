@@ -83,6 +83,17 @@ check "server one answers" wait_up "$H1"
 check "server two answers" wait_up "$H2"
 if [ "$fails" != 0 ]; then tail -n 20 "$WORK"/one/log "$WORK"/two/log >&2; finish; exit; fi
 
+# server two holds the runs table of an older cowtail, upgraded with the
+# ALTER schemas/clickhouse.sql gives
+curl -sS --max-time 20 "http://127.0.0.1:$H2/" --data-binary "CREATE DATABASE cowtail" > /dev/null
+q "$H2" "CREATE TABLE runs (host String, run String, export_version UInt64,
+    scenario Nullable(String), mode Nullable(String), trial Nullable(Int64),
+    path Nullable(String), files Int64, samples Int64,
+    t_first_us Nullable(Int64), t_last_us Nullable(Int64),
+    seed Nullable(Int64), resamples Nullable(Int64), method Nullable(String)
+) ENGINE = MergeTree() ORDER BY (host, run)" > /dev/null
+q "$H2" "$(sed -n 's/^--     \(ALTER TABLE cowtail.runs.*\)/\1/p; s/^--  *\(ADD COLUMN uid.*\)/\1/p' \
+  "$(dirname "$SAMPLES")/schemas/clickhouse.sql")" > /dev/null
 A=$WORK/a.db B=$WORK/b.db
 "$COW" ingest -q --db "$A" "$SAMPLES/fleet/cache-a" "$SAMPLES/fleet/cache-b" > /dev/null
 "$COW" doctor --db "$A" > /dev/null
@@ -130,6 +141,8 @@ check "checks: verdicts per scope, as stored" test \
 check "checks: cache-a judged once as a host, run ''" test \
   "$(q "$H1" "SELECT host, run, limit_name, round(value, 6), comparisons FROM checks WHERE scope = 'host' AND limit_name = 'max_p99_ms' FORMAT TSV")" = \
   "$(sq "$A" "SELECT host, '', limit_name, printf('%.6f', value), comparisons FROM checks WHERE scope = 'host' AND limit_name = 'max_p99_ms'" | tr '|' '\t' | sed 's/0*\t\([0-9]*\)$/\t\1/')"
+check "an older runs table gained ingested_on and uid" test \
+  "$(q "$H2" "SELECT count() FROM runs WHERE ingested_on != '' AND uid != ''")" = "$(sq "$B" "SELECT count(*) FROM runs")"
 check "hosts are the run key" test "$(q "$H2" "SELECT DISTINCT host FROM runs ORDER BY host FORMAT TSV" | tr '\n' ' ')" = "cache-c cache-d "
 
 # re-export replaces: one version left, no row twice
