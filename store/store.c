@@ -438,6 +438,8 @@ static int overlay_results(cow_store *st, cow_err *e)
         "CREATE TEMP TABLE deltas AS SELECT * FROM main.deltas;"
         "CREATE TEMP TABLE exceed AS SELECT * FROM main.exceed;"
         "CREATE TEMP TABLE findings AS SELECT * FROM main.findings;"
+        "CREATE TEMP TABLE run_facts AS SELECT * FROM main.run_facts;"
+        "CREATE UNIQUE INDEX temp.run_facts_run ON run_facts(run);"
         "CREATE INDEX temp.analyses_run ON analyses(run);"
         "CREATE INDEX temp.phases_run ON phases(run);"
         "CREATE INDEX temp.quantiles_run ON quantiles(run);"
