@@ -2,14 +2,21 @@
 -- "host", or `ingest --host`), NULL when unknown; the machine that
 -- ingested it is kept apart as ingested_on. A run of unknown host is told
 -- apart from another source's run of the same label by uid (random,
--- copied by `merge`). And the facts the doctor reads, one row per run,
--- one column per fact with the file:line it came from (*_src); the
+-- copied by `merge`); a run made before this migration gets one from what
+-- merge copies with it (the ingesting machine and created_at), so two
+-- copies of it migrated apart keep one identity. And the facts the doctor
+-- reads, one row per run, one column per fact with the file:line it came from (*_src); the
 -- columns are store/store_runfacts.c's table, in its order.
 ALTER TABLE runs ADD COLUMN ingested_on TEXT;  -- machine that ingested it (NULL: not known)
 ALTER TABLE runs ADD COLUMN uid TEXT;          -- identity of the run where host is NULL
 UPDATE runs SET ingested_on = (SELECT host FROM files f WHERE f.run = runs.id
-                               AND f.host IS NOT NULL ORDER BY f.id LIMIT 1),
-                uid = lower(hex(randomblob(8)));
+                               AND f.host IS NOT NULL ORDER BY f.id LIMIT 1);
+-- a merge before this migration wrote the ingesting machine as the host of
+-- a run whose run.json named none: unknown again
+UPDATE runs SET host = NULL
+ WHERE host IS NOT NULL AND host IS ingested_on
+   AND (meta IS NULL OR NOT json_valid(meta) OR json_type(meta, '$.host') IS NOT 'text');
+UPDATE runs SET uid = coalesce(ingested_on, '') || '@' || created_at;
 CREATE TABLE run_facts (
     run INTEGER PRIMARY KEY REFERENCES runs(id),
     server_kind TEXT, server_kind_src TEXT,           -- redis / valkey

@@ -70,6 +70,34 @@ check "the known host's run keeps its samples only" test \
 check "merge keeps ingested_on" test \
   "$(sq "$WORK/out2.db" "SELECT count(*) FROM runs WHERE ingested_on = '$THIS'")" = 2
 
+# a database from before migration 017, and a copy of it merged there:
+# the merge wrote the ingesting machine as the host of a run whose
+# run.json named none; migrated, that host is unknown again, and both
+# copies of the run keep one identity (uid from ingested_on and created_at)
+SCHEMAS=$(dirname "$SAMPLES")/schemas
+old_db() { # old_db FILE HOST_OF_RUN_OLD: schema 010 with two runs
+    cat "$SCHEMAS"/00[0-9]_*.sql "$SCHEMAS"/010_*.sql | grep -v '^--' |
+        sqlite3 "$1" && sqlite3 "$1" "PRAGMA user_version = 10;
+      INSERT INTO runs(id, label, host, meta, created_at) VALUES
+        (1, 'old', $2, '{\"label\": \"old\"}', 1700000000),
+        (2, 'named', 'vmx', '{\"label\": \"named\", \"host\": \"vmx\"}', 1700000001);
+      INSERT INTO files(run, path, size, sha256, parser, ingested_at, host) VALUES
+        (1, 'old/latency.csv', 1, 'aa', 'csv', 1700000000, 'vmx'),
+        (2, 'named/latency.csv', 1, 'bb', 'csv', 1700000001, 'vmx')"
+}
+old_db "$WORK/old.db" NULL
+old_db "$WORK/oldmerged.db" "'vmx'"
+"$COW" runs --db "$WORK/old.db" > /dev/null 2>&1
+"$COW" runs --db "$WORK/oldmerged.db" > /dev/null 2>&1
+check "migrated: a merge's inferred host is unknown again, run.json's stays" test \
+  "$(sq "$WORK/oldmerged.db" "SELECT label || '=' || coalesce(host, 'NULL') || '/' || ingested_on FROM runs ORDER BY id" | tr '\n' ' ')" = \
+  "old=NULL/vmx named=vmx/vmx "
+check "migrated: both copies of the run have one uid" test \
+  "$(sq "$WORK/old.db" "SELECT uid FROM runs WHERE label = 'old'")" = \
+  "$(sq "$WORK/oldmerged.db" "SELECT uid FROM runs WHERE label = 'old'")"
+"$COW" merge "$WORK/oldmerged.db" "$WORK/old.db" > /dev/null 2>&1
+check "migrated copies merged: still two runs" test "$(sq "$WORK/oldmerged.db" "SELECT count(*) FROM runs")" = 2
+
 # the export names no host for it: '' (ClickHouse keys are not NULL), and
 # ingested_on apart
 if "$COW" export --db "$WORK/u1.db" --jsonl "$WORK/x" > /dev/null 2>&1; then
