@@ -68,6 +68,7 @@ typedef struct cow_ingest_flags {
     int log_tz_s;             /* its offset, s east of UTC (optval_utc_offset) */
     int log_year;             /* --log-year */
     const char *label;        /* --label (single run only) */
+    const char *host;         /* --host: every run's host, over run.json's */
     const char *parser;       /* --parser NAME: skip detection */
     int quiet;                /* -q: only errors and the summary line */
     int follow_symlinks;      /* --follow-symlinks */

@@ -562,6 +562,11 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             return EXIT_USAGE;
         }
     }
+    /* --host over run.json's "host": before the labels, which a host keeps apart */
+    for (i = 0; fl->host && i < cap.n; i++) {
+        free(cap.runs[i].meta.host);
+        cap.runs[i].meta.host = xstrdup(fl->host);
+    }
     if (ingest_unique_labels(st, &cap, &e) != COW_OK) {
         app_error(&e);
         capture_release(&cap);

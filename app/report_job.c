@@ -214,6 +214,9 @@ int app_report_write(app_report *j, cow_err *e)
         if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, 0, NULL,
                                   &j->fleet, e)) != COW_OK)
             return rc;
+        /* kept as check keeps them: the checks table, which export sends */
+        if ((rc = app_check_save(j->st, j->rows, &j->th, &j->fleet, e)) != COW_OK)
+            return rc;
     }
     if ((rc = app_answers_build(j->st, j->rows, j->n, j->facts, &j->fs,
                                 j->has_fleet ? &j->fleet : NULL, j->has_fleet ? &j->th : NULL,

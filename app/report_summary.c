@@ -525,7 +525,7 @@ static void fleet_check(const report_summary_in *in, FILE *fp)
                 continue;
             failing_limits(in->th, fc->v[i], why, sizeof(why));
             fprintf(fp, "| %s | %s | %s |\n", md(in->rows[i].label),
-                    in->rows[i].host ? md(in->rows[i].host) : "-", md(why));
+                    in->rows[i].host ? md(in->rows[i].host) : "unknown", md(why));
         }
         fprintf(fp, "\n");
     }

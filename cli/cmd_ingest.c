@@ -30,6 +30,9 @@ const char *const cmd_ingest_usage[] = {
     "options (each overrides the run.json key in brackets):",
     "  --db FILE            database (default cowtail.db; ':memory:' allowed)",
     "  --label NAME         label of the run (single run only) [label]",
+    "  --host NAME          the machine the capture was made on [host]; without",
+    "                       it and run.json's the host is unknown, never this",
+    "                       machine's name (kept apart as ingested_on)",
     "  --time-unit U        unit of unitless time columns: s, ms, us, ns [time_unit]",
     "  --latency-unit U     unit of unitless latency columns [latency_unit]",
     "  --mem-unit U         unit of memory columns without one: bytes, kB, MB,",
@@ -63,6 +66,7 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"label", required_argument, NULL, 'l'},
+        {"host", required_argument, NULL, 'H'},
         {"time-unit", required_argument, NULL, 'T'},
         {"latency-unit", required_argument, NULL, 'L'},
         {"t0", required_argument, NULL, '0'},
@@ -85,6 +89,13 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         switch (c) {
         case 'd': *db = optarg; break;
         case 'l': fl->label = optarg; break;
+        case 'H':
+            if (optarg[0] == '\0') {
+                cli_errorf("--host: give the machine's name (an empty name is no host)");
+                return EXIT_USAGE;
+            }
+            fl->host = optarg;
+            break;
         case 'T': fl->time_unit = optarg; break;
         case 'L': fl->latency_unit = optarg; break;
         case '0':

@@ -46,7 +46,8 @@
 
 static const char *const sql_text[SQL_COUNT] = {
     [SQL_RUN_FIND] = "SELECT id FROM runs WHERE label = ?1",
-    [SQL_RUN_ADD] = "INSERT INTO runs(label, path, created_at) VALUES(?1, ?2, ?3)",
+    [SQL_RUN_ADD] = "INSERT INTO runs(label, path, created_at, ingested_on, uid)"
+        " VALUES(?1, ?2, ?3, ?4, lower(hex(randomblob(8))))",
     [SQL_RUN_META] =
         "UPDATE runs SET path = coalesce(?2, path), scenario = coalesce(?3, scenario),"
         " mode = coalesce(?4, mode), host = coalesce(?5, host),"
@@ -102,7 +103,8 @@ static const char *const sql_text[SQL_COUNT] = {
         " (SELECT min(t_us) FROM samples s WHERE s.run = r.id),"
         " (SELECT max(t_us) FROM samples s WHERE s.run = r.id),"
         " (SELECT group_concat(label, ' ') FROM"
-        "   (SELECT label FROM phases p WHERE p.run = r.id ORDER BY idx))"
+        "   (SELECT label FROM phases p WHERE p.run = r.id ORDER BY idx)),"
+        " r.ingested_on"
         " FROM runs r ORDER BY r.label",
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
@@ -449,6 +451,8 @@ static int overlay_results(cow_store *st, cow_err *e)
         "CREATE TEMP TABLE deltas AS SELECT * FROM main.deltas;"
         "CREATE TEMP TABLE exceed AS SELECT * FROM main.exceed;"
         "CREATE TEMP TABLE findings AS SELECT * FROM main.findings;"
+        "CREATE TEMP TABLE run_facts AS SELECT * FROM main.run_facts;"
+        "CREATE UNIQUE INDEX temp.run_facts_run ON run_facts(run);"
         "CREATE INDEX temp.analyses_run ON analyses(run);"
         "CREATE INDEX temp.phases_run ON phases(run);"
         "CREATE INDEX temp.quantiles_run ON quantiles(run);"

@@ -50,6 +50,8 @@ typedef struct cow_run_row {
     int64_t t_last_us;    /* last sample, 0 if none */
     char *phases;         /* owned: phase labels of the last analysis,
                              space separated; NULL if never analysed */
+    char *ingested_on;    /* owned: the machine that ingested it (not its
+                             host), NULL if unknown */
 } cow_run_row;
 
 /* How long a writer waits for another one to finish (a real ingest of

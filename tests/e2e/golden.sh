@@ -7,7 +7,8 @@
 # and review `git diff tests/data/golden` like code.
 #
 # Normalised, because they depend on the machine, not on cowtail: the
-# scratch folder's path. Inputs are given as the relative path "samples"
+# scratch folder's path, and this machine's name where runs say which
+# machine ingested them (ingested_on: THIS_MACHINE). Inputs are given as the relative path "samples"
 # and the database as "s.db", so stored sources and the summary do not
 # name this machine's folders.
 set -u
@@ -18,7 +19,9 @@ GOLDEN=$3
 
 # golden NAME: compare (or rewrite) $WORK/NAME with $GOLDEN/NAME
 golden() {
-    sed "s#$WORK#WORK#g" "$WORK/$1" > "$WORK/$1.norm"
+    sed -e "s#$WORK#WORK#g" \
+        -e "s#\"ingested_on\":\([[:space:]]*\)\"$(hostname)\"#\"ingested_on\":\1\"THIS_MACHINE\"#" \
+        "$WORK/$1" > "$WORK/$1.norm"
     if [ -n "${COW_UPDATE_GOLDEN:-}" ]; then
         mkdir -p "$GOLDEN" && cp "$WORK/$1.norm" "$GOLDEN/$1"
         echo "rewrote $GOLDEN/$1"
@@ -42,6 +45,9 @@ check "runs exits 0" test $? = 0
 check "analyze exits 0" test $? = 0
 "$COW" doctor --db s.db --json > doctor.json
 check "doctor exits 0" test $? = 0
+# the facts the doctor read, as columns (run_facts)
+"$COW" runs --db s.db --json > runs-facts.json
+check "runs after doctor exits 0" test $? = 0
 "$COW" check --db s.db --json --thresholds "$SAMPLES/fleet/thresholds.json" > check.json
 check "check exits 0 (after Holm no host fails)" test $? = 0
 "$COW" report --db s.db --out report --created 1796000000 > report.out
@@ -69,6 +75,7 @@ check "first screen: no bound alone (every >= follows an estimate)" \
     test "$(grep -c '| >=\|-> >=\|^>=' first-screen.md)" = 0
 
 golden runs.json
+golden runs-facts.json
 golden analyze.json
 golden doctor.json
 golden check.json

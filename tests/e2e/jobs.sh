@@ -10,8 +10,8 @@ SAMPLES=$2
 DATA=$3
 . "$(dirname "$0")/lib.sh"
 
-dump() { # dump DB -> the whole database, ingest clock stamps zeroed
-    sqlite3 "$1" "UPDATE runs SET created_at = 0; UPDATE files SET ingested_at = 0;
+dump() { # dump DB -> the whole database, ingest clock stamps and run uids (random) zeroed
+    sqlite3 "$1" "UPDATE runs SET created_at = 0, uid = ''; UPDATE files SET ingested_at = 0;
                   UPDATE refusals SET at = 0"
     sqlite3 "$1" .dump
 }
