@@ -118,12 +118,14 @@ typedef struct cow_run_facts {
      * src the replica and log line (known 0 without one) */
     cow_fact repl_sync;
     /* the latest fork against the samples in flight while it ran: the fork
-     * took fork_dur_us (latest_fork_usec) and ended at the log's "started"
+     * took fork_dur_us (fork_dur) and ended at the log's "started"
      * stamp of window fork_window; fork_inflight_n samples were sent
      * before it ended and answered after it began, the longest of them
      * fork_inflight_max_us, sent fork_inflight_sent_us after the fork
      * began (negative: before); run_max_us is the run's worst sample */
     int fork_inflight;       /* 1 when all of this is known */
+    cow_fact fork_dur;       /* the fork time used: latest_fork_usec, else the
+                                LATENCY HISTORY fork row at the window (us) */
     char fork_window[32];
     int64_t fork_inflight_n;
     double fork_dur_us, fork_inflight_max_us, fork_inflight_sent_us, run_max_us;

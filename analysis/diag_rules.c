@@ -275,7 +275,10 @@ static int fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_find
                x->fork_inflight_sent_us < 0 ? "before" : "after",
                worst ? ": the run's worst sample is among them"
                      : ": the run's worst sample came later");
-    diag_fact(f, "latest_fork_usec", &x->latest_fork_usec);
+    diag_fact(f, x->fork_dur.known && x->fork_dur.src[0] && x->latest_fork_usec.known &&
+                     strcmp(x->fork_dur.src, x->latest_fork_usec.src) == 0
+                     ? "latest_fork_usec" : "fork time",
+              x->fork_dur.known ? &x->fork_dur : &x->latest_fork_usec);
     diag_evidence(f, "samples in flight during the fork", "analysis", "%lld",
                   (long long)x->fork_inflight_n);
     diag_evidence(f, "longest of them", "analysis", "%.3f ms, sent %.3f ms %s the fork began",

@@ -219,10 +219,16 @@ static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_u
     size_t n = 0, i;
     int rc;
 
-    if (fork_end_us <= 0 || r->samples == 0 || !f->latest_fork_usec.known ||
-        !(f->latest_fork_usec.num > 0))
+    if (fork_end_us <= 0 || r->samples == 0)
         return COW_OK;
-    f->fork_dur_us = f->latest_fork_usec.num;
+    if (f->latest_fork_usec.known && f->latest_fork_usec.num > 0)
+        f->fork_dur = f->latest_fork_usec;
+    else if ((rc = store_fact_latmon_fork_near(st, r->id, fork_end_us, &f->fork_dur, e)) !=
+             COW_OK)
+        return rc;
+    if (!f->fork_dur.known || !(f->fork_dur.num > 0))
+        return COW_OK;
+    f->fork_dur_us = f->fork_dur.num;
     start = fork_end_us - (int64_t)f->fork_dur_us;
     /* a sample answered after the fork began was sent at most a minute before */
     if ((rc = store_load_range(st, r->id, start - 60000000, fork_end_us, &lat, &t, &n, e)) !=

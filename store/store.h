@@ -308,6 +308,10 @@ int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
  * amount of anonymous huge pages"): known 1, text the line that says it,
  * src its file:line; known 0 when no DOCTOR text of the run says it. */
 int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
+/* The LATENCY HISTORY `fork` row nearest to t_us (within 2 s: the monitor
+ * stamps whole seconds): num in us, src its file:line; known 0 when none. */
+int store_fact_latmon_fork_near(cow_store *st, int64_t run, int64_t t_us, cow_fact *f,
+                                cow_err *e);
 /* How much a counter of stats source/key rose over the run's snapshots
  * (largest minus smallest: /proc/vmstat thp_split_pmd during a save): num,
  * src the largest's file:line; known 0 with fewer than two snapshots. */

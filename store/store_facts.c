@@ -170,6 +170,36 @@ int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
     return COW_OK;
 }
 
+int store_fact_latmon_fork_near(cow_store *st, int64_t run, int64_t t_us, cow_fact *f,
+                                cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    if ((rc = prep(st, "SELECT l.lat_ms, f.path, l.line FROM latmon l JOIN files f ON"
+                   " f.id = l.file WHERE l.run = ?1 AND l.kind = 'history' AND"
+                   " l.event = 'fork' AND l.lat_ms IS NOT NULL AND l.t_us IS NOT NULL AND"
+                   " abs(l.t_us - ?2) <= 2000000 ORDER BY abs(l.t_us - ?2) LIMIT 1",
+                   &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, t_us);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *path = (const char *)sqlite3_column_text(q, 1);
+        f->known = 1;
+        f->num = sqlite3_column_double(q, 0) * 1000;
+        snprintf(f->text, sizeof(f->text), "%.0f ms (LATENCY HISTORY fork)",
+                 sqlite3_column_double(q, 0));
+        snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
+                 (long long)sqlite3_column_int64(q, 2));
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading LATENCY HISTORY fork");
+}
+
 int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
                          cow_fact *f, cow_err *e)
 {

@@ -86,6 +86,15 @@ check "log only: the answer comes first, with the window and the evidence" has \
 check "fork_is_the_cost names the fork, the samples in flight and the worst one" has \
     "\[warning\] fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms, and 1 sample in flight waited it out, up to 195.3 ms (sent 2.0 ms after the fork began): the run's worst sample is among them" "$WORK/f.doc"
 check "and cites latest_fork_usec at its file:line" has "latest_fork_usec  *197000  (.*forkstall/info.txt:38)" "$WORK/f.doc"
+# ... the same run without INFO: LATENCY HISTORY fork gives the fork time
+mkdir -p "$WORK/fs2/forkstall2"
+cp "$DATA/forkstall/latency.csv" "$DATA/forkstall/redis.log" "$WORK/fs2/forkstall2/"
+printf '1796200003\n197\n' > "$WORK/fs2/forkstall2/latency-history-fork.txt"
+"$COW" ingest -q --db "$WORK/f2.db" "$WORK/fs2/forkstall2" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/f2.db" > "$WORK/f2.doc"
+check "without INFO: fork_is_the_cost from LATENCY HISTORY fork" has \
+    "fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms" "$WORK/f2.doc"
+check "and cites the LATENCY HISTORY line" has "fork time  *197 ms (LATENCY HISTORY fork)  (.*latency-history-fork.txt:1)" "$WORK/f2.doc"
 check "the answer names the fork as the cause" has "^  forkstall: .*Cause: the fork itself: the server stood still while it ran" "$WORK/f.doc"
 
 "$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
