@@ -124,6 +124,10 @@ int cli_shared_opt(int c, const char *cmd, const char *const *usage, cli_shared 
 /* An instant (optval_instant_us) and a UTC offset (optval_utc_offset). */
 int cli_opt_instant(const char *cmd, const char *opt, const char *arg, int64_t *us);
 int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s);
+/* A unit name (optval_time_unit, optval_mem_unit) checked; the name itself
+ * goes on to the parsers, which say in their notes where a unit came from. */
+int cli_opt_time_unit(const char *cmd, const char *opt, const char *arg);
+int cli_opt_mem_unit(const char *cmd, const char *opt, const char *arg);
 int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
                    double hi, double *out);
 /* --seed: 0 to 2^64-1. */

@@ -96,14 +96,26 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
             }
             fl->host = optarg;
             break;
-        case 'T': fl->time_unit = optarg; break;
-        case 'L': fl->latency_unit = optarg; break;
+        case 'T':
+            if (cli_opt_time_unit(argv[0], "--time-unit", optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->time_unit = optarg;
+            break;
+        case 'L':
+            if (cli_opt_time_unit(argv[0], "--latency-unit", optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->latency_unit = optarg;
+            break;
         case '0':
             if (cli_opt_instant(argv[0], "--t0", optarg, &fl->t0_us) != EXIT_OK)
                 return EXIT_USAGE;
             fl->has_t0 = 1;
             break;
-        case 'M': fl->mem_unit = optarg; break;
+        case 'M':
+            if (cli_opt_mem_unit(argv[0], "--mem-unit", optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->mem_unit = optarg;
+            break;
         case 'z':
             if (cli_opt_offset(argv[0], "--log-tz", optarg, &fl->log_tz_s) != EXIT_OK)
                 return EXIT_USAGE;

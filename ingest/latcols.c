@@ -37,6 +37,7 @@
 #include "num.h"
 #include "text.h"
 #include "timeconv.h"
+#include "units.h"
 
 /* Aliases in order of preference. */
 static const char *const time_aliases[] = {
@@ -51,24 +52,6 @@ static const char *const intended_aliases[] = {
     "scheduled_time", "intended_start", NULL};
 static const char *const op_aliases[] = {
     "op", "cmd", "command", "operation", "opname", "type", "request", NULL};
-
-static const struct { const char *name; double us; } units[] = {
-    {"ns", 1e-3}, {"nanos", 1e-3}, {"nsec", 1e-3}, {"nanoseconds", 1e-3},
-    {"us", 1.0}, {"usec", 1.0}, {"micros", 1.0}, {"microseconds", 1.0},
-    {"µs", 1.0},
-    {"ms", 1e3}, {"msec", 1e3}, {"millis", 1e3}, {"milliseconds", 1e3},
-    {"s", 1e6}, {"sec", 1e6}, {"secs", 1e6}, {"seconds", 1e6},
-};
-
-/* Microseconds per unit named name[0..n), or 0 when not a unit. */
-static double unit_us(const char *name, size_t n)
-{
-    size_t i;
-    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-        if (strlen(units[i].name) == n && strncmp(units[i].name, name, n) == 0)
-            return units[i].us;
-    return 0;
-}
 
 static int alias_rank(const char *const *list, const char *base)
 {
@@ -106,10 +89,10 @@ static double split_name(const char *name, size_t n, char *out, size_t cap)
     double u;
 
     text_colname(name, n, out, cap, unit, sizeof(unit));
-    if (unit[0] && (u = unit_us(unit, strlen(unit))) > 0)
+    if (unit[0] && (u = unit_time_us(unit, strlen(unit))) > 0)
         return u;
     us = strrchr(out, '_');
-    if (us != NULL && us != out && (u = unit_us(us + 1, strlen(us + 1))) > 0) {
+    if (us != NULL && us != out && (u = unit_time_us(us + 1, strlen(us + 1))) > 0) {
         *us = '\0';
         return u;
     }
@@ -171,7 +154,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "time, t or epoch, e.g. timestamp_us): samples cannot "
                         "be lined up with server events without one");
     if (lc->lat_unit_us == 0 && o && o->latency_unit) {
-        lc->lat_unit_us = unit_us(o->latency_unit, strlen(o->latency_unit));
+        lc->lat_unit_us = unit_time_us(o->latency_unit, strlen(o->latency_unit));
         lc->lat_unit_from = "--latency-unit / run.json latency_unit";
     }
     if (lc->lat_unit_us == 0)
@@ -181,7 +164,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "or set \"latency_unit\" in run.json",
                         lc->lat_name, lc->lat_name, lc->lat_name);
     if (lc->time_unit_us == 0 && o && o->time_unit)
-        lc->time_unit_us = unit_us(o->time_unit, strlen(o->time_unit));
+        lc->time_unit_us = unit_time_us(o->time_unit, strlen(o->time_unit));
     return COW_OK;
 }
 
@@ -192,7 +175,7 @@ int latcols_check_time(latcols *lc, cow_err *e)
                         "no time column (expected one named timestamp, ts, "
                         "time, t or epoch, e.g. timestamp_us)");
     if (lc->time_unit_us == 0 && lc->o && lc->o->time_unit)
-        lc->time_unit_us = unit_us(lc->o->time_unit, strlen(lc->o->time_unit));
+        lc->time_unit_us = unit_time_us(lc->o->time_unit, strlen(lc->o->time_unit));
     return COW_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "sha256.h"
 #include "src.h"
 #include "termsafe.h"
+#include "units.h"
 #include "timeconv.h"
 
 static void sha256_should_match_fips_vectors(void)
@@ -232,6 +233,34 @@ static void optval_should_read_instants_and_offsets_whole(void)
                      "capture)");
 }
 
+/* One table of time units and one of memory units for column suffixes,
+ * run.json and the options; --latency-unit and the others are checked
+ * against them on the command line (they used to reach each parser as
+ * they were typed). */
+static void units_should_name_time_and_memory(void)
+{
+    cow_err e = COW_ERR_INIT;
+    double v = 0;
+
+    CHECK_NEAR(unit_time_us("ms", 2), 1e3, 0);
+    CHECK_NEAR(unit_time_us("nanoseconds", 11), 1e-3, 0);
+    CHECK_NEAR(unit_time_us("\xc2\xb5s", 3), 1, 0); /* µs */
+    CHECK_NEAR(unit_time_us("secs", 4), 1e6, 0);
+    CHECK_NEAR(unit_time_us("MS", 2), 0, 0);     /* names come lowercase */
+    CHECK_NEAR(unit_time_us("m", 1), 0, 0);      /* minutes? metres? no */
+    CHECK_NEAR(unit_mem_bytes("kB"), 1024, 0);
+    CHECK_NEAR(unit_mem_bytes("GiB"), 1073741824.0, 0);
+    CHECK_NEAR(unit_mem_bytes("pages"), 0, 0);
+    CHECK_INT(optval_time_unit("--latency-unit", "usec", &v, &e), COW_OK);
+    CHECK_NEAR(v, 1, 0);
+    CHECK_INT(optval_time_unit("--latency-unit", "furlongs", &v, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "--latency-unit: 'furlongs' is not a time unit") == e.msg);
+    CHECK_INT(optval_mem_unit("--mem-unit", "MB", &v, &e), COW_OK);
+    CHECK_NEAR(v, 1048576, 0);
+    CHECK_INT(optval_mem_unit("--mem-unit", "pages", &v, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "--mem-unit: 'pages' is not a memory unit") == e.msg);
+}
+
 static void optval_should_parse_whole_values_with_named_errors(void)
 {
     cow_err e = COW_ERR_INIT;
@@ -444,6 +473,7 @@ int main(void)
     RUN(iso_should_refuse_impossible_dates);
     RUN(optval_should_parse_whole_values_with_named_errors);
     RUN(optval_should_read_instants_and_offsets_whole);
+    RUN(units_should_name_time_and_memory);
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
     RUN(colname_should_split_the_unit_and_normalise);
