@@ -31,6 +31,11 @@ const char *const cmd_ingest_usage[] = {
     "  --label NAME         label of the run (single run only) [label]",
     "  --time-unit U        unit of unitless time columns: s, ms, us, ns [time_unit]",
     "  --latency-unit U     unit of unitless latency columns [latency_unit]",
+    "  --latency-from W     send (default) or intended: with an intended-send",
+    "                       column (cowtail capture's intended_us), place each",
+    "                       sample at its intended send and read its latency",
+    "                       from there: the latency without coordinated",
+    "                       omission [latency_from]",
     "  --mem-unit U         unit of memory columns without one: bytes, kB, MB,",
     "                       GB [mem_unit]",
     "  --t0 TIME            start of relative time columns: epoch s/ms/us or",
@@ -64,6 +69,7 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         {"label", required_argument, NULL, 'l'},
         {"time-unit", required_argument, NULL, 'T'},
         {"latency-unit", required_argument, NULL, 'L'},
+        {"latency-from", required_argument, NULL, 'I'},
         {"t0", required_argument, NULL, '0'},
         {"mem-unit", required_argument, NULL, 'M'},
         {"log-tz", required_argument, NULL, 'z'},
@@ -86,6 +92,14 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         case 'l': fl->label = optarg; break;
         case 'T': fl->time_unit = optarg; break;
         case 'L': fl->latency_unit = optarg; break;
+        case 'I':
+            if (strcmp(optarg, "send") != 0 && strcmp(optarg, "intended") != 0) {
+                cli_errorf("--latency-from: '%s' is neither send nor intended (see "
+                           "'cowtail help ingest')", optarg);
+                return EXIT_USAGE;
+            }
+            fl->latency_from = optarg;
+            break;
         case '0':
             if (cli_opt_instant(argv[0], "--t0", optarg, &fl->t0_us) != EXIT_OK)
                 return EXIT_USAGE;

@@ -278,5 +278,14 @@ if [ "$PART" = stall ]; then
     "$COW" ingest --db "$WORK/st.db" "$OUT" > "$WORK/sti.out" 2>&1
     check "stall: ingested" test $? = 0
     check "stall: the intended send shows the stall" has "latency from the intended send (no coordinated omission) at most 1[01][0-9]*\.[0-9] us" "$WORK/sti.out"
+    # read from the intended send, every slot of the stall waited it out
+    "$COW" ingest --db "$WORK/sti.db" --latency-from intended "$OUT" > "$WORK/stii.out" 2>&1
+    check "stall: --latency-from intended ingested" test $? = 0
+    check "stall: --latency-from intended said" has "placed at their intended send" "$WORK/stii.out"
+    send1s=$(sqlite3 "$WORK/st.db" "SELECT count(*) FROM samples WHERE lat_us > 1000000")
+    int1s=$(sqlite3 "$WORK/sti.db" "SELECT count(*) FROM samples WHERE lat_us > 1000000")
+    echo "stall: samples over 1 s: $send1s from the send, $int1s from the intended send"
+    check "stall: from the send, one sample over 1 s" test "$send1s" = 1
+    check "stall: from the intended send, the stall's slots (>= 4,000)" test "$int1s" -ge 4000
 fi
 finish
