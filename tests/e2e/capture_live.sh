@@ -287,5 +287,11 @@ if [ "$PART" = stall ]; then
     echo "stall: samples over 1 s: $send1s from the send, $int1s from the intended send"
     check "stall: from the send, one sample over 1 s" test "$send1s" = 1
     check "stall: from the intended send, the stall's slots (>= 4,000)" test "$int1s" -ge 4000
+    cp -r "$OUT" "$WORK/stall2"
+    sed -i 's/"interrupted":/"latency_from": "later", "interrupted":/' "$WORK/stall2/run.json"
+    "$COW" ingest --db "$WORK/st2.db" "$WORK/stall2" > /dev/null 2> "$WORK/st2.err"
+    check "run.json latency_from neither send nor intended: exit 2" test $? = 2
+    check "run.json latency_from neither send nor intended: says why" \
+        grep -qF "run.json \"latency_from\" is 'later': expected \"send\" or \"intended\"" "$WORK/st2.err"
 fi
 finish
