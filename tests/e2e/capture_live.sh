@@ -165,6 +165,8 @@ if [ "$PART" = main ]; then
     "$COW" ingest --db "$WORK/s.db" "$OUT" > "$WORK/s.out" 2>&1
     check "replicaof: ingested" test $? = 0
     check "replicaof: the replica's log copied" has "MASTER <-> REPLICA sync" "$OUT/replica.log"
+    check "replicaof: the replica's INFO polled" test "$(grep -c '^# ts=' "$OUT/replica-info.txt")" -ge 8
+    check "replicaof: the replica's INFO sees the link come up" has "master_link_status:up" "$OUT/replica-info.txt"
     check "replicaof: ingest tells the replica apart" has "servers: primary pid $primary_PID port $primary_PORT .*, replica pid $replica_PID" "$WORK/s.out"
     check "replicaof: the full sync is in the primary's log" \
         test "$(sqlite3 "$WORK/s.db" "SELECT count(*) FROM events WHERE kind LIKE '%sync%' OR kind LIKE 'bgsave%'")" -gt 0
