@@ -45,8 +45,8 @@ const char *const cmd_capture_usage[] = {
     "vmstat and loadavg before and after, and the server's log from the start",
     "of the capture (redis.log; with --trigger replicaof, the replica's log",
     "from the trigger on, replica.log, and its INFO series, replica-info.txt).",
-    "run.json says what was captured, how, and",
-    "lists everything that could not be read with the reason.",
+    "run.json says what was captured and how, and lists everything that",
+    "could not be read with the reason.",
     "",
     "Every time stamp is one wall-clock reading taken at start plus",
     "CLOCK_MONOTONIC deltas. Ctrl-C, a lost connection or a server that dies",
@@ -75,7 +75,8 @@ const char *const cmd_capture_usage[] = {
     "  --probe ping|set   PING (default) or SET cowtail:probe:<pid> (deleted",
     "                     at the end)",
     "  --info-every D     INFO period (default 250ms)",
-    "  --info-sections S  INFO argument (default all)",
+    "  --info-sections S  INFO argument (default all; with a trigger it must",
+    "                     hold persistence, or give --duration)",
     "  --no-proc          do not read the server's /proc files",
     "Trigger and load (these change the server):",
     "  --trigger T        bgsave, bgrewriteaof, replicaof=HOST:PORT (the replica",
@@ -96,8 +97,9 @@ const char *const cmd_capture_usage[] = {
     "  --seed S           key and value choice (default 42)",
     "",
     "Exit codes: 0 captured (also when interrupted: run.json says so); 2 bad",
-    "options or a folder that is not empty; 3 the server cannot be reached or",
-    "the folder cannot be written.",
+    "options, a folder that is not empty, or --load on a server without keys;",
+    "3 the server cannot be reached or refuses AUTH, or the folder cannot be",
+    "written.",
     NULL
 };
 
