@@ -229,6 +229,11 @@ if [ "$PART" = interrupt ]; then
     check "SIGINT: ingest tells" has "capture interrupted: interrupted by SIGINT" "$WORK/ii.out"
     check "SIGINT: the server is untouched (no key written)" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
 
+    "$COW" capture --port "$second_PORT" --out "$WORK/nokeys" --load 100 --duration 1s > /dev/null 2> "$WORK/nk.err"
+    check "--load on an empty server: exit 2" test $? = 2
+    check "--load on an empty server: says so" has "holds no keys: --load writes existing keys" "$WORK/nk.err"
+    check "--load on an empty server: no folder" test ! -e "$WORK/nokeys"
+
     # BGREWRITEAOF through the unix socket, probing with SET
     OUT=$WORK/aof
     "$COW" capture --socket "$WORK/second/redis.sock" --out "$OUT" --trigger bgrewriteaof \
