@@ -17,7 +17,9 @@ command -v redis-cli > /dev/null || { echo "redis-cli not installed: skipped"; e
 PIDS=()
 stop_all() {
     local p
-    for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null; done
+    # by pid: SIGCONT first (the stall part stops one), then SIGTERM, which
+    # a server with save "" answers by exiting at once
+    for p in "${PIDS[@]}"; do kill -CONT "$p" 2> /dev/null; kill "$p" 2> /dev/null; done
     for p in "${PIDS[@]}"; do wait "$p" 2> /dev/null; done
     if [ -n "${COW_KEEP:-}" ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
 }
