@@ -600,6 +600,8 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     } else if (gethostname(si->host, sizeof(si->host)) != 0) {
         snprintf(si->host, sizeof(si->host), "localhost");
     }
+    if (o->host_name)
+        snprintf(si->host, sizeof(si->host), "%s", o->host_name);
     localtime_r(&now, &tm);
     snprintf(si->tz, sizeof(si->tz), "%c%02d:%02d", tm.tm_gmtoff < 0 ? '-' : '+',
              (int)(labs(tm.tm_gmtoff) / 3600 % 24), (int)(labs(tm.tm_gmtoff) % 3600 / 60));

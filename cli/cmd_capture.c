@@ -68,6 +68,9 @@ const char *const cmd_capture_usage[] = {
     "  --force            write into a folder that is not empty",
     "  --scenario NAME    run.json scenario (default: the trigger's name)",
     "  --label NAME       run.json label (default: the folder's name)",
+    "  --host-name NAME   run.json host, which check and report group runs by",
+    "                     (default: this machine's name when the server runs",
+    "                     here, else --host; give it through a tunnel)",
     "  -q, --quiet        only the closing lines",
     "Probe and polling:",
     "  --rate R           probe schedule: a period (2ms, 500us) or N/s",
@@ -184,7 +187,7 @@ int cmd_capture(int argc, char **argv)
     enum { O_HOST = 1000, O_PORT, O_SOCKET, O_USER, O_PASSENV, O_OUT, O_FORCE,
            O_RATE, O_PROBE, O_INFO_EVERY, O_INFO_SECT, O_NOPROC, O_TRIGGER, O_AT,
            O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_KEYPFX, O_VSIZE,
-           O_SEED, O_SCEN, O_LABEL, O_LOADOP };
+           O_SEED, O_SCEN, O_LABEL, O_LOADOP, O_HOSTNAME };
     static const struct option opts[] = {
         {"host", required_argument, NULL, O_HOST},
         {"port", required_argument, NULL, O_PORT},
@@ -211,6 +214,7 @@ int cmd_capture(int argc, char **argv)
         {"seed", required_argument, NULL, O_SEED},
         {"scenario", required_argument, NULL, O_SCEN},
         {"label", required_argument, NULL, O_LABEL},
+        {"host-name", required_argument, NULL, O_HOSTNAME},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -327,6 +331,7 @@ int cmd_capture(int argc, char **argv)
             break;
         case O_SCEN: o.scenario = optarg; break;
         case O_LABEL: o.label = optarg; break;
+        case O_HOSTNAME: o.host_name = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': cli_print_usage(stdout, cmd_capture_usage); return EXIT_OK;
         default: return EXIT_USAGE;

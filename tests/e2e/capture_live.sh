@@ -257,8 +257,11 @@ if [ "$PART" = interrupt ]; then
     check "auth: no folder made" test ! -e "$WORK/noauth"
     COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
     check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
-    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
+    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s \
+        --host-name cache-7 --label pw-run -q > /dev/null 2>&1
     check "auth: --pass-env" test $? = 0
+    check "--host-name: run.json host" has '"host":	"cache-7"' "$WORK/pw/run.json"
+    check "--label: run.json label" has '"label":	"pw-run"' "$WORK/pw/run.json"
     COW_PW=pw "$COW" capture --port "$locked_PORT" --out "$WORK/acl" --user alice --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
     check "auth: --user alice --pass-env" test $? = 0
     check "auth: the probe's samples landed" test "$(wc -l < "$WORK/acl/latency.csv")" -gt 400
