@@ -61,6 +61,7 @@ void app_store_wait(void *ctx, const char *path, const char *holder, int timeout
 typedef struct cow_ingest_flags {
     const char *time_unit;    /* --time-unit */
     const char *latency_unit; /* --latency-unit */
+    const char *latency_from; /* --latency-from send|intended, or NULL */
     const char *mem_unit;     /* --mem-unit */
     int has_t0;               /* --t0 given: */
     int64_t t0_us;            /* its instant (cli/: optval_instant_us) */

@@ -39,6 +39,13 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
     memset(o, 0, sizeof(*o));
     o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
     o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
+    {
+        const char *from = fl->latency_from ? fl->latency_from : r->meta.latency_from;
+        if (from && strcmp(from, "intended") != 0 && strcmp(from, "send") != 0)
+            return COW_FAIL(e, COW_EUSAGE, "run.json \"latency_from\" is '%s': "
+                            "expected \"send\" or \"intended\"", from);
+        o->latency_from_intended = from && strcmp(from, "intended") == 0;
+    }
     o->mem_unit = fl->mem_unit ? fl->mem_unit : r->meta.mem_unit;
     o->log_year = fl->log_year ? fl->log_year : r->meta.log_year;
     if (fl->has_t0) {

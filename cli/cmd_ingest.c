@@ -35,6 +35,11 @@ const char *const cmd_ingest_usage[] = {
     "                       machine's name (kept apart as ingested_on)",
     "  --time-unit U        unit of unitless time columns: s, ms, us, ns [time_unit]",
     "  --latency-unit U     unit of unitless latency columns [latency_unit]",
+    "  --latency-from W     send (default) or intended: with an intended-send",
+    "                       column (cowtail capture's intended_us), place each",
+    "                       sample at its intended send and read its latency",
+    "                       from there: the latency without coordinated",
+    "                       omission [latency_from]",
     "  --mem-unit U         unit of memory columns without one: bytes, kB, MB,",
     "                       GB [mem_unit]",
     "  --t0 TIME            start of relative time columns: epoch s/ms/us or",
@@ -69,6 +74,7 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         {"host", required_argument, NULL, 'H'},
         {"time-unit", required_argument, NULL, 'T'},
         {"latency-unit", required_argument, NULL, 'L'},
+        {"latency-from", required_argument, NULL, 'I'},
         {"t0", required_argument, NULL, '0'},
         {"mem-unit", required_argument, NULL, 'M'},
         {"log-tz", required_argument, NULL, 'z'},
@@ -105,6 +111,14 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
             if (cli_opt_time_unit(argv[0], "--latency-unit", optarg) != EXIT_OK)
                 return EXIT_USAGE;
             fl->latency_unit = optarg;
+            break;
+        case 'I':
+            if (strcmp(optarg, "send") != 0 && strcmp(optarg, "intended") != 0) {
+                cli_errorf("--latency-from: '%s' is neither send nor intended (see "
+                           "'cowtail help ingest')", optarg);
+                return EXIT_USAGE;
+            }
+            fl->latency_from = optarg;
             break;
         case '0':
             if (cli_opt_instant(argv[0], "--t0", optarg, &fl->t0_us) != EXIT_OK)

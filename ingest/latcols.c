@@ -23,7 +23,11 @@
  *     and the largest latency read from the intended send (reply -
  *     intended, without coordinated omission). Unreadable values and
  *     intended times more than 1 ms after the actual send (not the same
- *     clock) are counted in the note, not rejected. */
+ *     clock) are counted in the note, not rejected.
+ *  7. With latency_from_intended (--latency-from intended, run.json
+ *     "latency_from"), a sample whose intended send was read is placed at
+ *     it and its latency is reply - intended (latency + lag); the note
+ *     says so. Samples without a usable intended time keep their send. */
 #include "latcols.h"
 
 #include <ctype.h>
@@ -343,8 +347,8 @@ int latcols_time(latcols *lc, const char *p, size_t n, int64_t *t_us,
     return latcols_time_num(lc, v, t_us, why, e);
 }
 
-void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
-                      double lat_us)
+int latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
+                     double lat_us, int64_t *lag_us)
 {
     double v, us, lag;
 
@@ -352,15 +356,16 @@ void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
     if (lc->time_iso || !lc->time_decided || n == 0 ||
         !latcols_parse_number(p, n, &v) || !isfinite(v)) {
         lc->int_bad++;
-        return;
+        return 0;
     }
     us = v * (lc->int_unit_us > 0 ? lc->int_unit_us : lc->time_mult);
     if (!lc->time_epoch)
         us += (double)lc->o->t0_us;
     lag = (double)t_us - us;
-    if (lag < -1000.0) {
-        lc->int_ahead++;
-        return;
+    if (lag < -1000.0 || lag > (double)LATCOLS_MAX_SPAN_US) {
+        lc->int_ahead += lag < 0;
+        lc->int_bad += lag > 0;
+        return 0;
     }
     if (lag < 0)
         lag = 0; /* rounding of the two stamps */
@@ -372,6 +377,10 @@ void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
         lc->int_late++;
     if (lag + lat_us > lc->int_colat_max_us)
         lc->int_colat_max_us = lag + lat_us;
+    *lag_us = (int64_t)llround(lag);
+    if (lc->o && lc->o->latency_from_intended)
+        lc->int_moved++;
+    return 1;
 }
 
 int latcols_latency_num(const latcols *lc, double v, double *lat_us,
@@ -437,9 +446,11 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
         snprintf(buf, sizeof(buf), "'%s': %lld samples sent %.1f us after their "
                  "intended time on average, at most %.1f us, %lld more than 1 ms late; "
                  "latency from the intended send (no coordinated omission) at most "
-                 "%.1f us%s", lc->int_name, lc->int_n,
+                 "%.1f us%s%s", lc->int_name, lc->int_n,
                  lc->int_n ? lc->int_lag_sum_us / (double)lc->int_n : 0.0,
-                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more);
+                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more,
+                 lc->int_moved ? "; samples placed at their intended send and "
+                 "their latency read from it (--latency-from intended)" : "");
         if ((rc = sink_note(k, "intended send", buf, e)) != COW_OK)
             return rc;
     }
