@@ -22,10 +22,11 @@ DEMO_OUT ?= $(BUILD)/demo
 # Debian packages the build, the tests, the package and the benchmarks
 # need (dpkg-dev and file: CPack's dpkg-shlibdeps; groff-base and man-db:
 # checking the man page; gzip: compressing it; clang and libclang-rt-14-dev:
-# libFuzzer for make fuzz-smoke).
+# libFuzzer for make fuzz-smoke; tidy and chromium: validating index.html
+# and rendering it headless in e2e_html).
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
        libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl \
-       fonts-dejavu-core sqlite3 bc time unzip redis-server redis-tools libhiredis-dev tidy \
+       fonts-dejavu-core sqlite3 bc time unzip redis-server redis-tools libhiredis-dev tidy chromium \
        dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 
 .PHONY: all deps build test test-asan test-package fuzz-smoke package demo bench golden clean
@@ -93,7 +94,7 @@ demo: build
 	rm -f $(DEMO_OUT).db $(DEMO_OUT).db-wal $(DEMO_OUT).db-shm
 	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report --force \
 	  --thresholds samples/fleet/thresholds.json samples/
-	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
+	@echo "open $(DEMO_OUT)-report/index.html (summary.md, charts and report.xlsx beside it)"
 
 golden: build
 	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_xlsx'

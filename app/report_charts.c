@@ -34,7 +34,16 @@ typedef struct out {
     const report_chart_opts *o;
     char **used;       /* file names given out so far */
     size_t nused, capused;
+    int64_t run;       /* the run the next chart belongs to, 0 = across runs */
+    const char *kind;  /* its kind (report_chart.kind) */
 } out;
+
+/* The next chart emitted or skipped belongs to run (0: across runs). */
+static void chart_is(out *o, int64_t run, const char *kind)
+{
+    o->run = run;
+    o->kind = kind;
+}
 
 /* "PREFIX-STEM.png" for a run's chart: the stem is label_file_stem's, and
  * a name some chart of this report already has gets "-2", "-3"... (labels
@@ -75,6 +84,8 @@ static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_e
     r = &o->v[o->n++];
     memset(r, 0, sizeof(*r));
     snprintf(r->title, sizeof(r->title), "%s", title);
+    r->run = o->run;
+    snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
     if (!chart_is_drawable(c, why, sizeof(why))) {
         snprintf(r->why, sizeof(r->why), "%s", why);
         chart_free(c);
@@ -100,6 +111,8 @@ static void skip(out *o, const char *title, const char *why)
     r = &o->v[o->n++];
     memset(r, 0, sizeof(*r));
     snprintf(r->title, sizeof(r->title), "%s", title);
+    r->run = o->run;
+    snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
     snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
@@ -196,6 +209,7 @@ static int timeline(out *o, cow_store *st, const cow_run_row *r, const int64_t *
     size_t i, ncol = (size_t)(TIMELINE_COLS * o->o->scale);
     int rc;
 
+    chart_is(o, r->id, "timeline");
     snprintf(title, sizeof(title), "Latency over time: %s", r->label);
     chart_file(o, "timeline", r->label, file, sizeof(file));
     if (n == 0)
@@ -253,6 +267,7 @@ static int distribution(out *o, const cow_run_row *r, const int64_t *t, const do
     char file[200], title[200];
     size_t i, k, drawn = 0;
 
+    chart_is(o, r->id, "distribution");
     snprintf(title, sizeof(title), "Percentile distribution by phase: %s", r->label);
     chart_file(o, "distribution", r->label, file, sizeof(file));
     c = chart_new(title);
@@ -801,17 +816,23 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
         free(t_us);
         free(lat);
     }
+    chart_is(&o, 0, "quantiles");
     if (rc == COW_OK)
         rc = quantile_bars(&o, rows, n, bars, e);
     free(bars);
+    chart_is(&o, 0, "memory");
     if (rc == COW_OK)
         rc = memory(&o, st, rows, n, e);
+    chart_is(&o, 0, "tradeoff");
     if (rc == COW_OK)
         rc = tradeoff_panel(&o, t, e);
+    chart_is(&o, 0, "progress");
     if (rc == COW_OK)
         rc = progress(&o, st, rows, n, e);
+    chart_is(&o, 0, "fleet");
     if (rc == COW_OK)
         rc = fleet(&o, st, rows, n, e);
+    chart_is(&o, 0, "spectrum");
     if (rc == COW_OK)
         rc = spectrum(&o, st, rows, n, e);
     for (i = 0; i < o.nused; i++)

@@ -1,5 +1,5 @@
 /* cmd_report.c -- `cowtail report`: from raw captures (or a database) to a
- * folder a person can open: summary.md, report.xlsx and the PNG charts. */
+ * folder a person can open: index.html, summary.md, report.xlsx and the PNG charts. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -178,7 +178,7 @@ int cmd_report(int argc, char **argv)
     }
     for (i = 0; i < j.nch; i++)
         drawn += j.charts[i].file[0] != '\0';
-    printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not drawn, "
+    printf("report written to %s/: index.html, summary.md, report.xlsx, %zu charts (%zu not drawn, "
            "reasons in summary.md); %zu runs, seed %" PRIu64 "\n", j.dir, drawn,
            j.nch - drawn, j.n, j.seed);
     printf("headline findings:\n");

@@ -1,0 +1,82 @@
+#!/bin/bash
+# html.sh -- index.html of the bundled samples, as a browser shows it:
+# cowtail report on samples/, then tidy (no HTML errors) and headless
+# Chromium (tests/e2e/browser.py: every image loads, every #link has its
+# target, no console error; a screenshot into OUT). A run labelled with
+# markup, quotes and an ANSI escape must show them as text and run nothing.
+# The checker itself must fail on a page with a missing image and on one
+# with a dangling #link.
+#
+#   html.sh COWTAIL SAMPLES OUT
+# Exit 77 (skipped) without chromium or tidy.
+set -u
+bin=$1 samples=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+for tool in chromium tidy python3; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "e2e_html: skipped: $tool is not installed (make deps installs it)"
+        exit 77
+    fi
+done
+rm -rf "$out" && mkdir -p "$out"
+
+tidy_ok() { # no errors (warnings are tidy's taste, errors are invalid HTML)
+    tidy -errors -q "$1" >"$WORK/tidy.txt" 2>&1
+    local rc=$?
+    if [ "$rc" -ge 2 ]; then cat "$WORK/tidy.txt" >&2; return 1; fi
+    return 0
+}
+browser() { python3 "$here/browser.py" "$@"; }
+
+# 1. the bundled samples
+"$bin" report --db "$WORK/s.db" --out "$out/samples" \
+    --thresholds "$samples/fleet/thresholds.json" "$samples" >"$WORK/report.txt" 2>&1 ||
+    { cat "$WORK/report.txt"; echo "FAIL: report on the samples"; exit 1; }
+page=$out/samples/index.html
+check "index.html written" test -s "$page"
+check "tidy: no errors in the samples' page" tidy_ok "$page"
+check "browser: the samples' page" browser "$page" "$out/samples-screenshot.png" \
+    --expect-text "Answers" --expect-text "Across runs" --expect-text "Inputs not used"
+check "screenshot written" test -s "$out/samples-screenshot.png"
+# every run has its section, and every finding links to a chart or says none
+check "a section per run" test "$(grep -c '<h2 id="run-' "$page")" -ge 30
+check "findings link to their chart" has 'Shown in <a href="#fig-window-' "$page"
+check "evidence as file:line" has '<td class="src">[^<]*info.txt:[0-9]' "$page"
+
+# 2. a hostile label: markup, quotes, an ANSI escape
+esc=$(printf '\033')
+# the label is the path below the folder given: its '/' nests a folder
+bad="$WORK/in/<script>alert(1)</script> \"q\" 'a' ${esc}[31mred"
+mkdir -p "$(dirname "$bad")"
+cp -r "$samples/steady" "$bad"
+sed -i 's|"label": "steady"|"label": "<script>alert(1)</script> \\"q\\" '"'a'"' \\u001b[2J \& <b>bold</b>"|' \
+    "$bad/run.json"
+"$bin" report --db "$WORK/h.db" --out "$out/hostile" "$WORK/in" >"$WORK/h.txt" 2>&1 ||
+    { cat "$WORK/h.txt"; echo "FAIL: report on a hostile label"; exit 1; }
+check "hostile: tidy" tidy_ok "$out/hostile/index.html"
+check "hostile: no raw <script> in the page" \
+    bash -c "! grep -q '<script' '$out/hostile/index.html'"
+check "hostile: no ESC byte in the page" bash -c "! grep -q \$'\\033' '$out/hostile/index.html'"
+check "hostile: shown as text, nothing run" browser "$out/hostile/index.html" \
+    "$out/hostile-screenshot.png" \
+    --expect-text "<script>alert(1)</script> \"q\" 'a' \\x1B[2J & <b>bold</b>"
+
+# 3. the checker fails where it must
+mkdir -p "$WORK/broken"
+cp "$out/hostile/"*.png "$out/hostile/index.html" "$WORK/broken/"
+rm "$WORK/broken/$(ls "$WORK/broken" | grep '^timeline-.*\.png$' | head -1)"
+check "checker: a missing image fails" \
+    bash -c "! python3 '$here/browser.py' '$WORK/broken/index.html' '$WORK/b1.png' >'$WORK/b1.txt'"
+check "checker: says which image" grep -q 'image did not load: timeline-' "$WORK/b1.txt"
+cp "$out/hostile/"*.png "$WORK/broken/"
+sed 's|href="#answers"|href="#no-such-anchor"|' "$out/hostile/index.html" >"$WORK/broken/index.html"
+check "checker: a dangling #link fails" \
+    bash -c "! python3 '$here/browser.py' '$WORK/broken/index.html' '$WORK/b2.png' >'$WORK/b2.txt'"
+check "checker: says which link" grep -q 'link to #no-such-anchor' "$WORK/b2.txt"
+printf '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><script>console.error("boom")</script></body></html>\n' >"$WORK/broken/index.html"
+check "checker: a console error fails" \
+    bash -c "! python3 '$here/browser.py' '$WORK/broken/index.html' '$WORK/b3.png' >'$WORK/b3.txt'"
+check "checker: says what the console said" grep -q 'console error: boom' "$WORK/b3.txt"
+finish
