@@ -806,6 +806,70 @@ static void errbar(pbuf *b, double x0, double y0, double x1, double y1, double c
     }
 }
 
+/* A one-sided bound: from (x, y0) to the plot edge at y1 (top or bottom),
+ * ending in an open arrow that says "beyond". */
+static void errbar_open(pbuf *b, double x, double y0, double y1, double cap)
+{
+    double d = y1 < y0 ? cap : -cap;
+    pb_add(b, x, y0), pb_add(b, x, y1), pb_break(b);
+    pb_add(b, x - cap, y0), pb_add(b, x + cap, y0), pb_break(b);
+    pb_add(b, x - cap, y1 + d), pb_add(b, x, y1), pb_add(b, x + cap, y1 + d), pb_break(b);
+}
+
+/* The same along x, to the plot's left or right edge. */
+static void errbar_open_x(pbuf *b, double y, double x0, double x1, double cap)
+{
+    double d = x1 < x0 ? cap : -cap;
+    pb_add(b, x0, y), pb_add(b, x1, y), pb_break(b);
+    pb_add(b, x0, y - cap), pb_add(b, x0, y + cap), pb_break(b);
+    pb_add(b, x1 + d, y - cap), pb_add(b, x1, y), pb_add(b, x1 + d, y + cap), pb_break(b);
+}
+
+/* Whiskers of point i: two-sided, or one-sided to the plot's edge. */
+static void point_whiskers(pbuf *b, const geo *g, const cow_series *s, size_t i, double px,
+                           double py, double cap)
+{
+    const cow_box *r = &g->P.rect;
+    bool lo = s->lo && isfinite(s->lo[i]), hi = s->hi && isfinite(s->hi[i]);
+    bool xlo = s->xlo && isfinite(s->xlo[i]), xhi = s->xhi && isfinite(s->xhi[i]);
+
+    if (lo && hi)
+        errbar(b, px, lay_ax_px(&g->P.y, s->lo[i]), px, lay_ax_px(&g->P.y, s->hi[i]), cap);
+    else if (lo)
+        errbar_open(b, px, lay_ax_px(&g->P.y, s->lo[i]), r->y, cap);
+    else if (hi)
+        errbar_open(b, px, lay_ax_px(&g->P.y, s->hi[i]), r->y + r->h, cap);
+    if (s->segment)
+        return;
+    if (xlo && xhi)
+        errbar(b, lay_ax_px(&g->P.x, s->xlo[i]), py, lay_ax_px(&g->P.x, s->xhi[i]), py, cap);
+    else if (xlo)
+        errbar_open_x(b, py, lay_ax_px(&g->P.x, s->xlo[i]), r->x + r->w, cap);
+    else if (xhi)
+        errbar_open_x(b, py, lay_ax_px(&g->P.x, s->xhi[i]), r->x, cap);
+}
+
+/* A segment series: one bar per point from xlo to xhi, 0.6 of a category
+ * high, centred on y. */
+static void emit_segments(plist *l, const lctx *x, const geo *g, size_t si, int clip)
+{
+    const cow_series *s = &g->c->series[si];
+    cow_rgba col = lay_series_colour(x->st, g->c, si);
+
+    for (size_t i = 0; i < s->n; i++) {
+        double a, b, y0, y1;
+        cow_box r;
+        if (!chart_point_ok(s, i) || !s->xlo || !s->xhi || !isfinite(s->xlo[i]) ||
+            !isfinite(s->xhi[i]))
+            continue;
+        a = lay_ax_px(&g->P.x, s->xlo[i]), b = lay_ax_px(&g->P.x, s->xhi[i]);
+        y0 = lay_ax_px(&g->P.y, s->y[i] - 0.3), y1 = lay_ax_px(&g->P.y, s->y[i] + 0.3);
+        r.x = fmin(a, b), r.w = fmax(fabs(b - a), 1), r.y = fmin(y0, y1), r.h = fabs(y1 - y0);
+        lay_add_rect(l, COW_ROLE_SERIES, r, col, x->st->background, x->st->errbar_px / 2,
+                     clip);
+    }
+}
+
 /* Colour and shape of point i of series si (states override both). */
 static cow_rgba point_style(const cow_style *st, const cow_chart *c, size_t si,
                             size_t i, int *shape, int *slot)
@@ -844,12 +908,7 @@ static void emit_points(plist *l, const lctx *x, const geo *g, size_t si, int cl
             continue;
         cols[k] = col;
         px = lay_ax_px(&g->P.x, s->x[i]), py = lay_ax_px(&g->P.y, s->y[i]);
-        if (s->lo && s->hi && isfinite(s->lo[i]) && isfinite(s->hi[i]))
-            errbar(&b[k], px, lay_ax_px(&g->P.y, s->lo[i]), px, lay_ax_px(&g->P.y, s->hi[i]),
-                   st->cap_px);
-        if (s->xlo && s->xhi && isfinite(s->xlo[i]) && isfinite(s->xhi[i]))
-            errbar(&b[k], lay_ax_px(&g->P.x, s->xlo[i]), py, lay_ax_px(&g->P.x, s->xhi[i]), py,
-                   st->cap_px);
+        point_whiskers(&b[k], g, s, i, px, py, st->cap_px);
     }
     for (k = 0; k < 3; k++) {
         if (b[k].n)
@@ -1003,10 +1062,14 @@ static void plot_shapes(plist *l, const lctx *x, const geo *g, int pi)
             emit_line(l, g, s, col, st->line_px, clip);
             break;
         case COW_SERIES_BAND:
-            emit_band(l, g, s, lay_with_alpha(col, st->band_alpha), clip);
+            emit_band(l, g, s, lay_with_alpha(col, s->alpha > 0 ? s->alpha : st->band_alpha),
+                      clip);
             break;
         case COW_SERIES_POINTS:
-            emit_points(l, x, g, i, clip);
+            if (s->segment)
+                emit_segments(l, x, g, i, clip);
+            else
+                emit_points(l, x, g, i, clip);
             break;
         case COW_SERIES_BARS:
             emit_bars(l, x, g, i, clip);
@@ -1177,6 +1240,38 @@ static double emit_header(plist *l, const lctx *x, const cow_chart *c)
     return y + st->gap_px;
 }
 
+/* Callouts of one plot: a ring at the point, the label on a box beside it
+ * inside the plot (right of the point when it fits, else left), moved
+ * down past the legend when the legend is inside this plot. */
+static void emit_callouts(plist *l, const lctx *x, const geo *g, const cow_box *avoid)
+{
+    const cow_style *st = x->st;
+    const cow_box *r = &g->P.rect;
+    double size = st->legend_px, pad = st->gap_px / 4, h = lay_line_h(x, size);
+
+    for (size_t i = 0; i < g->c->ncallouts; i++) {
+        const cow_callout *c = &g->c->callouts[i];
+        double px = lay_ax_px(&g->P.x, c->x), py = lay_ax_px(&g->P.y, c->y);
+        double w = lay_text_w(x, c->label, size, true), off = st->marker_px;
+        cow_box b;
+        if (!isfinite(px) || !isfinite(py))
+            continue;
+        lay_add_marker(l, COW_ROLE_CALLOUT, px, py, st->marker_px * 1.6, COW_MARKER_CIRCLE,
+                       lay_with_alpha(st->text, 0), st->text, 0);
+        b.w = w + 2 * pad, b.h = h + 2 * pad;
+        b.x = px + off + b.w <= r->x + r->w ? px + off : px - off - b.w;
+        if (b.x < r->x)
+            b.x = r->x;
+        b.y = fmin(fmax(py - b.h / 2, r->y), r->y + r->h - b.h);
+        if (avoid && boxes_meet(b, *avoid))
+            b.y = fmin(avoid->y + avoid->h + pad, r->y + r->h - b.h);
+        lay_add_rect(l, COW_ROLE_CALLOUT, b, lay_with_alpha(st->background, 0.9), st->text,
+                     st->errbar_px / 2, 0);
+        lay_add_text(l, x, COW_ROLE_CALLOUT_LABEL, c->label, size, true, st->text, b.x + pad,
+                     b.y + pad, HA_LEFT, VA_TOP, 0);
+    }
+}
+
 static void layout_emit(const lctx *x, const plan *p, const legend *lg, plist *l)
 {
     const cow_style *st = x->st;
@@ -1185,6 +1280,8 @@ static void layout_emit(const lctx *x, const plan *p, const legend *lg, plist *l
 
     for (i = 0; i < p->ngeo; i++)
         plot_shapes(l, x, &p->geos[i], (int)i);
+    for (i = 0; i < p->ngeo; i++)
+        emit_callouts(l, x, &p->geos[i], i == 0 && lg->n > 0 && p->inside ? &p->legend : NULL);
     for (i = 0; i < p->ngeo; i++)
         for (j = 0; j < p->geos[i].texts.n; j++) {
             plist_add(l, &p->geos[i].texts.v[j]);
