@@ -97,7 +97,7 @@ demo: build
 	@echo "open $(DEMO_OUT)-report/index.html (summary.md, charts and report.xlsx beside it)"
 
 golden: build
-	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_xlsx'
+	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_report_charts|test_xlsx'
 	git status --short tests/data
 
 bench: build
