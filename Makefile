@@ -90,11 +90,18 @@ package: build
 test-package: package
 	bash packaging/test-deb.sh $(BUILD)/cowtail_*_amd64.deb samples/steady
 
+# samples/not-loaded holds a file ingest refuses on purpose: report exits 1
+# ("some input rejected") and says so in summary.md; any other code fails.
 demo: build
 	rm -f $(DEMO_OUT).db $(DEMO_OUT).db-wal $(DEMO_OUT).db-shm
 	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report --force \
+<<<<<<< HEAD
 	  --thresholds samples/fleet/thresholds.json samples/
 	@echo "open $(DEMO_OUT)-report/index.html (summary.md, charts and report.xlsx beside it)"
+=======
+	  --thresholds samples/fleet/thresholds.json samples/; rc=$$?; test $$rc -le 1
+	@echo "open $(DEMO_OUT)-report/summary.md (charts and report.xlsx beside it)"
+>>>>>>> story
 
 golden: build
 	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_report_charts|test_xlsx'

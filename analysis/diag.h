@@ -75,6 +75,9 @@ typedef struct cow_run_facts {
     cow_fact thp_enabled, overcommit, swappiness, numa;
     /* server log */
     cow_fact warn_thp, warn_overcommit, full_resync, cow_mb;
+    /* the log's save / transfer / rewrite children killed by a signal or
+     * ended in error (num = count, src the first) */
+    cow_fact child_killed;
     /* built-in latency monitor */
     cow_fact latmon_fork; /* LATENCY HISTORY fork rows with a latency */
     cow_fact latmon_none; /* DOCTOR texts saying no spike was observed */

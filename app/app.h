@@ -83,6 +83,11 @@ typedef struct cow_ingest_totals {
  * (unusable path or flags), EXIT_IO. */
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot);
+/* After an ingest of paths[0..npaths) begun at since_s (epoch s): every
+ * file under them it refused, did not recognise, or loaded with rejected
+ * lines, one line each with why and what to do (inputs.h). EXIT_OK, or
+ * EXIT_IO when the store cannot say. */
+int app_print_inputs(FILE *fp, cow_store *st, char **paths, int npaths, int64_t since_s);
 
 /* After a run's files landed: settle the clock of each server log whose
  * clock is not settled yet: the zone given in o, else inferred from a

@@ -466,6 +466,36 @@ static int repl_sync_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
     return COW_OK;
 }
 
+/* The log's fork children that were killed or ended in error: the count
+ * over every such event kind, the first one's text and file:line. */
+static int child_killed_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
+                             cow_err *e)
+{
+    static const char *const kinds[] = {"bgsave_killed", "bgsave_error",
+                                        "rdb_transfer_killed", "rdb_transfer_error",
+                                        "sync_bgsave_error", "aof_rewrite_killed",
+                                        "aof_rewrite_error"};
+    size_t k;
+    int rc;
+    memset(&f->child_killed, 0, sizeof(f->child_killed));
+    f->child_killed.known = 1;
+    f->child_killed.num = 0;
+    for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        cow_fact one;
+        memset(&one, 0, sizeof(one));
+        if ((rc = store_fact_event_count(st, r->id, kinds[k], &one, e)) != COW_OK)
+            return rc;
+        if (!(one.num > 0))
+            continue;
+        if (f->child_killed.num == 0) {
+            snprintf(f->child_killed.text, sizeof(f->child_killed.text), "%s", kinds[k]);
+            snprintf(f->child_killed.src, sizeof(f->child_killed.src), "%s", one.src);
+        }
+        f->child_killed.num += one.num;
+    }
+    return COW_OK;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
@@ -526,6 +556,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         return rc;
     if (!f->anon_huge.known &&
         (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
+        return rc;
+    if ((rc = child_killed_fact(st, r, f, e)) != COW_OK)
         return rc;
     if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
         return rc;

@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "app.h"
+#include "inputs.h"
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
@@ -320,6 +321,23 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
     return FILE_REFUSED;
 }
 
+/* Record a file that did not land (refused before a parser ran, or not
+ * recognised: code "unrecognised"), once per file (the store replaces an
+ * earlier row), so that `rejects` and the report name it. FILE_FATAL
+ * when the database cannot record it, else outcome. */
+static int record_input(cow_store *st, const cow_capture_run *r, const cow_ingest_flags *fl,
+                        const char *path, const char *parser, const char *code,
+                        const char *reason, int outcome)
+{
+    cow_err re = COW_ERR_INIT;
+    if (store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, 0, parser, code,
+                          reason, &re) != COW_OK) {
+        app_error(&re);
+        return FILE_FATAL;
+    }
+    return outcome;
+}
+
 /* Where a file's records come from: its own source, read on this thread,
  * or a worker of parse_ahead.c that reads it ahead (--jobs). */
 typedef struct fileread {
@@ -549,7 +567,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
-        return FILE_REFUSED;
+        return record_input(st, r, fl, path, forced, "unreadable", e.msg, FILE_REFUSED);
     }
     if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
@@ -558,7 +576,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
-        return FILE_REFUSED;
+        return record_input(st, r, fl, path, NULL, "empty", e.msg, FILE_REFUSED);
     }
     if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
@@ -567,16 +585,16 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
-        return FILE_REFUSED;
+        return record_input(st, r, fl, path, NULL, "parse", e.msg, FILE_REFUSED);
     }
     if (p == NULL) {
+        const char *skip = why[0] ? why : "no parser recognises it (force one with "
+                                          "--parser NAME; see cowtail help ingest)";
         if (!fl->quiet)
-            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
-                   "no parser recognises it (force one with --parser NAME; "
-                   "see cowtail help ingest)");
+            printf("  %-28s skipped: %s\n", fname, skip);
         close_file(fr);
         tot->files_skipped++;
-        return FILE_SKIPPED;
+        return record_input(st, r, fl, path, NULL, "unrecognised", skip, FILE_SKIPPED);
     }
     if ((rc = store_begin(st, &e)) != COW_OK ||
         (rc = ensure_run(st, r, fl, run_id, &e)) != COW_OK)
@@ -601,7 +619,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
                        "--replace", path);
             close_file(fr);
             tot->files_refused++;
-            return FILE_REFUSED;
+            return record_input(st, r, fl, path, p->name, "changed",
+                                "changed since it was ingested (the earlier bytes are "
+                                "kept): remove the run or ingest with --replace",
+                                FILE_REFUSED);
         }
         if ((rc = store_file_replaced(st, old_id, &e)) != COW_OK ||
             (rc = store_file_delete(st, old_id, &e)) != COW_OK)
@@ -901,15 +922,55 @@ int app_default_jobs(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* 1 when path lies under one of paths[0..n) (or is one) */
+static int under_any(const char *path, char **paths, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        size_t k = strlen(paths[i]);
+        while (k > 1 && paths[i][k - 1] == '/')
+            k--;
+        if (strncmp(path, paths[i], k) == 0 && (path[k] == '\0' || path[k] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+int app_print_inputs(FILE *fp, cow_store *st, char **paths, int npaths, int64_t since_s)
+{
+    cow_err e = COW_ERR_INIT;
+    app_inputs in;
+    size_t i, shown = 0;
+    if (app_inputs_load(st, since_s, &in, &e) != COW_OK) {
+        app_error(&e);
+        return EXIT_IO;
+    }
+    for (i = 0; i < in.n; i++) {
+        char *line;
+        if (!under_any(in.v[i].path, paths, npaths))
+            continue;
+        if (shown++ == 0)
+            fprintf(fp, "files that did not land whole (cowtail rejects lists them again):\n");
+        line = app_input_line(&in.v[i], APP_ANSWER_TERM);
+        fprintf(fp, "  %s\n", line);
+        free(line);
+    }
+    app_inputs_release(&in);
+    return EXIT_OK;
+}
+
 int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp)
 {
     cow_ingest_flags fl;
     cow_ingest_totals tot;
-    int code;
+    int64_t since = (int64_t)time(NULL);
+    int code, pc;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
     fl.jobs = jobs;
     code = app_ingest_paths(st, paths, npaths, &fl, &tot);
     app_print_totals(fp, &tot);
+    if ((pc = app_print_inputs(fp, st, paths, npaths, since)) != EXIT_OK && code != EXIT_USAGE)
+        code = pc;
     return code;
 }

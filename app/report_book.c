@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "facts.h"
 #include "mem.h"
 #include "pct.h"
@@ -150,7 +151,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
         {"p99.99", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3},
         {"p99 95% lo", "ms", COW_COLFMT_MS3}, {"p99 95% hi", "ms", COW_COLFMT_MS3},
         {"p99.9 95% lo", "ms", COW_COLFMT_MS3}, {"p99.9 95% hi", "ms", COW_COLFMT_MS3},
-        {"thin quantiles", NULL, COW_COLFMT_TEXT}};
+        {"thin quantiles", NULL, COW_COLFMT_TEXT}, {"p99.9 as read", "ms", COW_COLFMT_TEXT}};
     static const colspec dc[] = {
         {"run", NULL, COW_COLFMT_TEXT}, {"phase", NULL, COW_COLFMT_TEXT},
         {"baseline", NULL, COW_COLFMT_TEXT}, {"quantile", NULL, COW_COLFMT_TEXT},
@@ -162,8 +163,9 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
     static const double qv[] = {0.5, 0.9, 0.99, 0.999, 0.9999};
     cow_sheet *ps = sheet(wb, "Phases", "Windows cut from the server log or INFO polls",
                           pc, N(pc), e);
-    cow_sheet *qs = ps ? sheet(wb, "Percentiles", "Quantiles per phase (ms); empty: "
-                               "no finite two-sided 95% interval with this n",
+    cow_sheet *qs = ps ? sheet(wb, "Percentiles", "Quantiles per phase (ms): the "
+                               "estimate, and its 95% bounds where this n allows them "
+                               "(an empty hi: no upper bound)",
                                qc, N(qc), e) : NULL;
     cow_sheet *ds = qs ? sheet(wb, "Deltas", "Each window against the baseline "
                                "(bootstrap 95% intervals)", dc, N(dc), e) : NULL;
@@ -181,6 +183,8 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
             size_t k = table_add_row(ps), kq = table_add_row(qs);
             char name[160], thin[64] = "";
             double v[5], lo99 = NAN, hi99 = NAN, lo999 = NAN, hi999 = NAN;
+            cow_quant q999 = quant_make(0.999, NAN, NAN, NAN, p->n, NAN);
+            char shown[COW_QUANT_FMT_MAX];
             TRY(txt(ps, k, 0, rows[i].label, e));
             TRY(txt(ps, k, 1, p->label, e));
             TRY(txt(ps, k, 2, p->kind, e));
@@ -206,9 +210,9 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
                 size_t m;
                 for (m = 0; m < 5; m++)
                     if (fabs(q->q - qv[m]) < 1e-9) {
-                        /* Requirement: a quantile without a finite upper bound
-                         * is not shown as if known. */
-                        v[m] = isnan(q->hi_us) ? NAN : q->value_us;
+                        /* the estimate always; its bounds beside it (an
+                         * empty hi: no finite upper bound) */
+                        v[m] = q->value_us;
                         if (q->thin) {
                             size_t used = strlen(thin);
                             snprintf(thin + used, sizeof(thin) - used, "%s%s",
@@ -221,6 +225,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
                         if (m == 3) {
                             lo999 = q->lo_us;
                             hi999 = q->hi_us;
+                            q999 = app_quant_row(q, p->n);
                         }
                     }
             }
@@ -235,6 +240,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
             TRY(num(qs, kq, 10, lo999 / 1000, e));
             TRY(num(qs, kq, 11, hi999 / 1000, e));
             TRY(txt(qs, kq, 12, thin, e));
+            TRY(txt(qs, kq, 13, quant_format(&q999, 0, shown, sizeof(shown)), e));
         }
         for (j = 0; j < rs.nd; j++) {
             const cow_delta_row *d = &rs.d[j];
@@ -460,8 +466,8 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
 }
 
 /* The seed tables' shape: per scenario, whole runs pooled, p50 / p99 /
- * p99.9 with n; a quantile without a finite 95% interval is left empty
- * and its lower bound given instead. */
+ * p99.9 with n: the estimates, and p99.9's lower bound beside them when it
+ * has no finite 95% interval. */
 static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
                            size_t n, cow_err *e)
 {
@@ -472,8 +478,8 @@ static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *r
         {"p99.9 at least", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3}};
     static const double qs[3] = {0.5, 0.99, 0.999};
     cow_sheet *s = sheet(wb, "Scenarios", "Per scenario (and mode and host), whole runs "
-                         "pooled, as in the seed tables: empty p99.9 = too few samples "
-                         "for an interval",
+                         "pooled, as in the seed tables: the estimates; p99.9 at least = "
+                         "its lower 95% bound where too few samples give an upper one",
                          cols, N(cols), e);
     size_t i, j;
     if (s == NULL)
@@ -496,7 +502,7 @@ static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *r
                 free(v);
                 return e->code;
             }
-            val[l] = ci.has_hi ? ci.est / 1000 : NAN;
+            val[l] = ci.est / 1000;
             if (l == 2 && !ci.has_hi && ci.has_lo)
                 least = ci.lo / 1000;
         }

@@ -299,10 +299,8 @@ static int window_chart(out *o, const cow_run_row *r, const cow_result_set *rs, 
         }
         n++;
     }
-    if (n < 2) {
+    if (n < 2) { /* no window: the run's answer says so, no chart is missing */
         free(ph);
-        skip(o, title, n == 0 ? "no analysed phase" : "no fork, save or sync window to "
-             "compare with the baseline");
         return COW_OK;
     }
     c = rc_window_chart(r->label, ph, n, e);
@@ -337,10 +335,8 @@ static int memory_run(out *o, cow_store *st, const cow_run_row *r, const cow_res
     t0 = r->t_first_us ? r->t_first_us : (m ? t[0] : 0);
     if ((rc = run_windows(st, r, rs, t0, &w, &nw, e)) != COW_OK)
         goto done;
-    if (nw == 0) {
-        skip(o, title, "no save window in this run");
+    if (nw == 0) /* no save: the timeline says all there is */
         goto done;
-    }
     if ((c = rc_memory(r->label, what, path, t, b, m, t0, w, nw, e)) == NULL) {
         rc = e->code;
         goto done;

@@ -8,17 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "check.h"
 #include "fleet.h"
 #include "html.h"
+#include "inputs.h"
 #include "mem.h"
 #include "phase.h"
+#include "quant.h"
 #include "replsync.h"
 #include "reported.h"
-
-/* Rejected lines listed on the page; the rest are counted (all of them
- * are in `cowtail rejects`). */
-#define HTML_REJECTS_MAX 50
 
 typedef struct page {
     cow_html h;
@@ -47,37 +46,25 @@ static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double
     return NULL;
 }
 
-/* A quantile as the summary writes it: "12.300 (95%: 11.9 to 12.8)",
- * "12.300 (>= 1.563)" when only the lower bound is finite, "-" when none. */
-static const char *qtext(const cow_quantile_row *q, char *buf, size_t n)
+/* A quantile in the one format (quant.h): "12.300 [11.9, 12.8]",
+ * "12.300 (>= 1.563)", "-". */
+static const char *qtext(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
 {
-    if (q == NULL || isnan(q->value_us))
-        snprintf(buf, n, "-");
-    else if (isnan(q->lo_us) && isnan(q->hi_us))
-        snprintf(buf, n, "%.3f (no bound)", q->value_us / 1000);
-    else if (isnan(q->hi_us))
-        snprintf(buf, n, "%.3f (>= %.3f)", q->value_us / 1000, q->lo_us / 1000);
-    else if (isnan(q->lo_us))
-        snprintf(buf, n, "%.3f (<= %.3f)", q->value_us / 1000, q->hi_us / 1000);
-    else
-        snprintf(buf, n, "%.3f (%.3f to %.3f)", q->value_us / 1000, q->lo_us / 1000,
-                 q->hi_us / 1000);
-    return buf;
+    cow_quant x;
+    if (q == NULL) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    x = app_quant_row(q, n);
+    return quant_format(&x, COW_QF_INTERVAL, buf, len);
 }
 
-/* A delta's bound as the verdict rule left it. */
-static const char *delta_bound(const cow_delta_row *d, char *buf, size_t n)
+/* A delta as the verdict rule left it: "+9.710 (>= +1.477)",
+ * "+0.033 [+0.013, +0.051]", "+2.396 (cannot tell)". */
+static const char *delta_text(const cow_delta_row *d, char *buf, size_t n)
 {
-    int lo = isfinite(d->lo_us), hi = isfinite(d->hi_us);
-    if (lo && hi)
-        snprintf(buf, n, "%+.3f to %+.3f", d->lo_us / 1000, d->hi_us / 1000);
-    else if (lo)
-        snprintf(buf, n, ">= %+.3f", d->lo_us / 1000);
-    else if (hi)
-        snprintf(buf, n, "<= %+.3f", d->hi_us / 1000);
-    else
-        snprintf(buf, n, "cannot tell");
-    return buf;
+    cow_quant x = app_quant_delta(d);
+    return quant_format(&x, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
 }
 
 static const char *qname(double q, char *buf, size_t n)
@@ -86,47 +73,27 @@ static const char *qname(double q, char *buf, size_t n)
     return buf;
 }
 
-/* The window whose p99.9 rose most (not "after"), or NULL. */
-static const cow_delta_row *worst_delta(const cow_result_set *rs)
+/* The run's answer (answer.h) as one plain line, or NULL when the report
+ * has none (caller frees). A quiet run says why it has nothing to say. */
+static char *run_answer(const report_summary_in *in, size_t ri)
 {
-    const cow_delta_row *best = NULL;
-    size_t i;
-    for (i = 0; i < rs->nd; i++) {
-        const cow_phase_row *p = phase_at(rs, rs->d[i].phase);
-        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL ||
-            phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
-            continue;
-        if (best == NULL || rs->d[i].delta_us > best->delta_us)
-            best = &rs->d[i];
-    }
-    return best;
-}
-
-/* One sentence: what happened to this run's tail. */
-static void run_answer(const cow_run_row *r, const cow_result_set *rs, char *buf, size_t n)
-{
-    const cow_delta_row *d = worst_delta(rs);
-    const cow_phase_row *p = d ? phase_at(rs, d->phase) : NULL;
-    char b[64];
-    if (r->samples == 0)
-        snprintf(buf, n, "No latency samples: only the percentiles the benchmark tool "
-                 "reported (below).");
-    else if (d == NULL || p == NULL)
-        snprintf(buf, n, "No fork, save or sync window in this run: nothing to compare "
-                 "the baseline with.");
-    else if (strcmp(d->verdict, "lift") == 0)
-        snprintf(buf, n, "p99.9 rose %.3f ms (95%%: %s) during %s: a lift.",
-                 d->delta_us / 1000, delta_bound(d, b, sizeof(b)), p->label);
-    else if (strcmp(d->verdict, "drop") == 0)
-        snprintf(buf, n, "p99.9 fell %.3f ms (95%%: %s) during %s.", -d->delta_us / 1000,
-                 delta_bound(d, b, sizeof(b)), p->label);
-    else if (strcmp(d->verdict, "flat") == 0)
-        snprintf(buf, n, "p99.9 did not move materially during %s (%+.3f ms, 95%%: %s).",
-                 p->label, d->delta_us / 1000, delta_bound(d, b, sizeof(b)));
-    else
-        snprintf(buf, n, "Cannot tell whether p99.9 moved during %s with this many "
-                 "samples (%+.3f ms, 95%%: %s).", p->label, d->delta_us / 1000,
-                 delta_bound(d, b, sizeof(b)));
+    static const char *const quiet[APP_QUIET_COUNT] = {
+        NULL, "nothing to report: its windows did not move p99.9 (~)",
+        "nothing to report: too few samples to tell whether p99.9 moved (?)",
+        "nothing to report: no fork, save or sync window to compare the baseline with",
+        "nothing to report: no latency samples and no log evidence"};
+    const app_answer *a;
+    char *line;
+    size_t k;
+    if (in->answers == NULL || ri >= in->answers->n)
+        return NULL;
+    a = &in->answers->v[ri];
+    if (a->say || a->quiet <= 0 || a->quiet >= APP_QUIET_COUNT)
+        return app_answer_line(a, APP_ANSWER_TERM);
+    k = strlen(a->run) + strlen(quiet[a->quiet]) + 3;
+    line = xmalloc(k);
+    snprintf(line, k, "%s: %s", a->run, quiet[a->quiet]);
+    return line;
 }
 
 /* The anchor of a chart figure: fig-<file stem>. */
@@ -217,34 +184,46 @@ static size_t parse_evidence(const char *json, cJSON **root, cow_html_evidence *
 
 /* ------------------------------------------------------- the sections */
 
-static void answers(page *pg, cow_store *st, cow_err *e, int *rc)
+/* The answers first, in the order answer.h decided (failed gates,
+ * critical findings, the largest p99.9 rise), each linking to its run;
+ * the quiet runs counted in one line; the legend of the verdict words. */
+static void answers(page *pg)
 {
     const report_summary_in *in = pg->in;
-    cow_html_table *t;
+    const app_answers *a = in->answers;
     size_t i;
-    static const char *const head[] = {"run", "scenario", "answer", "verdict"};
+    char *line;
 
     html_section(&pg->h, NULL, "answers");
     html_heading(&pg->h, 2, "answers", "Answers");
-    t = html_table_new(NULL, 4, head);
-    for (i = 0; i < in->nrows && *rc == COW_OK; i++) {
-        cow_result_set rs;
-        char ans[400], href[170];
-        const cow_delta_row *d;
-        if ((*rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
-            break;
-        run_answer(&in->rows[i], &rs, ans, sizeof(ans));
-        d = worst_delta(&rs);
-        snprintf(href, sizeof(href), "#%s", pg->ids[i]);
-        html_table_row(t);
-        html_table_set(t, 0, in->rows[i].label, href);
-        html_table_set(t, 1, in->rows[i].scenario ? in->rows[i].scenario : "-", NULL);
-        html_table_set(t, 2, ans, NULL);
-        html_table_set(t, 3, d ? d->verdict : "-", NULL);
-        store_free_results(&rs);
+    if (a == NULL) {
+        html_para(&pg->h, NULL, "No answers were decided for these runs.");
+        html_section_end(&pg->h);
+        return;
     }
-    html_table_write(&pg->h, t);
-    html_table_free(t);
+    fputs("<ol class=\"answers-list\">\n", pg->h.fp);
+    for (i = 0; i < a->nsay; i++) {
+        size_t ri = a->order[i];
+        char href[170];
+        snprintf(href, sizeof(href), "#%s", pg->ids[ri]);
+        line = app_answer_line(&a->v[ri], APP_ANSWER_TERM);
+        fputs("<li>", pg->h.fp);
+        html_link(&pg->h, href, a->v[ri].run);
+        fputs(": ", pg->h.fp);
+        /* the line starts with the run's label: the link shows it */
+        html_text(&pg->h, strncmp(line, a->v[ri].run, strlen(a->v[ri].run)) == 0 &&
+                              line[strlen(a->v[ri].run)] == ':'
+                              ? line + strlen(a->v[ri].run) + 2 : line);
+        fputs("</li>\n", pg->h.fp);
+        free(line);
+    }
+    fputs("</ol>\n", pg->h.fp);
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
+        html_para(&pg->h, NULL, line);
+        free(line);
+    }
+    html_para(&pg->h, "note", app_answer_legend(APP_ANSWER_TERM));
+    html_para(&pg->h, "note", quant_format_legend());
     html_section_end(&pg->h);
 }
 
@@ -254,9 +233,10 @@ static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
                                        "#samples", "fork", "#p50 (ms)", "#p99 (ms)",
                                        "#p99.9 (ms)", "#max (ms)"};
     cow_html_table *t = html_table_new("Phases (times from the run's first sample; "
-                                       "quantiles: estimate (95% bound))", 10, head);
+                                       "quantiles: estimate [95% interval] or (its one "
+                                       "bound))", 10, head);
     size_t i;
-    char b[96];
+    char b[COW_QUANT_FMT_MAX];
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
         html_table_row(t);
@@ -267,9 +247,9 @@ static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
         html_table_setf(t, 4, "%lld", (long long)p->n);
         if (p->fork_us)
             html_table_setf(t, 5, "at %.3f s", (double)(p->fork_us - origin) / 1e6);
-        html_table_set(t, 6, qtext(quant(rs, p->idx, 0.5), b, sizeof(b)), NULL);
-        html_table_set(t, 7, qtext(quant(rs, p->idx, 0.99), b, sizeof(b)), NULL);
-        html_table_set(t, 8, qtext(quant(rs, p->idx, 0.999), b, sizeof(b)), NULL);
+        html_table_set(t, 6, qtext(quant(rs, p->idx, 0.5), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 7, qtext(quant(rs, p->idx, 0.99), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 8, qtext(quant(rs, p->idx, 0.999), p->n, b, sizeof(b)), NULL);
         if (p->n > 0)
             html_table_setf(t, 9, "%.3f", p->max_us / 1000);
     }
@@ -280,15 +260,15 @@ static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
 static void deltas_table(page *pg, const cow_result_set *rs)
 {
     static const char *const head[] = {"window", "quantile", "#baseline (ms)",
-                                       "#window (ms)", "#delta (ms)", "95% bound",
+                                       "#window (ms)", "#delta (ms): estimate (95% bound)",
                                        "verdict", "method"};
     cow_html_table *t;
     size_t i;
-    char b[96];
+    char b[COW_QUANT_FMT_MAX];
     if (rs->nd == 0)
         return;
-    t = html_table_new("Window against baseline: estimate of the change and its "
-                       "95% bound", 8, head);
+    t = html_table_new("Window against baseline: the change's estimate and its 95% "
+                       "bound", 7, head);
     for (i = 0; i < rs->nd; i++) {
         const cow_delta_row *d = &rs->d[i];
         const cow_phase_row *p = phase_at(rs, d->phase);
@@ -297,10 +277,9 @@ static void deltas_table(page *pg, const cow_result_set *rs)
         html_table_set(t, 1, qname(d->q, b, sizeof(b)), NULL);
         html_table_setf(t, 2, "%.3f", d->base_us / 1000);
         html_table_setf(t, 3, "%.3f", d->value_us / 1000);
-        html_table_setf(t, 4, "%+.3f", d->delta_us / 1000);
-        html_table_set(t, 5, delta_bound(d, b, sizeof(b)), NULL);
-        html_table_set(t, 6, d->verdict, NULL);
-        html_table_set(t, 7, d->method ? d->method : "-", NULL);
+        html_table_set(t, 4, delta_text(d, b, sizeof(b)), NULL);
+        html_table_set(t, 5, d->verdict, NULL);
+        html_table_set(t, 6, d->method ? d->method : "-", NULL);
     }
     html_table_write(&pg->h, t);
     html_table_free(t);
@@ -444,7 +423,7 @@ static int run_section(page *pg, cow_store *st, size_t ri, cow_err *e)
 {
     const cow_run_row *r = &pg->in->rows[ri];
     cow_result_set rs;
-    char ans[400];
+    char *ans;
     size_t i;
     int rc, charts = 0;
 
@@ -452,8 +431,10 @@ static int run_section(page *pg, cow_store *st, size_t ri, cow_err *e)
         return rc;
     html_section(&pg->h, NULL, "run");
     html_heading(&pg->h, 2, pg->ids[ri], r->label);
-    run_answer(r, &rs, ans, sizeof(ans));
-    html_para(&pg->h, "answer", ans);
+    if ((ans = run_answer(pg->in, ri)) != NULL) {
+        html_para(&pg->h, "answer", ans);
+        free(ans);
+    }
     {
         char meta[600];
         snprintf(meta, sizeof(meta), "scenario %s, mode %s, host %s; %lld samples from "
@@ -662,54 +643,50 @@ static void fleet_section(page *pg)
     html_section_end(&pg->h);
 }
 
-typedef struct rej_ctx {
+/* Every input that did not land whole (inputs.h): refused, not
+ * recognised, or with rejected lines, each with why and what to do. */
+static void inputs_section(page *pg)
+{
+    static const char *const head[] = {"run", "file", "what", "why and what to do"};
+    static const char *const kinds[] = {"refused", "not recognised", "lines rejected"};
+    const app_inputs *in = pg->in->inputs;
     cow_html_table *t;
-    size_t n, refused;
-} rej_ctx;
+    char *line;
+    size_t i;
 
-static int on_reject(void *ctx, const cow_reject_row *r)
-{
-    rej_ctx *c = ctx;
-    c->n++;
-    c->refused += r->refused != 0;
-    if (c->n > HTML_REJECTS_MAX)
-        return 0;
-    html_table_row(c->t);
-    html_table_set(c->t, 0, r->label, NULL);
-    if (r->line > 0)
-        html_table_setf(c->t, 1, "%s:%lld", r->path, (long long)r->line);
-    else
-        html_table_set(c->t, 1, r->path, NULL);
-    html_table_set(c->t, 2, r->refused ? "file refused" : "line rejected", NULL);
-    html_table_set(c->t, 3, r->reason, NULL);
-    html_table_set(c->t, 4, r->excerpt, NULL);
-    return 0;
-}
-
-static int inputs_section(page *pg, cow_store *st, cow_err *e)
-{
-    static const char *const head[] = {"run", "file:line", "what", "why", "the line"};
-    rej_ctx c;
-    int rc;
-    memset(&c, 0, sizeof(c));
-    c.t = html_table_new(NULL, 5, head);
-    rc = store_list_rejects(st, NULL, NULL, on_reject, &c, e);
     html_section(&pg->h, NULL, "inputs");
     html_heading(&pg->h, 2, "inputs", "Inputs not used");
-    if (rc == COW_OK && c.n == 0)
-        html_para(&pg->h, NULL, "Every line of every file ingested was used: no line "
-                  "was rejected and no file refused.");
-    else if (rc == COW_OK) {
-        char line[300];
-        snprintf(line, sizeof(line), "%zu lines rejected or files refused%s (cowtail "
-                 "rejects lists them all).", c.n,
-                 c.n > HTML_REJECTS_MAX ? "; the first ones below" : "");
-        html_para(&pg->h, NULL, line);
-        html_table_write(&pg->h, c.t);
+    if (in == NULL || in->n == 0) {
+        html_para(&pg->h, NULL, in == NULL ? "Not listed for this report." :
+                  "Every file ingested landed whole: none refused, none unrecognised, no "
+                  "line rejected.");
+        html_section_end(&pg->h);
+        return;
     }
+    line = app_inputs_count_line(in);
+    html_para(&pg->h, NULL, line);
+    free(line);
+    t = html_table_new(NULL, 4, head);
+    for (i = 0; i < in->n; i++) {
+        const app_input *x = &in->v[i];
+        html_table_row(t);
+        html_table_set(t, 0, x->run, NULL);
+        if (x->line > 0)
+            html_table_setf(t, 1, "%s:%lld", x->path, (long long)x->line);
+        else
+            html_table_set(t, 1, x->path, NULL);
+        if (x->kind == APP_INPUT_REJECTED)
+            html_table_setf(t, 2, "%lld lines rejected, %lld landed", (long long)x->rejected,
+                            (long long)x->rows);
+        else
+            html_table_set(t, 2, kinds[x->kind >= 0 && x->kind < 3 ? x->kind : 0], NULL);
+        line = app_input_line(x, APP_ANSWER_TERM);
+        html_table_set(t, 3, line, NULL);
+        free(line);
+    }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
     html_section_end(&pg->h);
-    html_table_free(c.t);
-    return rc;
 }
 
 /* ------------------------------------------------------------- page */
@@ -776,12 +753,12 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
         free(items);
     }
     fputs("</nav>\n<main>\n", fp);
-    answers(&pg, st, e, &rc);
+    answers(&pg);
     for (i = 0; i < in->nrows && rc == COW_OK; i++)
         rc = run_section(&pg, st, i, e);
     if (rc == COW_OK) {
         fleet_section(&pg);
-        rc = inputs_section(&pg, st, e);
+        inputs_section(&pg);
     }
     fputs("</main>\n", fp);
     rc2 = html_end(&pg.h, e);

@@ -117,7 +117,7 @@ static int prepare(app_report *j, cow_err *e)
     j->rows = NULL;
     j->n = 0;
     if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK ||
-        (rc = app_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
+        (rc = app_doctor(j->st, j->rows, j->n, &j->fs, &j->facts, e)) != COW_OK)
         return rc;
     if (facts_tradeoff_group(j->rows, j->n, &j->trade_host, &j->trade_scenario) != 0)
         return COW_OK;
@@ -154,6 +154,8 @@ static int write_summary(app_report *j, cow_err *e)
     in.ncharts = j->nch;
     in.seed = j->seed;
     in.resamples = j->resamples;
+    in.answers = &j->answers;
+    in.inputs = &j->inputs;
     if (j->has_fleet) {
         in.fleet = &j->fleet;
         in.th = &j->th;
@@ -223,12 +225,21 @@ int app_report_write(app_report *j, cow_err *e)
                                   &j->fleet, e)) != COW_OK)
             return rc;
     }
+    if ((rc = app_answers_build(j->st, j->rows, j->n, j->facts, &j->fs,
+                                j->has_fleet ? &j->fleet : NULL, j->has_fleet ? &j->th : NULL,
+                                &j->answers, e)) != COW_OK ||
+        (rc = app_inputs_load(j->st, 0, &j->inputs, e)) != COW_OK)
+        return rc;
     return write_outputs(j, e);
 }
 
 void app_report_release(app_report *j)
 {
     diag_release(&j->fs);
+    free(j->facts);
+    j->facts = NULL;
+    app_answers_release(&j->answers);
+    app_inputs_release(&j->inputs);
     if (j->has_fleet)
         app_check_fleet_release(&j->fleet);
     j->has_fleet = 0;

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "answer.h"
+#include "inputs.h"
 #include "check.h"
 #include "store.h"
 #include "tradeoff.h"
@@ -37,6 +39,10 @@ typedef struct report_summary_in {
     const app_fleet_check *fleet;
     const app_thresholds *th;
     const char *fleet_path;
+    /* one answer per run, rows' order (answer.h); NULL: none */
+    const app_answers *answers;
+    /* the files that did not land whole (inputs.h); NULL: not listed */
+    const app_inputs *inputs;
 } report_summary_in;
 
 /* Write the summary to fp. Returns 0 or an error (write failure). */

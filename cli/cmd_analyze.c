@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "phase.h"
+#include "quant.h"
 #include "runstats.h"
 #include "timeconv.h"
 
@@ -75,23 +76,18 @@ static const char *ms(double us, char *buf, size_t n)
     return buf;
 }
 
-/* A quantile as it may honestly be printed. */
+/* A quantile as every output shows it (quant.h): the estimate, and the
+ * bound beside it when the samples allow only one. */
 static const char *quant(const cow_phase_stats *ps, int level, int *footnote,
                          char *buf, size_t n)
 {
     const cow_qci *ci = &ps->ci[level];
-    if (ps->sum.n == 0)
-        return snprintf(buf, n, "-"), buf;
-    if (!ci->has_hi) {
+    cow_quant q = quant_make(ci->q, ps->sum.n ? ps->sum.v[level] : NAN,
+                             ci->has_lo ? ci->lo : NAN, ci->has_hi ? ci->hi : NAN,
+                             (int64_t)ps->sum.n, ps->dep[level].n_eff);
+    if (ps->sum.n > 0 && !quant_two_sided(&q))
         *footnote = 1;
-        if (ci->has_lo)
-            snprintf(buf, n, ">=%.3f", ci->lo / 1000.0);
-        else
-            snprintf(buf, n, "?");
-        return buf;
-    }
-    snprintf(buf, n, "%.3f", ps->sum.v[level] / 1000.0);
-    return buf;
+    return quant_format(&q, 0, buf, n);
 }
 
 static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
@@ -99,9 +95,9 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
 {
     size_t i;
     int l;
-    char b[6][32];
+    char b[6][COW_QUANT_FMT_MAX];
 
-    printf("  %-18s %-17s %8s %9s %9s %9s %10s %10s %9s\n", "phase (ms)",
+    printf("  %-18s %-17s %8s %9s %9s %17s %18s %18s %9s\n", "phase (ms)",
            "window (s)", "n", "p50", "p90", "p99", "p99.9", "p99.99", "max");
     for (i = 0; i <= ph->n; i++) {
         const cow_phase_stats *ps = i < ph->n ? &rs->ph[i] : &rs->all;
@@ -118,7 +114,8 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
         }
         printf("  %-18s %-17s %8zu", name, win, ps->sum.n);
         for (l = 0; l < COW_PCT_NLEVELS; l++)
-            printf(" %*s", l >= COW_P999 ? 10 : 9, quant(ps, l, footnote, b[l], sizeof(b[l])));
+            printf(" %*s", l >= COW_P999 ? 18 : l == COW_P99 ? 17 : 9,
+                   quant(ps, l, footnote, b[l], sizeof(b[l])));
         printf(" %9s\n", ms(ps->sum.max, b[5], sizeof(b[5])));
     }
 }
@@ -137,17 +134,21 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
         const cow_exceed *xv[2] = {&ps->ex99, &ps->ex999};
         if (!ps->has_delta)
             continue;
-        printf("  %s vs %s (95%%, %d resamples, seed %" PRIu64 "; n_eff = samples "
+        printf("  %s vs %s (ms, 95%%, %d resamples, seed %" PRIu64 "; n_eff = samples "
                "corrected for serial dependence):\n",
                ph->v[i].label, ph->v[ps->base].label, o->rs.resamples, o->rs.seed);
         for (l = 0; l < COW_DELTA_LEVELS; l++) {
             const cow_qcmp *d = &ps->delta[l];
-            char ratio[48] = "", ci[48];
+            char ratio[48] = "", ci[COW_QUANT_FMT_MAX];
+            cow_quant dq = quant_make(NAN, d->delta, d->lo, d->hi, (int64_t)d->nb,
+                                      d->dep_b.n_eff);
             if (!isnan(d->boot.ratio))
                 snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
-            qcmp_format_bounds(d->method, d->verdict, d->lo, d->hi, ci, sizeof(ci));
-            printf("    %-6s %+9.3f ms  %-18s %-7s %-5s n_eff %.0f/%.0f  %s", names[l],
-                   d->delta / 1000.0, ci, ratio, boot_verdict_symbol(d->verdict),
+            if (d->verdict == COW_VERDICT_NA)
+                dq.est_us = NAN;
+            quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
+            printf("    %-6s %-32s %-7s %-5s n_eff %.0f/%.0f  %s", names[l], ci, ratio,
+                   boot_verdict_symbol(d->verdict),
                    d->dep_a.n_eff, d->dep_b.n_eff, qcmp_method_name(d->method));
             if (d->method == COW_QCMP_TAIL)
                 printf(" (beyond pooled p%.2f: %zu vs %zu samples, tau %.1f, p=%.3g)",
@@ -177,10 +178,8 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
         step = rs->all.grid.step;
     }
     if (footnote)
-        printf("  >= : too few samples for a two-sided 95%% interval at that quantile "
-               "(p99 needs n >= 368, p99.9 n >= 3,688, p99.99 n >= 36,887); shown is "
-               "the one-sided lower bound. Read the maximum and the exceedance "
-               "counts instead.\n");
+        printf("  %s Read the maximum and the exceedance counts too.\n",
+               quant_format_legend());
     if (windows == 0)
         printf("  no fork/save window found (no save lines in a server log, no "
                "INFO rdb_bgsave_in_progress/aof_rewrite_in_progress polls): the "

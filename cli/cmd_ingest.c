@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -123,14 +124,18 @@ int cmd_ingest(int argc, char **argv)
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     cow_store *st = NULL;
-    int code;
+    int64_t since;
+    int code, pc;
 
     if ((code = parse_args(argc, argv, &db, &fl)) >= 0)
         return code;
     if ((code = cli_store_open(db, &st)) != EXIT_OK)
         return code;
+    since = (int64_t)time(NULL);
     code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
     app_print_totals(stdout, &tot);
+    if ((pc = app_print_inputs(stdout, st, argv + optind, argc - optind, since)) != EXIT_OK && code != EXIT_USAGE)
+        code = pc;
     store_close(st);
     return code;
 }

@@ -239,10 +239,14 @@ static const char *const sql_text[SQL_COUNT] = {
         " WHERE run = ?1 ORDER BY seq",
     [SQL_ADD_REFUSAL] =
         "INSERT INTO refusals(run, label, path, line, parser, code, reason, at)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(label, path) DO UPDATE SET"
+        " run = excluded.run, line = excluded.line, parser = excluded.parser,"
+        " code = excluded.code, reason = excluded.reason, at = excluded.at",
     [SQL_FACT_REFUSALS] =
-        "SELECT (SELECT count(*) FROM refusals WHERE label = ?1), reason, path, line"
-        " FROM refusals WHERE label = ?1 ORDER BY at, rowid LIMIT 1",
+        "SELECT (SELECT count(*) FROM refusals WHERE label = ?1"
+        " AND code <> 'unrecognised'), reason, path, line"
+        " FROM refusals WHERE label = ?1 AND code <> 'unrecognised'"
+        " ORDER BY at, rowid LIMIT 1",
     [SQL_BEGIN] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",

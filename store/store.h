@@ -449,6 +449,9 @@ typedef struct cow_reject_row {
     const char *reason;
     const char *excerpt; /* the line's start, NULL for a refused file */
     int refused;         /* 1: the file was refused whole */
+    const char *code;    /* a whole file's: its refusal code ("unrecognised":
+                            no parser recognised it, refused 0); NULL for a
+                            rejected line */
 } cow_reject_row;
 
 /* Called per row (strings valid during the call); non-zero stops. */
@@ -458,6 +461,25 @@ typedef int (*cow_reject_cb)(void *ctx, const cow_reject_row *r);
  * (a path or a base name) when not NULL, by run, file and line. */
 int store_list_rejects(cow_store *st, const char *label, const char *file,
                        cow_reject_cb cb, void *ctx, cow_err *e);
+/* A file that did not land whole: refused, not recognised (code
+ * "unrecognised"), or landed with rejected lines (code NULL). */
+typedef struct cow_input_row {
+    const char *label;   /* run */
+    const char *path;    /* file */
+    const char *code;    /* refusal code (parse, unit, clock, limit, empty,
+                            unreadable, changed, unrecognised, ...), NULL
+                            for a file with rejected lines */
+    const char *reason;  /* the refusal's, or the first rejected line's */
+    int64_t line;        /* where (0: unknown) */
+    int64_t rejected;    /* rejected lines (code NULL) */
+    int64_t rows;        /* records that landed (code NULL) */
+} cow_input_row;
+typedef int (*cow_input_cb)(void *ctx, const cow_input_row *r);
+/* Every such file recorded (refusals) or ingested (rejected lines) at or
+ * after since_s (epoch seconds; 0: all), by run and path. */
+int store_list_inputs(cow_store *st, int64_t since_s, cow_input_cb cb, void *ctx,
+                      cow_err *e);
+
 /* The file landed: an earlier refusal of it no longer holds. */
 int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e);
 

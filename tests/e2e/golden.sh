@@ -34,7 +34,7 @@ golden() {
 
 cd "$(dirname "$SAMPLES")" || exit 2
 "$COW" ingest -q --db "$WORK/s.db" "$(basename "$SAMPLES")" > "$WORK/ingest" 2>&1
-check "ingest exits 0" test $? = 0
+check "ingest exits 1 (samples/not-loaded holds a refused file)" test $? = 1
 cd "$WORK" || exit 2
 "$COW" runs --db s.db --json > runs.json
 check "runs exits 0" test $? = 0
@@ -47,10 +47,24 @@ check "check exits 0 (after Holm no host fails)" test $? = 0
 "$COW" report --db s.db --out report --created 1796000000 > report.out
 check "report exits 0" test $? = 0
 cp report/summary.md summary.md
+# the first screen an on-call engineer reads: everything above the tables
+sed '/^## Headline/,$d' summary.md > first-screen.md
+check "first screen: one answer per run with estimate and bound" \
+    has '^- \*\*bgsave-t2\*\*: bgsave at .*: p99.9 4.020 (>= 2.093) ms -> 11.321 (>= 4.982) ms: \*\*lift\*\* +7.301 (>= +0.125) ms' first-screen.md
+check "first screen: the quiet runs counted in one line" has '^[0-9]* other runs have nothing to report: ' first-screen.md
+check "first screen: the verdict words explained once" test "$(grep -c '^How to read these: `lift`' first-screen.md)" = 1
+check "first screen: the refused file, why and what to do" \
+    has '^- \*\*not-loaded\*\*: `samples/not-loaded/probe-no-unit.csv` line 1: refused, .*has no unit.* Do: ' first-screen.md
+check "first screen: the unrecognised file" \
+    has '^- \*\*not-loaded\*\*: `samples/not-loaded/operator-notes.md`: not recognised' first-screen.md
+check "first screen: the exit status explained" has 'exits 1 (some input rejected)' first-screen.md
+check "first screen: no bound alone (every >= follows an estimate)" \
+    test "$(grep -c '| >=\|-> >=\|^>=' first-screen.md)" = 0
 
 golden runs.json
 golden analyze.json
 golden doctor.json
 golden check.json
 golden summary.md
+golden first-screen.md
 finish

@@ -30,9 +30,12 @@ tidy_ok() { # no errors (warnings are tidy's taste, errors are invalid HTML)
 }
 browser() { python3 "$here/browser.py" "$@"; }
 
-# 1. the bundled samples
+# 1. the bundled samples (ingest exits 1: samples/not-loaded holds a
+# refused file, which the page lists under the inputs not used)
+"$bin" ingest -q --db "$WORK/s.db" "$samples" >"$WORK/ingest.txt" 2>&1
+check "ingest of the samples exits 1 (a refused file)" test $? = 1
 "$bin" report --db "$WORK/s.db" --out "$out/samples" \
-    --thresholds "$samples/fleet/thresholds.json" "$samples" >"$WORK/report.txt" 2>&1 ||
+    --thresholds "$samples/fleet/thresholds.json" >"$WORK/report.txt" 2>&1 ||
     { cat "$WORK/report.txt"; echo "FAIL: report on the samples"; exit 1; }
 page=$out/samples/index.html
 check "index.html written" test -s "$page"
@@ -44,6 +47,9 @@ check "screenshot written" test -s "$out/samples-screenshot.png"
 check "a section per run" test "$(grep -c '<h2 id="run-' "$page")" -ge 30
 check "findings link to their chart" has 'Shown in <a href="#fig-window-' "$page"
 check "evidence as file:line" has '<td class="src">[^<]*info.txt:[0-9]' "$page"
+check "the refused input is listed" has 'probe-no-unit.csv:1</td><td>refused' "$page"
+check "answers open the page" test "$(grep -n 'id="answers"' "$page" | cut -d: -f1)" -lt \
+    "$(grep -n '<h2 id="run-' "$page" | head -1 | cut -d: -f1)"
 
 # 2. a hostile label: markup, quotes, an ANSI escape
 esc=$(printf '\033')

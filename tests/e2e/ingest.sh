@@ -49,6 +49,19 @@ check "--latency-unit settles it" has "nounit.csv .*latency-csv .*1 samples, 0 r
 "$COW" doctor --db "$WORK/r.db" --json bad > "$WORK/doc" 2>&1
 check "doctor reports the refused files" has '"rule":	"ingest_refusals"' "$WORK/doc"
 check "with the reason" has 'refused at ingest (clock problem)' "$WORK/doc"
+# ... once per file: ingesting the same folder again does not double them
+"$COW" rejects --db "$WORK/r.db" > "$WORK/rej1"
+"$COW" ingest --db "$WORK/r.db" --latency-unit ms "$DATA/bad" > "$WORK/again" 2>&1
+"$COW" rejects --db "$WORK/r.db" > "$WORK/rej2"
+check "re-ingest: the same refusals, once each" cmp -s "$WORK/rej1" "$WORK/rej2"
+check "one row per refused file" test "$(grep -c 'mixedclock.csv:2: refused' "$WORK/rej2")" = 1
+check "the unrecognised file is listed too" has "notes.txt: not recognised: no parser recognises it" "$WORK/rej2"
+"$COW" doctor --db "$WORK/r.db" --json bad > "$WORK/doc2" 2>&1
+check "the doctor counts each refused file once" test \
+    "$(grep -o '"title":[^,]*refused at ingest[^"]*' "$WORK/doc" | head -1)" = \
+    "$(grep -o '"title":[^,]*refused at ingest[^"]*' "$WORK/doc2" | head -1)"
+check "ingest lists every file that did not land whole" has "^  bad: .*notes.txt: not recognised, not read" "$WORK/again"
+check "with what to do" has "^  bad: .*mixedclock.csv line 2: refused, nothing of it loaded: .*Do: " "$WORK/again"
 
 "$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
 "$COW" frobnicate > /dev/null 2>&1; check "unknown command exits 2" test $? = 2

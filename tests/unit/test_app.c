@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "analyze.h"
+#include "answer.h"
 #include "app.h"
 #include "check.h"
 #include "fleet.h"
@@ -125,7 +126,7 @@ static void diff_should_find_no_difference_with_itself(void)
         /* ~ where the interval is calibrated, ? where the tail is thin */
         CHECK(r.d[l].verdict == (r.d[l].method == COW_QCMP_BOOT ? COW_VERDICT_FLAT
                                                                : COW_VERDICT_UNSURE));
-        CHECK_INT(r.run_q[l].state, r.base_q[l].state);
+        CHECK_INT(quant_two_sided(&r.run_q[l]), quant_two_sided(&r.base_q[l]));
     }
     CHECK(r.has_max);
     CHECK_NEAR(r.run_max_us, r.base_max_us, 0);
@@ -244,12 +245,16 @@ static void diff_should_pool_the_windows_of_a_saving_run(void)
     /* too few values for a two-sided interval: a lower bound */
     {
         double few[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        app_quant q = app_honest_quantile(few, 10, 0.99);
-        CHECK_INT(q.state, APP_Q_BOUND);
-        CHECK_INT(app_honest_quantile(few, 0, 0.5).state, APP_Q_NONE);
+        char buf[COW_QUANT_FMT_MAX];
+        cow_quant q = app_honest_quantile(few, 10, 0.99);
+        /* the estimate is kept beside the bound (never the bound alone) */
+        CHECK(!quant_two_sided(&q) && isnan(q.hi_us) && !isnan(q.lo_us));
+        CHECK_NEAR(q.est_us, 9.91, 1e-12);
+        CHECK(isnan(app_honest_quantile(few, 0, 0.5).est_us));
         q = app_honest_quantile(few, 10, 0.5);
-        CHECK_INT(q.state, APP_Q_VALUE);
-        CHECK_NEAR(q.us, 5.5, 1e-12);
+        CHECK(quant_two_sided(&q));
+        CHECK_NEAR(q.est_us, 5.5, 1e-12);
+        CHECK_STR(quant_format(&q, 0, buf, sizeof(buf)), "0.005"); /* 5.5 us, %.3f ms */
     }
     store_free_results(&rs);
     free(t);
@@ -300,6 +305,69 @@ static void check_should_judge_every_limit(void)
     CHECK_INT(app_load_thresholds(scratch_file("x.json", "{\"max_p99_ms\": -1}"), &t, &e),
               COW_EPARSE);
     CHECK(app_load_thresholds(scratch_file("missing.json", NULL), &t, &e) != COW_OK);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* One answer per run, decided once: the window, the p99.9 verdict with
+ * the estimates and bounds the store holds, the evidence, and the runs
+ * with nothing to say counted. */
+static void answers_should_decide_each_run_once(void)
+{
+    static const char *const names[] = {"bgsave-t2", "steady", "bgsave-t3"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK_INT(a.n, 3);
+    CHECK_INT(a.nsay, 1);
+    CHECK_INT(a.nquiet[APP_QUIET_NO_WINDOW], 1);
+    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 1);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        cow_result_set rs;
+        const cow_delta_row *d;
+        CHECK_STR(x->run, rows[i].label);
+        CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);
+        d = app_worst_window(&rs);
+        if (strcmp(x->run, "steady") == 0) {
+            CHECK(d == NULL && !x->has_window && !x->say);
+        } else {
+            /* the answer carries the stored delta, estimate and bound */
+            CHECK(d != NULL && x->has_window);
+            CHECK_NEAR(x->delta.est_us, d->delta_us, 0);
+            CHECK_STR(x->kind, "bgsave");
+            CHECK(x->len_us > 0 && x->t0_us > 0);
+            CHECK(!isnan(x->fork_ms) && x->fork_ms > 0);
+            CHECK(!isnan(x->cow_mb) && x->cow_pct_used > 50);
+            CHECK_INT(x->thp, APP_THP_NOT_BACKING);
+        }
+        store_free_results(&rs);
+    }
+    CHECK_STR(a.v[a.order[0]].run, "bgsave-t2");
+    CHECK_INT(a.v[a.order[0]].verdict, COW_VERDICT_LIFT);
+    line = app_answer_line(&a.v[a.order[0]], APP_ANSWER_TERM);
+    CHECK(strstr(line, "bgsave-t2: bgsave at ") == line);
+    /* the estimates with their bounds beside them, never a bound alone */
+    CHECK(strstr(line, "p99.9 4.020 (>= 2.093) ms -> 11.321 (>= 4.982) ms: lift "
+                       "+7.301 (>= +0.125) ms") != NULL);
+    CHECK(strstr(line, "Evidence: fork 4.1 ms, copy-on-write 147 MB (97% of used_memory)") !=
+          NULL);
+    free(line);
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK(line != NULL && strstr(line, "2 other runs have nothing to report: 1 cannot tell") == line);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
     store_free_runs(rows, n);
     store_close(st);
 }
@@ -1110,5 +1178,6 @@ int main(void)
     RUN(triage_should_rank_what_the_failing_runs_share);
     RUN(triage_bucket_should_be_powers_of_two);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
+    RUN(answers_should_decide_each_run_once);
     return REPORT();
 }

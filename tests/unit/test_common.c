@@ -1,4 +1,6 @@
 /* test_common.c -- common/: sha256, strict numbers, time, line source. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +9,7 @@
 #include "mem.h"
 #include "num.h"
 #include "optval.h"
+#include "quant.h"
 #include "sha256.h"
 #include "src.h"
 #include "timeconv.h"
@@ -280,6 +283,43 @@ static void colname_should_split_the_unit_and_normalise(void)
     CHECK_STR(u, "");
 }
 
+/* quant.h: the estimate always, its bound beside it, never a bound alone */
+static void quant_should_show_the_estimate_with_its_bound(void)
+{
+    char b[COW_QUANT_FMT_MAX];
+    cow_quant q = quant_make(0.999, 12300, 1563, INFINITY, 755, 63);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "12.300 (>= 1.563)");
+    CHECK_STR(quant_format(&q, COW_QF_INTERVAL, b, sizeof(b)), "12.300 (>= 1.563)");
+    CHECK(isnan(q.hi_us) && !quant_two_sided(&q));
+    q = quant_make(0.99, 977, 850, 1200, 1492, NAN);
+    CHECK(quant_two_sided(&q));
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "0.977");
+    CHECK_STR(quant_format(&q, COW_QF_INTERVAL, b, sizeof(b)), "0.977 [0.850, 1.200]");
+    q = quant_make(0.5, 20, NAN, 31, 3, 3);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "0.020 (<= 0.031)");
+    q = quant_make(0.999, 4000, NAN, NAN, 5, 5);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "4.000 (no bound)");
+    /* a difference keeps its sign on both numbers */
+    q = quant_make(NAN, 9710, 1477, NAN, 755, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "+9.710 (>= +1.477)");
+    q = quant_make(NAN, -2222, NAN, NAN, 698, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "-2.222 (cannot tell)");
+    q = quant_make(NAN, 310, 99, 472, 5000, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED | COW_QF_INTERVAL, b, sizeof(b)),
+              "+0.310 [+0.099, +0.472]");
+    /* no samples */
+    q = quant_make(0.999, NAN, NAN, NAN, 0, 0);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "-");
+    CHECK_STR(quant_format(NULL, 0, b, sizeof(b)), "-");
+    /* the largest doubles fit the documented buffer whole */
+    q = quant_make(0.5, -DBL_MAX, -DBL_MAX, DBL_MAX, 1, 1);
+    quant_format(&q, COW_QF_SIGNED | COW_QF_INTERVAL, b, sizeof(b));
+    CHECK(strlen(b) < sizeof(b) - 1 && b[strlen(b) - 1] == ']');
+    /* a short buffer is cut, never overrun */
+    q = quant_make(0.999, 12300, 1563, NAN, 755, 63);
+    CHECK_STR(quant_format(&q, 0, b, 6), "12.30");
+}
+
 int main(void)
 {
     RUN(sha256_should_match_fips_vectors);
@@ -290,5 +330,6 @@ int main(void)
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
     RUN(colname_should_split_the_unit_and_normalise);
+    RUN(quant_should_show_the_estimate_with_its_bound);
     return REPORT();
 }

@@ -632,6 +632,59 @@ static void store_should_name_the_process_holding_the_lock(void)
     CHECK_INT(store_lock_holder(":memory:", who, sizeof(who)), 0);
 }
 
+static int count_input(void *ctx, const cow_input_row *r)
+{
+    int *n = ctx;
+    (void)r;
+    (*n)++;
+    return 0;
+}
+
+/* A file refused (or not recognised) again is stored once: re-ingesting a
+ * tree used to double every refusal ("2 files of this run were refused"
+ * for one). The latest reason stands; unrecognised files are listed but
+ * are no refusal for the doctor. Migration 011 removes the duplicates an
+ * older database holds. */
+static void store_should_keep_one_refusal_per_file(void)
+{
+    cow_store *st = open_file();
+    cow_err e = COW_ERR_INIT;
+    cow_fact f;
+    int n = 0, i;
+    for (i = 0; i < 2; i++) {
+        CHECK_INT(store_add_refusal(st, 0, "r", "/d/r/bad.csv", 3, "latency-csv", "unit",
+                                    i ? "no unit, again" : "no unit", &e), COW_OK);
+        CHECK_INT(store_add_refusal(st, 0, "r", "/d/r/notes.md", 0, NULL, "unrecognised",
+                                    "no parser recognises it", &e), COW_OK);
+    }
+    CHECK_ROWS("SELECT label, path, code, reason FROM refusals ORDER BY path",
+               "r|/d/r/bad.csv|unit|no unit, again\n"
+               "r|/d/r/notes.md|unrecognised|no parser recognises it\n");
+    memset(&f, 0, sizeof(f));
+    CHECK_INT(store_fact_refusals(st, "r", &f, &e), COW_OK);
+    CHECK_NEAR(f.num, 1, 0);
+    CHECK_INT(store_list_inputs(st, 0, count_input, &n, &e), COW_OK);
+    CHECK_INT(n, 2);
+    store_close(st);
+    /* an older database with a refusal recorded twice: the migration keeps
+     * the latest row */
+    {
+        sqlite3 *db = NULL;
+        CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
+        CHECK_INT(sqlite3_exec(db, "DROP INDEX refusals_file;"
+                               "INSERT INTO refusals(label, path, code, reason, at)"
+                               " VALUES('r', '/d/r/bad.csv', 'unit', 'recorded last', 1);"
+                               "PRAGMA user_version = 10;", NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    CHECK_ROWS("SELECT count(*) FROM refusals WHERE path = '/d/r/bad.csv'", "2\n");
+    CHECK_INT(store_open(db_path, &st, &e), COW_OK);
+    CHECK_ROWS("SELECT count(*) FROM refusals WHERE path = '/d/r/bad.csv'", "1\n");
+    CHECK_ROWS("SELECT reason FROM refusals WHERE path = '/d/r/bad.csv'", "recorded last\n");
+    store_close(st);
+    remove_file();
+}
+
 int main(void)
 {
     RUN(store_should_apply_every_migration);
@@ -644,5 +697,6 @@ int main(void)
     RUN(store_should_round_trip_every_column_of_every_record);
     RUN(store_should_round_trip_results_and_findings);
     RUN(store_should_refuse_an_unwritable_path);
+    RUN(store_should_keep_one_refusal_per_file);
     return REPORT();
 }
