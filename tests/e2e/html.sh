@@ -2,7 +2,8 @@
 # html.sh -- index.html of the bundled samples, as a browser shows it:
 # cowtail report on samples/, then tidy (no HTML errors) and headless
 # Chromium (tests/e2e/browser.py: every image loads, every #link has its
-# target, no console error; a screenshot into OUT). A run labelled with
+# target, no console error; a screenshot into OUT); the workbook beside it
+# through tests/e2e/book_check.py. A run labelled with
 # markup, quotes and an ANSI escape must show them as text and run nothing.
 # The checker itself must fail on a page with a missing image and on one
 # with a dangling #link.
@@ -50,6 +51,12 @@ check "evidence as file:line" has '<td class="src">[^<]*info.txt:[0-9]' "$page"
 check "the refused input is listed" has 'probe-no-unit.csv:1</td><td>refused' "$page"
 check "answers open the page" test "$(grep -n 'id="answers"' "$page" | cut -d: -f1)" -lt \
     "$(grep -n '<h2 id="run-' "$page" | head -1 | cut -d: -f1)"
+
+# the workbook beside it: the native chart plots p99.9 where only a lower
+# bound exists, every sheet prints landscape one page wide with its
+# header repeated, the evidence is rows of rule, metric, value, file, line
+check "workbook: chart, print setup, evidence rows" \
+    python3 "$here/book_check.py" "$out/samples/report.xlsx"
 
 # 2. a hostile label: markup, quotes, an ANSI escape
 esc=$(printf '\033')
