@@ -849,7 +849,7 @@ static int spectrum(out *o, cow_store *st, const cow_run_row *rows, size_t n, co
                 free(ys);
                 continue;
             }
-            snprintf(lines[nl].name, sizeof(lines[nl].name), "%.30s %.16s (%.12s)",
+            snprintf(lines[nl].name, sizeof(lines[nl].name), "%.28s %.14s (%.15s)",
                      rows[i].label, rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
             lines[nl].q = own[2 * nl] = xs;
             lines[nl].ms = own[2 * nl + 1] = ys;

@@ -83,17 +83,21 @@ static char *run_answer(const report_summary_in *in, size_t ri)
         "nothing to report: no fork, save or sync window to compare the baseline with",
         "nothing to report: no latency samples and no log evidence"};
     const app_answer *a;
-    char *line;
-    size_t k;
     if (in->answers == NULL || ri >= in->answers->n)
         return NULL;
     a = &in->answers->v[ri];
     if (a->say || a->quiet <= 0 || a->quiet >= APP_QUIET_COUNT)
         return app_answer_line(a, APP_ANSWER_TERM);
-    k = strlen(a->run) + strlen(quiet[a->quiet]) + 3;
-    line = xmalloc(k);
-    snprintf(line, k, "%s: %s", a->run, quiet[a->quiet]);
-    return line;
+    return xstrdup(quiet[a->quiet]);
+}
+
+/* line without its leading "label: " (the heading or link beside it
+ * shows the label). */
+static const char *after_label(const char *line, const char *label)
+{
+    size_t k = strlen(label);
+    return strncmp(line, label, k) == 0 && line[k] == ':' && line[k + 1] == ' ' ? line + k + 2
+                                                                               : line;
 }
 
 /* The anchor of a chart figure: fig-<file stem>. */
@@ -210,10 +214,7 @@ static void answers(page *pg)
         fputs("<li>", pg->h.fp);
         html_link(&pg->h, href, a->v[ri].run);
         fputs(": ", pg->h.fp);
-        /* the line starts with the run's label: the link shows it */
-        html_text(&pg->h, strncmp(line, a->v[ri].run, strlen(a->v[ri].run)) == 0 &&
-                              line[strlen(a->v[ri].run)] == ':'
-                              ? line + strlen(a->v[ri].run) + 2 : line);
+        html_text(&pg->h, after_label(line, a->v[ri].run));
         fputs("</li>\n", pg->h.fp);
         free(line);
     }
@@ -432,7 +433,7 @@ static int run_section(page *pg, cow_store *st, size_t ri, cow_err *e)
     html_section(&pg->h, NULL, "run");
     html_heading(&pg->h, 2, pg->ids[ri], r->label);
     if ((ans = run_answer(pg->in, ri)) != NULL) {
-        html_para(&pg->h, "answer", ans);
+        html_para(&pg->h, "answer", after_label(ans, r->label));
         free(ans);
     }
     {

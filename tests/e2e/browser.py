@@ -2,7 +2,7 @@
 """browser.py -- open a report's index.html in headless Chromium and check it
 as a reader's browser shows it.
 
-    browser.py PAGE.html SCREENSHOT.png [--expect-text TEXT]...
+    browser.py PAGE.html SCREENSHOT.png [--expect-text TEXT]... [--at ID]
 
 Starts `chromium --headless` with remote debugging on a loopback port and
 drives it over the DevTools protocol (a WebSocket; the client below uses the
@@ -12,7 +12,8 @@ standard library only). Fails (exit 1, one line per problem) when:
   - the console shows an error or a warning, a script throws, or a dialog
     opens (a label "<script>alert(1)</script>" that ran would open one),
   - a --expect-text string is not in the page's visible text.
-Writes a screenshot of the page's top (1280 x 2400 CSS px) to SCREENSHOT.
+Writes a screenshot of the page's top (1280 x 2400 CSS px) to SCREENSHOT,
+or, with --at ID, of the page scrolled to that element.
 Exit 77 (skipped) when chromium is not installed."""
 
 import base64
@@ -192,6 +193,11 @@ CHECKS = r"""
 def main():
     argv = sys.argv[1:]
     expect = []
+    at = None
+    if "--at" in argv:
+        i = argv.index("--at")
+        at = argv[i + 1]
+        del argv[i:i + 2]
     while "--expect-text" in argv:
         i = argv.index("--expect-text")
         expect.append(argv[i + 1])
@@ -218,6 +224,11 @@ def main():
         pg.wait_event("Page.loadEventFired")
         time.sleep(0.5)  # late console messages
         res = pg.js(CHECKS)
+        if at is not None:
+            if not pg.js("(() => { const e = document.getElementById(%s); "
+                         "if (e) e.scrollIntoView(); return e !== null; })()" % json.dumps(at)):
+                problems.append(f"--at {at}: no element has that id")
+            time.sleep(0.3)
         shot_b64 = pg.call("Page.captureScreenshot", format="png")["data"]
         with open(shot, "wb") as f:
             f.write(base64.b64decode(shot_b64))
