@@ -503,20 +503,23 @@ static void fleet_check(page *pg)
              fc->method == COW_FLEET_BH ? "Benjamini-Hochberg" : "Holm", fc->m, fc->nfailed,
              fc->n, fc->nhfailed, fc->nh);
     html_para(&pg->h, NULL, line);
-    if (fc->nfailed > 0) {
-        static const char *const head[] = {"failing run", "host", "limits failed"};
-        cow_html_table *t = html_table_new(NULL, 3, head);
-        for (i = 0; i < fc->n; i++) {
-            char href[170];
-            if (!fc->failed[i])
-                continue;
-            failing_limits(in->th, fc->v[i], why, sizeof(why));
-            snprintf(href, sizeof(href), "#%s", pg->ids[i]);
-            html_table_row(t);
-            html_table_set(t, 0, in->rows[i].label, href);
-            html_table_set(t, 1, in->rows[i].host ? in->rows[i].host : "-", NULL);
-            html_table_set(t, 2, why, NULL);
-        }
+    {   /* every run judged, failing ones first */
+        static const char *const head[] = {"run", "host", "verdict", "limits failed"};
+        cow_html_table *t = html_table_new("The check, run by run", 4, head);
+        int pass;
+        for (pass = 0; pass < 2; pass++)
+            for (i = 0; i < fc->n && i < in->nrows; i++) {
+                char href[170];
+                if ((fc->failed[i] == 0) != pass) /* pass 0: the failing ones */
+                    continue;
+                failing_limits(in->th, fc->v[i], why, sizeof(why));
+                snprintf(href, sizeof(href), "#%s", pg->ids[i]);
+                html_table_row(t);
+                html_table_set(t, 0, in->rows[i].label, href);
+                html_table_set(t, 1, in->rows[i].host ? in->rows[i].host : "-", NULL);
+                html_table_set(t, 2, fc->failed[i] ? "fails" : "passes", NULL);
+                html_table_set(t, 3, why[0] ? why : "-", NULL);
+            }
         html_table_write(&pg->h, t);
         html_table_free(t);
     }

@@ -216,7 +216,13 @@ void html_figure(cow_html *h, const cow_html_figure *f)
         esc(h->fp, f->title);
         put(h, " (");
         html_link(h, f->file, f->file);
-        put(h, ")</figcaption>\n");
+        put(h, ")");
+        if (f->id && f->id[0]) {
+            put(h, "<a class=\"self\" href=\"#");
+            esc(h->fp, f->id);
+            put(h, "\" title=\"link to this chart\">#</a>");
+        }
+        put(h, "</figcaption>\n");
     } else {
         put(h, "<figcaption>");
         esc(h->fp, f->title);
