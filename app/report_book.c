@@ -500,6 +500,15 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
 #define CHARTS_ACROSS 3
 #define CHART_COLS 13
 
+/* The charts the workbook carries: those across runs and each run's
+ * timeline and window against baseline; the other per-run kinds are in
+ * index.html (a workbook of every chart printed to twice the pages). */
+static int in_book(const report_chart *c)
+{
+    return c->file[0] && (c->run == 0 || strcmp(c->kind, "timeline") == 0 ||
+                          strcmp(c->kind, "window") == 0);
+}
+
 static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
                         const char *dir, cow_err *e)
 {
@@ -507,7 +516,7 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     size_t i, row = 1, k = 0;
     int rc;
 
-    for (i = 0; i < n && !charts[i].file[0]; i++)
+    for (i = 0; i < n && !in_book(&charts[i]); i++)
         ;
     if (i == n)
         return COW_OK;
@@ -516,7 +525,7 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     s->autofilter = false;
     for (i = 0; i < n; i++) {
         char path[1200];
-        if (!charts[i].file[0])
+        if (!in_book(&charts[i]))
             continue;
         snprintf(path, sizeof(path), "%s/%s", dir, charts[i].file);
         if ((rc = table_add_image(s, path, row, CHART_COLS * (k % CHARTS_ACROSS), 0.5,
