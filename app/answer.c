@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "boot.h"
 #include "label.h"
 #include "mem.h"
@@ -125,7 +126,9 @@ static const struct {
     const char *rule;
     const char *cause;
 } todo_rank[] = {
+    {"save_child_killed", "a fork child killed (out of memory?) or failed"},
     {"thp_backing_heap", "huge pages backing the heap"},
+    {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)"},
     {"slow_fork", "a slow fork"},
     {"full_lift", "contention for CPU or disk (p50 moved too)"},
     {"overlapping_forks", "saves overlapping each other"},
@@ -134,6 +137,8 @@ static const struct {
     {"fork_not_the_cost", "copy-on-write and the child's I/O after the fork, not the fork"},
     {"readonly_control_flat", "write-driven copy-on-write"},
     {"cow_memory_headroom", NULL},
+    {"log_cow", NULL},
+    {"latency_spike", NULL},
     {"disk_vs_diskless_sync", NULL},
     {"clock_mismatch", NULL},
     {"ingest_refusals", NULL},
@@ -169,9 +174,68 @@ static char *gate_text(const app_thresholds *t, const app_verdict *v)
             sb_add(&b, "?");
         else
             sb_add(&b, "%.3f", v[k].value);
-        sb_add(&b, " (limit %g)", t->v[k]);
+        sb_add(&b, " (limit %g", t->v[k]);
+        if (!isnan(v[k].p))
+            sb_add(&b, "; raw p %.3g, adjusted p %.3g", v[k].p, v[k].p_adj);
+        sb_add(&b, ")");
     }
     return b.s;
+}
+
+/* A passing run whose estimate lies over a limit the gate could not show
+ * it exceeds: "max_p999_lift_ms 59.598 over 20 but not shown to be (raw p
+ * 0.057, adjusted p 1)"; NULL when there is none. */
+static char *gate_near(const app_thresholds *t, const app_verdict *v)
+{
+    sbuf b = {0};
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        if (!t->set[k] || v[k].state != APP_PASS || isnan(v[k].p) || isnan(v[k].value) ||
+            !(v[k].value > t->v[k]))
+            continue;
+        sb_add(&b, "%s%s %.3f over %g but not shown to be (raw p %.3g, adjusted p %.3g)",
+               b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
+    }
+    return b.s;
+}
+
+/* A run without samples (a server log, LATENCY output): its windows as
+ * the log gives them (made now, not stored: analyze stores runs with
+ * samples), the longest described, with no verdict. */
+static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_err *e)
+{
+    cow_runstats_opts o = {COW_PCT_LINEAR, 1, 1, 1};
+    app_analysis an;
+    const cow_phase *best = NULL;
+    size_t i;
+    int rc = app_analyze_compute(st, r, &o, 0, &an, e);
+    if (rc == COW_ECLOCK) { /* the log's clock in doubt: no window to describe */
+        app_analysis_release(&an);
+        return COW_OK;
+    }
+    if (rc != COW_OK) {
+        app_analysis_release(&an);
+        return rc;
+    }
+    a->nwindows = 0; /* counted here, whether or not they were stored */
+    for (i = 0; i < an.ph.n; i++) {
+        const cow_phase *p = &an.ph.v[i];
+        if (!phase_is_window(p->kind))
+            continue;
+        a->nwindows++;
+        if (best == NULL || p->t1_us - p->t0_us > best->t1_us - best->t0_us)
+            best = p;
+    }
+    if (best != NULL) {
+        a->has_window = 1;
+        a->log_only = 1;
+        a->window = xstrdup(best->label);
+        a->kind = xstrdup(phase_kind_name(best->kind));
+        a->t0_us = best->t0_us;
+        a->len_us = best->t1_us - best->t0_us;
+    }
+    app_analysis_release(&an);
+    return COW_OK;
 }
 
 static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
@@ -186,7 +250,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->run_id = r->id;
     a->verdict = COW_VERDICT_NA;
     a->base = a->win = a->delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
-    a->worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = NAN;
+    a->worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
     for (j = 0; j < rs.nph; j++)
@@ -211,6 +275,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
             a->xfer = APP_XFER_DISKLESS;
     }
     store_free_results(&rs);
+    if (d == NULL && r->samples == 0 && (rc = log_window(st, r, a, e)) != COW_OK)
+        return rc;
     forkless = a->kind != NULL && strcmp(a->kind, "forkless") == 0;
 
     /* the evidence */
@@ -234,6 +300,9 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         else if (f->anon_huge.known)
             a->thp = APP_THP_NOT_BACKING;
         a->child_killed = f->child_killed.known && f->child_killed.num > 0;
+        a->latmon_thp = f->latmon_thp.known;
+        if (f->latmon_spike.known && f->latmon_spike.num >= 100)
+            a->latmon_spike_ms = f->latmon_spike.num;
     }
 
     /* the finding that explains the run best, and its advice; a forkless
@@ -265,6 +334,11 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     /* something to say? */
     if (a->verdict == COW_VERDICT_LIFT || a->verdict == COW_VERDICT_DROP || crit ||
         a->child_killed)
+        a->say = 1;
+    /* evidence without samples: the log's copy-on-write, the latency
+     * monitor's own stalls or huge-page advice */
+    if (r->samples == 0 && f != NULL &&
+        (!isnan(a->cow_mb) || a->latmon_thp || !isnan(a->latmon_spike_ms)))
         a->say = 1;
     a->crit = crit;
     if (a->say)
@@ -313,10 +387,15 @@ int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
         }
         if (fc != NULL && th != NULL && i < fc->n) {
             a->gate = fc->failed[i] ? APP_GATE_FAIL : APP_GATE_PASS;
+            if (th->set[TH_P999_LIFT])
+                a->gate_lift = fc->v[i][TH_P999_LIFT].state == APP_FAIL ? APP_GATE_FAIL
+                                                                        : APP_GATE_PASS;
             if (fc->failed[i]) {
                 a->gate_why = gate_text(th, fc->v[i]);
                 a->say = 1;
                 a->quiet = APP_QUIET_NO;
+            } else {
+                a->gate_why = gate_near(th, fc->v[i]);
             }
         }
         if (a->say)
@@ -377,12 +456,20 @@ char *app_answer_line(const app_answer *a, int sink)
         char when[40];
         time_format_iso_s(a->t0_us, when, sizeof(when));
         sb_text(&b, a->kind, sink);
-        sb_add(&b, " at %s for %.1f s: p99.9 %s ms -> %s ms: %s%s%s",
-               when, (double)a->len_us / 1e6, quant_format(&a->base, 0, q2, sizeof(q2)),
-               quant_format(&a->win, 0, q3, sizeof(q3)), bold, verdict_word(a->verdict), bold);
-        if (a->verdict != COW_VERDICT_NA)
-            sb_add(&b, " %s ms",
-                   quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1, sizeof(q1)));
+        if (a->log_only) {
+            sb_add(&b, " at %s for %.1f s", when, (double)a->len_us / 1e6);
+            if (a->nwindows > 1)
+                sb_add(&b, " (the longest of %d windows)", a->nwindows);
+            sb_add(&b, ": no latency samples, so no tail verdict");
+        } else {
+            sb_add(&b, " at %s for %.1f s: p99.9 %s ms -> %s ms: %s%s%s", when,
+                   (double)a->len_us / 1e6, quant_format(&a->base, 0, q2, sizeof(q2)),
+                   quant_format(&a->win, 0, q3, sizeof(q3)), bold, verdict_word(a->verdict),
+                   bold);
+            if (a->verdict != COW_VERDICT_NA)
+                sb_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
+                                                   q1, sizeof(q1)));
+        }
         if (!isnan(a->worst_ms))
             sb_add(&b, "; worst sample %.1f ms", a->worst_ms);
     } else if (a->nwindows == 0) {
@@ -410,7 +497,12 @@ char *app_answer_line(const app_answer *a, int sink)
         sb_add(&b, "%s%s transfer", any++ ? ", " : "Evidence: ",
                a->xfer == APP_XFER_DISK ? "disk" : "diskless");
     if (a->child_killed)
-        sb_add(&b, "%sthe save's child was killed or failed", any++ ? ", " : "Evidence: ");
+        sb_add(&b, "%sa fork child was killed or failed", any++ ? ", " : "Evidence: ");
+    if (a->latmon_thp)
+        sb_add(&b, "%sLATENCY DOCTOR reports huge pages", any++ ? ", " : "Evidence: ");
+    if (!isnan(a->latmon_spike_ms))
+        sb_add(&b, "%sa %.0f ms stall in LATENCY", any++ ? ", " : "Evidence: ",
+               a->latmon_spike_ms);
     if (any)
         sb_add(&b, ". ");
     if (a->cause != NULL) {
@@ -420,6 +512,10 @@ char *app_answer_line(const app_answer *a, int sink)
     }
     if (a->gate == APP_GATE_FAIL) {
         sb_add(&b, "Gate: %sfails%s ", bold, bold);
+        sb_text(&b, a->gate_why, sink);
+        sb_add(&b, ". ");
+    } else if (a->gate == APP_GATE_PASS && a->gate_why != NULL) {
+        sb_add(&b, "Gate: passes: ");
         sb_text(&b, a->gate_why, sink);
         sb_add(&b, ". ");
     } else if (a->gate == APP_GATE_PASS) {

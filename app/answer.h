@@ -64,6 +64,7 @@ typedef struct app_answer {
     int64_t t0_us;        /* its start, UTC epoch us */
     int64_t len_us;       /* its length */
     int nwindows;         /* fork/save/sync windows in the run */
+    int log_only;         /* no samples: the window is the log's longest */
     /* how sure: p99.9 of the window against the baseline */
     cow_quant base;       /* baseline p99.9 */
     cow_quant win;        /* window p99.9 */
@@ -77,11 +78,17 @@ typedef struct app_answer {
     double cow_pct_used;  /* cow_mb as % of used_memory */
     int thp;              /* enum app_thp */
     int xfer;             /* enum app_xfer */
-    int child_killed;     /* the log says the save's child was killed or failed */
+    int child_killed;     /* the log says a fork child was killed or failed */
+    int latmon_thp;       /* LATENCY DOCTOR says huge pages back the heap */
+    double latmon_spike_ms; /* a LATENCY stall of 100 ms or more, NaN */
     char *cause;          /* one phrase naming the cause (owned), or NULL */
     /* the gate */
-    int gate;             /* enum app_gate */
-    char *gate_why;       /* the failed limits (owned), or NULL */
+    int gate;             /* enum app_gate: every limit */
+    int gate_lift;        /* enum app_gate: the max_p999_lift_ms limit alone
+                             (what the fleet chart colours) */
+    char *gate_why;       /* the failed limits, or for a pass the limits its
+                             estimate exceeds without the gate showing it
+                             (owned), or NULL */
     /* what to do: the advice of the finding that explains the run best */
     char *todo;           /* owned, or NULL */
     const char *todo_rule;/* its rule id (static), or NULL */

@@ -488,7 +488,8 @@ static int child_killed_fact(cow_store *st, const cow_run_row *r, cow_run_facts 
         if (!(one.num > 0))
             continue;
         if (f->child_killed.num == 0) {
-            snprintf(f->child_killed.text, sizeof(f->child_killed.text), "%s", kinds[k]);
+            snprintf(f->child_killed.text, sizeof(f->child_killed.text), "%s%s%.60s",
+                     kinds[k], one.text[0] ? ": " : "", one.text);
             snprintf(f->child_killed.src, sizeof(f->child_killed.src), "%s", one.src);
         }
         f->child_killed.num += one.num;
@@ -551,6 +552,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
         (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)) ||
+        (rc = store_fact_latmon_thp(st, r->id, &f->latmon_thp, e)) ||
+        (rc = store_fact_latmon_spike(st, r->id, &f->latmon_spike, e)) ||
         (rc = store_fact_refusals(st, r->label, &f->refused, e)) ||
         (rc = store_fact_info_sub_max(st, r->id, "slave", "lag", &f->replica_lag, e)))
         return rc;

@@ -45,6 +45,42 @@ int app_inputs_load(cow_store *st, int64_t since_s, app_inputs *out, cow_err *e)
     return rc;
 }
 
+/* 1 when path lies under one of paths[0..n) (or is one) */
+static int under_any(const char *path, char **paths, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        size_t k = strlen(paths[i]);
+        while (k > 1 && paths[i][k - 1] == '/')
+            k--;
+        if (strncmp(path, paths[i], k) == 0 && (path[k] == '\0' || path[k] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+int app_inputs_of_ingest(cow_store *st, char **paths, int npaths, int64_t since_s,
+                         app_inputs *out, cow_err *e)
+{
+    size_t i, k = 0;
+    int rc = app_inputs_load(st, since_s, out, e);
+    if (rc != COW_OK)
+        return rc;
+    for (i = 0; i < out->n; i++) {
+        if (under_any(out->v[i].path, paths, npaths)) {
+            out->v[k++] = out->v[i];
+            continue;
+        }
+        out->count[out->v[i].kind]--;
+        free(out->v[i].run);
+        free(out->v[i].path);
+        free(out->v[i].code);
+        free(out->v[i].reason);
+    }
+    out->n = k;
+    return COW_OK;
+}
+
 void app_inputs_release(app_inputs *in)
 {
     size_t i;

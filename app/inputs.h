@@ -43,6 +43,10 @@ typedef struct app_inputs {
 /* Every recorded input that did not land whole, at or after since_s
  * (epoch seconds, 0: all), by run and path. */
 int app_inputs_load(cow_store *st, int64_t since_s, app_inputs *out, cow_err *e);
+/* The same for one ingest of paths[0..npaths) begun at since_s: the
+ * files under those paths recorded or ingested since then. */
+int app_inputs_of_ingest(cow_store *st, char **paths, int npaths, int64_t since_s,
+                         app_inputs *out, cow_err *e);
 void app_inputs_release(app_inputs *in);
 
 /* One line (caller frees): "steady: probe-first-try.csv:1 refused: latency

@@ -718,6 +718,7 @@ typedef struct fleet_pt {
     const char *label;   /* run */
     double d, lo, hi;    /* p99.9 lift and interval, ms */
     int lift;            /* significant */
+    int gate;            /* enum app_gate of the max_p999_lift_ms limit */
 } fleet_pt;
 
 static int cmp_pt(const void *a, const void *b)
@@ -750,6 +751,20 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
         double best = -INFINITY;
         if (rows[i].host == NULL)
             continue;
+        if (o->o->answers != NULL) {
+            /* the one decision per run (answer.h): its window, its
+             * verdict, and the gate's verdict on the lift limit */
+            const app_answer *a = &o->o->answers->v[i];
+            if (!a->has_window || isnan(a->delta.est_us))
+                continue;
+            pts[k].label = rows[i].label;
+            pts[k].d = a->delta.est_us / 1000;
+            pts[k].lo = a->delta.lo_us / 1000;
+            pts[k].hi = a->delta.hi_us / 1000;
+            pts[k].lift = a->verdict == COW_VERDICT_LIFT;
+            pts[k++].gate = a->gate_lift;
+            continue;
+        }
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
             break;
         for (j = 0; j < rs.nd; j++) {
@@ -778,9 +793,11 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
     }
     qsort(pts, k, sizeof(*pts), cmp_pt);
     c = chart_new(title);
-    snprintf(c->subtitle, sizeof(c->subtitle), "bootstrap 95%% intervals; %s",
+    snprintf(c->subtitle, sizeof(c->subtitle),
+             "95%% intervals (bootstrap) or one-sided bounds (tail test); %s",
              isnan(o->o->lift_limit_ms) ? "no thresholds given"
-                                        : "vermillion triangles: significant and above the limit");
+             : o->o->answers != NULL ? "vermillion: the gate fails max_p999_lift_ms (Holm)"
+                                     : "vermillion triangles: significant and above the limit");
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "p99.9 lift over the run's baseline", "ms");
     chart_axis_set(&c->y, COW_AXIS_CATEGORY, "run", NULL);
     c->x.include_zero = true;
@@ -797,6 +814,8 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
             lo[i] = pts[i].lo;
             hi[i] = pts[i].hi;
             state[i] = isnan(o->o->lift_limit_ms) ? COW_STATE_NONE
+                       : o->o->answers != NULL
+                           ? (pts[i].gate == APP_GATE_FAIL ? COW_STATE_FAIL : COW_STATE_PASS)
                        : pts[i].lift && pts[i].d > o->o->lift_limit_ms ? COW_STATE_FAIL
                        : COW_STATE_PASS;
         }

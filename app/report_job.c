@@ -190,6 +190,7 @@ static int write_outputs(app_report *j, cow_err *e)
 
     j->co.group_host = j->trade_host;
     j->co.group_scenario = j->trade_scenario;
+    j->co.answers = &j->answers;
     if ((rc = claim_dir(j->dir, e)) != COW_OK)
         return rc;
     if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,

@@ -204,6 +204,10 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
             fprintf(fp, " %s | %lld | %s | %s | %s |\n", md(w->label), (long long)w->n,
                     honest(quant(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
                     delta_ci(d, ci, sizeof(ci)), verdict_md(d->verdict));
+        else if (in->answers != NULL && in->answers->v[i].log_only)
+            fprintf(fp, " %s (no samples: %d window%s in the log) | | | | |\n",
+                    md(in->answers->v[i].window), in->answers->v[i].nwindows,
+                    in->answers->v[i].nwindows == 1 ? "" : "s");
         else
             fprintf(fp, " (no window) | | | | |\n");
         store_free_results(&rs);
@@ -404,20 +408,23 @@ static void charts(const report_summary_in *in, FILE *fp)
         fprintf(fp, "\n");
 }
 
-/* Runs with percentile-only sources: what their tools reported (the
- * overall op, else the worst command), only when some run has them. */
+/* Runs with percentile-only sources: what their tools reported, every
+ * cell from the one op that speaks for the run (the overall op, else the
+ * worst command: reported.h), with the requests behind it. */
 static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     static const double qs[] = {50, 99, 99.9, 100};
     size_t i, j, shown = 0;
-    int rc;
+    int rc, any_bound = 0;
 
     for (i = 0; i < in->nrows; i++) {
         app_reported rep;
-        const cow_pctl_row *any;
+        const cow_pctl_row *first = NULL;
+        const char *file, *op;
+        int64_t total;
         if ((rc = app_load_reported(st, in->rows[i].id, &rep, e)) != COW_OK)
             return rc;
-        if (rep.n == 0) {
+        if (!app_reported_pick(&rep, &file, &op)) {
             app_reported_release(&rep);
             continue;
         }
@@ -426,28 +433,45 @@ static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
                         "What the benchmark tools printed (ms), for runs whose "
                         "latency comes from them: no samples behind these here, "
                         "so no intervals and no bootstrap; `diff` and `check` "
-                        "compare them as plain numbers. Every row is in "
-                        "`report.xlsx`, sheet Reported.\n\n"
-                        "| run | source | op | p50 | p99 | p99.9 | max | count |\n"
+                        "compare them as plain numbers. Each row is one command's "
+                        "own figures: the tool's overall line, else its worst "
+                        "command. Every row is in `report.xlsx`, sheet Reported.\n\n"
+                        "| run | source | op | p50 | p99 | p99.9 | max | requests |\n"
                         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
-        any = app_reported_at(&rep, 50) ? app_reported_at(&rep, 50) : &rep.v[0];
-        fprintf(fp, "| %s | %s | %s |", in->rows[i].label, any->source,
-                any->op[0] ? any->op : "-");
+        for (j = 0; j < rep.n && first == NULL; j++)
+            if (strcmp(rep.v[j].file, file) == 0 && strcmp(rep.v[j].op, op) == 0)
+                first = &rep.v[j];
+        fprintf(fp, "| %s | %s | %s |", md(in->rows[i].label), md(first->source),
+                op[0] ? md(op) : "-");
         for (j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
-            const cow_pctl_row *p = app_reported_at(&rep, qs[j]);
-            if (p)
-                fprintf(fp, " %.3f |", p->value_us / 1000);
-            else
+            int bound = 0;
+            const cow_pctl_row *p = app_reported_op_at(&rep, file, op, qs[j], &bound);
+            double step;
+            if (p == NULL) {
                 fprintf(fp, " - |");
+            } else if (bound) {
+                any_bound = 1;
+                step = app_reported_step(&rep, p);
+                fprintf(fp, " \\<= %.3f", p->value_us / 1000);
+                if (!isnan(step))
+                    fprintf(fp, " (%.3f ms steps)", step / 1000);
+                fprintf(fp, " |");
+            } else {
+                fprintf(fp, " %.3f |", p->value_us / 1000);
+            }
         }
-        if (any->count > 0)
-            fprintf(fp, " %lld |\n", (long long)any->count);
+        total = app_reported_total(&rep, first);
+        if (total > 0)
+            fprintf(fp, " %lld |\n", (long long)total);
         else
             fprintf(fp, " |\n");
         app_reported_release(&rep);
     }
     if (shown)
-        fprintf(fp, "\n");
+        fprintf(fp, "\n%s", any_bound ? "`<= x (s ms steps)`: the tool printed only "
+                                         "cumulative lines (`99.07% <= 2 milliseconds`): "
+                                         "the quantile is at most x, and more than x - s.\n\n"
+                                       : "");
     return COW_OK;
 }
 
@@ -464,8 +488,13 @@ static void failing_limits(const app_thresholds *t, const app_verdict *v, char *
             continue;
         if (!isnan(v[k].value))
             snprintf(val, sizeof(val), "%.3f", v[k].value);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g)", used ? ", " : "",
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g", used ? ", " : "",
                                  app_th_keys[k], val, t->v[k]);
+        if (used < n && !isnan(v[k].p))
+            used += (size_t)snprintf(buf + used, n - used, "; raw p %.3g, adjusted p %.3g",
+                                     v[k].p, v[k].p_adj);
+        if (used < n)
+            used += (size_t)snprintf(buf + used, n - used, ")");
     }
 }
 
@@ -474,7 +503,7 @@ static void failing_limits(const app_thresholds *t, const app_verdict *v, char *
 static void fleet_check(const report_summary_in *in, FILE *fp)
 {
     const app_fleet_check *fc = in->fleet;
-    char why[600];
+    char why[1600];
     size_t i, j;
     int a;
 

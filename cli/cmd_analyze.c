@@ -163,6 +163,27 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
     }
 }
 
+/* A run without samples: its windows as the log (or INFO) gives them. */
+static void print_windows(const cow_phases *ph)
+{
+    size_t i;
+    int any = 0;
+    for (i = 0; i < ph->n; i++) {
+        const cow_phase *p = &ph->v[i];
+        char t0[40];
+        if (!phase_is_window(p->kind))
+            continue;
+        if (!any++)
+            printf("  %-18s %-24s %10s  %-5s %s\n", "window", "start (UTC)", "length (s)",
+                   "from", "notes");
+        time_format_iso(p->t0_us, t0, sizeof(t0));
+        printf("  %-18s %-24s %10.3f  %-5s %s%s%s\n", p->label, t0,
+               (double)(p->t1_us - p->t0_us) / 1e6, p->source ? p->source : "-",
+               p->failed ? "ended in error or killed " : "", p->open ? "open (no end seen) " : "",
+               p->overlap ? "overlaps another" : "");
+    }
+}
+
 static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int footnote)
 {
     size_t i;
@@ -564,7 +585,10 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
             print_caveats(&a->ph, &a->rs, footnote);
         } else {
             printf("  no latency samples: %s\n", a->rep.n
-                   ? "only the percentiles the tools reported" : "nothing to analyse");
+                   ? "only the percentiles the tools reported"
+                   : a->ph.n ? "no quantiles; the windows the server log gives:"
+                             : "nothing to analyse");
+            print_windows(&a->ph);
         }
         print_reported(&a->rep);
         print_replica_syncs(&a->repl);

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "termsafe.h"
 
 static const char *const main_usage[] = {
     "usage: cowtail <command> [options] [args]",
@@ -97,7 +98,8 @@ int main(int argc, char **argv)
 {
     const cow_command *c;
 
-    app_safe_streams();
+    term_safe_streams();
+    cli_sink_install();
     if (argc < 2) {
         list_commands(stderr);
         return EXIT_USAGE;

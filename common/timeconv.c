@@ -1,6 +1,7 @@
 /* timeconv.c -- calendar arithmetic without the C library's time zone. */
 #include "timeconv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,6 +143,21 @@ int64_t time_iso_us(const cow_iso *t)
 {
     return time_us_from_civil(t->y, t->mon, t->d, t->h, t->mi, t->s, t->us) -
            (int64_t)t->off_s * COW_US_PER_S;
+}
+
+bool time_epoch_guess_us(double v, int64_t *us)
+{
+    static const double mult[] = {1e6, 1e3, 1.0, 1e-3};
+    size_t i;
+
+    for (i = 0; i < sizeof(mult) / sizeof(mult[0]); i++) {
+        double x = v * mult[i];
+        if (x >= (double)COW_EPOCH_MIN_S * 1e6 && x < (double)COW_EPOCH_MAX_S * 1e6) {
+            *us = (int64_t)llround(x);
+            return true;
+        }
+    }
+    return false;
 }
 
 bool time_parse_iso8601(const char *p, size_t n, int64_t *us)

@@ -732,21 +732,14 @@ static char *get_str(const cJSON *o, const char *key)
 /* t0 as a number (epoch s, ms, us or ns by magnitude) or ISO 8601 text. */
 static int get_t0(const cJSON *v, int64_t *t0, cow_err *e)
 {
-    static const double mult[] = {1e6, 1e3, 1.0, 1e-3};
-    size_t i;
     if (cJSON_IsString(v)) {
         if (time_parse_iso8601(v->valuestring, strlen(v->valuestring), t0))
             return COW_OK;
         return COW_FAIL(e, COW_EPARSE, "\"t0\" is not an ISO 8601 time: %s",
                         v->valuestring);
     }
-    for (i = 0; i < 4; i++) {
-        double us = v->valuedouble * mult[i];
-        if (us >= (double)COW_EPOCH_MIN_S * 1e6 && us < (double)COW_EPOCH_MAX_S * 1e6) {
-            *t0 = (int64_t)llround(us);
-            return COW_OK;
-        }
-    }
+    if (time_epoch_guess_us(v->valuedouble, t0))
+        return COW_OK;
     return COW_FAIL(e, COW_EPARSE, "\"t0\" (%.17g) is not an epoch in s, ms, "
                     "us or ns between 1990 and 2100", v->valuedouble);
 }

@@ -204,6 +204,15 @@ static const char *const sql_text[SQL_COUNT] = {
         " min(f.path), min(l.line)"
         " FROM latmon l JOIN files f ON f.id = l.file WHERE l.run = ?1"
         PRIMARY_SIDE("?1", "l.file"),
+    [SQL_FACT_LATMON_THP] =
+        "SELECT l.text, f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
+        " WHERE l.run = ?1 AND l.kind = 'doctor' AND l.text LIKE '%huge page%'"
+        PRIMARY_SIDE("?1", "l.file") " ORDER BY l.file, l.line LIMIT 1",
+    [SQL_FACT_LATMON_SPIKE] =
+        "SELECT max(coalesce(l.max_ms, 0), coalesce(l.lat_ms, 0)) AS m, l.event, l.kind,"
+        " f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
+        " WHERE l.run = ?1 AND l.kind IN ('latest', 'history') AND l.event IS NOT NULL"
+        PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.file, l.line LIMIT 1",
     [SQL_LOAD_MEM] =
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"

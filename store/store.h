@@ -302,6 +302,14 @@ int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
 /* LATENCY monitor: rows of a kind ("history", "latest", "doctor") with a
  * latency (num = count), or, for "doctor_none", DOCTOR texts that said no
  * spike was observed; known = 0 when no LATENCY file was captured. */
+/* LATENCY DOCTOR's own advice on huge pages ("I detected a non zero
+ * amount of anonymous huge pages"): known 1, text the line that says it,
+ * src its file:line; known 0 when no DOCTOR text of the run says it. */
+int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
+/* The largest latency LATENCY LATEST or HISTORY recorded for any event:
+ * num in ms, text "command (LATENCY LATEST)", src file:line; known 0 when
+ * none. */
+int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
 int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
                       cow_err *e);
 /* Memory series of a run, in time order (caller frees both): the

@@ -135,6 +135,67 @@ int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
     return COW_OK;
 }
 
+int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON_THP];
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(q, 0);
+        const char *path = (const char *)sqlite3_column_text(q, 1);
+        const char *hit = text ? strstr(text, "huge page") : NULL, *p, *b;
+        long line = (long)sqlite3_column_int64(q, 2);
+        /* the line of the text that says it, and that line's words */
+        for (p = text, b = text; hit != NULL && p < hit; p++)
+            if (*p == '\n') {
+                line++;
+                b = p + 1;
+            }
+        f->known = 1;
+        f->num = 1;
+        if (b != NULL) {
+            const char *end = strchr(b, '\n');
+            size_t len = end ? (size_t)(end - b) : strlen(b);
+            snprintf(f->text, sizeof(f->text), "%.*s", (int)len, b);
+        }
+        snprintf(f->src, sizeof(f->src), "%s:%ld", path ? path : "", line);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading LATENCY DOCTOR");
+    return COW_OK;
+}
+
+int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON_SPIKE];
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW && sqlite3_column_double(q, 0) > 0) {
+        const char *ev = (const char *)sqlite3_column_text(q, 1);
+        const char *kind = (const char *)sqlite3_column_text(q, 2);
+        const char *path = (const char *)sqlite3_column_text(q, 3);
+        f->known = 1;
+        f->num = sqlite3_column_double(q, 0);
+        snprintf(f->text, sizeof(f->text), "%s (LATENCY %s)", ev ? ev : "?",
+                 kind && strcmp(kind, "latest") == 0 ? "LATEST" : "HISTORY");
+        snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
+                 (long long)sqlite3_column_int64(q, 4));
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading the latency monitor's spikes");
+    return COW_OK;
+}
+
 int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
                    size_t *n, cow_err *e)
 {

@@ -63,6 +63,23 @@ check "the doctor counts each refused file once" test \
 check "ingest lists every file that did not land whole" has "^  bad: .*notes.txt: not recognised, not read" "$WORK/again"
 check "with what to do" has "^  bad: .*mixedclock.csv line 2: refused, nothing of it loaded: .*Do: " "$WORK/again"
 
+# a run with only the server's log and LATENCY output: its windows, and
+# the doctor's findings on that evidence, each with file:line
+"$COW" ingest -q --db "$WORK/l.db" "$DATA/logonly" > /dev/null 2>&1
+"$COW" analyze --db "$WORK/l.db" > "$WORK/l.an"
+check "log only: analyze lists the log's windows" has "^  bgsave#1  *2026-12-02T03:10:00.297Z  *86.844  log" "$WORK/l.an"
+check "log only: the killed save marked" has "^  bgsave#2 .* ended in error or killed" "$WORK/l.an"
+"$COW" doctor --db "$WORK/l.db" --json > "$WORK/l.doc"
+check "log only: copy-on-write from the log, with file:line" has '"source":	"[^"]*logonly/redis.log:7"' "$WORK/l.doc"
+check "log only: log_cow fires" has '"rule":	"log_cow"' "$WORK/l.doc"
+check "log only: the child killed by signal 9, with file:line" has '"source":	"[^"]*logonly/redis.log:11"' "$WORK/l.doc"
+check "log only: save_child_killed fires" has '"rule":	"save_child_killed"' "$WORK/l.doc"
+check "log only: LATENCY DOCTOR's huge pages, at the line that says it" has '"source":	"[^"]*logonly/latency-doctor.txt:9"' "$WORK/l.doc"
+check "log only: the 431 ms spike" has '"value":	"431 ms, command (LATENCY LATEST)"' "$WORK/l.doc"
+"$COW" doctor --db "$WORK/l.db" > "$WORK/l.doct"
+check "log only: the answer comes first, with the window and the evidence" has \
+    "^  logonly: bgsave at 2026-12-02T03:10:00Z for 86.8 s (the longest of 2 windows): no latency samples, so no tail verdict. Evidence: copy-on-write 5655 MB, a fork child was killed or failed" "$WORK/l.doct"
+
 "$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
 "$COW" frobnicate > /dev/null 2>&1; check "unknown command exits 2" test $? = 2
 "$COW" ingest --db "$DB" > /dev/null 2>&1; check "ingest without path exits 2" test $? = 2

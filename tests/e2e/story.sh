@@ -96,8 +96,8 @@ check "workbook is byte-stable" cmp -s "$WORK/first.xlsx" "$WORK/rep/report.xlsx
 "$COW" report --db "$DB" --thresholds "$WORK/th.json" --out "$WORK/rep2" > /dev/null 2>&1
 check "report --thresholds exits 0" test $? = 0
 check "summary: the fleet check" has "^Limits of .*th.json\`, judged as \`cowtail check\` judges them (Holm over 2 comparisons, runs x latency limits): 1 of 2 runs fail; 1 of 1 hosts with several runs, each judged once on its pooled runs, fail.$" "$WORK/rep2/summary.md"
-check "summary: the failing run and its limit" has '^| disk | mac | max\\_p999\\_lift\\_ms 23.780 (limit 5) |$' "$WORK/rep2/summary.md"
-check "summary: the host judged on its pooled runs" has '^| mac | 2 | max\\_p999\\_lift\\_ms 23.677 (limit 5) |$' "$WORK/rep2/summary.md"
+check "summary: the failing run and its limit" has '^| disk | mac | max\\_p999\\_lift\\_ms 23.780 (limit 5; raw p [0-9.e-]*, adjusted p [0-9.e-]*) |$' "$WORK/rep2/summary.md"
+check "summary: the host judged on its pooled runs" has '^| mac | 2 | max\\_p999\\_lift\\_ms 23.677 (limit 5; raw p [0-9.e-]*, adjusted p [0-9.e-]*) |$' "$WORK/rep2/summary.md"
 check "summary: the triage table" has '^| THP mode | +0.00 | always 1/1 |$' "$WORK/rep2/summary.md"
 check "summary without --thresholds: no fleet check" test "$(grep -c '## Fleet check' "$WORK/rep/summary.md")" = 0
 

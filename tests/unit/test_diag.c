@@ -349,6 +349,106 @@ static void doctor_should_report_refusals_lag_and_shared_hosts(void)
     CHECK_INT(r[0].host_overlaps, 0);
 }
 
+/* The finding of rule in run, or NULL. */
+static const cow_finding *finding(const cow_findings *f, const char *run, const char *rule)
+{
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].run, run) == 0 && strcmp(f->v[i].rule, rule) == 0)
+            return &f->v[i];
+    return NULL;
+}
+
+/* A run with only the server's log and LATENCY output: the log's
+ * copy-on-write, a child killed by signal 9, LATENCY DOCTOR's huge-page
+ * advice and a 431 ms LATENCY LATEST spike each give their finding, each
+ * citing its file:line. */
+static void doctor_should_read_evidence_without_samples(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "logonly", "bgsave");
+    r.samples = 0;
+    r.analysed = 0;
+    known(&r.cow_mb, 5655, "RDB: 5655 MB of memory used by copy-on-write");
+    snprintf(r.cow_mb.src, sizeof(r.cow_mb.src), "logonly/redis.log:7");
+    known(&r.child_killed, 1, "bgsave_killed: Background saving terminated by signal 9");
+    snprintf(r.child_killed.src, sizeof(r.child_killed.src), "logonly/redis.log:11");
+    known(&r.latmon_thp, 1, "- I detected a non zero amount of anonymous huge pages");
+    snprintf(r.latmon_thp.src, sizeof(r.latmon_thp.src), "logonly/latency-doctor.txt:9");
+    known(&r.latmon_spike, 431, "command (LATENCY LATEST)");
+    snprintf(r.latmon_spike.src, sizeof(r.latmon_spike.src), "logonly/latency-latest.txt:1");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "logonly", "log_cow")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "5655 MB") != NULL);
+        CHECK_STR(x->ev[0].src, "logonly/redis.log:7");
+    }
+    CHECK((x = finding(&f, "logonly", "save_child_killed")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "signal 9") != NULL);
+        CHECK_STR(x->ev[0].src, "logonly/redis.log:11");
+    }
+    CHECK((x = finding(&f, "logonly", "latency_doctor_thp")) != NULL);
+    if (x)
+        CHECK_STR(x->ev[0].src, "logonly/latency-doctor.txt:9");
+    CHECK((x = finding(&f, "logonly", "latency_spike")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "431 ms") != NULL);
+        CHECK_STR(x->ev[0].value, "431 ms, command (LATENCY LATEST)");
+        CHECK_STR(x->ev[0].src, "logonly/latency-latest.txt:1");
+    }
+    diag_release(&f);
+    /* with INFO's used_memory, cow_memory_headroom weighs the log's figure
+     * instead; a spike below 100 ms is the monitor's ordinary business */
+    known(&r.used_memory, 6e9, "6000000000");
+    known(&r.latmon_spike, 5, "command (LATENCY LATEST)");
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "logonly", "log_cow") == NULL);
+    CHECK(finding(&f, "logonly", "cow_memory_headroom") != NULL);
+    CHECK(finding(&f, "logonly", "latency_spike") == NULL);
+    diag_release(&f);
+}
+
+/* No fixed-size text in a finding: a run labelled with 2,000 characters
+ * (and a host that saved at once with another such run) keeps its whole
+ * label in the finding's run and in the title that names the other run;
+ * the advice is never cut either. */
+static void doctor_should_keep_long_labels_whole(void)
+{
+    static char a[2001], b[2001];
+    cow_run_facts r[2];
+    cow_findings f;
+    const cow_finding *x;
+
+    memset(a, 'a', 2000);
+    memset(b, 'b', 2000);
+    a[1999] = 'A';
+    b[1999] = 'B';
+    base(&r[0], a, "bgsave");
+    base(&r[1], b, "bgsave");
+    r[0].nwin = r[1].nwin = 1;
+    r[0].win_t0[0] = 1000;
+    r[0].win_t1[0] = 5000;
+    r[1].win_t0[0] = 4000;
+    r[1].win_t1[0] = 9000;
+    known(&r[0].refused, 1, "time runs backwards by 40.000 s");
+    diag_host_overlaps(r, 2);
+    diag_run(r, 2, &f);
+    CHECK((x = finding(&f, a, "overlapping_forks")) != NULL);
+    if (x) {
+        CHECK_INT((int)strlen(x->run), 2000);
+        CHECK(strstr(x->title, b) != NULL); /* the other run, whole */
+        CHECK(strlen(x->title) > 2000);
+    }
+    CHECK((x = finding(&f, a, "ingest_refusals")) != NULL);
+    if (x)
+        CHECK(x->advice != NULL && x->advice[0] != '\0');
+    diag_release(&f);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -483,6 +583,8 @@ int main(void)
     RUN(doctor_should_weigh_thp_by_kernel);
     RUN(doctor_should_catch_memory_period_and_settings);
     RUN(rules_should_have_unique_ids);
+    RUN(doctor_should_read_evidence_without_samples);
+    RUN(doctor_should_keep_long_labels_whole);
     RUN(doctor_should_ignore_immaterial_median_shifts);
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);
