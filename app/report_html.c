@@ -396,9 +396,15 @@ static int run_findings(page *pg, cow_store *st, size_t ri, cow_err *e)
         const report_chart *c = report_html_chart_for(f[i].rule, in->rows[ri].id,
                                                       in->charts, in->ncharts);
         char id[320], href[280], stem[64];
+        size_t j, same = 0;
         memset(&hf, 0, sizeof(hf));
         html_anchor("", f[i].rule, stem, sizeof(stem));
-        snprintf(id, sizeof(id), "%s%s", pg->ids[ri], stem);
+        for (j = 0; j < i; j++) /* a rule that fired twice: -2, -3... */
+            same += strcmp(f[j].rule, f[i].rule) == 0;
+        if (same)
+            snprintf(id, sizeof(id), "%s%s-%zu", pg->ids[ri], stem, same + 1);
+        else
+            snprintf(id, sizeof(id), "%s%s", pg->ids[ri], stem);
         hf.id = id;
         hf.severity = f[i].severity;
         hf.rule = f[i].rule;
