@@ -32,17 +32,23 @@
  *   cannot be shown (<= 0 on LOG10, q >= 1 on PCTL) is drawn at the axis
  *   edge and counted; the layout adds a footnote saying how many.
  *
- * Chart kinds the report uses (see chart_demo.c for one of each):
- *  1 timeline: TIME x, band (per-column min/max from chart_reduce_columns)
- *    + line (rolling quantile), spans for phases, marks for forks.
- *  2 percentile distribution: PCTL x, one line per phase or scenario.
- *  3 quantile bars: CATEGORY x, one bars series per quantile, categories
- *    carry n ("n=705" under the label), whiskers from lo/hi.
- *  4 memory during a save: linear x (s from save start), lines.
- *  5 trade-off panel: panels, each a CATEGORY-x chart with points + y error.
- *  6 forkless progress: panels sharing a time x.
- *  7 fleet: CATEGORY y (runs sorted), points with x error, state pass/fail,
- *    a mark at the threshold. */
+ * Chart kinds the report uses (app/report_chartbuild.c builds the per-run
+ * ones; docs/gallery/ shows one of each):
+ *  1 timeline: TIME x, band (per-column min/max from chart_reduce_columns,
+ *    opaque) + line (the p99 of a trailing span) + points (the slowest
+ *    samples), spans for phases and fork durations, marks for forks, a
+ *    callout on the worst sample.
+ *  2 window against baseline: CATEGORY x (p50..p99.9), LOG10 y, one points
+ *    series per phase with y error (one-sided bounds as arrows).
+ *  3 percentile distribution: PCTL x, one line per phase or scenario.
+ *  4 memory during a save: TIME x, the series in MB, spans and marks;
+ *    by mode: linear x (s from save start), lines.
+ *  5 replica syncs: CATEGORY y (attempts), a segment series per step.
+ *  6 trade-off panel: panels, each a CATEGORY-x chart with points + y error.
+ *  7 forkless progress: panels sharing a time x.
+ *  8 fleet: CATEGORY y (runs sorted), points with x error, state pass/fail,
+ *    a mark at the threshold.
+ *  9 reported spectrum: PCTL x, at most eight lines a chart. */
 #ifndef COW_REPORT_CHART_DATA_H
 #define COW_REPORT_CHART_DATA_H
 
