@@ -75,6 +75,9 @@ typedef struct cow_run_facts {
     cow_fact thp_enabled, overcommit, swappiness, numa;
     /* server log */
     cow_fact warn_thp, warn_overcommit, full_resync, cow_mb;
+    /* "Starting BGSAVE for SYNC" lines: one fork each, however many
+     * replicas it serves */
+    cow_fact sync_forks;
     /* the log's save / transfer / rewrite children killed by a signal or
      * ended in error (num = count, src the first) */
     cow_fact child_killed;
@@ -113,6 +116,16 @@ typedef struct cow_run_facts {
      * replica's own log: num attach-to-link-up in s, text it and its parts,
      * src the replica and log line (known 0 without one) */
     cow_fact repl_sync;
+    /* the latest fork against the samples in flight while it ran: the fork
+     * took fork_dur_us (latest_fork_usec) and ended at the log's "started"
+     * stamp of window fork_window; fork_inflight_n samples were sent
+     * before it ended and answered after it began, the longest of them
+     * fork_inflight_max_us, sent fork_inflight_sent_us after the fork
+     * began (negative: before); run_max_us is the run's worst sample */
+    int fork_inflight;       /* 1 when all of this is known */
+    char fork_window[32];
+    int64_t fork_inflight_n;
+    double fork_dur_us, fork_inflight_max_us, fork_inflight_sent_us, run_max_us;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */

@@ -57,6 +57,14 @@ static int median_moved(const cow_window_fact *w)
            !(w->delta_us[L99] > 0 && w->delta_us[L50] < MEDIAN_TAIL_SHARE * w->delta_us[L99]);
 }
 
+/* p50's own interval shows a material rise: significant, and its lower
+ * bound at least MEDIAN_MATERIAL of the baseline p50. */
+static int median_material(const cow_window_fact *w)
+{
+    return w->verdict[L50] == COW_VERDICT_LIFT && !isnan(w->lo_us[L50]) &&
+           w->lo_us[L50] >= MEDIAN_MATERIAL * w->base_us[L50];
+}
+
 /* The level that lifted most (p99.9 preferred), for titles. */
 static int lift_level(const cow_window_fact *w)
 {
@@ -103,6 +111,17 @@ static int is_text(const cow_fact *v, const char *s)
     return v->known && strcasecmp(v->text, s) == 0;
 }
 
+/* THP's mode as set: the bracketed word of "always [madvise] never", or
+ * the whole text when it names one mode. */
+static int thp_is(const cow_fact *v, const char *mode)
+{
+    char want[24];
+    if (!v->known)
+        return 0;
+    snprintf(want, sizeof(want), "[%s]", mode);
+    return strcasecmp(v->text, mode) == 0 || strstr(v->text, want) != NULL;
+}
+
 /* ----------------------------------------------------------- the lift */
 
 static int tail_only_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
@@ -114,13 +133,22 @@ static int tail_only_lift(const cow_run_facts *r, size_t n, size_t i, cow_findin
         return 0;
     l = lift_level(w);
     {
-        char ci[48];
+        char ci[48], ci50[48];
         qcmp_format_bounds(w->method[l], w->verdict[l], w->lo_us[l], w->hi_us[l], ci,
                            sizeof(ci));
-        diag_title(f,
-                 "%s rose %.3f ms (95%%: %s) during %s while p50 did not move "
-                 "materially (%+.3f ms)", lname[l], w->delta_us[l] / 1000, ci, w->label,
-                 w->delta_us[L50] / 1000);
+        qcmp_format_bounds(w->method[L50], w->verdict[L50], w->lo_us[L50], w->hi_us[L50],
+                           ci50, sizeof(ci50));
+        /* "p50 did not move" only when p50's own interval says so: a
+         * significant rise whose lower bound is a material share of the
+         * baseline p50 is a move, however small next to the tail's */
+        if (median_material(w))
+            diag_title(f, "%s rose %.3f ms (95%%: %s) during %s; p50 rose too, but far "
+                       "less (%+.3f ms, 95%%: %s)", lname[l], w->delta_us[l] / 1000, ci,
+                       w->label, w->delta_us[L50] / 1000, ci50);
+        else
+            diag_title(f, "%s rose %.3f ms (95%%: %s) during %s while p50 did not move "
+                       "materially (%+.3f ms, 95%%: %s)", lname[l], w->delta_us[l] / 1000,
+                       ci, w->label, w->delta_us[L50] / 1000, ci50);
     }
     delta_evidence(f, w, L50);
     delta_evidence(f, w, L99);
@@ -223,6 +251,46 @@ static int fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_fin
     return 1;
 }
 
+/* The fork itself was the stall: samples in flight while it ran waited
+ * out a material part of it (the counterpart of fork_not_the_cost). */
+#define FORK_STALL_MIN_US 10000.0   /* a fork shorter than 10 ms stalls no one */
+#define FORK_WAIT_SHARE 0.5         /* "waited it out": at least half of it */
+
+static int fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_run_facts *x = &r[i];
+    int worst;
+    (void)n;
+    if (!x->fork_inflight || x->fork_inflight_n == 0 || !(x->fork_dur_us >= FORK_STALL_MIN_US) ||
+        !(x->fork_inflight_max_us >= FORK_WAIT_SHARE * x->fork_dur_us))
+        return 0;
+    worst = !isnan(x->run_max_us) && x->fork_inflight_max_us >= x->run_max_us;
+    f->severity = worst ? COW_SEV_WARN : COW_SEV_INFO;
+    diag_title(f, "the fork itself was the stall: the fork of %s took %.1f ms, and %lld "
+               "sample%s in flight waited it out, up to %.1f ms (sent %.1f ms %s the fork "
+               "began)%s", x->fork_window[0] ? x->fork_window : "the latest save",
+               x->fork_dur_us / 1000,
+               (long long)x->fork_inflight_n, x->fork_inflight_n == 1 ? "" : "s",
+               x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
+               x->fork_inflight_sent_us < 0 ? "before" : "after",
+               worst ? ": the run's worst sample is among them"
+                     : ": the run's worst sample came later");
+    diag_fact(f, "latest_fork_usec", &x->latest_fork_usec);
+    diag_evidence(f, "samples in flight during the fork", "analysis", "%lld",
+                  (long long)x->fork_inflight_n);
+    diag_evidence(f, "longest of them", "analysis", "%.3f ms, sent %.3f ms %s the fork began",
+                  x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
+                  x->fork_inflight_sent_us < 0 ? "before" : "after");
+    diag_evidence(f, "worst sample of the run", "analysis", "%.3f ms", x->run_max_us / 1000);
+    diag_advice(f, "keep instances small, save on a replica or off-peak, keep "
+                "vm.overcommit_memory=1. A fork copies the server's page tables and stops "
+                "it meanwhile, so its time grows with the resident set (about 10-20 ms per "
+                "GB on bare metal, more in a virtual machine); huge pages make the page "
+                "tables 512x smaller and the fork faster, at a cost during the save (see "
+                "the THP findings)");
+    return 1;
+}
+
 static int slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     double fork_us = r[i].latest_fork_usec.num, mem = r[i].used_memory.num, rate;
@@ -282,22 +350,38 @@ static int thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *
     diag_fact(f, "THP enabled", &r[i].thp_enabled);
     diag_fact(f, "os", &r[i].os);
     diag_fact(f, "disable-thp", &r[i].disable_thp);
-    diag_advice(f,
-             "set THP to never or madvise (echo never > "
-             "/sys/kernel/mm/transparent_hugepage/enabled, and in the boot "
-             "parameters), or keep Redis >= 6.2's disable-thp yes. %s",
-             split ? "On this kernel (>= 5.8) a COW fault on a huge page splits "
-                     "it and copies 4 KiB, so the 512x story does not apply; THP "
-                     "still costs in compaction and fault latency"
-                   : "On kernels before 5.8 a COW fault copies the whole 2 MiB "
-                     "page: this is the 512x amplification");
+    if (split) {
+        /* weigh what never would cost instead of advising it bare */
+        diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
+        diag_advice(f,
+                    "weigh it before turning THP off: on this kernel (>= 5.8) a "
+                    "copy-on-write fault on a huge page splits it and copies 4 KiB, so "
+                    "the 512x story does not apply, and huge pages keep the page tables "
+                    "512x smaller, so the fork is faster (%s). THP 'never' (echo never > "
+                    "/sys/kernel/mm/transparent_hugepage/enabled, or Redis >= 6.2's "
+                    "disable-thp yes) makes the fork slower; keep huge pages if this "
+                    "run's tail during the save is acceptable, and compare a capture "
+                    "with THP never (fork time, copy-on-write MB, p99.9 during the save, "
+                    "thp_split_pmd in /proc/vmstat) before changing it",
+                    r[i].latest_fork_usec.known && r[i].latest_fork_usec.num > 0
+                        ? "this run's fork took its latest_fork_usec above"
+                        : "no fork time in this capture");
+    } else {
+        diag_advice(f,
+                    "set THP to madvise or never (echo madvise > "
+                    "/sys/kernel/mm/transparent_hugepage/enabled, and in the boot "
+                    "parameters), or keep Redis >= 6.2's disable-thp yes: on kernels "
+                    "before 5.8 a copy-on-write fault copies the whole 2 MiB page, the "
+                    "512x amplification; the fork gets slower without huge pages (page "
+                    "tables 512x larger), which costs far less here");
+    }
     return 1;
 }
 
 static int thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     (void)n;
-    if (!r[i].thp_enabled.known || is_text(&r[i].thp_enabled, "never"))
+    if (!r[i].thp_enabled.known || thp_is(&r[i].thp_enabled, "never"))
         return 0;
     if (r[i].anon_huge.known && r[i].anon_huge.num > 0)
         return 0;
@@ -314,7 +398,10 @@ static int thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_findi
                  "default) turns THP off for the server without a log line. Look "
                  "at plain 4 KiB copy-on-write and the child's disk I/O");
     } else {
-        f->severity = COW_SEV_WARN;
+        /* only 'always' puts huge pages under a server that did not ask
+         * (madvise, the recommended setting, needs the server to ask) */
+        if (thp_is(&r[i].thp_enabled, "always"))
+            f->severity = COW_SEV_WARN;
         diag_title(f,
                  "THP is '%s' system-wide and nothing says whether it backs the "
                  "server's heap", r[i].thp_enabled.text);
@@ -416,10 +503,18 @@ static int full_resyncs(const cow_run_facts *r, size_t n, size_t i, cow_finding 
         k = r[i].full_resync.num;
     if (k <= 0)
         return 0;
-    diag_title(f, "%.0f full resync%s: each one forks the "
-             "primary for a snapshot", k, k == 1 ? "" : "s");
+    if (r[i].sync_forks.known && r[i].sync_forks.num > 0)
+        /* one fork per "Starting BGSAVE for SYNC" line: a transfer can
+         * serve several replicas at once */
+        diag_title(f, "%.0f full resync%s, served by %.0f fork%s of the primary (one per "
+                   "'Starting BGSAVE for SYNC' line)", k, k == 1 ? "" : "s",
+                   r[i].sync_forks.num, r[i].sync_forks.num == 1 ? "" : "s");
+    else
+        diag_title(f, "%.0f full resync%s: each needs a snapshot, a fork of the primary, "
+                   "unless replicas share one", k, k == 1 ? "" : "s");
     diag_fact(f, "sync_full", &r[i].sync_full);
     diag_fact(f, "full resync log lines", &r[i].full_resync);
+    diag_fact(f, "Starting BGSAVE for SYNC lines", &r[i].sync_forks);
     diag_advice(f,
              "size repl-backlog-size to cover the longest replica disconnect so "
              "replicas resume with a partial sync; attach new replicas (autoscaling) "
@@ -656,7 +751,7 @@ static int thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     /* Redis warns "you have Transparent Huge Pages (THP) support enabled"
      * exactly when it read [always] at start: the log says what the host
      * files, when missing, do not */
-    if (!is_text(&r[i].thp_enabled, "always") &&
+    if (!thp_is(&r[i].thp_enabled, "always") &&
         (r[i].thp_enabled.known || !r[i].warn_thp.known || !(r[i].warn_thp.num > 0)))
         return 0;
     diag_title(f, r[i].thp_enabled.known
@@ -889,6 +984,9 @@ static const cow_rule rules[] = {
      "a tool's p99.9 from fewer than 3,688 requests)"},
     {"fork_not_the_cost", COW_SEV_INFO, fork_not_the_cost,
      "latest_fork_usec is small next to the measured lift"},
+    {"fork_is_the_cost", COW_SEV_WARN, fork_is_the_cost,
+     "samples in flight while the fork ran waited it out (warning when the run's worst "
+     "sample is among them)"},
     {"slow_fork", COW_SEV_WARN, slow_fork,
      "fork rate (used_memory / fork time) below 25 GB/s"},
     {"thp_backing_heap", COW_SEV_CRIT, thp_backing,

@@ -127,6 +127,7 @@ static const struct {
     const char *cause;
 } todo_rank[] = {
     {"save_child_killed", "a fork child killed (out of memory?) or failed"},
+    {"fork_is_the_cost", "the fork itself: the server stood still while it ran"},
     {"thp_backing_heap", "huge pages backing the heap"},
     {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)"},
     {"slow_fork", "a slow fork"},

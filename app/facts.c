@@ -208,6 +208,43 @@ static int memory(cow_store *st, const cow_run_row *r, const cow_phase *ph, size
     return COW_OK;
 }
 
+/* The samples in flight while the latest fork ran (diag.h): the fork
+ * ended at fork_end_us (the log's "started" stamp) and took
+ * latest_fork_usec. */
+static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_us,
+                         cow_run_facts *f, cow_err *e)
+{
+    double *lat = NULL;
+    int64_t *t = NULL, start;
+    size_t n = 0, i;
+    int rc;
+
+    if (fork_end_us <= 0 || r->samples == 0 || !f->latest_fork_usec.known ||
+        !(f->latest_fork_usec.num > 0))
+        return COW_OK;
+    f->fork_dur_us = f->latest_fork_usec.num;
+    start = fork_end_us - (int64_t)f->fork_dur_us;
+    /* a sample answered after the fork began was sent at most a minute before */
+    if ((rc = store_load_range(st, r->id, start - 60000000, fork_end_us, &lat, &t, &n, e)) !=
+        COW_OK)
+        return rc;
+    f->fork_inflight = 1;
+    f->fork_inflight_max_us = NAN;
+    f->fork_inflight_sent_us = NAN;
+    for (i = 0; i < n; i++) {
+        if (!(t[i] < fork_end_us && (double)t[i] + lat[i] > (double)start))
+            continue;
+        f->fork_inflight_n++;
+        if (isnan(f->fork_inflight_max_us) || lat[i] > f->fork_inflight_max_us) {
+            f->fork_inflight_max_us = lat[i];
+            f->fork_inflight_sent_us = (double)(t[i] - start);
+        }
+    }
+    free(lat);
+    free(t);
+    return COW_OK;
+}
+
 /* Results of r, analysing it first when it never was. */
 static int results(cow_store *st, const cow_run_row *r, cow_result_set *rs, cow_err *e)
 {
@@ -501,6 +538,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
 {
     cow_result_set rs;
     cow_phase *ph;
+    int64_t fork_end_us = 0;
     int rc;
 
     memset(f, 0, sizeof(*f));
@@ -513,6 +551,18 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if ((rc = results(st, r, &rs, e)) != COW_OK)
         return rc;
     f->analysed = rs.analysed;
+    f->run_max_us = NAN;
+    {   /* the latest fork's window, and the run's worst sample */
+        size_t k;
+        for (k = 0; k < rs.nph; k++) {
+            if (!isnan(rs.ph[k].max_us) && (isnan(f->run_max_us) || rs.ph[k].max_us > f->run_max_us))
+                f->run_max_us = rs.ph[k].max_us;
+            if (rs.ph[k].fork_us > 0 && rs.ph[k].fork_us > fork_end_us) {
+                fork_end_us = rs.ph[k].fork_us;
+                snprintf(f->fork_window, sizeof(f->fork_window), "%s", rs.ph[k].label);
+            }
+        }
+    }
     ph = facts_phases(&rs);
     windows(&rs, ph, f);
     rc = memory(st, r, ph, rs.nph, f, NULL, e);
@@ -549,6 +599,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_event_count(st, r->id, "warn_thp", &f->warn_thp, e)) ||
         (rc = store_fact_event_count(st, r->id, "warn_overcommit", &f->warn_overcommit, e)) ||
         (rc = store_fact_event_count(st, r->id, "full_resync", &f->full_resync, e)) ||
+        (rc = store_fact_event_count(st, r->id, "sync_bgsave_start", &f->sync_forks, e)) ||
         (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
         (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)) ||
@@ -560,7 +611,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if (!f->anon_huge.known &&
         (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
         return rc;
-    if ((rc = child_killed_fact(st, r, f, e)) != COW_OK)
+    if ((rc = child_killed_fact(st, r, f, e)) != COW_OK ||
+        (rc = fork_inflight(st, r, fork_end_us, f, e)) != COW_OK)
         return rc;
     if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
         return rc;

@@ -17,6 +17,7 @@
 #include "fleet.h"
 #include "mem.h"
 #include "outfile.h"
+#include "report_answers.h"
 #include "report_book.h"
 #include "report_html.h"
 #include "report_summary.h"
@@ -196,7 +197,8 @@ static int write_outputs(app_report *j, cow_err *e)
     if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
                                   &j->co, &j->charts, &j->nch, e)) != COW_OK ||
         (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
-                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK)
+                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK ||
+        (rc = report_answers_sheets(wb, &j->answers, &j->inputs, e)) != COW_OK)
         goto done;
     snprintf(path, sizeof(path), "%s/report.xlsx", j->dir);
     if ((rc = xlsx_write(wb, path, e)) == COW_OK)

@@ -53,8 +53,8 @@ const char *const cmd_analyze_usage[] = {
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
     "samples at hand (p99 needs n >= 368, p99.9 n >= 3,688, p99.99",
-    "n >= 36,887) is shown as '>=' its one-sided lower bound, never as if",
-    "it were known.",
+    "n >= 36,887) is shown as its estimate with the one-sided lower bound",
+    "beside it, e.g. 12.300 (>= 1.563), never as if it were known.",
     NULL
 };
 

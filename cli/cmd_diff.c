@@ -262,8 +262,7 @@ static int diff_runs(cow_store *st, const cow_run_row *sel, size_t nsel, const d
     if (out && code == EXIT_OK)
         code = cli_print_json(out);
     else if (code == EXIT_OK)
-        printf("\n>= : too few samples for a two-sided 95%% interval at that quantile; "
-               "shown is the one-sided lower bound\n");
+        printf("\n%s\n", quant_format_legend());
     cJSON_Delete(out);
     app_diff_base_release(&base);
     return code;

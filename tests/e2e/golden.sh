@@ -47,6 +47,13 @@ check "check exits 0 (after Holm no host fails)" test $? = 0
 "$COW" report --db s.db --out report --created 1796000000 > report.out
 check "report exits 0" test $? = 0
 cp report/summary.md summary.md
+# the workbook opens with the same answers and inputs, quantiles in the one format
+unzip -p report/report.xlsx xl/workbook.xml > workbook.xml 2>/dev/null
+check "workbook: Answers first, Inputs second" \
+    test "$(grep -o '<sheet name="[^"]*"' workbook.xml | head -2 | tr '\n' ' ')" = '<sheet name="Answers" <sheet name="Inputs" '
+unzip -p report/report.xlsx xl/sharedStrings.xml > strings.xml 2>/dev/null
+check "workbook: an answer's quantile as summary.md shows it" has '4.020 (&gt;= 2.093)' strings.xml
+check "workbook: the refused file" has 'probe-no-unit.csv' strings.xml
 # the first screen an on-call engineer reads: everything above the tables
 sed '/^## Headline/,$d' summary.md > first-screen.md
 check "first screen: one answer per run with estimate and bound" \

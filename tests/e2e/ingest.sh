@@ -80,6 +80,14 @@ check "log only: the 431 ms spike" has '"value":	"431 ms, command (LATENCY LATES
 check "log only: the answer comes first, with the window and the evidence" has \
     "^  logonly: bgsave at 2026-12-02T03:10:00Z for 86.8 s (the longest of 2 windows): no latency samples, so no tail verdict. Evidence: copy-on-write 5655 MB, a fork child was killed or failed" "$WORK/l.doct"
 
+# a 197 ms fork that the run's worst sample waited out (synthetic)
+"$COW" ingest -q --db "$WORK/f.db" "$DATA/forkstall" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/f.db" > "$WORK/f.doc"
+check "fork_is_the_cost names the fork, the samples in flight and the worst one" has \
+    "\[warning\] fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms, and 1 sample in flight waited it out, up to 195.3 ms (sent 2.0 ms after the fork began): the run's worst sample is among them" "$WORK/f.doc"
+check "and cites latest_fork_usec at its file:line" has "latest_fork_usec  *197000  (.*forkstall/info.txt:38)" "$WORK/f.doc"
+check "the answer names the fork as the cause" has "^  forkstall: .*Cause: the fork itself: the server stood still while it ran" "$WORK/f.doc"
+
 "$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
 "$COW" frobnicate > /dev/null 2>&1; check "unknown command exits 2" test $? = 2
 "$COW" ingest --db "$DB" > /dev/null 2>&1; check "ingest without path exits 2" test $? = 2

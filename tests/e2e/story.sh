@@ -82,7 +82,9 @@ if command -v unzip > /dev/null; then
     check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
     check "workbook has the charts" has 'name="Charts"' "$WORK/wb.xml"
     check "the timeline PNG is inside" test "$(unzip -l "$WORK/rep/report.xlsx" | grep -c 'xl/media/image')" -ge 4
-    unzip -p "$WORK/rep/report.xlsx" xl/worksheets/sheet1.xml > "$WORK/s1.xml"
+    # the Summary sheet's part: sheetN.xml, N its place in the workbook
+    nsum=$(grep -o '<sheet name="[^"]*"' "$WORK/wb.xml" | grep -n '"Summary"' | cut -d: -f1)
+    unzip -p "$WORK/rep/report.xlsx" "xl/worksheets/sheet${nsum:-1}.xml" > "$WORK/s1.xml"
     unzip -p "$WORK/rep/report.xlsx" xl/sharedStrings.xml > "$WORK/ss.xml"
     check "Summary sheet: baseline n 3000" has '<v>3000</v>' "$WORK/s1.xml"
     check "Summary sheet names the worst window" has 'sync-disk#1' "$WORK/ss.xml"

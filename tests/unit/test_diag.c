@@ -5,6 +5,7 @@
 
 #include "boot.h"
 #include "diag.h"
+#include "verdict.h"
 #include "minunit.h"
 
 static int fired_any(const cow_findings *f, const char *rule);
@@ -449,6 +450,151 @@ static void doctor_should_keep_long_labels_whole(void)
     diag_release(&f);
 }
 
+/* The fork itself was the stall: a 197 ms fork, one sample in flight that
+ * waited 195 ms of it and is the run's worst: fork_is_the_cost, a warning
+ * citing that sample; the worst sample elsewhere: information; a 5 ms fork
+ * (or a sample that waited a little of it): nothing. */
+static void doctor_should_say_when_the_fork_is_the_cost(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "forkstall", "bgsave");
+    known(&r.latest_fork_usec, 197000, "197000");
+    r.fork_inflight = 1;
+    snprintf(r.fork_window, sizeof(r.fork_window), "bgsave#1");
+    r.fork_dur_us = 197000;
+    r.fork_inflight_n = 1;
+    r.fork_inflight_max_us = 195337;
+    r.fork_inflight_sent_us = 1963;
+    r.run_max_us = 195337;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    if (x) {
+        CHECK_INT(x->severity, COW_SEV_WARN);
+        CHECK(strstr(x->title, "the fork of bgsave#1 took 197.0 ms, and 1 sample in flight "
+                               "waited it out, up to 195.3 ms (sent 2.0 ms after the fork "
+                               "began): the run's worst sample is among them") != NULL);
+        CHECK_STR(x->ev[2].value, "195.337 ms, sent 1.963 ms after the fork began");
+    }
+    diag_release(&f);
+    r.run_max_us = 400000;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_INFO);
+    diag_release(&f);
+    r.fork_inflight_max_us = 40000; /* waited a fifth of it */
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "forkstall", "fork_is_the_cost") == NULL);
+    diag_release(&f);
+    r.fork_dur_us = 5000;
+    r.fork_inflight_max_us = 5000;
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "forkstall", "fork_is_the_cost") == NULL);
+    diag_release(&f);
+}
+
+/* "p50 did not move" only when p50's own interval says so: a p50 that rose
+ * from 0.021 to 0.215 ms (95% [+0.099, +0.272]) is a move, however small
+ * next to the tail's; one whose interval holds zero did not move. */
+static void doctor_should_judge_p50_by_its_own_interval(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "t1", "bgsave");
+    window(&r, "bgsave", 194, COW_VERDICT_LIFT, 9710, COW_VERDICT_LIFT);
+    r.worst.base_us[0] = 21;
+    r.worst.lo_us[0] = 99;
+    r.worst.hi_us[0] = 272;
+    r.worst.lo_us[3] = 1477;
+    r.worst.hi_us[3] = INFINITY;
+    r.worst.method[3] = COW_QCMP_TAIL;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "t1", "tail_only_lift")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "did not move") == NULL);
+        CHECK(strstr(x->title, "p50 rose too, but far less (+0.194 ms, 95%: "
+                               "[+0.099, +0.272])") != NULL);
+    }
+    diag_release(&f);
+    window(&r, "bgsave", 4, COW_VERDICT_FLAT, 9710, COW_VERDICT_LIFT);
+    r.worst.lo_us[0] = -20;
+    r.worst.hi_us[0] = 28;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "t1", "tail_only_lift")) != NULL);
+    if (x)
+        CHECK(strstr(x->title, "while p50 did not move materially (+0.004 ms, 95%: "
+                               "[-0.020, +0.028])") != NULL);
+    diag_release(&f);
+}
+
+/* THP: a warning only for 'always' (the file's bracketed word counts);
+ * madvise, the recommended setting, is information. On a kernel >= 5.8 the
+ * advice weighs what 'never' costs (a slower fork) instead of advising it
+ * bare. */
+static void doctor_should_warn_of_thp_only_for_always(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "h", "bgsave");
+    known(&r.thp_enabled, NAN, "always [madvise] never");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "h", "thp_not_backing_heap")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_INFO);
+    CHECK(finding(&f, "h", "thp_always") == NULL);
+    diag_release(&f);
+    known(&r.thp_enabled, NAN, "[always] madvise never");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "h", "thp_not_backing_heap")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_WARN);
+    CHECK(finding(&f, "h", "thp_always") != NULL);
+    diag_release(&f);
+    known(&r.thp_enabled, NAN, "always madvise [never]");
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "h", "thp_not_backing_heap") == NULL);
+    diag_release(&f);
+    /* huge pages backing the heap on kernel 6.18: weighed, not advised bare */
+    known(&r.thp_enabled, NAN, "[always] madvise never");
+    known(&r.anon_huge, 2e9, "2000000000");
+    known(&r.os, NAN, "Linux 6.18.44 x86_64");
+    known(&r.latest_fork_usec, 6600, "6600");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "h", "thp_backing_heap")) != NULL);
+    if (x) {
+        CHECK_INT(x->severity, COW_SEV_WARN);
+        CHECK(strstr(x->advice, "makes the fork slower") != NULL);
+        CHECK(strncmp(x->advice, "weigh it before turning THP off", 31) == 0);
+    }
+    diag_release(&f);
+}
+
+/* One diskless transfer serving two replicas is one fork, not two. */
+static void doctor_should_count_one_fork_per_sync_line(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "p", "fullsync-diskless");
+    known(&r.full_resync, 2, "");
+    known(&r.sync_forks, 1, "");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "p", "full_resyncs")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "2 full resyncs, served by 1 fork of the primary") != NULL);
+        CHECK(strstr(x->title, "each one forks") == NULL);
+    }
+    diag_release(&f);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -585,6 +731,10 @@ int main(void)
     RUN(rules_should_have_unique_ids);
     RUN(doctor_should_read_evidence_without_samples);
     RUN(doctor_should_keep_long_labels_whole);
+    RUN(doctor_should_say_when_the_fork_is_the_cost);
+    RUN(doctor_should_judge_p50_by_its_own_interval);
+    RUN(doctor_should_warn_of_thp_only_for_always);
+    RUN(doctor_should_count_one_fork_per_sync_line);
     RUN(doctor_should_ignore_immaterial_median_shifts);
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);
