@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "answer.h"
 #include "check.h"
 #include "fleet.h"
@@ -18,6 +19,7 @@
 #include "quant.h"
 #include "replsync.h"
 #include "reported.h"
+#include "timeconv.h"
 
 typedef struct page {
     cow_html h;
@@ -380,6 +382,56 @@ static int reported_table(page *pg, cow_store *st, const cow_run_row *r, cow_err
     return COW_OK;
 }
 
+/* A run without samples stores no phases: its windows as the server log
+ * (or INFO) gives them, made now as `analyze` makes them (read only). */
+static int log_windows_table(page *pg, cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    static const char *const head[] = {"window", "start (UTC)", "#length (s)", "from",
+                                       "fork (UTC)", "notes"};
+    cow_runstats_opts o;
+    app_analysis a;
+    cow_html_table *t;
+    size_t i;
+    int rc;
+
+    memset(&o, 0, sizeof(o));
+    o.seed = pg->in->seed;
+    o.resamples = pg->in->resamples;
+    memset(&a, 0, sizeof(a));
+    if ((rc = app_analyze_compute(st, r, &o, 0, &a, e)) != COW_OK) {
+        app_analysis_release(&a);
+        /* a log whose clock does not match: the answer and the findings say
+         * so; the page goes on without the table */
+        return rc == COW_ECLOCK ? COW_OK : rc;
+    }
+    t = html_table_new("Windows from the server log (no latency samples: no quantiles)", 6,
+                       head);
+    for (i = 0; i < a.ph.n; i++) {
+        const cow_phase *p = &a.ph.v[i];
+        char t0[40], tf[40];
+        if (!phase_is_window(p->kind))
+            continue;
+        time_format_iso(p->t0_us, t0, sizeof(t0));
+        html_table_row(t);
+        html_table_set(t, 0, p->label, NULL);
+        html_table_set(t, 1, t0, NULL);
+        html_table_setf(t, 2, "%.3f", (double)(p->t1_us - p->t0_us) / 1e6);
+        html_table_set(t, 3, p->source ? p->source : "-", NULL);
+        if (p->fork_us) {
+            time_format_iso(p->fork_us, tf, sizeof(tf));
+            html_table_set(t, 4, tf, NULL);
+        }
+        html_table_setf(t, 5, "%s%s%s", p->failed ? "ended in error or killed " : "",
+                        p->open ? "open (no end seen) " : "",
+                        p->overlap ? "overlaps another" : "");
+    }
+    if (t->nrows > 0)
+        html_table_write(&pg->h, t);
+    html_table_free(t);
+    app_analysis_release(&a);
+    return COW_OK;
+}
+
 static int run_findings(page *pg, cow_store *st, size_t ri, cow_err *e)
 {
     const report_summary_in *in = pg->in;
@@ -465,7 +517,7 @@ static int run_section(page *pg, cow_store *st, size_t ri, cow_err *e)
     deltas_table(pg, &rs);
     if ((rc = replsync_table(pg, st, r, &rs, e)) != COW_OK)
         goto done;
-    if (r->samples == 0)
+    if (r->samples == 0 && (rc = log_windows_table(pg, st, r, e)) == COW_OK)
         rc = reported_table(pg, st, r, e);
 done:
     html_section_end(&pg->h);

@@ -76,7 +76,16 @@ check "hostile: shown as text, nothing run" browser "$out/hostile/index.html" \
     "$out/hostile-screenshot.png" \
     --expect-text "<script>alert(1)</script> \"q\" 'a' \\x1B[2J & <b>bold</b>"
 
-# 3. the checker fails where it must
+# 3. a run without samples: its windows from the server log, as a table
+"$bin" report --db "$WORK/l.db" --out "$out/logonly" "$here/../data/e2e/logonly" \
+    >"$WORK/l.txt" 2>&1 || { cat "$WORK/l.txt"; echo "FAIL: report on a log-only run"; exit 1; }
+check "log-only: tidy" tidy_ok "$out/logonly/index.html"
+check "log-only: the windows table" has '<caption>Windows from the server log' \
+    "$out/logonly/index.html"
+check "log-only: the killed save is said" has 'bgsave#2</td>.*ended in error or killed' \
+    "$out/logonly/index.html"
+
+# 4. the checker fails where it must
 mkdir -p "$WORK/broken"
 cp "$out/hostile/"*.png "$out/hostile/index.html" "$WORK/broken/"
 rm "$WORK/broken/$(ls "$WORK/broken" | grep '^timeline-.*\.png$' | head -1)"
