@@ -200,6 +200,37 @@ static char *gate_near(const app_thresholds *t, const app_verdict *v)
     return b.s;
 }
 
+int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, double *mb,
+                   cow_err *e)
+{
+    cow_event_set ev;
+    size_t i, k;
+    int rc;
+    for (i = 0; i < ph->n; i++)
+        mb[i] = NAN;
+    if ((rc = store_load_events(st, r->id, &ev, e)) != COW_OK)
+        return rc;
+    for (k = 0; k < ev.n; k++) {
+        const cow_event *v = &ev.v[k];
+        size_t hit = ph->n;
+        if (v->kind == NULL || (strcmp(v->kind, "cow_rdb") != 0 &&
+                                strcmp(v->kind, "cow_aof") != 0 &&
+                                strcmp(v->kind, "cow_module") != 0) || isnan(v->value))
+            continue;
+        for (i = 0; i < ph->n && hit == ph->n; i++)
+            if (phase_is_window(ph->v[i].kind) && v->pid > 0 && ph->v[i].child_pid == v->pid)
+                hit = i;
+        for (i = 0; i < ph->n && hit == ph->n; i++)
+            if (phase_is_window(ph->v[i].kind) && v->t_us >= ph->v[i].t0_us &&
+                v->t_us <= ph->v[i].t1_us)
+                hit = i;
+        if (hit < ph->n && (isnan(mb[hit]) || v->value > mb[hit]))
+            mb[hit] = v->value;
+    }
+    store_free_events(&ev);
+    return COW_OK;
+}
+
 /* A run without samples (a server log, LATENCY output): its windows as
  * the log gives them (made now, not stored: analyze stores runs with
  * samples), the longest described, with no verdict. */

@@ -131,6 +131,13 @@ const char *app_answer_legend(int sink);
  * the answers and the workbook read. */
 const cow_delta_row *app_worst_window(const cow_result_set *rs);
 
+/* The copy-on-write each window's child reported in the server log
+ * ("RDB: N MB of memory used by copy-on-write", "Fork CoW for RDB: ...
+ * peak N MB"): mb[i] for phase i of ph (NaN when its log says nothing),
+ * matched by the child's pid, else by time inside the window. */
+int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, double *mb,
+                   cow_err *e);
+
 /* A stored quantile row (n samples behind it) as the one struct. */
 cow_quant app_quant_row(const cow_quantile_row *q, int64_t n);
 /* A stored delta row as the one struct (bounds as the verdict left them). */

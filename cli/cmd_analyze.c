@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "analyze.h"
+#include "answer.h"
 #include "cli.h"
 #include "commands.h"
 #include "phase.h"
@@ -163,22 +164,27 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
     }
 }
 
-/* A run without samples: its windows as the log (or INFO) gives them. */
-static void print_windows(const cow_phases *ph)
+/* A run without samples: its windows as the log (or INFO) gives them,
+ * with the copy-on-write each window's child reported (mb[i], NaN: none). */
+static void print_windows(const cow_phases *ph, const double *mb)
 {
     size_t i;
     int any = 0;
     for (i = 0; i < ph->n; i++) {
         const cow_phase *p = &ph->v[i];
-        char t0[40];
+        char t0[40], cow[32];
         if (!phase_is_window(p->kind))
             continue;
         if (!any++)
-            printf("  %-18s %-24s %10s  %-5s %s\n", "window", "start (UTC)", "length (s)",
-                   "from", "notes");
+            printf("  %-18s %-24s %10s %8s  %-5s %s\n", "window", "start (UTC)",
+                   "length (s)", "COW (MB)", "from", "notes");
         time_format_iso(p->t0_us, t0, sizeof(t0));
-        printf("  %-18s %-24s %10.3f  %-5s %s%s%s\n", p->label, t0,
-               (double)(p->t1_us - p->t0_us) / 1e6, p->source ? p->source : "-",
+        if (isnan(mb[i]))
+            snprintf(cow, sizeof(cow), "-");
+        else
+            snprintf(cow, sizeof(cow), "%.0f", mb[i]);
+        printf("  %-18s %-24s %10.3f %8s  %-5s %s%s%s\n", p->label, t0,
+               (double)(p->t1_us - p->t0_us) / 1e6, cow, p->source ? p->source : "-",
                p->failed ? "ended in error or killed " : "", p->open ? "open (no end seen) " : "",
                p->overlap ? "overlaps another" : "");
     }
@@ -548,6 +554,7 @@ static void print_reported(const app_reported *rep)
 /* What printing the runs in order needs. */
 typedef struct print_ctx {
     const analyze_opts *o;
+    cow_store *st;          /* the store, for a log-only run's evidence */
     cJSON *out;             /* --json: the array */
     int refused;            /* a run's log clock did not match */
 } print_ctx;
@@ -588,7 +595,13 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
                    ? "only the percentiles the tools reported"
                    : a->ph.n ? "no quantiles; the windows the server log gives:"
                              : "nothing to analyse");
-            print_windows(&a->ph);
+            double *mb = calloc(a->ph.n ? a->ph.n : 1, sizeof(double));
+            if (mb == NULL || app_window_cow(p->st, r, &a->ph, mb, e) != COW_OK) {
+                free(mb);
+                return mb == NULL ? COW_FAIL(e, COW_EINTERNAL, "out of memory") : e->code;
+            }
+            print_windows(&a->ph, mb);
+            free(mb);
         }
         print_reported(&a->rep);
         print_replica_syncs(&a->repl);
@@ -678,6 +691,7 @@ int cmd_analyze(int argc, char **argv)
     if (o.json)
         out = cJSON_CreateArray();
     pc.o = &o;
+    pc.st = st;
     pc.out = out;
     pc.refused = 0;
     if (code == EXIT_OK &&

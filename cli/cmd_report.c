@@ -70,19 +70,31 @@ static int lift_limit(const char *path, double *limit)
     return EXIT_OK;
 }
 
-static void headline_findings(const cow_findings *fs)
+/* The first screen of summary.md on the terminal: the answers (the
+ * most urgent first, at most ten), the quiet runs counted, the inputs
+ * that did not land whole counted. */
+static void print_answers(const app_report *j)
 {
-    size_t i, shown = 0;
-    int sev;
-    for (sev = COW_SEV_CRIT; sev >= COW_SEV_WARN; sev--)
-        for (i = 0; i < fs->n && shown < 12; i++)
-            if (fs->v[i].severity == sev) {
-                printf("  [%s] %s: %s\n", diag_severity_name(sev), fs->v[i].run,
-                       fs->v[i].title);
-                shown++;
-            }
-    if (shown == 0)
-        printf("  no warnings\n");
+    const app_answers *a = &j->answers;
+    size_t i;
+    char *line;
+    printf("what happened (summary.md opens with the same):\n");
+    for (i = 0; i < a->nsay && i < 10; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_TERM);
+        printf("  %s\n", line);
+        free(line);
+    }
+    if (a->nsay > 10)
+        printf("  ... and %zu more runs in summary.md\n", a->nsay - 10);
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
+        printf("  %s\n", line);
+        free(line);
+    }
+    if (j->inputs.n > 0) {
+        line = app_inputs_count_line(&j->inputs);
+        printf("  not every file landed whole (%s): see summary.md, Inputs\n", line);
+        free(line);
+    }
 }
 
 /* Options; returns -1 to go on, else the exit code. */
@@ -189,8 +201,7 @@ int cmd_report(int argc, char **argv)
     printf("report written to %s/: index.html, summary.md, report.xlsx, %zu charts (%zu not drawn, "
            "reasons in summary.md); %zu runs, seed %" PRIu64 "\n", j.dir, drawn,
            j.nch - drawn, j.n, j.seed);
-    printf("headline findings:\n");
-    headline_findings(&j.fs);
+    print_answers(&j);
     goto done;
 fail:
     cli_error(&e);

@@ -67,7 +67,7 @@ check "with what to do" has "^  bad: .*mixedclock.csv line 2: refused, nothing o
 # the doctor's findings on that evidence, each with file:line
 "$COW" ingest -q --db "$WORK/l.db" "$DATA/logonly" > /dev/null 2>&1
 "$COW" analyze --db "$WORK/l.db" > "$WORK/l.an"
-check "log only: analyze lists the log's windows" has "^  bgsave#1  *2026-12-02T03:10:00.297Z  *86.844  log" "$WORK/l.an"
+check "log only: analyze lists the log's windows, with the copy-on-write its child reported" has "^  bgsave#1  *2026-12-02T03:10:00.297Z  *86.844  *5655  log" "$WORK/l.an"
 check "log only: the killed save marked" has "^  bgsave#2 .* ended in error or killed" "$WORK/l.an"
 "$COW" doctor --db "$WORK/l.db" --json > "$WORK/l.doc"
 check "log only: copy-on-write from the log, with file:line" has '"source":	"[^"]*logonly/redis.log:7"' "$WORK/l.doc"

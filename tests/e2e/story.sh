@@ -60,7 +60,7 @@ check "bad thresholds exit 2" test $? = 2
 "$COW" report --db "$DB" --out "$WORK/rep" > "$WORK/report" 2>&1
 check "report exits 0" test $? = 0
 check "report says where it is" has "report written to $WORK/rep/" "$WORK/report"
-check "headline findings printed" has "headline findings:" "$WORK/report"
+check "the answers printed" has "what happened (summary.md opens with the same):" "$WORK/report"
 check "summary written" test -s "$WORK/rep/summary.md"
 check "summary headline row for disk" has "^| disk | fullsync | 3000 |" "$WORK/rep/summary.md"
 check "summary names the seed" has "seed 1" "$WORK/rep/summary.md"
@@ -82,9 +82,11 @@ if command -v unzip > /dev/null; then
     check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
     check "workbook has the charts" has 'name="Charts"' "$WORK/wb.xml"
     check "the timeline PNG is inside" test "$(unzip -l "$WORK/rep/report.xlsx" | grep -c 'xl/media/image')" -ge 4
-    # the Summary sheet's part: sheetN.xml, N its place in the workbook
-    nsum=$(grep -o '<sheet name="[^"]*"' "$WORK/wb.xml" | grep -n '"Summary"' | cut -d: -f1)
-    unzip -p "$WORK/rep/report.xlsx" "xl/worksheets/sheet${nsum:-1}.xml" > "$WORK/s1.xml"
+    # the Answers sheet comes first (and Inputs second when a file did not
+    # land whole); the Summary sheet follows them
+    check "workbook opens with the Answers sheet" has '<sheet name="Answers" sheetId="1"' "$WORK/wb.xml"
+    sn=$(grep -o '<sheet name="[^"]*"' "$WORK/wb.xml" | grep -n '"Summary"' | cut -d: -f1)
+    unzip -p "$WORK/rep/report.xlsx" "xl/worksheets/sheet$sn.xml" > "$WORK/s1.xml"
     unzip -p "$WORK/rep/report.xlsx" xl/sharedStrings.xml > "$WORK/ss.xml"
     check "Summary sheet: baseline n 3000" has '<v>3000</v>' "$WORK/s1.xml"
     check "Summary sheet names the worst window" has 'sync-disk#1' "$WORK/ss.xml"
