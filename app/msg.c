@@ -19,6 +19,7 @@ void app_set_sink(const app_sink *s)
 }
 
 /* fmt formatted into a fresh string */
+__attribute__((format(printf, 1, 0)))
 static char *vformat(const char *fmt, va_list ap)
 {
     va_list ap2;

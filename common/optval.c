@@ -138,10 +138,8 @@ int optval_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
 int optval_instant_us(const char *opt, const char *arg, int64_t *us, cow_err *e)
 {
     size_t n = strlen(arg);
-    double v;
 
-    if (time_parse_iso8601(arg, n, us) ||
-        (num_parse_double(arg, n, &v) && time_epoch_guess_us(v, us)))
+    if (time_parse_iso8601(arg, n, us) || time_parse_epoch(arg, n, us))
         return COW_OK;
     return not_a(opt, arg, "an epoch (s, ms, us) or an ISO 8601 time that exists", e);
 }

@@ -438,32 +438,6 @@ static bool in_range(double s)
     return s >= (double)COW_EPOCH_MIN_S && s < (double)COW_EPOCH_MAX_S;
 }
 
-bool kfile_epoch_us(const char *p, size_t n, int64_t *us)
-{
-    static const double per_s[] = {1.0, 1e3, 1e6, 1e9};
-    static const int64_t to_us_mul[] = {1000000, 1000, 1, 0};
-    int64_t iv;
-    double v;
-    int i;
-
-    if (num_parse_i64(p, n, &iv)) {
-        for (i = 0; i < 4; i++)
-            if (in_range((double)iv / per_s[i])) {
-                *us = i < 3 ? iv * to_us_mul[i] : iv / 1000;
-                return true;
-            }
-        return false;
-    }
-    if (!num_parse_double(p, n, &v))
-        return false;
-    for (i = 0; i < 4; i++)
-        if (in_range(v / per_s[i])) {
-            *us = (int64_t)llround(v / per_s[i] * 1e6);
-            return true;
-        }
-    return false;
-}
-
 /* "20250203T140211" (+ optional Z) at p: ISO 8601's basic format, read
  * by the one ISO 8601 parser once written in the extended one. */
 static bool compact_iso(const char *p, size_t n, int64_t *us)
@@ -515,9 +489,9 @@ bool kfile_stamp_from_name(const char *name, int64_t *us)
             if (L == 10 && i + L + 1 < n && name[i + L] == '.')
                 while (i + L + 1 + F < n && isdigit((unsigned char)name[i + L + 1 + F]))
                     F++;
-            if (F > 0 && F <= 6 && kfile_epoch_us(name + i, L + 1 + F, us))
+            if (F > 0 && F <= 6 && time_parse_epoch(name + i, L + 1 + F, us))
                 return true;
-            if (kfile_epoch_us(name + i, L, us))
+            if (time_parse_epoch(name + i, L, us))
                 return true;
         }
     }
@@ -527,7 +501,7 @@ bool kfile_stamp_from_name(const char *name, int64_t *us)
 static bool stamp_value(const char *p, size_t n, int64_t *us)
 {
     num_trim(&p, &n);
-    return kfile_epoch_us(p, n, us) || time_parse_iso8601(p, n, us);
+    return time_parse_epoch(p, n, us) || time_parse_iso8601(p, n, us);
 }
 
 int kfile_stamp_line(const char *p, size_t n, int bare_ok, int64_t *us,
@@ -539,7 +513,7 @@ int kfile_stamp_line(const char *p, size_t n, int bare_ok, int64_t *us,
 
     if (n > 0 && p[0] != '#')
         return (time_parse_iso8601(p, n, us) ||
-                (bare_ok && kfile_epoch_us(p, n, us))) ? 1 : 0;
+                (bare_ok && time_parse_epoch(p, n, us))) ? 1 : 0;
     while (i < n && p[i] == ' ')
         i++;
     for (w = 0; words[w]; w++) {

@@ -96,9 +96,6 @@ bool kfile_section_header(const char *p, size_t n, char *path, size_t cap);
 
 /* ---- time ------------------------------------------------------------ */
 
-/* Epoch microseconds of an epoch number in s, ms, us or ns, chosen by
- * magnitude (1990..2100); false when it is none of them. */
-bool kfile_epoch_us(const char *p, size_t n, int64_t *us);
 /* A stamp in a file name: a 10/13/16/19-digit epoch, "20250203T140211Z"
  * or an ISO 8601 date-time. false when none. */
 bool kfile_stamp_from_name(const char *name, int64_t *us);

@@ -56,6 +56,10 @@ check "a bad --t0, --log-tz or --parser: no database opened" test ! -e "$WORK/t0
 # Options: unknown, ambiguous, missing or unwanted values, each naming the help.
 expect 2 "report: unknown option '--colour' (see 'cowtail help report')" report --colour
 expect 2 "runs: unknown option '--verbose' (see 'cowtail help runs')" runs --verbose
+# rejects read its options with getopt's own messages and printed its whole usage
+expect 2 "rejects: unknown option '--colour' (see 'cowtail help rejects')" rejects --colour
+check "rejects: one line, not the usage" test "$(wc -l < "$WORK/err")" = 1
+expect 2 "rejects: option '--db' needs a value (see 'cowtail help rejects')" rejects --db
 expect 2 "report: option '--seed' needs a value (see 'cowtail help report')" report --seed
 expect 2 "ingest: option '--db' needs a value (see 'cowtail help ingest')" ingest --db
 expect 2 "runs: option '--json' takes no value (see 'cowtail help runs')" runs --json=yes

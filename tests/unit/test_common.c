@@ -201,6 +201,8 @@ static void optval_should_read_instants_and_offsets_whole(void)
     CHECK_INT(us, INT64_C(1796267959123000));
     CHECK_INT(optval_instant_us("--t0", "1796267959123456", &us, &e), COW_OK); /* us */
     CHECK_INT(us, INT64_C(1796267959123456));
+    CHECK_INT(optval_instant_us("--t0", "1796267959123456789", &us, &e), COW_OK); /* ns */
+    CHECK_INT(us, INT64_C(1796267959123456)); /* exact: no double in between */
     CHECK_INT(optval_instant_us("--t0", "1796267959.5", &us, &e), COW_OK);
     CHECK_INT(us, INT64_C(1796267959500000));
     CHECK_INT(optval_instant_us("--t0", "2026-02-03T14:02:11Z", &us, &e), COW_OK);
