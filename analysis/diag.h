@@ -73,6 +73,7 @@ typedef struct cow_run_facts {
     cow_fact anon_huge;   /* AnonHugePages of the server (max over snapshots) */
     cow_fact anonymous;   /* Anonymous of the server */
     cow_fact thp_enabled, overcommit, swappiness, numa;
+    cow_fact thp_split;   /* /proc/vmstat thp_split_pmd's rise over the capture */
     /* server log */
     cow_fact warn_thp, warn_overcommit, full_resync, cow_mb;
     /* "Starting BGSAVE for SYNC" lines: one fork each, however many

@@ -353,19 +353,31 @@ static int thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *
     if (split) {
         /* weigh what never would cost instead of advising it bare */
         diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
+        diag_fact(f, "thp_split_pmd (vmstat)", &r[i].thp_split);
+        char split_txt[96] = "", fork_txt[96], tail_txt[128] = "";
+        if (r[i].thp_split.known && r[i].thp_split.num > 0)
+            snprintf(split_txt, sizeof(split_txt), " (this capture: %.0f huge pages split, "
+                     "thp_split_pmd)", r[i].thp_split.num);
+        if (r[i].latest_fork_usec.known && r[i].latest_fork_usec.num > 0)
+            snprintf(fork_txt, sizeof(fork_txt), "this run's fork took %.1f ms",
+                     r[i].latest_fork_usec.num / 1000);
+        else
+            snprintf(fork_txt, sizeof(fork_txt), "no fork time in this capture");
+        if (r[i].worst.present && !isnan(r[i].worst.delta_us[L999]))
+            snprintf(tail_txt, sizeof(tail_txt), " (here p99.9 %+.3f ms during %s, %s)",
+                     r[i].worst.delta_us[L999] / 1000, r[i].worst.label,
+                     boot_verdict_name(r[i].worst.verdict[L999]));
         diag_advice(f,
                     "weigh it before turning THP off: on this kernel (>= 5.8) a "
-                    "copy-on-write fault on a huge page splits it and copies 4 KiB, so "
+                    "copy-on-write fault on a huge page splits it and copies 4 KiB%s, so "
                     "the 512x story does not apply, and huge pages keep the page tables "
                     "512x smaller, so the fork is faster (%s). THP 'never' (echo never > "
                     "/sys/kernel/mm/transparent_hugepage/enabled, or Redis >= 6.2's "
-                    "disable-thp yes) makes the fork slower; keep huge pages if this "
-                    "run's tail during the save is acceptable, and compare a capture "
-                    "with THP never (fork time, copy-on-write MB, p99.9 during the save, "
+                    "disable-thp yes) makes the fork slower; keep huge pages if the "
+                    "tail during the save is acceptable%s, and compare a capture with "
+                    "THP never (fork time, copy-on-write MB, p99.9 during the save, "
                     "thp_split_pmd in /proc/vmstat) before changing it",
-                    r[i].latest_fork_usec.known && r[i].latest_fork_usec.num > 0
-                        ? "this run's fork took its latest_fork_usec above"
-                        : "no fork time in this capture");
+                    split_txt, fork_txt, tail_txt);
     } else {
         diag_advice(f,
                     "set THP to madvise or never (echo madvise > "

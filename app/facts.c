@@ -604,6 +604,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
         (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)) ||
         (rc = store_fact_latmon_thp(st, r->id, &f->latmon_thp, e)) ||
+        (rc = store_fact_stat_rise(st, r->id, "vmstat", "thp_split_pmd", &f->thp_split, e)) ||
         (rc = store_fact_latmon_spike(st, r->id, &f->latmon_spike, e)) ||
         (rc = store_fact_refusals(st, r->label, &f->refused, e)) ||
         (rc = store_fact_info_sub_max(st, r->id, "slave", "lag", &f->replica_lag, e)))

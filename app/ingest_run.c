@@ -604,6 +604,9 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             for (j = 0; j < r->njoined; j++)
                 app_say("  joined: %s/ (no latency capture, primary log or "
                        "run.json of its own)\n", r->joined[j]);
+            if (r->meta.interrupted)
+                app_say("  capture interrupted: %s (run.json): the files end there\n",
+                       r->meta.interrupted);
         }
         for (j = 0; j < r->nfiles; j++) {
             fileread fr;

@@ -813,6 +813,12 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
     r->time_unit = get_str(root, "time_unit");
     r->latency_unit = get_str(root, "latency_unit");
     r->mem_unit = get_str(root, "mem_unit");
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(root, "interrupted")))
+        r->interrupted = xstrdup(v->valuestring);
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "start_epoch_us")) &&
+        v->valuedouble >= (double)COW_EPOCH_MIN_S * 1e6 &&
+        v->valuedouble < (double)COW_EPOCH_MAX_S * 1e6)
+        r->start_us = (int64_t)v->valuedouble;
     /* the casts are undefined beyond the type's range (the fuzzer's
      * "trial": 5.6e76): such a number is refused, not converted */
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "trial"))) {
@@ -860,6 +866,7 @@ void runjson_release(cow_runjson *r)
     free(r->time_unit);
     free(r->latency_unit);
     free(r->mem_unit);
+    free(r->interrupted);
     free(r->text);
     for (size_t i = 0; i < r->nfiles; i++)
         free(r->files[i].glob);

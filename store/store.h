@@ -306,6 +306,11 @@ int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
  * amount of anonymous huge pages"): known 1, text the line that says it,
  * src its file:line; known 0 when no DOCTOR text of the run says it. */
 int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
+/* How much a counter of stats source/key rose over the run's snapshots
+ * (largest minus smallest: /proc/vmstat thp_split_pmd during a save): num,
+ * src the largest's file:line; known 0 with fewer than two snapshots. */
+int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
+                         cow_fact *f, cow_err *e);
 /* The largest latency LATENCY LATEST or HISTORY recorded for any event:
  * num in ms, text "command (LATENCY LATEST)", src file:line; known 0 when
  * none. */
@@ -385,7 +390,8 @@ typedef struct cow_clock_pair {
 typedef struct cow_clock_row {
     int64_t file;
     char path[512];
-    char decided[16];    /* given, inferred, assumed, mismatch */
+    char decided[16];    /* given, inferred, assumed, mismatch, zoned (the
+                            log's own zoned stamps settled it) */
     int has_off;
     long off_s;          /* local time minus UTC */
     char evidence[400];
@@ -506,6 +512,10 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
 /* Keep the digest of a file --replace is about to remove (see
  * store_file_copy). */
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
+/* *zoned = 1 when the server log `file` carried its own zone (its parser
+ * noted "settled by the zoned stamps": RFC 3339 line prefixes), so its
+ * times are UTC already and no zone is to be given, inferred or assumed. */
+int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 

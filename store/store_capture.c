@@ -196,6 +196,23 @@ int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decide
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "recording the log's clock");
 }
 
+int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    *zoned = 0;
+    if ((rc = prep(st, "SELECT count(*) FROM files WHERE id = ?1 AND notes LIKE"
+                   " '%settled by the zoned stamps%'", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *zoned = sqlite3_column_int(q, 0) > 0;
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading a log's notes");
+}
+
 int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
                      cow_err *e)
 {

@@ -170,6 +170,38 @@ int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
     return COW_OK;
 }
 
+int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
+                         cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    if ((rc = prep(st, "SELECT max(s.num) - min(s.num), count(*),"
+                   " (SELECT fx.path || ':' || sx.line FROM stats sx JOIN files fx ON"
+                   "  fx.id = sx.file WHERE sx.run = ?1 AND sx.source = ?2 AND sx.key = ?3"
+                   "  AND sx.num IS NOT NULL ORDER BY sx.num DESC LIMIT 1)"
+                   " FROM stats s WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3"
+                   " AND s.num IS NOT NULL", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (sqlite3_column_int64(q, 1) >= 2) {
+            const char *src = (const char *)sqlite3_column_text(q, 2);
+            f->known = 1;
+            f->num = sqlite3_column_double(q, 0);
+            snprintf(f->text, sizeof(f->text), "+%.0f over the capture", f->num);
+            snprintf(f->src, sizeof(f->src), "%s", src ? src : "");
+        }
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading a counter's rise");
+}
+
 int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON_SPIKE];

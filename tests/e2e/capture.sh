@@ -204,6 +204,22 @@ check "zone in doubt: ingest says so" has "clock: .*dbt/redis.log: local time: U
 "$COW" doctor --db "$WORK/dbt.db" dbt > "$WORK/dbt.doc" 2>&1
 check "zone in doubt: the doctor says so" has "\[warning\] clock_mismatch: redis.log: UTC assumed for the log (no UTC pair), but UTC+01:00 would place 2 of its window stamps inside the samples' span instead of 1" "$WORK/dbt.doc"
 
+# --- a log whose every line carries its zone (docker logs -t, -04:00):
+# settled by its own stamps, no "UTC assumed" note, no clock finding
+mkdir -p "$WORK/zoned/run"
+printf '%s\n' \
+  '2026-12-02T03:10:00.100000000-04:00 4410:M 02 Dec 2026 03:10:00.100 * Ready to accept connections' \
+  '2026-12-02T03:10:00.297000000-04:00 4410:M 02 Dec 2026 03:10:00.297 * Background saving started by pid 4511' \
+  '2026-12-02T03:10:05.140000000-04:00 4410:M 02 Dec 2026 03:10:05.140 * Background saving terminated with success' \
+  > "$WORK/zoned/run/redis.log"
+"$COW" ingest --db "$WORK/zoned.db" "$WORK/zoned/run" > "$WORK/zoned.out" 2>&1
+check "zoned stamps: the parser says they settle the zone" has "settled by the zoned stamps of the line prefixes" "$WORK/zoned.out"
+check "zoned stamps: no 'UTC assumed' clock note" test "$(grep -c 'UTC assumed' "$WORK/zoned.out")" = 0
+check "zoned stamps: the clock recorded as settled by them" test \
+    "$(sqlite3 "$WORK/zoned.db" "SELECT decided FROM clocks")" = zoned
+"$COW" doctor --db "$WORK/zoned.db" > "$WORK/zoned.doc" 2>&1
+check "zoned stamps: no clock finding" test "$(grep -c 'clock_mismatch\|UTC assumed' "$WORK/zoned.doc")" = 0
+
 # --- two files of one run on other clocks than the samples': a memory
 # series in local time (UTC+2) and an INFO series stamped 3 h late. The
 # samples' clock is the reference; both are noted, and the doctor says it.

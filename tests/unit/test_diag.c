@@ -566,11 +566,14 @@ static void doctor_should_warn_of_thp_only_for_always(void)
     known(&r.anon_huge, 2e9, "2000000000");
     known(&r.os, NAN, "Linux 6.18.44 x86_64");
     known(&r.latest_fork_usec, 6600, "6600");
+    known(&r.thp_split, 985, "+985 over the capture");
     diag_run(&r, 1, &f);
     CHECK((x = finding(&f, "h", "thp_backing_heap")) != NULL);
     if (x) {
         CHECK_INT(x->severity, COW_SEV_WARN);
         CHECK(strstr(x->advice, "makes the fork slower") != NULL);
+        CHECK(strstr(x->advice, "(this capture: 985 huge pages split, thp_split_pmd)") != NULL);
+        CHECK(strstr(x->advice, "this run's fork took 6.6 ms") != NULL);
         CHECK(strncmp(x->advice, "weigh it before turning THP off", 31) == 0);
     }
     diag_release(&f);
