@@ -19,6 +19,7 @@
 #include "outfile.h"
 #include "report_answers.h"
 #include "report_book.h"
+#include "report_html.h"
 #include "report_summary.h"
 #include "xlsx.h"
 
@@ -132,6 +133,7 @@ static int prepare(app_report *j, cow_err *e)
     return rc;
 }
 
+/* summary.md, then index.html from the same inputs. */
 static int write_summary(app_report *j, cow_err *e)
 {
     report_summary_in in;
@@ -161,6 +163,17 @@ static int write_summary(app_report *j, cow_err *e)
         in.fleet_path = j->thresholds;
     }
     rc = report_summary_write(j->st, &in, o.fp, e);
+    if (rc != COW_OK) {
+        outfile_abort(&o);
+        return rc;
+    }
+    if ((rc = outfile_commit(&o, e)) != COW_OK)
+        return rc;
+    snprintf(path, sizeof(path), "%s/index.html", j->dir);
+    if ((rc = outfile_open(&o, path, e)) != COW_OK)
+        return rc;
+    rc = report_html_write(j->st, &in, (int)(1600 * j->co.scale), (int)(900 * j->co.scale),
+                           o.fp, e);
     if (rc != COW_OK) {
         outfile_abort(&o);
         return rc;

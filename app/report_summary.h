@@ -17,6 +17,10 @@ typedef struct report_chart {
                            (label_file_stem keeps it short) */
     char title[160];    /* what it shows */
     char why[520];      /* reason it was skipped */
+    int64_t run;        /* the run it belongs to (runs.id), 0 for a chart
+                           across runs */
+    char kind[24];      /* timeline, distribution, window, memory, replsync,
+                           quantiles, tradeoff, progress, fleet, spectrum */
 } report_chart;
 
 typedef struct report_summary_in {

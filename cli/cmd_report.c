@@ -1,5 +1,5 @@
 /* cmd_report.c -- `cowtail report`: from raw captures (or a database) to a
- * folder a person can open: summary.md, report.xlsx and the PNG charts. */
+ * folder a person can open: index.html, summary.md, report.xlsx and the PNG charts. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,11 +21,13 @@ const char *const cmd_report_usage[] = {
     "Ingest the capture folders given (if any), analyse every run, run the",
     "doctor and the fork/forkless trade-off, and write DIR (default",
     "./cowtail-report):",
+    "  index.html        the report for a browser: answers, then each run's",
+    "                    charts, findings with evidence and tables, then the fleet",
     "  summary.md        headline table, findings, trade-off, charts",
     "  report.xlsx       Summary, Scenarios, Runs, Phases, Percentiles, Deltas,",
-    "                    Trade-off, Findings, Events, Charts (the PNGs)",
-    "  *.png             timeline-RUN, distribution-RUN, quantiles, memory,",
-    "                    tradeoff, progress, fleet",
+    "                    Trade-off, Findings, Evidence, Events, Charts",
+    "  *.png             timeline-RUN, window-RUN, distribution-RUN, memory-RUN,",
+    "                    replsync-RUN, memory, tradeoff, progress, fleet, spectrum",
     "  .cowtail-report   marks the folder as written by cowtail report",
     "A chart whose data is missing is not drawn; summary.md says why. An",
     "existing folder that is not empty and holds no .cowtail-report is",
@@ -197,7 +199,7 @@ int cmd_report(int argc, char **argv)
     }
     for (i = 0; i < j.nch; i++)
         drawn += j.charts[i].file[0] != '\0';
-    printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not drawn, "
+    printf("report written to %s/: index.html, summary.md, report.xlsx, %zu charts (%zu not drawn, "
            "reasons in summary.md); %zu runs, seed %" PRIu64 "\n", j.dir, drawn,
            j.nch - drawn, j.n, j.seed);
     print_answers(&j);

@@ -219,6 +219,10 @@ static const char *const sql_text[SQL_COUNT] = {
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"
         " WHEN what LIKE '%rss%' THEN 2 ELSE 3 END, what, t_us",
+    [SQL_MEM_SOURCE] =
+        "SELECT m.what, f.path FROM mem m JOIN files f ON f.id = m.file WHERE m.run = ?1"
+        " ORDER BY CASE WHEN m.what LIKE '%current%' THEN 0 WHEN m.what LIKE '%usage%' THEN 1"
+        " WHEN m.what LIKE '%rss%' THEN 2 ELSE 3 END, m.what, m.t_us LIMIT 1",
     [SQL_LOAD_INTERVALS] =
         "SELECT t_us, dur_s, count, max_us FROM intervals WHERE run = ?1"
         " AND t_us IS NOT NULL AND (coalesce(op, '') = 'throughput') = ?2 ORDER BY t_us",

@@ -323,9 +323,15 @@ int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const c
 int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
 int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
                       cow_err *e);
-/* Memory series of a run, in time order (caller frees both). */
+/* Memory series of a run, in time order (caller frees both): the
+ * preferred one when there are several (cgroup memory.current, then a
+ * usage, then RSS, then the rest, e.g. PSS). */
 int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
                    size_t *n, cow_err *e);
+/* What that series is ("rss_bytes", "memory_current"...) and the file it
+ * came from; both "" when the run has none. */
+int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char *path,
+                     size_t npath, cow_err *e);
 /* Intervals of a run whose op is (or is not, when op is NULL) "throughput":
  * t_us, dur_s, count, max_us arrays (caller frees all four). */
 int store_load_intervals(cow_store *st, int64_t run, int throughput,

@@ -288,6 +288,25 @@ int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
     return COW_OK;
 }
 
+int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char *path,
+                     size_t npath, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_MEM_SOURCE];
+    int rc;
+
+    what[0] = path[0] = '\0';
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const unsigned char *w = sqlite3_column_text(q, 0), *p = sqlite3_column_text(q, 1);
+        snprintf(what, nwhat, "%s", w ? (const char *)w : "");
+        snprintf(path, npath, "%s", p ? (const char *)p : "");
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return sql_fail(st, e, "reading the memory series' source");
+    return COW_OK;
+}
+
 int store_load_intervals(cow_store *st, int64_t run, int throughput,
                          int64_t **t_us, double **dur_s, double **count,
                          double **max_us, size_t *n, cow_err *e)

@@ -69,7 +69,7 @@ check "missing data explained, not drawn" has "Forkless save progress: no forkle
 png_size() { # width x height from the IHDR chunk
     od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'
 }
-for png in timeline-disk timeline-diskless distribution-disk quantiles; do
+for png in timeline-disk timeline-diskless distribution-disk window-disk; do
     check "$png.png is a PNG" test "$(head -c 8 "$WORK/rep/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
     check "$png.png is 1600x900" test "$(png_size "$WORK/rep/$png.png")" = 1600x900
     check "$png.png is not blank (compressed > 20 KB)" test "$(stat -c %s "$WORK/rep/$png.png")" -gt 20000
