@@ -152,8 +152,7 @@ static int describe(const double *t, const double *v, size_t m, int method,
         return rc;
     for (i = 0; i < COW_PCT_NLEVELS; i++) {
         dep_n_eff(t, v, m, pct_level(i), &ps->dep[i]); /* Requirement 4 */
-        if ((rc = pct_quantile_ci_m(v, m, ps->dep[i].n_eff, pct_level(i), 0.95,
-                                    &ps->ci[i], e)) != COW_OK)
+        if ((rc = qcmp_level_ci(v, m, &ps->dep[i], pct_level(i), &ps->ci[i], e)) != COW_OK)
             return rc;
         ps->sum.thin[i] = ps->ci[i].thin;
     }

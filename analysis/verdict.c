@@ -16,7 +16,12 @@
  *  5. The bootstrap is run only when it decides (Requirement 2): a
  *     comparison the tail test decides has the point estimates and the
  *     ratio, and no bootstrap interval of the delta or of the ratio (an
- *     interval not calibrated there is not shown). */
+ *     interval not calibrated there is not shown).
+ *  6. Stalls locked to the probe (dep.c Requirement 6) in either group at
+ *     q: the level's value within a run is set by where the stalls fall
+ *     against the probes, which no count within the run measures; the
+ *     verdict is ? with that reason (why, period), and the phase's
+ *     interval at q has no bound (qcmp_level_ci). */
 #include "verdict.h"
 
 #include <math.h>
@@ -74,6 +79,29 @@ static double invert(const cow_group *a, const cow_group *b,
     return up ? lo : hi;
 }
 
+int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double q,
+                  cow_qci *out, cow_err *e)
+{
+    int rc = pct_quantile_ci_m(sorted, n, d->n_eff, q, 0.95, out, e);
+    if (rc == COW_OK && d->locked) { /* Requirement 6 */
+        out->has_lo = out->has_hi = 0;
+        out->lo_rank = out->hi_rank = 0;
+        out->lo = -INFINITY;
+        out->hi = INFINITY;
+    }
+    return rc;
+}
+
+void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
+{
+    if (why != COW_QCMP_WHY_LOCKED)
+        snprintf(buf, n, "%s", "");
+    else if (probe_s > 0)
+        snprintf(buf, n, "stalls every %.3f s, locked to the probe", period * probe_s);
+    else
+        snprintf(buf, n, "stalls every %.0f samples, locked to the probe", period);
+}
+
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,
                  cow_err *e)
@@ -129,6 +157,12 @@ int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
     out->est_a = pct_quantile(a->sorted, a->n, q, o->method); /* Requirement 4 */
     out->est_b = pct_quantile(b->sorted, b->n, q, o->method);
     out->delta = out->est_b - out->est_a;
+    if (dep_a->locked || dep_b->locked) { /* Requirement 6 */
+        out->verdict = COW_VERDICT_UNSURE;
+        out->why = COW_QCMP_WHY_LOCKED;
+        out->period = dep_a->locked ? dep_a->period : dep_b->period;
+        return COW_OK;
+    }
     if (boot) {
         out->lo = out->boot.delta_lo;
         out->hi = out->boot.delta_hi;

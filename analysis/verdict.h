@@ -26,6 +26,7 @@
 #include "boot.h"
 #include "dep.h"
 #include "err.h"
+#include "pct.h"
 
 /* Effective samples expected beyond q, in each group, for the interval. */
 #define COW_QCMP_MIN_TAIL 20.0
@@ -63,7 +64,26 @@ typedef struct cow_qcmp {
     double p;           /* two-sided: min(1, 2 min(p_up, p_down)) */
     int verdict;        /* enum cow_verdict */
     int thin;           /* method == COW_QCMP_TAIL */
+    int why;            /* enum cow_qcmp_why: a ? decided before any test */
+    double period;      /* COW_QCMP_WHY_LOCKED: the stalls' period in
+                           samples (dep.h cow_clusters.period) */
 } cow_qcmp;
+
+enum cow_qcmp_why {
+    COW_QCMP_WHY_NONE = 0,
+    COW_QCMP_WHY_LOCKED   /* stalls recur locked to the probe (dep.c
+                             Requirement 6): no interval, verdict ? */
+};
+
+/* The distribution-free interval of one phase's quantile q as analyze
+ * prints it: pct_quantile_ci_m with d's n_eff, and no bound at all when
+ * d says the stalls are locked to the probe (Requirement 6). */
+int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double q,
+                  cow_qci *out, cow_err *e);
+
+/* "stalls every 0.500 s, locked to the probe" for a period of samples
+ * sent every probe_s seconds (probe_s <= 0: the period in samples). */
+void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n);
 
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,
