@@ -237,8 +237,18 @@ static void period_should_tell_locked_stalls(void)
             CHECK_INT(locked, 1);
             dep_n_eff(x, s, N, 0.999, &c);
             CHECK_INT(c.locked, 1);
-            CHECK_INT(qcmp_level_ci(s, N, &c, 0.999, &ci, &e), COW_OK);
+            CHECK_INT(qcmp_level_ci(s, N, &c, 0.999, 0.0, &ci, &e), COW_OK);
             CHECK(!ci.has_lo && !ci.has_hi);
+            dep_n_eff(x, s, N, 0.99, &c);
+            CHECK_INT(c.locked, 1);
+            {
+                cow_qci plain;
+                CHECK_INT(pct_quantile_ci_m(s, N, c.n_eff, 0.99, 0.95, &plain, &e), COW_OK);
+                CHECK_INT(qcmp_level_ci(s, N, &c, 0.99, 2000.0, &ci, &e), COW_OK);
+                CHECK(plain.has_lo && plain.has_hi && ci.has_lo && ci.has_hi);
+                CHECK_NEAR(ci.lo, plain.lo - 2000.0, 1e-9);
+                CHECK_NEAR(ci.hi, plain.hi + 2000.0, 1e-9);
+            }
             CHECK_INT(qcmp_compute(&g, &g, 0.99, 0.0, &o, &q, &e), COW_OK);
             CHECK_INT(q.verdict, COW_VERDICT_UNSURE);
             CHECK_INT(q.why, COW_QCMP_WHY_LOCKED);
@@ -253,6 +263,45 @@ static void period_should_tell_locked_stalls(void)
             CHECK_NEAR(per, 0.0, 0);
         }
     }
+}
+
+/* verdict.c Requirement 7: at 3,000 vs 1,500 i.i.d., p99, the tail test
+ * says ~ with both bounds inside the margin (25% of the baseline's p99);
+ * with the margin switched off, or a window x 2, it does not; a p99.9 of
+ * 4,500 pooled samples (a lower pooled level tested) never says ~. */
+static void tail_test_should_say_flat_within_the_margin(void)
+{
+    enum { NA = 3000, NB = 1500 };
+    static double a[NA], b[NB], as[NA], bs[NB];
+    cow_group ga = {a, as, NA}, gb = {b, bs, NB};
+    cow_qcmp_opts o = {199, 1, COW_PCT_LINEAR};
+    cow_qcmp_margin off = {-1.0, 0.0};
+    cow_qcmp c;
+    cow_err e = COW_ERR_INIT;
+    cow_rng r;
+    size_t i;
+
+    rng_seed(&r, 24, 5);
+    for (i = 0; i < NA; i++)
+        a[i] = exp(5.3 + 0.5 * rng_normal(&r));
+    for (i = 0; i < NB; i++)
+        b[i] = exp(5.3 + 0.5 * rng_normal(&r));
+    sorted_copy(a, NA, as);
+    sorted_copy(b, NB, bs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.99, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.method, COW_QCMP_TAIL);
+    CHECK_INT(c.verdict, COW_VERDICT_FLAT);
+    CHECK_NEAR(c.margin, 0.25 * c.est_a, 1e-9);
+    CHECK(c.lo > -c.margin && c.lo <= 0 && c.hi < c.margin && c.hi >= 0);
+    CHECK_INT(qcmp_compute_margin(&ga, &gb, 0.99, 0.0, &o, &off, &c, &e), COW_OK);
+    CHECK_INT(c.verdict, COW_VERDICT_UNSURE);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.999, 0.0, &o, &c, &e), COW_OK);
+    CHECK(c.verdict != COW_VERDICT_FLAT);
+    for (i = 0; i < NB; i++)
+        b[i] *= 2.0;
+    sorted_copy(b, NB, bs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.99, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.verdict, COW_VERDICT_LIFT);
 }
 
 /* qcmp: thin tails go to the tail test and never say ~. */
@@ -351,6 +400,7 @@ int main(void)
     RUN(lrv_should_see_a_slow_oscillation);
     RUN(n_eff_at_the_median_should_follow_the_indicator);
     RUN(period_should_tell_locked_stalls);
+    RUN(tail_test_should_say_flat_within_the_margin);
     RUN(n_eff_forms_should_reduce_to_the_plain_ones);
     RUN(tradeoff_ratio_should_be_the_welch_interval_on_logs);
     return REPORT();
