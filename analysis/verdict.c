@@ -18,6 +18,15 @@
  *     comparison the tail test decides has the point estimates and the
  *     ratio, and no bootstrap interval of the delta or of the ratio (an
  *     interval not calibrated there is not shown).
+ *  8. Under "nothing changed" the window has the baseline's dependence
+ *     (the argument of dep.c Requirement 4b): below COW_DEP_BULK a
+ *     comparison reads the window's n_eff as n_b / lrv of the baseline
+ *     (out->dep_b carries it), not from the window's own indicator. A
+ *     window whose latency rises for a stretch and falls back (a fork's
+ *     copy-on-write) is the change under test, not dependence: read
+ *     from its own indicator, forkless/fork-t5's bgsave window had
+ *     n_eff 17 of 809 at p50 and its +16% median was `?`. The phase's
+ *     own interval keeps the phase's own n_eff.
  *  7. Equivalence (two one-sided tests, Schuirmann 1987): when the tail
  *     test calls neither lift nor drop, its lower bound L (the largest s
  *     with p_up(s) <= 2.5%) and upper bound U (the smallest s with
@@ -203,9 +212,22 @@ int qcmp_compute(const cow_group *a, const cow_group *b, double q,
     return qcmp_compute_margin(a, b, q, shift, o, NULL, out, e);
 }
 
+/* Requirement 8: b's dependence as a comparison with a reads it. */
+static cow_clusters as_compared(const cow_clusters *dep_a, const cow_clusters *dep_b,
+                                double q)
+{
+    cow_clusters d = *dep_b;
+    if (q < COW_DEP_BULK && d.n > 0 && dep_a->n > 0 && dep_a->lrv >= 1.0) {
+        d.lrv = dep_a->lrv;
+        d.n_eff = (double)d.n / dep_a->lrv;
+    }
+    return d;
+}
+
 int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, double q)
 {
-    return fmin(dep_a->n_eff, dep_b->n_eff) * (1.0 - q) >= COW_QCMP_MIN_TAIL &&
+    cow_clusters db = as_compared(dep_a, dep_b, q);
+    return fmin(dep_a->n_eff, db.n_eff) * (1.0 - q) >= COW_QCMP_MIN_TAIL &&
            !dep_a->locked && !dep_b->locked; /* Requirement 6 */
 }
 
@@ -232,7 +254,7 @@ static int compute_dep(const cow_group *a, const cow_group *b, double q,
     out->na = a->n;
     out->nb = b->n;
     out->dep_a = *dep_a;
-    out->dep_b = *dep_b;
+    out->dep_b = as_compared(dep_a, dep_b, q); /* Requirement 8 */
     /* Requirement 5: replicates only where the bootstrap decides */
     if (!boot)
         rc = boot_quantile_delta_est(a->sorted, a->n, out->dep_a.n_eff, b->sorted, b->n,
