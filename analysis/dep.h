@@ -13,8 +13,13 @@
  * slow samples). Clusters, not samples, are the independent units. The
  * clusters are found with the intervals estimator of the extremal index
  * (Ferro & Segers 2003); the count of exceedances then has variance
- * tau = sum(size^2) / sum(size) times its independent value, and
- * n_eff = n / tau. Pure: no allocation visible to the caller, no I/O. */
+ * tau = sum(size^2) / sum(size) times its independent value. Every
+ * level also reads the long-run variance of the indicator 1{x <= the
+ * level's value} (flat-top kernel, Politis-White bandwidth, a check of
+ * the lowest frequencies for slow oscillations): n_eff = n / lrv below
+ * p99, n / max(tau, lrv) from p99 (dep.c Requirement 5). A period in
+ * the exceedances, and stalls locked to the probe, are found too
+ * (Requirement 6). Pure: no allocation visible to the caller, no I/O. */
 #ifndef COW_ANALYSIS_DEP_H
 #define COW_ANALYSIS_DEP_H
 
@@ -81,6 +86,9 @@ typedef struct cow_clusters {
 /* Levels below this take n_eff from the indicator's long-run variance
  * alone (dep.c Requirement 5). */
 #define COW_DEP_BULK 0.99
+/* A tail level with fewer exceedances than this also reads the indicator
+ * at the lower levels of COW_DEP_LEVEL_STEP (dep.c Requirement 5e). */
+#define COW_DEP_LRV_LOWER 1000
 
 /* Indicator long-run variance (dep.c Requirement 5): lags whose
  * autocorrelation stays below COW_LRV_C sqrt(log10 n / n) for COW_LRV_KN

@@ -178,9 +178,9 @@ static void null_cells(const opts *o)
 
     printf("## Null (nothing changed): false lift+drop, ?, interval coverage\n\n");
     printf("| n_base | n_window | q | process | reps | today false %% | today cover %% |"
-           " new false %% ± se | new ? %% | interval used %% | interval cover %% ± se |"
-           " n_eff/n |\n");
-    printf("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           " new false %% ± se | new lift %% | new ? %% | new ~ %% | interval used %% |"
+           " interval cover %% ± se | n_eff/n |\n");
+    printf("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (si = 0; si < nsz; si++)
         for (p = 0; p < P_NPROC; p++) {
             tally t[2];
@@ -205,11 +205,12 @@ static void null_cells(const opts *o)
                 tally *x = &t[li];
                 double fp = pc(x->new_false, x->reps), fse = se(x->new_false, x->reps);
                 double cv = pc(x->boot_cover, x->boot), cse = se(x->boot_cover, x->boot);
-                printf("| %zu | %zu | %g | %s | %ld | %.1f | %.1f | %.1f ± %.1f | %.1f |"
-                       " %.1f | %.1f ± %.1f | %.2f |\n",
+                printf("| %zu | %zu | %g | %s | %ld | %.1f | %.1f | %.1f ± %.1f | %.1f | %.1f |"
+                       " %.1f | %.1f | %.1f ± %.1f | %.2f |\n",
                        a.n, b.n, levels[li], proc_name[p], x->reps,
                        pc(x->old_false, x->reps), pc(x->old_cover, x->reps), fp, fse,
-                       pc(x->unsure, x->reps), pc(x->boot, x->reps), cv, cse,
+                       pc(x->new_lift, x->reps), pc(x->unsure, x->reps),
+                       pc(x->flat, x->reps), pc(x->boot, x->reps), cv, cse,
                        x->neff_ratio / (double)x->reps);
                 if (fp > 5.0 + 2 * fse)
                     missed |= 1;
@@ -276,20 +277,22 @@ static void rgen(cow_rng *r, int p, size_t n, double *x)
     }
 }
 
-/* The process's quantiles over its random phase: 400 stretches of 10,000. */
-static void rtruth(int p, const double *qs, int nq, double *out)
+/* The process's quantiles over its random phase: 400 stretches of 10,000
+ * (--quick: 100). */
+static void rtruth(int p, const double *qs, int nq, int quick, double *out)
 {
-    enum { CH = 10000, NCH = 400 };
-    double *v = malloc((size_t)CH * NCH * sizeof(double));
+    enum { CH = 10000 };
+    const int NCH = quick ? 100 : 400;
+    double *v = malloc((size_t)CH * (size_t)NCH * sizeof(double));
     cow_rng r;
     int c, k;
 
     rng_seed(&r, 99, 77 + (uint64_t)p);
     for (c = 0; c < NCH; c++)
         rgen(&r, p, CH, v + (size_t)c * CH);
-    runstats_sort(v, (size_t)CH * NCH);
+    runstats_sort(v, (size_t)CH * (size_t)NCH);
     for (k = 0; k < nq; k++)
-        out[k] = pct_quantile(v, (size_t)CH * NCH, qs[k], COW_PCT_LINEAR);
+        out[k] = pct_quantile(v, (size_t)CH * (size_t)NCH, qs[k], COW_PCT_LINEAR);
     free(v);
 }
 
@@ -346,7 +349,7 @@ static void real_cells(const opts *o)
         if (o->quick && !c->quick)
             continue;
         memset(t, 0, sizeof(t));
-        rtruth(c->p, rlevels, 3, truth);
+        rtruth(c->p, rlevels, 3, o->quick, truth);
         sample_make(&a, c->na);
         sample_make(&b, c->nb);
         all = malloc((c->na + c->nb) * sizeof(double));
