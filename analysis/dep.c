@@ -117,7 +117,11 @@
  *     above its 1 - COW_LRV_SLOW_P point (Wilson-Hilferty) the low
  *     frequencies carry more (slow = 1) and the ratio is the larger of
  *     the two, Omega's with its t_K factor. The cosines come from a
- *     rotation recurrence (K n multiply-adds).
+ *     rotation recurrence (K n multiply-adds); above COW_LRV_BLOCKS
+ *     samples the indicator is summed over blocks of
+ *     ceil(n / COW_LRV_BLOCKS) and each sum read at its block's centre
+ *     (the cosines move by at most pi K / (2 COW_LRV_BLOCKS) = 4e-4
+ *     rad within a block), so 1,000,000 samples cost 65,536 x K.
  *  5d. The tail's tau rests on the C clusters it was read from (20
  *     exceedances in 4 clusters at p99 of AR(1) phi 0.9 at 1,500
  *     samples): where clusters were seen (tau > 1) it is multiplied by
@@ -133,7 +137,8 @@
  *     levels with COW_DEP_LEVEL_STEP^j times the exceedances: lrv is the
  *     largest of those levels' (j < COW_DEP_LEVELS, not below the
  *     median). Independent samples read about 1 at every level.
- *  6. Periods: the clusters of exceedances (run of Requirement 1) start
+ *  6. Periods (levels from COW_DEP_BULK: stalls are the tail's): the
+ *     clusters of exceedances (run of Requirement 1) start
  *     at s_1 < ... < s_C. With C >= 6 clusters and at least 80% of the
  *     spacings s_{i+1} - s_i within max(1, D / 50) of a whole multiple
  *     of D, D the median spacing over j = 1, 2, 3 or 4 (the first j that
@@ -404,16 +409,29 @@ void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out)
     if (n >= 4 * COW_LRV_LOWFREQ) {
         double c[COW_LRV_LOWFREQ], sn[COW_LRV_LOWFREQ], cr[COW_LRV_LOWFREQ],
             sr[COW_LRV_LOWFREQ], acc[COW_LRV_LOWFREQ];
+        /* blocks of B samples read at their centre (B = 1 up to
+         * COW_LRV_BLOCKS samples) */
+        size_t B = (n + COW_LRV_BLOCKS - 1) / COW_LRV_BLOCKS, nb = (n + B - 1) / B, bk;
         for (j = 0; j < COW_LRV_LOWFREQ; j++) {
             double w = M_PI * (j + 1) / (double)n;
-            c[j] = cos(w / 2);
-            sn[j] = sin(w / 2);
-            cr[j] = cos(w);
-            sr[j] = sin(w);
+            c[j] = cos(w * (double)B / 2);
+            sn[j] = sin(w * (double)B / 2);
+            cr[j] = cos(w * (double)B);
+            sr[j] = sin(w * (double)B);
             acc[j] = 0;
         }
-        for (i = 0; i < n; i++) {
-            double d = (double)I[i] - p;
+        for (bk = 0; bk < nb; bk++) {
+            size_t e = (bk + 1) * B < n ? (bk + 1) * B : n, ones_b = 0;
+            double d;
+            for (i = bk * B; i < e; i++)
+                ones_b += I[i];
+            d = (double)ones_b - p * (double)(e - bk * B);
+            if (e - bk * B != B) { /* the last, shorter block: its own centre */
+                for (j = 0; j < COW_LRV_LOWFREQ; j++)
+                    acc[j] += d * cos(M_PI * (j + 1) / (double)n *
+                                      (0.5 * (double)(bk * B + e)));
+                break;
+            }
             for (j = 0; j < COW_LRV_LOWFREQ; j++) {
                 double cc = c[j] * cr[j] - sn[j] * sr[j];
                 acc[j] += d * c[j];
@@ -534,7 +552,7 @@ void dep_n_eff(const double *x_time, const double *sorted, size_t n, double q,
     lv5.ratio = out->lrv;
     if (n > 0 && (q < COW_DEP_BULK || lv5.ratio > out->tau))
         out->n_eff = (double)n / lv5.ratio;
-    if (n > 0) /* Requirement 6 */
+    if (n > 0 && q >= COW_DEP_BULK) /* Requirement 6: stalls are a tail's */
         dep_period(x_time, n, thr, out->run, &out->period, &out->locked);
 }
 

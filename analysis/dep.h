@@ -99,6 +99,8 @@ typedef struct cow_clusters {
 /* The slow-oscillation check reads this many of the lowest cosine
  * frequencies and fires at this level (Requirement 5c). */
 #define COW_LRV_LOWFREQ 16
+/* ... on at most this many blocks of samples (Requirement 5c) */
+#define COW_LRV_BLOCKS 65536
 #define COW_LRV_SLOW_P 0.01
 
 typedef struct cow_lrv {
