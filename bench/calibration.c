@@ -278,11 +278,11 @@ static void rgen(cow_rng *r, int p, size_t n, double *x)
 }
 
 /* The process's quantiles over its random phase: 400 stretches of 10,000
- * (--quick: 100). */
+ * (--quick: 30). */
 static void rtruth(int p, const double *qs, int nq, int quick, double *out)
 {
     enum { CH = 10000 };
-    const int NCH = quick ? 100 : 400;
+    const int NCH = quick ? 30 : 400;
     double *v = malloc((size_t)CH * (size_t)NCH * sizeof(double));
     cow_rng r;
     int c, k;
