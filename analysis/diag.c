@@ -1,8 +1,8 @@
-/* diag.c -- the rule engine (rules themselves: diag_rules.c). */
+/* diag.c -- the rule engine: every rule of diag_rules.c's table on every
+ * run. The rules build their findings with diag_evidence.c; this file
+ * calls the table, and nothing of it calls back here. */
 #include "diag.h"
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,31 +18,6 @@ const char *diag_severity_name(int s)
     }
 }
 
-void diag_evidence(cow_finding *f, const char *metric, const char *src,
-                   const char *fmt, ...)
-{
-    cow_evidence *v;
-    va_list ap;
-    if (f->nev >= COW_MAX_EVIDENCE)
-        return;
-    v = &f->ev[f->nev++];
-    snprintf(v->metric, sizeof(v->metric), "%s", metric);
-    snprintf(v->src, sizeof(v->src), "%s", src ? src : "");
-    va_start(ap, fmt);
-    vsnprintf(v->value, sizeof(v->value), fmt, ap);
-    va_end(ap);
-}
-
-void diag_fact(cow_finding *f, const char *metric, const cow_fact *v)
-{
-    if (!v->known)
-        return;
-    if (!isnan(v->num) && v->text[0] == '\0')
-        diag_evidence(f, metric, v->src, "%.17g", v->num);
-    else
-        diag_evidence(f, metric, v->src, "%s", v->text);
-}
-
 void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out)
 {
     const cow_rule *r;
@@ -55,9 +30,15 @@ void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out)
             memset(&f, 0, sizeof(f));
             f.rule = r->id;
             f.severity = r->severity;
-            snprintf(f.run, sizeof(f.run), "%s", runs[i].label);
-            if (!r->fn(runs, n, i, &f))
+            f.run = xstrdup(runs[i].label ? runs[i].label : "");
+            if (!r->fn(runs, n, i, &f)) {
+                diag_finding_free(&f);
                 continue;
+            }
+            if (f.title == NULL)
+                f.title = xstrdup(r->what);
+            if (f.advice == NULL)
+                f.advice = xstrdup("");
             out->v = xgrow(out->v, sizeof(cow_finding), out->n + 1, &out->cap);
             out->v[out->n++] = f;
         }
@@ -80,14 +61,16 @@ void diag_host_overlaps(cow_run_facts *runs, size_t n)
                           runs[j].win_t0[b] < runs[i].win_t1[a];
             if (hit) {
                 runs[i].host_overlaps++;
-                snprintf(runs[i].host_overlap_with, sizeof(runs[i].host_overlap_with),
-                         "%s", runs[j].label);
+                runs[i].host_overlap_with = runs[j].label;
             }
         }
 }
 
 void diag_release(cow_findings *f)
 {
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        diag_finding_free(&f->v[i]);
     free(f->v);
     memset(f, 0, sizeof(*f));
 }

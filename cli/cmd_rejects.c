@@ -13,15 +13,17 @@
 const char *const cmd_rejects_usage[] = {
     "usage: cowtail rejects [--db FILE] [--run LABEL] [--file NAME] [--json]",
     "",
-    "List every line ingest rejected and every file it refused whole, as",
-    "file:line: reason (refused files say 'refused'), by run, file and line.",
+    "List every line ingest rejected, every file it refused whole and every",
+    "file no parser recognised, as file:line: reason (refused files say",
+    "'refused', unrecognised ones 'not recognised'), by run, file and line.",
     "",
     "  --db FILE     database (default cowtail.db)",
     "  --run LABEL   only this run",
     "  --file NAME   only this file (its path, or its name below the run)",
     "  --json        an array of objects: run, file, line (null when",
     "                unknown), reason, excerpt (the line's start, null for a",
-    "                refused file), refused (true for a file refused whole)",
+    "                refused file), refused (true for a file refused whole),",
+    "                not_recognised (true for a file no parser recognised)",
     NULL
 };
 
@@ -33,6 +35,7 @@ typedef struct rej_out {
 static int one(void *ctx, const cow_reject_row *r)
 {
     rej_out *o = ctx;
+    const char *what;
     o->n++;
     if (o->arr) {
         cJSON *j = cJSON_CreateObject();
@@ -51,50 +54,53 @@ static int one(void *ctx, const cow_reject_row *r)
         else
             cJSON_AddNullToObject(j, "excerpt");
         cJSON_AddBoolToObject(j, "refused", r->refused);
+        cJSON_AddBoolToObject(j, "not_recognised",
+                              r->code != NULL && strcmp(r->code, "unrecognised") == 0);
         cJSON_AddItemToArray(o->arr, j);
         return 0;
     }
+    what = r->refused ? "refused: "
+           : r->code != NULL && strcmp(r->code, "unrecognised") == 0 ? "not recognised: "
+                                                                      : "";
     if (r->line > 0)
-        printf("%s:%lld: %s%s\n", r->path, (long long)r->line,
-               r->refused ? "refused: " : "", r->reason);
+        printf("%s:%lld: %s%s\n", r->path, (long long)r->line, what, r->reason);
     else
-        printf("%s: %s%s\n", r->path, r->refused ? "refused: " : "", r->reason);
+        printf("%s: %s%s\n", r->path, what, r->reason);
     return 0;
 }
 
 int cmd_rejects(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
+        CLI_OPT_DB,
         {"run", required_argument, NULL, 'r'},
         {"file", required_argument, NULL, 'f'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_JSON, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB, *run = NULL, *file = NULL;
+    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0};
+    const char *run = NULL, *file = NULL;
     cow_store *st = NULL;
     cow_run_row *rows = NULL;
     cow_err e = COW_ERR_INIT;
     rej_out o = {NULL, 0};
     size_t n = 0, i;
-    int c, json = 0, code, found;
+    int c, code, found;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
         case 'r': run = optarg; break;
         case 'f': file = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_rejects_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_rejects_usage); return EXIT_USAGE;
+        default:
+            if ((code = cli_shared_opt(c, argv[0], cmd_rejects_usage, &sh)) != CLI_OPT_NEXT)
+                return code;
         }
     }
     if (optind < argc) {
         cli_errorf("rejects: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
-    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+    if ((code = cli_open_runs(sh.db, &st, &rows, &n)) != EXIT_OK)
         return code;
     for (i = 0, found = run == NULL; i < n && !found; i++)
         found = strcmp(rows[i].label, run) == 0;
@@ -104,7 +110,7 @@ int cmd_rejects(int argc, char **argv)
         store_close(st);
         return EXIT_USAGE;
     }
-    if (json)
+    if (sh.json)
         o.arr = cJSON_CreateArray();
     if (store_list_rejects(st, run, file, one, &o, &e) != COW_OK) {
         cli_error(&e);

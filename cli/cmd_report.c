@@ -1,11 +1,12 @@
 /* cmd_report.c -- `cowtail report`: from raw captures (or a database) to a
- * folder a person can open: summary.md, report.xlsx and the PNG charts. */
+ * folder a person can open: index.html, summary.md, report.xlsx and the PNG charts. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "boot.h"
 #include "cli.h"
@@ -20,11 +21,13 @@ const char *const cmd_report_usage[] = {
     "Ingest the capture folders given (if any), analyse every run, run the",
     "doctor and the fork/forkless trade-off, and write DIR (default",
     "./cowtail-report):",
+    "  index.html        the report for a browser: answers, then each run's",
+    "                    charts, findings with evidence and tables, then the fleet",
     "  summary.md        headline table, findings, trade-off, charts",
     "  report.xlsx       Summary, Scenarios, Runs, Phases, Percentiles, Deltas,",
-    "                    Trade-off, Findings, Events, Charts (the PNGs)",
-    "  *.png             timeline-RUN, distribution-RUN, quantiles, memory,",
-    "                    tradeoff, progress, fleet",
+    "                    Trade-off, Findings, Evidence, Events, Charts",
+    "  *.png             timeline-RUN, window-RUN, distribution-RUN, memory-RUN,",
+    "                    replsync-RUN, memory, tradeoff, progress, fleet, spectrum",
     "  .cowtail-report   marks the folder as written by cowtail report",
     "A chart whose data is missing is not drawn; summary.md says why. An",
     "existing folder that is not empty and holds no .cowtail-report is",
@@ -36,7 +39,8 @@ const char *const cmd_report_usage[] = {
     "  --scale N          chart scale: 1 = 1600x900 (default), 2 = high-DPI",
     "  --log-y            timeline latency on a log scale",
     "  --thresholds FILE  colour the fleet view by the p99.9 lift limit (the",
-    "                     thresholds file of cowtail check, read the same way)",
+    "                     thresholds file of cowtail check, read the same way);",
+    "                     its verdicts replace the checks table, as check's do",
     "  --seed S           bootstrap seed (default 1)",
     "  --resamples N      bootstrap resamples (default 9999)",
     "  --created EPOCH_S  pin the workbook's document date (default: the",
@@ -67,43 +71,54 @@ static int lift_limit(const char *path, double *limit)
     return EXIT_OK;
 }
 
-static void headline_findings(const cow_findings *fs)
+/* The first screen of summary.md on the terminal: the answers (the
+ * most urgent first, at most ten), the quiet runs counted, the inputs
+ * that did not land whole counted. */
+static void print_answers(const app_report *j)
 {
-    size_t i, shown = 0;
-    int sev;
-    for (sev = COW_SEV_CRIT; sev >= COW_SEV_WARN; sev--)
-        for (i = 0; i < fs->n && shown < 12; i++)
-            if (fs->v[i].severity == sev) {
-                printf("  [%s] %s: %s\n", diag_severity_name(sev), fs->v[i].run,
-                       fs->v[i].title);
-                shown++;
-            }
-    if (shown == 0)
-        printf("  no warnings\n");
+    const app_answers *a = &j->answers;
+    size_t i;
+    char *line;
+    printf("what happened (summary.md opens with the same):\n");
+    for (i = 0; i < a->nsay && i < 10; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_TERM);
+        printf("  %s\n", line);
+        free(line);
+    }
+    if (a->nsay > 10)
+        printf("  ... and %zu more runs in summary.md\n", a->nsay - 10);
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
+        printf("  %s\n", line);
+        free(line);
+    }
+    if (j->inputs.n > 0) {
+        line = app_inputs_count_line(&j->inputs);
+        printf("  not every file landed whole (%s): see summary.md, Inputs\n", line);
+        free(line);
+    }
 }
 
 /* Options; returns -1 to go on, else the exit code. */
 static int parse_args(app_report *j, int *jobs, int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
+        CLI_OPT_DB,
         {"out", required_argument, NULL, 'o'},
         {"scale", required_argument, NULL, 'S'},
         {"log-y", no_argument, NULL, 'l'},
-        {"thresholds", required_argument, NULL, 't'},
+        CLI_OPT_THRESHOLDS,
         {"seed", required_argument, NULL, 's'},
         {"resamples", required_argument, NULL, 'R'},
         {"created", required_argument, NULL, 'c'},
         {"force", no_argument, NULL, 'f'},
-        {"jobs", required_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_JOBS, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    int c;
+    cli_shared sh = {j->db, j->thresholds, 0, *jobs};
+    int c, code;
 
     optind = 1;
     while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
-        case 'd': j->db = optarg; break;
         case 'o': j->dir = optarg; break;
         case 'S':
             if (cli_opt_double(argv[0], "--scale", optarg, 0.5, 4, &j->co.scale) != EXIT_OK)
@@ -111,7 +126,6 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
             break;
         case 'l': j->co.log_y = 1; break;
         case 'f': j->force = 1; break;
-        case 't': j->thresholds = optarg; break;
         case 's':
             if (cli_opt_seed(argv[0], optarg, &j->seed) != EXIT_OK)
                 return EXIT_USAGE;
@@ -125,14 +139,14 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
                             &j->created) != EXIT_OK)
                 return EXIT_USAGE;
             break;
-        case 'J':
-            if (cli_opt_jobs(argv[0], optarg, jobs) != EXIT_OK)
-                return EXIT_USAGE;
-            break;
-        case 'h': cli_print_usage(stdout, cmd_report_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
+        default:
+            if ((code = cli_shared_opt(c, argv[0], cmd_report_usage, &sh)) != CLI_OPT_NEXT)
+                return code;
         }
     }
+    j->db = sh.db;
+    j->thresholds = sh.thresholds;
+    *jobs = sh.jobs;
     j->co.dir = j->dir;
     if (lift_limit(j->thresholds, &j->co.lift_limit_ms) != EXIT_OK)
         return EXIT_USAGE;
@@ -163,11 +177,18 @@ int cmd_report(int argc, char **argv)
     if ((code = cli_store_open(j.db, &j.st)) != EXIT_OK)
         return code;
     j.jobs = jobs;
-    if (optind < argc &&
-        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
-                                   stdout)) == EXIT_USAGE ||
-         code == EXIT_IO))
-        goto done;
+    if (optind < argc) {
+        cow_ingest_totals tot;
+        int64_t since = (int64_t)time(NULL);
+        int pc;
+        code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs, &tot);
+        cli_print_totals(stdout, &tot);
+        if ((pc = cli_print_inputs(stdout, j.st, argv + optind, argc - optind, since)) !=
+                EXIT_OK && code != EXIT_USAGE)
+            code = pc;
+        if (code == EXIT_USAGE || code == EXIT_IO)
+            goto done;
+    }
     if (app_report_write(&j, &e) != COW_OK)
         goto fail;
     if (j.n == 0) {
@@ -178,11 +199,10 @@ int cmd_report(int argc, char **argv)
     }
     for (i = 0; i < j.nch; i++)
         drawn += j.charts[i].file[0] != '\0';
-    printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not drawn, "
+    printf("report written to %s/: index.html, summary.md, report.xlsx, %zu charts (%zu not drawn, "
            "reasons in summary.md); %zu runs, seed %" PRIu64 "\n", j.dir, drawn,
            j.nch - drawn, j.n, j.seed);
-    printf("headline findings:\n");
-    headline_findings(&j.fs);
+    print_answers(&j);
     goto done;
 fail:
     cli_error(&e);

@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include "num.h"
+#include "timeconv.h"
+#include "units.h"
 
 static int not_a(const char *opt, const char *arg, const char *what, cow_err *e)
 {
@@ -132,4 +134,38 @@ int optval_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
                         opt, arg, (unsigned long long)lo, (unsigned long long)hi);
     *bytes = v * units[k].mul;
     return COW_OK;
+}
+
+int optval_instant_us(const char *opt, const char *arg, int64_t *us, cow_err *e)
+{
+    size_t n = strlen(arg);
+
+    if (time_parse_iso8601(arg, n, us) || time_parse_epoch(arg, n, us))
+        return COW_OK;
+    return not_a(opt, arg, "an epoch (s, ms, us) or an ISO 8601 time that exists", e);
+}
+
+int optval_utc_offset(const char *opt, const char *arg, int *off_s, cow_err *e)
+{
+    if (time_parse_offset(arg, off_s))
+        return COW_OK;
+    return COW_FAIL(e, COW_EUSAGE, "%s: '%s' is not an offset like +02:00, -0500 or UTC "
+                    "(zone names are not supported: give the offset in force during "
+                    "the capture)", opt, arg);
+}
+
+int optval_time_unit(const char *opt, const char *arg, double *us, cow_err *e)
+{
+    if ((*us = unit_time_us(arg, strlen(arg))) > 0)
+        return COW_OK;
+    return not_a(opt, arg, "a time unit (ns, us, ms or s, also as nsec, usec, msec, "
+                 "sec, nanos, micros, millis or written out)", e);
+}
+
+int optval_mem_unit(const char *opt, const char *arg, double *bytes, cow_err *e)
+{
+    if ((*bytes = unit_mem_bytes(arg)) > 0)
+        return COW_OK;
+    return not_a(opt, arg, "a memory unit (bytes, kB, MB or GB, powers of 1024; "
+                 "also KiB, MiB, GiB, k, m, g)", e);
 }

@@ -14,7 +14,20 @@
  *     monotonic clock subtracted from a wall clock), an epoch outside
  *     1990..2100, time running back by more than LATCOLS_BACKWARDS_TOL_US,
  *     a span longer than LATCOLS_MAX_SPAN_US.
- *  5. A bad latency (not a number, NaN, inf, negative) is a reject. */
+ *  5. A bad latency (not a number, NaN, inf, negative) is a reject.
+ *  6. An intended-send column (intended, intended_send, scheduled, as
+ *     `cowtail capture` and other open-loop probes write it) is the time
+ *     the sample was meant to go, on the time column's clock and unit
+ *     (unless its name gives one). It never moves a sample: a note says
+ *     how late the sends were (mean, largest, how many more than 1 ms)
+ *     and the largest latency read from the intended send (reply -
+ *     intended, without coordinated omission). Unreadable values and
+ *     intended times more than 1 ms after the actual send (not the same
+ *     clock) are counted in the note, not rejected.
+ *  7. With latency_from_intended (--latency-from intended, run.json
+ *     "latency_from"), a sample whose intended send was read is placed at
+ *     it and its latency is reply - intended (latency + lag); the note
+ *     says so. Samples without a usable intended time keep their send. */
 #include "latcols.h"
 
 #include <ctype.h>
@@ -28,6 +41,7 @@
 #include "num.h"
 #include "text.h"
 #include "timeconv.h"
+#include "units.h"
 
 /* Aliases in order of preference. */
 static const char *const time_aliases[] = {
@@ -37,26 +51,11 @@ static const char *const time_aliases[] = {
 static const char *const lat_aliases[] = {
     "latency", "lat", "rtt", "round_trip", "roundtrip", "response_time",
     "resp_time", "service_time", "duration", "elapsed", "took", "value", NULL};
+static const char *const intended_aliases[] = {
+    "intended", "intended_send", "intended_time", "scheduled",
+    "scheduled_time", "intended_start", NULL};
 static const char *const op_aliases[] = {
     "op", "cmd", "command", "operation", "opname", "type", "request", NULL};
-
-static const struct { const char *name; double us; } units[] = {
-    {"ns", 1e-3}, {"nanos", 1e-3}, {"nsec", 1e-3}, {"nanoseconds", 1e-3},
-    {"us", 1.0}, {"usec", 1.0}, {"micros", 1.0}, {"microseconds", 1.0},
-    {"µs", 1.0},
-    {"ms", 1e3}, {"msec", 1e3}, {"millis", 1e3}, {"milliseconds", 1e3},
-    {"s", 1e6}, {"sec", 1e6}, {"secs", 1e6}, {"seconds", 1e6},
-};
-
-/* Microseconds per unit named name[0..n), or 0 when not a unit. */
-static double unit_us(const char *name, size_t n)
-{
-    size_t i;
-    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-        if (strlen(units[i].name) == n && strncmp(units[i].name, name, n) == 0)
-            return units[i].us;
-    return 0;
-}
 
 static int alias_rank(const char *const *list, const char *base)
 {
@@ -71,7 +70,7 @@ void latcols_init(latcols *lc, const cow_parse_opts *o)
 {
     memset(lc, 0, sizeof(*lc));
     lc->o = o;
-    lc->time_col = lc->lat_col = lc->op_col = -1;
+    lc->time_col = lc->lat_col = lc->op_col = lc->int_col = -1;
     lc->dup_col = lc->dup_of = -1;
 }
 
@@ -94,10 +93,10 @@ static double split_name(const char *name, size_t n, char *out, size_t cap)
     double u;
 
     text_colname(name, n, out, cap, unit, sizeof(unit));
-    if (unit[0] && (u = unit_us(unit, strlen(unit))) > 0)
+    if (unit[0] && (u = unit_time_us(unit, strlen(unit))) > 0)
         return u;
     us = strrchr(out, '_');
-    if (us != NULL && us != out && (u = unit_us(us + 1, strlen(us + 1))) > 0) {
+    if (us != NULL && us != out && (u = unit_time_us(us + 1, strlen(us + 1))) > 0) {
         *us = '\0';
         return u;
     }
@@ -131,6 +130,10 @@ void latcols_add(latcols *lc, int idx, const char *name, size_t n)
         snprintf(lc->lat_name, sizeof(lc->lat_name), "%.*s", (int)n, name);
     } else if (alias_rank(op_aliases, base) > 0 && lc->op_col < 0) {
         lc->op_col = idx;
+    } else if (alias_rank(intended_aliases, base) > 0 && lc->int_col < 0) {
+        lc->int_col = idx; /* requirement 6 */
+        lc->int_unit_us = u;
+        snprintf(lc->int_name, sizeof(lc->int_name), "%.*s", (int)n, name);
     }
 }
 
@@ -155,7 +158,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "time, t or epoch, e.g. timestamp_us): samples cannot "
                         "be lined up with server events without one");
     if (lc->lat_unit_us == 0 && o && o->latency_unit) {
-        lc->lat_unit_us = unit_us(o->latency_unit, strlen(o->latency_unit));
+        lc->lat_unit_us = unit_time_us(o->latency_unit, strlen(o->latency_unit));
         lc->lat_unit_from = "--latency-unit / run.json latency_unit";
     }
     if (lc->lat_unit_us == 0)
@@ -165,7 +168,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "or set \"latency_unit\" in run.json",
                         lc->lat_name, lc->lat_name, lc->lat_name);
     if (lc->time_unit_us == 0 && o && o->time_unit)
-        lc->time_unit_us = unit_us(o->time_unit, strlen(o->time_unit));
+        lc->time_unit_us = unit_time_us(o->time_unit, strlen(o->time_unit));
     return COW_OK;
 }
 
@@ -176,7 +179,7 @@ int latcols_check_time(latcols *lc, cow_err *e)
                         "no time column (expected one named timestamp, ts, "
                         "time, t or epoch, e.g. timestamp_us)");
     if (lc->time_unit_us == 0 && lc->o && lc->o->time_unit)
-        lc->time_unit_us = unit_us(lc->o->time_unit, strlen(lc->o->time_unit));
+        lc->time_unit_us = unit_time_us(lc->o->time_unit, strlen(lc->o->time_unit));
     return COW_OK;
 }
 
@@ -344,6 +347,42 @@ int latcols_time(latcols *lc, const char *p, size_t n, int64_t *t_us,
     return latcols_time_num(lc, v, t_us, why, e);
 }
 
+int latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
+                     double lat_us, int64_t *lag_us)
+{
+    double v, us, lag;
+
+    num_trim(&p, &n);
+    if (lc->time_iso || !lc->time_decided || n == 0 ||
+        !latcols_parse_number(p, n, &v) || !isfinite(v)) {
+        lc->int_bad++;
+        return 0;
+    }
+    us = v * (lc->int_unit_us > 0 ? lc->int_unit_us : lc->time_mult);
+    if (!lc->time_epoch)
+        us += (double)lc->o->t0_us;
+    lag = (double)t_us - us;
+    if (lag < -1000.0 || lag > (double)LATCOLS_MAX_SPAN_US) {
+        lc->int_ahead += lag < 0;
+        lc->int_bad += lag > 0;
+        return 0;
+    }
+    if (lag < 0)
+        lag = 0; /* rounding of the two stamps */
+    lc->int_n++;
+    lc->int_lag_sum_us += lag;
+    if (lag > lc->int_lag_max_us)
+        lc->int_lag_max_us = lag;
+    if (lag > 1000.0)
+        lc->int_late++;
+    if (lag + lat_us > lc->int_colat_max_us)
+        lc->int_colat_max_us = lag + lat_us;
+    *lag_us = (int64_t)llround(lag);
+    if (lc->o && lc->o->latency_from_intended)
+        lc->int_moved++;
+    return 1;
+}
+
 int latcols_latency_num(const latcols *lc, double v, double *lat_us,
                         const char **why)
 {
@@ -387,7 +426,7 @@ int latcols_latency(const latcols *lc, const char *p, size_t n, double *lat_us,
 
 int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
 {
-    char buf[256];
+    char buf[640];
     int rc;
 
     snprintf(buf, sizeof(buf), "'%s' (%s)", lc->time_name, lc->time_how);
@@ -396,7 +435,26 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
     snprintf(buf, sizeof(buf), "'%s' in %s (unit from %s)", lc->lat_name,
              lc->lat_unit_us == 1e-3 ? "ns" : lc->lat_unit_us == 1.0 ? "us"
              : lc->lat_unit_us == 1e3 ? "ms" : "s", lc->lat_unit_from);
-    if ((rc = sink_note(k, "latency", buf, e)) != COW_OK || lc->nback == 0)
+    if ((rc = sink_note(k, "latency", buf, e)) != COW_OK)
+        return rc;
+    if (lc->int_col >= 0) {
+        char more[160] = "";
+        if (lc->int_bad || lc->int_ahead)
+            snprintf(more, sizeof(more), "; not used: %lld unreadable, %lld more than "
+                     "1 ms after the actual send (another clock?)", lc->int_bad,
+                     lc->int_ahead);
+        snprintf(buf, sizeof(buf), "'%s': %lld samples sent %.1f us after their "
+                 "intended time on average, at most %.1f us, %lld more than 1 ms late; "
+                 "latency from the intended send (no coordinated omission) at most "
+                 "%.1f us%s%s", lc->int_name, lc->int_n,
+                 lc->int_n ? lc->int_lag_sum_us / (double)lc->int_n : 0.0,
+                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more,
+                 lc->int_moved ? "; samples placed at their intended send and "
+                 "their latency read from it (--latency-from intended)" : "");
+        if ((rc = sink_note(k, "intended send", buf, e)) != COW_OK)
+            return rc;
+    }
+    if (lc->nback == 0)
         return rc;
     snprintf(buf, sizeof(buf), "went back by more than %lld s %lld times "
              "(largest %.3f s): a clock stepped or rows out of order",

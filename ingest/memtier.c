@@ -43,6 +43,7 @@
 #include "mem.h"
 #include "num.h"
 #include "timeconv.h"
+#include "units.h"
 
 #define MT_SOURCE "memtier"
 /* Longest op label kept ("run12:Zadds"). */
@@ -81,6 +82,25 @@ static int word_at(const char *b, size_t n, size_t i, const char *w)
            (i + m == n || !isalnum((unsigned char)b[i + m]));
 }
 
+/* JSON text walked a byte at a time: 1 when b[*i] belongs to a string
+ * (its quotes included; *i steps over the byte an escape covers), so the
+ * caller looks only at the bytes outside strings. */
+static int in_string(const char *b, size_t *i, int *in_str)
+{
+    if (*in_str) {
+        if (b[*i] == '\\')
+            (*i)++;
+        else if (b[*i] == '"')
+            *in_str = 0;
+        return 1;
+    }
+    if (b[*i] == '"') {
+        *in_str = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* memtier before 2.1.2 printed NaN as nan / -nan, which is not JSON.
  * Overwrite those bare words (outside strings) in place with JSON of the
  * same length -- "-nan" -> "null", "nan" -> "[] " -- so that cJSON's end
@@ -92,13 +112,8 @@ static int fix_nan(char *b, size_t n)
     int in_str = 0, fixed = 0;
 
     for (i = 0; i < n; i++) {
-        if (in_str) {
-            if (b[i] == '\\')
-                i++;
-            else if (b[i] == '"')
-                in_str = 0;
-        } else if (b[i] == '"') {
-            in_str = 1;
+        if (in_string(b, &i, &in_str)) {
+            continue;
         } else if (b[i] == '-' && (word_at(b, n, i + 1, "nan") ||
                                    word_at(b, n, i + 1, "inf"))) {
             memcpy(b + i, "null", 4);
@@ -422,7 +437,7 @@ static int runtime(mt *m, const cJSON *rt, cow_err *e)
     /* "Time unit" is absent before 2.x: memtier has always printed ms */
     m->us_per_unit = cJSON_IsString(u) ? unit_by_name(u->valuestring) : 1e3;
     if (m->us_per_unit == 0 && m->o && m->o->latency_unit)
-        m->us_per_unit = unit_by_name(m->o->latency_unit);
+        m->us_per_unit = unit_time_us(m->o->latency_unit, strlen(m->o->latency_unit));
     if (m->us_per_unit == 0) {
         cow_err_at(e, m->path, line, 0);
         return COW_FAIL(e, COW_EUNIT, "\"Time unit\": \"%.40s\" is not a unit "
@@ -580,13 +595,8 @@ static int cut_short(const char *b, size_t n)
     int in_str = 0;
 
     for (i = 0; i < n; i++) {
-        if (in_str) {
-            if (b[i] == '\\')
-                i++;
-            else if (b[i] == '"')
-                in_str = 0;
-        } else if (b[i] == '"') {
-            in_str = 1;
+        if (in_string(b, &i, &in_str)) {
+            continue;
         } else if (b[i] == '{' || b[i] == '[') {
             depth++;
         } else if (b[i] == '}' || b[i] == ']') {

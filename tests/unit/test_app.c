@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "analyze.h"
+#include "answer.h"
 #include "app.h"
 #include "check.h"
 #include "fleet.h"
@@ -125,7 +126,7 @@ static void diff_should_find_no_difference_with_itself(void)
         /* ~ where the interval is calibrated, ? where the tail is thin */
         CHECK(r.d[l].verdict == (r.d[l].method == COW_QCMP_BOOT ? COW_VERDICT_FLAT
                                                                : COW_VERDICT_UNSURE));
-        CHECK_INT(r.run_q[l].state, r.base_q[l].state);
+        CHECK_INT(quant_two_sided(&r.run_q[l]), quant_two_sided(&r.base_q[l]));
     }
     CHECK(r.has_max);
     CHECK_NEAR(r.run_max_us, r.base_max_us, 0);
@@ -244,12 +245,16 @@ static void diff_should_pool_the_windows_of_a_saving_run(void)
     /* too few values for a two-sided interval: a lower bound */
     {
         double few[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        app_quant q = app_honest_quantile(few, 10, 0.99);
-        CHECK_INT(q.state, APP_Q_BOUND);
-        CHECK_INT(app_honest_quantile(few, 0, 0.5).state, APP_Q_NONE);
+        char buf[COW_QUANT_FMT_MAX];
+        cow_quant q = app_honest_quantile(few, 10, 0.99);
+        /* the estimate is kept beside the bound (never the bound alone) */
+        CHECK(!quant_two_sided(&q) && isnan(q.hi_us) && !isnan(q.lo_us));
+        CHECK_NEAR(q.est_us, 9.91, 1e-12);
+        CHECK(isnan(app_honest_quantile(few, 0, 0.5).est_us));
         q = app_honest_quantile(few, 10, 0.5);
-        CHECK_INT(q.state, APP_Q_VALUE);
-        CHECK_NEAR(q.us, 5.5, 1e-12);
+        CHECK(quant_two_sided(&q));
+        CHECK_NEAR(q.est_us, 5.5, 1e-12);
+        CHECK_STR(quant_format(&q, 0, buf, sizeof(buf)), "0.005"); /* 5.5 us, %.3f ms */
     }
     store_free_results(&rs);
     free(t);
@@ -300,6 +305,69 @@ static void check_should_judge_every_limit(void)
     CHECK_INT(app_load_thresholds(scratch_file("x.json", "{\"max_p99_ms\": -1}"), &t, &e),
               COW_EPARSE);
     CHECK(app_load_thresholds(scratch_file("missing.json", NULL), &t, &e) != COW_OK);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* One answer per run, decided once: the window, the p99.9 verdict with
+ * the estimates and bounds the store holds, the evidence, and the runs
+ * with nothing to say counted. */
+static void answers_should_decide_each_run_once(void)
+{
+    static const char *const names[] = {"bgsave-t2", "steady", "bgsave-t3"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK_INT(a.n, 3);
+    CHECK_INT(a.nsay, 1);
+    CHECK_INT(a.nquiet[APP_QUIET_NO_WINDOW], 1);
+    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 1);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        cow_result_set rs;
+        const cow_delta_row *d;
+        CHECK_STR(x->run, rows[i].label);
+        CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);
+        d = app_worst_window(&rs);
+        if (strcmp(x->run, "steady") == 0) {
+            CHECK(d == NULL && !x->has_window && !x->say);
+        } else {
+            /* the answer carries the stored delta, estimate and bound */
+            CHECK(d != NULL && x->has_window);
+            CHECK_NEAR(x->delta.est_us, d->delta_us, 0);
+            CHECK_STR(x->kind, "bgsave");
+            CHECK(x->len_us > 0 && x->t0_us > 0);
+            CHECK(!isnan(x->fork_ms) && x->fork_ms > 0);
+            CHECK(!isnan(x->cow_mb) && x->cow_pct_used > 50);
+            CHECK_INT(x->thp, APP_THP_NOT_BACKING);
+        }
+        store_free_results(&rs);
+    }
+    CHECK_STR(a.v[a.order[0]].run, "bgsave-t2");
+    CHECK_INT(a.v[a.order[0]].verdict, COW_VERDICT_LIFT);
+    line = app_answer_line(&a.v[a.order[0]], APP_ANSWER_TERM);
+    CHECK(strstr(line, "bgsave-t2: bgsave at ") == line);
+    /* the estimates with their bounds beside them, never a bound alone */
+    CHECK(strstr(line, "p99.9 4.020 (>= 2.093) ms -> 11.321 (>= 4.982) ms: lift "
+                       "+7.301 (>= +0.125) ms") != NULL);
+    CHECK(strstr(line, "Evidence: fork 4.1 ms, copy-on-write 147 MB (97% of used_memory)") !=
+          NULL);
+    free(line);
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK(line != NULL && strstr(line, "2 other runs have nothing to report: 1 cannot tell") == line);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
     store_free_runs(rows, n);
     store_close(st);
 }
@@ -565,6 +633,91 @@ static void report_should_write_every_output(void)
     store_close(st);
 }
 
+/* One judgement per comparison: on the bundled fleet, the gate the report
+ * colours (answers, which the fleet chart and summary.md read) is the one
+ * `cowtail check` reaches on its own, run by run and limit by limit, and
+ * the verdict of each answer is the headline's (the stored worst window).
+ * cache-e's p99.9 lift is shown above zero but not above the 20 ms limit
+ * after Holm: "lift" in the headline, the gate passes it, both said. */
+static void report_should_judge_each_fleet_run_once(void)
+{
+    static const char *const names[] = {"fleet/cache-a/bgsave", "fleet/cache-a/steady",
+                                        "fleet/cache-b/bgsave", "fleet/cache-c/fullsync",
+                                        "fleet/cache-d/bgsave", "fleet/cache-e/bgsave",
+                                        "fleet/cache-e/steady"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, cache_e = 0;
+    cow_store *st = loaded(names, 7, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    app_thresholds t;
+    app_fleet_check fc;
+    char dir[128];
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/fleet-report", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "test.db";
+    j.dir = j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.co.lift_limit_ms = 20;
+    j.thresholds = sample("fleet/thresholds.json");
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = 1;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    CHECK_INT(j.n, 7);
+    CHECK_INT(j.answers.n, 7);
+    /* the gate as `cowtail check` judges it, computed apart */
+    CHECK_INT(app_load_thresholds(j.thresholds, &t, &e), COW_OK);
+    CHECK_INT(app_check_fleet(st, j.rows, j.n, &t, COW_FLEET_HOLM, 1, NULL, &fc, &e), COW_OK);
+    for (i = 0; i < j.n; i++) {
+        const app_answer *a = &j.answers.v[i];
+        const cow_delta_row *d;
+        cow_result_set rs;
+        CHECK_STR(a->run, j.rows[i].label);
+        CHECK_INT(a->gate, fc.failed[i] ? APP_GATE_FAIL : APP_GATE_PASS);
+        CHECK_INT(a->gate_lift, fc.v[i][TH_P999_LIFT].state == APP_FAIL ? APP_GATE_FAIL
+                                                                         : APP_GATE_PASS);
+        CHECK_INT(a->gate, j.fleet.failed[i] ? APP_GATE_FAIL : APP_GATE_PASS);
+        CHECK_INT(store_load_results(st, j.rows[i].id, &rs, &e), COW_OK);
+        d = app_worst_window(&rs);
+        CHECK_INT(a->has_window, d != NULL);
+        if (d != NULL) {
+            CHECK_STR(boot_verdict_name(a->verdict), d->verdict);
+            CHECK_NEAR(a->delta.est_us, d->delta_us, 0);
+        }
+        store_free_results(&rs);
+        if (strcmp(a->run, "fleet/cache-e/bgsave") == 0) {
+            cache_e = i + 1;
+            CHECK_INT(a->verdict, COW_VERDICT_LIFT);
+            CHECK_INT(a->gate_lift, APP_GATE_PASS);
+            {   /* the line says both, each labelled */
+                char *line = app_answer_line(a, APP_ANSWER_TERM);
+                CHECK(strstr(line, ": lift +59.598 (>= +0.529) ms") != NULL);
+                CHECK(strstr(line, "Gate: passes: max_p999_lift_ms 59.598 over 20 but not "
+                                   "shown to be (raw p ") != NULL);
+                CHECK(strstr(line, ", adjusted p 0.683)") != NULL); /* Holm over 7 runs */
+                free(line);
+            }
+        }
+        /* a failed gate is listed and says so */
+        if (a->gate == APP_GATE_FAIL) {
+            char *line = app_answer_line(a, APP_ANSWER_TERM);
+            CHECK(a->say);
+            CHECK(strstr(line, "Gate: fails ") != NULL);
+            free(line);
+        }
+    }
+    CHECK(cache_e > 0);
+    app_check_fleet_release(&fc);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 /* One run, one mode, one host: the charts that compare modes or hosts are
  * skipped, and summary.md says why. */
 static void report_should_say_why_a_chart_is_not_drawn(void)
@@ -609,6 +762,29 @@ static void report_should_say_why_a_chart_is_not_drawn(void)
     store_close(st);
 }
 
+/* A sink (app_sink) that keeps what app/ said. */
+typedef struct heard {
+    char said[8192];  /* the account, as said (cut at the size) */
+    int says;         /* say calls */
+    char error[256];  /* the last error line */
+    int errors;       /* error calls */
+} heard;
+
+static void hear_say(void *ctx, const char *text)
+{
+    heard *h = ctx;
+    size_t len = strlen(h->said);
+    snprintf(h->said + len, sizeof(h->said) - len, "%s", text);
+    h->says++;
+}
+
+static void hear_error(void *ctx, const char *line)
+{
+    heard *h = ctx;
+    snprintf(h->error, sizeof(h->error), "%s", line);
+    h->errors++;
+}
+
 static void ingest_should_say_what_it_refused_and_skipped(void)
 {
     cow_store *st = NULL;
@@ -620,7 +796,7 @@ static void ingest_should_say_what_it_refused_and_skipped(void)
     size_t n = 0;
     const char *dir = getenv("COW_TESTDATA");
     char bad[512], one[512], *paths[1];
-    FILE *out;
+    heard h = {"", 0, "", 0};
 
     snprintf(bad, sizeof(bad), "%s/e2e/bad", dir ? dir : "tests/data");
     snprintf(one, sizeof(one), "%s/e2e/bad/nounit.csv", dir ? dir : "tests/data");
@@ -653,22 +829,29 @@ static void ingest_should_say_what_it_refused_and_skipped(void)
     memset(&fl, 0, sizeof(fl));
     paths[0] = "/no/such/capture";
     CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
-    /* the quiet form prints only the summary line */
-    out = tmpfile();
+    /* what app/ says goes to the sink; the quiet form says no file line
+     * and returns the totals the summary line is made of */
+    app_set_sink(&(app_sink){hear_say, hear_error, NULL, &h});
     paths[0] = sample("steady");
-    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, out), EXIT_OK);
-    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, out), EXIT_OK);
-    {
-        char line[2][256] = {"", ""};
-        rewind(out);
-        CHECK(fgets(line[0], sizeof(line[0]), out) != NULL);
-        CHECK(fgets(line[1], sizeof(line[1]), out) != NULL);
-        CHECK(strstr(line[0], "ingested 17 files into 1 run: 17425 records,") == line[0]);
-        CHECK(strstr(line[1], "ingested 0 files into 0 runs") != NULL);
-        CHECK(strstr(line[1], "17 already ingested") != NULL);
-    }
-    fclose(out);
-    app_errorf("test_app: %s", "an error line on stderr");
+    memset(&tot, 0, sizeof(tot));
+    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, &tot), EXIT_OK);
+    CHECK_INT(tot.files_ok, 17);
+    CHECK_INT(tot.runs, 1);
+    CHECK_INT(tot.rows, 17425);
+    CHECK_INT(app_ingest_quiet(st, paths, 1, 1, &tot), EXIT_OK);
+    CHECK_INT(tot.files_ok, 0);
+    CHECK_INT(tot.files_dup, 17);
+    CHECK_INT(h.says, 0);
+    memset(&fl, 0, sizeof(fl));
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK(strstr(h.said, "run steady (") == h.said);
+    CHECK(strstr(h.said, "already ingested (same SHA-256): nothing added\n") != NULL);
+    app_errorf("test_app: %s", "an error line");
+    CHECK_INT(h.errors, 1);
+    CHECK_STR(h.error, "test_app: an error line");
+    app_set_sink(NULL);
+    app_errorf("test_app: %s", "no sink: not heard");
+    CHECK_INT(h.errors, 1);
     store_close(st);
 }
 
@@ -686,15 +869,12 @@ static void ingest_should_take_the_flags_that_override_run_json(void)
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
     paths[0] = one;
-    /* a bad --t0 or --log-tz is a usage error before anything is read */
-    fl.t0 = "yesterday";
-    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
-    fl.t0 = NULL;
-    fl.log_tz = "Europe/Paris";
-    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_USAGE);
-    fl.log_tz = "+01:00";
-    /* an ISO 8601 --t0, a forced parser and a unit: the file lands */
-    fl.t0 = "2026-02-03T14:02:11Z";
+    /* --t0 and --log-tz come parsed (cli/, test_common's optval tests) */
+    fl.has_log_tz = 1;
+    fl.log_tz_s = 3600;
+    /* a --t0, a forced parser and a unit: the file lands */
+    fl.has_t0 = 1;
+    fl.t0_us = INT64_C(1770127331000000);
     fl.parser = "latency-csv";
     fl.latency_unit = "us";
     fl.label = "forced";
@@ -702,14 +882,12 @@ static void ingest_should_take_the_flags_that_override_run_json(void)
     CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
     CHECK_INT(tot.files_ok, 1);
     CHECK_INT(tot.rows, 1);
-    /* an epoch --t0 is accepted too */
-    fl.t0 = "1770127331";
     fl.label = "forced-epoch";
     CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
     /* --label names one run */
     paths[0] = sample("steady");
     paths[1] = sample("bgsave-t1");
-    fl.t0 = NULL;
+    fl.has_t0 = 0;
     fl.parser = NULL;
     fl.latency_unit = NULL;
     CHECK_INT(app_ingest_paths(st, paths, 2, &fl, &tot), EXIT_USAGE);
@@ -810,6 +988,58 @@ out:
     store_close(st);
 }
 
+/* A redis-benchmark run with several commands and no overall line: every
+ * level comes from one command's own figures (the worst at the tail), not
+ * p99 from GET next to max from INCR; the requests are that command's
+ * total; a text report's cumulative lines ("99.07% <= 2 milliseconds")
+ * give p99 as a bound with its step. */
+static void reported_should_read_one_command_at_every_level(void)
+{
+    static const struct { const char *op; double q, ms; int64_t count; } in[] = {
+        {"GET", 50, 0.215, 10000}, {"GET", 99, 2.103, 10000}, {"GET", 100, 3.007, 10000},
+        {"INCR", 50, 0.300, 5000}, {"INCR", 99, 0.471, 5000}, {"INCR", 100, 6.343, 5000},
+        {"SET", 50, 0.100, 2000}, {"SET", 99, 0.439, 2000}, {"SET", 100, 0.743, 2000},
+    };
+    cow_pctl_row rows[9];
+    app_reported rep = {rows, 9};
+    const char *file, *op;
+    const cow_pctl_row *p;
+    int i, bound = -1;
+
+    for (i = 0; i < 9; i++) {
+        memset(&rows[i], 0, sizeof(rows[i]));
+        snprintf(rows[i].source, sizeof(rows[i].source), "redis-benchmark");
+        snprintf(rows[i].file, sizeof(rows[i].file), "bench.csv");
+        snprintf(rows[i].op, sizeof(rows[i].op), "%s", in[i].op);
+        rows[i].q = in[i].q;
+        rows[i].value_us = in[i].ms * 1000;
+        rows[i].count = in[i].count;
+    }
+    CHECK(app_reported_pick(&rep, &file, &op));
+    CHECK_STR(op, "GET");
+    for (i = 0; i < 3; i++) {
+        p = app_reported_at(&rep, in[i].q);
+        CHECK(p != NULL && strcmp(p->op, "GET") == 0);
+        CHECK_NEAR(p->value_us, in[i].ms * 1000, 0);
+    }
+    /* the max is GET's 3.007, not INCR's 6.343 */
+    CHECK_NEAR(app_reported_at(&rep, 100)->value_us, 3007, 1e-9);
+    CHECK_INT(app_reported_total(&rep, app_reported_at(&rep, 50)), 10000);
+    /* a level GET does not report is not borrowed from another command */
+    CHECK(app_reported_at(&rep, 99.9) == NULL);
+
+    /* cumulative lines only: p99 is at most the first line at or above it */
+    rows[0].q = 98.5, rows[0].value_us = 1000;
+    rows[1].q = 99.07, rows[1].value_us = 2000;
+    rows[2].q = 100, rows[2].value_us = 3000;
+    rep.n = 3;
+    p = app_reported_op_at(&rep, "bench.csv", "GET", 99, &bound);
+    CHECK(p == &rows[1] && bound == 1);
+    CHECK_NEAR(app_reported_step(&rep, p), 1000, 1e-9);
+    p = app_reported_op_at(&rep, "bench.csv", "GET", 100, &bound);
+    CHECK(p == &rows[2] && bound == 0);
+}
+
 /* An HdrHistogram table's counts give a rank interval: with one row per
  * value 1..1000 (count = value), the bounds sit one row below the lower
  * rank and at the upper rank of pct_quantile_ci over the same values. */
@@ -842,38 +1072,6 @@ static void reported_ci_should_follow_the_ranks_of_the_counts(void)
     /* a memtier row (its count is the total) gives none either */
     snprintf(rows[899].source, sizeof(rows[899].source), "memtier");
     CHECK(!app_reported_ci(&rep, &rows[899], &lo, &hi));
-}
-
-/* Last: it puts the filter in front of this process's stdout and stderr. */
-static void safe_streams_should_defuse_control_characters(void)
-{
-    FILE *out = tmpfile(), *err = tmpfile(), *save_out = stdout, *save_err = stderr;
-    char got[128] = "";
-    size_t n;
-
-    stdout = out;
-    stderr = err;
-    app_safe_streams();
-    CHECK(app_raw_stdout() == out);
-    CHECK(app_raw_stderr() == err);
-    printf("run a\x1b[2Jb \xc3");  /* an escape, and a UTF-8 sequence cut in two */
-    fflush(stdout);
-    printf("\xa9 ok\n");
-    fputs("bad\x07\n", stderr);
-    fclose(stdout);
-    fclose(stderr);
-    stdout = save_out;
-    stderr = save_err;
-    rewind(out);
-    n = fread(got, 1, sizeof(got) - 1, out);
-    got[n] = '\0';
-    CHECK_STR(got, "run a\\x1B[2Jb \xc3\xa9 ok\n");
-    rewind(err);
-    n = fread(got, 1, sizeof(got) - 1, err);
-    got[n] = '\0';
-    CHECK_STR(got, "bad\\x07\n");
-    fclose(out);
-    fclose(err);
 }
 
 /* A synthetic fleet: the 3 failing runs share kernel 6.1.0-fail and THP
@@ -1106,9 +1304,11 @@ int main(void)
     RUN(report_dir_should_be_missing_empty_or_marked);
     RUN(pctonly_runs_should_count_in_analyze_diff_and_check);
     RUN(reported_ci_should_follow_the_ranks_of_the_counts);
-    RUN(safe_streams_should_defuse_control_characters);
     RUN(triage_should_rank_what_the_failing_runs_share);
     RUN(triage_bucket_should_be_powers_of_two);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
+    RUN(answers_should_decide_each_run_once);
+    RUN(reported_should_read_one_command_at_every_level);
+    RUN(report_should_judge_each_fleet_run_once);
     return REPORT();
 }
