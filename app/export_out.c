@@ -5,8 +5,9 @@
  * names the columns (half the bytes of JSONEachRow, and cheaper for the
  * server to parse: measured in bench/README.md). Integers
  * print exact, reals with 15 significant digits, or 17 when 15 would not
- * read back bit for bit, NaN and infinities as null. A JSON lines table is written to
- * TABLE.jsonl.tmp and renamed when complete, so a file is whole or absent. */
+ * read back bit for bit, NaN and infinities as null. A JSON lines table is written
+ * through outfile (a new temporary file renamed when complete), so a file is whole
+ * or absent and never written through a link. */
 #include "export_out.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <curl/curl.h>
 
 #include "mem.h"
+#include "outfile.h"
 
 extern const char cow_clickhouse_ddl[];
 
@@ -31,8 +33,8 @@ struct cow_xout {
     CURL *curl;
     char table[64];         /* the table being written */
     char cols[2048];        /* ClickHouse: "(host,run,...)" of its rows */
-    FILE *fp;               /* JSON lines: the .tmp file */
-    char tmp[1024], final[1024];
+    cow_outfile out;        /* JSON lines: the table's file, while open */
+    int open;
     char *buf;              /* rows not yet sent */
     size_t n, cap;
     char *reply;            /* ClickHouse's last answer */
@@ -173,8 +175,8 @@ static int flush(cow_xout *o, cow_err *e)
         snprintf(query, sizeof(query), "INSERT INTO %s %s FORMAT TabSeparated", o->table,
                  o->cols);
         rc = ch_post(o, query, o->buf, o->n, e);
-    } else if (fwrite(o->buf, 1, o->n, o->fp) != o->n) {
-        rc = COW_FAIL(e, COW_EIO, "%s: cannot write: %s", o->tmp, strerror(errno));
+    } else if (fwrite(o->buf, 1, o->n, o->out.fp) != o->n) {
+        rc = COW_FAIL(e, COW_EIO, "%s: cannot write: %s", o->out.path, strerror(errno));
     }
     o->n = 0;
     return rc;
@@ -196,8 +198,10 @@ int xout_jsonl(const char *dir, cow_xout **out, cow_err *e)
     struct stat sb;
 
     *out = NULL;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create folder: %s", dir, strerror(errno));
+    int rc;
+
+    if ((rc = outfile_make_dir(dir, 0, e)) != COW_OK)
+        return rc;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return COW_FAIL(e, COW_EUSAGE, "%s: not a folder", dir);
     *out = xout_new(dir);
@@ -273,10 +277,15 @@ int xout_table(cow_xout *o, const char *table, cow_err *e)
     o->n = 0;
     if (o->ch)
         return COW_OK;
-    snprintf(o->final, sizeof(o->final), "%s/%s.jsonl", o->base, table);
-    snprintf(o->tmp, sizeof(o->tmp), "%s/%s.jsonl.tmp", o->base, table);
-    if ((o->fp = fopen(o->tmp, "wb")) == NULL)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create: %s", o->tmp, strerror(errno));
+    {
+        char *name = xasprintf("%s.jsonl", table), *path = outfile_join(o->base, name);
+        int rc = outfile_open(&o->out, path, e);
+        free(name);
+        free(path);
+        if (rc != COW_OK)
+            return rc;
+    }
+    o->open = 1;
     return COW_OK;
 }
 
@@ -375,14 +384,12 @@ int xout_row(void *ctx, const char *const *cols, const cow_xval *v, int n)
 int xout_end(cow_xout *o, cow_err *e)
 {
     int rc = flush(o, e);
-    if (o->fp) {
-        if (fclose(o->fp) != 0 && rc == COW_OK)
-            rc = COW_FAIL(e, COW_EIO, "%s: cannot write: %s", o->tmp, strerror(errno));
-        o->fp = NULL;
-        if (rc == COW_OK && rename(o->tmp, o->final) != 0)
-            rc = COW_FAIL(e, COW_EIO, "%s: cannot rename: %s", o->final, strerror(errno));
-        if (rc != COW_OK)
-            remove(o->tmp);
+    if (o->open) {
+        o->open = 0;
+        if (rc == COW_OK)
+            rc = outfile_commit(&o->out, e);
+        else
+            outfile_abort(&o->out);
     }
     return rc;
 }
@@ -435,10 +442,8 @@ void xout_close(cow_xout *o)
     size_t i;
     if (o == NULL)
         return;
-    if (o->fp) {
-        fclose(o->fp);
-        remove(o->tmp);
-    }
+    if (o->open)
+        outfile_abort(&o->out);
     if (o->curl)
         curl_easy_cleanup(o->curl);
     if (o->ch)

@@ -8,6 +8,7 @@
 
 #include "facts.h"
 #include "mem.h"
+#include "outfile.h"
 #include "pct.h"
 #include "reported.h"
 #include "runstats.h"
@@ -448,11 +449,13 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     s->freeze_header = false;
     s->autofilter = false;
     for (i = 0; i < n; i++) {
-        char path[1200];
+        char *path;
         if (!charts[i].file[0])
             continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, charts[i].file);
-        if ((rc = table_add_image(s, path, row, 0, 0.5, charts[i].title, e)) != COW_OK)
+        path = outfile_join(dir, charts[i].file);
+        rc = table_add_image(s, path, row, 0, 0.5, charts[i].title, e);
+        free(path);
+        if (rc != COW_OK)
             return rc;
         row += CHART_ROWS;
     }

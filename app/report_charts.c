@@ -15,6 +15,7 @@
 #include "facts.h"
 #include "label.h"
 #include "mem.h"
+#include "outfile.h"
 #include "pct.h"
 #include "png.h"
 #include "reported.h"
@@ -67,7 +68,7 @@ static void chart_file(out *o, const char *prefix, const char *label,
 static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_err *e)
 {
     report_chart *r;
-    char path[1024], why[200];
+    char *path, why[200];
     cow_style st;
     int rc = COW_OK;
 
@@ -81,8 +82,9 @@ static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_e
         return COW_OK;
     }
     chart_style_defaults(&st, o->o->scale);
-    snprintf(path, sizeof(path), "%s/%s", o->o->dir, file);
+    path = outfile_join(o->o->dir, file);
     rc = chart_write_png(c, &st, path, (int)(1600 * o->o->scale), (int)(900 * o->o->scale), e);
+    free(path);
     if (rc == COW_EUSAGE) {
         snprintf(r->why, sizeof(r->why), "%s", e->msg);
         rc = COW_OK;

@@ -473,10 +473,9 @@ int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 
-/* The folder and host of the run labelled `label` ("" when unknown);
- * *found 0 when there is no such run. */
-int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
-                    char *host, size_t hcap, int *found, cow_err *e);
+/* The host of the run labelled `label` (*host owned by the caller, ""
+ * when unknown, whole however long); *found 0 when there is no such run. */
+int store_run_owner(cow_store *st, const char *label, char **host, int *found, cow_err *e);
 /* The label of run `run` (*label owned by the caller; NULL when there is
  * no such run). */
 int store_run_label(cow_store *st, int64_t run, char **label, cow_err *e);

@@ -516,21 +516,19 @@ int store_file_delete(cow_store *st, int64_t file, cow_err *e)
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "removing a file");
 }
 
-int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
-                    char *host, size_t hcap, int *found, cow_err *e)
+int store_run_owner(cow_store *st, const char *label, char **host, int *found, cow_err *e)
 {
     sqlite3_stmt *q = NULL;
     int rc;
 
     *found = 0;
-    path[0] = host[0] = '\0';
-    if ((rc = prep(st, "SELECT path, host FROM runs WHERE label = ?1", &q, e)) != COW_OK)
+    *host = NULL;
+    if ((rc = prep(st, "SELECT host FROM runs WHERE label = ?1", &q, e)) != COW_OK)
         return rc;
     sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
     if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         *found = 1;
-        snprintf(path, pcap, "%s", col_text(q, 0));
-        snprintf(host, hcap, "%s", col_text(q, 1));
+        *host = xstrdup(col_text(q, 0));
         rc = SQLITE_DONE;
     }
     unprep(st, q);

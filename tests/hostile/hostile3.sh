@@ -1,0 +1,86 @@
+#!/bin/bash
+# hostile3.sh COWTAIL SOURCE_DIR -- hostile input, round three: paths,
+# identities and limits. Inputs are built here at test time; each case
+# failed before its fix (a file written through a link or over a
+# neighbour, a run counted twice, a forged line on the terminal, ...).
+set -u
+COW=$1
+SRC=$2
+. "$(dirname "$0")/../e2e/lib.sh"
+T=${COW_HOSTILE_TIMEOUT:-60}   # no case may hang: each runs under timeout
+
+run() { # run NAME CMD...: stdout+stderr in $WORK/NAME.out, exit code in rc
+    local name=$1; shift
+    timeout "$T" "$@" > "$WORK/$name.out" 2>&1
+    rc=$?
+}
+mk() { mkdir -p "$WORK/$1"; printf '%s' "$WORK/$1"; }
+EPOCH=1796028608
+csv_rows() { # csv_rows N [FIRST]: N good latency rows
+    local i; for ((i = 0; i < $1; i++)); do echo "$((EPOCH * 1000000 + (${2:-0} + i) * 1000)),5.0"; done
+}
+latency_run() { # latency_run FOLDER N: a run folder with N latency rows
+    mkdir -p "$1"
+    { echo timestamp_us,latency_us; csv_rows "$2"; } > "$1/latency.csv"
+}
+# a path of exactly N bytes: folders of 200 bytes, then a last name
+long_path() {
+    local p=$1 n=$2
+    while [ $(( n - ${#p} )) -gt 260 ]; do p=$p/$(printf 'd%.0s' {1..200}); done
+    mkdir -p "$p"
+    printf '%s/%s' "$p" "$(head -c $(( n - ${#p} - 1 )) < /dev/zero | tr '\0' 'o')"
+}
+
+# --- 1 export --jsonl through a link planted at its temporary or final name
+latency_run "$WORK/r1/run1" 100
+"$COW" ingest -q --db "$WORK/r1.db" "$WORK/r1/run1" > /dev/null 2>&1
+echo "keep me" > "$WORK/victim.txt"
+O=$(mk x1)
+ln -s "$WORK/victim.txt" "$O/runs.jsonl.tmp"
+ln -s "$WORK/victim.txt" "$O/samples.jsonl"
+run x1 "$COW" export --db "$WORK/r1.db" --jsonl "$O" --samples
+check "1 export with links planted: exit 0" test "$rc" = 0
+check "1 ... the links' target untouched" test "$(cat "$WORK/victim.txt")" = "keep me"
+check "1 ... samples.jsonl a file of its own, whole" test -f "$O/samples.jsonl" -a ! -L "$O/samples.jsonl" \
+    -a "$(wc -l < "$O/samples.jsonl")" = 100
+check "1 ... no temporary file left" test -z "$(ls "$O" | grep 'tmp-')"
+
+# --- 2 a long --out: the outputs land inside it, never over a neighbour
+# whose name is the path cut at 1,024 bytes
+OUT=$(long_path "$WORK/long" 1040)
+SIB=${OUT:0:1023}
+echo "neighbour" > "$SIB"
+run long1 "$COW" report --db "$WORK/r1.db" --out "$OUT"
+check "2 report into a 1,040-byte --out: exit 0" test "$rc" = 0
+check "2 ... the neighbour untouched" test "$(cat "$SIB")" = "neighbour"
+check "2 ... summary.md and a chart in the folder" test -f "$OUT/summary.md" -a -n "$(ls "$OUT" 2>/dev/null | grep '\.png$')"
+OUT2=$(long_path "$WORK/long2" 1040)
+SIB2=${OUT2:0:1023}
+echo "neighbour" > "$SIB2"
+run long2 "$COW" export --db "$WORK/r1.db" --jsonl "$OUT2"
+check "2 export into a 1,040-byte --jsonl: exit 0" test "$rc" = 0
+check "2 ... the neighbour untouched" test "$(cat "$SIB2")" = "neighbour"
+check "2 ... runs.jsonl in the folder" test -s "$OUT2/runs.jsonl"
+
+# --- 15 report --force into a folder an earlier report wrote: its charts
+# go (the new summary says which were drawn)
+latency_run "$WORK/r15/alpha" 200
+latency_run "$WORK/r15/beta" 200
+"$COW" ingest -q --db "$WORK/r15a.db" "$WORK/r15/alpha" "$WORK/r15/beta" > /dev/null 2>&1
+"$COW" ingest -q --db "$WORK/r15b.db" "$WORK/r15/alpha" > /dev/null 2>&1
+O=$WORK/rep15
+run rep15a "$COW" report --db "$WORK/r15a.db" --out "$O"
+check "15 first report: a chart of beta" test -n "$(ls "$O" | grep 'beta.*\.png$')"
+echo "mine" > "$O/notes.png.txt"
+run rep15b "$COW" report --force --db "$WORK/r15b.db" --out "$O"
+check "15 second report: exit 0" test "$rc" = 0
+check "15 ... no chart of beta left" test -z "$(ls "$O" | grep 'beta')"
+check "15 ... every chart in the folder is one summary.md names" \
+    test -z "$(for f in "$O"/*.png; do grep -q "$(basename "$f")" "$O/summary.md" || echo "$f"; done)"
+check "15 ... a file the report did not write stays" test "$(cat "$O/notes.png.txt")" = mine
+printf 'x\n../victim.txt\n/etc/hostname\n' >> "$O/.cowtail-report"
+cp "$WORK/victim.txt" "$WORK/victim.keep"
+run rep15c "$COW" report --db "$WORK/r15b.db" --out "$O"
+check "15 a marker naming ../victim.txt: nothing outside removed" test -f "$WORK/victim.txt"
+
+finish
