@@ -655,6 +655,41 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (seen)
         return duplicate_file(st, fr, fname, fl, tot);
+    /* the same samples in other bytes (CRLF, other columns or quoting, a
+     * row more or less): a copy too, identified by its rows */
+    if (k.samples > 0) {
+        char *twin = NULL;
+        int64_t same, total = k.samples;
+        if ((rc = store_sample_copy(st, k.run, k.file, &twin, &same, &e)) != COW_OK)
+            goto fatal;
+        if (twin != NULL && same >= total) {
+            /* every row: a copy, as one in the same bytes */
+            store_rollback(st);
+            if (!fl->quiet)
+                printf("  %-28s a copy of %s (the same %lld samples in other bytes): "
+                       "not ingested again\n", fname, twin, (long long)total);
+            free(twin);
+            close_file(fr);
+            tot->files_dup++;
+            return FILE_DUP;
+        }
+        if (twin != NULL && same * 10 >= total * 9) {
+            /* nearly: a row more or less; which rows are right is the
+             * operator's call */
+            store_rollback(st);
+            printf("  %-28s refused: %lld of its %lld samples are those of %s\n", fname,
+                   (long long)same, (long long)total, twin);
+            app_errorf("%s: %lld of its %lld samples are those of %s (a near-copy): not "
+                       "ingested, or they would count twice; keep one of the two, or give "
+                       "another client's capture its own run", path, (long long)same,
+                       (long long)total, twin);
+            free(twin);
+            close_file(fr);
+            tot->files_refused++;
+            return FILE_REFUSED;
+        }
+        free(twin);
+    }
     /* the file lands: a refusal of it from an earlier ingest is void, and
      * so is the run's stored analysis (made without this file) */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||

@@ -467,6 +467,12 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
  * them (a copy of superseded data). */
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
                     int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e);
+/* The other file of the run whose samples match most of file self's,
+ * row for row (same time, latency and op): its path in *path (caller
+ * frees; NULL when none), how many of self's samples it matches in
+ * *same. A CRLF or re-encoded copy matches them all. */
+int store_sample_copy(cow_store *st, int64_t run, int64_t self, char **path,
+                      int64_t *same, cow_err *e);
 /* Keep the digest of a file --replace is about to remove (see
  * store_file_copy). */
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e);

@@ -474,6 +474,33 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
 }
 
+int store_sample_copy(cow_store *st, int64_t run, int64_t self, char **path,
+                      int64_t *same, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    *path = NULL;
+    *same = 0;
+    /* the other file holding most of this one's (t_us, lat_us, op) rows:
+     * each row looked up by (run, t_us), the samples' key */
+    if ((rc = prep(st, "SELECT (SELECT path FROM files WHERE id = a.file), count(*)"
+                   " FROM samples b JOIN samples a ON a.run = b.run AND a.t_us = b.t_us"
+                   " AND a.file != b.file AND a.lat_us = b.lat_us AND a.op IS b.op"
+                   " WHERE b.run = ?1 AND b.file = ?2 GROUP BY a.file ORDER BY 2 DESC"
+                   " LIMIT 1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, self);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *path = xstrdup(col_text(q, 0));
+        *same = sqlite3_column_int64(q, 1);
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "comparing samples");
+}
+
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e)
 {
     sqlite3_stmt *q = NULL;

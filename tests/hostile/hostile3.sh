@@ -4,7 +4,7 @@
 # failed before its fix (a file written through a link or over a
 # neighbour, a run counted twice, a forged line on the terminal, ...).
 set -u
-COW=$1
+COW=$(realpath "$1")
 SRC=$2
 . "$(dirname "$0")/../e2e/lib.sh"
 T=${COW_HOSTILE_TIMEOUT:-60}   # no case may hang: each runs under timeout
@@ -82,5 +82,51 @@ printf 'x\n../victim.txt\n/etc/hostname\n' >> "$O/.cowtail-report"
 cp "$WORK/victim.txt" "$WORK/victim.keep"
 run rep15c "$COW" report --db "$WORK/r15b.db" --out "$O"
 check "15 a marker naming ../victim.txt: nothing outside removed" test -f "$WORK/victim.txt"
+
+# --- 9 merge into itself under another name: refused at once (it waited
+# ten minutes on its own lock, then exit 3)
+latency_run "$WORK/r9/run9" 100
+"$COW" ingest -q --db "$WORK/r9.db" "$WORK/r9/run9" > /dev/null 2>&1
+ln -s r9.db "$WORK/r9-link.db"
+ln "$WORK/r9.db" "$WORK/r9-hard.db"
+for other in "./r9.db" "$WORK/r9.db" "r9-link.db" "r9-hard.db"; do
+    (cd "$WORK" && COWTAIL_LOCK_TIMEOUT=3s timeout "$T" "$COW" merge r9.db "$other") > "$WORK/m9.out" 2>&1
+    rc=$?
+    check "9 merge r9.db $other: exit 2" test "$rc" = 2
+    check "9 ... named as the output" has "is the output database r9.db (the same file)" "$WORK/m9.out"
+done
+
+# --- 6 merge: a run whose latency.csv grew between two ingests (3,000
+# rows in one database, 5,788 in the other) is not counted twice
+latency_run "$WORK/r6full/run6" 5788
+mkdir -p "$WORK/r6part/run6"
+head -3001 "$WORK/r6full/run6/latency.csv" > "$WORK/r6part/run6/latency.csv"
+"$COW" ingest -q --db "$WORK/r6a.db" "$WORK/r6part/run6" > /dev/null 2>&1
+"$COW" ingest -q --db "$WORK/r6b.db" "$WORK/r6full/run6" > /dev/null 2>&1
+run m6 "$COW" merge "$WORK/r6o.db" "$WORK/r6a.db" "$WORK/r6b.db"
+check "6 merge of a grown file: exit 1" test "$rc" = 1
+check "6 ... refused, with what to do" has "run 'run6': .*latency.csv refused: the run here holds a file of that name with other bytes (grown or changed since one of them was ingested)" "$WORK/m6.out"
+check "6 ... 3,000 samples, not 8,788" test "$(sqlite3 "$WORK/r6o.db" 'SELECT count(*) FROM samples')" = 3000
+run m6b "$COW" merge "$WORK/r6o.db" "$WORK/r6a.db"
+check "6 merging the same again adds nothing: exit 0" test "$rc" = 0
+
+# --- 7 a CRLF copy, or one with a row more, of latency.csv in the same
+# run: its samples count once
+latency_run "$WORK/r7/run7" 3000
+sed 's/$/\r/' "$WORK/r7/run7/latency.csv" > "$WORK/r7/run7/latency-crlf.csv"
+run i7 "$COW" ingest --db "$WORK/r7.db" "$WORK/r7/run7"
+check "7 CRLF copy: exit 0" test "$rc" = 0
+check "7 ... said to be a copy" has "a copy of .*latency-crlf.csv (the same 3000 samples in other bytes): not ingested again" "$WORK/i7.out"
+check "7 ... 3,000 samples, not 6,000" test "$(sqlite3 "$WORK/r7.db" 'SELECT count(*) FROM samples')" = 3000
+latency_run "$WORK/r7b/run7b" 3000
+{ cat "$WORK/r7b/run7b/latency.csv"; csv_rows 1 3000; } > "$WORK/r7b/run7b/zz-latency.csv"
+run i7b "$COW" ingest --db "$WORK/r7b.db" "$WORK/r7b/run7b"
+check "7 a copy with a row more: exit 1" test "$rc" = 1
+check "7 ... refused as a near-copy" has "zz-latency.csv: 3000 of its 3001 samples are those of .*latency.csv (a near-copy): not ingested" "$WORK/i7b.out"
+check "7 ... 3,000 samples, not 6,001" test "$(sqlite3 "$WORK/r7b.db" 'SELECT count(*) FROM samples')" = 3000
+latency_run "$WORK/r7c/run7c" 3000
+{ echo timestamp_us,latency_us; csv_rows 3000 5000; } > "$WORK/r7c/run7c/latency-later.csv"
+run i7c "$COW" ingest --db "$WORK/r7c.db" "$WORK/r7c/run7c"
+check "7 two files of other samples: both land" test "$rc" = 0 -a "$(sqlite3 "$WORK/r7c.db" 'SELECT count(*) FROM samples')" = 6000
 
 finish
