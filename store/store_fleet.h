@@ -70,5 +70,13 @@ typedef int (*cow_xrow_fn)(void *ctx, const char *const *cols, const cow_xval *v
                            int ncols);
 int store_export_rows(cow_store *st, const char *table, int64_t version,
                       cow_xrow_fn row, void *ctx, cow_err *e);
+/* The export mark, table COW_EXPORT_MARK: sent after every other table
+ * landed, one row per run (host, run, export_version, tables: the tables
+ * sent, comma-separated). A version without its mark is incomplete: an
+ * export interrupted half-way leaves none, and a query reads the newest
+ * marked version. */
+#define COW_EXPORT_MARK "exports"
+int store_export_mark(cow_store *st, int64_t version, const char *tables, cow_xrow_fn row,
+                      void *ctx, cow_err *e);
 
 #endif
