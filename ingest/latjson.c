@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "formats.h"
+#include "jsonstrict.h"
 #include "latcols.h"
 #include "limits.h"
 #include "mem.h"
@@ -258,10 +259,12 @@ static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
     for (it = root->child; it != NULL && rc == COW_OK; it = it->next, i++) {
         size_t off = i < noffs ? offs[i] : 0;
         size_t len = i + 1 < noffs ? offs[i + 1] - off : n - off;
+        cow_err se = COW_ERR_INIT;
         text_pos_at(&tp, off, &line, &col);
-        if (len > 200)
-            len = 200;
-        rc = object(st, it, line, text + off, len, e);
+        if (json_strict_check(text + off, len, st->s->name, line, &se) != COW_OK)
+            rc = reject(st, se.line, se.msg, text + off, len > 200 ? 200 : len, e);
+        else
+            rc = object(st, it, line, text + off, len > 200 ? 200 : len, e);
     }
     free(offs);
     cJSON_Delete(root);
@@ -293,8 +296,13 @@ static int parse_lines(jstate *st, cow_err *e)
                              ln.eol ? "not a JSON object"
                                     : "truncated last line (no line end, invalid JSON)",
                              ln.p, ln.n, e);
-        else
-            rc = object(st, obj, ln.no, ln.p, ln.n, e);
+        else {
+            cow_err se = COW_ERR_INIT;
+            if (json_strict_check(ln.p, ln.n, st->s->name, ln.no, &se) != COW_OK)
+                rc = reject(st, ln.no, se.msg, ln.p, ln.n, e);
+            else
+                rc = object(st, obj, ln.no, ln.p, ln.n, e);
+        }
         cJSON_Delete(obj);
     }
     free(scratch);

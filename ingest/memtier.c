@@ -40,6 +40,7 @@
 #include <cjson/cJSON.h>
 
 #include "formats.h"
+#include "jsonstrict.h"
 #include "mem.h"
 #include "num.h"
 #include "timeconv.h"
@@ -647,6 +648,8 @@ static int mt_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
         rc = refuse_json(&m, doc, n, root ? doc : end, e);
         goto out;
     }
+    if ((rc = json_strict_check(doc, n, s->name, 1, e)) != COW_OK)
+        goto out;
     m.pos.cur = doc;
     m.pos.end = doc + n;
     m.pos.line = 1;

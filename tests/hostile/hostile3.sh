@@ -131,4 +131,34 @@ latency_run "$WORK/r7c/run7c" 3000
 run i7c "$COW" ingest --db "$WORK/r7c.db" "$WORK/r7c/run7c"
 check "7 two files of other samples: both land" test "$rc" = 0 -a "$(sqlite3 "$WORK/r7c.db" 'SELECT count(*) FROM samples')" = 6000
 
+# --- 13 JSON: a key named twice and a non-finite number are refused with
+# file:line in every JSON cowtail reads
+latency_run "$WORK/r13/run13" 1000
+"$COW" ingest -q --db "$WORK/r13.db" "$WORK/r13/run13" > /dev/null 2>&1
+printf '{"max_p99_ms":1,\n "max_p99_ms":100}\n' > "$WORK/th-dup.json"
+run th1 "$COW" check --db "$WORK/r13.db" --thresholds "$WORK/th-dup.json"
+check "13 thresholds with a key twice: exit 2 (it passed on the second)" test "$rc" = 2
+check "13 ... file:line and the key" has "th-dup.json:2: key \"max_p99_ms\" named twice in one object (first on line 1)" "$WORK/th1.out"
+printf '{"max_p99_ms": 1e999}\n' > "$WORK/th-inf.json"
+run th2 "$COW" check --db "$WORK/r13.db" --thresholds "$WORK/th-inf.json"
+check "13 thresholds with an infinite limit: exit 2 (it passed with limit inf)" test "$rc" = 2
+check "13 ... file:line and the number" has "th-inf.json:1: number 1e999 is beyond a double's range" "$WORK/th2.out"
+latency_run "$WORK/r13b/run13b" 100
+printf '{"label": "a",\n"host": "h1",\n"\\u006cabel": "b"}\n' > "$WORK/r13b/run13b/run.json"
+run rj "$COW" ingest --db "$WORK/r13b.db" "$WORK/r13b/run13b"
+check "13 run.json with a label twice (one escaped): refused" test "$rc" -ge 1
+check "13 ... file:line and the key" has "run.json:3: key \"label\" named twice in one object (first on line 1)" "$WORK/rj.out"
+check "13 ... nothing of the run landed" test "$(sqlite3 "$WORK/r13b.db" 'SELECT count(*) FROM runs' 2>/dev/null || echo 0)" = 0
+mkdir -p "$WORK/r13c"
+sed '0,/"Count": 500,/s//"Count": 500, "C\\u006funt": 900000,/' "$SRC/tests/data/benchout/memtier_2.2_all_stats.json" > "$WORK/r13c/memtier.json"
+run mt "$COW" ingest --db "$WORK/r13c.db" --parser memtier-json "$WORK/r13c/memtier.json"
+check "13 memtier JSON with Count twice: refused" test "$rc" = 1
+check "13 ... file:line and the key" has "memtier.json:[0-9]*: key \"Count\" named twice in one object" "$WORK/mt.out"
+{ echo '[{"timestamp_us":1796028608000000,"latency_us":5},'
+  echo ' {"timestamp_us":1796028608001000,"latency_us":5,"latency_us":9000},'
+  echo ' {"timestamp_us":1796028608002000,"latency_us":5}]'; } > "$WORK/r13c/probe.json"
+run lj "$COW" ingest --db "$WORK/r13d.db" "$WORK/r13c/probe.json"
+check "13 latency JSON with a key twice: that object rejected, the others land" has "2 samples, 1 rejected" "$WORK/lj.out"
+check "13 ... the line and why" has "probe.json:2: key \"latency_us\" named twice" "$WORK/lj.out"
+
 finish
