@@ -175,8 +175,8 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
         /* who wrote the log (for app/servers.c): not one of its records */
     } else if (r->kind == COW_REC_REJECT) {
         if (k->rejected++ < SHOW_REJECTS)
-            fprintf(stderr, "cowtail: %s:%ld: %s\n", k->path, r->u.reject.line,
-                    r->u.reject.reason);
+            fprintf(stderr, "cowtail: %s:%ld: %s\n", app_tty(k->path), r->u.reject.line,
+                    app_tty(r->u.reject.reason));
     } else {
         k->rows++;
     }
@@ -307,7 +307,7 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
         cow_err_at(e, path, e->line, e->col);
     store_rollback(st);
     *run_id = 0; /* the run may have been created in this transaction */
-    printf("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
+    printf("  %-28s refused (%s): nothing of it was loaded\n", app_tty(fname), p->name);
     rc = store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
                            p->name, refusal_code(e->code), e->msg, &re);
     app_error(e);
@@ -342,7 +342,7 @@ static int duplicate_file(cow_store *st, fileread *fr, const char *fname,
 {
     store_rollback(st); /* the run held the file: it exists */
     if (!fl->quiet)
-        printf("  %-28s already ingested (same SHA-256): nothing added\n", fname);
+        printf("  %-28s already ingested (same SHA-256): nothing added\n", app_tty(fname));
     close_file(fr);
     tot->files_dup++;
     return FILE_DUP;
@@ -387,10 +387,10 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
 /* One line per landed file: what was recognised and what landed. */
 static void print_landed(const char *fname, const cow_parser *p, const storesink *k)
 {
-    printf("  %-28s %-18s %lld %s, %lld rejected", fname, p->name, k->rows,
+    printf("  %-28s %-18s %lld %s, %lld rejected", app_tty(fname), p->name, k->rows,
            k->samples == k->rows ? "samples" : "records", k->rejected);
     if (k->notes[0])
-        printf("  [%s]", k->notes);
+        printf("  [%s]", app_tty(k->notes));
     printf("\n");
 }
 
@@ -554,7 +554,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
-        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
+        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", app_tty(fname));
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -563,7 +563,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", unk);
-        printf("  %-28s refused: %s\n", fname, unk);
+        printf("  %-28s refused: %s\n", app_tty(fname), app_tty(unk));
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -571,7 +571,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (p == NULL) {
         if (!fl->quiet)
-            printf("  %-28s skipped: %s\n", fname, why[0] ? why :
+            printf("  %-28s skipped: %s\n", app_tty(fname), why[0] ? why :
                    "no parser recognises it (force one with --parser NAME; "
                    "see cowtail help ingest)");
         close_file(fr);
@@ -596,9 +596,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             return duplicate_file(st, fr, fname, fl, tot);
         if (!fl->replace) {
             store_rollback(st);
-            printf("  %-28s refused: changed since it was ingested\n", fname);
+            printf("  %-28s refused: changed since it was ingested\n", app_tty(fname));
             app_errorf("%s: changed since it was ingested: remove the run or use "
-                       "--replace", path);
+                       "--replace", app_tty(path));
             close_file(fr);
             tot->files_refused++;
             return FILE_REFUSED;
@@ -648,7 +648,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         store_rollback(st);
         if (!fl->quiet)
             printf("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
-                   fname, copy, old_copy ? " as it was before --replace" : "");
+                   app_tty(fname), app_tty(copy), old_copy ? " as it was before --replace" : "");
         close_file(fr);
         tot->files_dup++;
         return FILE_DUP;
@@ -667,7 +667,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             store_rollback(st);
             if (!fl->quiet)
                 printf("  %-28s a copy of %s (the same %lld samples in other bytes): "
-                       "not ingested again\n", fname, twin, (long long)total);
+                       "not ingested again\n", app_tty(fname), app_tty(twin), (long long)total);
             free(twin);
             close_file(fr);
             tot->files_dup++;
@@ -677,12 +677,12 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             /* nearly: a row more or less; which rows are right is the
              * operator's call */
             store_rollback(st);
-            printf("  %-28s refused: %lld of its %lld samples are those of %s\n", fname,
-                   (long long)same, (long long)total, twin);
+            printf("  %-28s refused: %lld of its %lld samples are those of %s\n",
+                   app_tty(fname), (long long)same, (long long)total, app_tty(twin));
             app_errorf("%s: %lld of its %lld samples are those of %s (a near-copy): not "
                        "ingested, or they would count twice; keep one of the two, or give "
-                       "another client's capture its own run", path, (long long)same,
-                       (long long)total, twin);
+                       "another client's capture its own run", app_tty(path),
+                       (long long)same, (long long)total, app_tty(twin));
             free(twin);
             close_file(fr);
             tot->files_refused++;
@@ -703,8 +703,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         printf("  %-28s (replaces what was ingested under that name)\n", "");
     if (k.rejected > SHOW_REJECTS)
         fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
-                "--run '%s' --file '%s'\n", path, k.rejected - SHOW_REJECTS,
-                fl->label ? fl->label : r->label, fname);
+                "--run '%s' --file '%s'\n", app_tty(path), k.rejected - SHOW_REJECTS,
+                app_tty(fl->label ? fl->label : r->label), app_tty(fname));
     close_file(fr);
     tot->files_ok++;
     tot->rows += k.rows;
@@ -755,8 +755,8 @@ static int unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
             sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
         }
         printf("note: another run is labelled '%s' too: the one in %s%s%s is "
-               "labelled '%s'\n", r->label, r->dir, host[0] ? " on host " : "", host,
-               label);
+               "labelled '%s'\n", app_tty(r->label), app_tty(r->dir),
+               host[0] ? " on host " : "", app_tty(host), app_tty(label));
         free(r->label);
         r->label = label;
     }
@@ -834,9 +834,9 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         return EXIT_IO;
     }
     for (i = 0; i < cap.nnotes && !fl->quiet; i++)
-        printf("note: %s\n", cap.notes[i]);
+        printf("note: %s\n", app_tty(cap.notes[i]));
     for (i = 0; i < cap.nproblems; i++) {
-        app_errorf("%s", cap.problems[i]);
+        app_errorf("%s", app_tty(cap.problems[i]));
         code = EXIT_REJECTED;
     }
     if (fl->label && cap.n > 1) {
@@ -866,10 +866,11 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             continue;
         }
         if (!fl->quiet) {
-            printf("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
+            printf("run %s (%s)\n", app_tty(fl->label ? fl->label : r->label),
+                   app_tty(r->dir));
             for (j = 0; j < r->njoined; j++)
                 printf("  joined: %s/ (no latency capture, primary log or "
-                       "run.json of its own)\n", r->joined[j]);
+                       "run.json of its own)\n", app_tty(r->joined[j]));
         }
         for (j = 0; j < r->nfiles; j++) {
             fileread fr;
@@ -892,7 +893,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 code = EXIT_REJECTED;
             if ((out == FILE_SKIPPED || out == FILE_REFUSED) && named(paths, npaths, r->files[j])) {
                 app_errorf("%s: named on the command line, but nothing of it "
-                           "landed", r->files[j]);
+                           "landed", app_tty(r->files[j]));
                 code = code == EXIT_OK ? EXIT_REJECTED : code;
             }
         }

@@ -87,9 +87,23 @@ FILE *app_raw_stdout(void)
 }
 
 
+const char *app_tty(const char *s)
+{
+    static char *ring[APP_TTY_RING];
+    static unsigned next;
+    unsigned k = next++ % APP_TTY_RING;
+    free(ring[k]);
+    ring[k] = label_safe(s ? s : "", COW_LABEL_TERM);
+    return ring[k];
+}
+
 void app_error(const cow_err *e)
 {
     char buf[1200];
+    cow_err c = *e;
+    /* the file's name is the input's: one line, whatever it holds */
+    snprintf(c.path, sizeof(c.path), "%s", app_tty(e->path));
+    e = &c;
     cow_err_format(e, buf, sizeof(buf));
     fprintf(stderr, "cowtail: %s\n", buf);
 }

@@ -59,9 +59,10 @@ static void on_run(void *ctx, const char *src_label, const char *dst_label, int 
     const merge_ctx *m = ctx;
     if (strcmp(src_label, dst_label) != 0)
         printf("%s: run '%s': the label is another host's run here: merged as '%s'\n",
-               m->in, src_label, dst_label);
+               app_tty(m->in), app_tty(src_label), app_tty(dst_label));
     else if (!m->quiet)
-        printf("%s: run '%s' %s\n", m->in, dst_label, is_new ? "added" : "already here");
+        printf("%s: run '%s' %s\n", app_tty(m->in), app_tty(dst_label),
+               is_new ? "added" : "already here");
 }
 
 static void on_refused(void *ctx, const char *label, const char *path)
@@ -71,7 +72,7 @@ static void on_refused(void *ctx, const char *label, const char *path)
                "with other bytes (grown or changed since one of them was ingested), "
                "and both would count: remove the run from the output (or ingest the "
                "newer file there with --replace) and merge again",
-               m->in, label, path);
+               app_tty(m->in), app_tty(label), app_tty(path));
 }
 
 int cmd_merge(int argc, char **argv)

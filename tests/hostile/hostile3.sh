@@ -161,4 +161,23 @@ run lj "$COW" ingest --db "$WORK/r13d.db" "$WORK/r13c/probe.json"
 check "13 latency JSON with a key twice: that object rejected, the others land" has "2 samples, 1 rejected" "$WORK/lj.out"
 check "13 ... the line and why" has "probe.json:2: key \"latency_us\" named twice" "$WORK/lj.out"
 
+# --- 14 a folder named "x<newline>all-good ... pass": no command prints a
+# line that starts with the forged text (a newline in input is \x0A)
+F14=$'x\nall-good   max_p99_ms   pass\t'
+mkdir -p "$WORK/r14/$F14"
+{ echo timestamp_us,latency_us; csv_rows 2000; echo "$((EPOCH * 1000000 + 9999000)),oops"; } > "$WORK/r14/$F14/latency.csv"
+printf '{"max_p99_ms": 100}\n' > "$WORK/th14.json"
+run t14i "$COW" ingest --db "$WORK/r14.db" "$WORK/r14/$F14"
+run t14r "$COW" runs --db "$WORK/r14.db"
+run t14c "$COW" check --db "$WORK/r14.db" --thresholds "$WORK/th14.json"
+run t14a "$COW" analyze --db "$WORK/r14.db"
+run t14d "$COW" doctor --db "$WORK/r14.db"
+run t14j "$COW" rejects --db "$WORK/r14.db"
+run t14m "$COW" merge "$WORK/r14m.db" "$WORK/r14.db"
+run t14n "$COW" analyze --db "$WORK/r14.db" "$F14"
+for c in i r c a d j m n; do
+    check "14 $c: the label is shown escaped" has 'x\\x0Aall-good' "$WORK/t14$c.out"
+    check "14 $c: no forged line" test -z "$(grep '^all-good' "$WORK/t14$c.out")"
+done
+
 finish
