@@ -24,6 +24,7 @@
 
 #include "mem.h"
 #include "outfile.h"
+#include "text.h"
 
 extern const char cow_clickhouse_ddl[];
 
@@ -59,15 +60,26 @@ static void put_s(cow_xout *o, const char *s)
     put(o, s, strlen(s));
 }
 
-/* A JSON string; bytes >= 0x80 pass through (the store holds UTF-8). */
+/* A JSON string, valid UTF-8: a byte that starts no valid sequence (a
+ * folder name in Latin-1, 0xFF) becomes U+FFFD, as in runs --json. */
 static void put_json_str(cow_xout *o, const char *s, size_t n)
 {
-    size_t i, from = 0;
+    size_t i, from = 0, k;
     char esc[8];
 
     put(o, "\"", 1);
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            if ((k = text_utf8_len(s + i, n - i)) > 0) {
+                i += k - 1;
+                continue;
+            }
+            put(o, s + from, i - from);
+            put_s(o, "\xEF\xBF\xBD");
+            from = i + 1;
+            continue;
+        }
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
         put(o, s + from, i - from);

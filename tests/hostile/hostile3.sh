@@ -180,4 +180,16 @@ for c in i r c a d j m n; do
     check "14 $c: no forged line" test -z "$(grep '^all-good' "$WORK/t14$c.out")"
 done
 
+# --- 12 export --jsonl of a run whose folder name holds byte 0xFF: every
+# file valid UTF-8 (U+FFFD for the byte, as runs --json writes it)
+F12=$'caf\xff'
+latency_run "$WORK/r12/$F12" 100
+"$COW" ingest -q --db "$WORK/r12.db" "$WORK/r12/$F12" > /dev/null 2>&1
+run x12 "$COW" export --db "$WORK/r12.db" --jsonl "$WORK/x12" --samples
+check "12 export: exit 0" test "$rc" = 0
+for f in "$WORK"/x12/*.jsonl; do
+    check "12 $(basename "$f") is valid UTF-8" iconv -f UTF-8 -t UTF-8 -o /dev/null "$f"
+done
+check "12 ... the byte as U+FFFD" has $'"run":"caf\xef\xbf\xbd"' "$WORK/x12/runs.jsonl"
+
 finish
