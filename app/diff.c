@@ -13,11 +13,15 @@
 
 const double app_diff_levels[APP_DIFF_LEVELS] = {0.5, 0.9, 0.99, 0.999};
 
-app_quant app_honest_quantile(const double *v, size_t m, double q)
+app_quant app_honest_quantile(const double *v, size_t m, double n_eff, double q)
 {
     app_quant r = {APP_Q_NONE, NAN};
     cow_qci ci;
-    if (m == 0 || pct_quantile_ci(v, m, q, 0.95, &ci, NULL) != COW_OK)
+    /* as analyze: the interval of the effective samples (dependent
+     * samples carry less than their count) */
+    if (!(n_eff > 0) || n_eff > (double)m)
+        n_eff = (double)m;
+    if (m == 0 || pct_quantile_ci_m(v, m, n_eff, q, 0.95, &ci, NULL) != COW_OK)
         return r;
     if (!ci.has_hi) {
         r.state = APP_Q_BOUND;
@@ -171,8 +175,10 @@ int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, in
         if ((rc = qcmp_compute(&ga, &gr, app_diff_levels[l], 0.0, &qo, &out->d[l], e)) !=
             COW_OK)
             break;
-        out->base_q[l] = app_honest_quantile(b->v, b->n, app_diff_levels[l]);
-        out->run_q[l] = app_honest_quantile(v, out->n, app_diff_levels[l]);
+        out->base_q[l] = app_honest_quantile(b->v, b->n, out->d[l].dep_a.n_eff,
+                                             app_diff_levels[l]);
+        out->run_q[l] = app_honest_quantile(v, out->n, out->d[l].dep_b.n_eff,
+                                            app_diff_levels[l]);
     }
     if (rc == COW_OK && out->n > 0 && b->n > 0) {
         /* the maximum: a plain difference; no interval (a bootstrap of the

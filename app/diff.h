@@ -28,8 +28,9 @@ typedef struct app_quant {
 } app_quant;
 enum { APP_Q_NONE, APP_Q_BOUND, APP_Q_VALUE };
 
-/* The q-quantile of sorted v[0..m) with that honesty. */
-app_quant app_honest_quantile(const double *v, size_t m, double q);
+/* The q-quantile of sorted v[0..m) with that honesty, judged on n_eff
+ * effective samples (as analyze does; NaN or > m: m). */
+app_quant app_honest_quantile(const double *v, size_t m, double n_eff, double q);
 
 /* Latencies of run r: inside its windows (analysing it first when it
  * never was; a sample inside two overlapping windows counts once), or all

@@ -165,13 +165,16 @@ static void print_text(const app_diff_row *r)
            "delta", "95%", "ratio", "verdict", "n_eff base/run, method");
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
         const cow_qcmp *d = &r->d[l];
-        char ci[48], ratio[16] = "";
+        char ci[48], ratio[16] = "", delta[24] = "-";
         qcmp_format_bounds(d->method, d->verdict, d->lo, d->hi, ci, sizeof(ci));
         if (!isnan(d->boot.ratio))
             snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
-        printf("  %-6s %12s %12s %+11.3f  %-22s %-7s %-7s %.0f/%.0f %s\n", lnames[l],
+        /* no difference of point estimates beside a lower bound */
+        if (r->base_q[l].state == APP_Q_VALUE && r->run_q[l].state == APP_Q_VALUE)
+            snprintf(delta, sizeof(delta), "%+.3f", d->delta / 1000);
+        printf("  %-6s %12s %12s %11s  %-22s %-7s %-7s %.0f/%.0f %s\n", lnames[l],
                honest(&r->base_q[l], b1, sizeof(b1)), honest(&r->run_q[l], b2, sizeof(b2)),
-               d->delta / 1000, ci, ratio, boot_verdict_symbol(d->verdict), d->dep_a.n_eff,
+               delta, ci, ratio, boot_verdict_symbol(d->verdict), d->dep_a.n_eff,
                d->dep_b.n_eff, qcmp_method_name(d->method));
     }
     if (r->has_max)

@@ -244,12 +244,24 @@ static void diff_should_pool_the_windows_of_a_saving_run(void)
     /* too few values for a two-sided interval: a lower bound */
     {
         double few[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        app_quant q = app_honest_quantile(few, 10, 0.99);
+        app_quant q = app_honest_quantile(few, 10, NAN, 0.99);
         CHECK_INT(q.state, APP_Q_BOUND);
-        CHECK_INT(app_honest_quantile(few, 0, 0.5).state, APP_Q_NONE);
-        q = app_honest_quantile(few, 10, 0.5);
+        CHECK_INT(app_honest_quantile(few, 0, NAN, 0.5).state, APP_Q_NONE);
+        q = app_honest_quantile(few, 10, NAN, 0.5);
         CHECK_INT(q.state, APP_Q_VALUE);
         CHECK_NEAR(q.us, 5.5, 1e-12);
+    }
+    /* enough samples for p99.9 (4,000 >= 3,688) but dependent: n_eff
+     * 1,181 gives a lower bound only, as analyze shows it */
+    {
+        size_t k, nn = 4000;
+        double *many = malloc(nn * sizeof(*many));
+        for (k = 0; k < nn; k++)
+            many[k] = (double)k;
+        CHECK_INT(app_honest_quantile(many, nn, NAN, 0.999).state, APP_Q_VALUE);
+        CHECK_INT(app_honest_quantile(many, nn, 4000, 0.999).state, APP_Q_VALUE);
+        CHECK_INT(app_honest_quantile(many, nn, 1181, 0.999).state, APP_Q_BOUND);
+        free(many);
     }
     store_free_results(&rs);
     free(t);
