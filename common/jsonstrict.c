@@ -83,8 +83,13 @@ static void read_string(const char **pp, const char *end, long *line, char **out
     char *o = NULL;
     size_t k = 0;
 
-    if (out)
-        o = xmalloc((size_t)(end - p) + 1);
+    if (out) {
+        /* as long as its raw text at most: find where it ends first */
+        const char *q = p;
+        while (q < end && *q != '"')
+            q += *q == '\\' && q + 1 < end ? 2 : 1;
+        o = xmalloc((size_t)(q - p) + 1);
+    }
     while (p < end && *p != '"') {
         if (*p == '\n')
             (*line)++;
@@ -238,4 +243,109 @@ int json_strict_check(const char *text, size_t n, const char *path, long first_l
     free(keys);
     free(st);
     return rc;
+}
+
+static int jkey_cmp(const void *a, const void *b)
+{
+    const cow_jkey *x = a, *y = b;
+    size_t n = x->n < y->n ? x->n : y->n;
+    int c = memcmp(x->s, y->s, n);
+    if (c != 0)
+        return c;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+void json_keys_index(const char *text, size_t n, cow_jkeys *out)
+{
+    const char *p = text, *end = text + n;
+    frame *st = NULL;
+    cow_jkey *v = NULL;
+    size_t depth = 0, capst = 0, nv = 0, capv = 0;
+    long line = 1;
+
+    while (p < end) {
+        char c = *p;
+        frame *top = depth ? &st[depth - 1] : NULL;
+        if (c == '\n') {
+            line++;
+            p++;
+        } else if (c == '{' || c == '[') {
+            st = xgrow(st, sizeof(*st), depth + 1, &capst);
+            st[depth].obj = c == '{';
+            st[depth].want_key = c == '{';
+            depth++;
+            p++;
+        } else if (c == '}' || c == ']') {
+            if (depth)
+                depth--;
+            p++;
+        } else if (c == ',' || c == ':') {
+            if (top && top->obj)
+                top->want_key = c == ',';
+            p++;
+        } else if (c == '"') {
+            long at = line;
+            p++;
+            if (top && top->obj && top->want_key) {
+                v = xgrow(v, sizeof(*v), nv + 1, &capv);
+                read_string(&p, end, &line, &v[nv].s, &v[nv].n);
+                v[nv].s[v[nv].n] = '\0';
+                v[nv].line = at;
+                v[nv].ord = nv;
+                nv++;
+                top->want_key = 0;
+            } else {
+                read_string(&p, end, &line, NULL, NULL);
+            }
+        } else {
+            p++;
+        }
+    }
+    free(st);
+    if (nv > 1)
+        qsort(v, nv, sizeof(*v), jkey_cmp);
+    out->v = v;
+    out->n = nv;
+}
+
+/* (a, its ord) against (key of n bytes, ord) */
+static int jkey_cmp_to(const cow_jkey *a, const char *key, size_t n, size_t ord)
+{
+    size_t m = a->n < n ? a->n : n;
+    int c = memcmp(a->s, key, m);
+    if (c != 0)
+        return c;
+    if (a->n != n)
+        return a->n < n ? -1 : 1;
+    return (a->ord > ord) - (a->ord < ord);
+}
+
+long json_keys_seek(const cow_jkeys *k, const char *key, size_t *ord)
+{
+    size_t lo = 0, hi = k->n, n = strlen(key);
+
+    /* the first entry not below (key, *ord) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (jkey_cmp_to(&k->v[mid], key, n, *ord) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == k->n || k->v[lo].n != n || memcmp(k->v[lo].s, key, n) != 0)
+        return -1;
+    *ord = k->v[lo].ord + 1;
+    return k->v[lo].line;
+}
+
+void json_keys_free(cow_jkeys *k)
+{
+    size_t i;
+    for (i = 0; i < k->n; i++)
+        free(k->v[i].s);
+    free(k->v);
+    k->v = NULL;
+    k->n = 0;
 }

@@ -192,4 +192,33 @@ for f in "$WORK"/x12/*.jsonl; do
 done
 check "12 ... the byte as U+FFFD" has $'"run":"caf\xef\xbf\xbd"' "$WORK/x12/runs.jsonl"
 
+# --- 3 memtier JSON whose keys are escaped ("\u0070" for p): the line
+# finder seeks an index of the unescaped keys (8,000 seconds x 4 escaped
+# keys took 75 s, rescanning the rest of the file per key)
+mt_json() { # mt_json SECONDS LASTKEY: a memtier 2.x JSON, keys escaped
+    awk -v n="$1" -v last="$2" 'BEGIN {
+        s = 1738587731532
+        printf "{\"configuration\": {\"clients\": 5},\n\"ALL STATS\": {\n"
+        printf "\"Runtime\": {\"Start time\": %.0f, \"Finish time\": %.0f, \"Total duration\": %.0f, \"Time unit\": \"MILLISECONDS\"},\n", s, s + n * 1000, n * 1000
+        printf "\"Sets\": {\"Count\": %d, \"Ops/sec\": 10, \"Average Latency\": 0.4,\n\"Time-Serie\": {\n", n * 10
+        for (i = 0; i < n; i++)
+            printf "%s\"%d\": {\"\\u0043ount\": 10, \"Average Latency\": 0.4, \"\\u0070\\u0035\\u0030.00\": 0.3, \"\\u0070\\u0039\\u0039.00\": 0.9, \"\\u0070\\u0039\\u0039.90\": 1.0}\n", i ? "," : "", (last && i == n - 1) ? last : i
+        printf "}}}}\n" }'
+}
+mkdir -p "$WORK/r3"
+mt_json 8000 0 > "$WORK/r3/memtier.json"
+start=$(date +%s)
+run mt3 "$COW" ingest --db "$WORK/r3.db" --parser memtier-json "$WORK/r3/memtier.json"
+check "3 8,000 seconds of escaped keys: exit 0" test "$rc" = 0
+check "3 ... every second landed" test "$(sqlite3 "$WORK/r3.db" 'SELECT count(*) FROM intervals')" = 8000
+check "3 ... in linear time (< 20 s even under ASan)" test $(( $(date +%s) - start )) -lt 20
+
+# --- 4 a Time-Serie key of 31000000 in a run that says it lasted 5 s: the
+# series is no longer than its run (it made 31 M rows and a 961 MB database)
+mt_json 5 31000000 > "$WORK/r3/ts.json"
+run mt4 "$COW" ingest --db "$WORK/r4.db" --parser memtier-json "$WORK/r3/ts.json"
+check "4 a second beyond the run: that entry rejected (exit 1)" test "$rc" = 1
+check "4 ... with the line and why" has "ts.json:10: second beyond the run's own length" "$WORK/mt4.out"
+check "4 ... 4 seconds landed, not 31 M" test "$(sqlite3 "$WORK/r4.db" 'SELECT count(*) FROM intervals')" = 4
+
 finish
