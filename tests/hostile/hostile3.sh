@@ -235,4 +235,36 @@ else
     echo "SKIP 4 memory of the span query: /usr/bin/time not installed"
 fi
 
+# --- 5 a yearless log with --log-year: a child's line 20 ms out of order
+# across midnight of 31 Jan (after a line of 1 Feb) keeps the year (the
+# window was 31,536,002 s long and its events a year later)
+mkdir -p "$WORK/r5/run"
+printf '4711:M 31 Jan 23:59:58.000 * Background saving started by pid 4800\n4711:M 01 Feb 00:00:00.010 * 100 changes in 60 seconds. Saving...\n4800:C 31 Jan 23:59:59.990 * DB saved on disk\n4711:M 01 Feb 00:00:01.000 * Background saving terminated with success\n' > "$WORK/r5/run/redis.log"
+{ echo timestamp_us,latency_us; for ((i = 0; i < 100; i++)); do echo "$((1738367990000000 + i * 100000)),5.0"; done; } > "$WORK/r5/run/latency.csv"
+run y5 "$COW" ingest --db "$WORK/r5.db" --log-year 2025 "$WORK/r5/run"
+check "5 out-of-order line across a month: exit 0" test "$rc" = 0
+check "5 ... the log spans 3 s, in 2025" test "$(sqlite3 "$WORK/r5.db" "SELECT (max(t_us) - min(t_us)) / 1000000, strftime('%Y', max(t_us) / 1000000, 'unixepoch') FROM events")" = "3|2025"
+printf '4711:M 31 Dec 23:59:58.000 * Background saving started by pid 4800\n4800:C 01 Jan 00:00:00.990 * DB saved on disk\n4711:M 01 Jan 00:00:01.000 * Background saving terminated with success\n' > "$WORK/r5/run/redis.log"
+{ echo timestamp_us,latency_us; for ((i = 0; i < 100; i++)); do echo "$((1735689590000000 + i * 100000)),5.0"; done; } > "$WORK/r5/run/latency.csv"
+run y5b "$COW" ingest --db "$WORK/r5b.db" --log-year 2024 "$WORK/r5/run"
+check "5 31 Dec -> 1 Jan still rolls: 3 s, ending in 2025" test "$(sqlite3 "$WORK/r5b.db" "SELECT (max(t_us) - min(t_us)) / 1000000, strftime('%Y', max(t_us) / 1000000, 'unixepoch') FROM events")" = "3|2025"
+
+# --- 11 a replica that starts after 70 BGSAVE children in one log: still
+# a server (the log parser kept 64 processes)
+mkdir -p "$WORK/r11/run"
+awk 'BEGIN {
+    printf "100:M 03 Feb 2025 14:00:00.000 * Running mode=standalone, port=7301.\n"
+    for (i = 0; i < 70; i++) { s = 1 + i
+        printf "100:M 03 Feb 2025 14:%02d:%02d.000 * Background saving started by pid %d\n", int(s / 60), s % 60, 1000 + i
+        printf "%d:C 03 Feb 2025 14:%02d:%02d.200 * DB saved on disk\n", 1000 + i, int(s / 60), s % 60
+        printf "100:M 03 Feb 2025 14:%02d:%02d.400 * Background saving terminated with success\n", int(s / 60), s % 60 }
+    printf "2000:S 03 Feb 2025 14:05:00.000 * Running mode=standalone, port=7302.\n"
+    printf "2000:S 03 Feb 2025 14:05:00.100 * Connecting to MASTER 127.0.0.1:7301\n"
+    printf "2000:S 03 Feb 2025 14:05:00.200 * MASTER <-> REPLICA sync started\n" }' > "$WORK/r11/run/redis.log"
+{ echo timestamp_us,latency_us; for ((i = 0; i < 400; i++)); do echo "$((1738591200000000 + i * 1000000)),5.0"; done; } > "$WORK/r11/run/latency.csv"
+run p11 "$COW" ingest --db "$WORK/r11.db" "$WORK/r11/run"
+check "11 70 children, then a replica: exit 0" test "$rc" = 0
+check "11 ... the replica is a server" test "$(sqlite3 "$WORK/r11.db" "SELECT group_concat(role || ':' || pid, ' ') FROM servers")" = "primary:100 replica:2000"
+check "11 ... every child kept" test "$(sqlite3 "$WORK/r11.db" "SELECT count(*) FROM procs WHERE parent = 100")" = 70
+
 finish
