@@ -721,6 +721,11 @@ static int procs_emit(rl_state *st, cow_err *e)
     int i, rc;
 
     for (i = 0; i < st->nprocs; i++) {
+        /* a child only named ("saving started by pid N") that wrote no
+         * line of its own has nothing to attribute: 160,000 of them made
+         * as many processes for the analysis to place */
+        if (st->procs[i].line == 0)
+            continue;
         memset(&r, 0, sizeof(r));
         r.kind = COW_REC_PROC;
         r.u.proc.pid = st->procs[i].pid;

@@ -267,4 +267,16 @@ check "11 70 children, then a replica: exit 0" test "$rc" = 0
 check "11 ... the replica is a server" test "$(sqlite3 "$WORK/r11.db" "SELECT group_concat(role || ':' || pid, ' ') FROM servers")" = "primary:100 replica:2000"
 check "11 ... every child kept" test "$(sqlite3 "$WORK/r11.db" "SELECT count(*) FROM procs WHERE parent = 100")" = 70
 
+# --- note: a unitless timestamp holding CLOCK_MONOTONIC nanoseconds (20
+# days of uptime) read as epoch microseconds (a 12 s capture became
+# 11,998 s in 2024, exit 0): refused, asking for the unit
+mkdir -p "$WORK/rmono/run"
+{ echo timestamp,latency_us; for ((i = 0; i < 1200; i++)); do echo "$((1728000000000000 + i * 10000000)),5.0"; done; } > "$WORK/rmono/run/latency.csv"
+run mono "$COW" ingest --db "$WORK/rmono.db" "$WORK/rmono/run"
+check "note: monotonic-looking unitless stamps: refused" test "$rc" = 1
+check "... asking for the unit" has "time column 'timestamp' has no unit and starts at 1728000000000000: epoch microseconds, or a monotonic clock in nanoseconds (20.0 days of uptime)? Name the unit" "$WORK/mono.out"
+touch -d @1728000012 "$WORK/rmono/run/latency.csv"
+run mono2 "$COW" ingest --db "$WORK/rmono2.db" "$WORK/rmono/run"
+check "... the same file written 12 s after its first stamp: epoch us" test "$rc" = 0
+
 finish
