@@ -1,8 +1,8 @@
-/* diag.c -- the rule engine (rules themselves: diag_rules.c). */
+/* diag.c -- the rule engine: every rule of diag_rules.c's table on every
+ * run. The rules build their findings with diag_evidence.c; this file
+ * calls the table, and nothing of it calls back here. */
 #include "diag.h"
 
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,31 +16,6 @@ const char *diag_severity_name(int s)
     case COW_SEV_WARN: return "warning";
     default: return "info";
     }
-}
-
-void diag_evidence(cow_finding *f, const char *metric, const char *src,
-                   const char *fmt, ...)
-{
-    cow_evidence *v;
-    va_list ap;
-    if (f->nev >= COW_MAX_EVIDENCE)
-        return;
-    v = &f->ev[f->nev++];
-    snprintf(v->metric, sizeof(v->metric), "%s", metric);
-    snprintf(v->src, sizeof(v->src), "%s", src ? src : "");
-    va_start(ap, fmt);
-    vsnprintf(v->value, sizeof(v->value), fmt, ap);
-    va_end(ap);
-}
-
-void diag_fact(cow_finding *f, const char *metric, const cow_fact *v)
-{
-    if (!v->known)
-        return;
-    if (!isnan(v->num) && v->text[0] == '\0')
-        diag_evidence(f, metric, v->src, "%.17g", v->num);
-    else
-        diag_evidence(f, metric, v->src, "%s", v->text);
 }
 
 void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out)

@@ -171,7 +171,7 @@ const cow_rule *diag_rules(void);
 void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out);
 void diag_release(cow_findings *f);
 const char *diag_severity_name(int s);
-/* Helpers for rules (diag.c): add one evidence line. */
+/* Helpers for rules (diag_evidence.c): add one evidence line. */
 void diag_evidence(cow_finding *f, const char *metric, const char *src,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void diag_fact(cow_finding *f, const char *metric, const cow_fact *v);

@@ -32,31 +32,48 @@ enum cow_exit {
  * from the input goes through this before it is printed. */
 #define APP_TTY_RING 16
 const char *app_tty(const char *s);
-/* Print "cowtail: path:line: msg" to stderr. */
+/* Where a use case speaks: app/ never writes to stdout or stderr; cli/
+ * registers a sink (app_set_sink) and prints what it receives. Any member
+ * may be NULL: then that kind of message is not shown (the unit tests run
+ * without a sink). The calls may come from several threads at once; each
+ * is one whole message.
+ *   say       the account of the work, verbatim (lines end in "\n")
+ *   error     an error or warning line, without "cowtail: " or "\n"
+ *   progress  the record count of the file being read; path NULL: the
+ *             file is done (erase the count) */
+typedef struct app_sink {
+    void (*say)(void *ctx, const char *text);
+    void (*error)(void *ctx, const char *line);
+    void (*progress)(void *ctx, const char *path, long long rows);
+    void *ctx;
+} app_sink;
+
+/* Copies s (NULL: no sink). Called once, before any use case. */
+void app_set_sink(const app_sink *s);
+/* The account: printf-style, to the sink's say. */
+void app_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "path:line: msg" to the sink's error. */
 void app_error(const cow_err *e);
-/* Print "cowtail: <fmt>" to stderr. */
+/* <fmt> to the sink's error. */
 void app_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same with a va_list. */
 void app_verrorf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-/* Put the terminal filter in front of stdout and stderr (see msg.c):
- * control characters are shown as \xNN, invalid UTF-8 as U+FFFD. Called
- * once, first thing in main(). */
-void app_safe_streams(void);
-/* stderr without the filter, for the progress line's own escapes. */
-FILE *app_raw_stderr(void);
-/* A cow_store_wait_fn for store_open_wait: says on stderr that the
- * database is locked and that we wait. */
+/* Whether the sink shows progress, and a count for it. */
+int app_shows_progress(void);
+void app_progress(const char *path, long long rows);
+/* A cow_store_wait_fn for store_open_wait: says (as an error line) that
+ * the database is locked and that we wait. */
 void app_store_wait(void *ctx, const char *path, const char *holder, int timeout_ms);
-/* stdout without the filter (to check it was written). */
-FILE *app_raw_stdout(void);
 
 /* Settings given on the command line that override run.json. */
 typedef struct cow_ingest_flags {
     const char *time_unit;    /* --time-unit */
     const char *latency_unit; /* --latency-unit */
     const char *mem_unit;     /* --mem-unit */
-    const char *t0;           /* --t0 (epoch or ISO 8601) */
-    const char *log_tz;       /* --log-tz */
+    int has_t0;               /* --t0 given: */
+    int64_t t0_us;            /* its instant (cli/: optval_instant_us) */
+    int has_log_tz;           /* --log-tz given: */
+    int log_tz_s;             /* its offset, s east of UTC (optval_utc_offset) */
     int log_year;             /* --log-year */
     const char *label;        /* --label (single run only) */
     const char *parser;       /* --parser NAME: skip detection */
@@ -86,7 +103,7 @@ typedef struct cow_ingest_totals {
     long runs;           /* runs touched */
 } cow_ingest_totals;
 
-/* Ingest every path into st, printing one line per file. Returns an exit
+/* Ingest every path into st, saying one line per file (app_say). Returns an exit
  * code: EXIT_OK, EXIT_REJECTED (something rejected or refused), EXIT_USAGE
  * (unusable path or flags), EXIT_IO. */
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
@@ -118,11 +135,11 @@ int app_log_zone_doubt(cow_store *st, int64_t run, int64_t file, long *off_s,
 /* What ingest prints for one: both files, their spans, the offset. */
 void app_skew_text(const cow_clock_skew *k, char *out, size_t cap);
 
-/* Print the one-line ingest summary. */
-void app_print_totals(FILE *fp, const cow_ingest_totals *tot);
-/* Ingest paths quietly (errors and rejects still on stderr) and print the
- * summary line to fp: what `report` and `check` do with capture folders. */
-int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp);
+/* Ingest paths quietly (errors and rejects still said) and fill *tot for
+ * the summary line cli/ prints: what `report` and `check` do with capture
+ * folders. */
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs,
+                     cow_ingest_totals *tot);
 /* The number of cores: what --jobs means by default. */
 int app_default_jobs(void);
 

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "app.h"
 #include "dep.h"
 #include "err.h"
 #include "phase.h"
@@ -69,14 +70,15 @@ int app_check_runs(cow_store *st, const cow_run_row *rows, size_t n, const app_t
                    int jobs, const app_prejudged *pre, app_verdict (*v)[TH_COUNT],
                    size_t *ndone, cow_err *e);
 
-/* Ingest paths quietly (app_ingest_quiet's output on fp), analysing and
+/* Ingest paths quietly (app_ingest_quiet, *tot its totals), analysing and
  * judging against t each run as it lands, on jobs worker threads beside
  * the ingest; pre (released with app_prejudged_release) receives the
  * verdicts. The database ends as after ingest and app_analyze_all of the
  * runs; the verdicts are what app_check_run gives afterwards. Returns the
- * ingest's exit code (EXIT_IO when analysing failed, said on stderr). */
+ * ingest's exit code (EXIT_IO when analysing failed, said through app_error). */
 int app_check_ingest(cow_store *st, char **paths, int npaths, int jobs,
-                     const app_thresholds *t, FILE *fp, app_prejudged *pre);
+                     const app_thresholds *t, cow_ingest_totals *tot,
+                     app_prejudged *pre);
 /* Sort pre for app_prejudged_find. */
 void app_prejudged_index(app_prejudged *pre);
 /* run's verdict in pre (indexed), or NULL when it was not judged there. */

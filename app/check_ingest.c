@@ -79,10 +79,9 @@ static int on_landed(void *ctx, cow_store *st, int64_t run, cow_err *e)
 }
 
 int app_check_ingest(cow_store *st, char **paths, int npaths, int jobs,
-                     const app_thresholds *t, FILE *fp, app_prejudged *pre)
+                     const app_thresholds *t, cow_ingest_totals *tot, app_prejudged *pre)
 {
     cow_ingest_flags fl;
-    cow_ingest_totals tot;
     cow_err e = COW_ERR_INIT;
     landed l;
     int code, rc;
@@ -104,8 +103,7 @@ int app_check_ingest(cow_store *st, char **paths, int npaths, int jobs,
     fl.jobs = jobs;
     fl.run_landed = on_landed;
     fl.landed_ctx = &l;
-    code = app_ingest_paths(st, paths, npaths, &fl, &tot);
-    app_print_totals(fp, &tot);
+    code = app_ingest_paths(st, paths, npaths, &fl, tot);
     rc = app_stream_collect(l.s, 1, landed_done, &l, &e);
     app_stream_stop(l.s);
     free(l.run);

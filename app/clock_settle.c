@@ -173,7 +173,7 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
                     *mismatch = 1;
                 }
                 else if (!quiet)
-                    printf("  clock: %s: %s %s\n", app_tty(rows[i].path),
+                    app_say("  clock: %s: %s %s\n", app_tty(rows[i].path),
                            strcmp(rows[i].decided, "inferred") == 0 ? "local time is"
                                                                   : "local time:",
                            app_tty(rows[i].evidence));
@@ -286,7 +286,7 @@ int app_note_skews(cow_store *st, int64_t run, int quiet, cow_err *e)
         return rc;
     for (i = 0; i < n; i++) {
         app_skew_text(&k[i], line, sizeof(line));
-        printf("  clock: %s; its stamps are kept as they are (cowtail doctor: "
+        app_say("  clock: %s; its stamps are kept as they are (cowtail doctor: "
                "clock_mismatch)\n", line);
     }
     free(k);

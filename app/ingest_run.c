@@ -1,8 +1,8 @@
-/* ingest_run.c -- the ingest driver: capture discovery -> parser -> sink ->
- * store, one transaction per file, one line of output per file.
+/* ingest_run.c -- the ingest driver: capture discovery -> parser -> sink
+ * (ingest_sink.c) -> store, one transaction per file, one line said per
+ * file; runs of one label told apart by ingest_labels.c.
  *
- * This is where a parser's sink is wired to the store (parsers and the
- * store never see each other). Policies applied here, per file:
+ * Policies applied here, per file:
  *  - the file lands whole or not at all (one transaction);
  *  - a file whose SHA-256 already landed in the same run adds nothing;
  *  - too many rejected lines refuse the file: each parser applies
@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "app.h"
+#include "ingest_int.h"
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
@@ -27,224 +28,35 @@
 #include "timeconv.h"
 #include "writer.h"
 
-/* Rejects printed per file; the rest are only counted and stored. */
-#define SHOW_REJECTS 5
 /* Files with the same bytes as another file of the run are copies from
  * this size up (below it, two empty replies or one-value files coincide). */
 #define COPY_MIN_BYTES 256
-
-/* INFO records held for one multi-row insert (store_add_infos), their
- * strings copied into arena. */
-#define INFO_BATCH 64
-#define INFO_ARENA (32u << 10)
-
-typedef struct infobuf {
-    cow_info v[INFO_BATCH];
-    size_t n;
-    char arena[INFO_ARENA];
-    size_t used;
-} infobuf;
-
-typedef struct storesink {
-    cow_store *st;        /* destination */
-    int64_t run, file;    /* ids */
-    const char *path;     /* file being read, for messages */
-    long long rows;       /* records landed */
-    long long samples;    /* of which latency samples */
-    long long rejected;   /* lines rejected */
-    char notes[1024];     /* "key: value; ..." from the parser */
-    cow_writer *w;        /* background sample writer, NULL until needed */
-    int progress;         /* print progress (stderr is a terminal) */
-    time_t last_progress; /* when progress was last printed */
-    infobuf *info;        /* INFO records not stored yet, NULL until needed */
-} storesink;
-
-static void progress(storesink *k)
-{
-    time_t now;
-    if (!k->progress)
-        return;
-    now = time(NULL);
-    if (now != k->last_progress) {
-        k->last_progress = now;
-        char *path = label_safe(k->path, COW_LABEL_TERM);
-        fprintf(app_raw_stderr(), "\r  %s: %lld records...", path, k->rows);
-        fflush(app_raw_stderr());
-        free(path);
-    }
-}
-
-/* Store the INFO records held (the store must be this thread's). */
-static int flush_info(storesink *k, cow_err *e)
-{
-    int rc = COW_OK;
-    if (k->info != NULL && k->info->n > 0)
-        rc = store_add_infos(k->st, k->run, k->file, k->info->v, k->info->n, e);
-    if (k->info != NULL)
-        k->info->n = k->info->used = 0;
-    return rc;
-}
-
-/* A copy of s (NULL stays NULL) in b's arena; NULL when it is full. */
-static const char *keep(infobuf *b, const char *s, int *full)
-{
-    size_t n;
-    char *d;
-    if (s == NULL || *full)
-        return NULL;
-    n = strlen(s) + 1;
-    if (n > INFO_ARENA - b->used) {
-        *full = 1;
-        return NULL;
-    }
-    d = b->arena + b->used;
-    memcpy(d, s, n);
-    b->used += n;
-    return d;
-}
-
-/* Hold an INFO record for a multi-row insert: its lines come by the
- * thousand, and one statement per line was most of the writer's time on
- * them. *held = 0 when it did not fit (then it is stored on its own). */
-static int hold_info(storesink *k, const cow_info *v, int *held, cow_err *e)
-{
-    infobuf *b;
-    cow_info c;
-    size_t mark;
-    int full = 0, rc;
-
-    if (k->info == NULL)
-        k->info = xcalloc(1, sizeof(*k->info));
-    b = k->info;
-    if (b->n == INFO_BATCH && (rc = flush_info(k, e)) != COW_OK)
-        return rc;
-    for (;;) {
-        mark = b->used;
-        c = *v;
-        c.section = keep(b, v->section, &full);
-        c.key = keep(b, v->key, &full);
-        c.sub = keep(b, v->sub, &full);
-        c.text = keep(b, v->text, &full);
-        if (!full)
-            break;
-        b->used = mark;
-        if (b->n == 0) { /* larger than the arena: on its own */
-            *held = 0;
-            return COW_OK;
-        }
-        if ((rc = flush_info(k, e)) != COW_OK)
-            return rc;
-        full = 0;
-    }
-    b->v[b->n++] = c;
-    *held = 1;
-    return COW_OK;
-}
-
-static int emit(void *ctx, const cow_rec *r, cow_err *e)
-{
-    storesink *k = ctx;
-    int rc, held = 0;
-
-    /* The store is the writer's until it has caught up. */
-    if (k->w && (rc = writer_sync(k->w, e)) != COW_OK)
-        return rc;
-    if (r->kind == COW_REC_INFO) {
-        if ((rc = hold_info(k, &r->u.info, &held, e)) != COW_OK)
-            return rc;
-        if (held) {
-            if ((++k->rows & 0xffff) == 0)
-                progress(k);
-            return COW_OK;
-        }
-    }
-    if (r->kind != COW_REC_NOTE && (rc = flush_info(k, e)) != COW_OK)
-        return rc;
-    if (r->kind == COW_REC_NOTE) {
-        size_t used = strlen(k->notes);
-        snprintf(k->notes + used, sizeof(k->notes) - used, "%s%s %s",
-                 used ? "; " : "", r->u.note.key, r->u.note.value);
-        return COW_OK;
-    }
-    if (r->kind == COW_REC_SAMPLE)
-        return store_add_samples(k->st, k->run, k->file, &r->u.sample, 1, e) ||
-               (k->rows++, k->samples++, 0);
-    if ((rc = store_add_rec(k->st, k->run, k->file, r, e)) != COW_OK)
-        return rc;
-    if (r->kind == COW_REC_PROC) {
-        /* who wrote the log (for app/servers.c): not one of its records */
-    } else if (r->kind == COW_REC_REJECT) {
-        if (k->rejected++ < SHOW_REJECTS)
-            fprintf(stderr, "cowtail: %s:%ld: %s\n", app_tty(k->path), r->u.reject.line,
-                    app_tty(r->u.reject.reason));
-    } else {
-        k->rows++;
-    }
-    if ((k->rows & 0xffff) == 0)
-        progress(k);
-    return COW_OK;
-}
-
-static int emit_samples(void *ctx, const cow_sample *s, size_t n, cow_err *e)
-{
-    storesink *k = ctx;
-    int rc;
-
-    if (k->info != NULL && k->info->n > 0 &&
-        ((k->w && (rc = writer_sync(k->w, e)) != COW_OK) ||
-         (rc = flush_info(k, e)) != COW_OK))
-        return rc;
-    if (k->w == NULL)
-        k->w = writer_start(k->st, k->run, k->file);
-    rc = k->w ? writer_push(k->w, s, n, e)
-              : store_add_samples(k->st, k->run, k->file, s, n, e);
-    if (rc == COW_OK) {
-        long long before = k->rows;
-        k->rows += (long long)n;
-        k->samples += (long long)n;
-        if ((before >> 16) != (k->rows >> 16))
-            progress(k);
-    }
-    return rc;
-}
 
 /* Parse options from run.json, overridden by flags. */
 static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
                      cow_parse_opts *o, cow_err *e)
 {
-    const char *tz = fl->log_tz ? fl->log_tz : r->meta.log_tz;
-
     memset(o, 0, sizeof(*o));
     o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
     o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
     o->mem_unit = fl->mem_unit ? fl->mem_unit : r->meta.mem_unit;
     o->log_year = fl->log_year ? fl->log_year : r->meta.log_year;
-    if (fl->t0) {
-        cow_runjson tmp;
-        char json[300];
-        int rc;
-        /* --t0 accepts what run.json "t0" accepts */
-        if (strchr(fl->t0, '-') && strchr(fl->t0, ':'))
-            snprintf(json, sizeof(json), "{\"t0\":\"%.250s\"}", fl->t0);
-        else
-            snprintf(json, sizeof(json), "{\"t0\":%.250s}", fl->t0);
-        rc = runjson_parse("--t0", json, strlen(json), &tmp, e);
-        o->t0_us = tmp.t0_us;
-        o->has_t0 = tmp.has_t0;
-        runjson_release(&tmp);
-        if (rc != COW_OK || !o->has_t0)
-            return COW_FAIL(e, COW_EUSAGE, "--t0: '%s' is not an epoch (s, ms, us) "
-                            "or an ISO 8601 time that exists", fl->t0);
+    if (fl->has_t0) {
+        o->t0_us = fl->t0_us;
+        o->has_t0 = 1;
     } else {
         o->t0_us = r->meta.t0_us;
         o->has_t0 = r->meta.has_t0;
     }
-    if (tz) {
-        if (!time_parse_offset(tz, &o->tz_off_s))
+    if (fl->has_log_tz) {
+        o->tz_off_s = fl->log_tz_s;
+        o->has_tz = 1;
+    } else if (r->meta.log_tz) {
+        if (!time_parse_offset(r->meta.log_tz, &o->tz_off_s))
             return COW_FAIL(e, COW_EUSAGE,
                             "log time zone '%s' is not an offset like +02:00, "
                             "-0500 or UTC (zone names are not supported: give "
-                            "the offset in force during the capture)", tz);
+                            "the offset in force during the capture)", r->meta.log_tz);
         o->has_tz = 1;
     }
     return COW_OK;
@@ -307,7 +119,7 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
         cow_err_at(e, path, e->line, e->col);
     store_rollback(st);
     *run_id = 0; /* the run may have been created in this transaction */
-    printf("  %-28s refused (%s): nothing of it was loaded\n", app_tty(fname), p->name);
+    app_say("  %-28s refused (%s): nothing of it was loaded\n", app_tty(fname), p->name);
     rc = store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
                            p->name, refusal_code(e->code), e->msg, &re);
     app_error(e);
@@ -342,7 +154,7 @@ static int duplicate_file(cow_store *st, fileread *fr, const char *fname,
 {
     store_rollback(st); /* the run held the file: it exists */
     if (!fl->quiet)
-        printf("  %-28s already ingested (same SHA-256): nothing added\n", app_tty(fname));
+        app_say("  %-28s already ingested (same SHA-256): nothing added\n", app_tty(fname));
     close_file(fr);
     tot->files_dup++;
     return FILE_DUP;
@@ -355,12 +167,9 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
                       storesink *k, char sha[65], cow_err *e)
 {
     cow_sink sink;
-    cow_err we = COW_ERR_INIT;
-    int rc, wrc;
+    int rc;
 
-    sink.emit = emit;
-    sink.emit_samples = emit_samples;
-    sink.ctx = k;
+    store_sink_wire(k, &sink);
     if (fr->ahead) {
         rc = ahead_replay(fr->ahead, fr->idx, &sink, sha, e);
     } else {
@@ -368,30 +177,15 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
         if (rc == COW_OK)
             src_sha256(&fr->src, sha);
     }
-    wrc = writer_stop(k->w, &we);
-    k->w = NULL;
-    if (wrc != COW_OK && rc == COW_OK) {
-        rc = wrc;
-        *e = we;
-    }
-    /* the INFO records still held land with the file (or go with it) */
-    if (rc == COW_OK)
-        rc = flush_info(k, e);
-    free(k->info);
-    k->info = NULL;
-    if (k->progress && k->last_progress)
-        fprintf(app_raw_stderr(), "\r\033[K");
-    return rc;
+    return store_sink_finish(k, rc, e);
 }
 
 /* One line per landed file: what was recognised and what landed. */
 static void print_landed(const char *fname, const cow_parser *p, const storesink *k)
 {
-    printf("  %-28s %-18s %lld %s, %lld rejected", app_tty(fname), p->name, k->rows,
-           k->samples == k->rows ? "samples" : "records", k->rejected);
-    if (k->notes[0])
-        printf("  [%s]", app_tty(k->notes));
-    printf("\n");
+    app_say("  %-28s %-18s %lld %s, %lld rejected%s%s%s\n", app_tty(fname), p->name, k->rows,
+            k->samples == k->rows ? "samples" : "records", k->rejected,
+            k->notes[0] ? "  [" : "", app_tty(k->notes), k->notes[0] ? "]" : "");
 }
 
 /* Why a file is not a capture file at all: empty, or binary (a NUL byte
@@ -554,7 +348,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
-        printf("  %-28s skipped: empty file (0 bytes): nothing to read\n", app_tty(fname));
+        app_say("  %-28s skipped: empty file (0 bytes): nothing to read\n", app_tty(fname));
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -563,7 +357,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", unk);
-        printf("  %-28s refused: %s\n", app_tty(fname), app_tty(unk));
+        app_say("  %-28s refused: %s\n", app_tty(fname), app_tty(unk));
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -571,7 +365,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     }
     if (p == NULL) {
         if (!fl->quiet)
-            printf("  %-28s skipped: %s\n", app_tty(fname), why[0] ? why :
+            app_say("  %-28s skipped: %s\n", app_tty(fname), why[0] ? why :
                    "no parser recognises it (force one with --parser NAME; "
                    "see cowtail help ingest)");
         close_file(fr);
@@ -584,7 +378,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     k.st = st;
     k.run = *run_id;
     k.path = path;
-    k.progress = isatty(2);
+    k.progress = app_shows_progress();
     /* A file of this name already in the run: the same bytes add nothing;
      * other bytes are refused unless --replace (then its rows go, in this
      * transaction, and the new bytes land). */
@@ -596,7 +390,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             return duplicate_file(st, fr, fname, fl, tot);
         if (!fl->replace) {
             store_rollback(st);
-            printf("  %-28s refused: changed since it was ingested\n", app_tty(fname));
+            app_say("  %-28s refused: changed since it was ingested\n", app_tty(fname));
             app_errorf("%s: changed since it was ingested: remove the run or use "
                        "--replace", app_tty(path));
             close_file(fr);
@@ -647,7 +441,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (!seen && copy[0]) {
         store_rollback(st);
         if (!fl->quiet)
-            printf("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
+            app_say("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
                    app_tty(fname), app_tty(copy), old_copy ? " as it was before --replace" : "");
         close_file(fr);
         tot->files_dup++;
@@ -666,8 +460,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             /* every row: a copy, as one in the same bytes */
             store_rollback(st);
             if (!fl->quiet)
-                printf("  %-28s a copy of %s (the same %lld samples in other bytes): "
-                       "not ingested again\n", app_tty(fname), app_tty(twin), (long long)total);
+                app_say("  %-28s a copy of %s (the same %lld samples in other bytes): "
+                        "not ingested again\n", app_tty(fname), app_tty(twin),
+                        (long long)total);
             free(twin);
             close_file(fr);
             tot->files_dup++;
@@ -677,8 +472,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             /* nearly: a row more or less; which rows are right is the
              * operator's call */
             store_rollback(st);
-            printf("  %-28s refused: %lld of its %lld samples are those of %s\n",
-                   app_tty(fname), (long long)same, (long long)total, app_tty(twin));
+            app_say("  %-28s refused: %lld of its %lld samples are those of %s\n",
+                    app_tty(fname), (long long)same, (long long)total, app_tty(twin));
             app_errorf("%s: %lld of its %lld samples are those of %s (a near-copy): not "
                        "ingested, or they would count twice; keep one of the two, or give "
                        "another client's capture its own run", app_tty(path),
@@ -700,11 +495,11 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (!fl->quiet)
         print_landed(fname, p, &k);
     if (replaced && !fl->quiet)
-        printf("  %-28s (replaces what was ingested under that name)\n", "");
+        app_say("  %-28s (replaces what was ingested under that name)\n", "");
     if (k.rejected > SHOW_REJECTS)
-        fprintf(stderr, "cowtail: %s: %lld more rejected lines: cowtail rejects "
-                "--run '%s' --file '%s'\n", app_tty(path), k.rejected - SHOW_REJECTS,
-                app_tty(fl->label ? fl->label : r->label), app_tty(fname));
+        app_errorf("%s: %lld more rejected lines: cowtail rejects --run '%s' --file '%s'",
+                   app_tty(path), k.rejected - SHOW_REJECTS,
+                   app_tty(fl->label ? fl->label : r->label), app_tty(fname));
     close_file(fr);
     tot->files_ok++;
     tot->rows += k.rows;
@@ -717,50 +512,6 @@ fatal:
     app_error(&e);
     close_file(fr);
     return FILE_FATAL;
-}
-
-/* A run is its folder in the batch plus its host, not its label: two
- * runs of one label (run.json says the same "label" on two hosts) stay
- * two. The later one is renamed label@host, or label~N, and it is said. */
-static int unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
-{
-    size_t i, j;
-    for (i = 0; i < cap->n; i++) {
-        cow_capture_run *r = &cap->runs[i];
-        const char *host = r->meta.host ? r->meta.host : "";
-        char *dbhost, *label;
-        int clash = 0, found, rc, n = 2;
-
-        for (j = 0; j < i && !clash; j++)
-            clash = strcmp(cap->runs[j].label, r->label) == 0;
-        if (!clash) {
-            /* an earlier ingest of another host under this label */
-            if ((rc = store_run_owner(st, r->label, &dbhost, &found, e)) != COW_OK)
-                return rc;
-            clash = found && dbhost[0] && strcmp(dbhost, host) != 0;
-            free(dbhost);
-        }
-        if (!clash)
-            continue;
-        label = xmalloc(strlen(r->label) + strlen(host) + 24);
-        if (host[0])
-            sprintf(label, "%s@%s", r->label, host);
-        else
-            sprintf(label, "%s~%d", r->label, n);
-        for (;;) {
-            for (j = 0, clash = 0; j < cap->n && !clash; j++)
-                clash = j != i && strcmp(cap->runs[j].label, label) == 0;
-            if (!clash)
-                break;
-            sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
-        }
-        printf("note: another run is labelled '%s' too: the one in %s%s%s is "
-               "labelled '%s'\n", app_tty(r->label), app_tty(r->dir),
-               host[0] ? " on host " : "", app_tty(host), app_tty(label));
-        free(r->label);
-        r->label = label;
-    }
-    return COW_OK;
 }
 
 /* Was this file named on the command line (not found by a walk)? */
@@ -828,13 +579,13 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             return EXIT_USAGE;
         }
     }
-    if (unique_labels(st, &cap, &e) != COW_OK) {
+    if (ingest_unique_labels(st, &cap, &e) != COW_OK) {
         app_error(&e);
         capture_release(&cap);
         return EXIT_IO;
     }
     for (i = 0; i < cap.nnotes && !fl->quiet; i++)
-        printf("note: %s\n", app_tty(cap.notes[i]));
+        app_say("note: %s\n", app_tty(cap.notes[i]));
     for (i = 0; i < cap.nproblems; i++) {
         app_errorf("%s", app_tty(cap.problems[i]));
         code = EXIT_REJECTED;
@@ -866,11 +617,13 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             continue;
         }
         if (!fl->quiet) {
-            printf("run %s (%s)\n", app_tty(fl->label ? fl->label : r->label),
-                   app_tty(r->dir));
+            app_say("run %s (%s)\n", app_tty(fl->label ? fl->label : r->label), app_tty(r->dir));
             for (j = 0; j < r->njoined; j++)
-                printf("  joined: %s/ (no latency capture, primary log or "
+                app_say("  joined: %s/ (no latency capture, primary log or "
                        "run.json of its own)\n", app_tty(r->joined[j]));
+            if (r->meta.interrupted)
+                app_say("  capture interrupted: %s (run.json): the files end there\n",
+                       r->meta.interrupted);
         }
         for (j = 0; j < r->nfiles; j++) {
             fileread fr;
@@ -922,30 +675,18 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
     return code;
 }
 
-void app_print_totals(FILE *fp, const cow_ingest_totals *tot)
-{
-    fprintf(fp, "ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
-           "lines; %ld refused, %ld already ingested, %ld not recognised\n",
-           tot->files_ok, tot->files_ok == 1 ? "" : "s", tot->runs,
-           tot->runs == 1 ? "" : "s", tot->rows, tot->rejected, tot->files_refused,
-           tot->files_dup, tot->files_skipped);
-}
-
 int app_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
 
-int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs, FILE *fp)
+int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs,
+                     cow_ingest_totals *tot)
 {
     cow_ingest_flags fl;
-    cow_ingest_totals tot;
-    int code;
     memset(&fl, 0, sizeof(fl));
     fl.quiet = 1;
     fl.jobs = jobs;
-    code = app_ingest_paths(st, paths, npaths, &fl, &tot);
-    app_print_totals(fp, &tot);
-    return code;
+    return app_ingest_paths(st, paths, npaths, &fl, tot);
 }

@@ -1,96 +1,80 @@
-/* msg.c -- error lines on stderr, in the one form every command uses,
- * and the terminal filter in front of stdout and stderr. */
-#define _GNU_SOURCE /* fopencookie */
+/* msg.c -- where app/ speaks: the one sink (app.h: app_sink) that cli/
+ * registers. A use case never writes to stdout or stderr itself (the test
+ * app_quiet greps app/ for it); without a sink nothing is shown. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "app.h"
 #include "label.h"
 #include "mem.h"
 
-/* ------------------------------------------------ terminal-safe streams */
+static app_sink sink; /* set once, before any use case runs */
 
-/* Labels, paths and reasons reach stdout and stderr from many printf
- * calls; rather than trusting each one, main() puts a filter in front of
- * both streams (app_safe_streams): every byte goes through
- * label_safe_n(COW_LABEL_TEXT), so a control character in a folder name
- * is shown as \xNN (ESC[2J cannot clear the screen) and invalid UTF-8 as
- * U+FFFD. A UTF-8 sequence split between two writes is held back until
- * its end arrives. */
-typedef struct safe_stream {
-    FILE *real;       /* the stream written to */
-    char tail[4];     /* start of a UTF-8 sequence cut by the last write */
-    size_t ntail;     /* its length (0..3) */
-} safe_stream;
-
-static safe_stream safe_out, safe_err;
-
-static ssize_t safe_write(void *cookie, const char *buf, size_t n)
+void app_set_sink(const app_sink *s)
 {
-    safe_stream *ss = cookie;
-    size_t all = ss->ntail + n, keep, outn;
-    char *joined = xmalloc(all ? all : 1), *out;
-    int ok;
-
-    memcpy(joined, ss->tail, ss->ntail);
-    memcpy(joined + ss->ntail, buf, n);
-    keep = label_utf8_tail(joined, all);
-    out = label_safe_n(joined, all - keep, COW_LABEL_TEXT, &outn);
-    memcpy(ss->tail, joined + all - keep, keep);
-    ss->ntail = keep;
-    ok = fwrite(out, 1, outn, ss->real) == outn && fflush(ss->real) == 0;
-    free(out);
-    free(joined);
-    return ok ? (ssize_t)n : -1;
+    if (s)
+        sink = *s;
+    else
+        sink = (app_sink){0};
 }
 
-static int safe_close(void *cookie)
+/* fmt formatted into a fresh string */
+__attribute__((format(printf, 1, 0)))
+static char *vformat(const char *fmt, va_list ap)
 {
-    safe_stream *ss = cookie;
-    if (ss->ntail > 0) /* a sequence the output ended in the middle of */
-        fputs("\xEF\xBF\xBD", ss->real);
-    ss->ntail = 0;
-    return fflush(ss->real);
+    va_list ap2;
+    int n;
+    char *buf;
+
+    va_copy(ap2, ap);
+    n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        n = 0;
+    buf = xmalloc((size_t)n + 1);
+    vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    return buf;
 }
 
-static FILE *safe_wrap(safe_stream *ss, FILE *real, int mode)
+void app_say(const char *fmt, ...)
 {
-    cookie_io_functions_t io = {NULL, safe_write, NULL, safe_close};
-    FILE *fp;
+    va_list ap;
+    char *text;
 
-    ss->real = real;
-    ss->ntail = 0;
-    if ((fp = fopencookie(ss, "w", io)) == NULL)
-        return real;
-    setvbuf(fp, NULL, mode, BUFSIZ);
-    return fp;
+    if (!sink.say)
+        return;
+    va_start(ap, fmt);
+    text = vformat(fmt, ap);
+    va_end(ap);
+    sink.say(sink.ctx, text);
+    free(text);
 }
 
-void app_safe_streams(void)
+void app_verrorf(const char *fmt, va_list ap)
 {
-    FILE *out = safe_wrap(&safe_out, stdout, _IOFBF);
-    FILE *err = safe_wrap(&safe_err, stderr, _IOLBF);
-    stdout = out;
-    stderr = err;
+    char *line;
+
+    if (!sink.error)
+        return;
+    line = vformat(fmt, ap);
+    sink.error(sink.ctx, line);
+    free(line);
 }
 
-FILE *app_raw_stderr(void)
+void app_errorf(const char *fmt, ...)
 {
-    return safe_err.real ? safe_err.real : stderr;
+    va_list ap;
+    va_start(ap, fmt);
+    app_verrorf(fmt, ap);
+    va_end(ap);
 }
-
-FILE *app_raw_stdout(void)
-{
-    return safe_out.real ? safe_out.real : stdout;
-}
-
 
 const char *app_tty(const char *s)
 {
-    static char *ring[APP_TTY_RING];
-    static unsigned next;
+    /* one ring for every thread would race: each thread has its own */
+    static _Thread_local char *ring[APP_TTY_RING];
+    static _Thread_local unsigned next;
     unsigned k = next++ % APP_TTY_RING;
     free(ring[k]);
     ring[k] = label_safe(s ? s : "", COW_LABEL_TERM);
@@ -105,22 +89,18 @@ void app_error(const cow_err *e)
     snprintf(c.path, sizeof(c.path), "%s", app_tty(e->path));
     e = &c;
     cow_err_format(e, buf, sizeof(buf));
-    fprintf(stderr, "cowtail: %s\n", buf);
+    app_errorf("%s", buf);
 }
 
-void app_verrorf(const char *fmt, va_list ap)
+int app_shows_progress(void)
 {
-    fputs("cowtail: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    return sink.progress != NULL;
 }
 
-void app_errorf(const char *fmt, ...)
+void app_progress(const char *path, long long rows)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    app_verrorf(fmt, ap);
-    va_end(ap);
+    if (sink.progress)
+        sink.progress(sink.ctx, path, rows);
 }
 
 void app_store_wait(void *ctx, const char *path, const char *holder, int timeout_ms)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "capture.h"
 #include "mem.h"
 
@@ -419,30 +420,37 @@ static const char *below(const cow_capture_run *r, const char *path)
     return path;
 }
 
-/* "servers: primary pid 1666 port 7301 (62 files), replica ..." */
-static void print_servers(const cow_server_row *sv, size_t ns, const cow_server_link *lk,
-                          size_t nl)
+/* "servers: primary pid 1666 port 7301 (62 files), replica ...", said as
+ * one line */
+static void say_servers(const cow_server_row *sv, size_t ns, const cow_server_link *lk,
+                        size_t nl)
 {
-    size_t i, j, k;
+    size_t i, j, k, cap = 16 + ns * 128, len; /* 128: an entry at its longest is 109 */
+    char *line;
+
     if (ns == 0)
         return;
-    printf("  servers:");
+    line = xmalloc(cap);
+    len = (size_t)snprintf(line, cap, "  servers:");
     for (i = 0; i < ns; i++) {
         long files = 0;
+        char pid[32] = "", port[32] = "";
         for (j = 0; j < nl; j++) {
             int first = lk[j].server == sv[i].seq;
             for (k = 0; first && k < j; k++)
                 first = !(lk[k].server == sv[i].seq && lk[k].file == lk[j].file);
             files += first;
         }
-        printf("%s %s", i ? "," : "", sv[i].role);
         if (sv[i].pid > 0)
-            printf(" pid %lld", (long long)sv[i].pid);
+            snprintf(pid, sizeof(pid), " pid %lld", (long long)sv[i].pid);
         if (sv[i].port > 0)
-            printf(" port %lld", (long long)sv[i].port);
-        printf(" (%ld file%s)", files, files == 1 ? "" : "s");
+            snprintf(port, sizeof(port), " port %lld", (long long)sv[i].port);
+        len += (size_t)snprintf(line + len, cap - len, "%s %.16s%s%s (%ld file%s)",
+                                i ? "," : "", sv[i].role, pid, port, files,
+                                files == 1 ? "" : "s");
     }
-    printf("\n");
+    app_say("%s\n", line);
+    free(line);
 }
 
 int app_settle_servers(cow_store *st, int64_t run, const cow_capture_run *r, int quiet,
@@ -467,7 +475,7 @@ int app_settle_servers(cow_store *st, int64_t run, const cow_capture_run *r, int
     }
     servers_attribute(f, nf, o, no, declared, named, &sv, &ns, &lk, &nl);
     if (!quiet)
-        print_servers(sv, ns, lk, nl);
+        say_servers(sv, ns, lk, nl);
     if ((rc = store_begin(st, e)) == COW_OK) {
         if ((rc = store_put_servers(st, run, sv, ns, lk, nl, e)) == COW_OK)
             rc = store_commit(st, e);

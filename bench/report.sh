@@ -8,6 +8,11 @@ ROWS=${1:-10000000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 COW=$BUILD/cowtail
+if [ ! -x "$BUILD/bench/timeline_bench" ]; then
+    echo "report.sh: $BUILD/bench/timeline_bench is missing: build with the benchmarks" \
+         "(cmake -S . -B $BUILD -DCOWTAIL_BENCH=ON, or make bench)" >&2
+    exit 2
+fi
 WORK=${BENCH_WORK:-$(mktemp -d)}
 mkdir -p "$WORK/run"
 trap 'rm -rf "$WORK"' EXIT

@@ -27,6 +27,12 @@ void cli_error(const cow_err *e);
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage array to fp. */
 void cli_print_usage(FILE *fp, const char *const *usage);
+/* Register the sink app/ speaks through (app_set_sink): its account on
+ * stdout, its errors on stderr as "cowtail: ...", progress when stderr is
+ * a terminal. Called once, in main(). */
+void cli_sink_install(void);
+/* The one-line ingest summary. */
+void cli_print_totals(FILE *fp, const cow_ingest_totals *tot);
 /* The table of formats, one line each (for help ingest). */
 void cli_print_parsers(FILE *fp);
 /* Map an error code to an exit code. */
@@ -92,6 +98,27 @@ struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts);
 int cli_opt_int(const char *cmd, const char *opt, const char *arg, int64_t lo, int64_t hi,
                 int64_t *out);
+/* The options several commands share: a command lists the ones it takes
+ * in its table (CLI_OPT_DB ...) and passes every option its own switch does
+ * not take to cli_shared_opt, which reads it into *s and returns
+ * CLI_OPT_NEXT; after --help (the command's usage printed) EXIT_OK; after
+ * a bad value or an unknown option (said) EXIT_USAGE. */
+typedef struct cli_shared {
+    const char *db;         /* --db FILE */
+    const char *thresholds; /* --thresholds FILE */
+    int json;               /* --json */
+    int jobs;               /* --jobs N (0 when not given: one per core) */
+} cli_shared;
+#define CLI_OPT_DB {"db", required_argument, NULL, 'd'}
+#define CLI_OPT_THRESHOLDS {"thresholds", required_argument, NULL, 't'}
+#define CLI_OPT_JSON {"json", no_argument, NULL, 'j'}
+#define CLI_OPT_JOBS {"jobs", required_argument, NULL, 'J'}
+#define CLI_OPT_HELP {"help", no_argument, NULL, 'h'}
+#define CLI_OPT_NEXT (-1)
+int cli_shared_opt(int c, const char *cmd, const char *const *usage, cli_shared *s);
+/* An instant (optval_instant_us) and a UTC offset (optval_utc_offset). */
+int cli_opt_instant(const char *cmd, const char *opt, const char *arg, int64_t *us);
+int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s);
 int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
                    double hi, double *out);
 /* --seed: 0 to 2^64-1. */

@@ -298,30 +298,24 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
                       int *json, int *method, int *jobs)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"thresholds", required_argument, NULL, 't'},
-        {"json", no_argument, NULL, 'j'},
+        CLI_OPT_DB, CLI_OPT_THRESHOLDS, CLI_OPT_JSON,
         {"fdr", no_argument, NULL, 'f'},
-        {"jobs", required_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_JOBS, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    int c;
+    cli_shared sh = {*db, *tpath, *json, *jobs};
+    int c, code;
 
     optind = 1;
     while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
-        switch (c) {
-        case 'd': *db = optarg; break;
-        case 't': *tpath = optarg; break;
-        case 'j': *json = 1; break;
-        case 'f': *method = COW_FLEET_BH; break;
-        case 'J':
-            if (cli_opt_jobs("check", optarg, jobs) != EXIT_OK)
-                return EXIT_USAGE;
-            break;
-        case 'h': cli_print_usage(stdout, cmd_check_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
-        }
+        if (c == 'f')
+            *method = COW_FLEET_BH;
+        else if ((code = cli_shared_opt(c, argv[0], cmd_check_usage, &sh)) != CLI_OPT_NEXT)
+            return code;
     }
+    *db = sh.db;
+    *tpath = sh.thresholds;
+    *json = sh.json;
+    *jobs = sh.jobs;
     if (*tpath == NULL) {
         cli_errorf("check: --thresholds FILE is required (see 'cowtail help check')");
         return EXIT_USAGE;
@@ -341,7 +335,9 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
     if ((code = cli_store_open(db, st)) != EXIT_OK)
         return code;
     if (npaths > 0) {
-        code = app_check_ingest(*st, paths, npaths, jobs, t, json ? stderr : stdout, pre);
+        cow_ingest_totals tot;
+        code = app_check_ingest(*st, paths, npaths, jobs, t, &tot, pre);
+        cli_print_totals(json ? stderr : stdout, &tot);
         app_prejudged_index(pre);
         if (code == EXIT_USAGE || code == EXIT_IO)
             return code;

@@ -75,28 +75,26 @@ static void print_json(const cow_findings *fs, int *code)
 static int parse_args(int argc, char **argv, const char **db, int *json)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"json", no_argument, NULL, 'j'},
+        CLI_OPT_DB, CLI_OPT_JSON,
         {"rules", no_argument, NULL, 'r'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    int c;
+    cli_shared sh = {*db, NULL, *json, 0};
+    int c, code;
 
     optind = 1;
     while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
-        switch (c) {
-        case 'd': *db = optarg; break;
-        case 'j': *json = 1; break;
-        case 'r': {
+        if (c == 'r') {
             const cow_rule *r;
             for (r = diag_rules(); r->id; r++)
                 printf("%-26s %-8s %s\n", r->id, diag_severity_name(r->severity), r->what);
             return EXIT_OK;
         }
-        case 'h': cli_print_usage(stdout, cmd_doctor_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
-        }
+        if ((code = cli_shared_opt(c, argv[0], cmd_doctor_usage, &sh)) != CLI_OPT_NEXT)
+            return code;
     }
+    *db = sh.db;
+    *json = sh.json;
     return -1;
 }
 

@@ -7,7 +7,9 @@
 
 #include "cli.h"
 #include "commands.h"
+#ifdef COW_WITH_EXPORT
 #include "export_out.h"
+#endif
 #include "store_fleet.h"
 
 const char *const cmd_export_usage[] = {
@@ -40,6 +42,7 @@ const char *const cmd_export_usage[] = {
     NULL
 };
 
+#ifdef COW_WITH_EXPORT
 static void on_table(void *ctx, const char *table, long long rows)
 {
     if (!*(const int *)ctx)
@@ -96,3 +99,19 @@ int cmd_export(int argc, char **argv)
     store_close(st);
     return rc == COW_OK ? EXIT_OK : cli_exit_for(rc);
 }
+#else
+/* Built with COWTAIL_EXPORT=OFF: no libcurl, no export/. */
+int cmd_export(int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            cli_print_usage(stdout, cmd_export_usage);
+            return EXIT_OK;
+        }
+    cli_errorf("export: this cowtail was built without export (cmake -DCOWTAIL_EXPORT=OFF);"
+               " build it with -DCOWTAIL_EXPORT=ON (needs libcurl4-openssl-dev)");
+    return EXIT_USAGE;
+}
+#endif

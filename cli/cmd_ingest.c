@@ -86,15 +86,30 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         case 'l': fl->label = optarg; break;
         case 'T': fl->time_unit = optarg; break;
         case 'L': fl->latency_unit = optarg; break;
-        case '0': fl->t0 = optarg; break;
+        case '0':
+            if (cli_opt_instant(argv[0], "--t0", optarg, &fl->t0_us) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->has_t0 = 1;
+            break;
         case 'M': fl->mem_unit = optarg; break;
-        case 'z': fl->log_tz = optarg; break;
+        case 'z':
+            if (cli_opt_offset(argv[0], "--log-tz", optarg, &fl->log_tz_s) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->has_log_tz = 1;
+            break;
         case 'y':
             if (cli_opt_int(argv[0], "--log-year", optarg, 1970, 2100, &year) != EXIT_OK)
                 return EXIT_USAGE;
             fl->log_year = (int)year;
             break;
-        case 'p': fl->parser = optarg; break;
+        case 'p':
+            if (parser_by_name(optarg) == NULL) {
+                cli_errorf("--parser: '%s' is no parser of cowtail (see 'cowtail help ingest')",
+                           optarg);
+                return EXIT_USAGE;
+            }
+            fl->parser = optarg;
+            break;
         case 'q': fl->quiet = 1; break;
         case 'F': fl->follow_symlinks = 1; break;
         case 'r': fl->replace = 1; break;
@@ -130,7 +145,7 @@ int cmd_ingest(int argc, char **argv)
     if ((code = cli_store_open(db, &st)) != EXIT_OK)
         return code;
     code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
-    app_print_totals(stdout, &tot);
+    cli_print_totals(stdout, &tot);
     store_close(st);
     return code;
 }

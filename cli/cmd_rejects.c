@@ -66,36 +66,35 @@ static int one(void *ctx, const cow_reject_row *r)
 int cmd_rejects(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
+        CLI_OPT_DB,
         {"run", required_argument, NULL, 'r'},
         {"file", required_argument, NULL, 'f'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_JSON, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB, *run = NULL, *file = NULL;
+    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0};
+    const char *run = NULL, *file = NULL;
     cow_store *st = NULL;
     cow_run_row *rows = NULL;
     cow_err e = COW_ERR_INIT;
     rej_out o = {NULL, 0};
     size_t n = 0, i;
-    int c, json = 0, code, found;
+    int c, code, found;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
         case 'r': run = optarg; break;
         case 'f': file = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_rejects_usage); return EXIT_OK;
-        default: cli_print_usage(stderr, cmd_rejects_usage); return EXIT_USAGE;
+        default:
+            if ((code = cli_shared_opt(c, argv[0], cmd_rejects_usage, &sh)) != CLI_OPT_NEXT)
+                return code;
         }
     }
     if (optind < argc) {
         cli_errorf("rejects: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
-    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+    if ((code = cli_open_runs(sh.db, &st, &rows, &n)) != EXIT_OK)
         return code;
     for (i = 0, found = run == NULL; i < n && !found; i++)
         found = strcmp(rows[i].label, run) == 0;
@@ -105,7 +104,7 @@ int cmd_rejects(int argc, char **argv)
         store_close(st);
         return EXIT_USAGE;
     }
-    if (json)
+    if (sh.json)
         o.arr = cJSON_CreateArray();
     if (store_list_rejects(st, run, file, one, &o, &e) != COW_OK) {
         cli_error(&e);

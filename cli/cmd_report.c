@@ -86,24 +86,23 @@ static void headline_findings(const cow_findings *fs)
 static int parse_args(app_report *j, int *jobs, int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
+        CLI_OPT_DB,
         {"out", required_argument, NULL, 'o'},
         {"scale", required_argument, NULL, 'S'},
         {"log-y", no_argument, NULL, 'l'},
-        {"thresholds", required_argument, NULL, 't'},
+        CLI_OPT_THRESHOLDS,
         {"seed", required_argument, NULL, 's'},
         {"resamples", required_argument, NULL, 'R'},
         {"created", required_argument, NULL, 'c'},
         {"force", no_argument, NULL, 'f'},
-        {"jobs", required_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_JOBS, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    int c;
+    cli_shared sh = {j->db, j->thresholds, 0, *jobs};
+    int c, code;
 
     optind = 1;
     while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
         switch (c) {
-        case 'd': j->db = optarg; break;
         case 'o': j->dir = optarg; break;
         case 'S':
             if (cli_opt_double(argv[0], "--scale", optarg, 0.5, 4, &j->co.scale) != EXIT_OK)
@@ -111,7 +110,6 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
             break;
         case 'l': j->co.log_y = 1; break;
         case 'f': j->force = 1; break;
-        case 't': j->thresholds = optarg; break;
         case 's':
             if (cli_opt_seed(argv[0], optarg, &j->seed) != EXIT_OK)
                 return EXIT_USAGE;
@@ -125,14 +123,14 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
                             &j->created) != EXIT_OK)
                 return EXIT_USAGE;
             break;
-        case 'J':
-            if (cli_opt_jobs(argv[0], optarg, jobs) != EXIT_OK)
-                return EXIT_USAGE;
-            break;
-        case 'h': cli_print_usage(stdout, cmd_report_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
+        default:
+            if ((code = cli_shared_opt(c, argv[0], cmd_report_usage, &sh)) != CLI_OPT_NEXT)
+                return code;
         }
     }
+    j->db = sh.db;
+    j->thresholds = sh.thresholds;
+    *jobs = sh.jobs;
     j->co.dir = j->dir;
     if (lift_limit(j->thresholds, &j->co.lift_limit_ms) != EXIT_OK)
         return EXIT_USAGE;
@@ -163,11 +161,13 @@ int cmd_report(int argc, char **argv)
     if ((code = cli_store_open(j.db, &j.st)) != EXIT_OK)
         return code;
     j.jobs = jobs;
-    if (optind < argc &&
-        ((code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs,
-                                   stdout)) == EXIT_USAGE ||
-         code == EXIT_IO))
-        goto done;
+    if (optind < argc) {
+        cow_ingest_totals tot;
+        code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs, &tot);
+        cli_print_totals(stdout, &tot);
+        if (code == EXIT_USAGE || code == EXIT_IO)
+            goto done;
+    }
     if (app_report_write(&j, &e) != COW_OK)
         goto fail;
     if (j.n == 0) {

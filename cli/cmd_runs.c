@@ -215,32 +215,25 @@ static int print_table(cow_store *st, const cow_run_row *rows, size_t n)
 int cmd_runs(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
+        CLI_OPT_DB, CLI_OPT_JSON, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    const char *db = COW_DEFAULT_DB;
+    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0};
     cow_store *st = NULL;
     cow_run_row *rows = NULL;
     size_t n = 0;
-    int c, json = 0, code;
+    int c, code;
 
     optind = 1;
-    while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': cli_print_usage(stdout, cmd_runs_usage); return EXIT_OK;
-        default: return EXIT_USAGE;
-        }
-    }
+    while ((c = cli_getopt(argc, argv, "h", opts)) != -1)
+        if ((code = cli_shared_opt(c, argv[0], cmd_runs_usage, &sh)) != CLI_OPT_NEXT)
+            return code;
     if (optind < argc) {
         cli_errorf("runs: unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
-    if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
+    if ((code = cli_open_runs(sh.db, &st, &rows, &n)) != EXIT_OK)
         return code;
-    code = json ? print_json(st, rows, n) : print_table(st, rows, n);
+    code = sh.json ? print_json(st, rows, n) : print_table(st, rows, n);
     store_free_runs(rows, n);
     store_close(st);
     return code;

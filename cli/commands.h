@@ -24,6 +24,8 @@ extern const char *const cmd_report_usage[];
 
 int cmd_merge(int argc, char **argv);
 extern const char *const cmd_merge_usage[];
+int cmd_capture(int argc, char **argv);
+extern const char *const cmd_capture_usage[];
 int cmd_export(int argc, char **argv);
 extern const char *const cmd_export_usage[];
 

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "termsafe.h"
 
 static const char *const main_usage[] = {
     "usage: cowtail <command> [options] [args]",
@@ -12,11 +13,11 @@ static const char *const main_usage[] = {
     "cowtail reads raw captures of Redis/Valkey fork and copy-on-write",
     "latency experiments into SQLite and analyses them.",
     "",
-    "Every command takes --db FILE (default cowtail.db; ':memory:' allowed)",
-    "and --help. Options come before or after the arguments; '--' ends them.",
-    "Numbers are whole fields ('--seed 12x' is refused); a bad option or",
-    "value exits 2 and names the help to read. 'cowtail help formats' lists",
-    "the files cowtail reads.",
+    "Every command takes --help, and every one but capture --db FILE (default",
+    "cowtail.db; ':memory:' allowed). Options come before or after the",
+    "arguments; '--' ends them. Numbers are whole fields ('--seed 12x' is",
+    "refused); a bad option or value exits 2 and names the help to read.",
+    "'cowtail help formats' lists the files cowtail reads.",
     "",
     "  --version   cowtail's version and those of SQLite, cJSON, cairo and",
     "              libxlsxwriter it runs with",
@@ -24,6 +25,8 @@ static const char *const main_usage[] = {
 };
 
 static const cow_command commands[] = {
+    {"capture", cmd_capture, "record a run against a live Redis or Valkey server",
+     cmd_capture_usage},
     {"ingest", cmd_ingest, "load capture folders or files into the database",
      cmd_ingest_usage},
     {"runs", cmd_runs, "list the runs in the database", cmd_runs_usage},
@@ -97,7 +100,8 @@ int main(int argc, char **argv)
 {
     const cow_command *c;
 
-    app_safe_streams();
+    term_safe_streams();
+    cli_sink_install();
     if (argc < 2) {
         list_commands(stderr);
         return EXIT_USAGE;

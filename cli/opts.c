@@ -120,3 +120,27 @@ int cli_opt_jobs(const char *cmd, const char *arg, int *jobs)
         *jobs = (int)v;
     return code;
 }
+
+int cli_opt_instant(const char *cmd, const char *opt, const char *arg, int64_t *us)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_instant_us(opt, arg, us, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s)
+{
+    cow_err e = COW_ERR_INIT;
+    return optval_utc_offset(opt, arg, off_s, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_shared_opt(int c, const char *cmd, const char *const *usage, cli_shared *s)
+{
+    switch (c) {
+    case 'd': s->db = optarg; return CLI_OPT_NEXT;
+    case 't': s->thresholds = optarg; return CLI_OPT_NEXT;
+    case 'j': s->json = 1; return CLI_OPT_NEXT;
+    case 'J': return cli_opt_jobs(cmd, optarg, &s->jobs) == EXIT_OK ? CLI_OPT_NEXT : EXIT_USAGE;
+    case 'h': cli_print_usage(stdout, usage); return EXIT_OK;
+    default: return EXIT_USAGE; /* '?': cli_getopt said what was wrong */
+    }
+}

@@ -10,21 +10,75 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "label.h"
 #include "mem.h"
 #include "optval.h"
+#include "termsafe.h"
 
 
 void cli_error(const cow_err *e)
 {
-    app_error(e);
+    char buf[1200];
+    cow_err_format(e, buf, sizeof(buf));
+    fprintf(stderr, "cowtail: %s\n", buf);
 }
 
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    app_verrorf(fmt, ap);
+    fputs("cowtail: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
     va_end(ap);
+}
+
+/* ------------------------------------------------ what app/ says (app_sink) */
+
+static void sink_say(void *ctx, const char *text)
+{
+    (void)ctx;
+    fputs(text, stdout);
+}
+
+static void sink_error(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "cowtail: %s\n", line);
+}
+
+/* "\r  path: N records..." on the terminal, erased when the file is done;
+ * written around the filter (its escapes are its own), the path made safe */
+static void sink_progress(void *ctx, const char *path, long long rows)
+{
+    FILE *tty = term_raw_stderr();
+    (void)ctx;
+    if (path) {
+        char *safe = label_safe(path, COW_LABEL_TERM);
+        fflush(stderr);
+        fprintf(tty, "\r  %s: %lld records...", safe, rows);
+        free(safe);
+    } else {
+        fprintf(tty, "\r\033[K");
+    }
+    fflush(tty);
+}
+
+void cli_sink_install(void)
+{
+    app_sink s = {sink_say, sink_error, NULL, NULL};
+    if (isatty(2))
+        s.progress = sink_progress;
+    app_set_sink(&s);
+}
+
+void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
+{
+    fprintf(fp, "ingested %ld file%s into %ld run%s: %lld records, %lld rejected "
+           "lines; %ld refused, %ld already ingested, %ld not recognised\n",
+           tot->files_ok, tot->files_ok == 1 ? "" : "s", tot->runs,
+           tot->runs == 1 ? "" : "s", tot->rows, tot->rejected, tot->files_refused,
+           tot->files_dup, tot->files_skipped);
 }
 
 void cli_print_usage(FILE *fp, const char *const *usage)
@@ -54,7 +108,7 @@ int cli_finish_stdout(int code)
 {
     fflush(stderr);
     if (fflush(stdout) != 0 || ferror(stdout) ||
-        fflush(app_raw_stdout()) != 0 || ferror(app_raw_stdout())) {
+        fflush(term_raw_stdout()) != 0 || ferror(term_raw_stdout())) {
         fprintf(stderr, "cowtail: cannot write output: %s\n", strerror(errno));
         return code ? code : EXIT_IO;
     }

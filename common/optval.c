@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "num.h"
+#include "timeconv.h"
 
 static int not_a(const char *opt, const char *arg, const char *what, cow_err *e)
 {
@@ -132,4 +133,22 @@ int optval_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
                         opt, arg, (unsigned long long)lo, (unsigned long long)hi);
     *bytes = v * units[k].mul;
     return COW_OK;
+}
+
+int optval_instant_us(const char *opt, const char *arg, int64_t *us, cow_err *e)
+{
+    size_t n = strlen(arg);
+
+    if (time_parse_iso8601(arg, n, us) || time_parse_epoch(arg, n, us))
+        return COW_OK;
+    return not_a(opt, arg, "an epoch (s, ms, us) or an ISO 8601 time that exists", e);
+}
+
+int optval_utc_offset(const char *opt, const char *arg, int *off_s, cow_err *e)
+{
+    if (time_parse_offset(arg, off_s))
+        return COW_OK;
+    return COW_FAIL(e, COW_EUSAGE, "%s: '%s' is not an offset like +02:00, -0500 or UTC "
+                    "(zone names are not supported: give the offset in force during "
+                    "the capture)", opt, arg);
 }

@@ -36,5 +36,12 @@ int optval_duration_us(const char *opt, const char *arg, int64_t lo_us,
  * case does not matter. Must be in [lo, hi]. */
 int optval_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
                 uint64_t *bytes, cow_err *e);
+/* An instant: ISO 8601 (time_parse_iso8601: a date that exists, no zone
+ * is UTC) or an epoch number in s, ms, us or ns (time_parse_epoch),
+ * the whole argument and nothing else. *us: epoch microseconds. */
+int optval_instant_us(const char *opt, const char *arg, int64_t *us, cow_err *e);
+/* A UTC offset: "UTC", "Z", "+hh:mm", "-hhmm" or "+hh" (time_parse_offset);
+ * a zone name is refused. *off_s: seconds east of UTC. */
+int optval_utc_offset(const char *opt, const char *arg, int *off_s, cow_err *e);
 
 #endif

@@ -1,6 +1,7 @@
 /* sha256.h -- SHA-256 (FIPS 180-4), streaming, over libcrypto's EVP
- * interface (OpenSSL 3), which uses the CPU's SHA instructions where it has
- * them. Used to recognise a file that was ingested before.
+ * interface (OpenSSL 3, sha256.c), which uses the CPU's SHA instructions
+ * where it has them, or in plain C (sha256_builtin.c) in a build without
+ * libcrypto. Used to recognise a file that was ingested before.
  *
  *     cow_sha256 s;
  *     sha256_init(&s);  sha256_update(&s, p, n) ...;  sha256_final_hex(&s, hex);
@@ -12,10 +13,8 @@
 
 #include <stddef.h>
 
-struct evp_md_ctx_st; /* OpenSSL's EVP_MD_CTX */
-
 typedef struct cow_sha256 {
-    struct evp_md_ctx_st *ctx; /* owned; NULL once finished or freed */
+    void *ctx; /* owned (an EVP_MD_CTX, or the plain C state); NULL once finished or freed */
 } cow_sha256;
 
 void sha256_init(cow_sha256 *s);

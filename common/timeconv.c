@@ -1,8 +1,11 @@
 /* timeconv.c -- calendar arithmetic without the C library's time zone. */
 #include "timeconv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "num.h"
 
 /* Howard Hinnant's days_from_civil. */
 int64_t time_days_from_civil(int64_t y, int m, int d)
@@ -142,6 +145,52 @@ int64_t time_iso_us(const cow_iso *t)
 {
     return time_us_from_civil(t->y, t->mon, t->d, t->h, t->mi, t->s, t->us) -
            (int64_t)t->off_s * COW_US_PER_S;
+}
+
+static bool epoch_in_range(double s)
+{
+    return s >= (double)COW_EPOCH_MIN_S && s < (double)COW_EPOCH_MAX_S;
+}
+
+bool time_parse_epoch(const char *p, size_t n, int64_t *us)
+{
+    static const double per_s[] = {1.0, 1e3, 1e6, 1e9};
+    static const int64_t to_us_mul[] = {1000000, 1000, 1, 0};
+    int64_t iv;
+    double v;
+    int i;
+
+    if (num_parse_i64(p, n, &iv)) {
+        for (i = 0; i < 4; i++)
+            if (epoch_in_range((double)iv / per_s[i])) {
+                *us = i < 3 ? iv * to_us_mul[i] : iv / 1000;
+                return true;
+            }
+        return false;
+    }
+    if (!num_parse_double(p, n, &v))
+        return false;
+    for (i = 0; i < 4; i++)
+        if (epoch_in_range(v / per_s[i])) {
+            *us = (int64_t)llround(v / per_s[i] * 1e6);
+            return true;
+        }
+    return false;
+}
+
+bool time_epoch_guess_us(double v, int64_t *us)
+{
+    static const double mult[] = {1e6, 1e3, 1.0, 1e-3};
+    size_t i;
+
+    for (i = 0; i < sizeof(mult) / sizeof(mult[0]); i++) {
+        double x = v * mult[i];
+        if (x >= (double)COW_EPOCH_MIN_S * 1e6 && x < (double)COW_EPOCH_MAX_S * 1e6) {
+            *us = (int64_t)llround(x);
+            return true;
+        }
+    }
+    return false;
 }
 
 bool time_parse_iso8601(const char *p, size_t n, int64_t *us)

@@ -51,5 +51,14 @@ void time_format_iso_s(int64_t us, char *out, size_t n);
 /* Parse a zone given as "UTC", "Z", "+hh:mm", "-hhmm" or "+hh" into seconds
  * east of UTC. true on success. */
 bool time_parse_offset(const char *s, int *off_s);
+/* Epoch microseconds of the text p[0..n), the whole of it an epoch number
+ * in s, ms, us or ns chosen by magnitude (1990..2100); an integer is
+ * scaled exactly. false when it is none of them. */
+bool time_parse_epoch(const char *p, size_t n, int64_t *us);
+/* An epoch number as captures write it, in seconds, milliseconds,
+ * microseconds or nanoseconds, told apart by magnitude: the first of
+ * those readings inside COW_EPOCH_MIN_S..COW_EPOCH_MAX_S, rounded to the
+ * microsecond. false when none is (run.json "t0", --t0). */
+bool time_epoch_guess_us(double v, int64_t *us);
 
 #endif

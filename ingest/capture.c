@@ -733,21 +733,14 @@ static char *get_str(const cJSON *o, const char *key)
 /* t0 as a number (epoch s, ms, us or ns by magnitude) or ISO 8601 text. */
 static int get_t0(const cJSON *v, int64_t *t0, cow_err *e)
 {
-    static const double mult[] = {1e6, 1e3, 1.0, 1e-3};
-    size_t i;
     if (cJSON_IsString(v)) {
         if (time_parse_iso8601(v->valuestring, strlen(v->valuestring), t0))
             return COW_OK;
         return COW_FAIL(e, COW_EPARSE, "\"t0\" is not an ISO 8601 time: %s",
                         v->valuestring);
     }
-    for (i = 0; i < 4; i++) {
-        double us = v->valuedouble * mult[i];
-        if (us >= (double)COW_EPOCH_MIN_S * 1e6 && us < (double)COW_EPOCH_MAX_S * 1e6) {
-            *t0 = (int64_t)llround(us);
-            return COW_OK;
-        }
-    }
+    if (time_epoch_guess_us(v->valuedouble, t0))
+        return COW_OK;
     return COW_FAIL(e, COW_EPARSE, "\"t0\" (%.17g) is not an epoch in s, ms, "
                     "us or ns between 1990 and 2100", v->valuedouble);
 }
@@ -825,6 +818,12 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
     r->time_unit = get_str(root, "time_unit");
     r->latency_unit = get_str(root, "latency_unit");
     r->mem_unit = get_str(root, "mem_unit");
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(root, "interrupted")))
+        r->interrupted = xstrdup(v->valuestring);
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "start_epoch_us")) &&
+        v->valuedouble >= (double)COW_EPOCH_MIN_S * 1e6 &&
+        v->valuedouble < (double)COW_EPOCH_MAX_S * 1e6)
+        r->start_us = (int64_t)v->valuedouble;
     /* the casts are undefined beyond the type's range (the fuzzer's
      * "trial": 5.6e76): such a number is refused, not converted */
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "trial"))) {
@@ -872,6 +871,7 @@ void runjson_release(cow_runjson *r)
     free(r->time_unit);
     free(r->latency_unit);
     free(r->mem_unit);
+    free(r->interrupted);
     free(r->text);
     for (size_t i = 0; i < r->nfiles; i++)
         free(r->files[i].glob);

@@ -62,6 +62,9 @@ typedef struct cow_runjson {
     char *mem_unit;     /* "mem_unit": bytes, kB, MB, GB */
     int64_t t0_us;      /* "t0": epoch s/ms/us or ISO 8601 */
     int has_t0;         /* t0 given */
+    char *interrupted;  /* "interrupted": why the capture ended early
+                           (cowtail capture), NULL when null or absent */
+    int64_t start_us;   /* "start_epoch_us": when the capture began, 0 */
     cow_filemap *files; /* "files": {"glob": {"role": .., "parser": ..}} */
     size_t nfiles;
     char *text;         /* the file verbatim */

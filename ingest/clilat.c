@@ -21,7 +21,13 @@
  * The output carries no clock. Intervals are laid end to end from the run's
  * start: the --t0 flag / run.json "t0" (o->t0_us) when given, else an epoch
  * stamp in the file name (10/13/16/19 digits, e.g.
- * latency-history-1738591331.txt); without either the file is refused.
+ * latency-history-1738591331.txt), else the header of a script(1)
+ * typescript on the first line ("Script started on 2026-12-03
+ * 06:53:28+00:00 [...]", util-linux 2.35+; older "Script started on Thu 03
+ * Dec 2026 06:53:28 AM UTC", which must name UTC or an offset); without any
+ * of these the file is refused, and the message names `cowtail capture`,
+ * which writes a clocked capture. script(1)'s header and "Script done on"
+ * trailer lines are skipped.
  * redis-cli measures with mstime(), so every latency is whole milliseconds
  * (sub-millisecond round trips read as 0); a note says so. */
 #include <math.h>
@@ -286,6 +292,35 @@ static int clilat_line(clilat_ctx *c, const cow_line *ln, cow_err *e)
 
 /* ---------------------------------------------------------------- parse */
 
+/* script(1)'s "Script started on TIME [...]" (1, *us set when us is not
+ * NULL; -1 with *why when its time cannot be used) or "Script done on"
+ * (1); 0 for any other line. */
+static int script_header(const cow_line *ln, int64_t *us, const char **why)
+{
+    static const char started[] = "Script started on ", done[] = "Script done on ";
+    const char *p = ln->p, *end;
+    size_t n = ln->n;
+    int st;
+
+    if (n >= sizeof(done) - 1 && memcmp(p, done, sizeof(done) - 1) == 0)
+        return us ? 0 : 1;
+    if (n < sizeof(started) - 1 || memcmp(p, started, sizeof(started) - 1) != 0)
+        return 0;
+    if (us == NULL)
+        return 1;
+    p += sizeof(started) - 1;
+    n -= sizeof(started) - 1;
+    end = memchr(p, '[', n); /* util-linux 2.35+: [COMMAND=... TERM=...] */
+    if (end != NULL)
+        n = (size_t)(end - p);
+    st = info_stamp_parse(p, n, us, why);
+    if (st == 0) {
+        *why = "not a time cowtail reads";
+        return -1;
+    }
+    return st;
+}
+
 static int clilat_notes(clilat_ctx *c, const char *clock, cow_err *e)
 {
     static const char *const names[] = {"terminal", "piped", "--csv", "--json"};
@@ -320,14 +355,28 @@ static int clilat_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_er
     } else if (o != NULL && info_name_stamp(o->fname, NULL, &c.start_us)) {
         clock = "intervals laid end to end from the stamp in the file name";
     } else {
-        cow_err_at(e, s->name, 1, 0);
-        return COW_FAIL(e, COW_EUNIT, "redis-cli --latency output carries no "
-                        "clock: give the start time of the run with --t0 (or "
-                        "\"t0\" in run.json), or put an epoch stamp in the file "
-                        "name (e.g. latency-history-1738591331.txt)");
+        const char *why = NULL;
+        int st = 0;
+        if ((rc = src_next_line(s, &ln, e)) < 0)
+            return rc;
+        if (rc == 1 && (st = script_header(&ln, &c.start_us, &why)) > 0) {
+            clock = "intervals laid end to end from the script(1) typescript's "
+                    "start (its header line)";
+        } else {
+            cow_err_at(e, s->name, 1, 0);
+            if (st < 0)
+                return COW_FAIL(e, COW_EUNIT, "the script(1) header's time cannot be "
+                                "used (%s): give the start time with --t0", why);
+            return COW_FAIL(e, COW_EUNIT, "redis-cli --latency output carries no "
+                            "clock: give the start time of the run with --t0 (or "
+                            "\"t0\" in run.json), put an epoch stamp in the file "
+                            "name (e.g. latency-history-1738591331.txt), or record it "
+                            "with script(1), whose header holds the start; `cowtail "
+                            "capture` records a clocked probe of its own");
+        }
     }
     while ((rc = src_next_line(s, &ln, e)) == 1)
-        if ((rc = clilat_line(&c, &ln, e)) != COW_OK)
+        if (script_header(&ln, NULL, NULL) == 0 && (rc = clilat_line(&c, &ln, e)) != COW_OK)
             return rc;
     if (rc < 0)
         return rc;

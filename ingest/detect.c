@@ -1,4 +1,5 @@
-/* detect.c -- the table of formats, sniffing, and the reject policy.
+/* detect.c -- the table of formats, sniffing, and running a parser (the
+ * reject policy every parser applies: parser.c).
  *
  * Each parser lives in its own file and exports one cow_parser; this file
  * only lists them. To add a format: write ingest/<format>.c with a sniff
@@ -101,16 +102,6 @@ const cow_parser *parser_by_name(const char *name)
 const cow_parser *const *parser_list(void)
 {
     return parsers;
-}
-
-/* Requirement: a file lands whole or not at all. A few bad lines (a
- * truncated last line, a stray comment) are rejected one by one; when more
- * than 10% of a file's data lines are bad (and more than 2 of them), the
- * file is most likely not what the parser thinks it is, and it is refused
- * whole so that a misread file never lands half-right. */
-int parser_too_many_rejects(long long rows, long long rejected)
-{
-    return rejected > 2 && rejected * 10 > rows + rejected;
 }
 
 /* What the source peeled off or skipped (common/prefix.h), as notes. */

@@ -28,8 +28,9 @@
  *
  * Timestamp lines. After blanks and decoration ('#', '=', '-', '*', '>',
  * '[' before; '=', '-', '*', '<', ']' after) and an optional label
- * ("ts", "t", "time", "timestamp", "date", "at", any case, then ':' or
- * '='), the rest must be one of:
+ * ("ts", "t", "time", "timestamp", "date", "at", any case, then ':', '='
+ * or blanks: "# ts 2026-12-03T03:19:19Z"; after blanks the label counts
+ * only when the rest is a stamp), the rest must be one of:
  *   - an epoch whose unit follows from its digit count: 9-10 s, 12-13 ms,
  *     15-16 us, 18-19 ns, or seconds with a fraction ("1738591331.532");
  *   - ISO 8601 / RFC 3339 ("2025-02-03T14:02:11.532Z", "2025-02-03
@@ -309,8 +310,9 @@ static bool is_tail_decor(char c)
            c == ' ' || c == '\t';
 }
 
-/* Skip "label:" / "label=" (see the header comment); true when one was there. */
-static bool skip_label(const char **p, size_t *n)
+/* Skip "label:" / "label=" (see the header comment): 1 when one was
+ * there, 2 for "label " (a label followed by blanks only), else 0. */
+static int skip_label(const char **p, size_t *n)
 {
     static const char *const labels[] = {"timestamp", "time", "date", "ts",
                                          "at", "t", NULL};
@@ -326,18 +328,24 @@ static bool skip_label(const char **p, size_t *n)
             *p += j + 1;
             *n -= j + 1;
             num_trim(p, n);
-            return true;
+            return 1;
+        }
+        if (j > w && j < *n) {
+            *p += j;
+            *n -= j;
+            return 2;
         }
     }
-    return false;
+    return 0;
 }
 
 int info_stamp_parse(const char *p, size_t n, int64_t *us, const char **why)
 {
-    const char *unit, *iso_why = NULL;
+    const char *unit, *iso_why = NULL, *p0;
     cow_iso iso;
-    bool label;
+    int label;
     int rc;
+    size_t n0;
 
     text_trim(&p, &n);
     while (n > 0 && is_lead_decor(p[0])) {
@@ -346,7 +354,21 @@ int info_stamp_parse(const char *p, size_t n, int64_t *us, const char **why)
     }
     while (n > 0 && is_tail_decor(p[n - 1]))
         n--;
+    p0 = p;
+    n0 = n;
     label = skip_label(&p, &n);
+    if (label == 2) {
+        /* "ts 2026-12-03T03:19:19Z": a label only when a stamp follows */
+        int64_t v;
+        const char *w = NULL;
+        if (info_stamp_parse(p, n, &v, &w) == 1) {
+            *us = v;
+            return 1;
+        }
+        p = p0;
+        n = n0;
+        label = 0;
+    }
     if (n == 0)
         return 0;
     if (info_epoch_parse(p, n, us, &unit))
@@ -367,7 +389,8 @@ int info_stamp_parse(const char *p, size_t n, int64_t *us, const char **why)
     rc = date_stamp(p, n, us, why);
     if (rc == 0 && label && (is_digit(p[0]) || is_alpha(p[0]))) {
         *why = "timestamp label without a usable time: expected an epoch "
-               "(10 digits s, 13 ms, 16 us, 19 ns), ISO 8601 or `date -u` output";
+               "(10 digits s, 13 ms, 16 us, 19 ns), ISO 8601 or `date -u` output, "
+               "e.g. '# ts=1796268000123' or '# ts 2026-12-03T03:19:19Z'";
         return -1;
     }
     return rc;
@@ -866,7 +889,9 @@ static int info_field(info_ctx *c, const cow_line *ln, const char *p, size_t n,
 
     if (colon == NULL || !info_is_key(p, (size_t)(colon - p)))
         return info_reject(c, ln, "not an INFO line: expected '# Section', "
-                           "'key:value' or a timestamp line", e);
+                           "'key:value' or a timestamp line such as "
+                           "'# ts=1796268000123' (epoch ms), "
+                           "'# ts 2026-12-03T03:19:19Z' or `date -u` output", e);
     klen = (size_t)(colon - p);
     if (klen + 1 < n && (p[klen + 1] == ' ' || p[klen + 1] == '\t'))
         return info_reject(c, ln, "not an INFO field (INFO values never start "

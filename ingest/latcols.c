@@ -14,7 +14,16 @@
  *     monotonic clock subtracted from a wall clock), an epoch outside
  *     1990..2100, time running back by more than LATCOLS_BACKWARDS_TOL_US,
  *     a span longer than LATCOLS_MAX_SPAN_US.
- *  5. A bad latency (not a number, NaN, inf, negative) is a reject. */
+ *  5. A bad latency (not a number, NaN, inf, negative) is a reject.
+ *  6. An intended-send column (intended, intended_send, scheduled, as
+ *     `cowtail capture` and other open-loop probes write it) is the time
+ *     the sample was meant to go, on the time column's clock and unit
+ *     (unless its name gives one). It never moves a sample: a note says
+ *     how late the sends were (mean, largest, how many more than 1 ms)
+ *     and the largest latency read from the intended send (reply -
+ *     intended, without coordinated omission). Unreadable values and
+ *     intended times more than 1 ms after the actual send (not the same
+ *     clock) are counted in the note, not rejected. */
 #include "latcols.h"
 
 #include <ctype.h>
@@ -37,6 +46,9 @@ static const char *const time_aliases[] = {
 static const char *const lat_aliases[] = {
     "latency", "lat", "rtt", "round_trip", "roundtrip", "response_time",
     "resp_time", "service_time", "duration", "elapsed", "took", "value", NULL};
+static const char *const intended_aliases[] = {
+    "intended", "intended_send", "intended_time", "scheduled",
+    "scheduled_time", "intended_start", NULL};
 static const char *const op_aliases[] = {
     "op", "cmd", "command", "operation", "opname", "type", "request", NULL};
 
@@ -71,7 +83,7 @@ void latcols_init(latcols *lc, const cow_parse_opts *o)
 {
     memset(lc, 0, sizeof(*lc));
     lc->o = o;
-    lc->time_col = lc->lat_col = lc->op_col = -1;
+    lc->time_col = lc->lat_col = lc->op_col = lc->int_col = -1;
     lc->dup_col = lc->dup_of = -1;
 }
 
@@ -131,6 +143,10 @@ void latcols_add(latcols *lc, int idx, const char *name, size_t n)
         snprintf(lc->lat_name, sizeof(lc->lat_name), "%.*s", (int)n, name);
     } else if (alias_rank(op_aliases, base) > 0 && lc->op_col < 0) {
         lc->op_col = idx;
+    } else if (alias_rank(intended_aliases, base) > 0 && lc->int_col < 0) {
+        lc->int_col = idx; /* requirement 6 */
+        lc->int_unit_us = u;
+        snprintf(lc->int_name, sizeof(lc->int_name), "%.*s", (int)n, name);
     }
 }
 
@@ -366,6 +382,37 @@ int latcols_time(latcols *lc, const char *p, size_t n, int64_t *t_us,
     return latcols_time_num(lc, v, t_us, why, e);
 }
 
+void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
+                      double lat_us)
+{
+    double v, us, lag;
+
+    num_trim(&p, &n);
+    if (lc->time_iso || !lc->time_decided || n == 0 ||
+        !latcols_parse_number(p, n, &v) || !isfinite(v)) {
+        lc->int_bad++;
+        return;
+    }
+    us = v * (lc->int_unit_us > 0 ? lc->int_unit_us : lc->time_mult);
+    if (!lc->time_epoch)
+        us += (double)lc->o->t0_us;
+    lag = (double)t_us - us;
+    if (lag < -1000.0) {
+        lc->int_ahead++;
+        return;
+    }
+    if (lag < 0)
+        lag = 0; /* rounding of the two stamps */
+    lc->int_n++;
+    lc->int_lag_sum_us += lag;
+    if (lag > lc->int_lag_max_us)
+        lc->int_lag_max_us = lag;
+    if (lag > 1000.0)
+        lc->int_late++;
+    if (lag + lat_us > lc->int_colat_max_us)
+        lc->int_colat_max_us = lag + lat_us;
+}
+
 int latcols_latency_num(const latcols *lc, double v, double *lat_us,
                         const char **why)
 {
@@ -409,7 +456,7 @@ int latcols_latency(const latcols *lc, const char *p, size_t n, double *lat_us,
 
 int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
 {
-    char buf[256];
+    char buf[640];
     int rc;
 
     snprintf(buf, sizeof(buf), "'%s' (%s)", lc->time_name, lc->time_how);
@@ -418,7 +465,24 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
     snprintf(buf, sizeof(buf), "'%s' in %s (unit from %s)", lc->lat_name,
              lc->lat_unit_us == 1e-3 ? "ns" : lc->lat_unit_us == 1.0 ? "us"
              : lc->lat_unit_us == 1e3 ? "ms" : "s", lc->lat_unit_from);
-    if ((rc = sink_note(k, "latency", buf, e)) != COW_OK || lc->nback == 0)
+    if ((rc = sink_note(k, "latency", buf, e)) != COW_OK)
+        return rc;
+    if (lc->int_col >= 0) {
+        char more[160] = "";
+        if (lc->int_bad || lc->int_ahead)
+            snprintf(more, sizeof(more), "; not used: %lld unreadable, %lld more than "
+                     "1 ms after the actual send (another clock?)", lc->int_bad,
+                     lc->int_ahead);
+        snprintf(buf, sizeof(buf), "'%s': %lld samples sent %.1f us after their "
+                 "intended time on average, at most %.1f us, %lld more than 1 ms late; "
+                 "latency from the intended send (no coordinated omission) at most "
+                 "%.1f us%s", lc->int_name, lc->int_n,
+                 lc->int_n ? lc->int_lag_sum_us / (double)lc->int_n : 0.0,
+                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more);
+        if ((rc = sink_note(k, "intended send", buf, e)) != COW_OK)
+            return rc;
+    }
+    if (lc->nback == 0)
         return rc;
     snprintf(buf, sizeof(buf), "went back by more than %lld s %lld times "
              "(largest %.3f s): a clock stepped or rows out of order",

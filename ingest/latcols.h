@@ -30,6 +30,15 @@ enum latcol_role { LATCOL_NONE = 0, LATCOL_TIME, LATCOL_LAT, LATCOL_OP };
 typedef struct latcols {
     const cow_parse_opts *o;   /* flags and run.json settings */
     int time_col, lat_col, op_col; /* column index, -1 if absent */
+    int int_col;               /* intended send time (open-loop probes), -1 */
+    double int_unit_us;        /* its unit from the header, 0 = the time's */
+    char int_name[64];         /* its name as written */
+    long long int_n, int_bad;  /* intended times read / unreadable */
+    long long int_late;        /* sent more than 1 ms after intended */
+    long long int_ahead;       /* "intended" more than 1 ms after the send */
+    double int_lag_sum_us, int_lag_max_us; /* send - intended */
+    double int_colat_max_us;   /* reply - intended: latency without
+                                  coordinated omission, its largest */
     int time_prio, lat_prio;   /* alias rank of the chosen columns */
     char time_name[64];        /* column names as written, for messages */
     char lat_name[64];
@@ -70,6 +79,11 @@ int latcols_time(latcols *lc, const char *p, size_t n, int64_t *t_us,
 /* Same for a numeric time field already parsed (JSON numbers). */
 int latcols_time_num(latcols *lc, double v, int64_t *t_us, const char **why,
                      cow_err *e);
+/* An intended-send field of a sample already read (t_us its actual send,
+ * lat_us its latency): counted in the int_* figures that latcols_notes
+ * reports; never rejects the sample. */
+void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
+                      double lat_us);
 /* Convert a latency field: 0 and *lat_us, or COW_EPARSE with *why. */
 int latcols_latency(const latcols *lc, const char *p, size_t n, double *lat_us,
                     const char **why);

@@ -83,6 +83,25 @@ static int word_at(const char *b, size_t n, size_t i, const char *w)
            (i + m == n || !isalnum((unsigned char)b[i + m]));
 }
 
+/* JSON text walked a byte at a time: 1 when b[*i] belongs to a string
+ * (its quotes included; *i steps over the byte an escape covers), so the
+ * caller looks only at the bytes outside strings. */
+static int in_string(const char *b, size_t *i, int *in_str)
+{
+    if (*in_str) {
+        if (b[*i] == '\\')
+            (*i)++;
+        else if (b[*i] == '"')
+            *in_str = 0;
+        return 1;
+    }
+    if (b[*i] == '"') {
+        *in_str = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* memtier before 2.1.2 printed NaN as nan / -nan, which is not JSON.
  * Overwrite those bare words (outside strings) in place with JSON of the
  * same length -- "-nan" -> "null", "nan" -> "[] " -- so that cJSON's end
@@ -94,13 +113,8 @@ static int fix_nan(char *b, size_t n)
     int in_str = 0, fixed = 0;
 
     for (i = 0; i < n; i++) {
-        if (in_str) {
-            if (b[i] == '\\')
-                i++;
-            else if (b[i] == '"')
-                in_str = 0;
-        } else if (b[i] == '"') {
-            in_str = 1;
+        if (in_string(b, &i, &in_str)) {
+            continue;
         } else if (b[i] == '-' && (word_at(b, n, i + 1, "nan") ||
                                    word_at(b, n, i + 1, "inf"))) {
             memcpy(b + i, "null", 4);
@@ -578,13 +592,8 @@ static int cut_short(const char *b, size_t n)
     int in_str = 0;
 
     for (i = 0; i < n; i++) {
-        if (in_str) {
-            if (b[i] == '\\')
-                i++;
-            else if (b[i] == '"')
-                in_str = 0;
-        } else if (b[i] == '"') {
-            in_str = 1;
+        if (in_string(b, &i, &in_str)) {
+            continue;
         } else if (b[i] == '{' || b[i] == '[') {
             depth++;
         } else if (b[i] == '}' || b[i] == ']') {

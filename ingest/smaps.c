@@ -1,7 +1,7 @@
 /* smaps.c -- /proc/PID/smaps_rollup, /proc/PID/smaps and /proc/PID/status.
  * Exports cow_parser_smaps and the line handlers of smaps.h, which the
- * kernel-file engine (procfs.c) calls; time stamps, bundles and snapshot
- * series are handled there.
+ * kernel-file engine (kfile.c) runs for it and for procfs.c; time stamps,
+ * bundles and snapshot series are handled there.
  *
  * Records are COW_REC_STAT at the snapshot time:
  *
@@ -36,51 +36,6 @@
 #include "formats.h"
 #include "limits.h"
 #include "num.h"
-
-/* ============================================================ grammar */
-
-static const char *const fields[] = {
-    "Size", "KernelPageSize", "MMUPageSize", "Rss", "Pss", "Pss_Dirty",
-    "Pss_Anon", "Pss_File", "Pss_Shmem", "Shared_Clean", "Shared_Dirty",
-    "Private_Clean", "Private_Dirty", "Referenced", "Anonymous", "KSM",
-    "LazyFree", "AnonHugePages", "ShmemPmdMapped", "FilePmdMapped",
-    "Shared_Hugetlb", "Private_Hugetlb", "Swap", "SwapPss", "Locked",
-    "THPeligible", "ProtectionKey", "VmFlags", NULL};
-
-bool smaps_is_field(const char *key, size_t n)
-{
-    size_t i;
-    for (i = 0; fields[i]; i++)
-        if (strlen(fields[i]) == n && memcmp(fields[i], key, n) == 0)
-            return true;
-    return false;
-}
-
-/* Length of a run of lowercase hex digits at p. */
-static size_t hexrun(const char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (isdigit((unsigned char)p[i]) || (p[i] >= 'a' && p[i] <= 'f')))
-        i++;
-    return i;
-}
-
-/* "start-end perms ..." with perms [r-][w-][x-][ps]. */
-bool smaps_is_header(const char *p, size_t n)
-{
-    size_t a = hexrun(p, n), b;
-    const char *q;
-
-    if (a == 0 || a >= n || p[a] != '-')
-        return false;
-    b = hexrun(p + a + 1, n - a - 1);
-    if (b == 0 || a + 1 + b + 5 > n || p[a + 1 + b] != ' ')
-        return false;
-    q = p + a + 1 + b + 1;
-    return (q[0] == 'r' || q[0] == '-') && (q[1] == 'w' || q[1] == '-') &&
-           (q[2] == 'x' || q[2] == '-') && (q[3] == 'p' || q[3] == 's') &&
-           (a + 1 + b + 5 == n || q[4] == ' ');
-}
 
 /* Start address, and whether the mapping is private writable anonymous
  * memory (rw-p; no file, [heap] or [anon:name]). The header is valid. */
@@ -280,7 +235,7 @@ int smaps_line(kfile *f, const cow_line *ln)
         return rc;
     if (f->kind == KF_STATUS)
         return kfile_colon_line(f, ln, "status", 1);
-    if (smaps_is_header(ln->p, ln->n))
+    if (kfile_is_smaps_header(ln->p, ln->n))
         return header(f, ln);
     if (f->kind == KF_SMAPS_ROLLUP)
         return kfile_colon_line(f, ln, "smaps_rollup", 0);
@@ -303,7 +258,7 @@ static bool next_is_field(const char *p, const char *end)
     if (nl == NULL)
         return false;  /* cut: be conservative */
     return kfile_split_colon(p, (size_t)(nl - p), &k, &nk, &v, &nv, &kb) &&
-           smaps_is_field(k, nk);
+           kfile_is_smaps_field(k, nk);
 }
 
 static int sniff(const char *fname, const char *head, size_t n)
@@ -320,12 +275,12 @@ static int sniff(const char *fname, const char *head, size_t n)
         while (len > 0 && (q[len - 1] == '\r' || q[len - 1] == ' '))
             len--;
         p = nl ? nl + 1 : end;
-        if (len == 0 || procfs_stamp_line(q, len, 1, &t, &why) != 0 ||
+        if (len == 0 || kfile_stamp_line(q, len, 1, &t, &why) != 0 ||
             q[0] == '#')
             continue;
-        if (procfs_section_header(q, len, path, sizeof(path)))
+        if (kfile_section_header(q, len, path, sizeof(path)))
             return 0;  /* bundles belong to "procfs" */
-        kind = procfs_classify(fname, q, len, &score);
+        kind = kfile_classify(fname, q, len, &score);
         if (kind == KF_SMAPS && !next_is_field(p, end))
             return 0;  /* /proc/PID/maps has headers only */
         return kind == KF_SMAPS_ROLLUP || kind == KF_SMAPS ||
@@ -336,7 +291,8 @@ static int sniff(const char *fname, const char *head, size_t n)
 
 static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
 {
-    return procfs_run(s, o, k, 1, e);
+    static const kfile_ops ops = {smaps_line, smaps_flush};
+    return kfile_run(s, o, k, &ops, 1, e);
 }
 
 const cow_parser cow_parser_smaps = {

@@ -1,5 +1,5 @@
 /* smaps.h -- the smaps / smaps_rollup / status line handlers that the
- * kernel-file engine (procfs.c) calls, and the "smaps" parser object
+ * kernel-file engine (kfile.c) calls, and the "smaps" parser object
  * (declared in formats.h). */
 #ifndef COW_INGEST_SMAPS_H
 #define COW_INGEST_SMAPS_H
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "procfs.h"
+#include "kfile.h"
 
 /* One line of a KF_SMAPS_ROLLUP, KF_SMAPS or KF_STATUS section. Returns 0
  * (records or a reject emitted) or an error that refuses the file. */
@@ -15,9 +15,5 @@ int smaps_line(kfile *f, const cow_line *ln);
 /* End of a snapshot: emits the KF_SMAPS sums and resets them (no-op for
  * other kinds or when nothing was summed). */
 int smaps_flush(kfile *f);
-/* true when p[0..n) is a mapping header "start-end perms offset dev ...". */
-bool smaps_is_header(const char *p, size_t n);
-/* true when key[0..n) is a field name smaps or smaps_rollup prints. */
-bool smaps_is_field(const char *key, size_t n);
 
 #endif

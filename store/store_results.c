@@ -4,6 +4,7 @@
 #include "store.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,89 +335,139 @@ int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
     return step_done(st, q, e, "recording analysis");
 }
 
+/* ------------------------------------------------------ the result rows
+ * Each table's put statement binds ?1 = run, then one parameter per entry
+ * of its column table, in order: where the field is in the row struct, its
+ * C type and when it is NULL. Adding a column: a line here, the column in
+ * the statement (store.c) and the migration. */
+enum col_type {
+    COL_INT,  /* int */
+    COL_I64,  /* int64_t */
+    COL_DBL,  /* double, never NULL */
+    COL_NUM,  /* double, NULL for NaN */
+    COL_TEXT, /* const char *, NULL for NULL */
+    COL_T,    /* int64_t, NULL for 0 (no time) */
+    COL_NZ    /* long, NULL for 0 (not known) */
+};
+
+typedef struct col_desc {
+    size_t off;          /* offsetof the field */
+    size_t size;         /* sizeof the field, checked against the type */
+    enum col_type type;
+} col_desc;
+
+#define COL(row, field, type) {offsetof(row, field), sizeof(((row *)0)->field), type}
+
+static const col_desc phase_cols[] = {
+    COL(cow_phase_row, idx, COL_INT),         COL(cow_phase_row, kind, COL_TEXT),
+    COL(cow_phase_row, label, COL_TEXT),      COL(cow_phase_row, t0_us, COL_I64),
+    COL(cow_phase_row, t1_us, COL_I64),       COL(cow_phase_row, fork_us, COL_T),
+    COL(cow_phase_row, child_pid, COL_NZ),    COL(cow_phase_row, source, COL_TEXT),
+    COL(cow_phase_row, overlap, COL_INT),     COL(cow_phase_row, open, COL_INT),
+    COL(cow_phase_row, failed, COL_INT),      COL(cow_phase_row, n, COL_I64),
+    COL(cow_phase_row, mean_us, COL_NUM),     COL(cow_phase_row, min_us, COL_NUM),
+    COL(cow_phase_row, max_us, COL_NUM),      COL(cow_phase_row, grid_us, COL_NUM)};
+
+static const col_desc quantile_cols[] = {
+    COL(cow_quantile_row, phase, COL_INT),    COL(cow_quantile_row, q, COL_DBL),
+    COL(cow_quantile_row, value_us, COL_NUM), COL(cow_quantile_row, lo_us, COL_NUM),
+    COL(cow_quantile_row, hi_us, COL_NUM),    COL(cow_quantile_row, n_needed, COL_I64),
+    COL(cow_quantile_row, thin, COL_INT),     COL(cow_quantile_row, n_eff, COL_NUM)};
+
+static const col_desc delta_cols[] = {
+    COL(cow_delta_row, phase, COL_INT),       COL(cow_delta_row, base, COL_INT),
+    COL(cow_delta_row, q, COL_DBL),           COL(cow_delta_row, base_us, COL_NUM),
+    COL(cow_delta_row, value_us, COL_NUM),    COL(cow_delta_row, delta_us, COL_NUM),
+    COL(cow_delta_row, lo_us, COL_NUM),       COL(cow_delta_row, hi_us, COL_NUM),
+    COL(cow_delta_row, ratio, COL_NUM),       COL(cow_delta_row, ratio_lo, COL_NUM),
+    COL(cow_delta_row, ratio_hi, COL_NUM),    COL(cow_delta_row, verdict, COL_TEXT),
+    COL(cow_delta_row, thin, COL_INT),        COL(cow_delta_row, n_eff_base, COL_NUM),
+    COL(cow_delta_row, n_eff_phase, COL_NUM), COL(cow_delta_row, method, COL_TEXT),
+    COL(cow_delta_row, p_up, COL_NUM),        COL(cow_delta_row, p_down, COL_NUM),
+    COL(cow_delta_row, test_level, COL_NUM)};
+
+static const col_desc exceed_cols[] = {
+    COL(cow_exceed_row, phase, COL_INT),      COL(cow_exceed_row, base_q, COL_DBL),
+    COL(cow_exceed_row, threshold_us, COL_DBL), COL(cow_exceed_row, n, COL_I64),
+    COL(cow_exceed_row, count, COL_I64),      COL(cow_exceed_row, p, COL_NUM),
+    COL(cow_exceed_row, lo, COL_NUM),         COL(cow_exceed_row, hi, COL_NUM),
+    COL(cow_exceed_row, clusters, COL_I64),   COL(cow_exceed_row, p_more, COL_NUM)};
+
+#define NCOLS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The size a column type reads. */
+static size_t col_size(enum col_type t)
+{
+    switch (t) {
+    case COL_INT: return sizeof(int);
+    case COL_I64:
+    case COL_T: return sizeof(int64_t);
+    case COL_DBL:
+    case COL_NUM: return sizeof(double);
+    case COL_TEXT: return sizeof(const char *);
+    case COL_NZ: return sizeof(long);
+    }
+    return 0;
+}
+
+/* Bind run and row's columns to the statement stmt, step it. */
+static int put_row(cow_store *st, int stmt, int64_t run, const void *row,
+                   const col_desc *c, size_t n, const char *what, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[stmt];
+    const char *base = row;
+    size_t i;
+
+    sqlite3_bind_int64(q, 1, run);
+    for (i = 0; i < n; i++) {
+        const void *f = base + c[i].off;
+        int k = (int)i + 2;
+        if (c[i].size != col_size(c[i].type)) {
+            sqlite3_clear_bindings(q);
+            return COW_FAIL(e, COW_EINTERNAL, "%s: column %zu: field of %zu bytes read "
+                            "as %zu", what, i + 2, c[i].size, col_size(c[i].type));
+        }
+        switch (c[i].type) {
+        case COL_INT: sqlite3_bind_int(q, k, *(const int *)f); break;
+        case COL_I64: sqlite3_bind_int64(q, k, *(const int64_t *)f); break;
+        case COL_DBL: sqlite3_bind_double(q, k, *(const double *)f); break;
+        case COL_NUM: bind_num(q, k, *(const double *)f); break;
+        case COL_TEXT: bind_text(q, k, *(const char *const *)f); break;
+        case COL_T: bind_t(q, k, *(const int64_t *)f); break;
+        case COL_NZ:
+            if (*(const long *)f)
+                sqlite3_bind_int64(q, k, *(const long *)f);
+            break;
+        }
+    }
+    return step_done(st, q, e, what);
+}
+
 int store_put_phase(cow_store *st, int64_t run, const cow_phase_row *p, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_PUT_PHASE];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_int(q, 2, p->idx);
-    bind_text(q, 3, p->kind);
-    bind_text(q, 4, p->label);
-    sqlite3_bind_int64(q, 5, p->t0_us);
-    sqlite3_bind_int64(q, 6, p->t1_us);
-    bind_t(q, 7, p->fork_us);
-    if (p->child_pid)
-        sqlite3_bind_int64(q, 8, p->child_pid);
-    bind_text(q, 9, p->source);
-    sqlite3_bind_int(q, 10, p->overlap);
-    sqlite3_bind_int(q, 11, p->open);
-    sqlite3_bind_int(q, 12, p->failed);
-    sqlite3_bind_int64(q, 13, p->n);
-    bind_num(q, 14, p->mean_us);
-    bind_num(q, 15, p->min_us);
-    bind_num(q, 16, p->max_us);
-    bind_num(q, 17, p->grid_us);
-    return step_done(st, q, e, "storing phase");
+    return put_row(st, SQL_PUT_PHASE, run, p, phase_cols, NCOLS(phase_cols),
+                   "storing phase", e);
 }
 
 int store_put_quantile(cow_store *st, int64_t run, const cow_quantile_row *r,
                        cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_PUT_QUANTILE];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_int(q, 2, r->phase);
-    sqlite3_bind_double(q, 3, r->q);
-    bind_num(q, 4, r->value_us);
-    bind_num(q, 5, r->lo_us);
-    bind_num(q, 6, r->hi_us);
-    sqlite3_bind_int64(q, 7, r->n_needed);
-    sqlite3_bind_int(q, 8, r->thin);
-    bind_num(q, 9, r->n_eff);
-    return step_done(st, q, e, "storing quantile");
+    return put_row(st, SQL_PUT_QUANTILE, run, r, quantile_cols, NCOLS(quantile_cols),
+                   "storing quantile", e);
 }
 
 int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
                     cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_PUT_DELTA];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_int(q, 2, d->phase);
-    sqlite3_bind_int(q, 3, d->base);
-    sqlite3_bind_double(q, 4, d->q);
-    bind_num(q, 5, d->base_us);
-    bind_num(q, 6, d->value_us);
-    bind_num(q, 7, d->delta_us);
-    bind_num(q, 8, d->lo_us);
-    bind_num(q, 9, d->hi_us);
-    bind_num(q, 10, d->ratio);
-    bind_num(q, 11, d->ratio_lo);
-    bind_num(q, 12, d->ratio_hi);
-    bind_text(q, 13, d->verdict);
-    sqlite3_bind_int(q, 14, d->thin);
-    bind_num(q, 15, d->n_eff_base);
-    bind_num(q, 16, d->n_eff_phase);
-    bind_text(q, 17, d->method);
-    bind_num(q, 18, d->p_up);
-    bind_num(q, 19, d->p_down);
-    bind_num(q, 20, d->test_level);
-    return step_done(st, q, e, "storing delta");
+    return put_row(st, SQL_PUT_DELTA, run, d, delta_cols, NCOLS(delta_cols),
+                   "storing delta", e);
 }
 
 int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
                      cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_PUT_EXCEED];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_int(q, 2, x->phase);
-    sqlite3_bind_double(q, 3, x->base_q);
-    sqlite3_bind_double(q, 4, x->threshold_us);
-    sqlite3_bind_int64(q, 5, x->n);
-    sqlite3_bind_int64(q, 6, x->count);
-    bind_num(q, 7, x->p);
-    bind_num(q, 8, x->lo);
-    bind_num(q, 9, x->hi);
-    sqlite3_bind_int64(q, 10, x->clusters);
-    bind_num(q, 11, x->p_more);
-    return step_done(st, q, e, "storing exceedance");
+    return put_row(st, SQL_PUT_EXCEED, run, x, exceed_cols, NCOLS(exceed_cols),
+                   "storing exceedance", e);
 }
 
 /* Readers of one result row each, into the row that load_rows grew. */
@@ -641,6 +692,18 @@ int store_put_finding(cow_store *st, int64_t run, int seq, const char *rule,
     return step_done(st, q, e, "storing finding");
 }
 
+/* A run's id, label, scenario, mode, host and trial (-1: none): the first
+ * six columns of both run listings. */
+static void read_run_key(sqlite3_stmt *q, cow_run_row *r)
+{
+    r->id = sqlite3_column_int64(q, 0);
+    r->label = col_dup(q, 1);
+    r->scenario = col_dup(q, 2);
+    r->mode = col_dup(q, 3);
+    r->host = col_dup(q, 4);
+    r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
+                   ? -1 : (long)sqlite3_column_int64(q, 5);
+}
 
 int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
 {
@@ -653,13 +716,7 @@ int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
         cow_run_row *r;
         v = xgrow(v, sizeof(*v), k + 1, &cap);
         r = &v[k++];
-        r->id = sqlite3_column_int64(q, 0);
-        r->label = col_dup(q, 1);
-        r->scenario = col_dup(q, 2);
-        r->mode = col_dup(q, 3);
-        r->host = col_dup(q, 4);
-        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
-                       ? -1 : (long)sqlite3_column_int64(q, 5);
+        read_run_key(q, r);
         r->files = sqlite3_column_int64(q, 6);
         r->samples = sqlite3_column_int64(q, 7);
         r->rejected = sqlite3_column_int64(q, 8);
@@ -693,13 +750,7 @@ int store_list_runs_brief(cow_store *st, cow_run_row **rows, size_t *n, cow_err 
         v = xgrow(v, sizeof(*v), k + 1, &cap);
         r = &v[k++];
         memset(r, 0, sizeof(*r));
-        r->id = sqlite3_column_int64(q, 0);
-        r->label = col_dup(q, 1);
-        r->scenario = col_dup(q, 2);
-        r->mode = col_dup(q, 3);
-        r->host = col_dup(q, 4);
-        r->trial = sqlite3_column_type(q, 5) == SQLITE_NULL
-                       ? -1 : (long)sqlite3_column_int64(q, 5);
+        read_run_key(q, r);
     }
     unprep(st, q);
     if (rc != SQLITE_DONE) {

@@ -31,8 +31,12 @@ for c in $commands; do
     fi
     check "$c: help and man page list the same options" test ! -s "$WORK/diff-$c"
     # The getopt table holds exactly the options the help lists.
-    grep -oE '\{"[a-z0-9-]+", *(no|required|optional)_argument' "$src/cli/cmd_$c.c" |
-        sed -E 's/\{"([^"]+)".*/--\1/' | grep -vx -- --help | sort -u >"$WORK/table-$c"
+    # (the shared ones as CLI_OPT_DB, CLI_OPT_JSON, ... of cli/cli.h)
+    { grep -oE '\{"[a-z0-9-]+", *(no|required|optional)_argument' "$src/cli/cmd_$c.c" |
+          sed -E 's/\{"([^"]+)".*/--\1/'
+      grep -oE '\bCLI_OPT_(DB|THRESHOLDS|JSON|JOBS|HELP)\b' "$src/cli/cmd_$c.c" |
+          sed -E 's/CLI_OPT_(.*)/--\L\1/'
+    } | grep -vx -- --help | sort -u >"$WORK/table-$c"
     grep -vx -- --help "$WORK/help-$c" >"$WORK/listed-$c"
     if ! diff -u "$WORK/listed-$c" "$WORK/table-$c" >"$WORK/tdiff-$c"; then
         echo "$c: help (-) and getopt table (+) disagree:" >&2

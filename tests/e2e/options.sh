@@ -43,10 +43,23 @@ expect 2 "--method: 'mean' is not linear or nearest (see 'cowtail help analyze')
 # Impossible dates: the one ISO 8601 parser refuses them everywhere.
 expect 2 "--t0: '2023-02-31T10:00:00Z' is not an epoch (s, ms, us) or an ISO 8601 time" \
     ingest --db "$WORK/t0.db" --t0 2023-02-31T10:00:00Z "$capture"
+# --t0 is the whole argument (it was pasted into a JSON document, which took
+# the rest as more of the document), refused before anything is read
+expect 2 "--t0: '1796267959, \"zzz\": 1' is not an epoch (s, ms, us) or an ISO 8601 time that exists (see 'cowtail help ingest')" \
+    ingest --db "$WORK/t0.db" --t0 '1796267959, "zzz": 1' "$capture"
+expect 2 "--log-tz: 'Europe/Paris' is not an offset like +02:00, -0500 or UTC" \
+    ingest --db "$WORK/t0.db" --log-tz Europe/Paris "$capture"
+expect 2 "--parser: 'latency' is no parser of cowtail (see 'cowtail help ingest')" \
+    ingest --db "$WORK/t0.db" --parser latency "$capture"
+check "a bad --t0, --log-tz or --parser: no database opened" test ! -e "$WORK/t0.db"
 
 # Options: unknown, ambiguous, missing or unwanted values, each naming the help.
 expect 2 "report: unknown option '--colour' (see 'cowtail help report')" report --colour
 expect 2 "runs: unknown option '--verbose' (see 'cowtail help runs')" runs --verbose
+# rejects read its options with getopt's own messages and printed its whole usage
+expect 2 "rejects: unknown option '--colour' (see 'cowtail help rejects')" rejects --colour
+check "rejects: one line, not the usage" test "$(wc -l < "$WORK/err")" = 1
+expect 2 "rejects: option '--db' needs a value (see 'cowtail help rejects')" rejects --db
 expect 2 "report: option '--seed' needs a value (see 'cowtail help report')" report --seed
 expect 2 "ingest: option '--db' needs a value (see 'cowtail help ingest')" ingest --db
 expect 2 "runs: option '--json' takes no value (see 'cowtail help runs')" runs --json=yes

@@ -10,6 +10,7 @@
 #include "optval.h"
 #include "sha256.h"
 #include "src.h"
+#include "termsafe.h"
 #include "timeconv.h"
 
 static void sha256_should_match_fips_vectors(void)
@@ -49,6 +50,40 @@ static void sha256_should_match_fips_vectors(void)
     sha256_final_hex(&s, hex);
     CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     free(big);
+}
+
+/* The padding's edges (a length that leaves 0, 1, 8 or 9 bytes of the
+ * last block), whole and fed a byte at a time; digests from Python's
+ * hashlib.sha256 of bytes((i*7+1) & 255 for i in range(n)). Both the
+ * libcrypto and the plain C SHA-256 must give them. */
+static void sha256_should_pad_at_every_block_edge(void)
+{
+    static const struct { size_t n; const char *hex; } want[] = {
+        {55, "16fa57a0a3423a715d594516339f36189d6b5f93754a9714fef202616a9fabfe"},
+        {56, "c37b44e5f1b18554b36966f4f8e08bfbf3164c4b6c10374d12d89850892073c5"},
+        {63, "bbba992d2c85af960fb2987a1fd05e0aa82a3db3c740dd8982a9e273b75e36a3"},
+        {64, "66bd4633ed6f71c4ecfa4763bf7ba1c8ec7612de9aa6c0578a7b675207c71e0b"},
+        {119, "a3ed307b730fa77c07531300c6e4a282330011d4d4caf6bb7b63ae05950f4b66"},
+        {120, "8e3b15d9fea7472655aa069620b7f8c2e55ee1499f763200a7515fe826e99d20"},
+    };
+    unsigned char msg[120];
+    char hex[65];
+    cow_sha256 s;
+    size_t i, k;
+
+    for (i = 0; i < sizeof msg; i++)
+        msg[i] = (unsigned char)((i * 7 + 1) & 255);
+    for (k = 0; k < sizeof want / sizeof want[0]; k++) {
+        sha256_init(&s);
+        sha256_update(&s, msg, want[k].n);
+        sha256_final_hex(&s, hex);
+        CHECK_STR(hex, want[k].hex);
+        sha256_init(&s);
+        for (i = 0; i < want[k].n; i++)
+            sha256_update(&s, msg + i, 1);
+        sha256_final_hex(&s, hex);
+        CHECK_STR(hex, want[k].hex);
+    }
 }
 
 static void num_should_parse_whole_fields_only(void)
@@ -147,6 +182,54 @@ static void iso_should_refuse_impossible_dates(void)
 }
 
 /* Table: parser, argument, accepted, value or message. */
+/* --t0 and --log-tz: the whole argument through the one ISO 8601 reader
+ * or the epoch rule run.json's "t0" follows. Regression: --t0 used to be
+ * pasted into a JSON document for the run.json parser, so text after the
+ * number ('1796267959, "zzz": 1') was read as more of the document and
+ * accepted. */
+static void optval_should_read_instants_and_offsets_whole(void)
+{
+    cow_err e = COW_ERR_INIT;
+    int64_t us = 0;
+    int off = 0;
+
+    CHECK_INT(optval_instant_us("--t0", "1796267959", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1796267959000000));
+    CHECK_INT(optval_instant_us("--t0", "1796267959123", &us, &e), COW_OK); /* ms */
+    CHECK_INT(us, INT64_C(1796267959123000));
+    CHECK_INT(optval_instant_us("--t0", "1796267959123456", &us, &e), COW_OK); /* us */
+    CHECK_INT(us, INT64_C(1796267959123456));
+    CHECK_INT(optval_instant_us("--t0", "1796267959123456789", &us, &e), COW_OK); /* ns */
+    CHECK_INT(us, INT64_C(1796267959123456)); /* exact: no double in between */
+    CHECK_INT(optval_instant_us("--t0", "1796267959.5", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1796267959500000));
+    CHECK_INT(optval_instant_us("--t0", "2026-02-03T14:02:11Z", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1770127331000000));
+    CHECK_INT(optval_instant_us("--t0", "2026-02-03T15:02:11+01:00", &us, &e), COW_OK);
+    CHECK_INT(us, INT64_C(1770127331000000));
+    CHECK_INT(optval_instant_us("--t0", "1796267959, \"zzz\": 1", &us, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--t0: '1796267959, \"zzz\": 1' is not an epoch (s, ms, us) or an "
+                     "ISO 8601 time that exists");
+    CHECK_INT(optval_instant_us("--t0", "1796267959}", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", " 1796267959", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "1796267959 ", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "\"2026-02-03T14:02:11Z\"", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "yesterday", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "2023-02-31T10:00:00Z", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_instant_us("--t0", "12", &us, &e), COW_EUSAGE); /* 1970 */
+    CHECK_INT(optval_instant_us("--t0", "", &us, &e), COW_EUSAGE);
+    CHECK_INT(optval_utc_offset("--log-tz", "+02:00", &off, &e), COW_OK);
+    CHECK_INT(off, 7200);
+    CHECK_INT(optval_utc_offset("--log-tz", "-0500", &off, &e), COW_OK);
+    CHECK_INT(off, -18000);
+    CHECK_INT(optval_utc_offset("--log-tz", "UTC", &off, &e), COW_OK);
+    CHECK_INT(off, 0);
+    CHECK_INT(optval_utc_offset("--log-tz", "Europe/Paris", &off, &e), COW_EUSAGE);
+    CHECK_STR(e.msg, "--log-tz: 'Europe/Paris' is not an offset like +02:00, -0500 or UTC "
+                     "(zone names are not supported: give the offset in force during the "
+                     "capture)");
+}
+
 static void optval_should_parse_whole_values_with_named_errors(void)
 {
     cow_err e = COW_ERR_INIT;
@@ -313,16 +396,51 @@ static void json_strict_should_refuse_twice_named_keys_and_infinities(void)
     CHECK_INT(strict("{\"v\":1e308,\"w\":-2.5E-300,\"s\":\"1e999\"}", &line), COW_OK);
 }
 
+/* Last: it puts the filter in front of this process's stdout and stderr. */
+static void safe_streams_should_defuse_control_characters(void)
+{
+    FILE *out = tmpfile(), *err = tmpfile(), *save_out = stdout, *save_err = stderr;
+    char got[128] = "";
+    size_t n;
+
+    stdout = out;
+    stderr = err;
+    term_safe_streams();
+    CHECK(term_raw_stdout() == out);
+    CHECK(term_raw_stderr() == err);
+    printf("run a\x1b[2Jb \xc3");  /* an escape, and a UTF-8 sequence cut in two */
+    fflush(stdout);
+    printf("\xa9 ok\n");
+    fputs("bad\x07\n", stderr);
+    fclose(stdout);
+    fclose(stderr);
+    stdout = save_out;
+    stderr = save_err;
+    rewind(out);
+    n = fread(got, 1, sizeof(got) - 1, out);
+    got[n] = '\0';
+    CHECK_STR(got, "run a\\x1B[2Jb \xc3\xa9 ok\n");
+    rewind(err);
+    n = fread(got, 1, sizeof(got) - 1, err);
+    got[n] = '\0';
+    CHECK_STR(got, "bad\\x07\n");
+    fclose(out);
+    fclose(err);
+}
+
 int main(void)
 {
     RUN(sha256_should_match_fips_vectors);
+    RUN(sha256_should_pad_at_every_block_edge);
     RUN(num_should_parse_whole_fields_only);
     RUN(time_should_convert_civil_and_iso);
     RUN(iso_should_refuse_impossible_dates);
     RUN(optval_should_parse_whole_values_with_named_errors);
+    RUN(optval_should_read_instants_and_offsets_whole);
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
     RUN(colname_should_split_the_unit_and_normalise);
     RUN(json_strict_should_refuse_twice_named_keys_and_infinities);
+    RUN(safe_streams_should_defuse_control_characters);
     return REPORT();
 }

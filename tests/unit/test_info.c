@@ -111,6 +111,11 @@ static void info_should_parse_stamp_lines(void)
         {"Mon Feb  3 02:02:11 PM UTC 2025", 1, INT64_C(1738591331000000)},
         {"Mon, 03 Feb 2025 14:02:11 +0000", 1, INT64_C(1738591331000000)},
         {"date: Mon Feb 3 15:02:11 +0100 2025", 1, INT64_C(1738591331000000)},
+        /* a label and blanks before the time (the user's own harness) */
+        {"# ts 2025-02-03T14:02:11Z", 1, INT64_C(1738591331000000)},
+        {"# ts 1738591331532", 1, INT64_C(1738591331532000)},
+        {"# date Mon Feb  3 14:02:11 UTC 2025", 1, INT64_C(1738591331000000)},
+        {"# time  2025-02-03 14:02:11.5Z", 1, INT64_C(1738591331500000)},
         /* 4.x unusable stamps */
         {"Mon Feb  3 14:02:11 CET 2025", -1, 0},
         {"Mon Feb  3 14:02:11 2025", -1, 0},
@@ -119,6 +124,8 @@ static void info_should_parse_stamp_lines(void)
         {"2025-02-31T14:02:11Z", -1, 0},
         /* 5.x not stamps */
         {"# Server", 0, 0},
+        {"# at least one", 0, 0},    /* a label and blanks, but no stamp */
+        {"# ts", 0, 0},
         {"used_memory:412337152", 0, 0},
         {"12345678901", 0, 0},
         {"rdb_last_save_time:1796026502", 0, 0},

@@ -11,7 +11,7 @@
 #include "formats.h"
 #include "minunit.h"
 #include "parser.h"
-#include "procfs.h"
+#include "kfile.h"
 #include "src.h"
 #include "timeconv.h"
 
@@ -585,18 +585,18 @@ static void stamps_should_follow_the_documented_forms(void)
 
     for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         us = 0;
-        CHECK_INT(procfs_stamp_from_name(t[i].name, &us), t[i].ok);
+        CHECK_INT(kfile_stamp_from_name(t[i].name, &us), t[i].ok);
         CHECK_INT(us, t[i].us);
     }
-    CHECK_INT(procfs_stamp_line("# t=1738591331532", 17, 0, &us, &why), 1);
+    CHECK_INT(kfile_stamp_line("# t=1738591331532", 17, 0, &us, &why), 1);
     CHECK_INT(us, INT64_C(1738591331532000));
-    CHECK_INT(procfs_stamp_line("# ts: 1738591331", 16, 0, &us, &why), 1);
-    CHECK_INT(procfs_stamp_line("2025-02-03T14:02:11+00:00", 25, 0, &us, &why), 1);
+    CHECK_INT(kfile_stamp_line("# ts: 1738591331", 16, 0, &us, &why), 1);
+    CHECK_INT(kfile_stamp_line("2025-02-03T14:02:11+00:00", 25, 0, &us, &why), 1);
     CHECK_INT(us, INT64_C(1738591331000000));
-    CHECK_INT(procfs_stamp_line("1738591331", 10, 0, &us, &why), 0);
-    CHECK_INT(procfs_stamp_line("1738591331", 10, 1, &us, &why), 1);
-    CHECK_INT(procfs_stamp_line("# t=yesterday", 13, 0, &us, &why), -1);
-    CHECK_INT(procfs_stamp_line("# time spent 3s", 15, 0, &us, &why), 0);
+    CHECK_INT(kfile_stamp_line("1738591331", 10, 0, &us, &why), 0);
+    CHECK_INT(kfile_stamp_line("1738591331", 10, 1, &us, &why), 1);
+    CHECK_INT(kfile_stamp_line("# t=yesterday", 13, 0, &us, &why), -1);
+    CHECK_INT(kfile_stamp_line("# time spent 3s", 15, 0, &us, &why), 0);
 }
 
 static void procfs_should_refuse_what_it_cannot_read(void)

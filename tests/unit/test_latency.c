@@ -295,6 +295,52 @@ static void throughput_should_become_intervals(void)
     CHECK(cow_parser_throughput_csv.sniff("x", "timestamp_us,ops\n", 17) == 85);
 }
 
+/* The note of a parse whose key is key, or NULL. */
+static const char *note_of(const result *r, const char *key)
+{
+    size_t i;
+    for (i = 0; i < r->c.n; i++)
+        if (r->c.recs[i].kind == COW_REC_NOTE && strcmp(r->c.recs[i].u.note.key, key) == 0)
+            return r->c.recs[i].u.note.value;
+    return NULL;
+}
+
+/* latcols.c requirement 6: cowtail capture's intended_us column. */
+static void csv_should_read_the_intended_send(void)
+{
+    /* sample 2 went 5 ms late and took 300 us: 5.3 ms from its intended
+     * send; sample 3's intended time is unreadable, sample 4's is after
+     * its send (another clock) */
+    const char *text = "timestamp_us,latency_us,op,intended_us\n"
+                       "1738591331000050,40.5,ping,1738591331000000\n"
+                       "1738591331007000,300,ping,1738591331002000\n"
+                       "1738591331007400,30,ping,x\n"
+                       "1738591331007500,30,ping,1738591331009000\n";
+    const char *n;
+    result r;
+    run_parser(&cow_parser_latency_csv, text, NULL, &r);
+    CHECK_INT(r.rc, COW_OK);
+    CHECK_INT(r.c.nsamples, 4);
+    CHECK_INT(r.c.nrejects, 0);
+    CHECK_INT(sample(&r, 1)->t_us, 1738591331007000LL); /* the actual send */
+    CHECK_NEAR(sample(&r, 1)->lat_us, 300, 1e-9);
+    n = note_of(&r, "intended send");
+    CHECK(n != NULL);
+    if (n) {
+        CHECK(strstr(n, "'intended_us': 2 samples sent 2525.0 us after their "
+                        "intended time on average, at most 5000.0 us, 1 more than "
+                        "1 ms late") != NULL);
+        CHECK(strstr(n, "no coordinated omission) at most 5300.0 us") != NULL);
+        CHECK(strstr(n, "1 unreadable, 1 more than 1 ms after the actual send") != NULL);
+    }
+    collect_free(&r.c);
+    /* without the column there is no such note */
+    run_parser(&cow_parser_latency_csv, "timestamp_us,latency_us\n1738591331000050,40\n",
+               NULL, &r);
+    CHECK(note_of(&r, "intended send") == NULL);
+    collect_free(&r.c);
+}
+
 /* A unitless stamp that reads as epoch us is taken as such when the
  * file's own date follows it within a week, not otherwise. */
 static void csv_should_take_unitless_us_as_epoch_only_near_the_file_date(void)
@@ -321,6 +367,7 @@ static void csv_should_take_unitless_us_as_epoch_only_near_the_file_date(void)
 
 int main(void)
 {
+    RUN(csv_should_read_the_intended_send);
     RUN(csv_should_detect_epoch_units_by_magnitude);
     RUN(csv_should_take_unitless_us_as_epoch_only_near_the_file_date);
     RUN(csv_should_keep_ops_quotes_bom_crlf_and_comments);

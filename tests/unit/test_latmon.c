@@ -410,6 +410,7 @@ static void clilat_should_need_a_clock(void)
     CHECK_INT(parse_file(&cow_parser_cli_latency, "clilat/history-raw.txt", &c, &e),
               COW_EUNIT);
     CHECK(strstr(e.msg, "--t0") != NULL && strstr(e.msg, "\"t0\"") != NULL);
+    CHECK(strstr(e.msg, "`cowtail capture`") != NULL); /* the way to a clock */
     CHECK(strstr(e.path, "history-raw.txt") != NULL);
     CHECK_INT(collect_count(&c, COW_REC_INTERVAL), 0);
     collect_free(&c);
@@ -419,6 +420,40 @@ static void clilat_should_need_a_clock(void)
     CHECK_INT(parse_mem(&cow_parser_cli_latency, "latency-history-1738591331.txt",
                         "0 1 0.50 2\n -- 1.00 seconds range\n", &c, &e), COW_OK);
     CHECK(iv(&c, 0) && iv(&c, 0)->t_us == INT64_C(1738591332000000));
+    collect_free(&c);
+}
+
+/* A script(1) typescript: its header is the start, header and trailer
+ * are not rejects. */
+static void clilat_should_take_the_start_from_a_typescript(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_cli_latency, "clilat/history-typescript.txt", &c, &e),
+              COW_OK);
+    CHECK_INT(c.nrejects, 0);
+    CHECK(collect_count(&c, COW_REC_INTERVAL) >= 3);
+    /* Script started on 2026-12-03 06:53:28+00:00; the first interval
+     * closes 1.01 s later (its " -- 1.01 seconds range") */
+    CHECK(iv(&c, 0) && iv(&c, 0)->t_us == INT64_C(1796280808000000) + 1010000);
+    collect_free(&c);
+
+    /* the older header names the zone; a local one cannot be used */
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_cli_latency, "lat.txt",
+                        "Script started on Thu 03 Dec 2026 06:53:28 AM UTC\n"
+                        "0 1 0.50 2\n -- 1.00 seconds range\n"
+                        "Script done on Thu 03 Dec 2026 06:53:30 AM UTC\n", &c, &e), COW_OK);
+    CHECK_INT(c.nrejects, 0);
+    CHECK(iv(&c, 0) && iv(&c, 0)->t_us == INT64_C(1796280809000000));
+    collect_free(&c);
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_cli_latency, "lat.txt",
+                        "Script started on Thu 03 Dec 2026 06:53:28 AM CET\n"
+                        "0 1 0.50 2\n -- 1.00 seconds range\n", &c, &e), COW_EUNIT);
+    CHECK(strstr(e.msg, "script(1) header") != NULL && strstr(e.msg, "--t0") != NULL);
     collect_free(&c);
 }
 
@@ -514,6 +549,7 @@ int main(void)
     RUN(clilat_should_read_piped_latency_history);
     RUN(clilat_should_read_terminal_csv_and_json);
     RUN(clilat_should_need_a_clock);
+    RUN(clilat_should_take_the_start_from_a_typescript);
     RUN(clilat_should_reject_bad_lines_not_crash);
     RUN(latency_files_should_be_detected_by_content);
     return REPORT();

@@ -1,14 +1,16 @@
-/* procfs.h -- shared machinery of the kernel-file parsers (smaps.c,
- * procfs.c): what kind of file a name and a first line denote, snapshot
- * stamps, and the per-file state the line handlers share.
+/* kfile.h -- the kernel-file engine (kfile.c) under the parsers "smaps"
+ * (smaps.c) and "procfs" (procfs.c): what kind of file a name and a first
+ * line denote, the grammar of their lines, snapshot stamps, and the
+ * per-file state the line handlers share.
  *
- * Both parser objects ("smaps" and "procfs") run the same engine,
- * procfs_run(); it reads lines, keeps the snapshot time, splits bundles
- * into sections and hands each line to the handler of its kind. smaps.c
- * owns the smaps / smaps_rollup / status handlers, procfs.c the rest.
- * Nothing here is used outside ingest/. */
-#ifndef COW_INGEST_PROCFS_H
-#define COW_INGEST_PROCFS_H
+ * Both parsers run the same engine, kfile_run(); it reads lines, keeps the
+ * snapshot time, splits bundles into sections and hands each line to the
+ * parser's handlers (kfile_ops). smaps.c owns the smaps / smaps_rollup /
+ * status handlers, procfs.c the rest (and calls smaps.c's for those kinds
+ * in a bundle). kfile.c calls neither. Nothing here is used outside
+ * ingest/. */
+#ifndef COW_INGEST_KFILE_H
+#define COW_INGEST_KFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -84,26 +86,23 @@ typedef struct kfile {
 /* Kind of a file from its (base or full) name alone, KF_UNKNOWN if the
  * name says nothing. Only one-value files need this; others use it as a
  * hint. */
-enum kfile_kind procfs_kind_of_name(const char *name);
+enum kfile_kind kfile_kind_of_name(const char *name);
 /* Kind from the first meaningful line and the name; *score 0..100 says
  * how sure (90+ = the content alone is unmistakable). */
-enum kfile_kind procfs_classify(const char *name, const char *p, size_t n,
+enum kfile_kind kfile_classify(const char *name, const char *p, size_t n,
                                 int *score);
 /* true when p[0..n) is a bundle section header; the path goes to path. */
-bool procfs_section_header(const char *p, size_t n, char *path, size_t cap);
+bool kfile_section_header(const char *p, size_t n, char *path, size_t cap);
 
 /* ---- time ------------------------------------------------------------ */
 
-/* Epoch microseconds of an epoch number in s, ms, us or ns, chosen by
- * magnitude (1990..2100); false when it is none of them. */
-bool procfs_epoch_us(const char *p, size_t n, int64_t *us);
 /* A stamp in a file name: a 10/13/16/19-digit epoch, "20250203T140211Z"
  * or an ISO 8601 date-time. false when none. */
-bool procfs_stamp_from_name(const char *name, int64_t *us);
+bool kfile_stamp_from_name(const char *name, int64_t *us);
 /* A stamp line: "# t=...", "# ts: ...", "# time ...", an ISO 8601 line,
  * or (bare_ok) a bare epoch number. 1 = stamp in *us; 0 = not a stamp;
  * -1 = a "# t=" line whose value is not a time (*why set). */
-int procfs_stamp_line(const char *p, size_t n, int bare_ok, int64_t *us,
+int kfile_stamp_line(const char *p, size_t n, int bare_ok, int64_t *us,
                       const char **why);
 
 /* ---- helpers for the line handlers ---------------------------------- */
@@ -132,9 +131,47 @@ bool kfile_split_colon(const char *p, size_t n, const char **key, size_t *nk,
 int kfile_colon_line(kfile *f, const cow_line *ln, const char *source,
                      int text_ok);
 
-/* The engine behind both parsers; see procfs.c. With smaps_only, a file
- * that is not smaps / smaps_rollup / status is refused (parser "smaps"). */
-int procfs_run(cow_src *s, const cow_parse_opts *o, cow_sink *k,
-               int smaps_only, cow_err *e);
+/* ---- grammar shared by classification and the line handlers -------- */
+
+/* Base name of a path (after the last '/'). */
+const char *kfile_base_of(const char *path);
+/* Index of the longest known kernel file name in path's base name, or -1;
+ * its name. */
+int kfile_known_index(const char *path);
+const char *kfile_known_name(int i);
+/* The sysctl key a file name stands for ("overcommit_memory" ->
+ * "vm.overcommit_memory"); false when the name is no known sysctl file. */
+bool kfile_sysctl_key_of(const char *name, char *out, size_t cap);
+/* The bracketed choice of a THP file ("always [madvise] never"). */
+bool kfile_thp_choice(const char *p, size_t n, const char **c, size_t *nc);
+/* "key = value" (sysctl -a) or "key=value" (sysctl.conf). */
+bool kfile_sysctl_split(const char *p, size_t n, size_t *nk, const char **v,
+                        size_t *nv);
+/* "key value" with an integer value (vmstat, memory.stat, memory.events). */
+bool kfile_keyval_split(const char *p, size_t n, size_t *nk, int64_t *v);
+/* "0.52 0.58 0.59 2/618 12345": three loads, running, total, last pid. */
+bool kfile_loadavg_split(const char *p, size_t n, double v[6]);
+/* pre followed by p[0..n) into dst, NUL-terminated; false when too long. */
+bool kfile_keycopy(char *dst, size_t cap, const char *pre, const char *p, size_t n);
+/* A kind whose file holds one value (a bare number is not a stamp there). */
+bool kfile_one_value_kind(enum kfile_kind k);
+/* true when key[0..n) is a field name smaps or smaps_rollup prints. */
+bool kfile_is_smaps_field(const char *key, size_t n);
+/* true when p[0..n) is a smaps mapping header "start-end perms offset ...". */
+bool kfile_is_smaps_header(const char *p, size_t n);
+
+/* ---- the engine ------------------------------------------------------- */
+
+/* A parser's line handlers: line for one non-blank, non-stamp line of the
+ * current section (f->kind), flush at the end of a snapshot. */
+typedef struct kfile_ops {
+    int (*line)(kfile *f, const cow_line *ln);
+    int (*flush)(kfile *f);
+} kfile_ops;
+
+/* Read s through ops. With smaps_only, a file that is not smaps /
+ * smaps_rollup / status is refused (parser "smaps"). */
+int kfile_run(cow_src *s, const cow_parse_opts *o, cow_sink *k,
+              const kfile_ops *ops, int smaps_only, cow_err *e);
 
 #endif

@@ -1,0 +1,102 @@
+/* cap_int.h -- what the capture's threads share (private to capture/). */
+#ifndef COW_CAPTURE_CAP_INT_H
+#define COW_CAPTURE_CAP_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hiredis/hiredis.h>
+
+#include "cap.h"
+
+/* Something that could not be read, and why (run.json "unreadable"). */
+typedef struct cap_miss {
+    char what[160];
+    char why[256];
+} cap_miss;
+
+/* What the INFO poller last saw (under ctx->mu). */
+typedef struct cap_state {
+    long long polls;            /* INFO replies parsed */
+    int64_t poll_us;            /* when the last one was asked */
+    int bgsave, aofrw, aofsched, modfork; /* *_in_progress, scheduled */
+    long long forks;            /* total_forks */
+    long pid;                   /* process_id */
+} cap_state;
+
+typedef struct cap_ctx {
+    const cap_opts *o;
+    char dir[1024];
+    int64_t wall0_us;           /* CLOCK_REALTIME at start, epoch us */
+    int64_t mono0_ns;           /* CLOCK_MONOTONIC at the same instant */
+    atomic_int stop;            /* every thread ends when set */
+    pthread_mutex_t mu;         /* guards what follows */
+    char why[512];              /* the first interruption */
+    cap_miss *miss;
+    size_t nmiss;
+    cap_state st;
+    atomic_int child;           /* a fork child exists (INFO or /proc) */
+    atomic_llong load_ops;      /* writer replies */
+    int local;                  /* the server's /proc is here */
+    long pid;                   /* its pid */
+    /* probe results */
+    long long samples, late, errors;
+    float *lag, *rtt;           /* per sample, us */
+    size_t nlag, caplag;
+    long long stride;           /* every stride-th sample is kept */
+    double probe_cpu_s;
+    long long info_polls, proc_polls;
+    char logpath[1200];         /* the server's log, "" when not readable */
+    long long log_off, log_bytes; /* its size at start; bytes copied */
+    char rlogpath[1200];        /* replicaof: the replica's log, or "" */
+    long long rlog_off;         /* its size when the trigger went */
+} cap_ctx;
+
+int64_t cap_mono_ns(void);
+/* Epoch us of a monotonic reading. */
+int64_t cap_wall_us(const cap_ctx *c, int64_t mono_ns);
+int64_t cap_now_us(const cap_ctx *c);
+/* Sleep until mono_ns (absolute), waking early when stop is set; returns
+ * 0, or 1 when stopped. */
+int cap_sleep_until(cap_ctx *c, int64_t mono_ns);
+/* The first caller's reason is kept; every thread stops. */
+void cap_stop(cap_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cap_missing(cap_ctx *c, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Create (or, with --force, replace) a file of the capture folder. */
+FILE *cap_create(cap_ctx *c, const char *name, cow_err *e);
+
+/* A connection to the server (or to host:port), authenticated; NULL with
+ * e naming the address on failure. tmo_ms: connect and command timeout. */
+redisContext *cap_connect(const cap_opts *o, const char *host, int port,
+                          const char *sock, int tmo_ms, cow_err *e);
+/* "host:port" or the socket path, for messages. */
+void cap_addr(const cap_opts *o, char *buf, size_t cap);
+
+/* A field of an INFO reply ("key:value\r\n" lines): value into buf. */
+int cap_info_field(const char *info, const char *key, char *buf, size_t cap);
+long long cap_info_ll(const char *info, const char *key, long long dflt);
+
+/* A writer thread's argument (it frees it). */
+typedef struct writer_arg {
+    cap_ctx *c;
+    int idx;
+    long long keys;
+} writer_arg;
+
+/* Thread bodies (void *arg = cap_ctx *). */
+void *cap_probe_main(void *arg);
+void *cap_info_main(void *arg);
+void *cap_proc_main(void *arg);
+void *cap_writer_main(void *arg);
+
+/* Host files before/after (local servers): THP, sysctls, meminfo, vmstat,
+ * loadavg; tag is "before" or "after". */
+void cap_host_facts(cap_ctx *c, const char *tag);
+/* Copy a file's bytes from offset into the folder as name: the bytes
+ * copied (0: nothing logged, no file), or -1 (listed as unreadable). */
+long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name);
+
+#endif

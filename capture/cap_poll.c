@@ -1,0 +1,425 @@
+/* cap_poll.c -- what is polled besides the probe: INFO, the server's /proc
+ * files, and the host's files before and after.
+ *
+ * Requirements:
+ *  1. info.txt: per poll a line "# ts=<epoch us>" (the instant INFO was
+ *     sent) and the reply as the server wrote it; every info_every, every
+ *     info_fast while a fork child exists (rdb_bgsave_in_progress,
+ *     aof_rewrite_in_progress, module_fork_in_progress, or a child in
+ *     /proc).
+ *  2. Local servers: every second, every 200 ms while a child exists, the
+ *     server's smaps_rollup and status (series files with "# ts=" lines,
+ *     smaps_rollup.txt and status.txt), each fork child's
+ *     (smaps_rollup-child-<pid>.txt, status-child-<pid>.txt), memory.csv (VmRSS) and memory-pss.csv (Pss of the
+ *     server plus its child: it grows by the pages copied on write; a
+ *     snapshot during which the child appeared or left is taken again).
+ *  3. What cannot be read is listed (cap_missing) once, with the reason. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cap_int.h"
+#include "mem.h"
+
+void *cap_info_main(void *arg)
+{
+    cap_ctx *c = arg;
+    const cap_opts *o = c->o;
+    cow_err e = COW_ERR_INIT;
+    redisContext *r = cap_connect(o, o->host, o->port, o->socket, 10000, &e);
+    FILE *fp;
+    int64_t next = cap_mono_ns();
+    long timeouts = 0;
+
+    if (r == NULL) {
+        cap_stop(c, "INFO: %s", e.msg);
+        return NULL;
+    }
+    if ((fp = cap_create(c, "info.txt", &e)) == NULL) {
+        cap_stop(c, "INFO: %s", e.msg);
+        redisFree(r);
+        return NULL;
+    }
+    for (;;) {
+        int64_t t = cap_mono_ns();
+        redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
+        int child;
+        if (rep == NULL && r->err == REDIS_ERR_IO &&
+            strcmp(r->errstr, strerror(EAGAIN)) == 0) {
+            /* no reply in 10 s: a stalled server, not a dead one (the probe
+             * shows the stall); a new connection, and the poll is missed */
+            cow_err e2 = COW_ERR_INIT;
+            redisFree(r);
+            timeouts++;
+            if ((r = cap_connect(o, o->host, o->port, o->socket, 10000, &e2)) == NULL) {
+                cap_stop(c, "INFO: after a poll timed out: %s", e2.msg);
+                break;
+            }
+            continue;
+        }
+        if (rep == NULL) {
+            cap_stop(c, "INFO connection lost: %s", r->errstr[0] ? r->errstr : "no reply");
+            break;
+        }
+        if (rep->type != REDIS_REPLY_STRING) {
+            cap_stop(c, "INFO %s refused: %s", o->info_sections,
+                     rep->type == REDIS_REPLY_ERROR ? rep->str : "not a text reply");
+            freeReplyObject(rep);
+            break;
+        }
+        fprintf(fp, "# ts=%lld\n", (long long)cap_wall_us(c, t));
+        fwrite(rep->str, 1, rep->len, fp);
+        if (rep->len == 0 || rep->str[rep->len - 1] != '\n')
+            fputc('\n', fp);
+        fflush(fp);
+        pthread_mutex_lock(&c->mu);
+        c->st.polls++;
+        c->st.poll_us = cap_wall_us(c, t);
+        c->st.bgsave = (int)cap_info_ll(rep->str, "rdb_bgsave_in_progress", 0);
+        c->st.aofrw = (int)cap_info_ll(rep->str, "aof_rewrite_in_progress", 0);
+        c->st.aofsched = (int)cap_info_ll(rep->str, "aof_rewrite_scheduled", 0);
+        c->st.modfork = (int)cap_info_ll(rep->str, "module_fork_in_progress", 0);
+        c->st.forks = cap_info_ll(rep->str, "total_forks", c->st.forks);
+        child = c->st.bgsave || c->st.aofrw || c->st.modfork;
+        pthread_mutex_unlock(&c->mu);
+        freeReplyObject(rep);
+        c->info_polls++;
+        if (child)
+            atomic_store(&c->child, 1);
+        else if (!c->local)
+            atomic_store(&c->child, 0);
+        next += (atomic_load(&c->child) ? o->info_fast_us : o->info_every_us) * 1000;
+        if (next < cap_mono_ns())
+            next = cap_mono_ns();
+        if (cap_sleep_until(c, next))
+            break;
+    }
+    if (timeouts)
+        cap_missing(c, "INFO polls", "%ld polls had no reply within 10 s (the server "
+                    "stalled): info.txt has a gap there", timeouts);
+    if (fflush(fp) != 0 || ferror(fp))
+        cap_missing(c, "info.txt", "write error: the file may be incomplete");
+    fclose(fp);
+    if (r)
+        redisFree(r);
+    return NULL;
+}
+
+/* Read a whole small file into a malloc'd string; NULL with errno. */
+static char *slurp(const char *path, size_t *n)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    size_t cap = 8192, len = 0;
+    char *b;
+    if (fd < 0)
+        return NULL;
+    b = xmalloc(cap);
+    for (;;) {
+        ssize_t k;
+        if (len + 1 >= cap)
+            b = xrealloc(b, cap *= 2);
+        k = read(fd, b + len, cap - len - 1);
+        if (k < 0) {
+            int er = errno;
+            if (er == EINTR)
+                continue;
+            free(b);
+            close(fd);
+            errno = er;
+            return NULL;
+        }
+        if (k == 0)
+            break;
+        len += (size_t)k;
+    }
+    close(fd);
+    b[len] = '\0';
+    if (n)
+        *n = len;
+    return b;
+}
+
+/* The first child of pid, or 0. */
+static long child_of(long pid)
+{
+    char path[96], *b;
+    long ch = 0;
+    snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", pid, pid);
+    if ((b = slurp(path, NULL)) != NULL) {
+        ch = strtol(b, NULL, 10);
+        free(b);
+    }
+    return ch;
+}
+
+/* "Key:   123 kB" of a /proc text, in kB; -1 when absent. */
+static long long kb_field(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    const char *p = text;
+    while (p && *p) {
+        if (strncmp(p, key, n) == 0 && p[n] == ':')
+            return strtoll(p + n + 1, NULL, 10);
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return -1;
+}
+
+typedef struct series {
+    char name[64];
+    FILE *fp;
+    int failed;      /* the missing entry was made */
+} series;
+
+/* Append "# ts=" and the file at path to the series s. */
+static char *snap(cap_ctx *c, series *s, const char *path, int64_t ts)
+{
+    cow_err e = COW_ERR_INIT;
+    char *b;
+    size_t n;
+    if ((b = slurp(path, &n)) == NULL) {
+        if (!s->failed && errno != ENOENT && errno != ESRCH)
+            cap_missing(c, path, "%s", strerror(errno));
+        s->failed |= errno != ENOENT && errno != ESRCH;
+        return NULL;
+    }
+    if (s->fp == NULL && !s->failed && (s->fp = cap_create(c, s->name, &e)) == NULL) {
+        cap_missing(c, s->name, "%s", e.msg);
+        s->failed = 1;
+    }
+    if (s->fp) {
+        fprintf(s->fp, "# ts=%lld\n", (long long)ts);
+        fwrite(b, 1, n, s->fp);
+        fflush(s->fp);
+    }
+    return b;
+}
+
+static void close_series(cap_ctx *c, series *s)
+{
+    if (s->fp && (fflush(s->fp) != 0 || ferror(s->fp)))
+        cap_missing(c, s->name, "write error: the file may be incomplete");
+    if (s->fp)
+        fclose(s->fp);
+}
+
+void *cap_proc_main(void *arg)
+{
+    cap_ctx *c = arg;
+    series sm = {"smaps_rollup.txt", NULL, 0}, st = {"status.txt", NULL, 0},
+           csm = {"", NULL, 0}, cst = {"", NULL, 0};
+    long cur_child = 0;
+    cow_err e = COW_ERR_INIT;
+    FILE *rss = cap_create(c, "memory.csv", &e), *pss = NULL;
+    int64_t next = cap_mono_ns(), last;
+    char path[128];
+
+    if (rss == NULL || (pss = cap_create(c, "memory-pss.csv", &e)) == NULL) {
+        cap_missing(c, "memory.csv", "%s", e.msg);
+        if (rss)
+            fclose(rss);
+        return NULL;
+    }
+    fprintf(rss, "timestamp_us,rss_bytes\n");
+    fprintf(pss, "timestamp_us,pss_bytes\n");
+    for (;;) {
+        int64_t ts = cap_now_us(c);
+        char *a, *b, *ca = NULL;
+        long ch, ch2;
+        int tries;
+
+        for (tries = 0; tries < 3; tries++) {
+            ch = child_of(c->pid);
+            snprintf(path, sizeof(path), "/proc/%ld/smaps_rollup", c->pid);
+            a = snap(c, &sm, path, ts);
+            if (ch > 0 && ch != cur_child) {
+                /* a new child: series files of its own */
+                close_series(c, &csm);
+                close_series(c, &cst);
+                memset(&csm, 0, sizeof(csm));
+                memset(&cst, 0, sizeof(cst));
+                snprintf(csm.name, sizeof(csm.name), "smaps_rollup-child-%ld.txt", ch);
+                snprintf(cst.name, sizeof(cst.name), "status-child-%ld.txt", ch);
+                cur_child = ch;
+            }
+            if (ch > 0) {
+                snprintf(path, sizeof(path), "/proc/%ld/smaps_rollup", ch);
+                ca = snap(c, &csm, path, ts);
+                snprintf(path, sizeof(path), "/proc/%ld/status", ch);
+                free(snap(c, &cst, path, ts));
+            }
+            ch2 = child_of(c->pid);
+            if (ch2 == ch || tries == 2)
+                break;
+            free(a);
+            free(ca);
+            ca = NULL;
+        }
+        snprintf(path, sizeof(path), "/proc/%ld/status", c->pid);
+        b = snap(c, &st, path, ts);
+        if (a == NULL && b == NULL && kill((pid_t)c->pid, 0) != 0 && errno == ESRCH) {
+            cap_stop(c, "the server process %ld is gone", c->pid);
+            break;
+        }
+        if (b && kb_field(b, "VmRSS") >= 0)
+            fprintf(rss, "%lld,%lld\n", (long long)ts, kb_field(b, "VmRSS") * 1024);
+        if (a && kb_field(a, "Pss") >= 0 && (ch == 0 || ca) && ch2 == ch)
+            fprintf(pss, "%lld,%lld\n", (long long)ts,
+                    (kb_field(a, "Pss") + (ca ? kb_field(ca, "Pss") : 0)) * 1024);
+        fflush(rss);
+        fflush(pss);
+        free(a);
+        free(b);
+        free(ca);
+        c->proc_polls++;
+        if (ch > 0)
+            atomic_store(&c->child, 1);
+        else {
+            int info_child;
+            pthread_mutex_lock(&c->mu);
+            info_child = c->st.bgsave || c->st.aofrw || c->st.modfork;
+            pthread_mutex_unlock(&c->mu);
+            atomic_store(&c->child, info_child);
+        }
+        /* the next snapshot in 1 s, or 200 ms once a child exists: look
+         * for one every 50 ms (a save can be shorter than a second) */
+        last = cap_mono_ns();
+        for (;;) {
+            int64_t now;
+            next += 50000000;
+            if (cap_sleep_until(c, next))
+                goto out;
+            now = cap_mono_ns();
+            if (next < now)
+                next = now;
+            if (now - last >= 1000000000 ||
+                ((atomic_load(&c->child) || child_of(c->pid) > 0) &&
+                 now - last >= 200000000))
+                break;
+        }
+    }
+out:
+    close_series(c, &sm);
+    close_series(c, &st);
+    close_series(c, &csm);
+    close_series(c, &cst);
+    if (fflush(rss) || fflush(pss) || ferror(rss) || ferror(pss))
+        cap_missing(c, "memory.csv", "write error: the file may be incomplete");
+    fclose(rss);
+    fclose(pss);
+    return NULL;
+}
+
+/* Copy a one-line (or small) file into the folder, with a stamp line when
+ * ts is not 0. */
+static void host_file(cap_ctx *c, const char *src, const char *name, int64_t ts)
+{
+    cow_err e = COW_ERR_INIT;
+    FILE *fp;
+    char *b;
+    size_t n;
+    if ((b = slurp(src, &n)) == NULL) {
+        cap_missing(c, src, "%s", strerror(errno));
+        return;
+    }
+    if ((fp = cap_create(c, name, &e)) == NULL) {
+        cap_missing(c, name, "%s", e.msg);
+        free(b);
+        return;
+    }
+    if (ts)
+        fprintf(fp, "# ts=%lld\n", (long long)ts);
+    fwrite(b, 1, n, fp);
+    if (fclose(fp) != 0)
+        cap_missing(c, name, "write error");
+    free(b);
+}
+
+void cap_host_facts(cap_ctx *c, const char *tag)
+{
+    static const char *const sysctls[] = {
+        "vm.overcommit_memory", "vm.overcommit_ratio", "vm.swappiness",
+        "vm.max_map_count", "vm.min_free_kbytes", "vm.zone_reclaim_mode",
+        "vm.dirty_ratio", "vm.dirty_background_ratio", "kernel.numa_balancing",
+        "net.core.somaxconn", NULL};
+    int64_t ts = cap_now_us(c);
+    char name[64];
+    size_t i;
+
+    if (strcmp(tag, "before") == 0) {
+        cow_err e = COW_ERR_INIT;
+        FILE *fp;
+        host_file(c, "/sys/kernel/mm/transparent_hugepage/enabled", "thp-enabled.txt", 0);
+        host_file(c, "/sys/kernel/mm/transparent_hugepage/defrag", "thp-defrag.txt", 0);
+        if ((fp = cap_create(c, "sysctl.txt", &e)) == NULL) {
+            cap_missing(c, "sysctl.txt", "%s", e.msg);
+        } else {
+            for (i = 0; sysctls[i]; i++) {
+                char path[128], *b, *p;
+                snprintf(path, sizeof(path), "/proc/sys/%s", sysctls[i]);
+                for (p = path + 10; *p; p++)
+                    if (*p == '.')
+                        *p = '/';
+                if ((b = slurp(path, NULL)) == NULL) {
+                    if (errno != ENOENT)
+                        cap_missing(c, path, "%s", strerror(errno));
+                    continue;
+                }
+                b[strcspn(b, "\n")] = '\0';
+                fprintf(fp, "%s = %s\n", sysctls[i], b);
+                free(b);
+            }
+            fclose(fp);
+        }
+    }
+    snprintf(name, sizeof(name), "meminfo-%s.txt", tag);
+    host_file(c, "/proc/meminfo", name, ts);
+    snprintf(name, sizeof(name), "vmstat-%s.txt", tag);
+    host_file(c, "/proc/vmstat", name, ts);
+    snprintf(name, sizeof(name), "loadavg-%s.txt", tag);
+    host_file(c, "/proc/loadavg", name, ts);
+}
+
+long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name)
+{
+    cow_err e = COW_ERR_INIT;
+    FILE *in = fopen(src, "rb"), *out;
+    char buf[65536];
+    size_t k;
+    long long total = 0;
+    struct stat sb;
+
+    if (in == NULL) {
+        cap_missing(c, src, "%s", strerror(errno));
+        return -1;
+    }
+    /* a log rotated or truncated since the start is copied whole */
+    if (fstat(fileno(in), &sb) == 0 && sb.st_size >= offset)
+        fseeko(in, (off_t)offset, SEEK_SET);
+    if ((k = fread(buf, 1, sizeof(buf), in)) == 0) {
+        fclose(in); /* nothing logged during the capture: no empty file */
+        return 0;
+    }
+    if ((out = cap_create(c, name, &e)) == NULL) {
+        cap_missing(c, name, "%s", e.msg);
+        fclose(in);
+        return -1;
+    }
+    do {
+        fwrite(buf, 1, k, out);
+        total += (long long)k;
+    } while ((k = fread(buf, 1, sizeof(buf), in)) > 0);
+    fclose(in);
+    if (fclose(out) != 0) {
+        cap_missing(c, name, "write error");
+        return -1;
+    }
+    return total;
+}

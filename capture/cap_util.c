@@ -1,0 +1,216 @@
+/* cap_util.c -- the capture's clock, stop flag, folder files, connections
+ * and INFO field reading (cap_int.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cap_int.h"
+#include "mem.h"
+#include "outfile.h"
+
+int64_t cap_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t cap_wall_us(const cap_ctx *c, int64_t mono_ns)
+{
+    /* one wall reading at start plus a monotonic delta: never a
+     * difference of the two clocks */
+    return c->wall0_us + (mono_ns - c->mono0_ns) / 1000;
+}
+
+int64_t cap_now_us(const cap_ctx *c)
+{
+    return cap_wall_us(c, cap_mono_ns());
+}
+
+int cap_sleep_until(cap_ctx *c, int64_t mono_ns)
+{
+    for (;;) {
+        int64_t now = cap_mono_ns(), until = mono_ns;
+        struct timespec ts;
+        if (atomic_load(&c->stop))
+            return 1;
+        if (now >= mono_ns)
+            return 0;
+        if (until - now > 50000000) /* look at the stop flag every 50 ms */
+            until = now + 50000000;
+        ts.tv_sec = (time_t)(until / 1000000000);
+        ts.tv_nsec = (long)(until % 1000000000);
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+    }
+}
+
+void cap_stop(cap_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&c->mu);
+    if (c->why[0] == '\0') {
+        va_start(ap, fmt);
+        vsnprintf(c->why, sizeof(c->why), fmt, ap);
+        va_end(ap);
+    }
+    pthread_mutex_unlock(&c->mu);
+    atomic_store(&c->stop, 1);
+}
+
+void cap_missing(cap_ctx *c, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    cap_miss *m;
+    pthread_mutex_lock(&c->mu);
+    c->miss = xrealloc(c->miss, (c->nmiss + 1) * sizeof(*c->miss));
+    m = &c->miss[c->nmiss++];
+    snprintf(m->what, sizeof(m->what), "%s", what);
+    va_start(ap, fmt);
+    vsnprintf(m->why, sizeof(m->why), fmt, ap);
+    va_end(ap);
+    pthread_mutex_unlock(&c->mu);
+}
+
+FILE *cap_create(cap_ctx *c, const char *name, cow_err *e)
+{
+    char *path = outfile_join(c->dir, name); /* never cut: a long --out */
+    int fd, flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC;
+    FILE *fp;
+
+    /* never through a link; an existing file only with --force */
+    flags |= c->o->force ? O_TRUNC : O_EXCL;
+    fd = open(path, flags, 0644);
+    if (fd < 0) {
+        COW_FAIL(e, COW_EIO, "cannot create %s: %s", path, strerror(errno));
+        free(path);
+        return NULL;
+    }
+    fp = fdopen(fd, "w");
+    if (fp == NULL) {
+        close(fd);
+        COW_FAIL(e, COW_EIO, "cannot open %s: %s", path, strerror(errno));
+    }
+    free(path);
+    return fp;
+}
+
+void cap_addr(const cap_opts *o, char *buf, size_t cap)
+{
+    if (o->socket)
+        snprintf(buf, cap, "%s", o->socket);
+    else if (strchr(o->host, ':'))
+        snprintf(buf, cap, "[%s]:%d", o->host, o->port);
+    else
+        snprintf(buf, cap, "%s:%d", o->host, o->port);
+}
+
+redisContext *cap_connect(const cap_opts *o, const char *host, int port,
+                          const char *sock, int tmo_ms, cow_err *e)
+{
+    struct timeval tv;
+    redisContext *r;
+    redisReply *rep;
+    char addr[600];
+
+    tv.tv_sec = tmo_ms / 1000;
+    tv.tv_usec = (tmo_ms % 1000) * 1000;
+    if (sock) {
+        snprintf(addr, sizeof(addr), "%s", sock);
+        r = redisConnectUnixWithTimeout(sock, tv);
+    } else {
+        snprintf(addr, sizeof(addr), strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+        r = redisConnectWithTimeout(host, port, tv);
+    }
+    if (r == NULL || r->err) {
+        COW_FAIL(e, COW_EIO, "cannot connect to %s: %s (is the server running and "
+                 "listening there? TLS is not supported: use a local tunnel such as "
+                 "stunnel or ssh -L)", addr, r ? r->errstr : "out of memory");
+        if (r)
+            redisFree(r);
+        return NULL;
+    }
+    redisSetTimeout(r, tv);
+    if (o->pass) {
+        rep = o->user ? redisCommand(r, "AUTH %s %s", o->user, o->pass)
+                      : redisCommand(r, "AUTH %s", o->pass);
+        if (rep == NULL || rep->type == REDIS_REPLY_ERROR) {
+            COW_FAIL(e, COW_EIO, "%s refused AUTH%s%s: %s", addr, o->user ? " as " : "",
+                     o->user ? o->user : "",
+                     rep ? rep->str : r->errstr);
+            if (rep)
+                freeReplyObject(rep);
+            redisFree(r);
+            return NULL;
+        }
+        freeReplyObject(rep);
+    }
+    return r;
+}
+
+int cap_info_field(const char *info, const char *key, char *buf, size_t cap)
+{
+    size_t n = strlen(key);
+    const char *p = info;
+    while (p && *p) {
+        if (strncmp(p, key, n) == 0 && p[n] == ':') {
+            size_t k = strcspn(p + n + 1, "\r\n");
+            if (k >= cap)
+                k = cap - 1;
+            memcpy(buf, p + n + 1, k);
+            buf[k] = '\0';
+            return 1;
+        }
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return 0;
+}
+
+long long cap_info_ll(const char *info, const char *key, long long dflt)
+{
+    char buf[64], *end;
+    long long v;
+    if (!cap_info_field(info, key, buf, sizeof(buf)))
+        return dflt;
+    v = strtoll(buf, &end, 10);
+    return end == buf ? dflt : v;
+}
+
+int cap_parse_hostport(const char *s, char *hbuf, size_t hcap, int *port, cow_err *e)
+{
+    const char *colon, *h = s;
+    size_t hn;
+    char *end;
+    long p;
+
+    if (s[0] == '[') {
+        const char *rb = strchr(s, ']');
+        if (rb == NULL || rb[1] != ':')
+            return COW_FAIL(e, COW_EUSAGE, "'%s' is not HOST:PORT", s);
+        h = s + 1;
+        hn = (size_t)(rb - h);
+        colon = rb + 1;
+    } else {
+        colon = strrchr(s, ':');
+        if (colon == NULL || colon == s)
+            return COW_FAIL(e, COW_EUSAGE, "'%s' is not HOST:PORT", s);
+        hn = (size_t)(colon - s);
+    }
+    p = strtol(colon + 1, &end, 10);
+    if (*end != '\0' || end == colon + 1 || p < 1 || p > 65535)
+        return COW_FAIL(e, COW_EUSAGE, "'%s': the port must be 1 to 65535", s);
+    if (hn + 1 > hcap)
+        return COW_FAIL(e, COW_EUSAGE, "'%s': the host name is too long", s);
+    memcpy(hbuf, h, hn);
+    hbuf[hn] = '\0';
+    *port = (int)p;
+    return COW_OK;
+}

@@ -1,0 +1,282 @@
+#!/bin/bash
+# capture_live.sh COWTAIL PART -- `cowtail capture` against real servers
+# started here: Debian's redis-server on 127.0.0.1, on free ports, stopped
+# by pid when the script ends (also on failure).
+#   PART main:      BGSAVE under load, then ingest and doctor; REPLICAOF of a
+#                   replica; a folder that is not empty; an unreachable port
+#   PART interrupt: the server killed mid-capture; SIGINT to capture
+#   PART stall:     the server stopped (SIGSTOP) 11 s mid-capture: a gap, not an end
+# Exit 77 (skipped) without redis-server.
+set -u
+COW=$1
+PART=$2
+. "$(dirname "$0")/lib.sh"
+command -v redis-server > /dev/null || { echo "redis-server not installed: skipped"; exit 77; }
+command -v redis-cli > /dev/null || { echo "redis-cli not installed: skipped"; exit 77; }
+
+PIDS=()
+stop_all() {
+    local p
+    for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null; done
+    for p in "${PIDS[@]}"; do wait "$p" 2> /dev/null; done
+    if [ -n "${COW_KEEP:-}" ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap stop_all EXIT
+
+port_free() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
+free_port() { # a port nobody listens on, away from the usual ones
+    local p
+    for _ in $(seq 1 100); do
+        p=$((20000 + RANDOM % 20000))
+        port_free "$p" && { echo "$p"; return 0; }
+    done
+    return 1
+}
+
+# start_server NAME [config lines] -> sets NAME_PORT, NAME_PID; log in
+# $WORK/NAME/redis.log
+start_server() {
+    local name=$1 port dir=$WORK/$1 pid l
+    port=$(free_port) || { echo "no free port" >&2; exit 1; }
+    mkdir -p "$dir"
+    cat > "$dir/redis.conf" << EOF
+port $port
+bind 127.0.0.1
+daemonize no
+dir $dir
+logfile $dir/redis.log
+save ""
+appendonly no
+latency-monitor-threshold 1
+enable-debug-command local
+unixsocket $dir/redis.sock
+unixsocketperm 700
+EOF
+    for l in "${@:2}"; do echo "$l" >> "$dir/redis.conf"; done
+    redis-server "$dir/redis.conf" &
+    pid=$!
+    PIDS+=("$pid")
+    for _ in $(seq 1 50); do
+        [ -S "$dir/redis.sock" ] && break
+        sleep 0.1
+    done
+    [ -S "$dir/redis.sock" ] || { echo "$name did not start" >&2; exit 1; }
+    printf -v "${name}_PORT" '%s' "$port"
+    printf -v "${name}_PID" '%s' "$pid"
+}
+
+# load N keys key:0.. of 400 bytes: DEBUG POPULATE when allowed, else SETs piped
+load_keys() {
+    local port=$1 n=$2
+    if ! redis-cli -p "$port" debug populate "$n" key 400 2>&1 | grep -q OK; then
+        awk -v n="$n" 'BEGIN { v = sprintf("%400s", ""); gsub(/ /, "x", v);
+            for (i = 0; i < n; i++) { k = "key:" i;
+                printf "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$400\r\n%s\r\n", length(k), k, v } }' |
+            redis-cli -p "$port" --pipe > /dev/null
+    fi
+    [ "$(redis-cli -p "$port" dbsize)" = "$n" ]
+}
+
+jnum() { # jnum FILE KEY -> the first number after "KEY":
+    tr -d '\n\t ' < "$1" | grep -o "\"$2\":[-0-9.e+]*" | head -1 | sed 's/^[^:]*://'
+}
+
+if [ "$PART" = main ]; then
+    start_server primary
+    check "200,000 keys loaded" load_keys "$primary_PORT" 200000
+    OUT=$WORK/bgsave
+    "$COW" capture --port "$primary_PORT" --out "$OUT" --trigger bgsave --at 3s --after 2s \
+        --load 20000 --duration 30s --scenario bgsave > "$WORK/cap.out" 2> "$WORK/cap.err"
+    check "capture exits 0" test $? = 0
+    check "capture prints the report command" has "^next: cowtail report --out $OUT-report $OUT\$" "$WORK/cap.out"
+    check "capture says the trigger's work ended" has "trigger: the bgsave is over at" "$WORK/cap.err"
+    check "run.json: not interrupted" has '"interrupted":	null' "$OUT/run.json"
+    check "run.json: the port and the role" has '"port":	'"$primary_PORT" "$OUT/run.json"
+    check "run.json: role master" has '"role":	"master"' "$OUT/run.json"
+    check "run.json: nothing unreadable" has '"unreadable":	\[\]' "$OUT/run.json"
+    check "throughput series written" test "$(wc -l < "$OUT/throughput.csv")" -gt 20
+
+    # the probe on schedule: every 2 ms slot from the start of the capture
+    # to the end (--after 2s past the save) has a sample; intended vs actual
+    n=$(($(wc -l < "$OUT/latency.csv") - 1))
+    first=$(sed -n 2p "$OUT/latency.csv" | cut -d, -f4)
+    last=$(tail -1 "$OUT/latency.csv" | cut -d, -f4)
+    start=$(jnum "$OUT/run.json" start_epoch_us)
+    check "probe: slots on the grid of the capture's start, the first within 1 s" \
+        test $(((first - start) % 2000)) = 0 -a $((first - start)) -lt 1000000
+    check "probe: slots until 2 s after the save's end" \
+        test "$last" -ge $(($(jnum "$OUT/run.json" done_epoch_us) + 1900000))
+    check "probe: one sample per slot ($n)" test $(((last - first) / 2000 + 1)) = "$n"
+    awk -F, 'NR > 1 { print $1 - $4 }' "$OUT/latency.csv" | sort -n > "$WORK/gap"
+    gap50=$(awk '{ a[NR] = $1 } END { print a[int(NR * 0.5)] }' "$WORK/gap")
+    gap99=$(awk '{ a[NR] = $1 } END { print a[int(NR * 0.99)] }' "$WORK/gap")
+    echo "probe: intended vs actual send gap: median $gap50 us, p99 $gap99 us over $n samples"
+    check "probe: median send within 200 us of its intended time" test "$gap50" -lt 200
+    check "probe: no send before its intended time" test "$(head -1 "$WORK/gap")" -ge 0
+    check "probe: intervals of intended sends are 2 ms" awk -F, 'NR > 2 && $4 - p != 2000 { exit 1 } { p = $4 }' "$OUT/latency.csv"
+
+    "$COW" ingest --db "$WORK/c.db" "$OUT" > "$WORK/ing.out" 2> "$WORK/ing.err"
+    check "ingest exits 0" test $? = 0
+    check "one run" has "into 1 run:" "$WORK/ing.out"
+    check "no file refused or unrecognised" has "0 refused, 0 already ingested, 0 not recognised" "$WORK/ing.out"
+    check "the intended send is read" has "intended send 'intended_us': $n samples" "$WORK/ing.out"
+    check "INFO and smaps attributed to the primary" has "servers: primary pid $primary_PID port $primary_PORT" "$WORK/ing.out"
+    "$COW" runs --db "$WORK/c.db" --json > "$WORK/runs.json"
+    tr -d '\n\t ' < "$WORK/runs.json" > "$WORK/runs.flat"
+    check "servers: info.txt, smaps_rollup.txt and status.txt are the primary's" \
+        grep -q "\"role\":\"primary\",\"pid\":$primary_PID,.*\"info.txt\",.*\"smaps_rollup.txt\",.*\"status.txt\"" "$WORK/runs.flat"
+    check "no second server" test "$(grep -o '"role":"replica"' "$WORK/runs.flat" | wc -l)" = 0
+
+    # the bgsave window from the server's log matches the capture's trigger
+    sent=$(jnum "$OUT/run.json" sent_epoch_us)
+    done_us=$(jnum "$OUT/run.json" done_epoch_us)
+    lstart=$(sqlite3 "$WORK/c.db" "SELECT t_us FROM events WHERE kind = 'bgsave_start'")
+    ldone=$(sqlite3 "$WORK/c.db" "SELECT t_us FROM events WHERE kind = 'bgsave_done'")
+    echo "bgsave: trigger sent $sent, log start $lstart, log done $ldone, capture saw it over at $done_us"
+    check "the log's save starts within 1 s after the trigger (ms stamps)" \
+        awk -v s="$sent" -v l="$lstart" 'BEGIN { exit !(l >= s - 1000 && l <= s + 1000000) }'
+    check "the capture saw the save over after the log's end, within 1 s" \
+        awk -v d="$done_us" -v l="$ldone" 'BEGIN { exit !(d >= l - 1000 && d <= l + 1000000) }'
+    check "the log was copied from the start of the capture only" \
+        test "$(grep -c 'Ready to accept connections' "$OUT/redis.log")" = 0
+    check "INFO polled fast while the child lived" \
+        test "$(sqlite3 "$WORK/c.db" "SELECT count(DISTINCT t_us) FROM info WHERE key = 'rdb_bgsave_in_progress' AND num = 1")" -ge 3
+    check "the child's smaps were read" grep -q "Pss:" "$OUT"/smaps_rollup-child-[0-9]*.txt
+
+    "$COW" doctor --db "$WORK/c.db" > "$WORK/doc.out" 2>&1
+    # a fast fork earns no slow_fork finding: the fork's evidence is the
+    # LATENCY fork event and INFO latest_fork_usec during the save window
+    check "fork: LATENCY HISTORY fork holds the fork" test "$(wc -l < "$OUT/latency-history-fork.txt")" -ge 2
+    check "fork: latest_fork_usec rose during the capture" \
+        test "$(sqlite3 "$WORK/c.db" "SELECT CAST(max(num) AS INTEGER) FROM info WHERE key = 'latest_fork_usec'")" -gt 0
+    "$COW" analyze --db "$WORK/c.db" > "$WORK/an.out" 2>&1
+    check "analyze: the bgsave window is a phase" has "^  bgsave#1 " "$WORK/an.out"
+    check "doctor: copy-on-write evidence (rdb_last_cow_size)" has "rdb_last_cow_size" "$WORK/doc.out"
+
+    # replicaof: a fresh replica attaches and pulls a full sync
+    start_server replica
+    OUT=$WORK/sync
+    "$COW" capture --port "$primary_PORT" --out "$OUT" --trigger "replicaof=127.0.0.1:$replica_PORT" \
+        --at 1s --after 1s --duration 30s -q > "$WORK/sync.out" 2> "$WORK/sync.err"
+    check "replicaof: exits 0" test $? = 0
+    check "replicaof: the sync was seen over" grep -q '"done_epoch_us":	1' "$OUT/run.json"
+    check "replicaof: the replica is attached" \
+        test "$(redis-cli -p "$replica_PORT" info replication | tr -d '\r' | grep master_link_status)" = "master_link_status:up"
+    "$COW" ingest --db "$WORK/s.db" "$OUT" > "$WORK/s.out" 2>&1
+    check "replicaof: ingested" test $? = 0
+    check "replicaof: the replica's log copied" has "MASTER <-> REPLICA sync" "$OUT/replica.log"
+    check "replicaof: ingest tells the replica apart" has "servers: primary pid $primary_PID port $primary_PORT .*, replica pid $replica_PID" "$WORK/s.out"
+    check "replicaof: the full sync is in the primary's log" \
+        test "$(sqlite3 "$WORK/s.db" "SELECT count(*) FROM events WHERE kind LIKE '%sync%' OR kind LIKE 'bgsave%'")" -gt 0
+
+    # a folder that is not empty; a port nobody listens on
+    "$COW" capture --port "$primary_PORT" --out "$WORK/bgsave" --duration 1s > /dev/null 2> "$WORK/ne.err"
+    check "non-empty --out: exit 2" test $? = 2
+    check "non-empty --out: says --force" has "is not empty .*--force" "$WORK/ne.err"
+    dead=$(free_port)
+    "$COW" capture --port "$dead" --out "$WORK/dead" --duration 1s > /dev/null 2> "$WORK/dead.err"
+    check "unreachable: exit 3" test $? = 3
+    check "unreachable: names host and port" has "cannot connect to 127.0.0.1:$dead" "$WORK/dead.err"
+    check "unreachable: nothing written" test ! -e "$WORK/dead"
+    "$COW" capture --port "$primary_PORT" --out "$WORK/auth" --user u --duration 1s > /dev/null 2> "$WORK/auth.err"
+    check "--user without --pass-env: exit 2" test $? = 2
+    "$COW" capture --port "$primary_PORT" --out "$WORK/sect" --trigger bgsave --info-sections memory > /dev/null 2> "$WORK/sect.err"
+    check "a trigger without INFO persistence: exit 2" test $? = 2
+    check "a trigger without INFO persistence: says what to add" has "add it ('memory persistence'" "$WORK/sect.err"
+    check "a trigger without INFO persistence: no folder" test ! -e "$WORK/sect"
+fi
+
+if [ "$PART" = interrupt ]; then
+    start_server primary
+    check "50,000 keys loaded" load_keys "$primary_PORT" 50000
+
+    # the server dies mid-capture
+    OUT=$WORK/killed
+    "$COW" capture --port "$primary_PORT" --out "$OUT" --duration 30s --load 5000 > "$WORK/k.out" 2> "$WORK/k.err" &
+    cap=$!
+    sleep 2
+    kill -9 "$primary_PID"
+    t0=$SECONDS
+    wait "$cap"
+    check "server killed: capture exits 0" test $? = 0
+    check "server killed: capture ends at once" test $((SECONDS - t0)) -le 3
+    check "server killed: run.json says so" grep -Eq '"interrupted":	".*(connection lost|is gone)' "$OUT/run.json"
+    check "server killed: the end dumps are listed as unreadable" has '"what":	"LATENCY LATEST"' "$OUT/run.json"
+    check "server killed: it says so" has "^interrupted: " "$WORK/k.out"
+    "$COW" ingest --db "$WORK/k.db" "$OUT" > "$WORK/ki.out" 2>&1
+    check "server killed: the folder is ingestible" test $? = 0
+    check "server killed: ingest tells" has "capture interrupted: .*(run.json)" "$WORK/ki.out"
+    check "server killed: samples landed" has "latency.csv  *latency-csv  *[0-9][0-9]* samples, 0 rejected" "$WORK/ki.out"
+
+    # Ctrl-C
+    start_server second
+    OUT=$WORK/sigint
+    "$COW" capture --port "$second_PORT" --out "$OUT" --duration 30s > "$WORK/i.out" 2> "$WORK/i.err" &
+    cap=$!
+    sleep 2
+    kill -INT "$cap"
+    t0=$SECONDS
+    wait "$cap"
+    check "SIGINT: capture exits 0" test $? = 0
+    check "SIGINT: capture ends at once" test $((SECONDS - t0)) -le 3
+    check "SIGINT: run.json says so" has '"interrupted":	"interrupted by SIGINT (Ctrl-C) after' "$OUT/run.json"
+    check "SIGINT: LATENCY still read at the end" test -s "$OUT/latency-doctor.txt"
+    check "SIGINT: the last sample line is whole" test "$(tail -c 1 "$OUT/latency.csv" | od -An -c | tr -d ' ')" = '\n'
+    "$COW" ingest --db "$WORK/i.db" "$OUT" > "$WORK/ii.out" 2>&1
+    check "SIGINT: the folder is ingestible" test $? = 0
+    check "SIGINT: ingest tells" has "capture interrupted: interrupted by SIGINT" "$WORK/ii.out"
+    check "SIGINT: the server is untouched (no key written)" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
+
+    # BGREWRITEAOF through the unix socket, probing with SET
+    OUT=$WORK/aof
+    "$COW" capture --socket "$WORK/second/redis.sock" --out "$OUT" --trigger bgrewriteaof \
+        --at 1s --after 1s --duration 20s --probe set -q > "$WORK/a.out" 2> "$WORK/a.err"
+    check "aof: exits 0" test $? = 0
+    check "aof: the socket is the address" has '"address":	"'"$WORK/second/redis.sock"'"' "$OUT/run.json"
+    check "aof: the rewrite was seen over" grep -q '"done_epoch_us":	1' "$OUT/run.json"
+    check "aof: the rewrite is in the log" has "Background append only file rewriting started" "$OUT/redis.log"
+    check "aof: the probe sent SET" test "$(awk -F, 'NR > 1 && $3 != "set"' "$OUT/latency.csv" | wc -l)" = 0
+    check "aof: the probe's key is deleted at the end" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
+    "$COW" ingest --db "$WORK/a.db" "$OUT" > "$WORK/ai.out" 2>&1
+    check "aof: ingested" test $? = 0
+
+    # AUTH: a password, and an ACL user
+    start_server locked "requirepass s3cret" "user alice on >pw ~* &* +@all"
+    "$COW" capture --port "$locked_PORT" --out "$WORK/noauth" --duration 1s > /dev/null 2> "$WORK/na.err"
+    check "auth: without a password, exit 3" test $? = 3
+    check "auth: says how to give one" has "NOAUTH.*--pass-env VAR" "$WORK/na.err"
+    check "auth: no folder made" test ! -e "$WORK/noauth"
+    COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
+    check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
+    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
+    check "auth: --pass-env" test $? = 0
+    COW_PW=pw "$COW" capture --port "$locked_PORT" --out "$WORK/acl" --user alice --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
+    check "auth: --user alice --pass-env" test $? = 0
+    check "auth: the probe's samples landed" test "$(wc -l < "$WORK/acl/latency.csv")" -gt 400
+    check "auth: the password is in no file" test "$(grep -rl s3cret "$WORK/pw" | wc -l)" = 0
+    check "auth: CONFIG's requirepass redacted" grep -qx "(redacted by cowtail capture)" "$WORK/pw/config.txt"
+fi
+if [ "$PART" = stall ]; then
+    start_server primary
+    OUT=$WORK/stall
+    "$COW" capture --port "$primary_PORT" --out "$OUT" --duration 15s > "$WORK/st.out" 2>&1 &
+    cap=$!
+    sleep 1.5
+    kill -STOP "$primary_PID"
+    sleep 11
+    kill -CONT "$primary_PID"
+    wait "$cap"
+    check "stall: capture exits 0" test $? = 0
+    check "stall: not interrupted" has '"interrupted":	null' "$OUT/run.json"
+    check "stall: the INFO gap is listed" has 'polls had no reply within 10 s (the server stalled)' "$OUT/run.json"
+    check "stall: INFO polled again after it" \
+        test "$(grep -c '^# ts=' "$OUT/info.txt")" -ge 12
+    big=$(awk -F, 'NR > 1 && $2 > 10000000 { n++ } END { print n + 0 }' "$OUT/latency.csv")
+    check "stall: one sample holds the stall ($big over 10 s)" test "$big" = 1
+    check "stall: the slots of the stall are sent late, none skipped" \
+        awk -F, 'NR > 2 && $4 - p != 2000 { exit 1 } { p = $4 }' "$OUT/latency.csv"
+    "$COW" ingest --db "$WORK/st.db" "$OUT" > "$WORK/sti.out" 2>&1
+    check "stall: ingested" test $? = 0
+    check "stall: the intended send shows the stall" has "latency from the intended send (no coordinated omission) at most 1[01][0-9]*\.[0-9] us" "$WORK/sti.out"
+fi
+finish
