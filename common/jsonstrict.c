@@ -152,6 +152,8 @@ static int close_object(jkey *keys, size_t first, size_t n, const char *path, lo
                         cow_err *e)
 {
     size_t i;
+    if (n - first < 2)
+        return COW_OK; /* keys may be NULL: no pointer arithmetic on it */
     qsort(keys + first, n - first, sizeof(*keys), key_cmp);
     for (i = first + 1; i < n; i++)
         if (keys[i].n == keys[i - 1].n && memcmp(keys[i].s, keys[i - 1].s, keys[i].n) == 0) {
