@@ -30,9 +30,15 @@ void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out)
             memset(&f, 0, sizeof(f));
             f.rule = r->id;
             f.severity = r->severity;
-            snprintf(f.run, sizeof(f.run), "%s", runs[i].label);
-            if (!r->fn(runs, n, i, &f))
+            f.run = xstrdup(runs[i].label ? runs[i].label : "");
+            if (!r->fn(runs, n, i, &f)) {
+                diag_finding_free(&f);
                 continue;
+            }
+            if (f.title == NULL)
+                f.title = xstrdup(r->what);
+            if (f.advice == NULL)
+                f.advice = xstrdup("");
             out->v = xgrow(out->v, sizeof(cow_finding), out->n + 1, &out->cap);
             out->v[out->n++] = f;
         }
@@ -55,14 +61,16 @@ void diag_host_overlaps(cow_run_facts *runs, size_t n)
                           runs[j].win_t0[b] < runs[i].win_t1[a];
             if (hit) {
                 runs[i].host_overlaps++;
-                snprintf(runs[i].host_overlap_with, sizeof(runs[i].host_overlap_with),
-                         "%s", runs[j].label);
+                runs[i].host_overlap_with = runs[j].label;
             }
         }
 }
 
 void diag_release(cow_findings *f)
 {
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        diag_finding_free(&f->v[i]);
     free(f->v);
     memset(f, 0, sizeof(*f));
 }

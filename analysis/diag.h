@@ -73,11 +73,20 @@ typedef struct cow_run_facts {
     cow_fact anon_huge;   /* AnonHugePages of the server (max over snapshots) */
     cow_fact anonymous;   /* Anonymous of the server */
     cow_fact thp_enabled, overcommit, swappiness, numa;
+    cow_fact thp_split;   /* /proc/vmstat thp_split_pmd's rise over the capture */
     /* server log */
     cow_fact warn_thp, warn_overcommit, full_resync, cow_mb;
+    /* "Starting BGSAVE for SYNC" lines: one fork each, however many
+     * replicas it serves */
+    cow_fact sync_forks;
+    /* the log's save / transfer / rewrite children killed by a signal or
+     * ended in error (num = count, src the first) */
+    cow_fact child_killed;
     /* built-in latency monitor */
     cow_fact latmon_fork; /* LATENCY HISTORY fork rows with a latency */
     cow_fact latmon_none; /* DOCTOR texts saying no spike was observed */
+    cow_fact latmon_thp;  /* DOCTOR's own huge-page advice (text: its line) */
+    cow_fact latmon_spike;/* the largest LATENCY LATEST/HISTORY latency (ms) */
     /* ingest: files refused whole (num = count, text = first reason) */
     cow_fact refused;
     /* percentile-only sources (no samples): the run's reported p99.9 (num
@@ -89,7 +98,7 @@ typedef struct cow_run_facts {
     cow_fact replica_lag;
     /* other runs of the same host whose windows overlap this run's */
     int host_overlaps;
-    char host_overlap_with[64]; /* one of them */
+    const char *host_overlap_with; /* one of them (its label, borrowed) */
     /* absolute fork/save windows, for the cross-run overlap test */
     int64_t win_t0[COW_FACT_WINDOWS], win_t1[COW_FACT_WINDOWS];
     int nwin;
@@ -108,6 +117,18 @@ typedef struct cow_run_facts {
      * replica's own log: num attach-to-link-up in s, text it and its parts,
      * src the replica and log line (known 0 without one) */
     cow_fact repl_sync;
+    /* the latest fork against the samples in flight while it ran: the fork
+     * took fork_dur_us (fork_dur) and ended at the log's "started"
+     * stamp of window fork_window; fork_inflight_n samples were sent
+     * before it ended and answered after it began, the longest of them
+     * fork_inflight_max_us, sent fork_inflight_sent_us after the fork
+     * began (negative: before); run_max_us is the run's worst sample */
+    int fork_inflight;       /* 1 when all of this is known */
+    cow_fact fork_dur;       /* the fork time used: latest_fork_usec, else the
+                                LATENCY HISTORY fork row at the window (us) */
+    char fork_window[32];
+    int64_t fork_inflight_n;
+    double fork_dur_us, fork_inflight_max_us, fork_inflight_sent_us, run_max_us;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */
@@ -115,10 +136,13 @@ typedef struct cow_run_facts {
 
 #define COW_MAX_EVIDENCE 8
 
+/* Every text of a finding is a heap string of any length (a 2,000-byte
+ * label or path is kept whole), owned by the finding: diag_release frees
+ * them. */
 typedef struct cow_evidence {
-    char metric[48];      /* e.g. "latest_fork_usec" */
-    char value[96];       /* as shown */
-    char src[200];        /* file:line, or "analysis" */
+    char *metric;         /* e.g. "latest_fork_usec" */
+    char *value;          /* as shown */
+    char *src;            /* file:line, or "analysis" ("" when none) */
 } cow_evidence;
 
 /* A quantile comparison a finding rests on, for --json: how many samples
@@ -137,13 +161,13 @@ typedef struct cow_qstat {
 typedef struct cow_finding {
     const char *rule;     /* stable id, e.g. "tail_only_lift" */
     int severity;         /* enum cow_severity */
-    char run[64];         /* run label */
-    char title[240];      /* one line */
+    char *run;            /* run label */
+    char *title;          /* one line (never NULL once the rule fired) */
     cow_evidence ev[COW_MAX_EVIDENCE]; /* what it used */
     int nev;
     cow_qstat qs[COW_MAX_QSTATS]; /* quantile comparisons used */
     int nqs;
-    char advice[480];     /* what to change or check */
+    char *advice;         /* what to change or check */
 } cow_finding;
 
 typedef struct cow_findings {
@@ -171,9 +195,19 @@ const cow_rule *diag_rules(void);
 void diag_run(const cow_run_facts *runs, size_t n, cow_findings *out);
 void diag_release(cow_findings *f);
 const char *diag_severity_name(int s);
-/* Helpers for rules (diag_evidence.c): add one evidence line. */
+/* Helpers for rules (diag_evidence.c): add one evidence line; the text of
+ * every finding is a heap string of any length, owned by the finding. */
 void diag_evidence(cow_finding *f, const char *metric, const char *src,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void diag_fact(cow_finding *f, const char *metric, const cow_fact *v);
+/* Set or append to the title and the advice (heap strings, any length). */
+void diag_title(cow_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_title_add(cow_finding *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void diag_advice(cow_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_advice_add(cow_finding *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Free one finding's strings (diag_release frees them all). */
+void diag_finding_free(cow_finding *f);
 
 #endif

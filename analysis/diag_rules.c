@@ -57,6 +57,14 @@ static int median_moved(const cow_window_fact *w)
            !(w->delta_us[L99] > 0 && w->delta_us[L50] < MEDIAN_TAIL_SHARE * w->delta_us[L99]);
 }
 
+/* p50's own interval shows a material rise: significant, and its lower
+ * bound at least MEDIAN_MATERIAL of the baseline p50. */
+static int median_material(const cow_window_fact *w)
+{
+    return w->verdict[L50] == COW_VERDICT_LIFT && !isnan(w->lo_us[L50]) &&
+           w->lo_us[L50] >= MEDIAN_MATERIAL * w->base_us[L50];
+}
+
 /* The level that lifted most (p99.9 preferred), for titles. */
 static int lift_level(const cow_window_fact *w)
 {
@@ -103,6 +111,17 @@ static int is_text(const cow_fact *v, const char *s)
     return v->known && strcasecmp(v->text, s) == 0;
 }
 
+/* THP's mode as set: the bracketed word of "always [madvise] never", or
+ * the whole text when it names one mode. */
+static int thp_is(const cow_fact *v, const char *mode)
+{
+    char want[24];
+    if (!v->known)
+        return 0;
+    snprintf(want, sizeof(want), "[%s]", mode);
+    return strcasecmp(v->text, mode) == 0 || strstr(v->text, want) != NULL;
+}
+
 /* ----------------------------------------------------------- the lift */
 
 static int tail_only_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
@@ -114,18 +133,27 @@ static int tail_only_lift(const cow_run_facts *r, size_t n, size_t i, cow_findin
         return 0;
     l = lift_level(w);
     {
-        char ci[48];
+        char ci[48], ci50[48];
         qcmp_format_bounds(w->method[l], w->verdict[l], w->lo_us[l], w->hi_us[l], ci,
                            sizeof(ci));
-        snprintf(f->title, sizeof(f->title),
-                 "%s rose %.3f ms (95%%: %s) during %s while p50 did not move "
-                 "materially (%+.3f ms)", lname[l], w->delta_us[l] / 1000, ci, w->label,
-                 w->delta_us[L50] / 1000);
+        qcmp_format_bounds(w->method[L50], w->verdict[L50], w->lo_us[L50], w->hi_us[L50],
+                           ci50, sizeof(ci50));
+        /* "p50 did not move" only when p50's own interval says so: a
+         * significant rise whose lower bound is a material share of the
+         * baseline p50 is a move, however small next to the tail's */
+        if (median_material(w))
+            diag_title(f, "%s rose %.3f ms (95%%: %s) during %s; p50 rose too, but far "
+                       "less (%+.3f ms, 95%%: %s)", lname[l], w->delta_us[l] / 1000, ci,
+                       w->label, w->delta_us[L50] / 1000, ci50);
+        else
+            diag_title(f, "%s rose %.3f ms (95%%: %s) during %s while p50 did not move "
+                       "materially (%+.3f ms, 95%%: %s)", lname[l], w->delta_us[l] / 1000,
+                       ci, w->label, w->delta_us[L50] / 1000, ci50);
     }
     delta_evidence(f, w, L50);
     delta_evidence(f, w, L99);
     delta_evidence(f, w, L999);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "averages and p50 hide this: put p99.9 next to fork/save/sync events "
              "on the dashboard; the other findings say which cause the evidence "
              "supports");
@@ -138,13 +166,13 @@ static int full_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     (void)n;
     if (!lifted(w) || !median_moved(w))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "the whole distribution moved during %s: p50 %+.3f ms, p99 %+.3f ms, "
              "p99.9 %+.3f ms", w->label, w->delta_us[L50] / 1000,
              w->delta_us[L99] / 1000, w->delta_us[L999] / 1000);
     delta_evidence(f, w, L50);
     delta_evidence(f, w, L999);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "a median that moves points at contention for CPU or disk (the "
              "child competes with the server for cores and I/O), not only at "
              "copy-on-write faults: check CPU steal and disk utilisation during "
@@ -159,14 +187,14 @@ static int thin_reported(const cow_run_facts *r, cow_finding *f)
     if (r->samples > 0 || !r->reported_p999.known || r->reported_n <= 0 ||
         r->reported_n >= 3688)
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "the benchmark tool's p99.9 (%s) comes from %lld requests: with fewer "
              "than 3,688 it is close to the maximum, not a stable tail figure",
              r->reported_p999.text, (long long)r->reported_n);
     diag_fact(f, "reported p99.9", &r->reported_p999);
     diag_evidence(f, "requests behind it", r->reported_p999.src, "%lld",
                   (long long)r->reported_n);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "run the benchmark longer (or at a higher rate) so that the p99.9 "
              "rests on at least 3,688 requests per phase, or capture per-request "
              "latencies");
@@ -178,7 +206,7 @@ static int thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     (void)n;
     if (!r[i].worst.present || !r[i].thin_p999)
         return thin_reported(&r[i], f);
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "p99.9 rests on %lld baseline and %lld window samples (%.0f, %.0f "
              "effective): below 3,688 effective, no finite 95%% bound%s",
              (long long)r[i].base_n, (long long)r[i].worst.n,
@@ -190,7 +218,7 @@ static int thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     diag_evidence(f, "effective samples (baseline, window)", "analysis", "%.0f, %.0f",
                   r[i].worst.n_eff_base[L999], r[i].worst.n_eff[L999]);
     delta_stat(f, &r[i].worst, L999);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "the p99.9 verdict is the exact tail test's (lift/drop wrong at most 5%% "
              "of the time, ? when it cannot tell); read the maximum and the "
              "exceedance counts too, or capture longer / probe faster: serially "
@@ -211,15 +239,58 @@ static int fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_fin
     l = lift_level(w);
     if (w->delta_us[l] < FORK_VS_LIFT_FACTOR * fork_us)
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "the fork call took %.3f ms but %s rose %.3f ms: the fork itself is "
              "not the cost", fork_us / 1000, lname[l], w->delta_us[l] / 1000);
     diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
     delta_evidence(f, w, l);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "look at what the save does after the fork: copy-on-write faults "
              "while the server writes to pages the child still shares, and the "
              "child's disk I/O (a diskless sync removes the disk part)");
+    return 1;
+}
+
+/* The fork itself was the stall: samples in flight while it ran waited
+ * out a material part of it (the counterpart of fork_not_the_cost). */
+#define FORK_STALL_MIN_US 10000.0   /* a fork shorter than 10 ms stalls no one */
+#define FORK_WAIT_SHARE 0.5         /* "waited it out": at least half of it */
+
+static int fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_run_facts *x = &r[i];
+    int worst;
+    (void)n;
+    if (!x->fork_inflight || x->fork_inflight_n == 0 || !(x->fork_dur_us >= FORK_STALL_MIN_US) ||
+        !(x->fork_inflight_max_us >= FORK_WAIT_SHARE * x->fork_dur_us))
+        return 0;
+    worst = !isnan(x->run_max_us) && x->fork_inflight_max_us >= x->run_max_us;
+    f->severity = worst ? COW_SEV_WARN : COW_SEV_INFO;
+    diag_title(f, "the fork itself was the stall: the fork of %s took %.1f ms, and %lld "
+               "sample%s in flight waited it out, up to %.1f ms (sent %.1f ms %s the fork "
+               "began)%s", x->fork_window[0] ? x->fork_window : "the latest save",
+               x->fork_dur_us / 1000,
+               (long long)x->fork_inflight_n, x->fork_inflight_n == 1 ? "" : "s",
+               x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
+               x->fork_inflight_sent_us < 0 ? "before" : "after",
+               worst ? ": the run's worst sample is among them"
+                     : ": the run's worst sample came later");
+    diag_fact(f, x->fork_dur.known && x->fork_dur.src[0] && x->latest_fork_usec.known &&
+                     strcmp(x->fork_dur.src, x->latest_fork_usec.src) == 0
+                     ? "latest_fork_usec" : "fork time",
+              x->fork_dur.known ? &x->fork_dur : &x->latest_fork_usec);
+    diag_evidence(f, "samples in flight during the fork", "analysis", "%lld",
+                  (long long)x->fork_inflight_n);
+    diag_evidence(f, "longest of them", "analysis", "%.3f ms, sent %.3f ms %s the fork began",
+                  x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
+                  x->fork_inflight_sent_us < 0 ? "before" : "after");
+    diag_evidence(f, "worst sample of the run", "analysis", "%.3f ms", x->run_max_us / 1000);
+    diag_advice(f, "keep instances small, save on a replica or off-peak, keep "
+                "vm.overcommit_memory=1. A fork copies the server's page tables and stops "
+                "it meanwhile, so its time grows with the resident set (about 10-20 ms per "
+                "GB on bare metal, more in a virtual machine); huge pages make the page "
+                "tables 512x smaller and the fork faster, at a cost during the save (see "
+                "the THP findings)");
     return 1;
 }
 
@@ -237,13 +308,13 @@ static int slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
         f->severity = COW_SEV_WARN;
     else
         f->severity = COW_SEV_INFO;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "fork rate %.2f GB/s (%s): %.1f ms to fork %.0f MB of used_memory",
              rate, rate < FORK_RATE_TERRIBLE_GBS ? "terrible" : "poor",
              fork_us / 1000, mem / 1048576);
     diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
     diag_fact(f, "used_memory", &r[i].used_memory);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "fork copies the page tables: expect 10-20 ms per GB on bare metal; "
              "slower forks come from virtual machines (some hypervisors are far "
              "slower), huge resident sets, or memory overcommit checks. Keep "
@@ -273,7 +344,7 @@ static int thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *
             (major > THP_SPLIT_KERNEL_MAJOR ||
              (major == THP_SPLIT_KERNEL_MAJOR && minor >= THP_SPLIT_KERNEL_MINOR));
     f->severity = split ? COW_SEV_WARN : COW_SEV_CRIT;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "transparent huge pages back %.1f MB of the server's heap%s",
              r[i].anon_huge.num / 1048576,
              split ? " (kernel copies 4 KiB per COW fault, not 2 MiB)"
@@ -282,45 +353,76 @@ static int thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *
     diag_fact(f, "THP enabled", &r[i].thp_enabled);
     diag_fact(f, "os", &r[i].os);
     diag_fact(f, "disable-thp", &r[i].disable_thp);
-    snprintf(f->advice, sizeof(f->advice),
-             "set THP to never or madvise (echo never > "
-             "/sys/kernel/mm/transparent_hugepage/enabled, and in the boot "
-             "parameters), or keep Redis >= 6.2's disable-thp yes. %s",
-             split ? "On this kernel (>= 5.8) a COW fault on a huge page splits "
-                     "it and copies 4 KiB, so the 512x story does not apply; THP "
-                     "still costs in compaction and fault latency"
-                   : "On kernels before 5.8 a COW fault copies the whole 2 MiB "
-                     "page: this is the 512x amplification");
+    if (split) {
+        /* weigh what never would cost instead of advising it bare */
+        diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
+        diag_fact(f, "thp_split_pmd (vmstat)", &r[i].thp_split);
+        char split_txt[96] = "", fork_txt[96], tail_txt[128] = "";
+        if (r[i].thp_split.known && r[i].thp_split.num > 0)
+            snprintf(split_txt, sizeof(split_txt), " (this capture: %.0f huge pages split, "
+                     "thp_split_pmd)", r[i].thp_split.num);
+        if (r[i].latest_fork_usec.known && r[i].latest_fork_usec.num > 0)
+            snprintf(fork_txt, sizeof(fork_txt), "this run's fork took %.1f ms",
+                     r[i].latest_fork_usec.num / 1000);
+        else
+            snprintf(fork_txt, sizeof(fork_txt), "no fork time in this capture");
+        if (r[i].worst.present && !isnan(r[i].worst.delta_us[L999]))
+            snprintf(tail_txt, sizeof(tail_txt), " (here p99.9 %+.3f ms during %s, %s)",
+                     r[i].worst.delta_us[L999] / 1000, r[i].worst.label,
+                     boot_verdict_name(r[i].worst.verdict[L999]));
+        diag_advice(f,
+                    "weigh it before turning THP off: on this kernel (>= 5.8) a "
+                    "copy-on-write fault on a huge page splits it and copies 4 KiB%s, so "
+                    "the 512x story does not apply, and huge pages keep the page tables "
+                    "512x smaller, so the fork is faster (%s). THP 'never' (echo never > "
+                    "/sys/kernel/mm/transparent_hugepage/enabled, or Redis >= 6.2's "
+                    "disable-thp yes) makes the fork slower; keep huge pages if the "
+                    "tail during the save is acceptable%s, and compare a capture with "
+                    "THP never (fork time, copy-on-write MB, p99.9 during the save, "
+                    "thp_split_pmd in /proc/vmstat) before changing it",
+                    split_txt, fork_txt, tail_txt);
+    } else {
+        diag_advice(f,
+                    "set THP to madvise or never (echo madvise > "
+                    "/sys/kernel/mm/transparent_hugepage/enabled, and in the boot "
+                    "parameters), or keep Redis >= 6.2's disable-thp yes: on kernels "
+                    "before 5.8 a copy-on-write fault copies the whole 2 MiB page, the "
+                    "512x amplification; the fork gets slower without huge pages (page "
+                    "tables 512x larger), which costs far less here");
+    }
     return 1;
 }
 
 static int thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     (void)n;
-    if (!r[i].thp_enabled.known || is_text(&r[i].thp_enabled, "never"))
+    if (!r[i].thp_enabled.known || thp_is(&r[i].thp_enabled, "never"))
         return 0;
     if (r[i].anon_huge.known && r[i].anon_huge.num > 0)
         return 0;
     if (r[i].anon_huge.known) {
-        snprintf(f->title, sizeof(f->title),
+        diag_title(f,
                  "THP is '%s' system-wide but AnonHugePages is 0 in the server: "
                  "huge pages are not backing the heap, so they are not the cause",
                  r[i].thp_enabled.text);
         diag_fact(f, "THP enabled", &r[i].thp_enabled);
         diag_fact(f, "AnonHugePages", &r[i].anon_huge);
         diag_fact(f, "disable-thp", &r[i].disable_thp);
-        snprintf(f->advice, sizeof(f->advice),
+        diag_advice(f,
                  "do not chase THP here: since Redis 6.2 disable-thp yes (the "
                  "default) turns THP off for the server without a log line. Look "
                  "at plain 4 KiB copy-on-write and the child's disk I/O");
     } else {
-        f->severity = COW_SEV_WARN;
-        snprintf(f->title, sizeof(f->title),
+        /* only 'always' puts huge pages under a server that did not ask
+         * (madvise, the recommended setting, needs the server to ask) */
+        if (thp_is(&r[i].thp_enabled, "always"))
+            f->severity = COW_SEV_WARN;
+        diag_title(f,
                  "THP is '%s' system-wide and nothing says whether it backs the "
                  "server's heap", r[i].thp_enabled.text);
         diag_fact(f, "THP enabled", &r[i].thp_enabled);
         diag_fact(f, "warn_thp log lines", &r[i].warn_thp);
-        snprintf(f->advice, sizeof(f->advice),
+        diag_advice(f,
                  "read AnonHugePages in /proc/<server pid>/smaps_rollup during a "
                  "save before blaming THP: a missing THP warning in the log proves "
                  "nothing since Redis 6.2 (disable-thp)");
@@ -343,18 +445,15 @@ static int sync_lifted(const cow_run_facts *x, int kind)
 static void sync_advice(const cow_run_facts *disk, const cow_run_facts *less,
                         cow_finding *f)
 {
-    size_t k, room;
-    int w;
-
     if (sync_lifted(disk, COW_PHASE_SYNC_DISK) &&
         !sync_lifted(less, COW_PHASE_SYNC_DISKLESS))
-        snprintf(f->advice, sizeof(f->advice),
+        diag_advice(f,
                  "repl-diskless-sync yes streams the snapshot to the replica's "
                  "socket instead of writing it to disk first: no disk I/O competing "
                  "with the server, and here the tail stayed flat with it. It is a "
                  "config value (CONFIG SET), no root needed");
     else
-        snprintf(f->advice, sizeof(f->advice),
+        diag_advice(f,
                  "these captures do not show diskless sync sparing the tail (disk "
                  "%s, diskless %s at p99.9): choose the mode on other grounds (disk "
                  "I/O on the host, the replica's load time, sync time)",
@@ -363,16 +462,12 @@ static void sync_advice(const cow_run_facts *disk, const cow_run_facts *less,
     if (!disk->repl_sync.known || !less->repl_sync.known ||
         isnan(disk->repl_sync.num) || isnan(less->repl_sync.num))
         return;
-    /* the sync times, appended whole or not at all */
-    k = strlen(f->advice);
-    room = sizeof(f->advice) - k;
-    w = snprintf(f->advice + k, room, "; attach to link up took %.3f s on disk and "
-                 "%.3f s diskless here%s", disk->repl_sync.num, less->repl_sync.num,
-                 less->repl_sync.num > 1.1 * disk->repl_sync.num /* 10%: material */
-                     ? ", so diskless costs sync time: the fork child lives for the "
-                       "whole transfer" : "");
-    if (w < 0 || (size_t)w >= room)
-        f->advice[k] = '\0';
+    /* the sync times */
+    diag_advice_add(f, "; attach to link up took %.3f s on disk and "
+                    "%.3f s diskless here%s", disk->repl_sync.num, less->repl_sync.num,
+                    less->repl_sync.num > 1.1 * disk->repl_sync.num /* 10%: material */
+                        ? ", so diskless costs sync time: the fork child lives for the "
+                          "whole transfer" : "");
 }
 
 static int disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
@@ -389,13 +484,13 @@ static int disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_find
     if (sync_lifted(&r[i], COW_PHASE_SYNC_DISK) &&
         !sync_lifted(&r[other], COW_PHASE_SYNC_DISKLESS)) {
         f->severity = COW_SEV_WARN;
-        snprintf(f->title, sizeof(f->title),
+        diag_title(f,
                  "the disk-based full sync lifted p99.9 by %.3f ms; the diskless "
                  "one (%s) did not (%+.3f ms, %s)", r[i].worst.delta_us[L999] / 1000,
                  r[other].label, r[other].worst.delta_us[L999] / 1000,
                  boot_verdict_symbol(r[other].worst.verdict[L999]));
     } else {
-        snprintf(f->title, sizeof(f->title),
+        diag_title(f,
                  "full sync: disk p99.9 %+.3f ms (%s), diskless (%s) %+.3f ms (%s)",
                  r[i].worst.delta_us[L999] / 1000,
                  boot_verdict_symbol(r[i].worst.verdict[L999]), r[other].label,
@@ -423,11 +518,19 @@ static int full_resyncs(const cow_run_facts *r, size_t n, size_t i, cow_finding 
         k = r[i].full_resync.num;
     if (k <= 0)
         return 0;
-    snprintf(f->title, sizeof(f->title), "%.0f full resync%s: each one forks the "
-             "primary for a snapshot", k, k == 1 ? "" : "s");
+    if (r[i].sync_forks.known && r[i].sync_forks.num > 0)
+        /* one fork per "Starting BGSAVE for SYNC" line: a transfer can
+         * serve several replicas at once */
+        diag_title(f, "%.0f full resync%s, served by %.0f fork%s of the primary (one per "
+                   "'Starting BGSAVE for SYNC' line)", k, k == 1 ? "" : "s",
+                   r[i].sync_forks.num, r[i].sync_forks.num == 1 ? "" : "s");
+    else
+        diag_title(f, "%.0f full resync%s: each needs a snapshot, a fork of the primary, "
+                   "unless replicas share one", k, k == 1 ? "" : "s");
     diag_fact(f, "sync_full", &r[i].sync_full);
     diag_fact(f, "full resync log lines", &r[i].full_resync);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_fact(f, "Starting BGSAVE for SYNC lines", &r[i].sync_forks);
+    diag_advice(f,
              "size repl-backlog-size to cover the longest replica disconnect so "
              "replicas resume with a partial sync; attach new replicas (autoscaling) "
              "off-peak, or seed them from a replica");
@@ -452,7 +555,7 @@ static int readonly_control(const cow_run_facts *r, size_t n, size_t i, cow_find
             other = j;
     if (other == n)
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "the read-only control stayed flat (p99.9 %+.3f ms, %s) while %s "
              "lifted (%+.3f ms): the cost is write-driven copy-on-write",
              r[i].worst.delta_us[L999] / 1000,
@@ -461,7 +564,7 @@ static int readonly_control(const cow_run_facts *r, size_t n, size_t i, cow_find
     delta_evidence(f, &r[i].worst, L999);
     diag_evidence(f, "p99.9 delta (write run)", r[other].label, "%+.3f ms",
                   r[other].worst.delta_us[L999] / 1000);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "copy-on-write only costs when the server writes to pages the child "
              "still shares: save when writes are low, move saves to a replica, "
              "or use a forkless save");
@@ -488,7 +591,7 @@ static int monitor_blind_spot(const cow_run_facts *r, size_t n, size_t i,
             thr * 1000 > w->value_us[l];
     if (!none && !empty && !off && !above)
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "Redis's latency monitor %s while %s rose %.3f ms",
              off ? "was off (latency-monitor-threshold 0)"
                  : none ? "reported no spike" : above ? "threshold is above the spike"
@@ -498,7 +601,7 @@ static int monitor_blind_spot(const cow_run_facts *r, size_t n, size_t i,
     diag_fact(f, "latency-monitor-threshold", &r[i].lm_threshold);
     diag_fact(f, "LATENCY HISTORY fork rows", &r[i].latmon_fork);
     diag_fact(f, "DOCTOR 'no spike observed'", &r[i].latmon_none);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "LATENCY DOCTOR only sees events above latency-monitor-threshold "
              "(0 = off) and is tuned for spikes of hundreds of ms: measure "
              "client-side percentiles yourself, or set the threshold just above "
@@ -515,17 +618,17 @@ static int overlapping_forks(const cow_run_facts *r, size_t n, size_t i,
     if (r[i].noverlap == 0 && r[i].host_overlaps == 0)
         return 0;
     if (r[i].noverlap > 0)
-        snprintf(f->title, sizeof(f->title),
+        diag_title(f,
                  "%d fork/save windows overlap (an RDB save next to an AOF rewrite, "
                  "or a sync during a save)", r[i].noverlap);
     else
-        snprintf(f->title, sizeof(f->title),
+        diag_title(f,
                  "this run's save overlaps a save of %s on the same host %s: several "
                  "instances forked at once", r[i].host_overlap_with, r[i].host);
     diag_evidence(f, "overlapping windows", "analysis", "%d", r[i].noverlap);
     diag_evidence(f, "same-host runs saving at once", "analysis", "%d",
                   r[i].host_overlaps);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "one child at a time can fork, so one waits and the cost stacks: "
              "space save points away from auto-aof-rewrite, and avoid BGSAVE "
              "during replica attaches");
@@ -553,7 +656,7 @@ static int cow_headroom(const cow_run_facts *r, size_t n, size_t i, cow_finding 
     if (frac < COW_FRACTION_WARN &&
         !(r[i].maxmemory.known && max > 0 && (used + cow) > COW_LIMIT_WARN * max))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "copy-on-write took %.0f MB during the save, %.0f%% of used_memory%s",
              cow / 1048576, 100 * frac,
              r[i].maxmemory.known && max > 0 ? " (see maxmemory)" : "");
@@ -562,7 +665,7 @@ static int cow_headroom(const cow_run_facts *r, size_t n, size_t i, cow_finding 
                   : r[i].cow_mb.src, "%.0f bytes", cow);
     diag_fact(f, "used_memory", &r[i].used_memory);
     diag_fact(f, "maxmemory", &r[i].maxmemory);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "leave headroom for copy-on-write (up to the whole dataset under "
              "heavy writes). When memory is the constraint, Valkey 9.2's forkless "
              "save keeps memory nearly flat, at the cost of a longer save and "
@@ -577,12 +680,12 @@ static int aof_still_forks(const cow_run_facts *r, size_t n, size_t i, cow_findi
     (void)n;
     if (!forkless || !r[i].aof_last_cow_size.known || !(r[i].aof_last_cow_size.num > 0))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "AOF rewrite still forks with forkless save on: aof_last_cow_size "
              "%.1f MB", r[i].aof_last_cow_size.num / 1048576);
     diag_fact(f, "aof_last_cow_size", &r[i].aof_last_cow_size);
     diag_fact(f, "rdb_last_bgsave_type", &r[i].bgsave_type);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "forkless-infrastructure-enabled only changes RDB snapshots; if AOF "
              "rewrites are the stall, tune auto-aof-rewrite-percentage/min-size "
              "or schedule BGREWRITEAOF off-peak");
@@ -594,14 +697,14 @@ static int periodic_spikes(const cow_run_facts *r, size_t n, size_t i, cow_findi
     (void)n;
     if (r[i].nsaves < 3 || r[i].nlifted < 2 || isnan(r[i].save_period_s))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "the tail lifts at %d of %d saves, which come every %.0f s: the "
              "spikes are the save schedule", r[i].nlifted, r[i].nsaves,
              r[i].save_period_s);
     diag_evidence(f, "save period (s)", "analysis", "%.1f", r[i].save_period_s);
     diag_evidence(f, "saves with a lift", "analysis", "%d of %d", r[i].nlifted,
                   r[i].nsaves);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "check the save points (CONFIG GET save): move snapshots to a "
              "replica, save less often, or off-peak");
     return 1;
@@ -617,12 +720,12 @@ static int overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     (void)n;
     if (!bad && !warned)
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "vm.overcommit_memory is %s: a fork of a large server can fail or "
              "stall", r[i].overcommit.known ? r[i].overcommit.text : "not 1");
     diag_fact(f, "vm.overcommit_memory", &r[i].overcommit);
     diag_fact(f, "overcommit warnings in the log", &r[i].warn_overcommit);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "sysctl vm.overcommit_memory=1 (and in /etc/sysctl.conf), as the "
              "server's own startup warning says");
     return 1;
@@ -633,11 +736,11 @@ static int swappiness(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     (void)n;
     if (!r[i].swappiness.known || !(r[i].swappiness.num > SWAPPINESS_WARN))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "vm.swappiness is %.0f: under copy-on-write memory pressure the "
              "kernel may swap the server's heap", r[i].swappiness.num);
     diag_fact(f, "vm.swappiness", &r[i].swappiness);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "set vm.swappiness to 1 (or 0) on cache hosts, and keep memory "
              "headroom for copy-on-write");
     return 1;
@@ -648,10 +751,10 @@ static int numa_balancing(const cow_run_facts *r, size_t n, size_t i, cow_findin
     (void)n;
     if (!r[i].numa.known || !(r[i].numa.num > 0))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "kernel.numa_balancing is on: page migrations add latency spikes");
     diag_fact(f, "kernel.numa_balancing", &r[i].numa);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "sysctl kernel.numa_balancing=0 on dedicated cache hosts, and bind "
              "the server to one node (numactl) if it fits");
     return 1;
@@ -663,15 +766,15 @@ static int thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     /* Redis warns "you have Transparent Huge Pages (THP) support enabled"
      * exactly when it read [always] at start: the log says what the host
      * files, when missing, do not */
-    if (!is_text(&r[i].thp_enabled, "always") &&
+    if (!thp_is(&r[i].thp_enabled, "always") &&
         (r[i].thp_enabled.known || !r[i].warn_thp.known || !(r[i].warn_thp.num > 0)))
         return 0;
-    snprintf(f->title, sizeof(f->title), r[i].thp_enabled.known
+    diag_title(f, r[i].thp_enabled.known
              ? "transparent_hugepage/enabled is 'always' on this host"
              : "the server warned that THP is enabled ('always') when it started");
     diag_fact(f, "THP enabled", &r[i].thp_enabled);
     diag_fact(f, "THP warnings in the log", &r[i].warn_thp);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "'madvise' or 'never' is the recommended setting for Redis/Valkey "
              "hosts, even when the server disables THP for itself");
     return 1;
@@ -682,13 +785,13 @@ static int ingest_refusals(const cow_run_facts *r, size_t n, size_t i, cow_findi
     (void)n;
     if (!r[i].refused.known || !(r[i].refused.num > 0))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "%.0f file%s of this run %s refused at ingest%s: %s", r[i].refused.num,
              r[i].refused.num == 1 ? "" : "s", r[i].refused.num == 1 ? "was" : "were",
              strstr(r[i].refused.text, "clock") || strstr(r[i].refused.text, "time")
                  ? " (clock problem)" : "", r[i].refused.text);
     diag_fact(f, "refused files", &r[i].refused);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "nothing of a refused file is analysed: fix it as the message says "
              "(for a clock problem: one wall-clock epoch at start plus monotonic "
              "deltas) and ingest it again");
@@ -720,17 +823,17 @@ static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_findin
     (void)n;
     if (x->nskews == 0 && x->log_zone == 0)
         return 0;
-    f->title[0] = '\0';
+    diag_title(f, "%s", "");
     if (x->log_zone != 0) {
         zone_text((long)x->log_clock.num, z, sizeof(z));
         if (x->log_zone == 1)
-            snprintf(f->title, sizeof(f->title),
-                     "%.60s: the log's windows fall outside the samples' span, as if "
+            diag_title(f,
+                     "%s: the log's windows fall outside the samples' span, as if "
                      "its local time were UTC%.6s: the run is not analysed",
                      base_name(x->log_clock.src), z);
         else
-            snprintf(f->title, sizeof(f->title),
-                     "%.60s: UTC assumed for the log (no UTC pair), but UTC%.6s would "
+            diag_title(f,
+                     "%s: UTC assumed for the log (no UTC pair), but UTC%.6s would "
                      "place %zu of its window stamps inside the samples' span "
                      "instead of %zu", base_name(x->log_clock.src), z, x->log_in,
                      x->log_in0);
@@ -745,8 +848,8 @@ static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_findin
         const cow_clock_skew *s0 = &x->skews[0];
         zone_text(s0->off_s, z, sizeof(z));
         used = strlen(f->title);
-        snprintf(f->title + used, sizeof(f->title) - used,
-                 "%s%d file%s not on the %s clock: %.50s lies %.1f h from %.50s "
+        diag_title_add(f,
+                 "%s%d file%s not on the %s clock: %s lies %.1f h from %s "
                  "(likely offset %.6s)", used ? "; " : "", x->nskews,
                  x->nskews == 1 ? "" : "s", s0->ref_info ? "INFO series'" : "samples'", base_name(s0->file), s0->gap_s / 3600,
                  base_name(s0->ref), s0->kind == COW_SKEW_OTHER ? "none" : z);
@@ -764,13 +867,13 @@ static int clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_findin
         diag_evidence(f, "likely offset", s->file, "%s", off);
     }
     if (x->log_zone != 0 && x->nskews == 0)
-        snprintf(f->advice, sizeof(f->advice),
+        diag_advice(f,
                  "give the log's zone with --log-tz %s (or run.json log_tz) and "
                  "ingest the folder again: nothing is reloaded, the log's events "
                  "move to UTC%s", z, x->log_zone == 2 ? " (if the log is UTC, "
                  "give --log-tz +00:00 to say so)" : "");
     else
-        snprintf(f->advice, sizeof(f->advice),
+        diag_advice(f,
                  "the samples' clock (without samples, the INFO series') is the "
                  "reference: a file stamped in local time "
                  "or by a host whose clock is off is laid hours away from the "
@@ -789,14 +892,100 @@ static int replica_lag(const cow_run_facts *r, size_t n, size_t i, cow_finding *
     (void)n;
     if (!r[i].replica_lag.known || !(r[i].replica_lag.num >= REPLICA_LAG_WARN_S))
         return 0;
-    snprintf(f->title, sizeof(f->title),
+    diag_title(f,
              "a replica lagged %.0f s behind the primary (INFO slaveN lag)",
              r[i].replica_lag.num);
     diag_fact(f, "replica lag (s)", &r[i].replica_lag);
-    snprintf(f->advice, sizeof(f->advice),
+    diag_advice(f,
              "lag during a save means the primary stalled (fork, copy-on-write) "
              "or the replication link was saturated by the full sync; check the "
              "fork findings and repl-backlog-size");
+    return 1;
+}
+
+/* ------------------------------------------------- evidence without samples */
+
+/* A latency the built-in monitor recorded that is a stall by any measure
+ * (the monitor is tuned for spikes of hundreds of ms). */
+#define LATMON_SPIKE_MS 100.0
+
+/* The server log's own copy-on-write figure, where no INFO says how large
+ * the dataset is (cow_memory_headroom weighs it when INFO does). */
+static int log_cow(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].cow_mb.known || !(r[i].cow_mb.num > 0) || r[i].used_memory.known)
+        return 0;
+    diag_title(f,
+             "the server's log says a save's child used %.0f MB of copy-on-write "
+             "memory (no INFO to weigh it against used_memory)", r[i].cow_mb.num);
+    diag_fact(f, "copy-on-write (log, MB)", &r[i].cow_mb);
+    diag_advice(f,
+             "every save needs that much free memory while it runs, and each "
+             "copied page was a fault the server waited on: leave that headroom, "
+             "save when writes are low or on a replica; capture INFO and latency "
+             "samples next time to see what it cost the tail");
+    return 1;
+}
+
+static int child_killed(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].child_killed.known || !(r[i].child_killed.num > 0))
+        return 0;
+    diag_title(f,
+             "%.0f fork child%s of the server %s killed or ended in error (%s)",
+             r[i].child_killed.num, r[i].child_killed.num == 1 ? "" : "ren",
+             r[i].child_killed.num == 1 ? "was" : "were", r[i].child_killed.text);
+    diag_fact(f, "killed or failed children", &r[i].child_killed);
+    diag_advice(f,
+             "signal 9 during a save is usually the kernel's OOM killer (dmesg: "
+             "'Out of memory: Killed process'): copy-on-write pushed memory past "
+             "what the host has. Leave headroom for copy-on-write, keep "
+             "vm.overcommit_memory=1, lower maxmemory; a save that did not finish "
+             "left no new snapshot, and a replica waiting for it syncs again");
+    return 1;
+}
+
+static int latmon_thp(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (!r[i].latmon_thp.known)
+        return 0;
+    diag_title(f,
+             "the server's own LATENCY DOCTOR says anonymous huge pages back its "
+             "heap");
+    diag_fact(f, "LATENCY DOCTOR", &r[i].latmon_thp);
+    diag_fact(f, "AnonHugePages", &r[i].anon_huge);
+    diag_fact(f, "THP enabled", &r[i].thp_enabled);
+    diag_advice(f,
+             "confirm with AnonHugePages in /proc/<server pid>/smaps_rollup during "
+             "a save; on kernels before 5.8 a copy-on-write fault copies the whole "
+             "2 MiB page: set THP to madvise (Redis >= 6.2's disable-thp yes then "
+             "keeps it off for the server) and restart the server");
+    return 1;
+}
+
+static int latmon_spike(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    int command;
+    (void)n;
+    if (!r[i].latmon_spike.known || !(r[i].latmon_spike.num >= LATMON_SPIKE_MS))
+        return 0;
+    command = strncmp(r[i].latmon_spike.text, "command", 7) == 0 ||
+              strncmp(r[i].latmon_spike.text, "fast-command", 12) == 0;
+    diag_title(f,
+             "the server's latency monitor recorded a %.0f ms stall: %s",
+             r[i].latmon_spike.num, r[i].latmon_spike.text);
+    diag_evidence(f, "largest LATENCY event", r[i].latmon_spike.src, "%.0f ms, %s",
+                  r[i].latmon_spike.num, r[i].latmon_spike.text);
+    diag_advice(f, "%s",
+             command ? "a command that blocked the server that long: read SLOWLOG GET "
+                       "for it (large keys deleted or expired, KEYS, big LRANGE/SMEMBERS) "
+                       "and whether it ran during a save"
+                     : "line its time up with the saves in the log: a fork or an AOF "
+                       "fsync of that length stalls every client; the fork and "
+                       "copy-on-write findings say which");
     return 1;
 }
 
@@ -810,6 +999,9 @@ static const cow_rule rules[] = {
      "a tool's p99.9 from fewer than 3,688 requests)"},
     {"fork_not_the_cost", COW_SEV_INFO, fork_not_the_cost,
      "latest_fork_usec is small next to the measured lift"},
+    {"fork_is_the_cost", COW_SEV_WARN, fork_is_the_cost,
+     "samples in flight while the fork ran waited it out (warning when the run's worst "
+     "sample is among them)"},
     {"slow_fork", COW_SEV_WARN, slow_fork,
      "fork rate (used_memory / fork time) below 25 GB/s"},
     {"thp_backing_heap", COW_SEV_CRIT, thp_backing,
@@ -846,6 +1038,14 @@ static const cow_rule rules[] = {
      "match the samples"},
     {"replica_lag", COW_SEV_INFO, replica_lag,
      "a replica lagged a second or more (INFO slaveN lag)"},
+    {"log_cow", COW_SEV_WARN, log_cow,
+     "the server log's copy-on-write size, where no INFO gives used_memory"},
+    {"save_child_killed", COW_SEV_WARN, child_killed,
+     "a save, transfer or rewrite child was killed by a signal or ended in error"},
+    {"latency_doctor_thp", COW_SEV_WARN, latmon_thp,
+     "the server's LATENCY DOCTOR says anonymous huge pages back the heap"},
+    {"latency_spike", COW_SEV_WARN, latmon_spike,
+     "LATENCY LATEST/HISTORY recorded a stall of 100 ms or more"},
     {NULL, 0, NULL, NULL}
 };
 

@@ -69,6 +69,7 @@ void app_store_wait(void *ctx, const char *path, const char *holder, int timeout
 typedef struct cow_ingest_flags {
     const char *time_unit;    /* --time-unit */
     const char *latency_unit; /* --latency-unit */
+    const char *latency_from; /* --latency-from send|intended, or NULL */
     const char *mem_unit;     /* --mem-unit */
     int has_t0;               /* --t0 given: */
     int64_t t0_us;            /* its instant (cli/: optval_instant_us) */
@@ -76,6 +77,7 @@ typedef struct cow_ingest_flags {
     int log_tz_s;             /* its offset, s east of UTC (optval_utc_offset) */
     int log_year;             /* --log-year */
     const char *label;        /* --label (single run only) */
+    const char *host;         /* --host: every run's host, over run.json's */
     const char *parser;       /* --parser NAME: skip detection */
     int quiet;                /* -q: only errors and the summary line */
     int follow_symlinks;      /* --follow-symlinks */
@@ -108,7 +110,6 @@ typedef struct cow_ingest_totals {
  * (unusable path or flags), EXIT_IO. */
 int app_ingest_paths(cow_store *st, char **paths, int npaths,
                      const cow_ingest_flags *fl, cow_ingest_totals *tot);
-
 /* After a run's files landed: settle the clock of each server log whose
  * clock is not settled yet: the zone given in o, else inferred from a
  * pair of a UTC source and a log line naming the same instant (the log's

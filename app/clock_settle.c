@@ -44,8 +44,15 @@ static int settle_one(cow_store *st, int64_t run, int64_t file, cow_err *e)
     int nsamples = 0;
     long off = 0, which;
     char ev[400], z[48];
-    int rc, doubt = 0;
+    int rc, doubt = 0, zoned = 0;
 
+    /* a log whose lines carry their own zone is settled by them: its
+     * times are UTC already (the note the parser left says so) */
+    if ((rc = store_file_zoned(st, file, &zoned, e)) != COW_OK)
+        return rc;
+    if (zoned)
+        return store_clock_set(st, run, file, "zoned", 0, 0,
+                               "settled by the zoned stamps of its lines", e);
     if ((rc = store_clock_pairs(st, run, file, &p, &n, e)) != COW_OK)
         return rc;
     d = malloc((n ? n : 1) * sizeof(double));
@@ -167,7 +174,8 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
     }
     for (i = 0; i < nrows; i++)
         for (j = 0; j < n; j++)
-            if (rows[i].file == files[j] && strcmp(rows[i].decided, "given") != 0) {
+            if (rows[i].file == files[j] && strcmp(rows[i].decided, "given") != 0 &&
+                strcmp(rows[i].decided, "zoned") != 0) {
                 if (strcmp(rows[i].decided, "mismatch") == 0) {
                     app_errorf("%s: %s", app_tty(rows[i].path), app_tty(rows[i].evidence));
                     *mismatch = 1;

@@ -13,24 +13,25 @@
 
 const double app_diff_levels[APP_DIFF_LEVELS] = {0.5, 0.9, 0.99, 0.999};
 
-app_quant app_honest_quantile(const double *v, size_t m, double n_eff, double q)
+cow_quant app_honest_quantile(const double *v, size_t m, double q)
 {
-    app_quant r = {APP_Q_NONE, NAN};
+    return app_quant_sorted(v, m, NAN, q);
+}
+
+cow_quant app_quant_sorted(const double *v, size_t m, double n_eff, double q)
+{
     cow_qci ci;
-    /* as analyze: the interval of the effective samples (dependent
-     * samples carry less than their count) */
+    int rc;
+    /* as analyze: the interval of the effective samples (dependent samples
+     * carry less than their count); none known, or more than m: m */
     if (!(n_eff > 0) || n_eff > (double)m)
-        n_eff = (double)m;
-    if (m == 0 || pct_quantile_ci_m(v, m, n_eff, q, 0.95, &ci, NULL) != COW_OK)
-        return r;
-    if (!ci.has_hi) {
-        r.state = APP_Q_BOUND;
-        r.us = ci.has_lo ? ci.lo : 0;
-    } else {
-        r.state = APP_Q_VALUE;
-        r.us = pct_quantile(v, m, q, COW_PCT_LINEAR);
-    }
-    return r;
+        n_eff = NAN;
+    rc = isnan(n_eff) ? pct_quantile_ci(v, m, q, 0.95, &ci, NULL)
+                      : pct_quantile_ci_m(v, m, n_eff, q, 0.95, &ci, NULL);
+    if (m == 0 || rc != COW_OK)
+        return quant_make(q, NAN, NAN, NAN, (int64_t)m, NAN);
+    return quant_make(q, pct_quantile(v, m, q, COW_PCT_LINEAR), ci.has_lo ? ci.lo : NAN,
+                      ci.has_hi ? ci.hi : NAN, (int64_t)m, isnan(n_eff) ? (double)m : n_eff);
 }
 
 /* The run's stored results, analysing it first when it never was. */
@@ -175,10 +176,9 @@ int app_diff_run(cow_store *st, const app_diff_base *b, const cow_run_row *r, in
         if ((rc = qcmp_compute(&ga, &gr, app_diff_levels[l], 0.0, &qo, &out->d[l], e)) !=
             COW_OK)
             break;
-        out->base_q[l] = app_honest_quantile(b->v, b->n, out->d[l].dep_a.n_eff,
-                                             app_diff_levels[l]);
-        out->run_q[l] = app_honest_quantile(v, out->n, out->d[l].dep_b.n_eff,
-                                            app_diff_levels[l]);
+        /* bounds for the effective samples the verdict counted */
+        out->base_q[l] = app_quant_sorted(b->v, b->n, out->d[l].dep_a.n_eff, app_diff_levels[l]);
+        out->run_q[l] = app_quant_sorted(v, out->n, out->d[l].dep_b.n_eff, app_diff_levels[l]);
     }
     if (rc == COW_OK && out->n > 0 && b->n > 0) {
         /* the maximum: a plain difference; no interval (a bootstrap of the

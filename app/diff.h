@@ -11,6 +11,7 @@
 #include "boot.h"
 #include "verdict.h"
 #include "err.h"
+#include "quant.h"
 #include "reported.h"
 #include "store.h"
 
@@ -19,18 +20,12 @@
 /* The levels compared: 0.5, 0.9, 0.99, 0.999. */
 extern const double app_diff_levels[APP_DIFF_LEVELS];
 
-/* A quantile as it may honestly be shown. */
-typedef struct app_quant {
-    int state;      /* APP_Q_NONE (no samples), APP_Q_BOUND (only a lower
-                       bound: too few samples for a two-sided 95% interval),
-                       APP_Q_VALUE */
-    double us;      /* the lower bound or the value (type 7) */
-} app_quant;
-enum { APP_Q_NONE, APP_Q_BOUND, APP_Q_VALUE };
-
-/* The q-quantile of sorted v[0..m) with that honesty, judged on n_eff
- * effective samples (as analyze does; NaN or > m: m). */
-app_quant app_honest_quantile(const double *v, size_t m, double n_eff, double q);
+/* The q-quantile of sorted v[0..m): its type-7 estimate, its 95%
+ * distribution-free bounds (those the m samples allow), n = m. */
+cow_quant app_honest_quantile(const double *v, size_t m, double q);
+/* The same with the bounds for n_eff effective samples (dep.h; NaN, <= 0
+ * or > m: m), as analyze judges a quantile thin. */
+cow_quant app_quant_sorted(const double *v, size_t m, double n_eff, double q);
 
 /* Latencies of run r: inside its windows (analysing it first when it
  * never was; a sample inside two overlapping windows counts once), or all
@@ -62,8 +57,9 @@ typedef struct app_diff_row {
     size_t n;                               /* its values */
     int windows;                            /* windows pooled, 0 = whole run */
     cow_qcmp d[APP_DIFF_LEVELS];            /* per level (verdict.h) */
-    app_quant base_q[APP_DIFF_LEVELS];      /* the base's honest quantiles */
-    app_quant run_q[APP_DIFF_LEVELS];       /* the run's */
+    cow_quant base_q[APP_DIFF_LEVELS];      /* the base's quantiles (n_eff
+                                               from d[].dep_a) */
+    cow_quant run_q[APP_DIFF_LEVELS];       /* the run's (n_eff: d[].dep_b) */
     int has_max;                            /* both have samples */
     double base_max_us, run_max_us;         /* the maxima (no interval) */
     /* When either run has no samples: the percentiles their tools reported,

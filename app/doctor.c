@@ -2,6 +2,7 @@
  * (doctor.h). Facts come from the store (facts.c), rules are pure
  * (analysis/diag_rules.c). */
 #include "doctor.h"
+#include "runfacts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -106,6 +107,15 @@ int app_doctor(cow_store *st, cow_run_row *rows, size_t n, cow_findings *out,
         diag_host_overlaps(facts, n);
         diag_run(facts, n, out);
         rc = store_findings(st, rows, n, out, e);
+    }
+    /* the facts it read, as columns (run_facts), for runs --json and export */
+    if (rc == COW_OK && (rc = store_begin(st, e)) == COW_OK) {
+        for (i = 0; rc == COW_OK && i < n; i++)
+            rc = app_run_facts_store(st, &rows[i], &facts[i], e);
+        if (rc == COW_OK)
+            rc = store_commit(st, e);
+        else
+            store_rollback(st);
     }
     if (rc != COW_OK || facts_out == NULL)
         free(facts);

@@ -208,6 +208,49 @@ static int memory(cow_store *st, const cow_run_row *r, const cow_phase *ph, size
     return COW_OK;
 }
 
+/* The samples in flight while the latest fork ran (diag.h): the fork
+ * ended at fork_end_us (the log's "started" stamp) and took
+ * latest_fork_usec. */
+static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_us,
+                         cow_run_facts *f, cow_err *e)
+{
+    double *lat = NULL;
+    int64_t *t = NULL, start;
+    size_t n = 0, i;
+    int rc;
+
+    if (fork_end_us <= 0 || r->samples == 0)
+        return COW_OK;
+    if (f->latest_fork_usec.known && f->latest_fork_usec.num > 0)
+        f->fork_dur = f->latest_fork_usec;
+    else if ((rc = store_fact_latmon_fork_near(st, r->id, fork_end_us, &f->fork_dur, e)) !=
+             COW_OK)
+        return rc;
+    if (!f->fork_dur.known || !(f->fork_dur.num > 0))
+        return COW_OK;
+    f->fork_dur_us = f->fork_dur.num;
+    start = fork_end_us - (int64_t)f->fork_dur_us;
+    /* a sample answered after the fork began was sent at most a minute before */
+    if ((rc = store_load_range(st, r->id, start - 60000000, fork_end_us, &lat, &t, &n, e)) !=
+        COW_OK)
+        return rc;
+    f->fork_inflight = 1;
+    f->fork_inflight_max_us = NAN;
+    f->fork_inflight_sent_us = NAN;
+    for (i = 0; i < n; i++) {
+        if (!(t[i] < fork_end_us && (double)t[i] + lat[i] > (double)start))
+            continue;
+        f->fork_inflight_n++;
+        if (isnan(f->fork_inflight_max_us) || lat[i] > f->fork_inflight_max_us) {
+            f->fork_inflight_max_us = lat[i];
+            f->fork_inflight_sent_us = (double)(t[i] - start);
+        }
+    }
+    free(lat);
+    free(t);
+    return COW_OK;
+}
+
 /* Results of r, analysing it first when it never was. */
 static int results(cow_store *st, const cow_run_row *r, cow_result_set *rs, cow_err *e)
 {
@@ -466,10 +509,42 @@ static int repl_sync_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
     return COW_OK;
 }
 
+/* The log's fork children that were killed or ended in error: the count
+ * over every such event kind, the first one's text and file:line. */
+static int child_killed_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
+                             cow_err *e)
+{
+    static const char *const kinds[] = {"bgsave_killed", "bgsave_error",
+                                        "rdb_transfer_killed", "rdb_transfer_error",
+                                        "sync_bgsave_error", "aof_rewrite_killed",
+                                        "aof_rewrite_error"};
+    size_t k;
+    int rc;
+    memset(&f->child_killed, 0, sizeof(f->child_killed));
+    f->child_killed.known = 1;
+    f->child_killed.num = 0;
+    for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        cow_fact one;
+        memset(&one, 0, sizeof(one));
+        if ((rc = store_fact_event_count(st, r->id, kinds[k], &one, e)) != COW_OK)
+            return rc;
+        if (!(one.num > 0))
+            continue;
+        if (f->child_killed.num == 0) {
+            snprintf(f->child_killed.text, sizeof(f->child_killed.text), "%s%s%.60s",
+                     kinds[k], one.text[0] ? ": " : "", one.text);
+            snprintf(f->child_killed.src, sizeof(f->child_killed.src), "%s", one.src);
+        }
+        f->child_killed.num += one.num;
+    }
+    return COW_OK;
+}
+
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
     cow_result_set rs;
     cow_phase *ph;
+    int64_t fork_end_us = 0;
     int rc;
 
     memset(f, 0, sizeof(*f));
@@ -482,6 +557,18 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if ((rc = results(st, r, &rs, e)) != COW_OK)
         return rc;
     f->analysed = rs.analysed;
+    f->run_max_us = NAN;
+    {   /* the latest fork's window, and the run's worst sample */
+        size_t k;
+        for (k = 0; k < rs.nph; k++) {
+            if (!isnan(rs.ph[k].max_us) && (isnan(f->run_max_us) || rs.ph[k].max_us > f->run_max_us))
+                f->run_max_us = rs.ph[k].max_us;
+            if (rs.ph[k].fork_us > 0 && rs.ph[k].fork_us > fork_end_us) {
+                fork_end_us = rs.ph[k].fork_us;
+                snprintf(f->fork_window, sizeof(f->fork_window), "%s", rs.ph[k].label);
+            }
+        }
+    }
     ph = facts_phases(&rs);
     windows(&rs, ph, f);
     rc = memory(st, r, ph, rs.nph, f, NULL, e);
@@ -518,14 +605,21 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_event_count(st, r->id, "warn_thp", &f->warn_thp, e)) ||
         (rc = store_fact_event_count(st, r->id, "warn_overcommit", &f->warn_overcommit, e)) ||
         (rc = store_fact_event_count(st, r->id, "full_resync", &f->full_resync, e)) ||
+        (rc = store_fact_event_count(st, r->id, "sync_bgsave_start", &f->sync_forks, e)) ||
         (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
         (rc = store_fact_latmon(st, r->id, "doctor_none", &f->latmon_none, e)) ||
+        (rc = store_fact_latmon_thp(st, r->id, &f->latmon_thp, e)) ||
+        (rc = store_fact_stat_rise(st, r->id, "vmstat", "thp_split_pmd", &f->thp_split, e)) ||
+        (rc = store_fact_latmon_spike(st, r->id, &f->latmon_spike, e)) ||
         (rc = store_fact_refusals(st, r->label, &f->refused, e)) ||
         (rc = store_fact_info_sub_max(st, r->id, "slave", "lag", &f->replica_lag, e)))
         return rc;
     if (!f->anon_huge.known &&
         (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
+        return rc;
+    if ((rc = child_killed_fact(st, r, f, e)) != COW_OK ||
+        (rc = fork_inflight(st, r, fork_end_us, f, e)) != COW_OK)
         return rc;
     if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
         return rc;

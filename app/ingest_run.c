@@ -39,6 +39,13 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
     memset(o, 0, sizeof(*o));
     o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
     o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
+    {
+        const char *from = fl->latency_from ? fl->latency_from : r->meta.latency_from;
+        if (from && strcmp(from, "intended") != 0 && strcmp(from, "send") != 0)
+            return COW_FAIL(e, COW_EUSAGE, "run.json \"latency_from\" is '%s': "
+                            "expected \"send\" or \"intended\"", from);
+        o->latency_from_intended = from && strcmp(from, "intended") == 0;
+    }
     o->mem_unit = fl->mem_unit ? fl->mem_unit : r->meta.mem_unit;
     o->log_year = fl->log_year ? fl->log_year : r->meta.log_year;
     if (fl->has_t0) {
@@ -130,6 +137,23 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
         return FILE_FATAL;
     }
     return FILE_REFUSED;
+}
+
+/* Record a file that did not land (refused before a parser ran, or not
+ * recognised: code "unrecognised"), once per file (the store replaces an
+ * earlier row), so that `rejects` and the report name it. FILE_FATAL
+ * when the database cannot record it, else outcome. */
+static int record_input(cow_store *st, const cow_capture_run *r, const cow_ingest_flags *fl,
+                        const char *path, const char *parser, const char *code,
+                        const char *reason, int outcome)
+{
+    cow_err re = COW_ERR_INIT;
+    if (store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, 0, parser, code,
+                          reason, &re) != COW_OK) {
+        app_error(&re);
+        return FILE_FATAL;
+    }
+    return outcome;
 }
 
 /* Where a file's records come from: its own source, read on this thread,
@@ -343,7 +367,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
-        return FILE_REFUSED;
+        return record_input(st, r, fl, path, forced, "unreadable", e.msg, FILE_REFUSED);
     }
     if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
@@ -352,7 +376,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
-        return FILE_REFUSED;
+        return record_input(st, r, fl, path, NULL, "empty", e.msg, FILE_REFUSED);
     }
     if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
@@ -361,16 +385,16 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
-        return FILE_REFUSED;
+        return record_input(st, r, fl, path, NULL, "parse", e.msg, FILE_REFUSED);
     }
     if (p == NULL) {
+        const char *skip = why[0] ? why : "no parser recognises it (force one with "
+                                          "--parser NAME; see cowtail help ingest)";
         if (!fl->quiet)
-            app_say("  %-28s skipped: %s\n", app_tty(fname), why[0] ? why :
-                   "no parser recognises it (force one with --parser NAME; "
-                   "see cowtail help ingest)");
+            app_say("  %-28s skipped: %s\n", app_tty(fname), skip);
         close_file(fr);
         tot->files_skipped++;
-        return FILE_SKIPPED;
+        return record_input(st, r, fl, path, NULL, "unrecognised", skip, FILE_SKIPPED);
     }
     if ((rc = store_begin(st, &e)) != COW_OK ||
         (rc = ensure_run(st, r, fl, run_id, &e)) != COW_OK)
@@ -395,7 +419,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
                        "--replace", app_tty(path));
             close_file(fr);
             tot->files_refused++;
-            return FILE_REFUSED;
+            return record_input(st, r, fl, path, p->name, "changed",
+                                "changed since it was ingested (the earlier bytes are "
+                                "kept): remove the run or ingest with --replace",
+                                FILE_REFUSED);
         }
         if ((rc = store_file_replaced(st, old_id, &e)) != COW_OK ||
             (rc = store_file_delete(st, old_id, &e)) != COW_OK)
@@ -578,6 +605,11 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             capture_release(&cap);
             return EXIT_USAGE;
         }
+    }
+    /* --host over run.json's "host": before the labels, which a host keeps apart */
+    for (i = 0; fl->host && i < cap.n; i++) {
+        free(cap.runs[i].meta.host);
+        cap.runs[i].meta.host = xstrdup(fl->host);
     }
     if (ingest_unique_labels(st, &cap, &e) != COW_OK) {
         app_error(&e);

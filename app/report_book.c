@@ -1,11 +1,13 @@
 /* report_book.c -- one sheet per kind of result (see report_book.h). */
 #include "report_book.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "facts.h"
 #include "mem.h"
 #include "outfile.h"
@@ -151,7 +153,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
         {"p99.99", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3},
         {"p99 95% lo", "ms", COW_COLFMT_MS3}, {"p99 95% hi", "ms", COW_COLFMT_MS3},
         {"p99.9 95% lo", "ms", COW_COLFMT_MS3}, {"p99.9 95% hi", "ms", COW_COLFMT_MS3},
-        {"thin quantiles", NULL, COW_COLFMT_TEXT}};
+        {"thin quantiles", NULL, COW_COLFMT_TEXT}, {"p99.9 as read", "ms", COW_COLFMT_TEXT}};
     static const colspec dc[] = {
         {"run", NULL, COW_COLFMT_TEXT}, {"phase", NULL, COW_COLFMT_TEXT},
         {"baseline", NULL, COW_COLFMT_TEXT}, {"quantile", NULL, COW_COLFMT_TEXT},
@@ -163,8 +165,9 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
     static const double qv[] = {0.5, 0.9, 0.99, 0.999, 0.9999};
     cow_sheet *ps = sheet(wb, "Phases", "Windows cut from the server log or INFO polls",
                           pc, N(pc), e);
-    cow_sheet *qs = ps ? sheet(wb, "Percentiles", "Quantiles per phase (ms); empty: "
-                               "no finite two-sided 95% interval with this n",
+    cow_sheet *qs = ps ? sheet(wb, "Percentiles", "Quantiles per phase (ms): the "
+                               "estimate, and its 95% bounds where this n allows them "
+                               "(an empty hi: no upper bound)",
                                qc, N(qc), e) : NULL;
     cow_sheet *ds = qs ? sheet(wb, "Deltas", "Each window against the baseline "
                                "(bootstrap 95% intervals)", dc, N(dc), e) : NULL;
@@ -182,6 +185,8 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
             size_t k = table_add_row(ps), kq = table_add_row(qs);
             char name[160], thin[64] = "";
             double v[5], lo99 = NAN, hi99 = NAN, lo999 = NAN, hi999 = NAN;
+            cow_quant q999 = quant_make(0.999, NAN, NAN, NAN, p->n, NAN);
+            char shown[COW_QUANT_FMT_MAX];
             TRY(txt(ps, k, 0, rows[i].label, e));
             TRY(txt(ps, k, 1, p->label, e));
             TRY(txt(ps, k, 2, p->kind, e));
@@ -207,9 +212,9 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
                 size_t m;
                 for (m = 0; m < 5; m++)
                     if (fabs(q->q - qv[m]) < 1e-9) {
-                        /* Requirement: a quantile without a finite upper bound
-                         * is not shown as if known. */
-                        v[m] = isnan(q->hi_us) ? NAN : q->value_us;
+                        /* the estimate always; its bounds beside it (an
+                         * empty hi: no finite upper bound) */
+                        v[m] = q->value_us;
                         if (q->thin) {
                             size_t used = strlen(thin);
                             snprintf(thin + used, sizeof(thin) - used, "%s%s",
@@ -222,6 +227,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
                         if (m == 3) {
                             lo999 = q->lo_us;
                             hi999 = q->hi_us;
+                            q999 = app_quant_row(q, p->n);
                         }
                     }
             }
@@ -236,6 +242,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
             TRY(num(qs, kq, 10, lo999 / 1000, e));
             TRY(num(qs, kq, 11, hi999 / 1000, e));
             TRY(txt(qs, kq, 12, thin, e));
+            TRY(txt(qs, kq, 13, quant_format(&q999, 0, shown, sizeof(shown)), e));
         }
         for (j = 0; j < rs.nd; j++) {
             const cow_delta_row *d = &rs.d[j];
@@ -259,7 +266,8 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
     }
     memset(&ch, 0, sizeof(ch));
     ch.kind = COW_SHEET_CHART_COLUMN;
-    ch.title = "p50 / p99 / p99.9 per phase";
+    ch.title = "p50 / p90 / p99 / p99.9 per phase: the estimates (column 'thin "
+               "quantiles' names those with too few samples beyond them)";
     ch.x_title = "run / phase";
     ch.y_title = "latency (ms)";
     ch.x_col = 0;
@@ -303,16 +311,45 @@ static int tradeoff_sheet(cow_workbook *wb, const cow_tradeoff *t, cow_err *e)
     return COW_OK;
 }
 
+/* "samples/a/info.txt:11224" -> file and line; "analysis" -> itself, 0. */
+static void split_source(const char *src, char *file, size_t n, long *line)
+{
+    const char *colon = src ? strrchr(src, ':') : NULL;
+    char *end;
+    long v;
+    *line = 0;
+    snprintf(file, n, "%s", src ? src : "");
+    if (colon == NULL || colon[1] == '\0')
+        return;
+    v = strtol(colon + 1, &end, 10);
+    if (*end != '\0' || v <= 0)
+        return;
+    *line = v;
+    if ((size_t)(colon - src) < n)
+        file[colon - src] = '\0';
+}
+
+/* Findings, one row each, and their evidence, one row per piece: rule,
+ * metric, value and the file and line it came from (the doctor's JSON
+ * taken apart, so it filters and prints as a table). */
 static int findings_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
                           size_t n, cow_err *e)
 {
     static const colspec cols[] = {
         {"run", NULL, COW_COLFMT_TEXT}, {"severity", NULL, COW_COLFMT_TEXT},
         {"rule", NULL, COW_COLFMT_TEXT}, {"finding", NULL, COW_COLFMT_TEXT},
-        {"evidence (JSON)", NULL, COW_COLFMT_TEXT}, {"recommendation", NULL, COW_COLFMT_TEXT}};
-    cow_sheet *s = sheet(wb, "Findings", "What cowtail doctor concluded", cols, N(cols), e);
+        {"evidence", NULL, COW_COLFMT_INT}, {"recommendation", NULL, COW_COLFMT_TEXT}};
+    static const colspec ecols[] = {
+        {"run", NULL, COW_COLFMT_TEXT}, {"rule", NULL, COW_COLFMT_TEXT},
+        {"metric", NULL, COW_COLFMT_TEXT}, {"value", NULL, COW_COLFMT_TEXT},
+        {"file", NULL, COW_COLFMT_TEXT}, {"line", NULL, COW_COLFMT_INT}};
+    cow_sheet *s = sheet(wb, "Findings", "What cowtail doctor concluded (evidence: sheet "
+                         "Evidence)", cols, N(cols), e);
+    cow_sheet *es = s ? sheet(wb, "Evidence", "The evidence of each finding: the value "
+                              "and the file and line it came from", ecols, N(ecols), e)
+                      : NULL;
     size_t i, j;
-    if (s == NULL)
+    if (es == NULL)
         return e->code;
     for (i = 0; i < n; i++) {
         cow_finding_row *f;
@@ -320,11 +357,36 @@ static int findings_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *ro
         TRY(store_load_findings(st, rows[i].id, &f, &nf, e));
         for (j = 0; j < nf; j++) {
             size_t k = table_add_row(s);
+            cJSON *root = f[j].evidence ? cJSON_Parse(f[j].evidence) : NULL, *it;
+            int64_t nev = 0;
+            if (!cJSON_IsArray(root)) { /* not the doctor's list: no rows */
+                cJSON_Delete(root);
+                root = NULL;
+            }
+            cJSON_ArrayForEach(it, root) {
+                const char *src = cJSON_GetStringValue(
+                    cJSON_GetObjectItemCaseSensitive(it, "source"));
+                char file[512];
+                long line;
+                size_t r = table_add_row(es);
+                split_source(src, file, sizeof(file), &line);
+                TRY(txt(es, r, 0, rows[i].label, e));
+                TRY(txt(es, r, 1, f[j].rule, e));
+                TRY(txt(es, r, 2, cJSON_GetStringValue(
+                                      cJSON_GetObjectItemCaseSensitive(it, "metric")), e));
+                TRY(txt(es, r, 3, cJSON_GetStringValue(
+                                      cJSON_GetObjectItemCaseSensitive(it, "value")), e));
+                TRY(txt(es, r, 4, file, e));
+                if (line > 0)
+                    TRY(table_set_int(es, r, 5, line, e));
+                nev++;
+            }
+            cJSON_Delete(root);
             TRY(txt(s, k, 0, rows[i].label, e));
             TRY(txt(s, k, 1, f[j].severity, e));
             TRY(txt(s, k, 2, f[j].rule, e));
             TRY(txt(s, k, 3, f[j].title, e));
-            TRY(txt(s, k, 4, f[j].evidence, e));
+            TRY(table_set_int(s, k, 4, nev, e));
             TRY(txt(s, k, 5, f[j].recommendation, e));
         }
         store_free_findings(f, nf);
@@ -433,15 +495,29 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
 /* Rows a chart takes at half scale (450 px at the default 20 px rows),
  * plus its caption and a gap. */
 #define CHART_ROWS 26
+/* Charts side by side (three across prints a dozen charts on a landscape
+ * page one sheet wide) and the columns one takes at half scale (800 px at
+ * the default 64 px columns, and a gap). */
+#define CHARTS_ACROSS 3
+#define CHART_COLS 13
+
+/* The charts the workbook carries: those across runs and each run's
+ * timeline and window against baseline; the other per-run kinds are in
+ * index.html (a workbook of every chart printed to twice the pages). */
+static int in_book(const report_chart *c)
+{
+    return c->file[0] && (c->run == 0 || strcmp(c->kind, "timeline") == 0 ||
+                          strcmp(c->kind, "window") == 0);
+}
 
 static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
                         const char *dir, cow_err *e)
 {
     cow_sheet *s;
-    size_t i, row = 1;
+    size_t i, row = 1, k = 0;
     int rc;
 
-    for (i = 0; i < n && !charts[i].file[0]; i++)
+    for (i = 0; i < n && !in_book(&charts[i]); i++)
         ;
     if (i == n)
         return COW_OK;
@@ -450,21 +526,23 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     s->autofilter = false;
     for (i = 0; i < n; i++) {
         char *path;
-        if (!charts[i].file[0])
+        if (!in_book(&charts[i]))
             continue;
         path = outfile_join(dir, charts[i].file);
-        rc = table_add_image(s, path, row, 0, 0.5, charts[i].title, e);
+        rc = table_add_image(s, path, row, CHART_COLS * (k % CHARTS_ACROSS), 0.5,
+                             charts[i].title, e);
         free(path);
         if (rc != COW_OK)
             return rc;
-        row += CHART_ROWS;
+        if (++k % CHARTS_ACROSS == 0)
+            row += CHART_ROWS;
     }
     return COW_OK;
 }
 
 /* The seed tables' shape: per scenario, whole runs pooled, p50 / p99 /
- * p99.9 with n; a quantile without a finite 95% interval is left empty
- * and its lower bound given instead. */
+ * p99.9 with n: the estimates, and p99.9's lower bound beside them when it
+ * has no finite 95% interval. */
 static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
                            size_t n, cow_err *e)
 {
@@ -475,8 +553,8 @@ static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *r
         {"p99.9 at least", "ms", COW_COLFMT_MS3}, {"max", "ms", COW_COLFMT_MS3}};
     static const double qs[3] = {0.5, 0.99, 0.999};
     cow_sheet *s = sheet(wb, "Scenarios", "Per scenario (and mode and host), whole runs "
-                         "pooled, as in the seed tables: empty p99.9 = too few samples "
-                         "for an interval",
+                         "pooled, as in the seed tables: the estimates; p99.9 at least = "
+                         "its lower 95% bound where too few samples give an upper one",
                          cols, N(cols), e);
     size_t i, j;
     if (s == NULL)
@@ -499,7 +577,7 @@ static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *r
                 free(v);
                 return e->code;
             }
-            val[l] = ci.has_hi ? ci.est / 1000 : NAN;
+            val[l] = ci.est / 1000;
             if (l == 2 && !ci.has_hi && ci.has_lo)
                 least = ci.lo / 1000;
         }

@@ -1,8 +1,9 @@
-/* report_charts.c -- the seven chart kinds of the report (see
- * report_charts.h): timeline and percentile distribution per run,
- * quantile bars across runs, memory during the save by mode, the
- * trade-off panel, forkless progress, the fleet view, and the spectrum
- * of the percentiles percentile-only tools reported. */
+/* report_charts.c -- the report's charts (see report_charts.h): per run
+ * the timeline, window against baseline, percentile distribution, memory
+ * during the save and replica syncs; across runs memory by mode, the
+ * trade-off panel, forkless progress, the fleet view, and the spectrum of
+ * the percentiles percentile-only tools reported. The per-run kinds are
+ * built from plain values by report_chartbuild.c; this file loads them. */
 #include "report_charts.h"
 
 #include <math.h>
@@ -18,6 +19,8 @@
 #include "outfile.h"
 #include "pct.h"
 #include "png.h"
+#include "replsync.h"
+#include "report_chartbuild.h"
 #include "reported.h"
 #include "runstats.h"
 #include "savewin.h"
@@ -35,7 +38,16 @@ typedef struct out {
     const report_chart_opts *o;
     char **used;       /* file names given out so far */
     size_t nused, capused;
+    int64_t run;       /* the run the next chart belongs to, 0 = across runs */
+    const char *kind;  /* its kind (report_chart.kind) */
 } out;
+
+/* The next chart emitted or skipped belongs to run (0: across runs). */
+static void chart_is(out *o, int64_t run, const char *kind)
+{
+    o->run = run;
+    o->kind = kind;
+}
 
 /* "PREFIX-STEM.png" for a run's chart: the stem is label_file_stem's, and
  * a name some chart of this report already has gets "-2", "-3"... (labels
@@ -76,6 +88,8 @@ static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_e
     r = &o->v[o->n++];
     memset(r, 0, sizeof(*r));
     snprintf(r->title, sizeof(r->title), "%s", title);
+    r->run = o->run;
+    snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
     if (!chart_is_drawable(c, why, sizeof(why))) {
         snprintf(r->why, sizeof(r->why), "%s", why);
         chart_free(c);
@@ -102,6 +116,8 @@ static void skip(out *o, const char *title, const char *why)
     r = &o->v[o->n++];
     memset(r, 0, sizeof(*r));
     snprintf(r->title, sizeof(r->title), "%s", title);
+    r->run = o->run;
+    snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
     snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
@@ -187,52 +203,211 @@ static int reported_timeline(out *o, cow_store *st, const cow_run_row *r,
     return emit(o, c, file, title, e);
 }
 
+/* The run's windows for the per-run charts, seconds from t0: each fork
+ * with its duration from the first INFO latest_fork_usec polled after it
+ * (caller frees *w). */
+static int run_windows(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                       int64_t t0, rc_window **w, size_t *nw, cow_err *e)
+{
+    int64_t *ft = NULL;
+    double *fv = NULL;
+    size_t nf = 0, i, j;
+    int rc;
+
+    *w = xcalloc(rs->nph ? rs->nph : 1, sizeof(**w));
+    *nw = 0;
+    if ((rc = store_load_info_series(st, r->id, "latest_fork_usec", &ft, &fv, &nf, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        rc_window *x = &(*w)[*nw];
+        if (!is_window(p))
+            continue;
+        x->t0_s = (double)(p->t0_us - t0) / 1e6;
+        x->t1_s = (double)(p->t1_us - t0) / 1e6;
+        x->label = phase_kind_title(phase_kind_from_name(p->kind));
+        x->fork_s = p->fork_us ? (double)(p->fork_us - t0) / 1e6 : NAN;
+        x->fork_ms = NAN;
+        for (j = 0; p->fork_us && j < nf; j++)
+            if (ft[j] > p->fork_us) {
+                x->fork_ms = fv[j] / 1000;
+                break;
+            }
+        (*nw)++;
+    }
+    free(ft);
+    free(fv);
+    return COW_OK;
+}
+
 static int timeline(out *o, cow_store *st, const cow_run_row *r, const int64_t *t,
                     const double *lat, size_t n, const cow_result_set *rs, cow_err *e)
 {
     cow_chart *c;
-    cow_colred red;
-    cow_reduce_opts ro;
-    double *mn, *mx, *q;
+    rc_window *w;
+    size_t nw;
     char file[200], title[200];
-    size_t i, ncol = (size_t)(TIMELINE_COLS * o->o->scale);
     int rc;
 
+    chart_is(o, r->id, "timeline");
     snprintf(title, sizeof(title), "Latency over time: %s", r->label);
     chart_file(o, "timeline", r->label, file, sizeof(file));
     if (n == 0)
         return reported_timeline(o, st, r, rs, title, file, e);
-    memset(&ro, 0, sizeof(ro));
-    ro.q = 0.99;
-    /* A p99 needs a few hundred samples; more smears a save's rise over
-     * the seconds before it (the window is centred). */
-    ro.min_n = TIMELINE_P99_MIN_N;
-    if ((rc = chart_reduce_columns(t, lat, n, t[0], t[n - 1] + 1, ncol, &ro, &red, e)) != COW_OK) {
-        chart_colred_release(&red);
+    if ((rc = run_windows(st, r, rs, t[0], &w, &nw, e)) != COW_OK) {
+        free(w);
         return rc;
     }
-    mn = xmalloc(red.ncol * sizeof(double));
-    mx = xmalloc(red.ncol * sizeof(double));
-    q = xmalloc(red.ncol * sizeof(double));
-    for (i = 0; i < red.ncol; i++) {
-        mn[i] = red.min_us[i] / 1000;
-        mx[i] = red.max_us[i] / 1000;
-        q[i] = red.q_us[i] / 1000;
+    c = rc_timeline(r->label, t, lat, n, w, nw, (size_t)(TIMELINE_COLS * o->o->scale),
+                    o->o->log_y, e);
+    free(w);
+    if (c == NULL)
+        return e->code;
+    return emit(o, c, file, title, e);
+}
+
+/* ------------------------------------------- window against baseline */
+
+static const cow_quantile_row *quant_of(const cow_result_set *rs, int phase, double q)
+{
+    size_t i;
+    for (i = 0; i < rs->nq; i++)
+        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
+            return &rs->q[i];
+    return NULL;
+}
+
+static int window_chart(out *o, const cow_run_row *r, const cow_result_set *rs, cow_err *e)
+{
+    rc_phase_q *ph = xcalloc(rs->nph ? rs->nph : 1, sizeof(*ph));
+    size_t i, k, n = 0;
+    char file[200], title[200];
+    cow_chart *c;
+
+    chart_is(o, r->id, "window");
+    snprintf(title, sizeof(title), "Window against baseline: %s", r->label);
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        int kind = phase_kind_from_name(p->kind);
+        if (kind != COW_PHASE_BASELINE && !is_window(p))
+            continue;
+        ph[n].label = p->label;
+        ph[n].n = (long)p->n;
+        for (k = 0; k < RC_NQ; k++) {
+            const cow_quantile_row *q = quant_of(rs, p->idx, rc_qs[k]);
+            ph[n].est[k] = q && !isnan(q->value_us) ? q->value_us / 1000 : NAN;
+            ph[n].lo[k] = q && !isnan(q->lo_us) ? q->lo_us / 1000 : NAN;
+            ph[n].hi[k] = q && !isnan(q->hi_us) ? q->hi_us / 1000 : NAN;
+        }
+        n++;
     }
-    c = chart_new(title);
-    snprintf(c->subtitle, sizeof(c->subtitle), "%zu samples; band: min-max per pixel "
-             "column; line: rolling p99 of the %d nearest samples", n, TIMELINE_P99_MIN_N);
-    chart_axis_set(&c->x, COW_AXIS_TIME, "time", "s");
-    c->x.origin_us = t[0];
-    chart_axis_set(&c->y, o->o->log_y ? COW_AXIS_LOG10 : COW_AXIS_LINEAR, "latency", "ms");
-    c->y.include_zero = !o->o->log_y;
-    chart_add_band(c, "min-max", red.t_s, mn, mx, red.ncol);
-    chart_add_line(c, "rolling p99", red.t_s, q, red.ncol);
-    add_windows(c, rs, t[0]);
-    free(mn);
-    free(mx);
-    free(q);
-    chart_colred_release(&red);
+    if (n < 2) { /* no window: the run's answer says so, no chart is missing */
+        free(ph);
+        return COW_OK;
+    }
+    c = rc_window_chart(r->label, ph, n, e);
+    free(ph);
+    if (c == NULL)
+        return e->code;
+    chart_file(o, "window", r->label, file, sizeof(file));
+    return emit(o, c, file, title, e);
+}
+
+/* ---------------------------------------------- memory of one run */
+
+static int memory_run(out *o, cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                      cow_err *e)
+{
+    int64_t *t = NULL, t0;
+    double *b = NULL;
+    size_t m = 0, nw = 0;
+    rc_window *w = NULL;
+    /* src: the memory file's stored name, shown in the chart, never opened */
+    char file[200], title[200], what[64], src[512];
+    cow_chart *c;
+    int rc;
+
+    chart_is(o, r->id, "memory");
+    snprintf(title, sizeof(title), "Memory during the save: %s", r->label);
+    if ((rc = store_mem_source(st, r->id, what, sizeof(what), src, sizeof(src), e)) != COW_OK)
+        return rc;
+    if (!what[0] && !src[0])
+        return COW_OK; /* no memory series: nothing to say per run */
+    if ((rc = store_load_mem(st, r->id, &t, &b, &m, e)) != COW_OK)
+        goto done;
+    t0 = r->t_first_us ? r->t_first_us : (m ? t[0] : 0);
+    if ((rc = run_windows(st, r, rs, t0, &w, &nw, e)) != COW_OK)
+        goto done;
+    if (nw == 0) /* no save: the timeline says all there is */
+        goto done;
+    if ((c = rc_memory(r->label, what, src, t, b, m, t0, w, nw, e)) == NULL) {
+        rc = e->code;
+        goto done;
+    }
+    chart_file(o, "memory", r->label, file, sizeof(file));
+    rc = emit(o, c, file, title, e);
+done:
+    free(t);
+    free(b);
+    free(w);
+    return rc;
+}
+
+/* ------------------------------------------------------ replica syncs */
+
+static double since(int64_t t, int64_t t0)
+{
+    return t == COW_REPL_NONE ? NAN : (double)(t - t0) / 1e6;
+}
+
+static int replsync_chart(out *o, cow_store *st, const cow_run_row *r,
+                          const cow_result_set *rs, cow_err *e)
+{
+    app_replsyncs rsy;
+    rc_sync *v;
+    size_t i, j, n = 0, tot = 0;
+    const char *mode = "-";
+    char file[200], title[200];
+    cow_chart *c;
+    int rc;
+
+    chart_is(o, r->id, "replsync");
+    snprintf(title, sizeof(title), "Replica syncs: %s", r->label);
+    if ((rc = app_replica_syncs(st, r->id, &rsy, e)) != COW_OK || rsy.n == 0) {
+        app_replsyncs_release(&rsy);
+        return rc;
+    }
+    for (i = 0; i < rs->nph; i++) {
+        int k = phase_kind_from_name(rs->ph[i].kind);
+        if (k == COW_PHASE_SYNC_DISKLESS || k == COW_PHASE_SYNC_DISK)
+            mode = k == COW_PHASE_SYNC_DISKLESS ? "diskless" : "disk";
+    }
+    for (i = 0; i < rsy.n; i++)
+        tot += rsy.r[i].n;
+    v = xcalloc(tot ? tot : 1, sizeof(*v));
+    for (i = 0; i < rsy.n; i++)
+        for (j = 0; j < rsy.r[i].n; j++) {
+            const cow_repl_sync *s = &rsy.r[i].v[j];
+            rc_sync *x = &v[n++];
+            int64_t a = s->attach_us;
+            snprintf(x->who, sizeof(x->who), "#%d try %zu", rsy.r[i].seq, j + 1);
+            snprintf(x->how, sizeof(x->how), "%s %s, %s",
+                     s->mode == 'F' ? "full" : s->mode == 'P' ? "partial" : "?", mode,
+                     replsteps_outcome_name(s->outcome));
+            x->resync_s = since(s->resync_us, a);
+            x->recv_s = since(s->recv_us, a);
+            x->recv_end_s = since(s->recv_end_us, a);
+            x->flush_s = since(s->flush_us, a);
+            x->load_s = since(s->load_us, a);
+            x->up_s = since(s->up_us, a);
+            x->lost_s = since(s->lost_us, a);
+        }
+    app_replsyncs_release(&rsy);
+    c = rc_replsync(r->label, v, n, e);
+    free(v);
+    if (c == NULL)
+        return e->code;
+    chart_file(o, "replsync", r->label, file, sizeof(file));
     return emit(o, c, file, title, e);
 }
 
@@ -255,6 +430,7 @@ static int distribution(out *o, const cow_run_row *r, const int64_t *t, const do
     char file[200], title[200];
     size_t i, k, drawn = 0;
 
+    chart_is(o, r->id, "distribution");
     snprintf(title, sizeof(title), "Percentile distribution by phase: %s", r->label);
     chart_file(o, "distribution", r->label, file, sizeof(file));
     c = chart_new(title);
@@ -286,96 +462,6 @@ static int distribution(out *o, const cow_run_row *r, const int64_t *t, const do
     return emit(o, c, file, title, e);
 }
 
-/* ------------------------------------------------------ 3 quantile bars */
-
-/* Categories that still have room for an "n=" line under their labels. */
-#define BARS_N_LINE_MAX 10
-
-static size_t n_with_samples(const cow_run_row *rows, size_t n)
-{
-    size_t i, k = 0;
-    for (i = 0; i < n; i++)
-        k += rows[i].samples > 0;
-    return k;
-}
-
-static const double bar_qs[3] = {0.5, 0.99, 0.999};
-
-/* One run's bars: its samples and the three quantiles with intervals,
- * taken while the per-run charts hold its samples (loading 10 M samples
- * a second time was a tenth of the report). */
-typedef struct bar_run {
-    size_t m;
-    cow_qci ci[3];
-} bar_run;
-
-static void bar_fill(bar_run *b, double *lat, size_t m)
-{
-    size_t l;
-    runstats_sort(lat, m);
-    b->m = m;
-    for (l = 0; l < 3; l++)
-        pct_quantile_ci(lat, m, bar_qs[l], 0.95, &b->ci[l], NULL);
-}
-
-static int quantile_bars(out *o, const cow_run_row *rows, size_t n, const bar_run *bars,
-                         cow_err *e)
-{
-    static const char *const names[3] = {"p50", "p99", "p99.9"};
-    const char *title = "p50, p99 and p99.9 per run, with 95% intervals";
-    cow_chart *c = chart_new(title);
-    double *y[3], *lo[3], *hi[3];
-    unsigned char *thin[3];
-    size_t i, l, k = 0, cap = n < MAX_OVERLAY * 2 ? n : MAX_OVERLAY * 2;
-
-    snprintf(c->subtitle, sizeof(c->subtitle), "whole runs; whiskers: distribution-free "
-             "95%% intervals; pale bars: too few samples beyond the quantile");
-    chart_axis_set(&c->x, COW_AXIS_CATEGORY, "run", NULL);
-    chart_axis_set(&c->y, COW_AXIS_LINEAR, "latency", "ms");
-    c->y.include_zero = true;
-    for (l = 0; l < 3; l++) {
-        y[l] = xcalloc(cap ? cap : 1, sizeof(double));
-        lo[l] = xcalloc(cap ? cap : 1, sizeof(double));
-        hi[l] = xcalloc(cap ? cap : 1, sizeof(double));
-        thin[l] = xcalloc(cap ? cap : 1, 1);
-    }
-    for (i = 0; i < n && k < cap; i++) {
-        size_t m = bars[i].m;
-        if (rows[i].samples == 0)
-            continue;
-        if (n_with_samples(rows, n) > BARS_N_LINE_MAX) {
-            /* crowded: the "n=" line under the labels would collide, so n
-             * goes into the (rotated) label */
-            char lab[COW_CHART_NAME];
-            snprintf(lab, sizeof(lab), "%s (n=%zu)", rows[i].label, m);
-            chart_add_category(c, lab, -1);
-        } else {
-            chart_add_category(c, rows[i].label, (long)m);
-        }
-        for (l = 0; l < 3; l++) {
-            const cow_qci *ci = &bars[i].ci[l];
-            y[l][k] = ci->est / 1000;
-            lo[l][k] = ci->has_lo ? ci->lo / 1000 : NAN;
-            hi[l][k] = ci->has_hi ? ci->hi / 1000 : NAN;
-            thin[l][k] = (unsigned char)ci->thin;
-        }
-        k++;
-    }
-    for (l = 0; l < 3; l++) {
-        cow_series *s = chart_add_bars(c, names[l], y[l], lo[l], hi[l], k);
-        chart_series_set_thin(s, thin[l]);
-    }
-    for (l = 0; l < 3; l++) {
-        free(y[l]);
-        free(lo[l]);
-        free(hi[l]);
-        free(thin[l]);
-    }
-    if (n > cap)
-        snprintf(c->note, sizeof(c->note), "first %zu of %zu runs", cap, n);
-    return emit(o, c, "quantiles.png", title, e);
-}
-
 /* ------------------------------------------------------ 4 memory */
 
 static int same_str(const char *a, const char *b)
@@ -383,8 +469,8 @@ static int same_str(const char *a, const char *b)
     return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
 
-/* Runs the memory chart compares: the trade-off group when there is one
- * (modes are comparable on one host and workload), else any run. */
+/* Runs the memory chart compares: the trade-off group (modes are
+ * comparable on one host and workload). */
 static int in_memory_chart(const report_chart_opts *o, const cow_run_row *r)
 {
     if (o->group_host == NULL && o->group_scenario == NULL)
@@ -393,22 +479,22 @@ static int in_memory_chart(const report_chart_opts *o, const cow_run_row *r)
            same_str(r->scenario, o->group_scenario);
 }
 
+/* Memory growth of the trade-off group's runs, by mode: only when there is
+ * such a group (every run with a memory series and a save window also has
+ * its own chart, memory_run). */
 static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
 {
-    const char *title = "Memory during the save, by mode (aligned at the save start)";
-    cow_chart *c = chart_new(title);
-    char modes[8][32];
+    const char *title = "Memory growth during the save, by mode (aligned at the save start)";
+    cow_chart *c;
+    /* src: as in one run's memory chart, a name shown, never opened */
+    char modes[8][32], what[64], src[512], series[64] = "";
     size_t i, nmodes = 0, drawn = 0;
-    int rc = COW_OK;
+    int rc = COW_OK, mixed = 0;
 
-    if (o->o->group_host || o->o->group_scenario)
-        snprintf(c->subtitle, sizeof(c->subtitle), "memory series minus its level at "
-                 "the save start; one line per run of host %s, scenario %s",
-                 o->o->group_host ? o->o->group_host : "-",
-                 o->o->group_scenario ? o->o->group_scenario : "-");
-    else
-        snprintf(c->subtitle, sizeof(c->subtitle), "memory series minus its level at "
-                 "the save start; one line per run");
+    if (o->o->group_host == NULL && o->o->group_scenario == NULL)
+        return COW_OK;
+    c = chart_new(title);
+
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "time from save start", "s");
     chart_axis_set(&c->y, COW_AXIS_LINEAR, "memory growth", "MB");
     for (i = 0; i < n && rc == COW_OK && drawn < 4 * MAX_OVERLAY; i++) {
@@ -428,7 +514,10 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
             t0 = ph[w].t0_us;
         free(ph);
         store_free_results(&rs);
-        if (w < 0 || (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
+        if (w < 0 ||
+            (rc = store_mem_source(st, rows[i].id, what, sizeof(what), src, sizeof(src),
+                                   e)) != COW_OK ||
+            (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
             isnan(base = savewin_level(t, b, m, t0))) {
             /* no save, no memory series, or none of it before the save:
              * the growth is unknown (as in the trade-off table) */
@@ -436,6 +525,9 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
             free(b);
             continue;
         }
+        if (!series[0])
+            snprintf(series, sizeof(series), "%s", rc_mem_name(what));
+        mixed |= strcmp(series, rc_mem_name(what)) != 0;
         x = xmalloc(m * sizeof(double));
         y = xmalloc(m * sizeof(double));
         for (j = 0; j < m; j++) {
@@ -476,9 +568,15 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
     }
     if (drawn == 0) {
         chart_free(c);
-        skip(o, title, "no run has both a memory series and a save window");
+        skip(o, title, "no run of the group has both a memory series and a save window");
         return COW_OK;
     }
+    snprintf(c->subtitle, sizeof(c->subtitle), "%s minus its level at the save start; one "
+             "line per run of host %s, scenario %s", mixed ? "each run's memory series "
+             "(RSS, PSS or cgroup)" : series,
+             o->o->group_host ? o->o->group_host : "-",
+             o->o->group_scenario ? o->o->group_scenario : "-");
+    chart_axis_set(&c->y, COW_AXIS_LINEAR, mixed ? "memory growth" : series, "MB");
     return emit(o, c, "memory.png", title, e);
 }
 
@@ -624,6 +722,7 @@ typedef struct fleet_pt {
     const char *label;   /* run */
     double d, lo, hi;    /* p99.9 lift and interval, ms */
     int lift;            /* significant */
+    int gate;            /* enum app_gate of the max_p999_lift_ms limit */
 } fleet_pt;
 
 static int cmp_pt(const void *a, const void *b)
@@ -656,6 +755,20 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
         double best = -INFINITY;
         if (rows[i].host == NULL)
             continue;
+        if (o->o->answers != NULL) {
+            /* the one decision per run (answer.h): its window, its
+             * verdict, and the gate's verdict on the lift limit */
+            const app_answer *a = &o->o->answers->v[i];
+            if (!a->has_window || isnan(a->delta.est_us))
+                continue;
+            pts[k].label = rows[i].label;
+            pts[k].d = a->delta.est_us / 1000;
+            pts[k].lo = a->delta.lo_us / 1000;
+            pts[k].hi = a->delta.hi_us / 1000;
+            pts[k].lift = a->verdict == COW_VERDICT_LIFT;
+            pts[k++].gate = a->gate_lift;
+            continue;
+        }
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
             break;
         for (j = 0; j < rs.nd; j++) {
@@ -684,9 +797,11 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
     }
     qsort(pts, k, sizeof(*pts), cmp_pt);
     c = chart_new(title);
-    snprintf(c->subtitle, sizeof(c->subtitle), "bootstrap 95%% intervals; %s",
+    snprintf(c->subtitle, sizeof(c->subtitle),
+             "95%% intervals (bootstrap) or one-sided bounds (tail test); %s",
              isnan(o->o->lift_limit_ms) ? "no thresholds given"
-                                        : "vermillion triangles: significant and above the limit");
+             : o->o->answers != NULL ? "vermillion: the gate fails max_p999_lift_ms (Holm)"
+                                     : "vermillion triangles: significant and above the limit");
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "p99.9 lift over the run's baseline", "ms");
     chart_axis_set(&c->y, COW_AXIS_CATEGORY, "run", NULL);
     c->x.include_zero = true;
@@ -703,6 +818,8 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
             lo[i] = pts[i].lo;
             hi[i] = pts[i].hi;
             state[i] = isnan(o->o->lift_limit_ms) ? COW_STATE_NONE
+                       : o->o->answers != NULL
+                           ? (pts[i].gate == APP_GATE_FAIL ? COW_STATE_FAIL : COW_STATE_PASS)
                        : pts[i].lift && pts[i].d > o->o->lift_limit_ms ? COW_STATE_FAIL
                        : COW_STATE_PASS;
         }
@@ -723,55 +840,69 @@ static int fleet(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_e
 /* The percentiles percentile-only tools reported, one line per run and
  * command (file by file), on the 1/(1-q) axis; q = 100 (the max) has no
  * place on that axis and is left out. Drawn only when some run has them. */
+/* Lines of the spectrum drawn at most (eight charts of eight). */
+#define SPECTRUM_MAX_LINES (8 * RC_MAX_SERIES)
+
 static int spectrum(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_err *e)
 {
-    static const char title[] = "Reported percentile spectrum across runs";
-    cow_chart *c = NULL;
-    size_t i, j, drawn = 0, any = 0;
+    static const char title[] = "Reported percentile spectrum";
+    rc_line *lines = xcalloc(SPECTRUM_MAX_LINES, sizeof(*lines));
+    double *own[2 * SPECTRUM_MAX_LINES]; /* the lines' arrays, freed here */
+    cow_chart **charts = NULL;
+    size_t i, j, nl = 0, any = 0, more = 0, nch, k;
     int rc = COW_OK;
 
     for (i = 0; i < n && rc == COW_OK; i++) {
         app_reported rep;
         if ((rc = app_load_reported(st, rows[i].id, &rep, e)) != COW_OK)
             break;
-        for (j = 0; j < rep.n && drawn < MAX_OVERLAY;) {
-            double xs[64], ys[64];
-            size_t k = 0, a = j;
-            char label[160];
+        for (j = 0; j < rep.n;) {
+            double *xs = xmalloc(64 * sizeof(double)), *ys = xmalloc(64 * sizeof(double));
+            size_t m = 0, a = j;
             for (; j < rep.n && strcmp(rep.v[j].file, rep.v[a].file) == 0 &&
                    strcmp(rep.v[j].op, rep.v[a].op) == 0; j++)
-                if (rep.v[j].q < 100 && k < 64) {
-                    xs[k] = rep.v[j].q / 100;
-                    ys[k++] = rep.v[j].value_us / 1000;
+                if (rep.v[j].q < 100 && m < 64) {
+                    xs[m] = rep.v[j].q / 100;
+                    ys[m++] = rep.v[j].value_us / 1000;
                 }
             any++;
-            if (k < 2)
+            if (m < 2 || nl == SPECTRUM_MAX_LINES) {
+                more += m >= 2;
+                free(xs);
+                free(ys);
                 continue;
-            if (c == NULL) {
-                c = chart_new(title);
-                snprintf(c->subtitle, sizeof(c->subtitle), "as the benchmark tools "
-                         "printed them (no samples behind them here: no intervals)");
-                chart_axis_set(&c->x, COW_AXIS_PCTL, "percentile", NULL);
-                chart_axis_set(&c->y, COW_AXIS_LOG10, "latency", "ms");
             }
-            snprintf(label, sizeof(label), "%.60s %.40s (%s)", rows[i].label,
-                     rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
-            chart_add_line(c, label, xs, ys, k);
-            drawn++;
+            snprintf(lines[nl].name, sizeof(lines[nl].name), "%.28s %.14s (%.15s)",
+                     rows[i].label, rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
+            lines[nl].q = own[2 * nl] = xs;
+            lines[nl].ms = own[2 * nl + 1] = ys;
+            lines[nl++].n = m;
         }
         app_reported_release(&rep);
     }
-    if (rc != COW_OK || any == 0) {
-        if (c)
-            chart_free(c);
-        return rc;
-    }
-    if (c == NULL) {
+    if (rc == COW_OK && any > 0 && nl == 0)
         skip(o, title, "the reported percentiles have fewer than two levels below "
              "the maximum per command");
-        return COW_OK;
+    nch = rc == COW_OK && nl > 0 ? rc_spectrum(lines, nl, &charts) : 0;
+    for (k = 0; k < nch; k++) {
+        char file[64];
+        if (more && k == nch - 1)
+            snprintf(charts[k]->note, sizeof(charts[k]->note), "%zu more lines not drawn "
+                     "(the workbook's sheet Reported has every row)", more);
+        if (k == 0)
+            snprintf(file, sizeof(file), "spectrum.png");
+        else
+            snprintf(file, sizeof(file), "spectrum-%zu.png", k + 1);
+        if (rc == COW_OK)
+            rc = emit(o, charts[k], file, charts[k]->title, e);
+        else
+            chart_free(charts[k]);
     }
-    return emit(o, c, "spectrum.png", title, e);
+    free(charts);
+    for (i = 0; i < 2 * nl; i++)
+        free(own[i]);
+    free(lines);
+    return rc;
 }
 
 int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
@@ -779,7 +910,6 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
                         report_chart **charts, size_t *ncharts, cow_err *e)
 {
     out o;
-    bar_run *bars = xcalloc(n ? n : 1, sizeof(*bars));
     size_t i;
     int rc = COW_OK;
 
@@ -794,26 +924,32 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
             break;
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) == COW_OK) {
             rc = timeline(&o, st, &rows[i], t_us, lat, m, &rs, e);
+            if (rc == COW_OK && m > 0)
+                rc = window_chart(&o, &rows[i], &rs, e);
             if (rc == COW_OK)
                 rc = distribution(&o, &rows[i], t_us, lat, m, &rs, e);
+            if (rc == COW_OK)
+                rc = memory_run(&o, st, &rows[i], &rs, e);
+            if (rc == COW_OK)
+                rc = replsync_chart(&o, st, &rows[i], &rs, e);
             store_free_results(&rs);
         }
-        if (rc == COW_OK && rows[i].samples > 0)
-            bar_fill(&bars[i], lat, m); /* the charts above are done with lat */
         free(t_us);
         free(lat);
     }
-    if (rc == COW_OK)
-        rc = quantile_bars(&o, rows, n, bars, e);
-    free(bars);
+    chart_is(&o, 0, "memory");
     if (rc == COW_OK)
         rc = memory(&o, st, rows, n, e);
+    chart_is(&o, 0, "tradeoff");
     if (rc == COW_OK)
         rc = tradeoff_panel(&o, t, e);
+    chart_is(&o, 0, "progress");
     if (rc == COW_OK)
         rc = progress(&o, st, rows, n, e);
+    chart_is(&o, 0, "fleet");
     if (rc == COW_OK)
         rc = fleet(&o, st, rows, n, e);
+    chart_is(&o, 0, "spectrum");
     if (rc == COW_OK)
         rc = spectrum(&o, st, rows, n, e);
     for (i = 0; i < o.nused; i++)

@@ -4,6 +4,7 @@
 #ifndef COW_APP_REPORT_CHARTS_H
 #define COW_APP_REPORT_CHARTS_H
 
+#include "answer.h"
 #include "report_summary.h"
 #include "store.h"
 #include "tradeoff.h"
@@ -16,6 +17,10 @@ typedef struct report_chart_opts {
     const char *group_host; /* the trade-off group (one host and scenario, */
     const char *group_scenario; /* two modes): the memory chart draws it;
                                both NULL = every run with a mode */
+    const app_answers *answers; /* one answer per run, rows' order (answer.h):
+                                   the fleet view draws their windows and
+                                   colours their max_p999_lift_ms gate;
+                                   NULL: from the stored results alone */
 } report_chart_opts;
 
 /* Write every chart for rows[0..n); append what was written or skipped to

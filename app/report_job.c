@@ -17,7 +17,9 @@
 #include "fleet.h"
 #include "mem.h"
 #include "outfile.h"
+#include "report_answers.h"
 #include "report_book.h"
+#include "report_html.h"
 #include "report_summary.h"
 #include "xlsx.h"
 
@@ -175,7 +177,7 @@ static int prepare(app_report *j, cow_err *e)
     j->rows = NULL;
     j->n = 0;
     if ((rc = store_list_runs(j->st, &j->rows, &j->n, e)) != COW_OK ||
-        (rc = app_doctor(j->st, j->rows, j->n, &j->fs, NULL, e)) != COW_OK)
+        (rc = app_doctor(j->st, j->rows, j->n, &j->fs, &j->facts, e)) != COW_OK)
         return rc;
     if (facts_tradeoff_group(j->rows, j->n, &j->trade_host, &j->trade_scenario) != 0)
         return COW_OK;
@@ -190,6 +192,7 @@ static int prepare(app_report *j, cow_err *e)
     return rc;
 }
 
+/* summary.md, then index.html from the same inputs. */
 static int write_summary(app_report *j, cow_err *e)
 {
     report_summary_in in;
@@ -212,6 +215,8 @@ static int write_summary(app_report *j, cow_err *e)
     in.ncharts = j->nch;
     in.seed = j->seed;
     in.resamples = j->resamples;
+    in.answers = &j->answers;
+    in.inputs = &j->inputs;
     if (j->has_fleet) {
         in.fleet = &j->fleet;
         in.th = &j->th;
@@ -222,8 +227,22 @@ static int write_summary(app_report *j, cow_err *e)
         outfile_abort(&o);
         return rc;
     }
+    if ((rc = outfile_commit(&o, e)) != COW_OK)
+        return rc;
+    wrote(j, "summary.md");
+    path = outfile_join(j->dir, "index.html");
+    rc = outfile_open(&o, path, e);
+    free(path);
+    if (rc != COW_OK)
+        return rc;
+    rc = report_html_write(j->st, &in, (int)(1600 * j->co.scale), (int)(900 * j->co.scale),
+                           o.fp, e);
+    if (rc != COW_OK) {
+        outfile_abort(&o);
+        return rc;
+    }
     if ((rc = outfile_commit(&o, e)) == COW_OK)
-        wrote(j, "summary.md");
+        wrote(j, "index.html");
     return rc;
 }
 
@@ -238,12 +257,14 @@ static int write_outputs(app_report *j, cow_err *e)
 
     j->co.group_host = j->trade_host;
     j->co.group_scenario = j->trade_scenario;
+    j->co.answers = &j->answers;
     if ((rc = claim_dir(j, e)) != COW_OK)
         return rc;
     if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
                                   &j->co, &j->charts, &j->nch, e)) != COW_OK ||
         (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
-                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK)
+                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK ||
+        (rc = report_answers_sheets(wb, &j->answers, &j->inputs, e)) != COW_OK)
         goto done;
     path = outfile_join(j->dir, "report.xlsx");
     if ((rc = xlsx_write(wb, path, e)) == COW_OK) {
@@ -283,13 +304,25 @@ int app_report_write(app_report *j, cow_err *e)
         if ((rc = app_check_fleet(j->st, j->rows, j->n, &j->th, COW_FLEET_HOLM, 0, NULL,
                                   &j->fleet, e)) != COW_OK)
             return rc;
+        /* kept as check keeps them: the checks table, which export sends */
+        if ((rc = app_check_save(j->st, j->rows, &j->th, &j->fleet, e)) != COW_OK)
+            return rc;
     }
+    if ((rc = app_answers_build(j->st, j->rows, j->n, j->facts, &j->fs,
+                                j->has_fleet ? &j->fleet : NULL, j->has_fleet ? &j->th : NULL,
+                                &j->answers, e)) != COW_OK ||
+        (rc = app_inputs_load(j->st, 0, &j->inputs, e)) != COW_OK)
+        return rc;
     return write_outputs(j, e);
 }
 
 void app_report_release(app_report *j)
 {
     diag_release(&j->fs);
+    free(j->facts);
+    j->facts = NULL;
+    app_answers_release(&j->answers);
+    app_inputs_release(&j->inputs);
     if (j->has_fleet)
         app_check_fleet_release(&j->fleet);
     j->has_fleet = 0;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "answer.h"
+#include "inputs.h"
 #include "check.h"
 #include "diag.h"
 #include "err.h"
@@ -30,6 +32,9 @@ typedef struct app_report {
     cow_run_row *rows;           /* its runs */
     size_t n;
     cow_findings fs;             /* the doctor's findings */
+    cow_run_facts *facts;        /* and its facts, one per row */
+    app_answers answers;         /* one answer per run (answer.h) */
+    app_inputs inputs;           /* files that did not land whole (inputs.h) */
     cow_tradeoff trade;          /* the trade-off, when has_trade */
     int has_trade;
     const char *trade_host;      /* the group compared (borrowed from rows) */

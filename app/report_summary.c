@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
+#include "diff.h"
 #include "facts.h"
 #include "fleet.h"
 #include "label.h"
@@ -68,16 +70,11 @@ static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double
     return NULL;
 }
 
-/* "12.345", ">=9.876" or "-" */
-static const char *honest(const cow_quantile_row *q, char *buf, size_t n)
+/* A stored quantile as every output shows it (quant.h). */
+static const char *honest(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
 {
-    if (q == NULL || isnan(q->value_us))
-        snprintf(buf, n, "-");
-    else if (isnan(q->hi_us))
-        snprintf(buf, n, isnan(q->lo_us) ? "?" : ">=%.3f", q->lo_us / 1000);
-    else
-        snprintf(buf, n, "%.3f", q->value_us / 1000);
-    return buf;
+    cow_quant v = app_quant_row(q, n);
+    return quant_format(&v, 0, buf, len);
 }
 
 static const cow_phase_row *phase(const cow_result_set *rs, int idx)
@@ -89,24 +86,11 @@ static const cow_phase_row *phase(const cow_result_set *rs, int idx)
     return NULL;
 }
 
-/* The window whose p99.9 rose most (not "after"), or -1. */
+/* The window whose p99.9 rose most (answer.h's one choice), or -1. */
 static int worst(const cow_result_set *rs, const cow_delta_row **d999)
 {
-    size_t i;
-    int best = -1;
-    double bd = -INFINITY;
-    *d999 = NULL;
-    for (i = 0; i < rs->nd; i++) {
-        const cow_phase_row *p = phase(rs, rs->d[i].phase);
-        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL || phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
-            continue;
-        if (rs->d[i].delta_us > bd) {
-            bd = rs->d[i].delta_us;
-            best = rs->d[i].phase;
-            *d999 = &rs->d[i];
-        }
-    }
-    return best;
+    *d999 = app_worst_window(rs);
+    return *d999 ? (*d999)->phase : -1;
 }
 
 static const char *verdict_md(const char *v)
@@ -114,26 +98,80 @@ static const char *verdict_md(const char *v)
     return strcmp(v, "flat") == 0 ? "~" : strcmp(v, "unsure") == 0 ? "?" : v;
 }
 
-/* A delta's interval as the verdict rule left it: two-sided, a one-sided
- * bound from the exact tail test, or nothing it can tell. */
+/* A delta as the verdict rule left it: estimate with its two-sided
+ * interval, the exact tail test's one-sided bound, or "cannot tell". */
 static const char *delta_ci(const cow_delta_row *d, char *buf, size_t n)
 {
-    int lo = isfinite(d->lo_us), hi = isfinite(d->hi_us);
-    if (lo && hi)
-        snprintf(buf, n, "%+.3f to %+.3f", d->lo_us / 1000, d->hi_us / 1000);
-    else if (lo)
-        snprintf(buf, n, ">= %+.3f", d->lo_us / 1000);
-    else if (hi)
-        snprintf(buf, n, "<= %+.3f", d->hi_us / 1000);
+    cow_quant v = app_quant_delta(d);
+    return quant_format(&v, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
+}
+
+/* One line per run that has something to say, the quiet ones counted,
+ * the verdict words explained once (answer.h decided it all). */
+static void answers(const report_summary_in *in, FILE *fp)
+{
+    const app_answers *a = in->answers;
+    size_t i;
+    char *line;
+    if (a == NULL)
+        return;
+    fprintf(fp, "## What happened, run by run\n\n");
+    for (i = 0; i < a->nsay; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_MD);
+        fprintf(fp, "- %s\n", line);
+        free(line);
+    }
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_MD)) != NULL) {
+        fprintf(fp, "%s%s\n", a->nsay ? "\n" : "", line);
+        free(line);
+    }
+    fprintf(fp, "\n%s\n\n", app_answer_legend(APP_ANSWER_MD));
+}
+
+/* Every file that did not land whole, with why and what to do, and what
+ * that does to the exit status (README, Exit codes). */
+static void inputs(const report_summary_in *in, FILE *fp)
+{
+    const app_inputs *x = in->inputs;
+    size_t i;
+    char *line;
+    if (x == NULL)
+        return;
+    fprintf(fp, "## Inputs\n\n");
+    if (x->n == 0) {
+        fprintf(fp, "Every file of these runs was read whole: nothing refused, nothing "
+                    "unrecognised, no line rejected.\n\n");
+        return;
+    }
+    line = app_inputs_count_line(x);
+    fprintf(fp, "Not every file landed whole (%s):\n\n", line);
+    free(line);
+    for (i = 0; i < x->n; i++) {
+        line = app_input_line(&x->v[i], APP_ANSWER_MD);
+        fprintf(fp, "- %s\n", line);
+        free(line);
+    }
+    fprintf(fp, "\n");
+    if (x->count[APP_INPUT_REFUSED] + x->count[APP_INPUT_REJECTED] > 0)
+        fprintf(fp, "Because of %s, `cowtail ingest` of these files exits 1 (some "
+                    "input rejected), and so does `cowtail report` when it ingests them; "
+                    "this report is complete for what did land. `cowtail rejects` lists "
+                    "every refused file, unrecognised file and rejected line.\n\n",
+                x->count[APP_INPUT_REFUSED] && x->count[APP_INPUT_REJECTED]
+                    ? "the refused files and the rejected lines"
+                : x->count[APP_INPUT_REFUSED] == 1 ? "the refused file"
+                : x->count[APP_INPUT_REFUSED]      ? "the refused files"
+                                                   : "the rejected lines");
     else
-        snprintf(buf, n, "cannot tell");
-    return buf;
+        fprintf(fp, "Files not recognised do not change the exit status (0). "
+                    "`cowtail rejects` lists them.\n\n");
 }
 
 static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     size_t i;
-    fprintf(fp, "## Headline\n\n");
+    fprintf(fp, "## Headline\n\nEvery run: its baseline, and the window whose p99.9 rose "
+                "most.\n\n");
     fprintf(fp, "| run | scenario | baseline n | baseline p50 | baseline p99 | "
                 "baseline p99.9 | worst window | window n | window p99.9 | "
                 "p99.9 delta (95%% CI) | verdict |\n");
@@ -142,7 +180,8 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         cow_result_set rs;
         const cow_delta_row *d = NULL;
         const cow_phase_row *b = NULL, *w = NULL;
-        char b50[32], b99[32], b999[32], w999[32], ci[64];
+        char b50[COW_QUANT_FMT_MAX], b99[COW_QUANT_FMT_MAX], b999[COW_QUANT_FMT_MAX],
+            w999[COW_QUANT_FMT_MAX], ci[COW_QUANT_FMT_MAX];
         int wi, rc;
 
         if ((rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
@@ -157,24 +196,23 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
                 md(in->rows[i].scenario),
                 b ? (long long)b->n : 0LL,
-                honest(b ? quant(&rs, b->idx, 0.5) : NULL, b50, sizeof(b50)),
-                honest(b ? quant(&rs, b->idx, 0.99) : NULL, b99, sizeof(b99)),
-                honest(b ? quant(&rs, b->idx, 0.999) : NULL, b999, sizeof(b999)));
+                honest(b ? quant(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, b50, sizeof(b50)),
+                honest(b ? quant(&rs, b->idx, 0.99) : NULL, b ? b->n : 0, b99, sizeof(b99)),
+                honest(b ? quant(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, b999,
+                       sizeof(b999)));
         if (w != NULL && d != NULL)
-            fprintf(fp, " %s | %lld | %s | %+.3f (%s) | %s |\n", md(w->label),
-                    (long long)w->n, honest(quant(&rs, w->idx, 0.999), w999, sizeof(w999)),
-                    d->delta_us / 1000, delta_ci(d, ci, sizeof(ci)),
-                    verdict_md(d->verdict));
+            fprintf(fp, " %s | %lld | %s | %s | %s |\n", md(w->label), (long long)w->n,
+                    honest(quant(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
+                    delta_ci(d, ci, sizeof(ci)), verdict_md(d->verdict));
+        else if (in->answers != NULL && in->answers->v[i].log_only)
+            fprintf(fp, " %s (no samples: %d window%s in the log) | | | | |\n",
+                    md(in->answers->v[i].window), in->answers->v[i].nwindows,
+                    in->answers->v[i].nwindows == 1 ? "" : "s");
         else
             fprintf(fp, " (no window) | | | | |\n");
         store_free_results(&rs);
     }
-    fprintf(fp, "\nLatencies in ms. `>=x`: too few samples for a two-sided 95%% "
-                "interval at that quantile (p99 needs n >= 368, p99.9 n >= 3,688); "
-                "x is the one-sided lower bound. `~`: the 95%% interval of the "
-                "difference holds zero. A delta's `>= x` or `<= x` is the bound "
-                "of the exact tail test, which decides where the interval is not "
-                "calibrated; `?`: it cannot tell with this many samples.\n\n");
+    fprintf(fp, "\n");
     return COW_OK;
 }
 
@@ -210,7 +248,7 @@ static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow
         double *v;
         size_t m;
         int runs, seen = 0;
-        char cell[3][32];
+        char cell[3][COW_QUANT_FMT_MAX];
         if (r->scenario == NULL || r->samples == 0)
             continue;
         for (j = 0; j < i; j++)
@@ -220,13 +258,8 @@ static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow
         if ((rc = facts_pool_group(st, in->rows, in->nrows, r, &v, &m, &runs, e)) != COW_OK)
             return rc;
         for (l = 0; l < 3; l++) {
-            cow_qci ci;
-            cow_quantile_row q;
-            pct_quantile_ci(v, m, qs[l], 0.95, &ci, NULL);
-            q.value_us = ci.est;
-            q.lo_us = ci.has_lo ? ci.lo : NAN;
-            q.hi_us = ci.has_hi ? ci.hi : NAN;
-            honest(&q, cell[l], sizeof(cell[l]));
+            cow_quant q = app_honest_quantile(v, m, qs[l]);
+            quant_format(&q, 0, cell[l], sizeof(cell[l]));
         }
         if (rows++ == 0)
             fprintf(fp, "## By scenario\n\nTrials of one scenario, mode and host pooled (whole "
@@ -375,20 +408,23 @@ static void charts(const report_summary_in *in, FILE *fp)
         fprintf(fp, "\n");
 }
 
-/* Runs with percentile-only sources: what their tools reported (the
- * overall op, else the worst command), only when some run has them. */
+/* Runs with percentile-only sources: what their tools reported, every
+ * cell from the one op that speaks for the run (the overall op, else the
+ * worst command: reported.h), with the requests behind it. */
 static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     static const double qs[] = {50, 99, 99.9, 100};
     size_t i, j, shown = 0;
-    int rc;
+    int rc, any_bound = 0;
 
     for (i = 0; i < in->nrows; i++) {
         app_reported rep;
-        const cow_pctl_row *any;
+        const cow_pctl_row *first = NULL;
+        const char *file, *op;
+        int64_t total;
         if ((rc = app_load_reported(st, in->rows[i].id, &rep, e)) != COW_OK)
             return rc;
-        if (rep.n == 0) {
+        if (!app_reported_pick(&rep, &file, &op)) {
             app_reported_release(&rep);
             continue;
         }
@@ -397,28 +433,45 @@ static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
                         "What the benchmark tools printed (ms), for runs whose "
                         "latency comes from them: no samples behind these here, "
                         "so no intervals and no bootstrap; `diff` and `check` "
-                        "compare them as plain numbers. Every row is in "
-                        "`report.xlsx`, sheet Reported.\n\n"
-                        "| run | source | op | p50 | p99 | p99.9 | max | count |\n"
+                        "compare them as plain numbers. Each row is one command's "
+                        "own figures: the tool's overall line, else its worst "
+                        "command. Every row is in `report.xlsx`, sheet Reported.\n\n"
+                        "| run | source | op | p50 | p99 | p99.9 | max | requests |\n"
                         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
-        any = app_reported_at(&rep, 50) ? app_reported_at(&rep, 50) : &rep.v[0];
-        fprintf(fp, "| %s | %s | %s |", in->rows[i].label, any->source,
-                any->op[0] ? any->op : "-");
+        for (j = 0; j < rep.n && first == NULL; j++)
+            if (strcmp(rep.v[j].file, file) == 0 && strcmp(rep.v[j].op, op) == 0)
+                first = &rep.v[j];
+        fprintf(fp, "| %s | %s | %s |", md(in->rows[i].label), md(first->source),
+                op[0] ? md(op) : "-");
         for (j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
-            const cow_pctl_row *p = app_reported_at(&rep, qs[j]);
-            if (p)
-                fprintf(fp, " %.3f |", p->value_us / 1000);
-            else
+            int bound = 0;
+            const cow_pctl_row *p = app_reported_op_at(&rep, file, op, qs[j], &bound);
+            double step;
+            if (p == NULL) {
                 fprintf(fp, " - |");
+            } else if (bound) {
+                any_bound = 1;
+                step = app_reported_step(&rep, p);
+                fprintf(fp, " \\<= %.3f", p->value_us / 1000);
+                if (!isnan(step))
+                    fprintf(fp, " (%.3f ms steps)", step / 1000);
+                fprintf(fp, " |");
+            } else {
+                fprintf(fp, " %.3f |", p->value_us / 1000);
+            }
         }
-        if (any->count > 0)
-            fprintf(fp, " %lld |\n", (long long)any->count);
+        total = app_reported_total(&rep, first);
+        if (total > 0)
+            fprintf(fp, " %lld |\n", (long long)total);
         else
             fprintf(fp, " |\n");
         app_reported_release(&rep);
     }
     if (shown)
-        fprintf(fp, "\n");
+        fprintf(fp, "\n%s", any_bound ? "`<= x (s ms steps)`: the tool printed only "
+                                         "cumulative lines (`99.07% <= 2 milliseconds`): "
+                                         "the quantile is at most x, and more than x - s.\n\n"
+                                       : "");
     return COW_OK;
 }
 
@@ -435,8 +488,13 @@ static void failing_limits(const app_thresholds *t, const app_verdict *v, char *
             continue;
         if (!isnan(v[k].value))
             snprintf(val, sizeof(val), "%.3f", v[k].value);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g)", used ? ", " : "",
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g", used ? ", " : "",
                                  app_th_keys[k], val, t->v[k]);
+        if (used < n && !isnan(v[k].p))
+            used += (size_t)snprintf(buf + used, n - used, "; raw p %.3g, adjusted p %.3g",
+                                     v[k].p, v[k].p_adj);
+        if (used < n)
+            used += (size_t)snprintf(buf + used, n - used, ")");
     }
 }
 
@@ -445,7 +503,7 @@ static void failing_limits(const app_thresholds *t, const app_verdict *v, char *
 static void fleet_check(const report_summary_in *in, FILE *fp)
 {
     const app_fleet_check *fc = in->fleet;
-    char why[600];
+    char why[1600];
     size_t i, j;
     int a;
 
@@ -467,7 +525,7 @@ static void fleet_check(const report_summary_in *in, FILE *fp)
                 continue;
             failing_limits(in->th, fc->v[i], why, sizeof(why));
             fprintf(fp, "| %s | %s | %s |\n", md(in->rows[i].label),
-                    in->rows[i].host ? md(in->rows[i].host) : "-", md(why));
+                    in->rows[i].host ? md(in->rows[i].host) : "unknown", md(why));
         }
         fprintf(fp, "\n");
     }
@@ -504,12 +562,10 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                          cow_err *e)
 {
     int rc;
-    fprintf(fp, "# cowtail report\n\n");
-    fprintf(fp, "%zu run%s from %s. Quantiles: Hyndman-Fan type 7 with "
-                "distribution-free 95%% intervals; deltas: percentile bootstrap, "
-                "%d resamples, seed %llu (re-running gives the same numbers).\n\n",
-            in->nrows, in->nrows == 1 ? "" : "s", md_code(in->db), in->resamples,
-            (unsigned long long)in->seed);
+    fprintf(fp, "# cowtail report\n\n%zu run%s from %s.\n\n", in->nrows,
+            in->nrows == 1 ? "" : "s", md_code(in->db));
+    answers(in, fp);
+    inputs(in, fp);
     if ((rc = headline(st, in, fp, e)) != COW_OK ||
         (rc = reported(st, in, fp, e)) != COW_OK ||
         (rc = by_scenario(st, in, fp, e)) != COW_OK ||
@@ -520,10 +576,20 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
     fleet_check(in, fp);
     tradeoff(in, fp);
     charts(in, fp);
-    fprintf(fp, "## Caveats\n\n"
+    fprintf(fp, "## Method and caveats\n\n"
+                "- Quantiles: Hyndman-Fan type 7, with distribution-free 95%% "
+                "intervals from order statistics. Deltas: a percentile bootstrap "
+                "(%d resamples, seed %llu: re-running gives the same numbers) where "
+                "both sides have enough effective samples beyond the quantile, else "
+                "an exact tail test on clusters of slow samples (`lift`/`drop` "
+                "wrong at most 5%% of the time, `?` when it cannot tell).\n"
                 "- Samples within a phase are autocorrelated (stalls cluster): "
-                "intervals assume independent samples and are optimistic.\n"
-                "- A closed-loop probe waits out each stall before the next "
+                "the intervals of each phase's quantiles, the deltas and the tail "
+                "tests count effective samples (n_eff), so serially dependent probes "
+                "count for less than their number. The By scenario table pools whole "
+                "runs and counts every sample: its bounds are optimistic.\n",
+            in->resamples, (unsigned long long)in->seed);
+    fprintf(fp, "- A closed-loop probe waits out each stall before the next "
                 "request, so stalls are under-counted (coordinated omission).\n"
                 "- Phases come from the server log when there is one (millisecond "
                 "stamps), else from INFO polls (as exact as the polling interval).\n");

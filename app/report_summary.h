@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "answer.h"
+#include "inputs.h"
 #include "check.h"
 #include "store.h"
 #include "tradeoff.h"
@@ -15,6 +17,10 @@ typedef struct report_chart {
                            (label_file_stem keeps it short) */
     char title[160];    /* what it shows */
     char why[520];      /* reason it was skipped */
+    int64_t run;        /* the run it belongs to (runs.id), 0 for a chart
+                           across runs */
+    char kind[24];      /* timeline, distribution, window, memory, replsync,
+                           quantiles, tradeoff, progress, fleet, spectrum */
 } report_chart;
 
 typedef struct report_summary_in {
@@ -33,6 +39,10 @@ typedef struct report_summary_in {
     const app_fleet_check *fleet;
     const app_thresholds *th;
     const char *fleet_path;
+    /* one answer per run, rows' order (answer.h); NULL: none */
+    const app_answers *answers;
+    /* the files that did not land whole (inputs.h); NULL: not listed */
+    const app_inputs *inputs;
 } report_summary_in;
 
 /* Write the summary to fp. Returns 0 or an error (write failure). */

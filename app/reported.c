@@ -27,37 +27,112 @@ static int overall_op(const char *op)
 }
 
 /* An HdrHistogram table prints percentiles at 1 - 2^-k steps: the row
- * standing for q is the first at or above it, within half the tail left. */
+ * standing for q is the first at or above it, within half the tail left.
+ * redis-benchmark's cumulative lines ("99.07% <= 2 milliseconds") stand
+ * for every q up to theirs: the first at or above q bounds it. */
 static int matches(const cow_pctl_row *p, double q)
 {
     if (fabs(p->q - q) <= 1e-6)
         return 1;
-    return strcmp(p->source, "hdr") == 0 && q < 100 && p->q > q && p->q < 100 &&
-           p->q - q <= (100 - q) / 2;
+    if (strcmp(p->source, "hdr") == 0)
+        return q < 100 && p->q > q && p->q < 100 && p->q - q <= (100 - q) / 2;
+    return 0;
+}
+
+static int ladder_source(const cow_pctl_row *p)
+{
+    return strcmp(p->source, "redis-benchmark") == 0;
+}
+
+/* The worst value the op reports at a tail level (q in [99, 100)), else
+ * at any level: how the worst command is told apart. */
+static double op_tail(const app_reported *r, const char *file, const char *op)
+{
+    double tail = -INFINITY, any = -INFINITY;
+    size_t i;
+    for (i = 0; i < r->n; i++) {
+        const cow_pctl_row *p = &r->v[i];
+        if (strcmp(p->file, file) != 0 || strcmp(p->op, op) != 0)
+            continue;
+        if (p->q >= 99 && p->q < 100 && p->value_us > tail)
+            tail = p->value_us;
+        if (p->value_us > any)
+            any = p->value_us;
+    }
+    return tail > -INFINITY ? tail : any;
+}
+
+int app_reported_pick(const app_reported *r, const char **file, const char **op)
+{
+    const cow_pctl_row *best = NULL;
+    double bt = -INFINITY;
+    size_t i;
+    if (r->n == 0)
+        return 0;
+    *file = r->v[0].file;   /* the first file speaks for the run */
+    for (i = 0; i < r->n; i++) {
+        const cow_pctl_row *p = &r->v[i];
+        double t;
+        if (strcmp(p->file, *file) != 0)
+            continue;
+        if (overall_op(p->op)) {
+            *op = p->op;
+            return 1;
+        }
+        if (best == NULL || strcmp(best->op, p->op) != 0) {
+            t = op_tail(r, *file, p->op);
+            if (best == NULL || t > bt) {
+                best = p;
+                bt = t;
+            }
+        }
+    }
+    *op = best->op;
+    return 1;
+}
+
+const cow_pctl_row *app_reported_op_at(const app_reported *r, const char *file,
+                                       const char *op, double q, int *bound)
+{
+    const cow_pctl_row *hit = NULL, *above = NULL;
+    size_t i;
+    if (bound)
+        *bound = 0;
+    for (i = 0; i < r->n; i++) {
+        const cow_pctl_row *p = &r->v[i];
+        if (strcmp(p->file, file) != 0 || strcmp(p->op, op) != 0)
+            continue;
+        if (matches(p, q) && (hit == NULL || p->q < hit->q))
+            hit = p;   /* the first row at or above q */
+        if (ladder_source(p) && p->q > q && q < 100 && p->q < 100 &&
+            (above == NULL || p->q < above->q))
+            above = p;
+    }
+    if (hit == NULL && above != NULL && bound)
+        *bound = 1;
+    return hit ? hit : above;
 }
 
 const cow_pctl_row *app_reported_at(const app_reported *r, double q)
 {
-    const cow_pctl_row *best = NULL, *overall = NULL;
-    const char *file = NULL;
-    size_t i;
+    const char *file, *op;
+    if (!app_reported_pick(r, &file, &op))
+        return NULL;
+    return app_reported_op_at(r, file, op, q, NULL);
+}
 
+double app_reported_step(const app_reported *r, const cow_pctl_row *at)
+{
+    double below = NAN;
+    size_t i;
     for (i = 0; i < r->n; i++) {
         const cow_pctl_row *p = &r->v[i];
-        if (!matches(p, q))
+        if (strcmp(p->file, at->file) != 0 || strcmp(p->op, at->op) != 0 || p->q >= at->q)
             continue;
-        if (file == NULL)
-            file = p->file;
-        if (strcmp(file, p->file) != 0)
-            continue;   /* the first file that reports q speaks for the run */
-        if (overall_op(p->op) && (overall == NULL || (strcmp(p->op, overall->op) == 0 &&
-                                                      p->q < overall->q)))
-            overall = p;   /* the first row at or above q */
-        if (best == NULL || (strcmp(p->op, best->op) == 0 ? p->q < best->q
-                                                          : p->value_us > best->value_us))
-            best = p;
+        if (isnan(below) || p->value_us > below)
+            below = p->value_us;
     }
-    return overall ? overall : best;
+    return isnan(below) ? NAN : at->value_us - below;
 }
 
 int app_reported_ci(const app_reported *r, const cow_pctl_row *at, double *lo_us,

@@ -61,6 +61,8 @@ typedef struct cap_opts {
     uint64_t seed;             /* key and value choice */
     const char *scenario;      /* run.json scenario (default: the trigger) */
     const char *label;         /* run.json label, or NULL (the folder name) */
+    const char *host_name;     /* run.json host, or NULL (this machine's name
+                                  for a local server, else host) */
     const char *version;       /* cowtail version for run.json */
     /* progress lines ("probe: connected ..."); NULL: silent */
     void (*say)(void *ctx, const char *line);

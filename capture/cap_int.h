@@ -89,6 +89,7 @@ typedef struct writer_arg {
 /* Thread bodies (void *arg = cap_ctx *). */
 void *cap_probe_main(void *arg);
 void *cap_info_main(void *arg);
+void *cap_replica_info_main(void *arg);
 void *cap_proc_main(void *arg);
 void *cap_writer_main(void *arg);
 

@@ -423,3 +423,56 @@ long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const cha
     }
     return total;
 }
+
+/* replicaof: the replica's INFO series (replica-info.txt, which ingest
+ * gives to the replica by its name), at the primary's pace. A replica that
+ * cannot be polled is listed as unreadable; the capture goes on. */
+void *cap_replica_info_main(void *arg)
+{
+    cap_ctx *c = arg;
+    const cap_opts *o = c->o;
+    cow_err e = COW_ERR_INIT;
+    redisContext *r = cap_connect(o, o->replica_host, o->replica_port, NULL, 10000, &e);
+    FILE *fp;
+    int64_t next = cap_mono_ns();
+    char what[300];
+
+    snprintf(what, sizeof(what), "INFO of the replica %s:%d", o->replica_host,
+             o->replica_port);
+    if (r == NULL) {
+        cap_missing(c, what, "%s", e.msg);
+        return NULL;
+    }
+    if ((fp = cap_create(c, "replica-info.txt", &e)) == NULL) {
+        cap_missing(c, what, "%s", e.msg);
+        redisFree(r);
+        return NULL;
+    }
+    for (;;) {
+        int64_t t = cap_mono_ns();
+        redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
+        if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
+            cap_missing(c, what, "stopped: %s", rep == NULL ? r->errstr
+                        : rep->type == REDIS_REPLY_ERROR ? rep->str : "not a text reply");
+            if (rep)
+                freeReplyObject(rep);
+            break;
+        }
+        fprintf(fp, "# ts=%lld\n", (long long)cap_wall_us(c, t));
+        fwrite(rep->str, 1, rep->len, fp);
+        if (rep->len == 0 || rep->str[rep->len - 1] != '\n')
+            fputc('\n', fp);
+        fflush(fp);
+        freeReplyObject(rep);
+        next += (atomic_load(&c->child) ? o->info_fast_us : o->info_every_us) * 1000;
+        if (next < cap_mono_ns())
+            next = cap_mono_ns();
+        if (cap_sleep_until(c, next))
+            break;
+    }
+    if (fflush(fp) != 0 || ferror(fp))
+        cap_missing(c, "replica-info.txt", "write error: the file may be incomplete");
+    fclose(fp);
+    redisFree(r);
+    return NULL;
+}

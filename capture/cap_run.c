@@ -600,6 +600,8 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     } else if (gethostname(si->host, sizeof(si->host)) != 0) {
         snprintf(si->host, sizeof(si->host), "localhost");
     }
+    if (o->host_name)
+        snprintf(si->host, sizeof(si->host), "%s", o->host_name);
     localtime_r(&now, &tm);
     snprintf(si->tz, sizeof(si->tz), "%c%02d:%02d", tm.tm_gmtoff < 0 ? '-' : '+',
              (int)(labs(tm.tm_gmtoff) / 3600 % 24), (int)(labs(tm.tm_gmtoff) % 3600 / 60));
@@ -716,8 +718,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     srv_info si;
     trig_state tg;
     redisContext *r = NULL, *rep_conn = NULL;
-    pthread_t probe, info, proc, *wr = NULL;
-    int have_proc = 0, rc, i, nwr = 0;
+    pthread_t probe, info, proc, rinfo, *wr = NULL;
+    int have_proc = 0, have_rinfo = 0, rc, i, nwr = 0;
     struct sigaction sa, old_int, old_term, old_pipe;
     sigset_t block, oldmask;
     char *logpath = c.logpath, addr[600];
@@ -817,6 +819,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     pthread_create(&info, NULL, cap_info_main, &c);
     if (c.local)
         have_proc = pthread_create(&proc, NULL, cap_proc_main, &c) == 0;
+    if (o->trigger == CAP_TRIG_REPLICAOF)
+        have_rinfo = pthread_create(&rinfo, NULL, cap_replica_info_main, &c) == 0;
     if (o->load_rate > 0) {
         wr = xcalloc((size_t)o->writers, sizeof(*wr));
         for (i = 0; i < o->writers; i++) {
@@ -880,6 +884,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     pthread_join(info, NULL);
     if (have_proc)
         pthread_join(proc, NULL);
+    if (have_rinfo)
+        pthread_join(rinfo, NULL);
     for (i = 0; i < nwr; i++)
         pthread_join(wr[i], NULL);
     free(wr);

@@ -33,6 +33,11 @@ void cli_print_usage(FILE *fp, const char *const *usage);
 void cli_sink_install(void);
 /* The one-line ingest summary. */
 void cli_print_totals(FILE *fp, const cow_ingest_totals *tot);
+/* After an ingest of paths[0..npaths) begun at since_s (epoch s): every
+ * file under them it refused, did not recognise, or loaded with rejected
+ * lines, one line each with why and what to do (app/inputs.h). EXIT_OK,
+ * or EXIT_IO (said) when the store cannot tell. */
+int cli_print_inputs(FILE *fp, cow_store *st, char **paths, int npaths, int64_t since_s);
 /* The table of formats, one line each (for help ingest). */
 void cli_print_parsers(FILE *fp);
 /* Map an error code to an exit code. */
@@ -119,6 +124,10 @@ int cli_shared_opt(int c, const char *cmd, const char *const *usage, cli_shared 
 /* An instant (optval_instant_us) and a UTC offset (optval_utc_offset). */
 int cli_opt_instant(const char *cmd, const char *opt, const char *arg, int64_t *us);
 int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s);
+/* A unit name (optval_time_unit, optval_mem_unit) checked; the name itself
+ * goes on to the parsers, which say in their notes where a unit came from. */
+int cli_opt_time_unit(const char *cmd, const char *opt, const char *arg);
+int cli_opt_mem_unit(const char *cmd, const char *opt, const char *arg);
 int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
                    double hi, double *out);
 /* --seed: 0 to 2^64-1. */

@@ -13,9 +13,11 @@
 #include <cjson/cJSON.h>
 
 #include "analyze.h"
+#include "answer.h"
 #include "cli.h"
 #include "commands.h"
 #include "phase.h"
+#include "quant.h"
 #include "runstats.h"
 #include "timeconv.h"
 
@@ -52,8 +54,8 @@ const char *const cmd_analyze_usage[] = {
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
     "samples at hand (p99 needs n >= 368, p99.9 n >= 3,688, p99.99",
-    "n >= 36,887) is shown as '>=' its one-sided lower bound, never as if",
-    "it were known.",
+    "n >= 36,887) is shown as its estimate with the one-sided lower bound",
+    "beside it, e.g. 12.300 (>= 1.563), never as if it were known.",
     NULL
 };
 
@@ -75,23 +77,18 @@ static const char *ms(double us, char *buf, size_t n)
     return buf;
 }
 
-/* A quantile as it may honestly be printed. */
+/* A quantile as every output shows it (quant.h): the estimate, and the
+ * bound beside it when the samples allow only one. */
 static const char *quant(const cow_phase_stats *ps, int level, int *footnote,
                          char *buf, size_t n)
 {
     const cow_qci *ci = &ps->ci[level];
-    if (ps->sum.n == 0)
-        return snprintf(buf, n, "-"), buf;
-    if (!ci->has_hi) {
+    cow_quant q = quant_make(ci->q, ps->sum.n ? ps->sum.v[level] : NAN,
+                             ci->has_lo ? ci->lo : NAN, ci->has_hi ? ci->hi : NAN,
+                             (int64_t)ps->sum.n, ps->dep[level].n_eff);
+    if (ps->sum.n > 0 && !quant_two_sided(&q))
         *footnote = 1;
-        if (ci->has_lo)
-            snprintf(buf, n, ">=%.3f", ci->lo / 1000.0);
-        else
-            snprintf(buf, n, "?");
-        return buf;
-    }
-    snprintf(buf, n, "%.3f", ps->sum.v[level] / 1000.0);
-    return buf;
+    return quant_format(&q, 0, buf, n);
 }
 
 static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
@@ -99,9 +96,9 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
 {
     size_t i;
     int l;
-    char b[6][32];
+    char b[6][COW_QUANT_FMT_MAX];
 
-    printf("  %-18s %-17s %8s %9s %9s %9s %10s %10s %9s\n", "phase (ms)",
+    printf("  %-18s %-17s %8s %9s %9s %17s %18s %18s %9s\n", "phase (ms)",
            "window (s)", "n", "p50", "p90", "p99", "p99.9", "p99.99", "max");
     for (i = 0; i <= ph->n; i++) {
         const cow_phase_stats *ps = i < ph->n ? &rs->ph[i] : &rs->all;
@@ -118,7 +115,8 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
         }
         printf("  %-18s %-17s %8zu", name, win, ps->sum.n);
         for (l = 0; l < COW_PCT_NLEVELS; l++)
-            printf(" %*s", l >= COW_P999 ? 10 : 9, quant(ps, l, footnote, b[l], sizeof(b[l])));
+            printf(" %*s", l >= COW_P999 ? 18 : l == COW_P99 ? 17 : 9,
+                   quant(ps, l, footnote, b[l], sizeof(b[l])));
         printf(" %9s\n", ms(ps->sum.max, b[5], sizeof(b[5])));
     }
 }
@@ -137,17 +135,21 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
         const cow_exceed *xv[2] = {&ps->ex99, &ps->ex999};
         if (!ps->has_delta)
             continue;
-        printf("  %s vs %s (95%%, %d resamples, seed %" PRIu64 "; n_eff = samples "
+        printf("  %s vs %s (ms, 95%%, %d resamples, seed %" PRIu64 "; n_eff = samples "
                "corrected for serial dependence):\n",
                ph->v[i].label, ph->v[ps->base].label, o->rs.resamples, o->rs.seed);
         for (l = 0; l < COW_DELTA_LEVELS; l++) {
             const cow_qcmp *d = &ps->delta[l];
-            char ratio[48] = "", ci[48];
+            char ratio[48] = "", ci[COW_QUANT_FMT_MAX];
+            cow_quant dq = quant_make(NAN, d->delta, d->lo, d->hi, (int64_t)d->nb,
+                                      d->dep_b.n_eff);
             if (!isnan(d->boot.ratio))
                 snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
-            qcmp_format_bounds(d->method, d->verdict, d->lo, d->hi, ci, sizeof(ci));
-            printf("    %-6s %+9.3f ms  %-18s %-7s %-5s n_eff %.0f/%.0f  %s", names[l],
-                   d->delta / 1000.0, ci, ratio, boot_verdict_symbol(d->verdict),
+            if (d->verdict == COW_VERDICT_NA)
+                dq.est_us = NAN;
+            quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
+            printf("    %-6s %-32s %-7s %-5s n_eff %.0f/%.0f  %s", names[l], ci, ratio,
+                   boot_verdict_symbol(d->verdict),
                    d->dep_a.n_eff, d->dep_b.n_eff, qcmp_method_name(d->method));
             if (d->method == COW_QCMP_TAIL)
                 printf(" (beyond pooled p%.2f: %zu vs %zu samples, tau %.1f, p=%.3g)",
@@ -159,6 +161,32 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
                    "more than the baseline has: p=%.3g (tail test, tau %.1f)\n",
                    xn[k], xv[k]->count, xv[k]->n, 100 * xv[k]->p, 100 * xv[k]->lo,
                    100 * xv[k]->hi, xt[k]->p_up, xt[k]->tau);
+    }
+}
+
+/* A run without samples: its windows as the log (or INFO) gives them,
+ * with the copy-on-write each window's child reported (mb[i], NaN: none). */
+static void print_windows(const cow_phases *ph, const double *mb)
+{
+    size_t i;
+    int any = 0;
+    for (i = 0; i < ph->n; i++) {
+        const cow_phase *p = &ph->v[i];
+        char t0[40], cow[32];
+        if (!phase_is_window(p->kind))
+            continue;
+        if (!any++)
+            printf("  %-18s %-24s %10s %8s  %-5s %s\n", "window", "start (UTC)",
+                   "length (s)", "COW (MB)", "from", "notes");
+        time_format_iso(p->t0_us, t0, sizeof(t0));
+        if (isnan(mb[i]))
+            snprintf(cow, sizeof(cow), "-");
+        else
+            snprintf(cow, sizeof(cow), "%.0f", mb[i]);
+        printf("  %-18s %-24s %10.3f %8s  %-5s %s%s%s\n", p->label, t0,
+               (double)(p->t1_us - p->t0_us) / 1e6, cow, p->source ? p->source : "-",
+               p->failed ? "ended in error or killed " : "", p->open ? "open (no end seen) " : "",
+               p->overlap ? "overlaps another" : "");
     }
 }
 
@@ -177,10 +205,8 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
         step = rs->all.grid.step;
     }
     if (footnote)
-        printf("  >= : too few samples for a two-sided 95%% interval at that quantile "
-               "(p99 needs n >= 368, p99.9 n >= 3,688, p99.99 n >= 36,887); shown is "
-               "the one-sided lower bound. Read the maximum and the exceedance "
-               "counts instead.\n");
+        printf("  %s Read the maximum and the exceedance counts too.\n",
+               quant_format_legend());
     if (windows == 0)
         printf("  no fork/save window found (no save lines in a server log, no "
                "INFO rdb_bgsave_in_progress/aof_rewrite_in_progress polls): the "
@@ -528,6 +554,7 @@ static void print_reported(const app_reported *rep)
 /* What printing the runs in order needs. */
 typedef struct print_ctx {
     const analyze_opts *o;
+    cow_store *st;          /* the store, for a log-only run's evidence */
     cJSON *out;             /* --json: the array */
     int refused;            /* a run's log clock did not match */
 } print_ctx;
@@ -565,7 +592,16 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
             print_caveats(&a->ph, &a->rs, footnote);
         } else {
             printf("  no latency samples: %s\n", a->rep.n
-                   ? "only the percentiles the tools reported" : "nothing to analyse");
+                   ? "only the percentiles the tools reported"
+                   : a->ph.n ? "no quantiles; the windows the server log gives:"
+                             : "nothing to analyse");
+            double *mb = calloc(a->ph.n ? a->ph.n : 1, sizeof(double));
+            if (mb == NULL || app_window_cow(p->st, r, &a->ph, mb, e) != COW_OK) {
+                free(mb);
+                return mb == NULL ? COW_FAIL(e, COW_EINTERNAL, "out of memory") : e->code;
+            }
+            print_windows(&a->ph, mb);
+            free(mb);
         }
         print_reported(&a->rep);
         print_replica_syncs(&a->repl);
@@ -655,6 +691,7 @@ int cmd_analyze(int argc, char **argv)
     if (o.json)
         out = cJSON_CreateArray();
     pc.o = &o;
+    pc.st = st;
     pc.out = out;
     pc.refused = 0;
     if (code == EXIT_OK &&

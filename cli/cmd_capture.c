@@ -44,8 +44,9 @@ const char *const cmd_capture_usage[] = {
     "memory-pss.csv (Pss of server + child), thp-*.txt, sysctl.txt, meminfo,",
     "vmstat and loadavg before and after, and the server's log from the start",
     "of the capture (redis.log; with --trigger replicaof, the replica's log",
-    "from the trigger on, replica.log). run.json says what was captured, how, and",
-    "lists everything that could not be read with the reason.",
+    "from the trigger on, replica.log, and its INFO series, replica-info.txt).",
+    "run.json says what was captured and how, and lists everything that",
+    "could not be read with the reason.",
     "",
     "Every time stamp is one wall-clock reading taken at start plus",
     "CLOCK_MONOTONIC deltas. Ctrl-C, a lost connection or a server that dies",
@@ -67,6 +68,9 @@ const char *const cmd_capture_usage[] = {
     "  --force            write into a folder that is not empty",
     "  --scenario NAME    run.json scenario (default: the trigger's name)",
     "  --label NAME       run.json label (default: the folder's name)",
+    "  --host-name NAME   run.json host, which check and report group runs by",
+    "                     (default: this machine's name when the server runs",
+    "                     here, else --host; give it through a tunnel)",
     "  -q, --quiet        only the closing lines",
     "Probe and polling:",
     "  --rate R           probe schedule: a period (2ms, 500us) or N/s",
@@ -74,7 +78,8 @@ const char *const cmd_capture_usage[] = {
     "  --probe ping|set   PING (default) or SET cowtail:probe:<pid> (deleted",
     "                     at the end)",
     "  --info-every D     INFO period (default 250ms)",
-    "  --info-sections S  INFO argument (default all)",
+    "  --info-sections S  INFO argument (default all; with a trigger it must",
+    "                     hold persistence, or give --duration)",
     "  --no-proc          do not read the server's /proc files",
     "Trigger and load (these change the server):",
     "  --trigger T        bgsave, bgrewriteaof, replicaof=HOST:PORT (the replica",
@@ -95,8 +100,9 @@ const char *const cmd_capture_usage[] = {
     "  --seed S           key and value choice (default 42)",
     "",
     "Exit codes: 0 captured (also when interrupted: run.json says so); 2 bad",
-    "options or a folder that is not empty; 3 the server cannot be reached or",
-    "the folder cannot be written.",
+    "options, a folder that is not empty, or --load on a server without keys;",
+    "3 the server cannot be reached or refuses AUTH, or the folder cannot be",
+    "written.",
     NULL
 };
 
@@ -181,7 +187,7 @@ int cmd_capture(int argc, char **argv)
     enum { O_HOST = 1000, O_PORT, O_SOCKET, O_USER, O_PASSENV, O_OUT, O_FORCE,
            O_RATE, O_PROBE, O_INFO_EVERY, O_INFO_SECT, O_NOPROC, O_TRIGGER, O_AT,
            O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_KEYPFX, O_VSIZE,
-           O_SEED, O_SCEN, O_LABEL, O_LOADOP };
+           O_SEED, O_SCEN, O_LABEL, O_LOADOP, O_HOSTNAME };
     static const struct option opts[] = {
         {"host", required_argument, NULL, O_HOST},
         {"port", required_argument, NULL, O_PORT},
@@ -208,6 +214,7 @@ int cmd_capture(int argc, char **argv)
         {"seed", required_argument, NULL, O_SEED},
         {"scenario", required_argument, NULL, O_SCEN},
         {"label", required_argument, NULL, O_LABEL},
+        {"host-name", required_argument, NULL, O_HOSTNAME},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -324,6 +331,7 @@ int cmd_capture(int argc, char **argv)
             break;
         case O_SCEN: o.scenario = optarg; break;
         case O_LABEL: o.label = optarg; break;
+        case O_HOSTNAME: o.host_name = optarg; break;
         case 'q': quiet = 1; break;
         case 'h': cli_print_usage(stdout, cmd_capture_usage); return EXIT_OK;
         default: return EXIT_USAGE;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -182,7 +183,7 @@ static void verdict_text(const char *label, const app_thresholds *t, const app_v
         if (!isnan(v[k].value))
             snprintf(val, sizeof(val), "%.3f", v[k].value);
         if (!isnan(v[k].p))
-            snprintf(pv, sizeof(pv), "; p %.3g, %s-adjusted %.3g", v[k].p,
+            snprintf(pv, sizeof(pv), "; raw p %.3g, %s-adjusted p %.3g", v[k].p,
                      method == COW_FLEET_BH ? "BH" : "Holm", v[k].p_adj);
         printf("%-32s %-18s %-5s %12s  limit %g%s%s%s\n", app_tty(label), app_th_keys[k],
                state_name(v[k].state), val, t->v[k], v[k].note[0] ? "; " : "", v[k].note,
@@ -336,8 +337,13 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
         return code;
     if (npaths > 0) {
         cow_ingest_totals tot;
+        int64_t since = (int64_t)time(NULL);
+        int pc;
         code = app_check_ingest(*st, paths, npaths, jobs, t, &tot, pre);
         cli_print_totals(json ? stderr : stdout, &tot);
+        if ((pc = cli_print_inputs(json ? stderr : stdout, *st, paths, npaths, since)) !=
+                EXIT_OK && code != EXIT_USAGE)
+            code = pc;
         app_prejudged_index(pre);
         if (code == EXIT_USAGE || code == EXIT_IO)
             return code;

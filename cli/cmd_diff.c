@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "diff.h"
+#include "quant.h"
 
 const char *const cmd_diff_usage[] = {
     "usage: cowtail diff [--db FILE] [options] BASE RUN...",
@@ -141,18 +142,9 @@ static void add_json(cJSON *out, const app_diff_base *b, const app_diff_row *r)
                                              NULL));
 }
 
-static const char *honest(const app_quant *q, char *buf, size_t n)
-{
-    if (q->state == APP_Q_NONE)
-        snprintf(buf, n, "-");
-    else
-        snprintf(buf, n, q->state == APP_Q_BOUND ? ">=%.3f" : "%.3f", q->us / 1000);
-    return buf;
-}
-
 static void print_text(const app_diff_row *r)
 {
-    char b1[32], b2[32];
+    char b1[COW_QUANT_FMT_MAX], b2[COW_QUANT_FMT_MAX];
     int l;
 
     printf("\n%s: %zu samples (%s)\n", r->run, r->n,
@@ -161,27 +153,28 @@ static void print_text(const app_diff_row *r)
         print_reported(r);
     if (r->n == 0 || r->d[0].boot.na == 0)
         return;
-    printf("  %-6s %12s %12s %11s  %-22s %-7s %-7s %s\n", "", "base (ms)", "run (ms)",
-           "delta", "95%", "ratio", "verdict", "n_eff base/run, method");
+    printf("  %-6s %20s %20s  %-30s %-7s %-7s %s\n", "", "base (ms)", "run (ms)",
+           "delta (95%)", "ratio", "verdict", "n_eff base/run, method");
     for (l = 0; l < APP_DIFF_LEVELS; l++) {
         const cow_qcmp *d = &r->d[l];
-        char ci[48], ratio[16] = "", delta[24] = "-";
-        qcmp_format_bounds(d->method, d->verdict, d->lo, d->hi, ci, sizeof(ci));
+        char ci[COW_QUANT_FMT_MAX], ratio[16] = "";
+        cow_quant dq = quant_make(NAN, d->delta, d->lo, d->hi, (int64_t)d->nb, d->dep_b.n_eff);
+        if (d->verdict == COW_VERDICT_NA)
+            dq.est_us = NAN;
+        quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
         if (!isnan(d->boot.ratio))
             snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
-        /* no difference of point estimates beside a lower bound */
-        if (r->base_q[l].state == APP_Q_VALUE && r->run_q[l].state == APP_Q_VALUE)
-            snprintf(delta, sizeof(delta), "%+.3f", d->delta / 1000);
-        printf("  %-6s %12s %12s %11s  %-22s %-7s %-7s %.0f/%.0f %s\n", lnames[l],
-               honest(&r->base_q[l], b1, sizeof(b1)), honest(&r->run_q[l], b2, sizeof(b2)),
-               delta, ci, ratio, boot_verdict_symbol(d->verdict), d->dep_a.n_eff,
-               d->dep_b.n_eff, qcmp_method_name(d->method));
+        printf("  %-6s %20s %20s  %-30s %-7s %-7s %.0f/%.0f %s\n", lnames[l],
+               quant_format(&r->base_q[l], 0, b1, sizeof(b1)),
+               quant_format(&r->run_q[l], 0, b2, sizeof(b2)), ci, ratio,
+               boot_verdict_symbol(d->verdict), d->dep_a.n_eff, d->dep_b.n_eff,
+               qcmp_method_name(d->method));
     }
     if (r->has_max)
-        printf("  %-6s %12.3f %12.3f %+11.3f  %-22s x%-6.2f %s\n", "max",
+        printf("  %-6s %20.3f %20.3f  %+-30.3f x%-6.2f %s\n", "max",
                r->base_max_us / 1000, r->run_max_us / 1000,
-               (r->run_max_us - r->base_max_us) / 1000, "(no interval)",
-               r->run_max_us / r->base_max_us, "");
+               (r->run_max_us - r->base_max_us) / 1000, r->run_max_us / r->base_max_us,
+               "(no interval)");
 }
 
 typedef struct diff_opts {
@@ -269,8 +262,7 @@ static int diff_runs(cow_store *st, const cow_run_row *sel, size_t nsel, const d
     if (out && code == EXIT_OK)
         code = cli_print_json(out);
     else if (code == EXIT_OK)
-        printf("\n>= : too few samples for a two-sided 95%% interval at that quantile; "
-               "shown is the one-sided lower bound\n");
+        printf("\n%s\n", quant_format_legend());
     cJSON_Delete(out);
     app_diff_base_release(&base);
     return code;

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "answer.h"
 #include "cli.h"
 #include "commands.h"
 #include "diag.h"
@@ -24,7 +25,10 @@ const char *const cmd_doctor_usage[] = {
     "which cause the captures support, which they rule out, what to change.",
     "Runs not yet analysed are analysed first (defaults of cowtail analyze).",
     "Some rules compare runs with each other (disk vs diskless full sync, a",
-    "read-only control): give them together.",
+    "read-only control): give them together. The text opens with one line",
+    "per run that has something to say (its window, the p99.9 verdict with",
+    "estimate and bound, the evidence, the cause, what to do), the others",
+    "counted, then each run's findings with their evidence.",
     "",
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of findings: rule, severity, run, title,",
@@ -34,6 +38,24 @@ const char *const cmd_doctor_usage[] = {
     "  --rules     list the rules (id, severity, what) and exit",
     NULL
 };
+
+/* The answer per run first (answer.h decided it), then each run's findings. */
+static void print_answers(const app_answers *a)
+{
+    size_t i;
+    char *line;
+    printf("What happened, run by run:\n");
+    for (i = 0; i < a->nsay; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_TERM);
+        printf("  %s\n", line);
+        free(line);
+    }
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
+        printf("  %s\n", line);
+        free(line);
+    }
+    printf("%s\n\n", app_answer_legend(APP_ANSWER_TERM));
+}
 
 static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_t n)
 {
@@ -121,7 +143,15 @@ int cmd_doctor(int argc, char **argv)
     } else if (code == EXIT_OK && json) {
         print_json(&fs, &code);
     } else if (code == EXIT_OK) {
-        print_text(&fs, facts, nsel);
+        app_answers a;
+        if (app_answers_build(st, sel, nsel, facts, &fs, NULL, NULL, &a, &e) != COW_OK) {
+            cli_error(&e);
+            code = cli_exit_for(e.code);
+        } else {
+            print_answers(&a);
+            print_text(&fs, facts, nsel);
+            app_answers_release(&a);
+        }
     }
     diag_release(&fs);
     free(facts);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -29,8 +30,16 @@ const char *const cmd_ingest_usage[] = {
     "options (each overrides the run.json key in brackets):",
     "  --db FILE            database (default cowtail.db; ':memory:' allowed)",
     "  --label NAME         label of the run (single run only) [label]",
+    "  --host NAME          the machine the capture was made on [host]; without",
+    "                       it and run.json's the host is unknown, never this",
+    "                       machine's name (kept apart as ingested_on)",
     "  --time-unit U        unit of unitless time columns: s, ms, us, ns [time_unit]",
     "  --latency-unit U     unit of unitless latency columns [latency_unit]",
+    "  --latency-from W     send (default) or intended: with an intended-send",
+    "                       column (cowtail capture's intended_us), place each",
+    "                       sample at its intended send and read its latency",
+    "                       from there: the latency without coordinated",
+    "                       omission [latency_from]",
     "  --mem-unit U         unit of memory columns without one: bytes, kB, MB,",
     "                       GB [mem_unit]",
     "  --t0 TIME            start of relative time columns: epoch s/ms/us or",
@@ -62,8 +71,10 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
     static const struct option opts[] = {
         {"db", required_argument, NULL, 'd'},
         {"label", required_argument, NULL, 'l'},
+        {"host", required_argument, NULL, 'H'},
         {"time-unit", required_argument, NULL, 'T'},
         {"latency-unit", required_argument, NULL, 'L'},
+        {"latency-from", required_argument, NULL, 'I'},
         {"t0", required_argument, NULL, '0'},
         {"mem-unit", required_argument, NULL, 'M'},
         {"log-tz", required_argument, NULL, 'z'},
@@ -84,14 +95,41 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
         switch (c) {
         case 'd': *db = optarg; break;
         case 'l': fl->label = optarg; break;
-        case 'T': fl->time_unit = optarg; break;
-        case 'L': fl->latency_unit = optarg; break;
+        case 'H':
+            if (optarg[0] == '\0') {
+                cli_errorf("--host: give the machine's name (an empty name is no host)");
+                return EXIT_USAGE;
+            }
+            fl->host = optarg;
+            break;
+        case 'T':
+            if (cli_opt_time_unit(argv[0], "--time-unit", optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->time_unit = optarg;
+            break;
+        case 'L':
+            if (cli_opt_time_unit(argv[0], "--latency-unit", optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->latency_unit = optarg;
+            break;
+        case 'I':
+            if (strcmp(optarg, "send") != 0 && strcmp(optarg, "intended") != 0) {
+                cli_errorf("--latency-from: '%s' is neither send nor intended (see "
+                           "'cowtail help ingest')", optarg);
+                return EXIT_USAGE;
+            }
+            fl->latency_from = optarg;
+            break;
         case '0':
             if (cli_opt_instant(argv[0], "--t0", optarg, &fl->t0_us) != EXIT_OK)
                 return EXIT_USAGE;
             fl->has_t0 = 1;
             break;
-        case 'M': fl->mem_unit = optarg; break;
+        case 'M':
+            if (cli_opt_mem_unit(argv[0], "--mem-unit", optarg) != EXIT_OK)
+                return EXIT_USAGE;
+            fl->mem_unit = optarg;
+            break;
         case 'z':
             if (cli_opt_offset(argv[0], "--log-tz", optarg, &fl->log_tz_s) != EXIT_OK)
                 return EXIT_USAGE;
@@ -138,14 +176,19 @@ int cmd_ingest(int argc, char **argv)
     cow_ingest_flags fl;
     cow_ingest_totals tot;
     cow_store *st = NULL;
-    int code;
+    int64_t since;
+    int code, pc;
 
     if ((code = parse_args(argc, argv, &db, &fl)) >= 0)
         return code;
     if ((code = cli_store_open(db, &st)) != EXIT_OK)
         return code;
+    since = (int64_t)time(NULL);
     code = app_ingest_paths(st, argv + optind, argc - optind, &fl, &tot);
     cli_print_totals(stdout, &tot);
+    if ((pc = cli_print_inputs(stdout, st, argv + optind, argc - optind, since)) != EXIT_OK &&
+        code != EXIT_USAGE)
+        code = pc;
     store_close(st);
     return code;
 }

@@ -13,15 +13,17 @@
 const char *const cmd_rejects_usage[] = {
     "usage: cowtail rejects [--db FILE] [--run LABEL] [--file NAME] [--json]",
     "",
-    "List every line ingest rejected and every file it refused whole, as",
-    "file:line: reason (refused files say 'refused'), by run, file and line.",
+    "List every line ingest rejected, every file it refused whole and every",
+    "file no parser recognised, as file:line: reason (refused files say",
+    "'refused', unrecognised ones 'not recognised'), by run, file and line.",
     "",
     "  --db FILE     database (default cowtail.db)",
     "  --run LABEL   only this run",
     "  --file NAME   only this file (its path, or its name below the run)",
     "  --json        an array of objects: run, file, line (null when",
     "                unknown), reason, excerpt (the line's start, null for a",
-    "                refused file), refused (true for a file refused whole)",
+    "                refused file), refused (true for a file refused whole),",
+    "                not_recognised (true for a file no parser recognised)",
     NULL
 };
 
@@ -33,6 +35,7 @@ typedef struct rej_out {
 static int one(void *ctx, const cow_reject_row *r)
 {
     rej_out *o = ctx;
+    const char *what;
     o->n++;
     if (o->arr) {
         cJSON *j = cJSON_CreateObject();
@@ -51,15 +54,19 @@ static int one(void *ctx, const cow_reject_row *r)
         else
             cJSON_AddNullToObject(j, "excerpt");
         cJSON_AddBoolToObject(j, "refused", r->refused);
+        cJSON_AddBoolToObject(j, "not_recognised",
+                              r->code != NULL && strcmp(r->code, "unrecognised") == 0);
         cJSON_AddItemToArray(o->arr, j);
         return 0;
     }
+    what = r->refused ? "refused: "
+           : r->code != NULL && strcmp(r->code, "unrecognised") == 0 ? "not recognised: "
+                                                                      : "";
     if (r->line > 0)
-        printf("%s:%lld: %s%s\n", app_tty(r->path), (long long)r->line,
-               r->refused ? "refused: " : "", app_tty(r->reason));
-    else
-        printf("%s: %s%s\n", app_tty(r->path), r->refused ? "refused: " : "",
+        printf("%s:%lld: %s%s\n", app_tty(r->path), (long long)r->line, what,
                app_tty(r->reason));
+    else
+        printf("%s: %s%s\n", app_tty(r->path), what, app_tty(r->reason));
     return 0;
 }
 

@@ -1,11 +1,12 @@
 /* cmd_report.c -- `cowtail report`: from raw captures (or a database) to a
- * folder a person can open: summary.md, report.xlsx and the PNG charts. */
+ * folder a person can open: index.html, summary.md, report.xlsx and the PNG charts. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "boot.h"
 #include "cli.h"
@@ -20,11 +21,13 @@ const char *const cmd_report_usage[] = {
     "Ingest the capture folders given (if any), analyse every run, run the",
     "doctor and the fork/forkless trade-off, and write DIR (default",
     "./cowtail-report):",
+    "  index.html        the report for a browser: answers, then each run's",
+    "                    charts, findings with evidence and tables, then the fleet",
     "  summary.md        headline table, findings, trade-off, charts",
     "  report.xlsx       Summary, Scenarios, Runs, Phases, Percentiles, Deltas,",
-    "                    Trade-off, Findings, Events, Charts (the PNGs)",
-    "  *.png             timeline-RUN, distribution-RUN, quantiles, memory,",
-    "                    tradeoff, progress, fleet",
+    "                    Trade-off, Findings, Evidence, Events, Charts",
+    "  *.png             timeline-RUN, window-RUN, distribution-RUN, memory-RUN,",
+    "                    replsync-RUN, memory, tradeoff, progress, fleet, spectrum",
     "  .cowtail-report   marks the folder as written by cowtail report",
     "A chart whose data is missing is not drawn; summary.md says why. An",
     "existing folder that is not empty and holds no .cowtail-report is",
@@ -36,7 +39,8 @@ const char *const cmd_report_usage[] = {
     "  --scale N          chart scale: 1 = 1600x900 (default), 2 = high-DPI",
     "  --log-y            timeline latency on a log scale",
     "  --thresholds FILE  colour the fleet view by the p99.9 lift limit (the",
-    "                     thresholds file of cowtail check, read the same way)",
+    "                     thresholds file of cowtail check, read the same way);",
+    "                     its verdicts replace the checks table, as check's do",
     "  --seed S           bootstrap seed (default 1)",
     "  --resamples N      bootstrap resamples (default 9999)",
     "  --created EPOCH_S  pin the workbook's document date (default: the",
@@ -67,19 +71,31 @@ static int lift_limit(const char *path, double *limit)
     return EXIT_OK;
 }
 
-static void headline_findings(const cow_findings *fs)
+/* The first screen of summary.md on the terminal: the answers (the
+ * most urgent first, at most ten), the quiet runs counted, the inputs
+ * that did not land whole counted. */
+static void print_answers(const app_report *j)
 {
-    size_t i, shown = 0;
-    int sev;
-    for (sev = COW_SEV_CRIT; sev >= COW_SEV_WARN; sev--)
-        for (i = 0; i < fs->n && shown < 12; i++)
-            if (fs->v[i].severity == sev) {
-                printf("  [%s] %s: %s\n", diag_severity_name(sev), fs->v[i].run,
-                       fs->v[i].title);
-                shown++;
-            }
-    if (shown == 0)
-        printf("  no warnings\n");
+    const app_answers *a = &j->answers;
+    size_t i;
+    char *line;
+    printf("what happened (summary.md opens with the same):\n");
+    for (i = 0; i < a->nsay && i < 10; i++) {
+        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_TERM);
+        printf("  %s\n", line);
+        free(line);
+    }
+    if (a->nsay > 10)
+        printf("  ... and %zu more runs in summary.md\n", a->nsay - 10);
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
+        printf("  %s\n", line);
+        free(line);
+    }
+    if (j->inputs.n > 0) {
+        line = app_inputs_count_line(&j->inputs);
+        printf("  not every file landed whole (%s): see summary.md, Inputs\n", line);
+        free(line);
+    }
 }
 
 /* Options; returns -1 to go on, else the exit code. */
@@ -163,8 +179,13 @@ int cmd_report(int argc, char **argv)
     j.jobs = jobs;
     if (optind < argc) {
         cow_ingest_totals tot;
+        int64_t since = (int64_t)time(NULL);
+        int pc;
         code = app_ingest_quiet(j.st, argv + optind, argc - optind, jobs, &tot);
         cli_print_totals(stdout, &tot);
+        if ((pc = cli_print_inputs(stdout, j.st, argv + optind, argc - optind, since)) !=
+                EXIT_OK && code != EXIT_USAGE)
+            code = pc;
         if (code == EXIT_USAGE || code == EXIT_IO)
             goto done;
     }
@@ -178,11 +199,10 @@ int cmd_report(int argc, char **argv)
     }
     for (i = 0; i < j.nch; i++)
         drawn += j.charts[i].file[0] != '\0';
-    printf("report written to %s/: summary.md, report.xlsx, %zu charts (%zu not drawn, "
+    printf("report written to %s/: index.html, summary.md, report.xlsx, %zu charts (%zu not drawn, "
            "reasons in summary.md); %zu runs, seed %" PRIu64 "\n", j.dir, drawn,
            j.nch - drawn, j.n, j.seed);
-    printf("headline findings:\n");
-    headline_findings(&j.fs);
+    print_answers(&j);
     goto done;
 fail:
     cli_error(&e);

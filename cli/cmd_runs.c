@@ -4,6 +4,7 @@
  * in the README: label, scenario, mode, host, trial, files, samples,
  * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
  * servers (role, pid, port, version, run_id, files, paths, how),
+ * ingested_on, facts (store_runfacts.h's columns: value and src each),
  * t_first_us, t_last_us. */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "mem.h"
+#include "store_runfacts.h"
 #include "timeconv.h"
 
 const char *const cmd_runs_usage[] = {
@@ -29,8 +31,10 @@ const char *const cmd_runs_usage[] = {
     "              trial, files, samples, rejected, events (an object: event",
     "              kind -> count), info_dumps, smaps_snapshots, clock (how",
     "              each server log's zone was settled), servers (each role,",
-    "              pid, port, version, run_id, files, paths, how), t_first_us,",
-    "              t_last_us",
+    "              pid, port, version, run_id, files, paths, how), ingested_on",
+    "              (the machine that ingested it, not its host), facts (what",
+    "              the doctor read: each fact's value and src, its file:line;",
+    "              null before doctor), t_first_us, t_last_us",
     "              (null when unknown), phases (labels of the last analysis,",
     "              null when never analysed); see the README",
     NULL
@@ -119,6 +123,38 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
     return COW_OK;
 }
 
+/* "facts": what the doctor read, one key per run_facts column
+ * (store_runfacts.h) with its value and source, null when unknown;
+ * "facts": null when the doctor never ran on the run. */
+static int add_facts(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
+{
+    cow_fact v[COW_RF_COUNT];
+    cJSON *f;
+    int present, i;
+
+    if (store_run_facts_get(st, r->id, v, &present, e) != COW_OK)
+        return e->code ? e->code : COW_ESQL;
+    if (!present) {
+        cJSON_AddNullToObject(o, "facts");
+        return COW_OK;
+    }
+    f = cJSON_AddObjectToObject(o, "facts");
+    for (i = 0; i < COW_RF_COUNT; i++) {
+        cJSON *k;
+        if (!v[i].known) {
+            cJSON_AddNullToObject(f, cow_rf_cols[i].name);
+            continue;
+        }
+        k = cJSON_AddObjectToObject(f, cow_rf_cols[i].name);
+        if (cow_rf_cols[i].type == COW_RF_INT)
+            cJSON_AddNumberToObject(k, "value", v[i].num);
+        else
+            cJSON_AddStringToObject(k, "value", v[i].text);
+        add_str(k, "src", v[i].src[0] ? v[i].src : NULL);
+    }
+    return COW_OK;
+}
+
 static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -138,6 +174,13 @@ static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
         add_int(o, "samples", r->samples, 1);
         add_int(o, "rejected", r->rejected, 1);
         if (add_extras(st, r, o, &e) != COW_OK) {
+            cli_error(&e);
+            cJSON_Delete(o);
+            cJSON_Delete(arr);
+            return cli_exit_for(e.code);
+        }
+        add_str(o, "ingested_on", r->ingested_on);
+        if (add_facts(st, r, o, &e) != COW_OK) {
             cli_error(&e);
             cJSON_Delete(o);
             cJSON_Delete(arr);

@@ -144,3 +144,17 @@ int cli_shared_opt(int c, const char *cmd, const char *const *usage, cli_shared 
     default: return EXIT_USAGE; /* '?': cli_getopt said what was wrong */
     }
 }
+
+int cli_opt_time_unit(const char *cmd, const char *opt, const char *arg)
+{
+    cow_err e = COW_ERR_INIT;
+    double us;
+    return optval_time_unit(opt, arg, &us, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}
+
+int cli_opt_mem_unit(const char *cmd, const char *opt, const char *arg)
+{
+    cow_err e = COW_ERR_INIT;
+    double bytes;
+    return optval_mem_unit(opt, arg, &bytes, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
+}

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "label.h"
 #include "mem.h"
 #include "optval.h"
@@ -79,6 +80,26 @@ void cli_print_totals(FILE *fp, const cow_ingest_totals *tot)
            tot->files_ok, tot->files_ok == 1 ? "" : "s", tot->runs,
            tot->runs == 1 ? "" : "s", tot->rows, tot->rejected, tot->files_refused,
            tot->files_dup, tot->files_skipped);
+}
+
+int cli_print_inputs(FILE *fp, cow_store *st, char **paths, int npaths, int64_t since_s)
+{
+    cow_err e = COW_ERR_INIT;
+    app_inputs in;
+    size_t i;
+    if (app_inputs_of_ingest(st, paths, npaths, since_s, &in, &e) != COW_OK) {
+        cli_error(&e);
+        return EXIT_IO;
+    }
+    if (in.n > 0)
+        fprintf(fp, "files that did not land whole (cowtail rejects lists them again):\n");
+    for (i = 0; i < in.n; i++) {
+        char *line = app_input_line(&in.v[i], APP_ANSWER_TERM);
+        fprintf(fp, "  %s\n", line);
+        free(line);
+    }
+    app_inputs_release(&in);
+    return EXIT_OK;
 }
 
 void cli_print_usage(FILE *fp, const char *const *usage)

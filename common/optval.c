@@ -8,6 +8,7 @@
 
 #include "num.h"
 #include "timeconv.h"
+#include "units.h"
 
 static int not_a(const char *opt, const char *arg, const char *what, cow_err *e)
 {
@@ -151,4 +152,20 @@ int optval_utc_offset(const char *opt, const char *arg, int *off_s, cow_err *e)
     return COW_FAIL(e, COW_EUSAGE, "%s: '%s' is not an offset like +02:00, -0500 or UTC "
                     "(zone names are not supported: give the offset in force during "
                     "the capture)", opt, arg);
+}
+
+int optval_time_unit(const char *opt, const char *arg, double *us, cow_err *e)
+{
+    if ((*us = unit_time_us(arg, strlen(arg))) > 0)
+        return COW_OK;
+    return not_a(opt, arg, "a time unit (ns, us, ms or s, also as nsec, usec, msec, "
+                 "sec, nanos, micros, millis or written out)", e);
+}
+
+int optval_mem_unit(const char *opt, const char *arg, double *bytes, cow_err *e)
+{
+    if ((*bytes = unit_mem_bytes(arg)) > 0)
+        return COW_OK;
+    return not_a(opt, arg, "a memory unit (bytes, kB, MB or GB, powers of 1024; "
+                 "also KiB, MiB, GiB, k, m, g)", e);
 }

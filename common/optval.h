@@ -40,6 +40,12 @@ int optval_size(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
  * is UTC) or an epoch number in s, ms, us or ns (time_parse_epoch),
  * the whole argument and nothing else. *us: epoch microseconds. */
 int optval_instant_us(const char *opt, const char *arg, int64_t *us, cow_err *e);
+/* A time unit (unit_time_us: ns, us, ms, s and their longer names);
+ * *us: microseconds per unit. */
+int optval_time_unit(const char *opt, const char *arg, double *us, cow_err *e);
+/* A memory unit (unit_mem_bytes: bytes, kB, MB, GB, KiB ...); *bytes per
+ * unit. */
+int optval_mem_unit(const char *opt, const char *arg, double *bytes, cow_err *e);
 /* A UTC offset: "UTC", "Z", "+hh:mm", "-hhmm" or "+hh" (time_parse_offset);
  * a zone name is refused. *off_s: seconds east of UTC. */
 int optval_utc_offset(const char *opt, const char *arg, int *off_s, cow_err *e);

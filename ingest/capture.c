@@ -816,6 +816,7 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
     r->host = get_str(root, "host");
     r->log_tz = get_str(root, "log_tz");
     r->time_unit = get_str(root, "time_unit");
+    r->latency_from = get_str(root, "latency_from");
     r->latency_unit = get_str(root, "latency_unit");
     r->mem_unit = get_str(root, "mem_unit");
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(root, "interrupted")))
@@ -869,6 +870,7 @@ void runjson_release(cow_runjson *r)
     free(r->host);
     free(r->log_tz);
     free(r->time_unit);
+    free(r->latency_from);
     free(r->latency_unit);
     free(r->mem_unit);
     free(r->interrupted);

@@ -58,6 +58,7 @@ typedef struct cow_runjson {
     char *log_tz;       /* "log_tz": "+02:00", "UTC" */
     int log_year;       /* "log_year", 0 if absent */
     char *time_unit;    /* "time_unit" */
+    char *latency_from; /* "latency_from": "send" or "intended" */
     char *latency_unit; /* "latency_unit" */
     char *mem_unit;     /* "mem_unit": bytes, kB, MB, GB */
     int64_t t0_us;      /* "t0": epoch s/ms/us or ISO 8601 */

@@ -43,6 +43,7 @@
 #include "mem.h"
 #include "num.h"
 #include "timeconv.h"
+#include "units.h"
 
 #define HG_SOURCE "hdr"
 /* Fields of a row (4 in a table, 4 + Tag= in a log). */
@@ -90,19 +91,6 @@ static const double hg_log_q[] = {50, 90, 99, 99.9, 99.99};
 /* ------------------------------------------------------------------ */
 /* Units and names                                                     */
 /* ------------------------------------------------------------------ */
-
-static double unit_us(const char *u, size_t n)
-{
-    if (n == 2 && memcmp(u, "ns", 2) == 0)
-        return 1e-3;
-    if (n == 2 && memcmp(u, "us", 2) == 0)
-        return 1;
-    if (n == 2 && memcmp(u, "ms", 2) == 0)
-        return 1e3;
-    if (n == 1 && u[0] == 's')
-        return 1e6;
-    return 0;
-}
 
 static const char *unit_name(double us)
 {
@@ -178,7 +166,7 @@ static int decide_unit(hg *h, long line, cow_err *e)
     char note[200];
 
     if (h->o && h->o->latency_unit) {
-        h->us_per_unit = unit_us(h->o->latency_unit, strlen(h->o->latency_unit));
+        h->us_per_unit = unit_time_us(h->o->latency_unit, strlen(h->o->latency_unit));
         if (h->us_per_unit == 0) {
             cow_err_at(e, h->s->name, line, 0);
             return COW_FAIL(e, COW_EUSAGE, "latency unit '%.16s' unknown: use "

@@ -23,7 +23,11 @@
  *     and the largest latency read from the intended send (reply -
  *     intended, without coordinated omission). Unreadable values and
  *     intended times more than 1 ms after the actual send (not the same
- *     clock) are counted in the note, not rejected. */
+ *     clock) are counted in the note, not rejected.
+ *  7. With latency_from_intended (--latency-from intended, run.json
+ *     "latency_from"), a sample whose intended send was read is placed at
+ *     it and its latency is reply - intended (latency + lag); the note
+ *     says so. Samples without a usable intended time keep their send. */
 #include "latcols.h"
 
 #include <ctype.h>
@@ -37,6 +41,7 @@
 #include "num.h"
 #include "text.h"
 #include "timeconv.h"
+#include "units.h"
 
 /* Aliases in order of preference. */
 static const char *const time_aliases[] = {
@@ -51,24 +56,6 @@ static const char *const intended_aliases[] = {
     "scheduled_time", "intended_start", NULL};
 static const char *const op_aliases[] = {
     "op", "cmd", "command", "operation", "opname", "type", "request", NULL};
-
-static const struct { const char *name; double us; } units[] = {
-    {"ns", 1e-3}, {"nanos", 1e-3}, {"nsec", 1e-3}, {"nanoseconds", 1e-3},
-    {"us", 1.0}, {"usec", 1.0}, {"micros", 1.0}, {"microseconds", 1.0},
-    {"µs", 1.0},
-    {"ms", 1e3}, {"msec", 1e3}, {"millis", 1e3}, {"milliseconds", 1e3},
-    {"s", 1e6}, {"sec", 1e6}, {"secs", 1e6}, {"seconds", 1e6},
-};
-
-/* Microseconds per unit named name[0..n), or 0 when not a unit. */
-static double unit_us(const char *name, size_t n)
-{
-    size_t i;
-    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-        if (strlen(units[i].name) == n && strncmp(units[i].name, name, n) == 0)
-            return units[i].us;
-    return 0;
-}
 
 static int alias_rank(const char *const *list, const char *base)
 {
@@ -106,10 +93,10 @@ static double split_name(const char *name, size_t n, char *out, size_t cap)
     double u;
 
     text_colname(name, n, out, cap, unit, sizeof(unit));
-    if (unit[0] && (u = unit_us(unit, strlen(unit))) > 0)
+    if (unit[0] && (u = unit_time_us(unit, strlen(unit))) > 0)
         return u;
     us = strrchr(out, '_');
-    if (us != NULL && us != out && (u = unit_us(us + 1, strlen(us + 1))) > 0) {
+    if (us != NULL && us != out && (u = unit_time_us(us + 1, strlen(us + 1))) > 0) {
         *us = '\0';
         return u;
     }
@@ -171,7 +158,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "time, t or epoch, e.g. timestamp_us): samples cannot "
                         "be lined up with server events without one");
     if (lc->lat_unit_us == 0 && o && o->latency_unit) {
-        lc->lat_unit_us = unit_us(o->latency_unit, strlen(o->latency_unit));
+        lc->lat_unit_us = unit_time_us(o->latency_unit, strlen(o->latency_unit));
         lc->lat_unit_from = "--latency-unit / run.json latency_unit";
     }
     if (lc->lat_unit_us == 0)
@@ -181,7 +168,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "or set \"latency_unit\" in run.json",
                         lc->lat_name, lc->lat_name, lc->lat_name);
     if (lc->time_unit_us == 0 && o && o->time_unit)
-        lc->time_unit_us = unit_us(o->time_unit, strlen(o->time_unit));
+        lc->time_unit_us = unit_time_us(o->time_unit, strlen(o->time_unit));
     return COW_OK;
 }
 
@@ -192,7 +179,7 @@ int latcols_check_time(latcols *lc, cow_err *e)
                         "no time column (expected one named timestamp, ts, "
                         "time, t or epoch, e.g. timestamp_us)");
     if (lc->time_unit_us == 0 && lc->o && lc->o->time_unit)
-        lc->time_unit_us = unit_us(lc->o->time_unit, strlen(lc->o->time_unit));
+        lc->time_unit_us = unit_time_us(lc->o->time_unit, strlen(lc->o->time_unit));
     return COW_OK;
 }
 
@@ -382,8 +369,8 @@ int latcols_time(latcols *lc, const char *p, size_t n, int64_t *t_us,
     return latcols_time_num(lc, v, t_us, why, e);
 }
 
-void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
-                      double lat_us)
+int latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
+                     double lat_us, int64_t *lag_us)
 {
     double v, us, lag;
 
@@ -391,15 +378,16 @@ void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
     if (lc->time_iso || !lc->time_decided || n == 0 ||
         !latcols_parse_number(p, n, &v) || !isfinite(v)) {
         lc->int_bad++;
-        return;
+        return 0;
     }
     us = v * (lc->int_unit_us > 0 ? lc->int_unit_us : lc->time_mult);
     if (!lc->time_epoch)
         us += (double)lc->o->t0_us;
     lag = (double)t_us - us;
-    if (lag < -1000.0) {
-        lc->int_ahead++;
-        return;
+    if (lag < -1000.0 || lag > (double)LATCOLS_MAX_SPAN_US) {
+        lc->int_ahead += lag < 0;
+        lc->int_bad += lag > 0;
+        return 0;
     }
     if (lag < 0)
         lag = 0; /* rounding of the two stamps */
@@ -411,6 +399,10 @@ void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
         lc->int_late++;
     if (lag + lat_us > lc->int_colat_max_us)
         lc->int_colat_max_us = lag + lat_us;
+    *lag_us = (int64_t)llround(lag);
+    if (lc->o && lc->o->latency_from_intended)
+        lc->int_moved++;
+    return 1;
 }
 
 int latcols_latency_num(const latcols *lc, double v, double *lat_us,
@@ -476,9 +468,11 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
         snprintf(buf, sizeof(buf), "'%s': %lld samples sent %.1f us after their "
                  "intended time on average, at most %.1f us, %lld more than 1 ms late; "
                  "latency from the intended send (no coordinated omission) at most "
-                 "%.1f us%s", lc->int_name, lc->int_n,
+                 "%.1f us%s%s", lc->int_name, lc->int_n,
                  lc->int_n ? lc->int_lag_sum_us / (double)lc->int_n : 0.0,
-                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more);
+                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more,
+                 lc->int_moved ? "; samples placed at their intended send and "
+                 "their latency read from it (--latency-from intended)" : "");
         if ((rc = sink_note(k, "intended send", buf, e)) != COW_OK)
             return rc;
     }

@@ -35,6 +35,7 @@ typedef struct latcols {
     char int_name[64];         /* its name as written */
     long long int_n, int_bad;  /* intended times read / unreadable */
     long long int_late;        /* sent more than 1 ms after intended */
+    long long int_moved;       /* samples moved to their intended send */
     long long int_ahead;       /* "intended" more than 1 ms after the send */
     double int_lag_sum_us, int_lag_max_us; /* send - intended */
     double int_colat_max_us;   /* reply - intended: latency without
@@ -81,9 +82,10 @@ int latcols_time_num(latcols *lc, double v, int64_t *t_us, const char **why,
                      cow_err *e);
 /* An intended-send field of a sample already read (t_us its actual send,
  * lat_us its latency): counted in the int_* figures that latcols_notes
- * reports; never rejects the sample. */
-void latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
-                      double lat_us);
+ * reports; never rejects the sample. 1 and *lag_us (send - intended) when
+ * usable, else 0. */
+int latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
+                     double lat_us, int64_t *lag_us);
 /* Convert a latency field: 0 and *lat_us, or COW_EPARSE with *why. */
 int latcols_latency(const latcols *lc, const char *p, size_t n, double *lat_us,
                     const char **why);

@@ -166,10 +166,17 @@ static int row(csvstate *st, const cow_line *ln, cow_err *e)
     if (latcols_latency(&st->lc, f[st->lc.lat_col].p, f[st->lc.lat_col].n,
                         &smp->lat_us, &why) != COW_OK)
         return reject(st, ln, why, e);
-    if (st->lc.int_col >= 0)
-        latcols_intended(&st->lc, st->lc.int_col < k ? f[st->lc.int_col].p : "",
-                         st->lc.int_col < k ? f[st->lc.int_col].n : 0, smp->t_us,
-                         smp->lat_us);
+    if (st->lc.int_col >= 0) {
+        int64_t lag;
+        if (latcols_intended(&st->lc, st->lc.int_col < k ? f[st->lc.int_col].p : "",
+                             st->lc.int_col < k ? f[st->lc.int_col].n : 0, smp->t_us,
+                             smp->lat_us, &lag) &&
+            st->lc.o && st->lc.o->latency_from_intended) {
+            /* latcols.c requirement 7: reply - intended */
+            smp->t_us -= lag;
+            smp->lat_us += (double)lag;
+        }
+    }
     smp->op = NULL;
     if (st->lc.op_col >= 0 && memchr(f[st->lc.op_col].p, '\0', f[st->lc.op_col].n))
         return reject(st, ln, "op holds a NUL byte: not text", e);

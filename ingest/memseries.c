@@ -36,6 +36,7 @@
 #include "text.h"
 #include "num.h"
 #include "timeconv.h"
+#include "units.h"
 
 /* Columns beyond this are not a memory series we expect. */
 #define MS_MAX_COLS 32
@@ -80,23 +81,10 @@ typedef struct ms_state {
 
 /* ============================================================ columns */
 
-static const struct { const char *name; double mult; } mem_units[] = {
-    {"bytes", 1}, {"byte", 1}, {"b", 1}, {"kb", 1024}, {"kib", 1024},
-    {"k", 1024}, {"mb", 1048576}, {"mib", 1048576}, {"m", 1048576},
-    {"gb", 1073741824.0}, {"gib", 1073741824.0}, {"g", 1073741824.0}};
 static const struct { const char *name; double us; } time_units[] = {
     {"s", 1e6}, {"sec", 1e6}, {"secs", 1e6}, {"seconds", 1e6},
     {"ms", 1e3}, {"msec", 1e3}, {"millis", 1e3}, {"us", 1}, {"usec", 1},
     {"micros", 1}, {"ns", 1e-3}, {"nsec", 1e-3}, {"nanos", 1e-3}};
-
-static double mem_unit_of(const char *u)
-{
-    size_t i;
-    for (i = 0; i < sizeof(mem_units) / sizeof(mem_units[0]); i++)
-        if (strcmp(mem_units[i].name, u) == 0)
-            return mem_units[i].mult;
-    return 0;
-}
 
 static double time_unit_of(const char *u)
 {
@@ -186,23 +174,12 @@ static enum ms_role col_role(const char *p, size_t n, double *mult)
         *mult = m;
         return MS_TIME;
     }
-    m = u[0] ? mem_unit_of(u) : suffix_unit(b, mem_unit_of);
+    m = u[0] ? unit_mem_bytes(u) : suffix_unit(b, unit_mem_bytes);
     if (m > 0 || is_mem_name(b)) {
         *mult = m > 0 ? m : says_bytes(b) ? 1 : 0;
         return MS_MEM;
     }
     return MS_OTHER;
-}
-
-/* Bytes per unit of the run.json mem_unit ("kB", "MB", "bytes"...). */
-static double mem_unit_of_opt(const char *s)
-{
-    char u[16];
-    size_t i;
-    for (i = 0; s[i] && i + 1 < sizeof(u); i++)
-        u[i] = (char)tolower((unsigned char)s[i]);
-    u[i] = '\0';
-    return mem_unit_of(u);
 }
 
 /* ============================================================= fields */
@@ -292,7 +269,7 @@ static int header(ms_state *m, const cow_line *ln)
                          "lined up with the save without one");
     for (j = 0; j < m->nmem; j++)
         if (m->mem_mult[j] == 0) {
-            if (m->o && m->o->mem_unit && (mult = mem_unit_of_opt(m->o->mem_unit)) > 0) {
+            if (m->o && m->o->mem_unit && (mult = unit_mem_bytes(m->o->mem_unit)) > 0) {
                 m->mem_mult[j] = mult;
                 continue;
             }
@@ -304,7 +281,7 @@ static int header(ms_state *m, const cow_line *ln)
             return fail_at(m, ln->no, COW_EUNIT, msg);
         }
     if (m->time_unit_us == 0 && m->o && m->o->time_unit) {
-        m->time_unit_us = time_unit_of(m->o->time_unit);
+        m->time_unit_us = unit_time_us(m->o->time_unit, strlen(m->o->time_unit));
         m->unit_from_opt = 1;
     }
     return COW_OK;

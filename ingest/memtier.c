@@ -45,6 +45,7 @@
 #include "mem.h"
 #include "num.h"
 #include "timeconv.h"
+#include "units.h"
 
 #define MT_SOURCE "memtier"
 /* Longest op label kept ("run12:Zadds"). */
@@ -434,7 +435,7 @@ static int runtime(mt *m, const cJSON *rt, cow_err *e)
     /* "Time unit" is absent before 2.x: memtier has always printed ms */
     m->us_per_unit = cJSON_IsString(u) ? unit_by_name(u->valuestring) : 1e3;
     if (m->us_per_unit == 0 && m->o && m->o->latency_unit)
-        m->us_per_unit = unit_by_name(m->o->latency_unit);
+        m->us_per_unit = unit_time_us(m->o->latency_unit, strlen(m->o->latency_unit));
     if (m->us_per_unit == 0) {
         cow_err_at(e, m->path, line, 0);
         return COW_FAIL(e, COW_EUNIT, "\"Time unit\": \"%.40s\" is not a unit "

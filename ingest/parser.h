@@ -30,6 +30,9 @@ typedef struct cow_parse_opts {
     const char *latency_unit; /* "s","ms","us","ns" for unitless latency, or NULL */
     int64_t t0_us;            /* anchor for relative time columns */
     int has_t0;               /* t0_us is set */
+    int latency_from_intended; /* --latency-from intended: a sample with an
+                                  intended send (latcols.c requirement 7) is
+                                  placed there, its latency reply - intended */
     int tz_off_s;             /* server log zone, seconds east of UTC */
     int has_tz;               /* tz_off_s was given (else UTC is assumed) */
     int log_year;             /* year for logs without one, 0 = unknown */

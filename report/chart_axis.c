@@ -246,6 +246,8 @@ static extent data_extent(const cow_chart *c, bool on_x, int kind)
     }
     for (i = 0; on_x && kind != COW_AXIS_PCTL && i < c->nmarks; i++)
         ext_add(&e, kind, c->marks[i].x, false);
+    for (i = 0; i < c->ncallouts; i++)
+        ext_add(&e, kind, on_x ? c->callouts[i].x : c->callouts[i].y, false);
     return e;
 }
 

@@ -75,6 +75,7 @@ void chart_free(cow_chart *c)
     free(c->spans);
     free(c->marks);
     free(c->cats);
+    free(c->callouts);
     free(c->panels);
     free(c);
 }
@@ -218,6 +219,18 @@ void chart_add_mark(cow_chart *c, double x, const char *label)
     m = &c->marks[c->nmarks++];
     m->x = x;
     chart_set_text(m->label, sizeof(m->label), label);
+}
+
+void chart_add_callout(cow_chart *c, double x, double y, const char *label)
+{
+    cow_callout *k;
+
+    c->callouts = xgrow(c->callouts, sizeof(*c->callouts), c->ncallouts + 1,
+                        &c->cap_callouts);
+    k = &c->callouts[c->ncallouts++];
+    k->x = x;
+    k->y = y;
+    chart_set_text(k->label, sizeof(k->label), label);
 }
 
 void chart_add_category(cow_chart *c, const char *label, long n)
@@ -506,6 +519,31 @@ static void red_quantiles(const int64_t *t_us, const double *lat_us, size_t i0,
     free(w.h.block);
 }
 
+/* The trailing window: samples in [right edge - trail, right edge). */
+static void red_trailing(const int64_t *t_us, const double *lat_us, size_t i0, size_t i1,
+                         int64_t t0, double span, cow_colred *r)
+{
+    red_hist h = {xcalloc(COW_RED_BUCKETS, sizeof(int)), xcalloc(RED_NBLOCKS, sizeof(int))};
+    double dt = span / (double)r->ncol;
+    size_t wl = i0, wh = i0, c;
+
+    for (c = 0; c < r->ncol; c++) {
+        double edge = (double)t0 + ((double)c + 1) * dt;
+        size_t hi = advance(t_us, wh, i1, edge);
+        size_t lo = advance(t_us, wl, i1, edge - (double)r->trail_us);
+        for (; wh < hi; wh++)
+            hist_add(&h, bucket_of(lat_us[wh]), 1);
+        for (; wl < lo; wl++)
+            hist_add(&h, bucket_of(lat_us[wl]), -1);
+        if (wh > wl && wh - wl >= r->min_n) {
+            long k = (long)ceil(r->q * (double)(wh - wl));
+            r->q_us[c] = bucket_value(hist_find(&h, k < 1 ? 1 : k));
+        }
+    }
+    free(h.count);
+    free(h.block);
+}
+
 int chart_reduce_columns(const int64_t *t_us, const double *lat_us, size_t n,
                          int64_t t0_us, int64_t t1_us, size_t ncol,
                          const cow_reduce_opts *o, cow_colred *out, cow_err *e)
@@ -519,7 +557,8 @@ int chart_reduce_columns(const int64_t *t_us, const double *lat_us, size_t n,
     red_alloc(out, ncol);
     out->q = o && o->q > 0 && o->q < 1 ? o->q : 0.99;
     out->win_cols = o && o->win_cols ? o->win_cols : (ncol / 100 ? ncol / 100 : 1);
-    out->min_n = o && o->min_n ? o->min_n : 1000;
+    out->trail_us = o && o->trail_us > 0 ? o->trail_us : 0;
+    out->min_n = o && o->min_n ? o->min_n : out->trail_us ? 1 : 1000;
     for (c = 0; c < ncol; c++)
         out->t_s[c] = ((double)c + 0.5) * span / (double)ncol / 1e6;
     for (i0 = 0; i0 < n && t_us[i0] < t0_us; i0++)
@@ -527,7 +566,10 @@ int chart_reduce_columns(const int64_t *t_us, const double *lat_us, size_t n,
     for (i1 = i0; i1 < n && t_us[i1] < t1_us; i1++)
         ;
     red_minmax(t_us, lat_us, i0, i1, t0_us, span, out);
-    red_quantiles(t_us, lat_us, i0, i1, t0_us, span, out);
+    if (out->trail_us)
+        red_trailing(t_us, lat_us, i0, i1, t0_us, span, out);
+    else
+        red_quantiles(t_us, lat_us, i0, i1, t0_us, span, out);
     return 0;
 }
 

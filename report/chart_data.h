@@ -17,6 +17,11 @@
  * by chart_add_panel() belong to the parent and are freed with it.
  * chart_free(NULL) is a no-op. Out of memory aborts (mem.h).
  *
+ * Error bars: a POINTS series' y error with only lo finite (hi NaN) is a
+ * one-sided bound, "at least lo": drawn from lo up to the plot's top with
+ * an open arrow; only hi finite, down to the bottom. A lone point with no
+ * finite bound gets no whisker.
+ *
  * Value conventions:
  * - x and y are in the axis' data unit: seconds from x.origin_us on a
  *   COW_AXIS_TIME axis, the quantile level q in [0,1) on a COW_AXIS_PCTL
@@ -27,17 +32,23 @@
  *   cannot be shown (<= 0 on LOG10, q >= 1 on PCTL) is drawn at the axis
  *   edge and counted; the layout adds a footnote saying how many.
  *
- * Chart kinds the report uses (see chart_demo.c for one of each):
- *  1 timeline: TIME x, band (per-column min/max from chart_reduce_columns)
- *    + line (rolling quantile), spans for phases, marks for forks.
- *  2 percentile distribution: PCTL x, one line per phase or scenario.
- *  3 quantile bars: CATEGORY x, one bars series per quantile, categories
- *    carry n ("n=705" under the label), whiskers from lo/hi.
- *  4 memory during a save: linear x (s from save start), lines.
- *  5 trade-off panel: panels, each a CATEGORY-x chart with points + y error.
- *  6 forkless progress: panels sharing a time x.
- *  7 fleet: CATEGORY y (runs sorted), points with x error, state pass/fail,
- *    a mark at the threshold. */
+ * Chart kinds the report uses (app/report_chartbuild.c builds the per-run
+ * ones; docs/gallery/ shows one of each):
+ *  1 timeline: TIME x, band (per-column min/max from chart_reduce_columns,
+ *    opaque) + line (the p99 of a trailing span) + points (the slowest
+ *    samples), spans for phases and fork durations, marks for forks, a
+ *    callout on the worst sample.
+ *  2 window against baseline: CATEGORY x (p50..p99.9), LOG10 y, one points
+ *    series per phase with y error (one-sided bounds as arrows).
+ *  3 percentile distribution: PCTL x, one line per phase or scenario.
+ *  4 memory during a save: TIME x, the series in MB, spans and marks;
+ *    by mode: linear x (s from save start), lines.
+ *  5 replica syncs: CATEGORY y (attempts), a segment series per step.
+ *  6 trade-off panel: panels, each a CATEGORY-x chart with points + y error.
+ *  7 forkless progress: panels sharing a time x.
+ *  8 fleet: CATEGORY y (runs sorted), points with x error, state pass/fail,
+ *    a mark at the threshold.
+ *  9 reported spectrum: PCTL x, at most eight lines a chart. */
 #ifndef COW_REPORT_CHART_DATA_H
 #define COW_REPORT_CHART_DATA_H
 
@@ -107,6 +118,9 @@ typedef struct cow_series {
     double *xlo, *xhi;           /* POINTS x error bars, or NULL */
     unsigned char *state;        /* POINTS: enum cow_point_state per point, or NULL */
     unsigned char *thin;         /* BARS: 1 = too few samples beyond q (drawn pale) */
+    double alpha;                /* BAND: fill opacity; 0 = the style's band_alpha */
+    bool segment;                /* POINTS: a bar from xlo to xhi at y (a step of
+                                    a replica sync), no marker */
 } cow_series;
 
 /* A shaded x range: a phase window such as "BGSAVE". */
@@ -121,6 +135,14 @@ typedef struct cow_mark {
     double x;                    /* data units */
     char label[COW_CHART_NAME];  /* drawn above the plot; "" for none */
 } cow_mark;
+
+/* A labelled point drawn over the data: the run's worst sample. The label
+ * sits beside the point inside the plot, on a box that keeps it legible
+ * over the series. */
+typedef struct cow_callout {
+    double x, y;                 /* data units */
+    char label[COW_CHART_NAME];  /* e.g. "worst 75.1 ms at 3.412 s" */
+} cow_callout;
 
 typedef struct cow_category {
     char label[COW_CHART_NAME];  /* tick label on the category axis */
@@ -138,6 +160,8 @@ typedef struct cow_chart {
     size_t nspans, cap_spans;      /* used / allocated */
     cow_mark *marks;               /* vertical marks */
     size_t nmarks, cap_marks;      /* used / allocated */
+    cow_callout *callouts;         /* labelled points */
+    size_t ncallouts, cap_callouts;/* used / allocated */
     cow_category *cats;            /* categories for a CATEGORY axis */
     size_t ncats, cap_cats;        /* used / allocated */
     struct cow_chart **panels;     /* small multiples; when npanels > 0 the
@@ -182,6 +206,7 @@ void chart_series_set_thin(cow_series *s, const unsigned char *thin);
 /* Returns the span (valid until the next chart_add_span) to set color. */
 cow_span *chart_add_span(cow_chart *c, double x0, double x1, const char *label);
 void chart_add_mark(cow_chart *c, double x, const char *label);
+void chart_add_callout(cow_chart *c, double x, double y, const char *label);
 /* n < 0: no "n=" annotation. */
 void chart_add_category(cow_chart *c, const char *label, long n);
 /* A sub-chart drawn in a grid cell under the parent's title; owned by c. */
@@ -217,14 +242,25 @@ bool chart_is_drawable(const cow_chart *c, char *why, size_t nwhy);
  * are counted in log buckets 0.1% wide (1 us .. 1000 s; smaller values
  * share bucket 0, larger ones the top), and the quantile is the nearest-
  * rank bucket's geometric centre: relative error <= 0.05%, below a pixel.
- * A column with no samples gets NaN in all three (a gap, not a zero). */
+ * A column with no samples gets NaN in all three (a gap, not a zero).
+ *
+ * Trailing window (trail_us > 0), the timeline's: the rolling quantile at
+ * column c is taken over the samples whose time lies in
+ * [e - trail_us, e), e the column's right edge, so it never reacts before
+ * the data does (a centred window rises half a window before a stall).
+ * The span is fixed in time, not in samples; min_n is then the fewest
+ * samples a value needs (fewer: NaN), and a column without samples of its
+ * own still gets the value of its window, so the line does not break at
+ * every empty pixel column. */
 
 #define COW_RED_BUCKETS 20800  /* ceil(ln(1e9) / ln(1.001)) + spare */
 
 typedef struct cow_reduce_opts {
     double q;           /* rolling quantile level, 0 < q < 1; 0 = 0.99 */
     size_t win_cols;    /* window width in columns; 0 = max(1, ncol/100) */
-    size_t min_n;       /* samples the window holds at least; 0 = 1000 */
+    size_t min_n;       /* samples the window holds at least; 0 = 1000
+                           (trailing: the fewest for a value; 0 = 1) */
+    int64_t trail_us;   /* > 0: trailing window of this span (above) */
 } cow_reduce_opts;
 
 typedef struct cow_colred {
@@ -237,6 +273,7 @@ typedef struct cow_colred {
     size_t win_cols;    /* window width actually used */
     size_t min_n;       /* minimum window sample count actually used */
     double q;           /* quantile level actually used */
+    int64_t trail_us;   /* trailing span used, 0 = centred window */
 } cow_colred;
 
 /* Reduce n samples (t_us ascending; lat_us finite, >= 0) that fall in

@@ -42,7 +42,7 @@ static const char *role_name(int r)
         "background", "plot_bg", "span", "grid", "series", "errbar", "mark", "axis",
         "tick", "bracket", "title", "subtitle", "panel_title", "axis_title",
         "tick_label", "cat_n", "span_label", "mark_label", "legend", "legend_text",
-        "note"};
+        "note", "callout", "callout_label"};
     return r >= 0 && r < COW_ROLE_COUNT ? names[r] : "?";
 }
 

@@ -1,9 +1,14 @@
 /* chart_layout_int.h -- what the layout's files share and nobody else
  * sees: the layout context, the primitive list, one plot's geometry, the
- * legend, and the functions that cross files. chart_layout.c is the
- * driver (style, primitives, one plot, the whole chart), chart_axis.c
- * ticks, ranges and label fitting, chart_legend.c the legend,
- * chart_dump.c the text dump and overlap check the tests use. */
+ * legend, and the functions that cross files. From the bottom up, each
+ * file calling only those above it in this list:
+ *   chart_style.c   style, text metrics, series colours and markers
+ *   chart_prim.c    the primitive list
+ *   chart_axis.c    ticks, ranges and label fitting
+ *   chart_plot.c    one plot: geometry, texts, shapes
+ *   chart_legend.c  the legend
+ *   chart_layout.c  the whole chart (chart_layout_build)
+ *   chart_dump.c    the text dump and overlap check the tests use. */
 #ifndef COW_REPORT_CHART_LAYOUT_INT_H
 #define COW_REPORT_CHART_LAYOUT_INT_H
 
@@ -76,7 +81,8 @@ static inline bool boxes_meet(cow_box a, cow_box b)
     return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
-/* chart_layout.c: text metrics, primitives, series styles */
+/* chart_style.c: text metrics, series styles */
+cow_text_ext lay_measure(const lctx *x, const char *s, double size, bool bold);
 double lay_line_h(const lctx *x, double size);
 double lay_text_w(const lctx *x, const char *s, double size, bool bold);
 bool lay_shorten(const lctx *x, const char *s, double size, bool bold,
@@ -84,8 +90,19 @@ bool lay_shorten(const lctx *x, const char *s, double size, bool bold,
 cow_rgba lay_series_colour(const cow_style *st, const cow_chart *c, size_t si);
 cow_rgba lay_with_alpha(cow_rgba c, double a);
 int lay_series_marker(const cow_chart *c, size_t si);
-double lay_bar_base(const geo *g);
-void lay_bar_span(const cow_chart *c, size_t si, size_t k, double *x0, double *x1);
+
+/* chart_prim.c: the primitive list */
+cow_prim *lay_plist_add(plist *l, const cow_prim *p);
+void lay_prim_release(cow_prim *p);
+void lay_plist_release(plist *l);
+/* A text primitive, measured and anchored (not yet in a list). */
+cow_prim lay_text_prim(const lctx *x, int role, const char *s, double size, bool bold,
+                       cow_rgba col, double ax, double ay, int ha, int va, double angle);
+void lay_prim_shift(cow_prim *p, double dx, double dy);
+/* Move p along x so its box lies within [lo, hi] (when it fits). */
+void lay_keep_within(cow_prim *p, double lo, double hi);
+void lay_add_poly(plist *l, int kind, int role, const double *pts, size_t n, cow_rgba col,
+                  double lw, int dash, int clip);
 void lay_add_line(plist *l, int role, double x0, double y0, double x1,
                          double y1, cow_rgba col, double lw, int dash, int clip);
 void lay_add_rect(plist *l, int role, cow_box b, cow_rgba fill, cow_rgba stroke,
@@ -95,6 +112,13 @@ void lay_add_marker(plist *l, int role, double x, double y, double d,
 void lay_add_text(plist *l, const lctx *x, int role, const char *s, double size,
                          bool bold, cow_rgba col, double ax, double ay, int ha, int va,
                          double angle);
+
+/* chart_plot.c: one plot */
+void lay_geo_release(geo *g);
+void lay_plot_geom(const lctx *x, const cow_chart *c, cow_box cell, int panel, geo *g);
+void lay_plot_shapes(plist *l, const lctx *x, const geo *g, int pi);
+double lay_bar_base(const geo *g);
+void lay_bar_span(const cow_chart *c, size_t si, size_t k, double *x0, double *x1);
 
 /* chart_axis.c: ranges, ticks, tick label fitting */
 void lay_fit_x_category(const lctx *x, cow_axis_layout *a, double cell_x);

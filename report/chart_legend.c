@@ -43,7 +43,10 @@ void lay_legend_of(const cow_style *st, const cow_chart *c, legend_entry *v, siz
             continue;
         if (s->kind == COW_SERIES_BAND)
             col = lay_with_alpha(col, st->band_alpha);
+        if (s->kind == COW_SERIES_BAND && s->alpha > 0)
+            col.a = s->alpha;
         le_add(v, n, s->name, s->kind == COW_SERIES_LINE && s->dashed ? LE_DASH
+                              : s->kind == COW_SERIES_POINTS && s->segment ? LE_BAR
                               : kinds[s->kind], col, lay_series_marker(c, i));
     }
 }
@@ -105,6 +108,8 @@ static void point_yrange(const geo *g, const cow_series *s, size_t i, double *a,
         *b = lay_ax_px(Y, s->hi[i]);
     if (s->kind == COW_SERIES_BARS)
         *a = fmax(fmax(*a, *b), lay_bar_base(g));
+    if (s->segment) /* a bar 0.6 of a category high (emit_segments) */
+        *a = lay_ax_px(Y, s->y[i] - 0.3), *b = lay_ax_px(Y, s->y[i] + 0.3);
 }
 
 /* How many data elements of the plot would the box cover? */

@@ -233,6 +233,19 @@ cow_sheet *table_add_sheet(cow_workbook *wb, const char *name,
     return s;
 }
 
+void table_move_sheet(cow_workbook *wb, size_t from, size_t to)
+{
+    cow_sheet *s;
+    if (from >= wb->nsheets || to >= wb->nsheets || from == to)
+        return;
+    s = wb->sheets[from];
+    if (from > to)
+        memmove(&wb->sheets[to + 1], &wb->sheets[to], (from - to) * sizeof *wb->sheets);
+    else
+        memmove(&wb->sheets[from], &wb->sheets[from + 1], (to - from) * sizeof *wb->sheets);
+    wb->sheets[to] = s;
+}
+
 int table_add_column(cow_sheet *s, const char *name, const char *unit,
                      cow_colfmt fmt, cow_err *e)
 {

@@ -145,6 +145,10 @@ void table_book_free(cow_workbook *wb);
 cow_sheet *table_add_sheet(cow_workbook *wb, const char *name,
                            const char *title);
 
+/* Move the sheet at tab index from to index to (0: first), the others
+ * keeping their order. Out-of-range indexes leave wb as it is. */
+void table_move_sheet(cow_workbook *wb, size_t from, size_t to);
+
 /* Make name an acceptable, unique sheet name into out (>= 128 bytes):
  * drop []:*?/\ and control characters, squeeze runs of spaces (so that
  * "a / b" becomes "a b"), trim spaces and leading/trailing

@@ -108,6 +108,8 @@ static int add_formats(xlsx_ctx *x)
     format_set_num_format(x->boolean, "\"TRUE\";\"TRUE\";\"FALSE\"");
     format_set_bold(x->title);
     format_set_font_size(x->title, 13);
+    format_set_text_wrap(x->title);
+    format_set_align(x->title, LXW_ALIGN_VERTICAL_TOP);
     format_set_bold(x->head_text);
     format_set_bottom(x->head_text, LXW_BORDER_THIN);
     format_set_bold(x->head_num);
@@ -488,12 +490,64 @@ static int write_images(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
 
 /* --------------------------------------------------------------- sheets */
 
+/* The title row: over a table of several columns the title is one cell
+ * merged across them, wrapped, and the row tall enough for its lines, so a
+ * page as wide as the table prints it whole instead of cutting it at the
+ * last column. */
+static int write_title(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s)
+{
+    lxw_error err;
+    double width = 0;
+    size_t c, lines;
+    char *safe;
+
+    if (s->title == NULL)
+        return COW_OK;
+    if (s->ncols < 2 || utf8_chars(s->title) > 1000) { /* a long text: cut by write_text */
+        if ((err = write_text(ws, 0, 0, s->title, x->title)))
+            return lib_fail(x, err, s, "the title");
+        return COW_OK;
+    }
+    for (c = 0; c < s->ncols; c++)
+        width += column_width(s, c);
+    safe = label_safe(s->title, COW_LABEL_XLSX);
+    /* bold 13 pt is about 1.3 widths of the 11 pt character unit */
+    lines = (size_t)ceil((double)utf8_chars(safe) * 1.3 / (width > 1 ? width : 1));
+    if (lines < 1)
+        lines = 1;
+    err = worksheet_merge_range(ws, 0, 0, 0, (lxw_col_t)(s->ncols - 1), safe, x->title);
+    free(safe);
+    if (err)
+        return lib_fail(x, err, s, "the title");
+    if ((err = worksheet_set_row(ws, 0, 18.0 * (double)(lines > 6 ? 6 : lines), NULL)))
+        return lib_fail(x, err, s, "the title row");
+    return COW_OK;
+}
+
+/* Print setup: landscape A4, one page wide (as many tall as it takes),
+ * the title and header rows on every page, the sheet and page in the
+ * footer. */
+static int write_print(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s, lxw_row_t hdr)
+{
+    lxw_error err;
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, 9);
+    worksheet_set_margins(ws, 0.4, 0.4, 0.5, 0.5);
+    worksheet_fit_to_pages(ws, 1, 0);
+    if (s->ncols > 0 && (err = worksheet_repeat_rows(ws, 0, hdr)))
+        return lib_fail(x, err, s, "the rows repeated on each page");
+    if ((err = worksheet_set_footer(ws, "&L&A&Rpage &P of &N")))
+        return lib_fail(x, err, s, "the footer");
+    return COW_OK;
+}
+
 static int write_header(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
                         lxw_row_t hdr)
 {
     lxw_error err;
-    if (s->title && (err = write_text(ws, 0, 0, s->title, x->title)))
-        return lib_fail(x, err, s, "the title");
+    int rc = write_title(x, ws, s);
+    if (rc != COW_OK)
+        return rc;
     for (size_t c = 0; c < s->ncols; c++) {
         char head[1024];
         header_text(&s->cols[c], head, sizeof head);
@@ -558,6 +612,8 @@ static int write_sheet(xlsx_ctx *x, const cow_sheet *s)
         rc = write_chart(x, ws, s, hdr);
     if (rc == COW_OK)
         rc = write_images(x, ws, s, hdr);
+    if (rc == COW_OK)
+        rc = write_print(x, ws, s, hdr);
     return rc;
 }
 

@@ -24,7 +24,40 @@ CREATE TABLE IF NOT EXISTS runs (
     scenario Nullable(String), mode Nullable(String), trial Nullable(Int64),
     path Nullable(String), files Int64, samples Int64,
     t_first_us Nullable(Int64), t_last_us Nullable(Int64),
-    seed Nullable(Int64), resamples Nullable(Int64), method Nullable(String)
+    seed Nullable(Int64), resamples Nullable(Int64), method Nullable(String),
+    ingested_on Nullable(String),   -- the machine that ingested it (not its host)
+    uid Nullable(String)            -- tells apart runs of unknown host ('') and one label
+) ENGINE = MergeTree() ORDER BY (host, run);
+-- ingested_on and uid came with cowtail's migration 017; a runs table made
+-- before gains them by hand (18.16 has no ADD COLUMN IF NOT EXISTS):
+--     ALTER TABLE cowtail.runs ADD COLUMN ingested_on Nullable(String),
+--                              ADD COLUMN uid Nullable(String)
+
+-- The facts of a run the doctor reads, one column each with the file:line
+-- it came from (NAME_src), NULL when the captures do not say; the columns
+-- of store/store_runfacts.c's table, whose comments give the units.
+-- host '' is unknown: such runs are no host's.
+CREATE TABLE IF NOT EXISTS run_facts (
+    host String, run String, export_version UInt64,
+    server_kind Nullable(String), server_kind_src Nullable(String),
+    server_version Nullable(String), server_version_src Nullable(String),
+    role Nullable(String), role_src Nullable(String),
+    kernel_release Nullable(String), kernel_release_src Nullable(String),
+    thp_enabled Nullable(String), thp_enabled_src Nullable(String),
+    thp_defrag Nullable(String), thp_defrag_src Nullable(String),
+    anon_huge_bytes Nullable(Int64), anon_huge_bytes_src Nullable(String),
+    used_memory Nullable(Int64), used_memory_src Nullable(String),
+    maxmemory Nullable(Int64), maxmemory_src Nullable(String),
+    keys Nullable(Int64), keys_src Nullable(String),
+    vm_overcommit_memory Nullable(Int64), vm_overcommit_memory_src Nullable(String),
+    vm_swappiness Nullable(Int64), vm_swappiness_src Nullable(String),
+    repl_diskless_sync Nullable(String), repl_diskless_sync_src Nullable(String),
+    save_rules Nullable(String), save_rules_src Nullable(String),
+    appendonly Nullable(String), appendonly_src Nullable(String),
+    latest_fork_usec Nullable(Int64), latest_fork_usec_src Nullable(String),
+    cow_bytes Nullable(Int64), cow_bytes_src Nullable(String),
+    persistence Nullable(String), persistence_src Nullable(String),
+    stored_at Int64                 -- UTC epoch microseconds
 ) ENGINE = MergeTree() ORDER BY (host, run);
 
 -- The servers of a run (a primary and its replicas), as ingest told them

@@ -5,18 +5,19 @@
  * the ones schemas/clickhouse.sql declares, in the same order. */
 #include "store_fleet.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "store_int.h"
+#include "store_runfacts.h"
 
-/* the run's host: run.json's, else the machine that ingested its first
- * file (as merge.c decides), else '' */
-#define KEY                                                                        \
-    "coalesce(r.host, (SELECT host FROM files WHERE run = r.id AND host IS NOT NULL" \
-    " ORDER BY id LIMIT 1), '') AS host, r.label AS run, ?1 AS export_version"
+/* the run's host: run.json's or `ingest --host`, '' when unknown (a key
+ * column of ClickHouse cannot be NULL); never the machine that ingested
+ * it, which runs.ingested_on names */
+#define KEY "coalesce(r.host, '') AS host, r.label AS run, ?1 AS export_version"
 
 const char *const cow_export_tables[] = {
-    "runs", "servers", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
+    "runs", "run_facts", "servers", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
     "samples",
     NULL
 };
@@ -31,7 +32,7 @@ static const struct {
      " (SELECT count(*) FROM samples s WHERE s.run = r.id) AS samples,"
      " (SELECT min(t_us) FROM samples s WHERE s.run = r.id) AS t_first_us,"
      " (SELECT max(t_us) FROM samples s WHERE s.run = r.id) AS t_last_us,"
-     " a.seed, a.resamples, a.method"
+     " a.seed, a.resamples, a.method, r.ingested_on, r.uid"
      " FROM runs r LEFT JOIN analyses a ON a.run = r.id ORDER BY r.id"},
     {"servers",
      "SELECT " KEY ", s.seq, s.role, s.pid, s.port, s.version, s.run_id, s.how,"
@@ -67,8 +68,7 @@ static const struct {
      " FROM findings x JOIN runs r ON r.id = x.run ORDER BY r.id, x.seq"},
     /* a host's pooled judgement has no run: run '' and the host it judged */
     {"checks",
-     "SELECT coalesce(r.host, (SELECT host FROM files WHERE run = r.id AND host IS NOT NULL"
-     " ORDER BY id LIMIT 1), x.host, '') AS host, coalesce(r.label, '') AS run,"
+     "SELECT coalesce(r.host, x.host, '') AS host, coalesce(r.label, '') AS run,"
      " ?1 AS export_version, x.scope, x.limit_name, x.limit_value, x.value, x.p,"
      " x.p_adjusted, x.verdict, x.method, x.correction, x.comparisons, x.detail, x.runs,"
      " x.evaluated_at"
@@ -91,11 +91,21 @@ int store_export_rows(cow_store *st, const char *table, int64_t version,
                       cow_xrow_fn row, void *ctx, cow_err *e)
 {
     const char *sql = NULL;
+    char facts_sql[3000];
     size_t i;
 
     for (i = 0; i < sizeof(export_sql) / sizeof(export_sql[0]); i++)
         if (strcmp(export_sql[i].table, table) == 0)
             sql = export_sql[i].sql;
+    if (sql == NULL && strcmp(table, "run_facts") == 0) {
+        /* the columns of store_runfacts.c's table */
+        char fcols[2400];
+        store_run_facts_cols(fcols, sizeof(fcols), "x.");
+        snprintf(facts_sql, sizeof(facts_sql),
+                 "SELECT " KEY ", %s FROM run_facts x JOIN runs r ON r.id = x.run"
+                 " ORDER BY r.id", fcols);
+        sql = facts_sql;
+    }
     if (sql == NULL)
         return COW_FAIL(e, COW_EINTERNAL, "no export table '%s'", table);
     return export_query(st, table, sql, version, NULL, row, ctx, e);

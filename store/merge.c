@@ -14,15 +14,16 @@
 
 #include "schema_sql.h"
 #include "store_int.h"
+#include "store_runfacts.h"
 
 /* The last path component of a file's path, in SQL (no reverse search). */
 #define BASENAME(x) "replace(" x ", rtrim(" x ", replace(" x ", '/', '')), '')"
 
-/* A run's host: run.json's, else the machine that ingested its first file
- * (two hosts' runs without run.json are still two runs). */
-#define RUN_HOST(db, r)                                                         \
-    "coalesce(" r ".host, (SELECT host FROM " db ".files WHERE run = " r ".id" \
-    " AND host IS NOT NULL ORDER BY id LIMIT 1))"
+/* A run is its label and its host (run.json's or `ingest --host`); a run
+ * whose host is unknown is its label and its uid, so two sources' runs of
+ * unknown host never become one, while merging the same source again
+ * finds the runs it brought before. The machine that ingested a run
+ * (ingested_on) is no host. */
 
 /* Raw tables keyed by file: copied for new files only. "R" and "F" stand
  * for the mapped run and file ids. */
@@ -124,11 +125,12 @@ static void origin_stem(const char *path, char *out, size_t cap)
 /* Where a run of label/host goes: its id here (0 when it is new) and the
  * label it has here. */
 static int place_run(sqlite3 *db, const char *label, const char *host,
-                     const char *stem, int64_t *dst, char *dst_label, size_t cap,
+                     const char *uid, const char *stem, int64_t *dst, char *dst_label, size_t cap,
                      cow_err *e)
 {
     const char *sql =
-        "SELECT id, " RUN_HOST("main", "r") " IS ?2 FROM main.runs r WHERE label = ?1";
+        "SELECT id, r.host IS ?2 AND (r.host IS NOT NULL OR r.uid IS ?3)"
+        " FROM main.runs r WHERE label = ?1";
     sqlite3_stmt *q;
     int attempt, rc;
 
@@ -141,6 +143,10 @@ static int place_run(sqlite3 *db, const char *label, const char *host,
             sqlite3_bind_text(q, 2, host, -1, SQLITE_STATIC);
         else
             sqlite3_bind_null(q, 2);
+        if (uid)
+            sqlite3_bind_text(q, 3, uid, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(q, 3);
         rc = sqlite3_step(q);
         if (rc == SQLITE_DONE) { /* label free: a new run */
             *dst = 0;
@@ -173,12 +179,13 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
     sqlite3_stmt *q, *add = NULL, *put = NULL;
     int rc = COW_OK, step;
 
-    if (sqlite3_prepare_v2(db, "SELECT id, label, " RUN_HOST("src", "r") " FROM src.runs r ORDER BY id", -1,
+    if (sqlite3_prepare_v2(db, "SELECT id, label, host, uid FROM src.runs r ORDER BY id", -1,
                            &q, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "INSERT INTO main.runs(label, path, scenario, mode, host, trial,"
-                           " meta, created_at) SELECT ?2, path, scenario, mode, ?3, trial,"
-                           " meta, created_at FROM src.runs WHERE id = ?1",
+                           " meta, created_at, ingested_on, uid) SELECT ?2, path, scenario,"
+                           " mode, ?3, trial, meta, created_at, ingested_on, uid"
+                           " FROM src.runs WHERE id = ?1",
                            -1, &add, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO temp.run_map(src, dst, fresh) VALUES(?1, ?2, ?3)",
                            -1, &put, NULL) != SQLITE_OK) {
@@ -189,10 +196,11 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
         int64_t src = sqlite3_column_int64(q, 0), dst = 0;
         const char *label = (const char *)sqlite3_column_text(q, 1);
         const char *host = (const char *)sqlite3_column_text(q, 2);
+        const char *uid = (const char *)sqlite3_column_text(q, 3);
         char dst_label[1024];
         int fresh;
 
-        if ((rc = place_run(db, label, host, stem, &dst, dst_label, sizeof(dst_label),
+        if ((rc = place_run(db, label, host, uid, stem, &dst, dst_label, sizeof(dst_label),
                             e)) != COW_OK)
             goto out;
         fresh = dst == 0;
@@ -405,6 +413,18 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
                  result_tables[i].table, result_tables[i].cols, result_tables[i].cols,
                  result_tables[i].table);
         if ((rc = run_sql(db, sql, e)) != COW_OK)
+            return rc;
+    }
+    { /* the facts of runs that have none here */
+        char cols[2048], xcols[2400], facts[5200];
+        store_run_facts_cols(cols, sizeof(cols), "");
+        store_run_facts_cols(xcols, sizeof(xcols), "x.");
+        snprintf(facts, sizeof(facts),
+                 "INSERT INTO main.run_facts(run, %s) SELECT r.dst, %s FROM src.run_facts x"
+                 " JOIN temp.run_map r ON r.src = x.run"
+                 " WHERE NOT EXISTS (SELECT 1 FROM main.run_facts WHERE run = r.dst)",
+                 cols, xcols);
+        if ((rc = run_sql(db, facts, e)) != COW_OK)
             return rc;
     }
     if ((rc = run_sql(db,

@@ -46,7 +46,8 @@
 
 static const char *const sql_text[SQL_COUNT] = {
     [SQL_RUN_FIND] = "SELECT id FROM runs WHERE label = ?1",
-    [SQL_RUN_ADD] = "INSERT INTO runs(label, path, created_at) VALUES(?1, ?2, ?3)",
+    [SQL_RUN_ADD] = "INSERT INTO runs(label, path, created_at, ingested_on, uid)"
+        " VALUES(?1, ?2, ?3, ?4, lower(hex(randomblob(8))))",
     [SQL_RUN_META] =
         "UPDATE runs SET path = coalesce(?2, path), scenario = coalesce(?3, scenario),"
         " mode = coalesce(?4, mode), host = coalesce(?5, host),"
@@ -102,7 +103,8 @@ static const char *const sql_text[SQL_COUNT] = {
         " (SELECT min(t_us) FROM samples s WHERE s.run = r.id),"
         " (SELECT max(t_us) FROM samples s WHERE s.run = r.id),"
         " (SELECT group_concat(label, ' ') FROM"
-        "   (SELECT label FROM phases p WHERE p.run = r.id ORDER BY idx))"
+        "   (SELECT label FROM phases p WHERE p.run = r.id ORDER BY idx)),"
+        " r.ingested_on"
         " FROM runs r ORDER BY r.label",
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",
@@ -204,10 +206,23 @@ static const char *const sql_text[SQL_COUNT] = {
         " min(f.path), min(l.line)"
         " FROM latmon l JOIN files f ON f.id = l.file WHERE l.run = ?1"
         PRIMARY_SIDE("?1", "l.file"),
+    [SQL_FACT_LATMON_THP] =
+        "SELECT l.text, f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
+        " WHERE l.run = ?1 AND l.kind = 'doctor' AND l.text LIKE '%huge page%'"
+        PRIMARY_SIDE("?1", "l.file") " ORDER BY l.file, l.line LIMIT 1",
+    [SQL_FACT_LATMON_SPIKE] =
+        "SELECT max(coalesce(l.max_ms, 0), coalesce(l.lat_ms, 0)) AS m, l.event, l.kind,"
+        " f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
+        " WHERE l.run = ?1 AND l.kind IN ('latest', 'history') AND l.event IS NOT NULL"
+        PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.file, l.line LIMIT 1",
     [SQL_LOAD_MEM] =
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"
         " WHEN what LIKE '%rss%' THEN 2 ELSE 3 END, what, t_us",
+    [SQL_MEM_SOURCE] =
+        "SELECT m.what, f.path FROM mem m JOIN files f ON f.id = m.file WHERE m.run = ?1"
+        " ORDER BY CASE WHEN m.what LIKE '%current%' THEN 0 WHEN m.what LIKE '%usage%' THEN 1"
+        " WHEN m.what LIKE '%rss%' THEN 2 ELSE 3 END, m.what, m.t_us LIMIT 1",
     [SQL_LOAD_INTERVALS] =
         "SELECT t_us, dur_s, count, max_us FROM intervals WHERE run = ?1"
         " AND t_us IS NOT NULL AND (coalesce(op, '') = 'throughput') = ?2 ORDER BY t_us",
@@ -235,10 +250,14 @@ static const char *const sql_text[SQL_COUNT] = {
         " WHERE run = ?1 ORDER BY seq",
     [SQL_ADD_REFUSAL] =
         "INSERT INTO refusals(run, label, path, line, parser, code, reason, at)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(label, path) DO UPDATE SET"
+        " run = excluded.run, line = excluded.line, parser = excluded.parser,"
+        " code = excluded.code, reason = excluded.reason, at = excluded.at",
     [SQL_FACT_REFUSALS] =
-        "SELECT (SELECT count(*) FROM refusals WHERE label = ?1), reason, path, line"
-        " FROM refusals WHERE label = ?1 ORDER BY at, rowid LIMIT 1",
+        "SELECT (SELECT count(*) FROM refusals WHERE label = ?1"
+        " AND code <> 'unrecognised'), reason, path, line"
+        " FROM refusals WHERE label = ?1 AND code <> 'unrecognised'"
+        " ORDER BY at, rowid LIMIT 1",
     [SQL_BEGIN] = "BEGIN IMMEDIATE",
     [SQL_COMMIT] = "COMMIT",
     [SQL_ROLLBACK] = "ROLLBACK",
@@ -436,6 +455,8 @@ static int overlay_results(cow_store *st, cow_err *e)
         "CREATE TEMP TABLE deltas AS SELECT * FROM main.deltas;"
         "CREATE TEMP TABLE exceed AS SELECT * FROM main.exceed;"
         "CREATE TEMP TABLE findings AS SELECT * FROM main.findings;"
+        "CREATE TEMP TABLE run_facts AS SELECT * FROM main.run_facts;"
+        "CREATE UNIQUE INDEX temp.run_facts_run ON run_facts(run);"
         "CREATE INDEX temp.analyses_run ON analyses(run);"
         "CREATE INDEX temp.phases_run ON phases(run);"
         "CREATE INDEX temp.quantiles_run ON quantiles(run);"

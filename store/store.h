@@ -50,6 +50,8 @@ typedef struct cow_run_row {
     int64_t t_last_us;    /* last sample, 0 if none */
     char *phases;         /* owned: phase labels of the last analysis,
                              space separated; NULL if never analysed */
+    char *ingested_on;    /* owned: the machine that ingested it (not its
+                             host), NULL if unknown */
 } cow_run_row;
 
 /* How long a writer waits for another one to finish (a real ingest of
@@ -302,11 +304,34 @@ int store_fact_event_max(cow_store *st, int64_t run, const char *kind,
 /* LATENCY monitor: rows of a kind ("history", "latest", "doctor") with a
  * latency (num = count), or, for "doctor_none", DOCTOR texts that said no
  * spike was observed; known = 0 when no LATENCY file was captured. */
+/* LATENCY DOCTOR's own advice on huge pages ("I detected a non zero
+ * amount of anonymous huge pages"): known 1, text the line that says it,
+ * src its file:line; known 0 when no DOCTOR text of the run says it. */
+int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
+/* The LATENCY HISTORY `fork` row nearest to t_us (within 2 s: the monitor
+ * stamps whole seconds): num in us, src its file:line; known 0 when none. */
+int store_fact_latmon_fork_near(cow_store *st, int64_t run, int64_t t_us, cow_fact *f,
+                                cow_err *e);
+/* How much a counter of stats source/key rose over the run's snapshots
+ * (largest minus smallest: /proc/vmstat thp_split_pmd during a save): num,
+ * src the largest's file:line; known 0 with fewer than two snapshots. */
+int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
+                         cow_fact *f, cow_err *e);
+/* The largest latency LATENCY LATEST or HISTORY recorded for any event:
+ * num in ms, text "command (LATENCY LATEST)", src file:line; known 0 when
+ * none. */
+int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
 int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
                       cow_err *e);
-/* Memory series of a run, in time order (caller frees both). */
+/* Memory series of a run, in time order (caller frees both): the
+ * preferred one when there are several (cgroup memory.current, then a
+ * usage, then RSS, then the rest, e.g. PSS). */
 int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
                    size_t *n, cow_err *e);
+/* What that series is ("rss_bytes", "memory_current"...) and the file it
+ * came from; both "" when the run has none. */
+int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char *path,
+                     size_t npath, cow_err *e);
 /* Intervals of a run whose op is (or is not, when op is NULL) "throughput":
  * t_us, dur_s, count, max_us arrays (caller frees all four). */
 int store_load_intervals(cow_store *st, int64_t run, int throughput,
@@ -371,7 +396,8 @@ typedef struct cow_clock_pair {
 typedef struct cow_clock_row {
     int64_t file;
     char path[512];
-    char decided[16];    /* given, inferred, assumed, mismatch */
+    char decided[16];    /* given, inferred, assumed, mismatch, zoned (the
+                            log's own zoned stamps settled it) */
     int has_off;
     long off_s;          /* local time minus UTC */
     char evidence[400];
@@ -443,6 +469,9 @@ typedef struct cow_reject_row {
     const char *reason;
     const char *excerpt; /* the line's start, NULL for a refused file */
     int refused;         /* 1: the file was refused whole */
+    const char *code;    /* a whole file's: its refusal code ("unrecognised":
+                            no parser recognised it, refused 0); NULL for a
+                            rejected line */
 } cow_reject_row;
 
 /* Called per row (strings valid during the call); non-zero stops. */
@@ -452,6 +481,25 @@ typedef int (*cow_reject_cb)(void *ctx, const cow_reject_row *r);
  * (a path or a base name) when not NULL, by run, file and line. */
 int store_list_rejects(cow_store *st, const char *label, const char *file,
                        cow_reject_cb cb, void *ctx, cow_err *e);
+/* A file that did not land whole: refused, not recognised (code
+ * "unrecognised"), or landed with rejected lines (code NULL). */
+typedef struct cow_input_row {
+    const char *label;   /* run */
+    const char *path;    /* file */
+    const char *code;    /* refusal code (parse, unit, clock, limit, empty,
+                            unreadable, changed, unrecognised, ...), NULL
+                            for a file with rejected lines */
+    const char *reason;  /* the refusal's, or the first rejected line's */
+    int64_t line;        /* where (0: unknown) */
+    int64_t rejected;    /* rejected lines (code NULL) */
+    int64_t rows;        /* records that landed (code NULL) */
+} cow_input_row;
+typedef int (*cow_input_cb)(void *ctx, const cow_input_row *r);
+/* Every such file recorded (refusals) or ingested (rejected lines) at or
+ * after since_s (epoch seconds; 0: all), by run and path. */
+int store_list_inputs(cow_store *st, int64_t since_s, cow_input_cb cb, void *ctx,
+                      cow_err *e);
+
 /* The file landed: an earlier refusal of it no longer holds. */
 int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e);
 
@@ -476,6 +524,10 @@ int store_sample_copy(cow_store *st, int64_t run, int64_t self, char **path,
 /* Keep the digest of a file --replace is about to remove (see
  * store_file_copy). */
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
+/* *zoned = 1 when the server log `file` carried its own zone (its parser
+ * noted "settled by the zoned stamps": RFC 3339 line prefixes), so its
+ * times are UTC already and no zone is to be given, inferred or assumed. */
+int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 

@@ -197,6 +197,23 @@ int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decide
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "recording the log's clock");
 }
 
+int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    *zoned = 0;
+    if ((rc = prep(st, "SELECT count(*) FROM files WHERE id = ?1 AND notes LIKE"
+                   " '%settled by the zoned stamps%'", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, file);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *zoned = sqlite3_column_int(q, 0) > 0;
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading a log's notes");
+}
+
 int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
                      cow_err *e)
 {
@@ -454,12 +471,13 @@ int store_list_rejects(cow_store *st, const char *label, const char *file,
     /* rejected lines of landed files, then files refused whole; a file is
      * matched by its path or its path's end (a base name) */
     if ((rc = prep(st,
-        "SELECT r.label, f.path, j.line, j.reason, j.excerpt, 0 FROM rejects j"
+        "SELECT r.label, f.path, j.line, j.reason, j.excerpt, 0, NULL FROM rejects j"
         " JOIN files f ON f.id = j.file JOIN runs r ON r.id = f.run"
         " WHERE (?1 IS NULL OR r.label = ?1) AND (?2 IS NULL OR f.path = ?2 OR"
         "  substr(f.path, -length(?2) - 1) = '/' || ?2)"
         " UNION ALL"
-        " SELECT label, path, line, reason, NULL, 1 FROM refusals"
+        " SELECT label, path, line, reason, NULL, code <> 'unrecognised', code"
+        " FROM refusals"
         " WHERE (?1 IS NULL OR label = ?1) AND (?2 IS NULL OR path = ?2 OR"
         "  substr(path, -length(?2) - 1) = '/' || ?2)"
         " ORDER BY 1, 2, 6, 3", &q, e)) != COW_OK)
@@ -474,10 +492,45 @@ int store_list_rejects(cow_store *st, const char *label, const char *file,
         r.reason = col_text(q, 3);
         r.excerpt = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL : col_text(q, 4);
         r.refused = sqlite3_column_int(q, 5);
+        r.code = sqlite3_column_type(q, 6) == SQLITE_NULL ? NULL : col_text(q, 6);
         stop = cb(ctx, &r);
     }
     unprep(st, q);
     return stop || rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading rejects");
+}
+
+int store_list_inputs(cow_store *st, int64_t since_s, cow_input_cb cb, void *ctx,
+                      cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc, stop = 0;
+
+    /* files refused or not recognised, then landed files with rejected
+     * lines (the first one's line and reason), by run and path */
+    if ((rc = prep(st,
+        "SELECT label, path, code, reason, line, 0, 0 FROM refusals WHERE at >= ?1"
+        " UNION ALL"
+        " SELECT r.label, f.path, NULL,"
+        "  (SELECT j.reason FROM rejects j WHERE j.file = f.id ORDER BY j.line LIMIT 1),"
+        "  (SELECT min(j.line) FROM rejects j WHERE j.file = f.id), f.rejected, f.rows"
+        " FROM files f JOIN runs r ON r.id = f.run"
+        " WHERE f.rejected > 0 AND f.ingested_at >= ?1"
+        " ORDER BY 1, 2", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, since_s);
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_input_row r;
+        r.label = col_text(q, 0);
+        r.path = col_text(q, 1);
+        r.code = sqlite3_column_type(q, 2) == SQLITE_NULL ? NULL : col_text(q, 2);
+        r.reason = sqlite3_column_type(q, 3) == SQLITE_NULL ? "" : col_text(q, 3);
+        r.line = sqlite3_column_type(q, 4) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, 4);
+        r.rejected = sqlite3_column_int64(q, 5);
+        r.rows = sqlite3_column_int64(q, 6);
+        stop = cb(ctx, &r);
+    }
+    unprep(st, q);
+    return stop || rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading the inputs");
 }
 
 int store_clear_refusal(cow_store *st, const char *label, const char *path, cow_err *e)

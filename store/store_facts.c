@@ -135,6 +135,129 @@ int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
     return COW_OK;
 }
 
+int store_fact_latmon_thp(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON_THP];
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(q, 0);
+        const char *path = (const char *)sqlite3_column_text(q, 1);
+        const char *hit = text ? strstr(text, "huge page") : NULL, *p, *b;
+        long line = (long)sqlite3_column_int64(q, 2);
+        /* the line of the text that says it, and that line's words */
+        for (p = text, b = text; hit != NULL && p < hit; p++)
+            if (*p == '\n') {
+                line++;
+                b = p + 1;
+            }
+        f->known = 1;
+        f->num = 1;
+        if (b != NULL) {
+            const char *end = strchr(b, '\n');
+            size_t len = end ? (size_t)(end - b) : strlen(b);
+            snprintf(f->text, sizeof(f->text), "%.*s", (int)len, b);
+        }
+        snprintf(f->src, sizeof(f->src), "%s:%ld", path ? path : "", line);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading LATENCY DOCTOR");
+    return COW_OK;
+}
+
+int store_fact_latmon_fork_near(cow_store *st, int64_t run, int64_t t_us, cow_fact *f,
+                                cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    if ((rc = prep(st, "SELECT l.lat_ms, f.path, l.line FROM latmon l JOIN files f ON"
+                   " f.id = l.file WHERE l.run = ?1 AND l.kind = 'history' AND"
+                   " l.event = 'fork' AND l.lat_ms IS NOT NULL AND l.t_us IS NOT NULL AND"
+                   " abs(l.t_us - ?2) <= 2000000 ORDER BY abs(l.t_us - ?2) LIMIT 1",
+                   &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, t_us);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *path = (const char *)sqlite3_column_text(q, 1);
+        f->known = 1;
+        f->num = sqlite3_column_double(q, 0) * 1000;
+        snprintf(f->text, sizeof(f->text), "%.0f ms (LATENCY HISTORY fork)",
+                 sqlite3_column_double(q, 0));
+        snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
+                 (long long)sqlite3_column_int64(q, 2));
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading LATENCY HISTORY fork");
+}
+
+int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
+                         cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    if ((rc = prep(st, "SELECT max(s.num) - min(s.num), count(*),"
+                   " (SELECT fx.path || ':' || sx.line FROM stats sx JOIN files fx ON"
+                   "  fx.id = sx.file WHERE sx.run = ?1 AND sx.source = ?2 AND sx.key = ?3"
+                   "  AND sx.num IS NOT NULL ORDER BY sx.num DESC LIMIT 1)"
+                   " FROM stats s WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3"
+                   " AND s.num IS NOT NULL", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (sqlite3_column_int64(q, 1) >= 2) {
+            const char *src = (const char *)sqlite3_column_text(q, 2);
+            f->known = 1;
+            f->num = sqlite3_column_double(q, 0);
+            snprintf(f->text, sizeof(f->text), "+%.0f over the capture", f->num);
+            snprintf(f->src, sizeof(f->src), "%s", src ? src : "");
+        }
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading a counter's rise");
+}
+
+int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON_SPIKE];
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW && sqlite3_column_double(q, 0) > 0) {
+        const char *ev = (const char *)sqlite3_column_text(q, 1);
+        const char *kind = (const char *)sqlite3_column_text(q, 2);
+        const char *path = (const char *)sqlite3_column_text(q, 3);
+        f->known = 1;
+        f->num = sqlite3_column_double(q, 0);
+        snprintf(f->text, sizeof(f->text), "%s (LATENCY %s)", ev ? ev : "?",
+                 kind && strcmp(kind, "latest") == 0 ? "LATEST" : "HISTORY");
+        snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
+                 (long long)sqlite3_column_int64(q, 4));
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading the latency monitor's spikes");
+    return COW_OK;
+}
+
 int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
                    size_t *n, cow_err *e)
 {
@@ -162,6 +285,25 @@ int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
     *n = k;
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return sql_fail(st, e, "loading memory series");
+    return COW_OK;
+}
+
+int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char *path,
+                     size_t npath, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_MEM_SOURCE];
+    int rc;
+
+    what[0] = path[0] = '\0';
+    sqlite3_bind_int64(q, 1, run);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const unsigned char *w = sqlite3_column_text(q, 0), *p = sqlite3_column_text(q, 1);
+        snprintf(what, nwhat, "%s", w ? (const char *)w : "");
+        snprintf(path, npath, "%s", p ? (const char *)p : "");
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return sql_fail(st, e, "reading the memory series' source");
     return COW_OK;
 }
 

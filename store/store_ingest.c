@@ -10,6 +10,20 @@
 #include "mem.h"
 #include "store_int.h"
 
+/* This machine's name, recorded with each file it ingests (provenance once
+ * databases are merged); NULL when the system will not say. */
+static const char *this_host(void)
+{
+    static char name[256];
+    static int done;
+    if (!done) {
+        if (gethostname(name, sizeof(name) - 1) != 0)
+            name[0] = '\0';
+        done = 1;
+    }
+    return name[0] ? name : NULL;
+}
+
 int store_run_upsert(cow_store *st, const cow_run_meta *m, int64_t *run_id,
                      cow_err *e)
 {
@@ -27,6 +41,7 @@ int store_run_upsert(cow_store *st, const cow_run_meta *m, int64_t *run_id,
         sqlite3_bind_text(q, 1, m->label, -1, SQLITE_STATIC);
         bind_text(q, 2, m->path);
         sqlite3_bind_int64(q, 3, (sqlite3_int64)time(NULL));
+        bind_text(q, 4, this_host());
         if ((rc = step_done(st, q, e, "adding run")) != COW_OK)
             return rc;
         *run_id = sqlite3_last_insert_rowid(st->db);
@@ -72,20 +87,6 @@ int store_file_size_seen(cow_store *st, int64_t run, int64_t size, int *seen,
         return sql_fail(st, e, "looking up file size");
     *seen = rc == SQLITE_ROW;
     return COW_OK;
-}
-
-/* This machine's name, recorded with each file it ingests (provenance once
- * databases are merged); NULL when the system will not say. */
-static const char *this_host(void)
-{
-    static char name[256];
-    static int done;
-    if (!done) {
-        if (gethostname(name, sizeof(name) - 1) != 0)
-            name[0] = '\0';
-        done = 1;
-    }
-    return name[0] ? name : NULL;
 }
 
 int store_file_begin(cow_store *st, int64_t run, const char *path,

@@ -724,6 +724,7 @@ int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
         r->t_first_us = sqlite3_column_int64(q, 10);
         r->t_last_us = sqlite3_column_int64(q, 11);
         r->phases = col_dup(q, 12);
+        r->ingested_on = col_dup(q, 13);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE) {
@@ -771,6 +772,7 @@ void store_free_runs(cow_run_row *rows, size_t n)
         free(rows[i].mode);
         free(rows[i].host);
         free(rows[i].phases);
+        free(rows[i].ingested_on);
     }
     free(rows);
 }

@@ -17,7 +17,9 @@ command -v redis-cli > /dev/null || { echo "redis-cli not installed: skipped"; e
 PIDS=()
 stop_all() {
     local p
-    for p in "${PIDS[@]}"; do kill -9 "$p" 2> /dev/null; done
+    # by pid: SIGCONT first (the stall part stops one), then SIGTERM, which
+    # a server with save "" answers by exiting at once
+    for p in "${PIDS[@]}"; do kill -CONT "$p" 2> /dev/null; kill "$p" 2> /dev/null; done
     for p in "${PIDS[@]}"; do wait "$p" 2> /dev/null; done
     if [ -n "${COW_KEEP:-}" ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
 }
@@ -165,6 +167,8 @@ if [ "$PART" = main ]; then
     "$COW" ingest --db "$WORK/s.db" "$OUT" > "$WORK/s.out" 2>&1
     check "replicaof: ingested" test $? = 0
     check "replicaof: the replica's log copied" has "MASTER <-> REPLICA sync" "$OUT/replica.log"
+    check "replicaof: the replica's INFO polled" test "$(grep -c '^# ts=' "$OUT/replica-info.txt")" -ge 8
+    check "replicaof: the replica's INFO sees the link come up" has "master_link_status:up" "$OUT/replica-info.txt"
     check "replicaof: ingest tells the replica apart" has "servers: primary pid $primary_PID port $primary_PORT .*, replica pid $replica_PID" "$WORK/s.out"
     check "replicaof: the full sync is in the primary's log" \
         test "$(sqlite3 "$WORK/s.db" "SELECT count(*) FROM events WHERE kind LIKE '%sync%' OR kind LIKE 'bgsave%'")" -gt 0
@@ -227,6 +231,11 @@ if [ "$PART" = interrupt ]; then
     check "SIGINT: ingest tells" has "capture interrupted: interrupted by SIGINT" "$WORK/ii.out"
     check "SIGINT: the server is untouched (no key written)" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
 
+    "$COW" capture --port "$second_PORT" --out "$WORK/nokeys" --load 100 --duration 1s > /dev/null 2> "$WORK/nk.err"
+    check "--load on an empty server: exit 2" test $? = 2
+    check "--load on an empty server: says so" has "holds no keys: --load writes existing keys" "$WORK/nk.err"
+    check "--load on an empty server: no folder" test ! -e "$WORK/nokeys"
+
     # BGREWRITEAOF through the unix socket, probing with SET
     OUT=$WORK/aof
     "$COW" capture --socket "$WORK/second/redis.sock" --out "$OUT" --trigger bgrewriteaof \
@@ -248,8 +257,11 @@ if [ "$PART" = interrupt ]; then
     check "auth: no folder made" test ! -e "$WORK/noauth"
     COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
     check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
-    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
+    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s \
+        --host-name cache-7 --label pw-run -q > /dev/null 2>&1
     check "auth: --pass-env" test $? = 0
+    check "--host-name: run.json host" has '"host":	"cache-7"' "$WORK/pw/run.json"
+    check "--label: run.json label" has '"label":	"pw-run"' "$WORK/pw/run.json"
     COW_PW=pw "$COW" capture --port "$locked_PORT" --out "$WORK/acl" --user alice --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
     check "auth: --user alice --pass-env" test $? = 0
     check "auth: the probe's samples landed" test "$(wc -l < "$WORK/acl/latency.csv")" -gt 400
@@ -278,5 +290,20 @@ if [ "$PART" = stall ]; then
     "$COW" ingest --db "$WORK/st.db" "$OUT" > "$WORK/sti.out" 2>&1
     check "stall: ingested" test $? = 0
     check "stall: the intended send shows the stall" has "latency from the intended send (no coordinated omission) at most 1[01][0-9]*\.[0-9] us" "$WORK/sti.out"
+    # read from the intended send, every slot of the stall waited it out
+    "$COW" ingest --db "$WORK/sti.db" --latency-from intended "$OUT" > "$WORK/stii.out" 2>&1
+    check "stall: --latency-from intended ingested" test $? = 0
+    check "stall: --latency-from intended said" has "placed at their intended send" "$WORK/stii.out"
+    send1s=$(sqlite3 "$WORK/st.db" "SELECT count(*) FROM samples WHERE lat_us > 1000000")
+    int1s=$(sqlite3 "$WORK/sti.db" "SELECT count(*) FROM samples WHERE lat_us > 1000000")
+    echo "stall: samples over 1 s: $send1s from the send, $int1s from the intended send"
+    check "stall: from the send, one sample over 1 s" test "$send1s" = 1
+    check "stall: from the intended send, the stall's slots (>= 4,000)" test "$int1s" -ge 4000
+    cp -r "$OUT" "$WORK/stall2"
+    sed -i 's/"interrupted":/"latency_from": "later", "interrupted":/' "$WORK/stall2/run.json"
+    "$COW" ingest --db "$WORK/st2.db" "$WORK/stall2" > /dev/null 2> "$WORK/st2.err"
+    check "run.json latency_from neither send nor intended: exit 2" test $? = 2
+    check "run.json latency_from neither send nor intended: says why" \
+        grep -qF "run.json \"latency_from\" is 'later': expected \"send\" or \"intended\"" "$WORK/st2.err"
 fi
 finish

@@ -83,6 +83,17 @@ check "server one answers" wait_up "$H1"
 check "server two answers" wait_up "$H2"
 if [ "$fails" != 0 ]; then tail -n 20 "$WORK"/one/log "$WORK"/two/log >&2; finish; exit; fi
 
+# server two holds the runs table of an older cowtail, upgraded with the
+# ALTER schemas/clickhouse.sql gives
+curl -sS --max-time 20 "http://127.0.0.1:$H2/" --data-binary "CREATE DATABASE cowtail" > /dev/null
+q "$H2" "CREATE TABLE runs (host String, run String, export_version UInt64,
+    scenario Nullable(String), mode Nullable(String), trial Nullable(Int64),
+    path Nullable(String), files Int64, samples Int64,
+    t_first_us Nullable(Int64), t_last_us Nullable(Int64),
+    seed Nullable(Int64), resamples Nullable(Int64), method Nullable(String)
+) ENGINE = MergeTree() ORDER BY (host, run)" > /dev/null
+q "$H2" "$(sed -n 's/^--     \(ALTER TABLE cowtail.runs.*\)/\1/p; s/^--  *\(ADD COLUMN uid.*\)/\1/p' \
+  "$(dirname "$SAMPLES")/schemas/clickhouse.sql")" > /dev/null
 A=$WORK/a.db B=$WORK/b.db
 "$COW" ingest -q --db "$A" "$SAMPLES/fleet/cache-a" "$SAMPLES/fleet/cache-b" > /dev/null
 "$COW" doctor --db "$A" > /dev/null
@@ -130,6 +141,8 @@ check "checks: verdicts per scope, as stored" test \
 check "checks: cache-a judged once as a host, run ''" test \
   "$(q "$H1" "SELECT host, run, limit_name, round(value, 6), comparisons FROM checks WHERE scope = 'host' AND limit_name = 'max_p99_ms' FORMAT TSV")" = \
   "$(sq "$A" "SELECT host, '', limit_name, printf('%.6f', value), comparisons FROM checks WHERE scope = 'host' AND limit_name = 'max_p99_ms'" | tr '|' '\t' | sed 's/0*\t\([0-9]*\)$/\t\1/')"
+check "an older runs table gained ingested_on and uid" test \
+  "$(q "$H2" "SELECT count() FROM runs WHERE ingested_on != '' AND uid != ''")" = "$(sq "$B" "SELECT count(*) FROM runs")"
 check "hosts are the run key" test "$(q "$H2" "SELECT DISTINCT host FROM runs ORDER BY host FORMAT TSV" | tr '\n' ' ')" = "cache-c cache-d "
 
 # re-export replaces: one version left, no row twice
@@ -170,7 +183,7 @@ q "$H2" "CREATE TABLE samples (x String) ENGINE = Memory" > /dev/null
 "$COW" export --db "$B" --clickhouse "http://127.0.0.1:$H2" --samples > "$WORK/xfail" 2>&1
 check "failed export: exit 3" test $? = 3
 check "... says what was sent and what not, and to run it again" has \
-    "export version [0-9]* sent runs, servers, phases, quantiles, deltas, exceedance, findings, checks, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
+    "export version [0-9]* sent runs, run_facts, servers, phases, quantiles, deltas, exceedance, findings, checks, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
 check "... its runs rows are there, a second version" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'")" = 2
 check "... but not marked: the newest marked version is the complete one" test \
   "$(q "$H2" "SELECT count(), sum(samples) FROM runs WHERE host = 'cache-c' AND (host, run, export_version) IN (SELECT host, run, max(export_version) FROM exports GROUP BY host, run) FORMAT TSV")" = \
@@ -183,7 +196,7 @@ for i in $(seq 50); do
     sleep 0.1
 done
 check "... one version left, marked" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'") $(q "$H2" "SELECT uniqExact(export_version) FROM exports WHERE host = 'cache-c'")" = "1 1"
-check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"
+check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,run_facts,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"
 
 # a Distributed table over the two servers as shards, and the README's fleet query
 q "$H1" "CREATE TABLE deltas_all AS deltas ENGINE = Distributed(two_shards, cowtail, deltas)" > /dev/null
@@ -207,6 +220,121 @@ check "fleet query: the figures SQLite gives per host" test "$(cat "$WORK/fleet"
 # what the README says of quantileExact: sorted[floor(q*N)], not type 7
 check "quantileExact(0.999) of 1..1000 is the largest (type 7: 999.001)" test \
   "$(q "$H1" "SELECT quantileExact(0.999)(number + 1) FROM numbers(1000)")" = 1000
+
+# ---- the README's fleet questions, on run_facts, as written there ----
+README=$(dirname "$SAMPLES")/README.md
+PIN="toDateTime('2026-12-01 00:00:00', 'UTC')"  # now(), pinned to the samples' week
+fleet_sql() { # fleet_sql NAME -> the README's query NAME, now() pinned, no ';'
+    awk -v m="<!-- fleet query: $1 -->" '$0 == m {on = 1; next}
+        on && /^```sql/ {inq = 1; next} inq && /^```/ {exit} inq {print}' "$README" |
+        sed -e "s/now()/$PIN/" -e 's/;[[:space:]]*$//'
+}
+distributed() { # the same query over the Distributed tables (two shards)
+    sed -e 's/cowtail\.\(deltas\|runs\|run_facts\)\b/cowtail.\1_all/g' \
+        -e 's/^ANY LEFT JOIN/GLOBAL ANY LEFT JOIN/' -e 's/) IN$/) GLOBAL IN/'
+}
+for n in lift fork cow gate; do
+    check "README gives fleet query '$n'" test -n "$(fleet_sql $n)"
+done
+# a gate some runs fail (p99 over 3 ms), judged on every database; a third
+# database: a Valkey host with another kernel, captured in September
+echo '{"max_p99_ms": 3, "min_samples": 1000}' > "$WORK/gate.json"
+C=$WORK/c.db
+"$COW" ingest -q --db "$C" "$SAMPLES/forkless/fork-t1" "$SAMPLES/forkless/forkless-t1" > /dev/null
+"$COW" doctor --db "$C" > /dev/null
+for db in "$A" "$B" "$C"; do
+    "$COW" check --db "$db" --thresholds "$WORK/gate.json" > /dev/null 2>&1
+done
+check "the gate fails some runs, passes others" test \
+  "$(sq "$A" "SELECT sum(verdict = 'fail') > 0 AND sum(verdict = 'pass') > 0 FROM checks WHERE scope = 'run'")" = 1
+mutations_done() { # mutations_done HTTP_PORT: up to 5 s
+    local i
+    for i in $(seq 50); do
+        [ "$(q "$1" "SELECT count() FROM system.mutations WHERE database = 'cowtail' AND is_done = 0")" = 0 ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+# A on server one; B and C on server two
+"$COW" export -q --db "$A" --clickhouse "http://127.0.0.1:$H1" > /dev/null
+"$COW" export -q --db "$B" --clickhouse "http://127.0.0.1:$H2" > /dev/null
+"$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H2" > /dev/null
+check "re-exports settled on server one" mutations_done "$H1"
+check "re-exports settled on server two" mutations_done "$H2"
+check "run_facts: every row back from server one" test \
+  "$(q "$H1" "SELECT count() FROM run_facts")" = "$(sq "$A" "SELECT count(*) FROM run_facts")"
+check "run_facts: typed columns, as stored" test \
+  "$(q "$H2" "SELECT host, run, server_kind, server_version, kernel_release, thp_enabled, used_memory, latest_fork_usec, persistence FROM run_facts WHERE run = 'forkless/fork-t1' FORMAT TSV")" = \
+  "$(sq "$C" "SELECT r.host, r.label, f.server_kind, f.server_version, f.kernel_release, f.thp_enabled, f.used_memory, f.latest_fork_usec, f.persistence FROM run_facts f JOIN runs r ON r.id = f.run WHERE r.label = 'forkless/fork-t1'" | tr '|' '\t')"
+check "run_facts: a fact's source is its file and line" test \
+  "$(q "$H1" "SELECT used_memory_src FROM run_facts WHERE run = 'fleet/cache-a/bgsave'")" = \
+  "$(sq "$A" "SELECT f.used_memory_src FROM run_facts f JOIN runs r ON r.id = f.run WHERE r.label = 'fleet/cache-a/bgsave'")"
+check "run_facts: an unknown fact is NULL" test \
+  "$(q "$H1" "SELECT countIf(isNull(role)) FROM run_facts")" = "$(sq "$A" "SELECT count(*) - count(role) FROM run_facts")"
+
+# 1. lift by kernel and THP mode, over both shards (Distributed tables)
+q "$H1" "CREATE TABLE runs_all AS runs ENGINE = Distributed(two_shards, cowtail, runs)" > /dev/null
+q "$H1" "CREATE TABLE run_facts_all AS run_facts ENGINE = Distributed(two_shards, cowtail, run_facts)" > /dev/null
+q "$H1" "$(fleet_sql lift | distributed)" > "$WORK/lift_dist" 2>&1
+check "lift over two shards answers" test $? = 0
+# the same figures from SQLite: save windows of runs of the 7 days before the pin
+lift_sqlite() {
+    sq "$1" "SELECT r.host, f.kernel_release, f.thp_enabled, count(*), sum(d.verdict = 'lift'),
+        printf('%g', round(max(d.delta_us) / 1000, 3))
+      FROM deltas d JOIN runs r ON r.id = d.run JOIN phases p ON p.run = d.run AND p.idx = d.phase
+      LEFT JOIN run_facts f ON f.run = r.id
+      WHERE d.q = 0.999 AND p.kind NOT IN ('baseline', 'between', 'after') AND r.host IS NOT NULL
+        AND (SELECT min(t_us) FROM samples s WHERE s.run = r.id) >= (1796083200 - 7 * 86400) * 1000000
+      GROUP BY r.host, f.kernel_release, f.thp_enabled" | tr '|' '\t'
+}
+check "lift: SQLite's figures per host, kernel and THP mode" test \
+  "$(sort "$WORK/lift_dist")" = "$(lift_sqlite "$A"; lift_sqlite "$B"; lift_sqlite "$C" | sort)"
+check "lift: the four fleet hosts, not September's Valkey host" test \
+  "$(cut -f1 "$WORK/lift_dist" | sort | tr '\n' ' ')" = "cache-a cache-b cache-c cache-d "
+check "lift: cache-c's diskless sync lifted, worst first is cache-a" test \
+  "$(awk -F'\t' '$1 == "cache-c" {print $5} NR == 1 {print $1}' "$WORK/lift_dist" | tr '\n' ' ')" = "cache-a 1 "
+# the whole fleet in one server: B and C on server one too
+"$COW" export -q --db "$B" --clickhouse "http://127.0.0.1:$H1" > /dev/null
+"$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H1" > /dev/null
+check "fleet on server one settled" mutations_done "$H1"
+q "$H1" "$(fleet_sql lift)" > "$WORK/lift_one" 2>&1
+check "lift: one server answers as the two shards did" test "$(cat "$WORK/lift_one")" = "$(cat "$WORK/lift_dist")"
+
+# 2. hosts whose fork takes longer than 100 ms per GiB
+q "$H1" "$(fleet_sql fork)" > "$WORK/fork" 2>&1
+check "fork: cache-a only (32.757 ms for 151 MiB)" test "$(cat "$WORK/fork")" = "$(printf 'cache-a\t32.757\t221.5')"
+all() { # all SQL: over A, B and C attached (run_facts and runs as f, r)
+    sqlite3 "$A" "ATTACH '$B' AS b; ATTACH '$C' AS c; $1"
+}
+RF="(SELECT r.host, f.* FROM main.run_facts f JOIN main.runs r ON r.id = f.run
+     UNION ALL SELECT r.host, f.* FROM b.run_facts f JOIN b.runs r ON r.id = f.run
+     UNION ALL SELECT r.host, f.* FROM c.run_facts f JOIN c.runs r ON r.id = f.run)"
+check "fork: SQLite finds the same hosts over 100 ms/GiB" test \
+  "$(all "SELECT group_concat(host, ' ') FROM (SELECT DISTINCT host FROM $RF
+          WHERE latest_fork_usec > 0 AND used_memory > 0
+            AND latest_fork_usec / 1000.0 / (used_memory / 1073741824.0) > 100 ORDER BY host)")" = cache-a
+
+# 3. copy-on-write as a share of used_memory, by server version
+q "$H1" "$(fleet_sql cow)" > "$WORK/cow" 2>&1
+check "cow: one line per server version" test "$(cut -f1,2,3 "$WORK/cow" | tr '\n' ' ')" = \
+  "$(printf 'redis\t7.0.15\t4 valkey\t9.2.0\t1 ')"
+check "cow: the shares SQLite gives" test "$(cat "$WORK/cow")" = \
+  "$(all "SELECT server_kind, server_version, count(*),
+          printf('%g', round(avg(1.0 * cow_bytes / used_memory), 3)),
+          printf('%g', round(max(1.0 * cow_bytes / used_memory), 3)) FROM $RF
+        WHERE persistence = 'fork' AND cow_bytes > 0 AND used_memory > 0
+        GROUP BY server_kind, server_version ORDER BY server_kind, server_version" | tr '|' '\t')"
+
+# 4. runs failing the gate, with the facts they share
+q "$H1" "$(fleet_sql gate)" > "$WORK/gate" 2>&1
+fails_sqlite=$(all "SELECT count(*) FROM (SELECT DISTINCT r.host, r.label FROM main.checks x JOIN main.runs r ON r.id = x.run WHERE x.verdict = 'fail'
+  UNION SELECT DISTINCT r.host, r.label FROM b.checks x JOIN b.runs r ON r.id = x.run WHERE x.verdict = 'fail'
+  UNION SELECT DISTINCT r.host, r.label FROM c.checks x JOIN c.runs r ON r.id = x.run WHERE x.verdict = 'fail')")
+check "gate: every failing run counted once ($fails_sqlite)" test \
+  "$(awk -F'\t' '{s += $7} END {print s}' "$WORK/gate")" = "$fails_sqlite"
+check "gate: the fleet's failing runs share redis 7.0.15 on 6.18.44-fc-v857 with THP madvise" has \
+  "^7.0.15	6.18.44-fc-v857	madvise	0	yes	no	3	\['cache-a','cache-c','cache-d'\]	\['max_p99_ms'\]$" "$WORK/gate"
+
 t0=$(date +%s%N)
 stop_servers
 pids=()

@@ -14,7 +14,7 @@ DB=$WORK/a.db
 check "check stores its verdicts: (3 runs + host cache-a) x 5 limits" test "$(sqlite3 "$DB" "SELECT count(*) FROM checks")" = 20
 "$COW" export --db "$DB" --jsonl "$WORK/out" --samples > "$WORK/x1"
 check "export exits 0" test $? = 0
-for pair in runs:runs servers:servers phases:phases quantiles:quantiles deltas:deltas \
+for pair in runs:runs run_facts:run_facts servers:servers phases:phases quantiles:quantiles deltas:deltas \
             exceedance:exceed findings:findings checks:checks samples:samples; do
     f=${pair%%:*} t=${pair##*:}
     n=$(sqlite3 "$DB" "SELECT count(*) FROM $t")
@@ -39,6 +39,42 @@ check "checks: cache-c's p99 as stored" has '^{"host":"cache-c","run":"fleet/cac
 check "checks: the host row has no run" has '^{"host":"cache-a","run":"","export_version":[0-9]*,"scope":"host","limit_name":"min_samples","limit_value":1000,"value":11189,"p":null,"p_adjusted":null,"verdict":"pass","method":null,"correction":"holm","comparisons":2,"detail":"2 runs'"'"' samples","runs":2,"evaluated_at":[0-9]*}$' "$WORK/out/checks.jsonl"
 check "no NaN or Infinity in JSON" test "$(cat "$WORK"/out/*.jsonl | grep -c -E ':-?(nan|inf|NaN|Inf)')" = 0
 check "no temporary file left" test -z "$(ls "$WORK/out" | grep tmp)"
+
+# run_facts: the columns named once (store_runfacts.c): SQLite's table,
+# ClickHouse's DDL, the JSON lines' keys and runs --json's facts agree, in
+# order and type
+DDL=$(dirname "$SAMPLES")/schemas/clickhouse.sql
+sqlite_cols=$(sqlite3 "$DB" "SELECT name || ' ' || type FROM pragma_table_info('run_facts') WHERE name != 'run'" |
+  sed 's/ TEXT$/ Nullable(String)/; s/ INTEGER$/ Nullable(Int64)/; s/^stored_at .*/stored_at Int64/')
+ch_cols=$(sed -n '/^CREATE TABLE IF NOT EXISTS run_facts/,/^) ENGINE/p' "$DDL" | sed 's/--.*//' |
+  tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -E '^[a-z_]+ [A-Za-z0-9()]+$' |
+  grep -v -E '^(host|run|export_version) ')
+check "run_facts: SQLite's columns are ClickHouse's, in order and type" test "$sqlite_cols" = "$ch_cols"
+check "run_facts: 18 facts, each with its source" test "$(echo "$ch_cols" | grep -c '_src ')" = 18
+jsonl_keys=$(head -1 "$WORK/out/run_facts.jsonl" | grep -o '"[a-z_]*":' | tr -d '":' | grep -v -E '^(host|run|export_version)$')
+check "run_facts.jsonl: the same fields" test "$jsonl_keys" = "$(echo "$ch_cols" | cut -d' ' -f1)"
+"$COW" runs --db "$DB" --json > "$WORK/runs.json"
+runs_keys=$(tr -d '\n\t ' < "$WORK/runs.json" | grep -o '"facts":{.*' | head -1 |
+  grep -o '"[a-z_]*":{"value"\|"[a-z_]*":null' | sed 's/":.*//; s/"//' | head -18)
+check "runs --json: the same facts, in order" test "$runs_keys" = \
+  "$(echo "$ch_cols" | cut -d' ' -f1 | grep -v -E '_src$|^stored_at$')"
+check "run_facts: cache-a's bgsave as the doctor read it" has \
+  '^{"host":"cache-a","run":"fleet/cache-a/bgsave",.*"server_kind":"redis","server_kind_src":"[^"]*info.txt:[0-9]*",.*"thp_enabled":"madvise",.*"vm_overcommit_memory":0,"vm_overcommit_memory_src":"[^"]*sysctl.txt:1",.*"persistence":"fork",' \
+  "$WORK/out/run_facts.jsonl"
+
+# every table the DDL declares has rows after exporting the bundled
+# samples, made with report --thresholds (no check: the report's verdicts
+# fill the checks table)
+S=$WORK/s.db
+"$COW" ingest -q --db "$S" "$SAMPLES" > /dev/null 2>&1
+"$COW" report --db "$S" --out "$WORK/rep" --thresholds "$SAMPLES/fleet/thresholds.json" > /dev/null 2>&1
+check "report --thresholds keeps its verdicts in checks" test "$(sqlite3 "$S" "SELECT count(*) > 0 FROM checks")" = 1
+"$COW" export --db "$S" --jsonl "$WORK/all" --samples > /dev/null
+tables=$(sed -n 's/^CREATE TABLE IF NOT EXISTS \([a-z_]*\).*/\1/p' "$DDL")
+check "the DDL declares tables" test "$(echo "$tables" | wc -l)" -ge 10
+for t in $tables; do
+    check "$t: rows after exporting the samples" test -s "$WORK/all/$t.jsonl"
+done
 
 "$COW" export --db "$DB" --jsonl "$WORK/out" > /dev/null
 v1=$(sed -n '1s/.*"export_version":\([0-9]*\).*/\1/p' "$WORK/out/samples.jsonl")

@@ -7,7 +7,8 @@
 # and review `git diff tests/data/golden` like code.
 #
 # Normalised, because they depend on the machine, not on cowtail: the
-# scratch folder's path. Inputs are given as the relative path "samples"
+# scratch folder's path, and this machine's name where runs say which
+# machine ingested them (ingested_on: THIS_MACHINE). Inputs are given as the relative path "samples"
 # and the database as "s.db", so stored sources and the summary do not
 # name this machine's folders.
 set -u
@@ -18,7 +19,9 @@ GOLDEN=$3
 
 # golden NAME: compare (or rewrite) $WORK/NAME with $GOLDEN/NAME
 golden() {
-    sed "s#$WORK#WORK#g" "$WORK/$1" > "$WORK/$1.norm"
+    sed -e "s#$WORK#WORK#g" \
+        -e "s#\"ingested_on\":\([[:space:]]*\)\"$(hostname)\"#\"ingested_on\":\1\"THIS_MACHINE\"#" \
+        "$WORK/$1" > "$WORK/$1.norm"
     if [ -n "${COW_UPDATE_GOLDEN:-}" ]; then
         mkdir -p "$GOLDEN" && cp "$WORK/$1.norm" "$GOLDEN/$1"
         echo "rewrote $GOLDEN/$1"
@@ -34,7 +37,7 @@ golden() {
 
 cd "$(dirname "$SAMPLES")" || exit 2
 "$COW" ingest -q --db "$WORK/s.db" "$(basename "$SAMPLES")" > "$WORK/ingest" 2>&1
-check "ingest exits 0" test $? = 0
+check "ingest exits 1 (samples/not-loaded holds a refused file)" test $? = 1
 cd "$WORK" || exit 2
 "$COW" runs --db s.db --json > runs.json
 check "runs exits 0" test $? = 0
@@ -42,15 +45,40 @@ check "runs exits 0" test $? = 0
 check "analyze exits 0" test $? = 0
 "$COW" doctor --db s.db --json > doctor.json
 check "doctor exits 0" test $? = 0
+# the facts the doctor read, as columns (run_facts)
+"$COW" runs --db s.db --json > runs-facts.json
+check "runs after doctor exits 0" test $? = 0
 "$COW" check --db s.db --json --thresholds "$SAMPLES/fleet/thresholds.json" > check.json
 check "check exits 0 (after Holm no host fails)" test $? = 0
 "$COW" report --db s.db --out report --created 1796000000 > report.out
 check "report exits 0" test $? = 0
 cp report/summary.md summary.md
+# the workbook opens with the same answers and inputs, quantiles in the one format
+unzip -p report/report.xlsx xl/workbook.xml > workbook.xml 2>/dev/null
+check "workbook: Answers first, Inputs second" \
+    test "$(grep -o '<sheet name="[^"]*"' workbook.xml | head -2 | tr '\n' ' ')" = '<sheet name="Answers" <sheet name="Inputs" '
+unzip -p report/report.xlsx xl/sharedStrings.xml > strings.xml 2>/dev/null
+check "workbook: an answer's quantile as summary.md shows it" has '4.020 (&gt;= 2.093)' strings.xml
+check "workbook: the refused file" has 'probe-no-unit.csv' strings.xml
+# the first screen an on-call engineer reads: everything above the tables
+sed '/^## Headline/,$d' summary.md > first-screen.md
+check "first screen: one answer per run with estimate and bound" \
+    has '^- \*\*bgsave-t2\*\*: bgsave at .*: p99.9 4.020 (>= 2.093) ms -> 11.321 (>= 4.982) ms: \*\*lift\*\* +7.301 (>= +0.125) ms' first-screen.md
+check "first screen: the quiet runs counted in one line" has '^[0-9]* other runs have nothing to report: ' first-screen.md
+check "first screen: the verdict words explained once" test "$(grep -c '^How to read these: `lift`' first-screen.md)" = 1
+check "first screen: the refused file, why and what to do" \
+    has '^- \*\*not-loaded\*\*: `samples/not-loaded/probe-no-unit.csv` line 1: refused, .*has no unit.* Do: ' first-screen.md
+check "first screen: the unrecognised file" \
+    has '^- \*\*not-loaded\*\*: `samples/not-loaded/operator-notes.md`: not recognised' first-screen.md
+check "first screen: the exit status explained" has 'exits 1 (some input rejected)' first-screen.md
+check "first screen: no bound alone (every >= follows an estimate)" \
+    test "$(grep -c '| >=\|-> >=\|^>=' first-screen.md)" = 0
 
 golden runs.json
+golden runs-facts.json
 golden analyze.json
 golden doctor.json
 golden check.json
 golden summary.md
+golden first-screen.md
 finish

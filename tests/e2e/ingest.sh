@@ -49,6 +49,53 @@ check "--latency-unit settles it" has "nounit.csv .*latency-csv .*1 samples, 0 r
 "$COW" doctor --db "$WORK/r.db" --json bad > "$WORK/doc" 2>&1
 check "doctor reports the refused files" has '"rule":	"ingest_refusals"' "$WORK/doc"
 check "with the reason" has 'refused at ingest (clock problem)' "$WORK/doc"
+# ... once per file: ingesting the same folder again does not double them
+"$COW" rejects --db "$WORK/r.db" > "$WORK/rej1"
+"$COW" ingest --db "$WORK/r.db" --latency-unit ms "$DATA/bad" > "$WORK/again" 2>&1
+"$COW" rejects --db "$WORK/r.db" > "$WORK/rej2"
+check "re-ingest: the same refusals, once each" cmp -s "$WORK/rej1" "$WORK/rej2"
+check "one row per refused file" test "$(grep -c 'mixedclock.csv:2: refused' "$WORK/rej2")" = 1
+check "the unrecognised file is listed too" has "notes.txt: not recognised: no parser recognises it" "$WORK/rej2"
+"$COW" doctor --db "$WORK/r.db" --json bad > "$WORK/doc2" 2>&1
+check "the doctor counts each refused file once" test \
+    "$(grep -o '"title":[^,]*refused at ingest[^"]*' "$WORK/doc" | head -1)" = \
+    "$(grep -o '"title":[^,]*refused at ingest[^"]*' "$WORK/doc2" | head -1)"
+check "ingest lists every file that did not land whole" has "^  bad: .*notes.txt: not recognised, not read" "$WORK/again"
+check "with what to do" has "^  bad: .*mixedclock.csv line 2: refused, nothing of it loaded: .*Do: " "$WORK/again"
+
+# a run with only the server's log and LATENCY output: its windows, and
+# the doctor's findings on that evidence, each with file:line
+"$COW" ingest -q --db "$WORK/l.db" "$DATA/logonly" > /dev/null 2>&1
+"$COW" analyze --db "$WORK/l.db" > "$WORK/l.an"
+check "log only: analyze lists the log's windows, with the copy-on-write its child reported" has "^  bgsave#1  *2026-12-02T03:10:00.297Z  *86.844  *5655  log" "$WORK/l.an"
+check "log only: the killed save marked" has "^  bgsave#2 .* ended in error or killed" "$WORK/l.an"
+"$COW" doctor --db "$WORK/l.db" --json > "$WORK/l.doc"
+check "log only: copy-on-write from the log, with file:line" has '"source":	"[^"]*logonly/redis.log:7"' "$WORK/l.doc"
+check "log only: log_cow fires" has '"rule":	"log_cow"' "$WORK/l.doc"
+check "log only: the child killed by signal 9, with file:line" has '"source":	"[^"]*logonly/redis.log:11"' "$WORK/l.doc"
+check "log only: save_child_killed fires" has '"rule":	"save_child_killed"' "$WORK/l.doc"
+check "log only: LATENCY DOCTOR's huge pages, at the line that says it" has '"source":	"[^"]*logonly/latency-doctor.txt:9"' "$WORK/l.doc"
+check "log only: the 431 ms spike" has '"value":	"431 ms, command (LATENCY LATEST)"' "$WORK/l.doc"
+"$COW" doctor --db "$WORK/l.db" > "$WORK/l.doct"
+check "log only: the answer comes first, with the window and the evidence" has \
+    "^  logonly: bgsave at 2026-12-02T03:10:00Z for 86.8 s (the longest of 2 windows): no latency samples, so no tail verdict. Evidence: copy-on-write 5655 MB, a fork child was killed or failed" "$WORK/l.doct"
+
+# a 197 ms fork that the run's worst sample waited out (synthetic)
+"$COW" ingest -q --db "$WORK/f.db" "$DATA/forkstall" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/f.db" > "$WORK/f.doc"
+check "fork_is_the_cost names the fork, the samples in flight and the worst one" has \
+    "\[warning\] fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms, and 1 sample in flight waited it out, up to 195.3 ms (sent 2.0 ms after the fork began): the run's worst sample is among them" "$WORK/f.doc"
+check "and cites latest_fork_usec at its file:line" has "latest_fork_usec  *197000  (.*forkstall/info.txt:38)" "$WORK/f.doc"
+# ... the same run without INFO: LATENCY HISTORY fork gives the fork time
+mkdir -p "$WORK/fs2/forkstall2"
+cp "$DATA/forkstall/latency.csv" "$DATA/forkstall/redis.log" "$WORK/fs2/forkstall2/"
+printf '1796200003\n197\n' > "$WORK/fs2/forkstall2/latency-history-fork.txt"
+"$COW" ingest -q --db "$WORK/f2.db" "$WORK/fs2/forkstall2" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/f2.db" > "$WORK/f2.doc"
+check "without INFO: fork_is_the_cost from LATENCY HISTORY fork" has \
+    "fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms" "$WORK/f2.doc"
+check "and cites the LATENCY HISTORY line" has "fork time  *197 ms (LATENCY HISTORY fork)  (.*latency-history-fork.txt:1)" "$WORK/f2.doc"
+check "the answer names the fork as the cause" has "^  forkstall: .*Cause: the fork itself: the server stood still while it ran" "$WORK/f.doc"
 
 "$COW" > /dev/null 2>&1; check "no command exits 2" test $? = 2
 "$COW" frobnicate > /dev/null 2>&1; check "unknown command exits 2" test $? = 2

@@ -51,7 +51,11 @@ expect 2 "--log-tz: 'Europe/Paris' is not an offset like +02:00, -0500 or UTC" \
     ingest --db "$WORK/t0.db" --log-tz Europe/Paris "$capture"
 expect 2 "--parser: 'latency' is no parser of cowtail (see 'cowtail help ingest')" \
     ingest --db "$WORK/t0.db" --parser latency "$capture"
-check "a bad --t0, --log-tz or --parser: no database opened" test ! -e "$WORK/t0.db"
+expect 2 "--latency-unit: 'furlongs' is not a time unit (ns, us, ms or s" \
+    ingest --db "$WORK/t0.db" --latency-unit furlongs "$capture"
+expect 2 "--time-unit: 'm' is not a time unit" ingest --db "$WORK/t0.db" --time-unit m "$capture"
+expect 2 "--mem-unit: 'pages' is not a memory unit" ingest --db "$WORK/t0.db" --mem-unit pages "$capture"
+check "a bad --t0, --log-tz, --parser or unit: no database opened" test ! -e "$WORK/t0.db"
 
 # Options: unknown, ambiguous, missing or unwanted values, each naming the help.
 expect 2 "report: unknown option '--colour' (see 'cowtail help report')" report --colour

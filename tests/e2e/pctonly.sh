@@ -37,6 +37,7 @@ check "report exits 0" test $? = 0
 check "spectrum chart drawn" test -s "$WORK/rep/spectrum.png"
 check "memtier per-second p99 timeline drawn" test -s "$WORK/rep/timeline-memtier.png"
 check "summary lists reported percentiles" has "## Reported percentiles" "$WORK/rep/summary.md"
+check "summary row for redis-benchmark: every cell SET's own (its p99 is the worst)" has "| redis-benchmark | redis-benchmark | SET | 0.215 | 0.471 | - | 1.527 | |" "$WORK/rep/summary.md"
 check "summary row for memtier" has "| memtier | memtier | Totals | 0.031 | 0.143 | 0.295 | 1.127 | 51180 |" "$WORK/rep/summary.md"
 unzip -p "$WORK/rep/report.xlsx" xl/workbook.xml > "$WORK/wb" 2>/dev/null
 check "workbook has a Reported sheet" has 'name="Reported"' "$WORK/wb"

@@ -60,7 +60,7 @@ check "bad thresholds exit 2" test $? = 2
 "$COW" report --db "$DB" --out "$WORK/rep" > "$WORK/report" 2>&1
 check "report exits 0" test $? = 0
 check "report says where it is" has "report written to $WORK/rep/" "$WORK/report"
-check "headline findings printed" has "headline findings:" "$WORK/report"
+check "the answers printed" has "what happened (summary.md opens with the same):" "$WORK/report"
 check "summary written" test -s "$WORK/rep/summary.md"
 check "summary headline row for disk" has "^| disk | fullsync | 3000 |" "$WORK/rep/summary.md"
 check "summary names the seed" has "seed 1" "$WORK/rep/summary.md"
@@ -69,7 +69,7 @@ check "missing data explained, not drawn" has "Forkless save progress: no forkle
 png_size() { # width x height from the IHDR chunk
     od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'
 }
-for png in timeline-disk timeline-diskless distribution-disk quantiles; do
+for png in timeline-disk timeline-diskless distribution-disk window-disk; do
     check "$png.png is a PNG" test "$(head -c 8 "$WORK/rep/$png.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
     check "$png.png is 1600x900" test "$(png_size "$WORK/rep/$png.png")" = 1600x900
     check "$png.png is not blank (compressed > 20 KB)" test "$(stat -c %s "$WORK/rep/$png.png")" -gt 20000
@@ -82,7 +82,11 @@ if command -v unzip > /dev/null; then
     check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
     check "workbook has the charts" has 'name="Charts"' "$WORK/wb.xml"
     check "the timeline PNG is inside" test "$(unzip -l "$WORK/rep/report.xlsx" | grep -c 'xl/media/image')" -ge 4
-    unzip -p "$WORK/rep/report.xlsx" xl/worksheets/sheet1.xml > "$WORK/s1.xml"
+    # the Answers sheet comes first (and Inputs second when a file did not
+    # land whole); the Summary sheet follows them
+    check "workbook opens with the Answers sheet" has '<sheet name="Answers" sheetId="1"' "$WORK/wb.xml"
+    sn=$(grep -o '<sheet name="[^"]*"' "$WORK/wb.xml" | grep -n '"Summary"' | cut -d: -f1)
+    unzip -p "$WORK/rep/report.xlsx" "xl/worksheets/sheet$sn.xml" > "$WORK/s1.xml"
     unzip -p "$WORK/rep/report.xlsx" xl/sharedStrings.xml > "$WORK/ss.xml"
     check "Summary sheet: baseline n 3000" has '<v>3000</v>' "$WORK/s1.xml"
     check "Summary sheet names the worst window" has 'sync-disk#1' "$WORK/ss.xml"
@@ -96,8 +100,8 @@ check "workbook is byte-stable" cmp -s "$WORK/first.xlsx" "$WORK/rep/report.xlsx
 "$COW" report --db "$DB" --thresholds "$WORK/th.json" --out "$WORK/rep2" > /dev/null 2>&1
 check "report --thresholds exits 0" test $? = 0
 check "summary: the fleet check" has "^Limits of .*th.json\`, judged as \`cowtail check\` judges them (Holm over 2 comparisons, runs x latency limits): 1 of 2 runs fail; 1 of 1 hosts with several runs, each judged once on its pooled runs, fail.$" "$WORK/rep2/summary.md"
-check "summary: the failing run and its limit" has '^| disk | mac | max\\_p999\\_lift\\_ms 23.780 (limit 5) |$' "$WORK/rep2/summary.md"
-check "summary: the host judged on its pooled runs" has '^| mac | 2 | max\\_p999\\_lift\\_ms 23.677 (limit 5) |$' "$WORK/rep2/summary.md"
+check "summary: the failing run and its limit" has '^| disk | mac | max\\_p999\\_lift\\_ms 23.780 (limit 5; raw p [0-9.e-]*, adjusted p [0-9.e-]*) |$' "$WORK/rep2/summary.md"
+check "summary: the host judged on its pooled runs" has '^| mac | 2 | max\\_p999\\_lift\\_ms 23.677 (limit 5; raw p [0-9.e-]*, adjusted p [0-9.e-]*) |$' "$WORK/rep2/summary.md"
 check "summary: the triage table" has '^| THP mode | +0.00 | always 1/1 |$' "$WORK/rep2/summary.md"
 check "summary without --thresholds: no fleet check" test "$(grep -c '## Fleet check' "$WORK/rep/summary.md")" = 0
 

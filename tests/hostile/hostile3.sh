@@ -45,7 +45,7 @@ check "1 ... samples.jsonl a file of its own, whole" test -f "$O/samples.jsonl" 
     -a "$(wc -l < "$O/samples.jsonl")" = 100
 check "1 ... no temporary file left" test -z "$(ls "$O" | grep 'tmp-')"
 check "10 ... the mark written last, one row per run, naming the tables" \
-    has '^{"host":"[^"]*","run":"run1","export_version":[0-9]*,"tables":"runs,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"}$' "$O/exports.jsonl"
+    has '^{"host":"[^"]*","run":"run1","export_version":[0-9]*,"tables":"runs,run_facts,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"}$' "$O/exports.jsonl"
 
 # --- 2 a long --out: the outputs land inside it, never over a neighbour
 # whose name is the path cut at 1,024 bytes
@@ -73,6 +73,9 @@ latency_run "$WORK/r15/beta" 200
 O=$WORK/rep15
 run rep15a "$COW" report --db "$WORK/r15a.db" --out "$O"
 check "15 first report: a chart of beta" test -n "$(ls "$O" | grep 'beta.*\.png$')"
+check "15 ... the marker lists index.html" grep -qxF index.html "$O/.cowtail-report"
+check "15 ... the marker lists every chart, page, summary and workbook in the folder" \
+    test -z "$(cd "$O" && for f in *.png *.md *.xlsx *.html; do grep -qxF "$f" .cowtail-report || echo "$f"; done)"
 echo "mine" > "$O/notes.png.txt"
 run rep15b "$COW" report --force --db "$WORK/r15b.db" --out "$O"
 check "15 second report: exit 0" test "$rc" = 0
@@ -103,8 +106,9 @@ done
 latency_run "$WORK/r6full/run6" 5788
 mkdir -p "$WORK/r6part/run6"
 head -3001 "$WORK/r6full/run6/latency.csv" > "$WORK/r6part/run6/latency.csv"
-"$COW" ingest -q --db "$WORK/r6a.db" "$WORK/r6part/run6" > /dev/null 2>&1
-"$COW" ingest -q --db "$WORK/r6b.db" "$WORK/r6full/run6" > /dev/null 2>&1
+# (one host named: runs of unknown host from two databases stay two runs)
+"$COW" ingest -q --host h6 --db "$WORK/r6a.db" "$WORK/r6part/run6" > /dev/null 2>&1
+"$COW" ingest -q --host h6 --db "$WORK/r6b.db" "$WORK/r6full/run6" > /dev/null 2>&1
 run m6 "$COW" merge "$WORK/r6o.db" "$WORK/r6a.db" "$WORK/r6b.db"
 check "6 merge of a grown file: exit 1" test "$rc" = 1
 check "6 ... refused, with what to do" has "run 'run6': .*latency.csv refused: the run here holds a file of that name with other bytes (grown or changed since one of them was ingested)" "$WORK/m6.out"

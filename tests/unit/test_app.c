@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "analyze.h"
+#include "answer.h"
 #include "app.h"
 #include "check.h"
 #include "fleet.h"
@@ -125,7 +126,7 @@ static void diff_should_find_no_difference_with_itself(void)
         /* ~ where the interval is calibrated, ? where the tail is thin */
         CHECK(r.d[l].verdict == (r.d[l].method == COW_QCMP_BOOT ? COW_VERDICT_FLAT
                                                                : COW_VERDICT_UNSURE));
-        CHECK_INT(r.run_q[l].state, r.base_q[l].state);
+        CHECK_INT(quant_two_sided(&r.run_q[l]), quant_two_sided(&r.base_q[l]));
     }
     CHECK(r.has_max);
     CHECK_NEAR(r.run_max_us, r.base_max_us, 0);
@@ -244,23 +245,35 @@ static void diff_should_pool_the_windows_of_a_saving_run(void)
     /* too few values for a two-sided interval: a lower bound */
     {
         double few[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        app_quant q = app_honest_quantile(few, 10, NAN, 0.99);
-        CHECK_INT(q.state, APP_Q_BOUND);
-        CHECK_INT(app_honest_quantile(few, 0, NAN, 0.5).state, APP_Q_NONE);
-        q = app_honest_quantile(few, 10, NAN, 0.5);
-        CHECK_INT(q.state, APP_Q_VALUE);
-        CHECK_NEAR(q.us, 5.5, 1e-12);
+        char buf[COW_QUANT_FMT_MAX];
+        cow_quant q = app_honest_quantile(few, 10, 0.99);
+        /* the estimate is kept beside the bound (never the bound alone) */
+        CHECK(!quant_two_sided(&q) && isnan(q.hi_us) && !isnan(q.lo_us));
+        CHECK_NEAR(q.est_us, 9.91, 1e-12);
+        CHECK(isnan(app_honest_quantile(few, 0, 0.5).est_us));
+        q = app_honest_quantile(few, 10, 0.5);
+        CHECK(quant_two_sided(&q));
+        CHECK_NEAR(q.est_us, 5.5, 1e-12);
+        CHECK_STR(quant_format(&q, 0, buf, sizeof(buf)), "0.005"); /* 5.5 us, %.3f ms */
     }
     /* enough samples for p99.9 (4,000 >= 3,688) but dependent: n_eff
      * 1,181 gives a lower bound only, as analyze shows it */
     {
+        char buf[COW_QUANT_FMT_MAX];
         size_t k, nn = 4000;
         double *many = malloc(nn * sizeof(*many));
+        cow_quant q;
         for (k = 0; k < nn; k++)
             many[k] = (double)k;
-        CHECK_INT(app_honest_quantile(many, nn, NAN, 0.999).state, APP_Q_VALUE);
-        CHECK_INT(app_honest_quantile(many, nn, 4000, 0.999).state, APP_Q_VALUE);
-        CHECK_INT(app_honest_quantile(many, nn, 1181, 0.999).state, APP_Q_BOUND);
+        q = app_quant_sorted(many, nn, NAN, 0.999);
+        CHECK(quant_two_sided(&q));
+        q = app_quant_sorted(many, nn, 4000, 0.999);
+        CHECK(quant_two_sided(&q));
+        q = app_quant_sorted(many, nn, 0, 0.999); /* unknown: the count */
+        CHECK(quant_two_sided(&q));
+        q = app_quant_sorted(many, nn, 1181, 0.999);
+        CHECK(!quant_two_sided(&q) && !isnan(q.lo_us) && !isnan(q.est_us));
+        CHECK(strstr(quant_format(&q, 0, buf, sizeof(buf)), "(>= ") != NULL);
         free(many);
     }
     store_free_results(&rs);
@@ -312,6 +325,69 @@ static void check_should_judge_every_limit(void)
     CHECK_INT(app_load_thresholds(scratch_file("x.json", "{\"max_p99_ms\": -1}"), &t, &e),
               COW_EPARSE);
     CHECK(app_load_thresholds(scratch_file("missing.json", NULL), &t, &e) != COW_OK);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* One answer per run, decided once: the window, the p99.9 verdict with
+ * the estimates and bounds the store holds, the evidence, and the runs
+ * with nothing to say counted. */
+static void answers_should_decide_each_run_once(void)
+{
+    static const char *const names[] = {"bgsave-t2", "steady", "bgsave-t3"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK_INT(a.n, 3);
+    CHECK_INT(a.nsay, 1);
+    CHECK_INT(a.nquiet[APP_QUIET_NO_WINDOW], 1);
+    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 1);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        cow_result_set rs;
+        const cow_delta_row *d;
+        CHECK_STR(x->run, rows[i].label);
+        CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);
+        d = app_worst_window(&rs);
+        if (strcmp(x->run, "steady") == 0) {
+            CHECK(d == NULL && !x->has_window && !x->say);
+        } else {
+            /* the answer carries the stored delta, estimate and bound */
+            CHECK(d != NULL && x->has_window);
+            CHECK_NEAR(x->delta.est_us, d->delta_us, 0);
+            CHECK_STR(x->kind, "bgsave");
+            CHECK(x->len_us > 0 && x->t0_us > 0);
+            CHECK(!isnan(x->fork_ms) && x->fork_ms > 0);
+            CHECK(!isnan(x->cow_mb) && x->cow_pct_used > 50);
+            CHECK_INT(x->thp, APP_THP_NOT_BACKING);
+        }
+        store_free_results(&rs);
+    }
+    CHECK_STR(a.v[a.order[0]].run, "bgsave-t2");
+    CHECK_INT(a.v[a.order[0]].verdict, COW_VERDICT_LIFT);
+    line = app_answer_line(&a.v[a.order[0]], APP_ANSWER_TERM);
+    CHECK(strstr(line, "bgsave-t2: bgsave at ") == line);
+    /* the estimates with their bounds beside them, never a bound alone */
+    CHECK(strstr(line, "p99.9 4.020 (>= 2.093) ms -> 11.321 (>= 4.982) ms: lift "
+                       "+7.301 (>= +0.125) ms") != NULL);
+    CHECK(strstr(line, "Evidence: fork 4.1 ms, copy-on-write 147 MB (97% of used_memory)") !=
+          NULL);
+    free(line);
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK(line != NULL && strstr(line, "2 other runs have nothing to report: 1 cannot tell") == line);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
     store_free_runs(rows, n);
     store_close(st);
 }
@@ -572,6 +648,91 @@ static void report_should_write_every_output(void)
     j.st = st;
     CHECK(app_report_write(&j, &e) != COW_OK);
     CHECK(strstr(e.msg, "/proc/no/such") != NULL);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* One judgement per comparison: on the bundled fleet, the gate the report
+ * colours (answers, which the fleet chart and summary.md read) is the one
+ * `cowtail check` reaches on its own, run by run and limit by limit, and
+ * the verdict of each answer is the headline's (the stored worst window).
+ * cache-e's p99.9 lift is shown above zero but not above the 20 ms limit
+ * after Holm: "lift" in the headline, the gate passes it, both said. */
+static void report_should_judge_each_fleet_run_once(void)
+{
+    static const char *const names[] = {"fleet/cache-a/bgsave", "fleet/cache-a/steady",
+                                        "fleet/cache-b/bgsave", "fleet/cache-c/fullsync",
+                                        "fleet/cache-d/bgsave", "fleet/cache-e/bgsave",
+                                        "fleet/cache-e/steady"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, cache_e = 0;
+    cow_store *st = loaded(names, 7, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    app_thresholds t;
+    app_fleet_check fc;
+    char dir[128];
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/fleet-report", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "test.db";
+    j.dir = j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.co.lift_limit_ms = 20;
+    j.thresholds = sample("fleet/thresholds.json");
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = 1;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    CHECK_INT(j.n, 7);
+    CHECK_INT(j.answers.n, 7);
+    /* the gate as `cowtail check` judges it, computed apart */
+    CHECK_INT(app_load_thresholds(j.thresholds, &t, &e), COW_OK);
+    CHECK_INT(app_check_fleet(st, j.rows, j.n, &t, COW_FLEET_HOLM, 1, NULL, &fc, &e), COW_OK);
+    for (i = 0; i < j.n; i++) {
+        const app_answer *a = &j.answers.v[i];
+        const cow_delta_row *d;
+        cow_result_set rs;
+        CHECK_STR(a->run, j.rows[i].label);
+        CHECK_INT(a->gate, fc.failed[i] ? APP_GATE_FAIL : APP_GATE_PASS);
+        CHECK_INT(a->gate_lift, fc.v[i][TH_P999_LIFT].state == APP_FAIL ? APP_GATE_FAIL
+                                                                         : APP_GATE_PASS);
+        CHECK_INT(a->gate, j.fleet.failed[i] ? APP_GATE_FAIL : APP_GATE_PASS);
+        CHECK_INT(store_load_results(st, j.rows[i].id, &rs, &e), COW_OK);
+        d = app_worst_window(&rs);
+        CHECK_INT(a->has_window, d != NULL);
+        if (d != NULL) {
+            CHECK_STR(boot_verdict_name(a->verdict), d->verdict);
+            CHECK_NEAR(a->delta.est_us, d->delta_us, 0);
+        }
+        store_free_results(&rs);
+        if (strcmp(a->run, "fleet/cache-e/bgsave") == 0) {
+            cache_e = i + 1;
+            CHECK_INT(a->verdict, COW_VERDICT_LIFT);
+            CHECK_INT(a->gate_lift, APP_GATE_PASS);
+            {   /* the line says both, each labelled */
+                char *line = app_answer_line(a, APP_ANSWER_TERM);
+                CHECK(strstr(line, ": lift +59.598 (>= +0.529) ms") != NULL);
+                CHECK(strstr(line, "Gate: passes: max_p999_lift_ms 59.598 over 20 but not "
+                                   "shown to be (raw p ") != NULL);
+                CHECK(strstr(line, ", adjusted p 0.683)") != NULL); /* Holm over 7 runs */
+                free(line);
+            }
+        }
+        /* a failed gate is listed and says so */
+        if (a->gate == APP_GATE_FAIL) {
+            char *line = app_answer_line(a, APP_ANSWER_TERM);
+            CHECK(a->say);
+            CHECK(strstr(line, "Gate: fails ") != NULL);
+            free(line);
+        }
+    }
+    CHECK(cache_e > 0);
+    app_check_fleet_release(&fc);
     app_report_release(&j);
     store_free_runs(rows, n);
     store_close(st);
@@ -847,6 +1008,58 @@ out:
     store_close(st);
 }
 
+/* A redis-benchmark run with several commands and no overall line: every
+ * level comes from one command's own figures (the worst at the tail), not
+ * p99 from GET next to max from INCR; the requests are that command's
+ * total; a text report's cumulative lines ("99.07% <= 2 milliseconds")
+ * give p99 as a bound with its step. */
+static void reported_should_read_one_command_at_every_level(void)
+{
+    static const struct { const char *op; double q, ms; int64_t count; } in[] = {
+        {"GET", 50, 0.215, 10000}, {"GET", 99, 2.103, 10000}, {"GET", 100, 3.007, 10000},
+        {"INCR", 50, 0.300, 5000}, {"INCR", 99, 0.471, 5000}, {"INCR", 100, 6.343, 5000},
+        {"SET", 50, 0.100, 2000}, {"SET", 99, 0.439, 2000}, {"SET", 100, 0.743, 2000},
+    };
+    cow_pctl_row rows[9];
+    app_reported rep = {rows, 9};
+    const char *file, *op;
+    const cow_pctl_row *p;
+    int i, bound = -1;
+
+    for (i = 0; i < 9; i++) {
+        memset(&rows[i], 0, sizeof(rows[i]));
+        snprintf(rows[i].source, sizeof(rows[i].source), "redis-benchmark");
+        snprintf(rows[i].file, sizeof(rows[i].file), "bench.csv");
+        snprintf(rows[i].op, sizeof(rows[i].op), "%s", in[i].op);
+        rows[i].q = in[i].q;
+        rows[i].value_us = in[i].ms * 1000;
+        rows[i].count = in[i].count;
+    }
+    CHECK(app_reported_pick(&rep, &file, &op));
+    CHECK_STR(op, "GET");
+    for (i = 0; i < 3; i++) {
+        p = app_reported_at(&rep, in[i].q);
+        CHECK(p != NULL && strcmp(p->op, "GET") == 0);
+        CHECK_NEAR(p->value_us, in[i].ms * 1000, 0);
+    }
+    /* the max is GET's 3.007, not INCR's 6.343 */
+    CHECK_NEAR(app_reported_at(&rep, 100)->value_us, 3007, 1e-9);
+    CHECK_INT(app_reported_total(&rep, app_reported_at(&rep, 50)), 10000);
+    /* a level GET does not report is not borrowed from another command */
+    CHECK(app_reported_at(&rep, 99.9) == NULL);
+
+    /* cumulative lines only: p99 is at most the first line at or above it */
+    rows[0].q = 98.5, rows[0].value_us = 1000;
+    rows[1].q = 99.07, rows[1].value_us = 2000;
+    rows[2].q = 100, rows[2].value_us = 3000;
+    rep.n = 3;
+    p = app_reported_op_at(&rep, "bench.csv", "GET", 99, &bound);
+    CHECK(p == &rows[1] && bound == 1);
+    CHECK_NEAR(app_reported_step(&rep, p), 1000, 1e-9);
+    p = app_reported_op_at(&rep, "bench.csv", "GET", 100, &bound);
+    CHECK(p == &rows[2] && bound == 0);
+}
+
 /* An HdrHistogram table's counts give a rank interval: with one row per
  * value 1..1000 (count = value), the bounds sit one row below the lower
  * rank and at the upper rank of pct_quantile_ci over the same values. */
@@ -1114,5 +1327,8 @@ int main(void)
     RUN(triage_should_rank_what_the_failing_runs_share);
     RUN(triage_bucket_should_be_powers_of_two);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
+    RUN(answers_should_decide_each_run_once);
+    RUN(reported_should_read_one_command_at_every_level);
+    RUN(report_should_judge_each_fleet_run_once);
     return REPORT();
 }

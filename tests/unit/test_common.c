@@ -1,4 +1,6 @@
 /* test_common.c -- common/: sha256, strict numbers, time, line source. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,9 +10,11 @@
 #include "mem.h"
 #include "num.h"
 #include "optval.h"
+#include "quant.h"
 #include "sha256.h"
 #include "src.h"
 #include "termsafe.h"
+#include "units.h"
 #include "timeconv.h"
 
 static void sha256_should_match_fips_vectors(void)
@@ -230,6 +234,34 @@ static void optval_should_read_instants_and_offsets_whole(void)
                      "capture)");
 }
 
+/* One table of time units and one of memory units for column suffixes,
+ * run.json and the options; --latency-unit and the others are checked
+ * against them on the command line (they used to reach each parser as
+ * they were typed). */
+static void units_should_name_time_and_memory(void)
+{
+    cow_err e = COW_ERR_INIT;
+    double v = 0;
+
+    CHECK_NEAR(unit_time_us("ms", 2), 1e3, 0);
+    CHECK_NEAR(unit_time_us("nanoseconds", 11), 1e-3, 0);
+    CHECK_NEAR(unit_time_us("\xc2\xb5s", 3), 1, 0); /* µs */
+    CHECK_NEAR(unit_time_us("secs", 4), 1e6, 0);
+    CHECK_NEAR(unit_time_us("MS", 2), 0, 0);     /* names come lowercase */
+    CHECK_NEAR(unit_time_us("m", 1), 0, 0);      /* minutes? metres? no */
+    CHECK_NEAR(unit_mem_bytes("kB"), 1024, 0);
+    CHECK_NEAR(unit_mem_bytes("GiB"), 1073741824.0, 0);
+    CHECK_NEAR(unit_mem_bytes("pages"), 0, 0);
+    CHECK_INT(optval_time_unit("--latency-unit", "usec", &v, &e), COW_OK);
+    CHECK_NEAR(v, 1, 0);
+    CHECK_INT(optval_time_unit("--latency-unit", "furlongs", &v, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "--latency-unit: 'furlongs' is not a time unit") == e.msg);
+    CHECK_INT(optval_mem_unit("--mem-unit", "MB", &v, &e), COW_OK);
+    CHECK_NEAR(v, 1048576, 0);
+    CHECK_INT(optval_mem_unit("--mem-unit", "pages", &v, &e), COW_EUSAGE);
+    CHECK(strstr(e.msg, "--mem-unit: 'pages' is not a memory unit") == e.msg);
+}
+
 static void optval_should_parse_whole_values_with_named_errors(void)
 {
     cow_err e = COW_ERR_INIT;
@@ -396,6 +428,43 @@ static void json_strict_should_refuse_twice_named_keys_and_infinities(void)
     CHECK_INT(strict("{\"v\":1e308,\"w\":-2.5E-300,\"s\":\"1e999\"}", &line), COW_OK);
 }
 
+/* quant.h: the estimate always, its bound beside it, never a bound alone */
+static void quant_should_show_the_estimate_with_its_bound(void)
+{
+    char b[COW_QUANT_FMT_MAX];
+    cow_quant q = quant_make(0.999, 12300, 1563, INFINITY, 755, 63);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "12.300 (>= 1.563)");
+    CHECK_STR(quant_format(&q, COW_QF_INTERVAL, b, sizeof(b)), "12.300 (>= 1.563)");
+    CHECK(isnan(q.hi_us) && !quant_two_sided(&q));
+    q = quant_make(0.99, 977, 850, 1200, 1492, NAN);
+    CHECK(quant_two_sided(&q));
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "0.977");
+    CHECK_STR(quant_format(&q, COW_QF_INTERVAL, b, sizeof(b)), "0.977 [0.850, 1.200]");
+    q = quant_make(0.5, 20, NAN, 31, 3, 3);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "0.020 (<= 0.031)");
+    q = quant_make(0.999, 4000, NAN, NAN, 5, 5);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "4.000 (no bound)");
+    /* a difference keeps its sign on both numbers */
+    q = quant_make(NAN, 9710, 1477, NAN, 755, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "+9.710 (>= +1.477)");
+    q = quant_make(NAN, -2222, NAN, NAN, 698, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "-2.222 (cannot tell)");
+    q = quant_make(NAN, 310, 99, 472, 5000, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED | COW_QF_INTERVAL, b, sizeof(b)),
+              "+0.310 [+0.099, +0.472]");
+    /* no samples */
+    q = quant_make(0.999, NAN, NAN, NAN, 0, 0);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "-");
+    CHECK_STR(quant_format(NULL, 0, b, sizeof(b)), "-");
+    /* the largest doubles fit the documented buffer whole */
+    q = quant_make(0.5, -DBL_MAX, -DBL_MAX, DBL_MAX, 1, 1);
+    quant_format(&q, COW_QF_SIGNED | COW_QF_INTERVAL, b, sizeof(b));
+    CHECK(strlen(b) < sizeof(b) - 1 && b[strlen(b) - 1] == ']');
+    /* a short buffer is cut, never overrun */
+    q = quant_make(0.999, 12300, 1563, NAN, 755, 63);
+    CHECK_STR(quant_format(&q, 0, b, 6), "12.30");
+}
+
 /* Last: it puts the filter in front of this process's stdout and stderr. */
 static void safe_streams_should_defuse_control_characters(void)
 {
@@ -437,10 +506,12 @@ int main(void)
     RUN(iso_should_refuse_impossible_dates);
     RUN(optval_should_parse_whole_values_with_named_errors);
     RUN(optval_should_read_instants_and_offsets_whole);
+    RUN(units_should_name_time_and_memory);
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
     RUN(colname_should_split_the_unit_and_normalise);
     RUN(json_strict_should_refuse_twice_named_keys_and_infinities);
+    RUN(quant_should_show_the_estimate_with_its_bound);
     RUN(safe_streams_should_defuse_control_characters);
     return REPORT();
 }

@@ -5,6 +5,7 @@
 
 #include "boot.h"
 #include "diag.h"
+#include "verdict.h"
 #include "minunit.h"
 
 static int fired_any(const cow_findings *f, const char *rule);
@@ -349,6 +350,254 @@ static void doctor_should_report_refusals_lag_and_shared_hosts(void)
     CHECK_INT(r[0].host_overlaps, 0);
 }
 
+/* The finding of rule in run, or NULL. */
+static const cow_finding *finding(const cow_findings *f, const char *run, const char *rule)
+{
+    size_t i;
+    for (i = 0; i < f->n; i++)
+        if (strcmp(f->v[i].run, run) == 0 && strcmp(f->v[i].rule, rule) == 0)
+            return &f->v[i];
+    return NULL;
+}
+
+/* A run with only the server's log and LATENCY output: the log's
+ * copy-on-write, a child killed by signal 9, LATENCY DOCTOR's huge-page
+ * advice and a 431 ms LATENCY LATEST spike each give their finding, each
+ * citing its file:line. */
+static void doctor_should_read_evidence_without_samples(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "logonly", "bgsave");
+    r.samples = 0;
+    r.analysed = 0;
+    known(&r.cow_mb, 5655, "RDB: 5655 MB of memory used by copy-on-write");
+    snprintf(r.cow_mb.src, sizeof(r.cow_mb.src), "logonly/redis.log:7");
+    known(&r.child_killed, 1, "bgsave_killed: Background saving terminated by signal 9");
+    snprintf(r.child_killed.src, sizeof(r.child_killed.src), "logonly/redis.log:11");
+    known(&r.latmon_thp, 1, "- I detected a non zero amount of anonymous huge pages");
+    snprintf(r.latmon_thp.src, sizeof(r.latmon_thp.src), "logonly/latency-doctor.txt:9");
+    known(&r.latmon_spike, 431, "command (LATENCY LATEST)");
+    snprintf(r.latmon_spike.src, sizeof(r.latmon_spike.src), "logonly/latency-latest.txt:1");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "logonly", "log_cow")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "5655 MB") != NULL);
+        CHECK_STR(x->ev[0].src, "logonly/redis.log:7");
+    }
+    CHECK((x = finding(&f, "logonly", "save_child_killed")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "signal 9") != NULL);
+        CHECK_STR(x->ev[0].src, "logonly/redis.log:11");
+    }
+    CHECK((x = finding(&f, "logonly", "latency_doctor_thp")) != NULL);
+    if (x)
+        CHECK_STR(x->ev[0].src, "logonly/latency-doctor.txt:9");
+    CHECK((x = finding(&f, "logonly", "latency_spike")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "431 ms") != NULL);
+        CHECK_STR(x->ev[0].value, "431 ms, command (LATENCY LATEST)");
+        CHECK_STR(x->ev[0].src, "logonly/latency-latest.txt:1");
+    }
+    diag_release(&f);
+    /* with INFO's used_memory, cow_memory_headroom weighs the log's figure
+     * instead; a spike below 100 ms is the monitor's ordinary business */
+    known(&r.used_memory, 6e9, "6000000000");
+    known(&r.latmon_spike, 5, "command (LATENCY LATEST)");
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "logonly", "log_cow") == NULL);
+    CHECK(finding(&f, "logonly", "cow_memory_headroom") != NULL);
+    CHECK(finding(&f, "logonly", "latency_spike") == NULL);
+    diag_release(&f);
+}
+
+/* No fixed-size text in a finding: a run labelled with 2,000 characters
+ * (and a host that saved at once with another such run) keeps its whole
+ * label in the finding's run and in the title that names the other run;
+ * the advice is never cut either. */
+static void doctor_should_keep_long_labels_whole(void)
+{
+    static char a[2001], b[2001];
+    cow_run_facts r[2];
+    cow_findings f;
+    const cow_finding *x;
+
+    memset(a, 'a', 2000);
+    memset(b, 'b', 2000);
+    a[1999] = 'A';
+    b[1999] = 'B';
+    base(&r[0], a, "bgsave");
+    base(&r[1], b, "bgsave");
+    r[0].nwin = r[1].nwin = 1;
+    r[0].win_t0[0] = 1000;
+    r[0].win_t1[0] = 5000;
+    r[1].win_t0[0] = 4000;
+    r[1].win_t1[0] = 9000;
+    known(&r[0].refused, 1, "time runs backwards by 40.000 s");
+    diag_host_overlaps(r, 2);
+    diag_run(r, 2, &f);
+    CHECK((x = finding(&f, a, "overlapping_forks")) != NULL);
+    if (x) {
+        CHECK_INT((int)strlen(x->run), 2000);
+        CHECK(strstr(x->title, b) != NULL); /* the other run, whole */
+        CHECK(strlen(x->title) > 2000);
+    }
+    CHECK((x = finding(&f, a, "ingest_refusals")) != NULL);
+    if (x)
+        CHECK(x->advice != NULL && x->advice[0] != '\0');
+    diag_release(&f);
+}
+
+/* The fork itself was the stall: a 197 ms fork, one sample in flight that
+ * waited 195 ms of it and is the run's worst: fork_is_the_cost, a warning
+ * citing that sample; the worst sample elsewhere: information; a 5 ms fork
+ * (or a sample that waited a little of it): nothing. */
+static void doctor_should_say_when_the_fork_is_the_cost(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "forkstall", "bgsave");
+    known(&r.latest_fork_usec, 197000, "197000");
+    r.fork_inflight = 1;
+    snprintf(r.fork_window, sizeof(r.fork_window), "bgsave#1");
+    r.fork_dur_us = 197000;
+    r.fork_inflight_n = 1;
+    r.fork_inflight_max_us = 195337;
+    r.fork_inflight_sent_us = 1963;
+    r.run_max_us = 195337;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    if (x) {
+        CHECK_INT(x->severity, COW_SEV_WARN);
+        CHECK(strstr(x->title, "the fork of bgsave#1 took 197.0 ms, and 1 sample in flight "
+                               "waited it out, up to 195.3 ms (sent 2.0 ms after the fork "
+                               "began): the run's worst sample is among them") != NULL);
+        CHECK_STR(x->ev[2].value, "195.337 ms, sent 1.963 ms after the fork began");
+    }
+    diag_release(&f);
+    r.run_max_us = 400000;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_INFO);
+    diag_release(&f);
+    r.fork_inflight_max_us = 40000; /* waited a fifth of it */
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "forkstall", "fork_is_the_cost") == NULL);
+    diag_release(&f);
+    r.fork_dur_us = 5000;
+    r.fork_inflight_max_us = 5000;
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "forkstall", "fork_is_the_cost") == NULL);
+    diag_release(&f);
+}
+
+/* "p50 did not move" only when p50's own interval says so: a p50 that rose
+ * from 0.021 to 0.215 ms (95% [+0.099, +0.272]) is a move, however small
+ * next to the tail's; one whose interval holds zero did not move. */
+static void doctor_should_judge_p50_by_its_own_interval(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "t1", "bgsave");
+    window(&r, "bgsave", 194, COW_VERDICT_LIFT, 9710, COW_VERDICT_LIFT);
+    r.worst.base_us[0] = 21;
+    r.worst.lo_us[0] = 99;
+    r.worst.hi_us[0] = 272;
+    r.worst.lo_us[3] = 1477;
+    r.worst.hi_us[3] = INFINITY;
+    r.worst.method[3] = COW_QCMP_TAIL;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "t1", "tail_only_lift")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "did not move") == NULL);
+        CHECK(strstr(x->title, "p50 rose too, but far less (+0.194 ms, 95%: "
+                               "[+0.099, +0.272])") != NULL);
+    }
+    diag_release(&f);
+    window(&r, "bgsave", 4, COW_VERDICT_FLAT, 9710, COW_VERDICT_LIFT);
+    r.worst.lo_us[0] = -20;
+    r.worst.hi_us[0] = 28;
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "t1", "tail_only_lift")) != NULL);
+    if (x)
+        CHECK(strstr(x->title, "while p50 did not move materially (+0.004 ms, 95%: "
+                               "[-0.020, +0.028])") != NULL);
+    diag_release(&f);
+}
+
+/* THP: a warning only for 'always' (the file's bracketed word counts);
+ * madvise, the recommended setting, is information. On a kernel >= 5.8 the
+ * advice weighs what 'never' costs (a slower fork) instead of advising it
+ * bare. */
+static void doctor_should_warn_of_thp_only_for_always(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "h", "bgsave");
+    known(&r.thp_enabled, NAN, "always [madvise] never");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "h", "thp_not_backing_heap")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_INFO);
+    CHECK(finding(&f, "h", "thp_always") == NULL);
+    diag_release(&f);
+    known(&r.thp_enabled, NAN, "[always] madvise never");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "h", "thp_not_backing_heap")) != NULL);
+    if (x)
+        CHECK_INT(x->severity, COW_SEV_WARN);
+    CHECK(finding(&f, "h", "thp_always") != NULL);
+    diag_release(&f);
+    known(&r.thp_enabled, NAN, "always madvise [never]");
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "h", "thp_not_backing_heap") == NULL);
+    diag_release(&f);
+    /* huge pages backing the heap on kernel 6.18: weighed, not advised bare */
+    known(&r.thp_enabled, NAN, "[always] madvise never");
+    known(&r.anon_huge, 2e9, "2000000000");
+    known(&r.os, NAN, "Linux 6.18.44 x86_64");
+    known(&r.latest_fork_usec, 6600, "6600");
+    known(&r.thp_split, 985, "+985 over the capture");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "h", "thp_backing_heap")) != NULL);
+    if (x) {
+        CHECK_INT(x->severity, COW_SEV_WARN);
+        CHECK(strstr(x->advice, "makes the fork slower") != NULL);
+        CHECK(strstr(x->advice, "(this capture: 985 huge pages split, thp_split_pmd)") != NULL);
+        CHECK(strstr(x->advice, "this run's fork took 6.6 ms") != NULL);
+        CHECK(strncmp(x->advice, "weigh it before turning THP off", 31) == 0);
+    }
+    diag_release(&f);
+}
+
+/* One diskless transfer serving two replicas is one fork, not two. */
+static void doctor_should_count_one_fork_per_sync_line(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "p", "fullsync-diskless");
+    known(&r.full_resync, 2, "");
+    known(&r.sync_forks, 1, "");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "p", "full_resyncs")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "2 full resyncs, served by 1 fork of the primary") != NULL);
+        CHECK(strstr(x->title, "each one forks") == NULL);
+    }
+    diag_release(&f);
+}
+
 static void rules_should_have_unique_ids(void)
 {
     const cow_rule *a, *b;
@@ -483,6 +732,12 @@ int main(void)
     RUN(doctor_should_weigh_thp_by_kernel);
     RUN(doctor_should_catch_memory_period_and_settings);
     RUN(rules_should_have_unique_ids);
+    RUN(doctor_should_read_evidence_without_samples);
+    RUN(doctor_should_keep_long_labels_whole);
+    RUN(doctor_should_say_when_the_fork_is_the_cost);
+    RUN(doctor_should_judge_p50_by_its_own_interval);
+    RUN(doctor_should_warn_of_thp_only_for_always);
+    RUN(doctor_should_count_one_fork_per_sync_line);
     RUN(doctor_should_ignore_immaterial_median_shifts);
     RUN(doctor_should_say_nothing_of_a_healthy_run);
     RUN(doctor_should_count_resyncs_and_overlaps);

@@ -334,6 +334,26 @@ static void csv_should_read_the_intended_send(void)
         CHECK(strstr(n, "1 unreadable, 1 more than 1 ms after the actual send") != NULL);
     }
     collect_free(&r.c);
+    /* latcols.c requirement 7: read from the intended send, sample 2 is
+     * placed at ...002000 with 5,300 us; samples 3 and 4 keep their send */
+    {
+        cow_parse_opts o;
+        memset(&o, 0, sizeof(o));
+        o.latency_from_intended = 1;
+        run_parser(&cow_parser_latency_csv, text, &o, &r);
+        CHECK_INT(r.rc, COW_OK);
+        CHECK_INT(r.c.nsamples, 4);
+        CHECK_INT(sample(&r, 0)->t_us, 1738591331000000LL);
+        CHECK_NEAR(sample(&r, 0)->lat_us, 90.5, 1e-9);
+        CHECK_INT(sample(&r, 1)->t_us, 1738591331002000LL);
+        CHECK_NEAR(sample(&r, 1)->lat_us, 5300, 1e-9);
+        CHECK_INT(sample(&r, 2)->t_us, 1738591331007400LL);
+        CHECK_NEAR(sample(&r, 2)->lat_us, 30, 1e-9);
+        CHECK_INT(sample(&r, 3)->t_us, 1738591331007500LL);
+        n = note_of(&r, "intended send");
+        CHECK(n != NULL && strstr(n, "placed at their intended send") != NULL);
+        collect_free(&r.c);
+    }
     /* without the column there is no such note */
     run_parser(&cow_parser_latency_csv, "timestamp_us,latency_us\n1738591331000050,40\n",
                NULL, &r);

@@ -17,6 +17,7 @@
 
 #include "minunit.h"
 #include "store.h"
+#include "store_runfacts.h"
 
 static cow_store *open_mem(void)
 {
@@ -632,6 +633,124 @@ static void store_should_name_the_process_holding_the_lock(void)
     CHECK_INT(store_lock_holder(":memory:", who, sizeof(who)), 0);
 }
 
+static int count_input(void *ctx, const cow_input_row *r)
+{
+    int *n = ctx;
+    (void)r;
+    (*n)++;
+    return 0;
+}
+
+/* A file refused (or not recognised) again is stored once: re-ingesting a
+ * tree used to double every refusal ("2 files of this run were refused"
+ * for one). The latest reason stands; unrecognised files are listed but
+ * are no refusal for the doctor. Migration 011 removes the duplicates an
+ * older database holds. */
+static void store_should_keep_one_refusal_per_file(void)
+{
+    cow_store *st = open_file();
+    cow_err e = COW_ERR_INIT;
+    cow_fact f;
+    int n = 0, i;
+    for (i = 0; i < 2; i++) {
+        CHECK_INT(store_add_refusal(st, 0, "r", "/d/r/bad.csv", 3, "latency-csv", "unit",
+                                    i ? "no unit, again" : "no unit", &e), COW_OK);
+        CHECK_INT(store_add_refusal(st, 0, "r", "/d/r/notes.md", 0, NULL, "unrecognised",
+                                    "no parser recognises it", &e), COW_OK);
+    }
+    CHECK_ROWS("SELECT label, path, code, reason FROM refusals ORDER BY path",
+               "r|/d/r/bad.csv|unit|no unit, again\n"
+               "r|/d/r/notes.md|unrecognised|no parser recognises it\n");
+    memset(&f, 0, sizeof(f));
+    CHECK_INT(store_fact_refusals(st, "r", &f, &e), COW_OK);
+    CHECK_NEAR(f.num, 1, 0);
+    CHECK_INT(store_list_inputs(st, 0, count_input, &n, &e), COW_OK);
+    CHECK_INT(n, 2);
+    store_close(st);
+    /* an older database with a refusal recorded twice: the migration keeps
+     * the latest row */
+    {
+        sqlite3 *db = NULL;
+        CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
+        /* version 10: before 011 (this index) and 017 (run_facts) */
+        CHECK_INT(sqlite3_exec(db, "DROP TABLE run_facts;"
+                               "ALTER TABLE runs DROP COLUMN ingested_on;"
+                               "ALTER TABLE runs DROP COLUMN uid;"
+                               "DROP INDEX refusals_file;"
+                               "INSERT INTO refusals(label, path, code, reason, at)"
+                               " VALUES('r', '/d/r/bad.csv', 'unit', 'recorded last', 1);"
+                               "PRAGMA user_version = 10;", NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    CHECK_ROWS("SELECT count(*) FROM refusals WHERE path = '/d/r/bad.csv'", "2\n");
+    CHECK_INT(store_open(db_path, &st, &e), COW_OK);
+    CHECK_ROWS("SELECT count(*) FROM refusals WHERE path = '/d/r/bad.csv'", "1\n");
+    CHECK_ROWS("SELECT reason FROM refusals WHERE path = '/d/r/bad.csv'", "recorded last\n");
+    store_close(st);
+    remove_file();
+}
+
+/* run_facts: the columns are the descriptor's, in order and type, each
+ * with its _src; a known fact round-trips (INT rounded, TEXT as written),
+ * an unknown one is NULL, a run without a row reads as absent; a new run
+ * knows the machine that ingested it and has a uid, and no host. */
+static void store_should_round_trip_run_facts_by_the_descriptor(void)
+{
+    cow_store *st = open_file();
+    cow_err e = COW_ERR_INIT;
+    int64_t run = add_run(st, "f"), other = add_run(st, "g");
+    cow_fact v[COW_RF_COUNT], back[COW_RF_COUNT];
+    char want[2048], sql[256];
+    size_t n = 0;
+    int i, present = -1;
+
+    for (i = 0; i < COW_RF_COUNT; i++)
+        n += (size_t)snprintf(want + n, sizeof(want) - n, "%s|%s\n%s_src|TEXT\n",
+                              cow_rf_cols[i].name,
+                              cow_rf_cols[i].type == COW_RF_INT ? "INTEGER" : "TEXT",
+                              cow_rf_cols[i].name);
+    snprintf(want + n, sizeof(want) - n, "stored_at|INTEGER\n");
+    CHECK_ROWS("SELECT name, type FROM pragma_table_info('run_facts') WHERE name != 'run'",
+               want);
+    for (i = 0; i < COW_RF_COUNT; i++)
+        CHECK_STR(cow_rf_cols[i].ch_type, cow_rf_cols[i].type == COW_RF_INT
+                                          ? "Nullable(Int64)" : "Nullable(String)");
+
+    memset(v, 0, sizeof(v));
+    for (i = 0; i < COW_RF_COUNT; i++)
+        v[i].num = NAN;
+    v[RF_SERVER_KIND].known = 1;
+    snprintf(v[RF_SERVER_KIND].text, sizeof(v[0].text), "valkey");
+    snprintf(v[RF_SERVER_KIND].src, sizeof(v[0].src), "info.txt:3");
+    v[RF_USED_MEMORY].known = 1;
+    v[RF_USED_MEMORY].num = 1073741824.4;
+    snprintf(v[RF_USED_MEMORY].src, sizeof(v[0].src), "info.txt:40");
+    v[RF_SAVE].known = 1; /* known and empty: no snapshots */
+    v[RF_FORK_USEC].known = 1; /* known, not a number: NULL */
+    CHECK_INT(store_run_facts_put(st, run, v, &e), COW_OK);
+    CHECK_INT(store_run_facts_put(st, run, v, &e), COW_OK); /* replaces */
+    snprintf(sql, sizeof(sql), "SELECT count(*), server_kind, server_kind_src, used_memory,"
+             " typeof(used_memory), save_rules, latest_fork_usec IS NULL, role IS NULL,"
+             " stored_at > 0 FROM run_facts WHERE run = %lld", (long long)run);
+    CHECK_ROWS(sql, "1|valkey|info.txt:3|1073741824|integer||1|1|1\n");
+    CHECK_INT(store_run_facts_get(st, run, back, &present, &e), COW_OK);
+    CHECK_INT(present, 1);
+    CHECK_STR(back[RF_SERVER_KIND].text, "valkey");
+    CHECK_STR(back[RF_USED_MEMORY].src, "info.txt:40");
+    CHECK_NEAR(back[RF_USED_MEMORY].num, 1073741824.0, 0);
+    CHECK_INT(back[RF_ROLE].known, 0);
+    CHECK_INT(back[RF_SAVE].known, 1);
+    CHECK_INT(store_run_facts_get(st, other, back, &present, &e), COW_OK);
+    CHECK_INT(present, 0);
+    CHECK_INT(back[RF_SERVER_KIND].known, 0);
+
+    CHECK_ROWS("SELECT count(*), count(host), count(ingested_on), count(DISTINCT uid),"
+               " min(length(uid)) FROM runs",
+               "2|0|2|2|16\n");
+    store_close(st);
+    remove_file();
+}
+
 int main(void)
 {
     RUN(store_should_apply_every_migration);
@@ -643,6 +762,8 @@ int main(void)
     RUN(store_should_take_every_record_kind);
     RUN(store_should_round_trip_every_column_of_every_record);
     RUN(store_should_round_trip_results_and_findings);
+    RUN(store_should_round_trip_run_facts_by_the_descriptor);
     RUN(store_should_refuse_an_unwritable_path);
+    RUN(store_should_keep_one_refusal_per_file);
     return REPORT();
 }

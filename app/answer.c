@@ -1,0 +1,612 @@
+/* answer.c -- one answer per run (answer.h). */
+#include "answer.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "boot.h"
+#include "label.h"
+#include "mem.h"
+#include "phase.h"
+#include "timeconv.h"
+
+cow_quant app_quant_row(const cow_quantile_row *q, int64_t n)
+{
+    if (q == NULL)
+        return quant_make(NAN, NAN, NAN, NAN, n, NAN);
+    return quant_make(q->q, q->value_us, q->lo_us, q->hi_us, n, q->n_eff);
+}
+
+cow_quant app_quant_delta(const cow_delta_row *d)
+{
+    cow_quant r;
+    if (d == NULL)
+        return quant_make(NAN, NAN, NAN, NAN, -1, NAN);
+    r = quant_make(NAN, d->delta_us, d->lo_us, d->hi_us, -1, d->n_eff_phase);
+    if (d->verdict != NULL && strcmp(d->verdict, "n/a") == 0)
+        r.est_us = NAN;
+    return r;
+}
+
+/* ------------------------------------------------------- growing text */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k <= 0)
+        return;
+    b->s = xgrow(b->s, 1, b->n + (size_t)k + 1, &b->cap);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+/* s made safe for the sink (label.h), appended */
+static void sb_text(sbuf *b, const char *s, int sink)
+{
+    char *t = label_safe(s ? s : "", sink == APP_ANSWER_MD ? COW_LABEL_MD : COW_LABEL_TERM);
+    sb_add(b, "%s", t);
+    free(t);
+}
+
+static char *sb_done(sbuf *b)
+{
+    return b->s ? b->s : xstrdup("");
+}
+
+/* ------------------------------------------------------- the decision */
+
+static int verdict_of(const char *name)
+{
+    if (name == NULL)
+        return COW_VERDICT_NA;
+    if (strcmp(name, "lift") == 0)
+        return COW_VERDICT_LIFT;
+    if (strcmp(name, "drop") == 0)
+        return COW_VERDICT_DROP;
+    if (strcmp(name, "flat") == 0)
+        return COW_VERDICT_FLAT;
+    if (strcmp(name, "unsure") == 0)
+        return COW_VERDICT_UNSURE;
+    return COW_VERDICT_NA;
+}
+
+static const cow_phase_row *phase_at(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return &rs->ph[i];
+    return NULL;
+}
+
+static const cow_quantile_row *quant_at(const cow_result_set *rs, int phase, double q)
+{
+    size_t i;
+    for (i = 0; i < rs->nq; i++)
+        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
+            return &rs->q[i];
+    return NULL;
+}
+
+const cow_delta_row *app_worst_window(const cow_result_set *rs)
+{
+    const cow_delta_row *best = NULL;
+    size_t i;
+    for (i = 0; i < rs->nd; i++) {
+        const cow_phase_row *p = phase_at(rs, rs->d[i].phase);
+        if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL ||
+            phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
+            continue;
+        if (best == NULL || rs->d[i].delta_us > best->delta_us)
+            best = &rs->d[i];
+    }
+    return best;
+}
+
+/* The rules whose advice answers "what to do", most specific first: a
+ * cause the evidence supports before a symptom, a symptom before a host
+ * setting. Each with the short phrase naming the cause. */
+static const struct {
+    const char *rule;
+    const char *cause;
+} todo_rank[] = {
+    {"save_child_killed", "a fork child killed (out of memory?) or failed"},
+    {"fork_is_the_cost", "the fork itself: the server stood still while it ran"},
+    {"thp_backing_heap", "huge pages backing the heap"},
+    {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)"},
+    {"slow_fork", "a slow fork"},
+    {"full_lift", "contention for CPU or disk (p50 moved too)"},
+    {"overlapping_forks", "saves overlapping each other"},
+    {"periodic_save_spikes", "every periodic save"},
+    {"aof_rewrite_still_forks", "the AOF rewrite's fork"},
+    {"fork_not_the_cost", "copy-on-write and the child's I/O after the fork, not the fork"},
+    {"readonly_control_flat", "write-driven copy-on-write"},
+    {"cow_memory_headroom", NULL},
+    {"log_cow", NULL},
+    {"latency_spike", NULL},
+    {"disk_vs_diskless_sync", NULL},
+    {"clock_mismatch", NULL},
+    {"ingest_refusals", NULL},
+    {"monitor_blind_spot", NULL},
+    {"tail_only_lift", NULL},
+    {"overcommit_memory", NULL},
+};
+#define NRANK (sizeof(todo_rank) / sizeof(todo_rank[0]))
+
+static int has_word(const char *s, const char *w)
+{
+    return s != NULL && strstr(s, w) != NULL;
+}
+
+/* The advice's first sentence (up to ". "), the whole of it otherwise:
+ * the line says what to do first; the Findings say the rest. */
+static char *first_sentence(const char *s)
+{
+    const char *dot = strstr(s, ". ");
+    return dot ? xstrndup(s, (size_t)(dot - s)) : xstrdup(s);
+}
+
+/* The failed limits of a run, "p999_ms 12.300 (limit 10), ..." */
+static char *gate_text(const app_thresholds *t, const app_verdict *v)
+{
+    sbuf b = {0};
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        if (!t->set[k] || v[k].state != APP_FAIL)
+            continue;
+        sb_add(&b, "%s%s ", b.n ? ", " : "", app_th_keys[k]);
+        if (isnan(v[k].value))
+            sb_add(&b, "?");
+        else
+            sb_add(&b, "%.3f", v[k].value);
+        sb_add(&b, " (limit %g", t->v[k]);
+        if (!isnan(v[k].p))
+            sb_add(&b, "; raw p %.3g, adjusted p %.3g", v[k].p, v[k].p_adj);
+        sb_add(&b, ")");
+    }
+    return b.s;
+}
+
+/* A passing run whose estimate lies over a limit the gate could not show
+ * it exceeds: "max_p999_lift_ms 59.598 over 20 but not shown to be (raw p
+ * 0.057, adjusted p 1)"; NULL when there is none. */
+static char *gate_near(const app_thresholds *t, const app_verdict *v)
+{
+    sbuf b = {0};
+    int k;
+    for (k = 0; k < TH_COUNT; k++) {
+        if (!t->set[k] || v[k].state != APP_PASS || isnan(v[k].p) || isnan(v[k].value) ||
+            !(v[k].value > t->v[k]))
+            continue;
+        sb_add(&b, "%s%s %.3f over %g but not shown to be (raw p %.3g, adjusted p %.3g)",
+               b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
+    }
+    return b.s;
+}
+
+int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, double *mb,
+                   cow_err *e)
+{
+    cow_event_set ev;
+    size_t i, k;
+    int rc;
+    for (i = 0; i < ph->n; i++)
+        mb[i] = NAN;
+    if ((rc = store_load_events(st, r->id, &ev, e)) != COW_OK)
+        return rc;
+    for (k = 0; k < ev.n; k++) {
+        const cow_event *v = &ev.v[k];
+        size_t hit = ph->n;
+        if (v->kind == NULL || (strcmp(v->kind, "cow_rdb") != 0 &&
+                                strcmp(v->kind, "cow_aof") != 0 &&
+                                strcmp(v->kind, "cow_module") != 0) || isnan(v->value))
+            continue;
+        for (i = 0; i < ph->n && hit == ph->n; i++)
+            if (phase_is_window(ph->v[i].kind) && v->pid > 0 && ph->v[i].child_pid == v->pid)
+                hit = i;
+        for (i = 0; i < ph->n && hit == ph->n; i++)
+            if (phase_is_window(ph->v[i].kind) && v->t_us >= ph->v[i].t0_us &&
+                v->t_us <= ph->v[i].t1_us)
+                hit = i;
+        if (hit < ph->n && (isnan(mb[hit]) || v->value > mb[hit]))
+            mb[hit] = v->value;
+    }
+    store_free_events(&ev);
+    return COW_OK;
+}
+
+/* A run without samples (a server log, LATENCY output): its windows as
+ * the log gives them (made now, not stored: analyze stores runs with
+ * samples), the longest described, with no verdict. */
+static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_err *e)
+{
+    cow_runstats_opts o = {COW_PCT_LINEAR, 1, 1, 1};
+    app_analysis an;
+    const cow_phase *best = NULL;
+    size_t i;
+    int rc = app_analyze_compute(st, r, &o, 0, &an, e);
+    if (rc == COW_ECLOCK) { /* the log's clock in doubt: no window to describe */
+        app_analysis_release(&an);
+        return COW_OK;
+    }
+    if (rc != COW_OK) {
+        app_analysis_release(&an);
+        return rc;
+    }
+    a->nwindows = 0; /* counted here, whether or not they were stored */
+    for (i = 0; i < an.ph.n; i++) {
+        const cow_phase *p = &an.ph.v[i];
+        if (!phase_is_window(p->kind))
+            continue;
+        a->nwindows++;
+        if (best == NULL || p->t1_us - p->t0_us > best->t1_us - best->t0_us)
+            best = p;
+    }
+    if (best != NULL) {
+        a->has_window = 1;
+        a->log_only = 1;
+        a->window = xstrdup(best->label);
+        a->kind = xstrdup(phase_kind_name(best->kind));
+        a->t0_us = best->t0_us;
+        a->len_us = best->t1_us - best->t0_us;
+    }
+    app_analysis_release(&an);
+    return COW_OK;
+}
+
+static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
+               const cow_findings *fs, app_answer *a, cow_err *e)
+{
+    cow_result_set rs;
+    const cow_delta_row *d;
+    size_t j, k, best = NRANK;
+    int rc, crit = 0, forkless;
+
+    a->run = r->label;
+    a->run_id = r->id;
+    a->verdict = COW_VERDICT_NA;
+    a->base = a->win = a->delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
+    a->worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
+    if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
+        return rc;
+    for (j = 0; j < rs.nph; j++)
+        a->nwindows += phase_is_window(phase_kind_from_name(rs.ph[j].kind));
+    if ((d = app_worst_window(&rs)) != NULL) {
+        const cow_phase_row *w = phase_at(&rs, d->phase), *b = phase_at(&rs, d->base);
+        a->has_window = 1;
+        a->window = xstrdup(w->label);
+        a->kind = xstrdup(w->kind);
+        a->t0_us = w->t0_us;
+        a->len_us = w->t1_us - w->t0_us;
+        a->worst_ms = w->max_us / 1000;
+        a->base = app_quant_row(quant_at(&rs, d->base, 0.999), b ? b->n : -1);
+        a->win = app_quant_row(quant_at(&rs, d->phase, 0.999), w->n);
+        a->delta = app_quant_delta(d);
+        a->verdict = verdict_of(d->verdict);
+        a->method = d->method && strcmp(d->method, "tail-test") == 0 ? "tail-test"
+                                                                      : "bootstrap";
+        if (strcmp(w->kind, "sync-disk") == 0)
+            a->xfer = APP_XFER_DISK;
+        else if (strcmp(w->kind, "sync-diskless") == 0)
+            a->xfer = APP_XFER_DISKLESS;
+    }
+    store_free_results(&rs);
+    if (d == NULL && r->samples == 0 && (rc = log_window(st, r, a, e)) != COW_OK)
+        return rc;
+    forkless = a->kind != NULL && strcmp(a->kind, "forkless") == 0;
+
+    /* the evidence */
+    if (f != NULL) {
+        if (!forkless && f->latest_fork_usec.known && f->latest_fork_usec.num > 0)
+            a->fork_ms = f->latest_fork_usec.num / 1000;
+        if (a->kind != NULL && strncmp(a->kind, "aof", 3) == 0 && f->aof_last_cow_size.known)
+            a->cow_mb = f->aof_last_cow_size.num / 1048576;
+        else if (forkless)
+            ; /* no fork, no copy-on-write */
+        else if (f->rdb_last_cow_size.known && f->rdb_last_cow_size.num > 0)
+            a->cow_mb = f->rdb_last_cow_size.num / 1048576;
+        else if (f->cow_mb.known)
+            a->cow_mb = f->cow_mb.num;
+        if (!isnan(a->cow_mb) && f->used_memory.known && f->used_memory.num > 0)
+            a->cow_pct_used = 100 * a->cow_mb * 1048576 / f->used_memory.num;
+        if (f->thp_enabled.known && has_word(f->thp_enabled.text, "[never]"))
+            a->thp = APP_THP_OFF;
+        else if (f->anon_huge.known && f->anon_huge.num > 0)
+            a->thp = APP_THP_BACKING;
+        else if (f->anon_huge.known)
+            a->thp = APP_THP_NOT_BACKING;
+        a->child_killed = f->child_killed.known && f->child_killed.num > 0;
+        a->latmon_thp = f->latmon_thp.known;
+        if (f->latmon_spike.known && f->latmon_spike.num >= 100)
+            a->latmon_spike_ms = f->latmon_spike.num;
+    }
+
+    /* the finding that explains the run best, and its advice; a forkless
+     * save has no fork to blame or clear, and a fork that is only "poor"
+     * (info) is not named the cause */
+    for (j = 0; fs != NULL && j < fs->n; j++) {
+        const cow_finding *x = &fs->v[j];
+        if (strcmp(x->run, r->label) != 0)
+            continue;
+        crit |= x->severity == COW_SEV_CRIT;
+        if ((forkless && strcmp(x->rule, "fork_not_the_cost") == 0) ||
+            (strcmp(x->rule, "slow_fork") == 0 && x->severity < COW_SEV_WARN))
+            continue;
+        for (k = 0; k < best; k++)
+            if (strcmp(x->rule, todo_rank[k].rule) == 0) {
+                best = k;
+                free(a->todo);
+                a->todo = first_sentence(x->advice);
+                a->todo_rule = todo_rank[k].rule;
+                break;
+            }
+    }
+    if (best < NRANK && todo_rank[best].cause != NULL)
+        a->cause = xstrdup(todo_rank[best].cause);
+    else if (forkless && (a->verdict == COW_VERDICT_LIFT))
+        a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
+                           "no copy-on-write)");
+
+    /* something to say? */
+    if (a->verdict == COW_VERDICT_LIFT || a->verdict == COW_VERDICT_DROP || crit ||
+        a->child_killed)
+        a->say = 1;
+    /* evidence without samples: the log's copy-on-write, the latency
+     * monitor's own stalls or huge-page advice */
+    if (r->samples == 0 && f != NULL &&
+        (!isnan(a->cow_mb) || a->latmon_thp || !isnan(a->latmon_spike_ms)))
+        a->say = 1;
+    a->crit = crit;
+    if (a->say)
+        a->quiet = APP_QUIET_NO;
+    else if (a->has_window)
+        a->quiet = a->verdict == COW_VERDICT_FLAT ? APP_QUIET_FLAT : APP_QUIET_UNSURE;
+    else if (r->samples > 0)
+        a->quiet = APP_QUIET_NO_WINDOW;
+    else
+        a->quiet = APP_QUIET_NO_SAMPLES;
+    return COW_OK;
+}
+
+/* Show order: a failed gate, then a critical finding, then the larger
+ * p99.9 rise, then run order. */
+static const app_answer *sort_base;
+static int by_urgency(const void *x, const void *y)
+{
+    const app_answer *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
+    double da = isnan(a->delta.est_us) ? -INFINITY : a->delta.est_us;
+    double db = isnan(b->delta.est_us) ? -INFINITY : b->delta.est_us;
+    if ((a->gate == APP_GATE_FAIL) != (b->gate == APP_GATE_FAIL))
+        return a->gate == APP_GATE_FAIL ? -1 : 1;
+    if (a->crit != b->crit)
+        return a->crit ? -1 : 1;
+    if (da != db)
+        return da > db ? -1 : 1;
+    return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
+                      const cow_run_facts *facts, const cow_findings *fs,
+                      const app_fleet_check *fc, const app_thresholds *th,
+                      app_answers *out, cow_err *e)
+{
+    size_t i, k;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    out->v = xcalloc(n ? n : 1, sizeof(*out->v));
+    out->n = n;
+    for (i = 0; i < n; i++) {
+        app_answer *a = &out->v[i];
+        if ((rc = one(st, &rows[i], facts ? &facts[i] : NULL, fs, a, e)) != COW_OK) {
+            app_answers_release(out);
+            return rc;
+        }
+        if (fc != NULL && th != NULL && i < fc->n) {
+            a->gate = fc->failed[i] ? APP_GATE_FAIL : APP_GATE_PASS;
+            if (th->set[TH_P999_LIFT])
+                a->gate_lift = fc->v[i][TH_P999_LIFT].state == APP_FAIL ? APP_GATE_FAIL
+                                                                        : APP_GATE_PASS;
+            if (fc->failed[i]) {
+                a->gate_why = gate_text(th, fc->v[i]);
+                a->say = 1;
+                a->quiet = APP_QUIET_NO;
+            } else {
+                a->gate_why = gate_near(th, fc->v[i]);
+            }
+        }
+        if (a->say)
+            out->nsay++;
+        else
+            out->nquiet[a->quiet]++;
+    }
+    out->order = xcalloc(out->nsay ? out->nsay : 1, sizeof(size_t));
+    for (i = 0, k = 0; i < n; i++)
+        if (out->v[i].say)
+            out->order[k++] = i;
+    sort_base = out->v; /* qsort has no context argument; built on one thread */
+    qsort(out->order, out->nsay, sizeof(size_t), by_urgency);
+    sort_base = NULL;
+    return COW_OK;
+}
+
+void app_answers_release(app_answers *a)
+{
+    size_t i;
+    for (i = 0; a->v != NULL && i < a->n; i++) {
+        free(a->v[i].window);
+        free(a->v[i].kind);
+        free(a->v[i].cause);
+        free(a->v[i].gate_why);
+        free(a->v[i].todo);
+    }
+    free(a->v);
+    free(a->order);
+    memset(a, 0, sizeof(*a));
+}
+
+/* ------------------------------------------------------- the words */
+
+static const char *verdict_word(int v)
+{
+    switch (v) {
+    case COW_VERDICT_LIFT: return "lift";
+    case COW_VERDICT_DROP: return "drop";
+    case COW_VERDICT_FLAT: return "~";
+    case COW_VERDICT_UNSURE: return "?";
+    default: return "n/a";
+    }
+}
+
+char *app_answer_line(const app_answer *a, int sink)
+{
+    sbuf b = {0};
+    char q1[COW_QUANT_FMT_MAX], q2[COW_QUANT_FMT_MAX], q3[COW_QUANT_FMT_MAX];
+    const char *bold = sink == APP_ANSWER_MD ? "**" : "";
+    int any = 0;
+
+    if (sink == APP_ANSWER_MD)
+        sb_add(&b, "**");
+    sb_text(&b, a->run, sink);
+    sb_add(&b, "%s: ", bold);
+    if (a->has_window) {
+        char when[40];
+        time_format_iso_s(a->t0_us, when, sizeof(when));
+        sb_text(&b, a->kind, sink);
+        if (a->log_only) {
+            sb_add(&b, " at %s for %.1f s", when, (double)a->len_us / 1e6);
+            if (a->nwindows > 1)
+                sb_add(&b, " (the longest of %d windows)", a->nwindows);
+            sb_add(&b, ": no latency samples, so no tail verdict");
+        } else {
+            sb_add(&b, " at %s for %.1f s: p99.9 %s ms -> %s ms: %s%s%s", when,
+                   (double)a->len_us / 1e6, quant_format(&a->base, 0, q2, sizeof(q2)),
+                   quant_format(&a->win, 0, q3, sizeof(q3)), bold, verdict_word(a->verdict),
+                   bold);
+            if (a->verdict != COW_VERDICT_NA)
+                sb_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
+                                                   q1, sizeof(q1)));
+        }
+        if (!isnan(a->worst_ms))
+            sb_add(&b, "; worst sample %.1f ms", a->worst_ms);
+    } else if (a->nwindows == 0) {
+        sb_add(&b, "no fork, save or sync window");
+    } else {
+        sb_add(&b, "%d window%s, no baseline to compare with", a->nwindows,
+               a->nwindows == 1 ? "" : "s");
+    }
+    sb_add(&b, ". ");
+    /* the evidence */
+    if (!isnan(a->fork_ms)) {
+        sb_add(&b, "%sfork %.1f ms", any++ ? ", " : "Evidence: ", a->fork_ms);
+    }
+    if (!isnan(a->cow_mb)) {
+        sb_add(&b, "%scopy-on-write %.0f MB", any++ ? ", " : "Evidence: ", a->cow_mb);
+        if (!isnan(a->cow_pct_used))
+            sb_add(&b, " (%.0f%% of used_memory)", a->cow_pct_used);
+    }
+    if (a->thp != APP_THP_UNKNOWN)
+        sb_add(&b, "%s%s", any++ ? ", " : "Evidence: ",
+               a->thp == APP_THP_BACKING ? "huge pages back the heap"
+               : a->thp == APP_THP_OFF   ? "THP never"
+                                         : "THP not backing the heap");
+    if (a->xfer != APP_XFER_NONE)
+        sb_add(&b, "%s%s transfer", any++ ? ", " : "Evidence: ",
+               a->xfer == APP_XFER_DISK ? "disk" : "diskless");
+    if (a->child_killed)
+        sb_add(&b, "%sa fork child was killed or failed", any++ ? ", " : "Evidence: ");
+    if (a->latmon_thp)
+        sb_add(&b, "%sLATENCY DOCTOR reports huge pages", any++ ? ", " : "Evidence: ");
+    if (!isnan(a->latmon_spike_ms))
+        sb_add(&b, "%sa %.0f ms stall in LATENCY", any++ ? ", " : "Evidence: ",
+               a->latmon_spike_ms);
+    if (any)
+        sb_add(&b, ". ");
+    if (a->cause != NULL) {
+        sb_add(&b, "Cause: ");
+        sb_text(&b, a->cause, sink);
+        sb_add(&b, ". ");
+    }
+    if (a->gate == APP_GATE_FAIL) {
+        sb_add(&b, "Gate: %sfails%s ", bold, bold);
+        sb_text(&b, a->gate_why, sink);
+        sb_add(&b, ". ");
+    } else if (a->gate == APP_GATE_PASS && a->gate_why != NULL) {
+        sb_add(&b, "Gate: passes: ");
+        sb_text(&b, a->gate_why, sink);
+        sb_add(&b, ". ");
+    } else if (a->gate == APP_GATE_PASS) {
+        sb_add(&b, "Gate: passes. ");
+    }
+    if (a->todo != NULL) {
+        sb_add(&b, "Do: ");
+        sb_text(&b, a->todo, sink);
+        sb_add(&b, ".");
+    }
+    while (b.n > 0 && b.s[b.n - 1] == ' ')
+        b.s[--b.n] = '\0';
+    return sb_done(&b);
+}
+
+char *app_answer_quiet_line(const app_answers *a, int sink)
+{
+    static const char *const why[APP_QUIET_COUNT] = {
+        NULL,
+        "show no change (~)",
+        "cannot tell (?: too few samples in the window; their estimates are in the "
+        "Headline table)",
+        "have no fork, save or sync window",
+        "have no latency samples and no other evidence",
+    };
+    sbuf b = {0};
+    size_t total = 0, k, shown = 0;
+    (void)sink;
+    for (k = 1; k < APP_QUIET_COUNT; k++)
+        total += a->nquiet[k];
+    if (total == 0)
+        return NULL;
+    sb_add(&b, "%zu %s nothing to report: ", total,
+           a->nsay ? (total == 1 ? "other run has" : "other runs have")
+                   : (total == 1 ? "run has" : "runs have"));
+    for (k = 1; k < APP_QUIET_COUNT; k++)
+        if (a->nquiet[k])
+            sb_add(&b, "%s%zu %s", shown++ ? ", " : "", a->nquiet[k], why[k]);
+    sb_add(&b, ".");
+    return sb_done(&b);
+}
+
+const char *app_answer_legend(int sink)
+{
+    if (sink == APP_ANSWER_MD)
+        return "How to read these: `lift` / `drop`: the window's p99.9 is higher / lower "
+               "than the baseline's, a call that is wrong at most 5% of the time when "
+               "nothing changed; `~`: the 95% interval of the difference holds zero, no "
+               "change shown; `?`: too few samples to tell either way. A delta shows its "
+               "95% interval `[lo, hi]`, or the one bound the exact tail test can give "
+               "(`>= +b`: it rose by at least b). A quantile shown as `x (>= b)`: x is "
+               "the estimate, and too few samples lie beyond it for an upper bound; with "
+               "95% confidence the true value is at least b. Latencies in ms.";
+    return "How to read these: lift / drop: the window's p99.9 is higher / lower than "
+           "the baseline's, a call that is wrong at most 5% of the time when nothing "
+           "changed; ~: the 95% interval of the difference holds zero, no change shown; "
+           "?: too few samples to tell either way. A delta shows its 95% interval "
+           "[lo, hi], or the one bound the exact tail test can give (>= +b: it rose by "
+           "at least b). A quantile shown as x (>= b): x is the estimate, and too few "
+           "samples lie beyond it for an upper bound; with 95% confidence the true "
+           "value is at least b. Latencies in ms.";
+}

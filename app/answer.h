@@ -1,0 +1,146 @@
+/* answer.h -- one answer per run, decided once and read by every output:
+ * what happened (the window that moved the tail most: kind, start,
+ * length), how sure (the tail verdict with its estimate and bound), the
+ * cause the evidence supports (fork time, copy-on-write size and its
+ * share of used_memory, THP really backing the heap or not, disk or
+ * diskless transfer, a killed child), the gate's result when limits were
+ * given, and what to do.
+ *
+ *     app_answers a;
+ *     app_answers_build(st, rows, n, facts, &findings, fleet_or_NULL, th_or_NULL, &a, e);
+ *     for (i = 0; i < a.nsay; i++) {
+ *         char *line = app_answer_line(&a.v[a.order[i]], APP_ANSWER_MD); ... free(line); }
+ *     a.nquiet runs had nothing to say (a.quiet_* say why)
+ *     app_answers_release(&a);
+ *
+ * `doctor` prints the lines, summary.md (and the other report outputs)
+ * write them: neither decides anything of its own. */
+#ifndef COW_APP_ANSWER_H
+#define COW_APP_ANSWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "diag.h"
+#include "err.h"
+#include "quant.h"
+#include "store.h"
+
+/* THP as the capture shows it. */
+enum app_thp {
+    APP_THP_UNKNOWN = 0, /* no THP file, no smaps */
+    APP_THP_NOT_BACKING, /* enabled, but AnonHugePages 0 in the server */
+    APP_THP_BACKING,     /* huge pages back the server's heap */
+    APP_THP_OFF          /* THP 'never' */
+};
+
+/* The full sync's transfer, when the window is one. */
+enum app_xfer { APP_XFER_NONE = 0, APP_XFER_DISK, APP_XFER_DISKLESS };
+
+/* The gate, when limits were given (report --thresholds, check). */
+enum app_gate { APP_GATE_NONE = 0, APP_GATE_PASS, APP_GATE_FAIL };
+
+/* Why a run had nothing to say (counted, not listed). */
+enum app_quiet {
+    APP_QUIET_NO = 0,     /* it has something to say */
+    APP_QUIET_FLAT,       /* windows compared, no change shown (~) */
+    APP_QUIET_UNSURE,     /* windows compared, too few samples to tell (?) */
+    APP_QUIET_NO_WINDOW,  /* samples but no fork/save/sync window */
+    APP_QUIET_NO_SAMPLES, /* no latency samples and no log evidence */
+    APP_QUIET_COUNT
+};
+
+typedef struct app_answer {
+    const char *run;      /* label (borrowed from the run row) */
+    int64_t run_id;
+    int say;              /* 1: listed; 0: counted in its quiet reason */
+    int crit;             /* a critical finding fired for the run */
+    int quiet;            /* enum app_quiet */
+    /* what happened: the window whose tail rose most (not "after") */
+    int has_window;
+    char *window;         /* "bgsave#1" (owned) */
+    char *kind;           /* its phase kind: "bgsave", "sync-diskless" (owned) */
+    int64_t t0_us;        /* its start, UTC epoch us */
+    int64_t len_us;       /* its length */
+    int nwindows;         /* fork/save/sync windows in the run */
+    int log_only;         /* no samples: the window is the log's longest */
+    /* how sure: p99.9 of the window against the baseline */
+    cow_quant base;       /* baseline p99.9 */
+    cow_quant win;        /* window p99.9 */
+    cow_quant delta;      /* window - baseline (q NaN), bounds as decided */
+    int verdict;          /* enum cow_verdict (boot.h) */
+    const char *method;   /* "bootstrap" / "tail-test" (static), or NULL */
+    double worst_ms;      /* worst sample in the window, NaN */
+    /* the cause the evidence supports (NaN / 0: not known) */
+    double fork_ms;       /* latest_fork_usec, or LATENCY HISTORY fork */
+    double cow_mb;        /* copy-on-write of the save (INFO or the log) */
+    double cow_pct_used;  /* cow_mb as % of used_memory */
+    int thp;              /* enum app_thp */
+    int xfer;             /* enum app_xfer */
+    int child_killed;     /* the log says a fork child was killed or failed */
+    int latmon_thp;       /* LATENCY DOCTOR says huge pages back the heap */
+    double latmon_spike_ms; /* a LATENCY stall of 100 ms or more, NaN */
+    char *cause;          /* one phrase naming the cause (owned), or NULL */
+    /* the gate */
+    int gate;             /* enum app_gate: every limit */
+    int gate_lift;        /* enum app_gate: the max_p999_lift_ms limit alone
+                             (what the fleet chart colours) */
+    char *gate_why;       /* the failed limits, or for a pass the limits its
+                             estimate exceeds without the gate showing it
+                             (owned), or NULL */
+    /* what to do: the advice of the finding that explains the run best */
+    char *todo;           /* owned, or NULL */
+    const char *todo_rule;/* its rule id (static), or NULL */
+} app_answer;
+
+typedef struct app_answers {
+    app_answer *v;        /* one per run, run order */
+    size_t n;
+    size_t nsay;          /* runs with something to say */
+    size_t *order;        /* their indices in v, in the order to show them:
+                             failed gates first, then critical findings,
+                             then the largest p99.9 rise (nsay entries) */
+    size_t nquiet[APP_QUIET_COUNT]; /* the others, by reason */
+} app_answers;
+
+/* Decide the answer of every run rows[0..n) (analysed and doctored:
+ * facts[i] the doctor's facts of rows[i], fs its findings; NULL: none) and,
+ * when fc and th are given (fc judged the same rows), the gate's result. */
+int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
+                      const cow_run_facts *facts, const cow_findings *fs,
+                      const app_fleet_check *fc, const app_thresholds *th,
+                      app_answers *out, cow_err *e);
+void app_answers_release(app_answers *a);
+
+/* Where a line goes: Markdown (escaped, `code`) or a terminal. */
+enum app_answer_sink { APP_ANSWER_TERM = 0, APP_ANSWER_MD };
+
+/* The run's one line (caller frees), e.g.
+ * "bgsave-t2: bgsave at 2026-11-30 12:04:01 UTC for 3.1 s: p99.9 lift
+ * +7.301 ms (>= +0.125), 1.045 -> 8.346 ms; cause: fork 21 ms, COW 147 MB
+ * (97% of used_memory), THP not backing; do: ..." */
+char *app_answer_line(const app_answer *a, int sink);
+/* The one line counting the quiet runs (caller frees), NULL when none. */
+char *app_answer_quiet_line(const app_answers *a, int sink);
+/* The legend printed once under the list: lift, drop, ~, ?, >=. */
+const char *app_answer_legend(int sink);
+
+/* The window whose p99.9 rose most against its baseline (not an "after"
+ * phase): its p99.9 delta row in rs, or NULL. The one choice the headline,
+ * the answers and the workbook read. */
+const cow_delta_row *app_worst_window(const cow_result_set *rs);
+
+/* The copy-on-write each window's child reported in the server log
+ * ("RDB: N MB of memory used by copy-on-write", "Fork CoW for RDB: ...
+ * peak N MB"): mb[i] for phase i of ph (NaN when its log says nothing),
+ * matched by the child's pid, else by time inside the window. */
+int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, double *mb,
+                   cow_err *e);
+
+/* A stored quantile row (n samples behind it) as the one struct. */
+cow_quant app_quant_row(const cow_quantile_row *q, int64_t n);
+/* A stored delta row as the one struct (bounds as the verdict left them). */
+cow_quant app_quant_delta(const cow_delta_row *d);
+
+#endif

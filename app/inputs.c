@@ -1,0 +1,192 @@
+/* inputs.c -- the inputs that did not land whole (inputs.h). */
+#include "inputs.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "label.h"
+#include "mem.h"
+
+typedef struct loadctx {
+    app_inputs *out;
+    size_t cap;
+} loadctx;
+
+static int one(void *ctx, const cow_input_row *r)
+{
+    loadctx *c = ctx;
+    app_input *x;
+    c->out->v = xgrow(c->out->v, sizeof(*c->out->v), c->out->n + 1, &c->cap);
+    x = &c->out->v[c->out->n++];
+    memset(x, 0, sizeof(*x));
+    x->run = xstrdup(r->label);
+    x->path = xstrdup(r->path);
+    x->code = r->code ? xstrdup(r->code) : NULL;
+    x->reason = xstrdup(r->reason ? r->reason : "");
+    x->line = r->line;
+    x->rejected = r->rejected;
+    x->rows = r->rows;
+    x->kind = r->code == NULL                         ? APP_INPUT_REJECTED
+              : strcmp(r->code, "unrecognised") == 0 ? APP_INPUT_UNRECOGNISED
+                                                      : APP_INPUT_REFUSED;
+    c->out->count[x->kind]++;
+    return 0;
+}
+
+int app_inputs_load(cow_store *st, int64_t since_s, app_inputs *out, cow_err *e)
+{
+    loadctx c = {out, 0};
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = store_list_inputs(st, since_s, one, &c, e)) != COW_OK)
+        app_inputs_release(out);
+    return rc;
+}
+
+/* 1 when path lies under one of paths[0..n) (or is one) */
+static int under_any(const char *path, char **paths, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        size_t k = strlen(paths[i]);
+        while (k > 1 && paths[i][k - 1] == '/')
+            k--;
+        if (strncmp(path, paths[i], k) == 0 && (path[k] == '\0' || path[k] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+int app_inputs_of_ingest(cow_store *st, char **paths, int npaths, int64_t since_s,
+                         app_inputs *out, cow_err *e)
+{
+    size_t i, k = 0;
+    int rc = app_inputs_load(st, since_s, out, e);
+    if (rc != COW_OK)
+        return rc;
+    for (i = 0; i < out->n; i++) {
+        if (under_any(out->v[i].path, paths, npaths)) {
+            out->v[k++] = out->v[i];
+            continue;
+        }
+        out->count[out->v[i].kind]--;
+        free(out->v[i].run);
+        free(out->v[i].path);
+        free(out->v[i].code);
+        free(out->v[i].reason);
+    }
+    out->n = k;
+    return COW_OK;
+}
+
+void app_inputs_release(app_inputs *in)
+{
+    size_t i;
+    for (i = 0; i < in->n; i++) {
+        free(in->v[i].run);
+        free(in->v[i].path);
+        free(in->v[i].code);
+        free(in->v[i].reason);
+    }
+    free(in->v);
+    memset(in, 0, sizeof(*in));
+}
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k <= 0)
+        return;
+    b->s = xgrow(b->s, 1, b->n + (size_t)k + 1, &b->cap);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+static void sb_text(sbuf *b, const char *s, int sink)
+{
+    char *t = label_safe(s ? s : "", sink == APP_ANSWER_MD ? COW_LABEL_MD : COW_LABEL_TERM);
+    sb_add(b, "%s", t);
+    free(t);
+}
+
+/* The path as a code span in Markdown (backticks made quotes), plain on a
+ * terminal. */
+static void sb_path(sbuf *b, const char *s, int sink)
+{
+    char *t = label_safe(s ? s : "", COW_LABEL_TERM);
+    if (sink == APP_ANSWER_MD) {
+        char *p;
+        for (p = t; *p; p++)
+            if (*p == '`')
+                *p = '\'';
+        sb_add(b, "`%s`", t);
+    } else {
+        sb_add(b, "%s", t);
+    }
+    free(t);
+}
+
+/* What to do, for what the reason does not say itself. */
+static const char *todo(const app_input *in)
+{
+    if (in->kind == APP_INPUT_UNRECOGNISED)
+        return "nothing, if it is not a capture";
+    if (in->kind == APP_INPUT_REJECTED)
+        return "cowtail rejects --file NAME lists every rejected line; fix the writer "
+               "or the lines and ingest again with --replace";
+    if (in->code != NULL && strcmp(in->code, "changed") == 0)
+        return NULL; /* the reason says it */
+    return "fix what the reason says and ingest the folder again (the refusal is "
+           "replaced when the file lands)";
+}
+
+char *app_input_line(const app_input *in, int sink)
+{
+    sbuf b = {0};
+    const char *t = todo(in);
+    if (sink == APP_ANSWER_MD)
+        sb_add(&b, "**");
+    sb_text(&b, in->run, sink);
+    sb_add(&b, "%s: ", sink == APP_ANSWER_MD ? "**" : "");
+    sb_path(&b, in->path, sink);
+    if (in->line > 0)
+        sb_add(&b, " line %lld", (long long)in->line);
+    switch (in->kind) {
+    case APP_INPUT_REFUSED: sb_add(&b, ": refused, nothing of it loaded: "); break;
+    case APP_INPUT_UNRECOGNISED: sb_add(&b, ": not recognised, not read: "); break;
+    default:
+        sb_add(&b, ": %lld line%s rejected (%lld records landed); the first: ",
+               (long long)in->rejected, in->rejected == 1 ? "" : "s", (long long)in->rows);
+        break;
+    }
+    sb_text(&b, in->reason, sink);
+    if (t != NULL) {
+        sb_add(&b, ". Do: ");
+        sb_text(&b, t, sink);
+    }
+    sb_add(&b, ".");
+    return b.s;
+}
+
+char *app_inputs_count_line(const app_inputs *in)
+{
+    sbuf b = {0};
+    sb_add(&b, "%zu file%s refused, %zu not recognised, %zu with rejected lines",
+           in->count[APP_INPUT_REFUSED], in->count[APP_INPUT_REFUSED] == 1 ? "" : "s",
+           in->count[APP_INPUT_UNRECOGNISED], in->count[APP_INPUT_REJECTED]);
+    return b.s;
+}

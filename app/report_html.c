@@ -1,0 +1,829 @@
+/* report_html.c -- index.html from the store and the charts written
+ * (report_html.h): this file decides what the page says, report/html.c
+ * how it is marked up. */
+#include "report_html.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "answer.h"
+#include "check.h"
+#include "fleet.h"
+#include "html.h"
+#include "inputs.h"
+#include "mem.h"
+#include "phase.h"
+#include "quant.h"
+#include "replsync.h"
+#include "reported.h"
+#include "timeconv.h"
+
+typedef struct page {
+    cow_html h;
+    const report_summary_in *in;
+    int w, h_px;           /* chart size */
+    char (*ids)[160];      /* each run's anchor, unique */
+} page;
+
+/* ------------------------------------------------------------ helpers */
+
+static const cow_phase_row *phase_at(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return &rs->ph[i];
+    return NULL;
+}
+
+static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double q)
+{
+    size_t i;
+    for (i = 0; i < rs->nq; i++)
+        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
+            return &rs->q[i];
+    return NULL;
+}
+
+/* A quantile in the one format (quant.h): "12.300 [11.9, 12.8]",
+ * "12.300 (>= 1.563)", "-". */
+static const char *qtext(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
+{
+    cow_quant x;
+    if (q == NULL) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    x = app_quant_row(q, n);
+    return quant_format(&x, COW_QF_INTERVAL, buf, len);
+}
+
+/* A delta as the verdict rule left it: "+9.710 (>= +1.477)",
+ * "+0.033 [+0.013, +0.051]", "+2.396 (cannot tell)". */
+static const char *delta_text(const cow_delta_row *d, char *buf, size_t n)
+{
+    cow_quant x = app_quant_delta(d);
+    return quant_format(&x, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
+}
+
+static const char *qname(double q, char *buf, size_t n)
+{
+    snprintf(buf, n, "p%g", q * 100);
+    return buf;
+}
+
+/* The run's answer (answer.h) as one plain line, or NULL when the report
+ * has none (caller frees). A quiet run says why it has nothing to say. */
+static char *run_answer(const report_summary_in *in, size_t ri)
+{
+    static const char *const quiet[APP_QUIET_COUNT] = {
+        NULL, "nothing to report: its windows did not move p99.9 (~)",
+        "nothing to report: too few samples to tell whether p99.9 moved (?)",
+        "nothing to report: no fork, save or sync window to compare the baseline with",
+        "nothing to report: no latency samples and no log evidence"};
+    const app_answer *a;
+    if (in->answers == NULL || ri >= in->answers->n)
+        return NULL;
+    a = &in->answers->v[ri];
+    if (a->say || a->quiet <= 0 || a->quiet >= APP_QUIET_COUNT)
+        return app_answer_line(a, APP_ANSWER_TERM);
+    return xstrdup(quiet[a->quiet]);
+}
+
+/* line without its leading "label: " (the heading or link beside it
+ * shows the label). */
+static const char *after_label(const char *line, const char *label)
+{
+    size_t k = strlen(label);
+    return strncmp(line, label, k) == 0 && line[k] == ':' && line[k + 1] == ' ' ? line + k + 2
+                                                                               : line;
+}
+
+/* The anchor of a chart figure: fig-<file stem>. */
+static void fig_id(const report_chart *c, char *out, size_t n)
+{
+    char stem[220];
+    size_t k;
+    snprintf(stem, sizeof(stem), "%s", c->file[0] ? c->file : c->title);
+    k = strlen(stem);
+    if (k > 4 && strcmp(stem + k - 4, ".png") == 0)
+        stem[k - 4] = '\0';
+    html_anchor("fig", stem, out, n);
+}
+
+static void figure(page *pg, const report_chart *c)
+{
+    cow_html_figure f;
+    char id[260];
+    fig_id(c, id, sizeof(id));
+    memset(&f, 0, sizeof(f));
+    f.id = id;
+    f.file = c->file;
+    f.title = c->title;
+    f.why = c->why;
+    f.width = pg->w;
+    f.height = pg->h_px;
+    html_figure(&pg->h, &f);
+}
+
+/* ------------------------------------------------- finding -> chart */
+
+static const struct {
+    const char *rule;
+    const char *kind; /* chart kind that shows it */
+} rule_chart[] = {
+    {"tail_only_lift", "window"},       {"full_lift", "window"},
+    {"thin_tail", "window"},            {"monitor_blind_spot", "window"},
+    {"readonly_control_flat", "window"}, {"periodic_save_spikes", "timeline"},
+    {"fork_not_the_cost", "timeline"},  {"slow_fork", "timeline"},
+    {"overlapping_forks", "timeline"},  {"clock_mismatch", "timeline"},
+    {"cow_memory_headroom", "memory"},  {"aof_rewrite_still_forks", "memory"},
+    {"full_resyncs", "replsync"},       {"replica_lag", "replsync"},
+    {"disk_vs_diskless_sync", "replsync"},
+};
+
+static const report_chart *chart_of(int64_t run, const char *kind, const report_chart *v,
+                                    size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (v[i].run == run && strcmp(v[i].kind, kind) == 0 && v[i].file[0])
+            return &v[i];
+    return NULL;
+}
+
+const report_chart *report_html_chart_for(const char *rule, int64_t run,
+                                          const report_chart *charts, size_t n)
+{
+    size_t i;
+    for (i = 0; i < sizeof(rule_chart) / sizeof(rule_chart[0]); i++)
+        if (strcmp(rule_chart[i].rule, rule) == 0) {
+            const report_chart *c = chart_of(run, rule_chart[i].kind, charts, n);
+            /* a lift the window chart could not draw is still on the timeline */
+            return c ? c : chart_of(run, "timeline", charts, n);
+        }
+    return NULL;
+}
+
+/* The evidence JSON the doctor stored: [{"metric","value","source"}...]. */
+static size_t parse_evidence(const char *json, cJSON **root, cow_html_evidence **out)
+{
+    cJSON *it;
+    size_t n = 0, k;
+    *out = NULL;
+    *root = json ? cJSON_Parse(json) : NULL;
+    if (*root == NULL || !cJSON_IsArray(*root))
+        return 0;
+    k = (size_t)cJSON_GetArraySize(*root);
+    *out = xcalloc(k ? k : 1, sizeof(**out));
+    cJSON_ArrayForEach(it, *root) {
+        cow_html_evidence *v = &(*out)[n++];
+        v->metric = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "metric"));
+        v->value = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "value"));
+        v->source = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "source"));
+    }
+    return n;
+}
+
+/* ------------------------------------------------------- the sections */
+
+/* The answers first, in the order answer.h decided (failed gates,
+ * critical findings, the largest p99.9 rise), each linking to its run;
+ * the quiet runs counted in one line; the legend of the verdict words. */
+static void answers(page *pg)
+{
+    const report_summary_in *in = pg->in;
+    const app_answers *a = in->answers;
+    size_t i;
+    char *line;
+
+    html_section(&pg->h, NULL, "answers");
+    html_heading(&pg->h, 2, "answers", "Answers");
+    if (a == NULL) {
+        html_para(&pg->h, NULL, "No answers were decided for these runs.");
+        html_section_end(&pg->h);
+        return;
+    }
+    fputs("<ol class=\"answers-list\">\n", pg->h.fp);
+    for (i = 0; i < a->nsay; i++) {
+        size_t ri = a->order[i];
+        char href[170];
+        snprintf(href, sizeof(href), "#%s", pg->ids[ri]);
+        line = app_answer_line(&a->v[ri], APP_ANSWER_TERM);
+        fputs("<li>", pg->h.fp);
+        html_link(&pg->h, href, a->v[ri].run);
+        fputs(": ", pg->h.fp);
+        html_text(&pg->h, after_label(line, a->v[ri].run));
+        fputs("</li>\n", pg->h.fp);
+        free(line);
+    }
+    fputs("</ol>\n", pg->h.fp);
+    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
+        html_para(&pg->h, NULL, line);
+        free(line);
+    }
+    html_para(&pg->h, "note", app_answer_legend(APP_ANSWER_TERM));
+    html_para(&pg->h, "note", quant_format_legend());
+    html_section_end(&pg->h);
+}
+
+static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
+{
+    static const char *const head[] = {"phase", "kind", "#start (s)", "#end (s)",
+                                       "#samples", "fork", "#p50 (ms)", "#p99 (ms)",
+                                       "#p99.9 (ms)", "#max (ms)"};
+    cow_html_table *t = html_table_new("Phases (times from the run's first sample; "
+                                       "quantiles: estimate [95% interval] or (its one "
+                                       "bound))", 10, head);
+    size_t i;
+    char b[COW_QUANT_FMT_MAX];
+    for (i = 0; i < rs->nph; i++) {
+        const cow_phase_row *p = &rs->ph[i];
+        html_table_row(t);
+        html_table_set(t, 0, p->label, NULL);
+        html_table_set(t, 1, p->kind, NULL);
+        html_table_setf(t, 2, "%.3f", (double)(p->t0_us - origin) / 1e6);
+        html_table_setf(t, 3, "%.3f", (double)(p->t1_us - origin) / 1e6);
+        html_table_setf(t, 4, "%lld", (long long)p->n);
+        if (p->fork_us)
+            html_table_setf(t, 5, "at %.3f s", (double)(p->fork_us - origin) / 1e6);
+        html_table_set(t, 6, qtext(quant(rs, p->idx, 0.5), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 7, qtext(quant(rs, p->idx, 0.99), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 8, qtext(quant(rs, p->idx, 0.999), p->n, b, sizeof(b)), NULL);
+        if (p->n > 0)
+            html_table_setf(t, 9, "%.3f", p->max_us / 1000);
+    }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
+}
+
+static void deltas_table(page *pg, const cow_result_set *rs)
+{
+    static const char *const head[] = {"window", "quantile", "#baseline (ms)",
+                                       "#window (ms)", "#delta (ms): estimate (95% bound)",
+                                       "verdict", "method"};
+    cow_html_table *t;
+    size_t i;
+    char b[COW_QUANT_FMT_MAX];
+    if (rs->nd == 0)
+        return;
+    t = html_table_new("Window against baseline: the change's estimate and its 95% "
+                       "bound", 7, head);
+    for (i = 0; i < rs->nd; i++) {
+        const cow_delta_row *d = &rs->d[i];
+        const cow_phase_row *p = phase_at(rs, d->phase);
+        html_table_row(t);
+        html_table_set(t, 0, p ? p->label : "?", NULL);
+        html_table_set(t, 1, qname(d->q, b, sizeof(b)), NULL);
+        html_table_setf(t, 2, "%.3f", d->base_us / 1000);
+        html_table_setf(t, 3, "%.3f", d->value_us / 1000);
+        html_table_set(t, 4, delta_text(d, b, sizeof(b)), NULL);
+        html_table_set(t, 5, d->verdict, NULL);
+        html_table_set(t, 6, d->method ? d->method : "-", NULL);
+    }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
+}
+
+static const char *sync_mode(const cow_result_set *rs)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++) {
+        int k = phase_kind_from_name(rs->ph[i].kind);
+        if (k == COW_PHASE_SYNC_DISKLESS)
+            return "diskless";
+        if (k == COW_PHASE_SYNC_DISK)
+            return "disk";
+    }
+    return "-";
+}
+
+static void secs(cow_html_table *t, size_t col, double s)
+{
+    if (!isnan(s))
+        html_table_setf(t, col, "%.3f", s);
+}
+
+static int replsync_table(page *pg, cow_store *st, const cow_run_row *r,
+                          const cow_result_set *rs, cow_err *e)
+{
+    static const char *const head[] = {"replica", "attempt", "resync", "sync mode",
+                                       "outcome", "#attach to link up (s)", "#wait (s)",
+                                       "#transfer (s)", "#flush (s)", "#load (s)",
+                                       "#MB received"};
+    app_replsyncs rsy;
+    cow_html_table *t;
+    size_t i, j;
+    int rc = app_replica_syncs(st, r->id, &rsy, e);
+    if (rc != COW_OK || rsy.n == 0) {
+        app_replsyncs_release(&rsy);
+        return rc;
+    }
+    t = html_table_new("Replica syncs (from each replica's own log)", 11, head);
+    for (i = 0; i < rsy.n; i++)
+        for (j = 0; j < rsy.r[i].n; j++) {
+            const cow_repl_sync *s = &rsy.r[i].v[j];
+            html_table_row(t);
+            if (rsy.r[i].port)
+                html_table_setf(t, 0, "#%d (port %lld)", rsy.r[i].seq,
+                                (long long)rsy.r[i].port);
+            else
+                html_table_setf(t, 0, "#%d", rsy.r[i].seq);
+            html_table_setf(t, 1, "%zu", j + 1);
+            html_table_set(t, 2, s->mode == 'F' ? "full" : s->mode == 'P' ? "partial" : "?",
+                           NULL);
+            html_table_set(t, 3, sync_mode(rs), NULL);
+            html_table_set(t, 4, replsteps_outcome_name(s->outcome), NULL);
+            secs(t, 5, s->attach_to_up_s);
+            secs(t, 6, s->wait_s);
+            secs(t, 7, s->transfer_s);
+            secs(t, 8, s->flush_s);
+            secs(t, 9, s->load_s);
+            if (!isnan(s->bytes))
+                html_table_setf(t, 10, "%.1f", s->bytes / 1048576);
+        }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
+    app_replsyncs_release(&rsy);
+    return COW_OK;
+}
+
+static int reported_table(page *pg, cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    static const char *const head[] = {"source", "file:line", "op", "#percentile",
+                                       "#value (ms)", "#count"};
+    app_reported rep;
+    cow_html_table *t;
+    size_t i;
+    int rc = app_load_reported(st, r->id, &rep, e);
+    if (rc != COW_OK || rep.n == 0) {
+        app_reported_release(&rep);
+        return rc;
+    }
+    t = html_table_new("Percentiles the benchmark tool reported (no samples behind them "
+                       "here: no intervals)", 6, head);
+    for (i = 0; i < rep.n; i++) {
+        const cow_pctl_row *p = &rep.v[i];
+        html_table_row(t);
+        html_table_set(t, 0, p->source, NULL);
+        html_table_setf(t, 1, "%s:%ld", p->file, p->line);
+        html_table_set(t, 2, p->op[0] ? p->op : "-", NULL);
+        html_table_setf(t, 3, "%g", p->q);
+        html_table_setf(t, 4, "%.3f", p->value_us / 1000);
+        if (p->count > 0)
+            html_table_setf(t, 5, "%lld", (long long)p->count);
+    }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
+    app_reported_release(&rep);
+    return COW_OK;
+}
+
+/* A run without samples stores no phases: its windows as the server log
+ * (or INFO) gives them, made now as `analyze` makes them (read only). */
+static int log_windows_table(page *pg, cow_store *st, const cow_run_row *r, cow_err *e)
+{
+    static const char *const head[] = {"window", "start (UTC)", "#length (s)", "from",
+                                       "fork (UTC)", "notes"};
+    cow_runstats_opts o;
+    app_analysis a;
+    cow_html_table *t;
+    size_t i;
+    int rc;
+
+    memset(&o, 0, sizeof(o));
+    o.seed = pg->in->seed;
+    o.resamples = pg->in->resamples;
+    memset(&a, 0, sizeof(a));
+    if ((rc = app_analyze_compute(st, r, &o, 0, &a, e)) != COW_OK) {
+        app_analysis_release(&a);
+        /* a log whose clock does not match: the answer and the findings say
+         * so; the page goes on without the table */
+        return rc == COW_ECLOCK ? COW_OK : rc;
+    }
+    t = html_table_new("Windows from the server log (no latency samples: no quantiles)", 6,
+                       head);
+    for (i = 0; i < a.ph.n; i++) {
+        const cow_phase *p = &a.ph.v[i];
+        char t0[40], tf[40];
+        if (!phase_is_window(p->kind))
+            continue;
+        time_format_iso(p->t0_us, t0, sizeof(t0));
+        html_table_row(t);
+        html_table_set(t, 0, p->label, NULL);
+        html_table_set(t, 1, t0, NULL);
+        html_table_setf(t, 2, "%.3f", (double)(p->t1_us - p->t0_us) / 1e6);
+        html_table_set(t, 3, p->source ? p->source : "-", NULL);
+        if (p->fork_us) {
+            time_format_iso(p->fork_us, tf, sizeof(tf));
+            html_table_set(t, 4, tf, NULL);
+        }
+        html_table_setf(t, 5, "%s%s%s", p->failed ? "ended in error or killed " : "",
+                        p->open ? "open (no end seen) " : "",
+                        p->overlap ? "overlaps another" : "");
+    }
+    if (t->nrows > 0)
+        html_table_write(&pg->h, t);
+    html_table_free(t);
+    app_analysis_release(&a);
+    return COW_OK;
+}
+
+static int run_findings(page *pg, cow_store *st, size_t ri, cow_err *e)
+{
+    const report_summary_in *in = pg->in;
+    cow_finding_row *f;
+    size_t nf, i;
+    int rc = store_load_findings(st, in->rows[ri].id, &f, &nf, e);
+    if (rc != COW_OK)
+        return rc;
+    html_heading(&pg->h, 3, NULL, nf ? "Findings" : "Findings: none");
+    for (i = 0; i < nf; i++) {
+        cow_html_finding hf;
+        cow_html_evidence *ev;
+        cJSON *root;
+        const report_chart *c = report_html_chart_for(f[i].rule, in->rows[ri].id,
+                                                      in->charts, in->ncharts);
+        char id[320], href[280], stem[64];
+        size_t j, same = 0;
+        memset(&hf, 0, sizeof(hf));
+        html_anchor("", f[i].rule, stem, sizeof(stem));
+        for (j = 0; j < i; j++) /* a rule that fired twice: -2, -3... */
+            same += strcmp(f[j].rule, f[i].rule) == 0;
+        if (same)
+            snprintf(id, sizeof(id), "%s%s-%zu", pg->ids[ri], stem, same + 1);
+        else
+            snprintf(id, sizeof(id), "%s%s", pg->ids[ri], stem);
+        hf.id = id;
+        hf.severity = f[i].severity;
+        hf.rule = f[i].rule;
+        hf.title = f[i].title;
+        hf.advice = f[i].recommendation;
+        if (c != NULL) {
+            fig_id(c, href + 1, sizeof(href) - 1);
+            href[0] = '#';
+            hf.chart_href = href;
+            hf.chart_title = c->title;
+        }
+        hf.nev = parse_evidence(f[i].evidence, &root, &ev);
+        hf.ev = ev;
+        html_finding(&pg->h, &hf);
+        free(ev);
+        cJSON_Delete(root);
+    }
+    store_free_findings(f, nf);
+    return COW_OK;
+}
+
+static int run_section(page *pg, cow_store *st, size_t ri, cow_err *e)
+{
+    const cow_run_row *r = &pg->in->rows[ri];
+    cow_result_set rs;
+    char *ans;
+    size_t i;
+    int rc, charts = 0;
+
+    if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
+        return rc;
+    html_section(&pg->h, NULL, "run");
+    html_heading(&pg->h, 2, pg->ids[ri], r->label);
+    if ((ans = run_answer(pg->in, ri)) != NULL) {
+        html_para(&pg->h, "answer", after_label(ans, r->label));
+        free(ans);
+    }
+    {
+        char meta[600];
+        snprintf(meta, sizeof(meta), "scenario %s, mode %s, host %s; %lld samples from "
+                 "%lld files, %lld server events, %lld rejected lines",
+                 r->scenario ? r->scenario : "-", r->mode ? r->mode : "-",
+                 r->host ? r->host : "-", (long long)r->samples, (long long)r->files,
+                 (long long)r->events, (long long)r->rejected);
+        html_para(&pg->h, "note", meta);
+    }
+    for (i = 0; i < pg->in->ncharts; i++)
+        if (pg->in->charts[i].run == r->id) {
+            if (!charts++)
+                html_heading(&pg->h, 3, NULL, "Charts");
+            figure(pg, &pg->in->charts[i]);
+        }
+    if ((rc = run_findings(pg, st, ri, e)) != COW_OK)
+        goto done;
+    html_heading(&pg->h, 3, NULL, "Tables");
+    if (rs.nph > 0)
+        phases_table(pg, &rs, r->t_first_us ? r->t_first_us : rs.ph[0].t0_us);
+    deltas_table(pg, &rs);
+    if ((rc = replsync_table(pg, st, r, &rs, e)) != COW_OK)
+        goto done;
+    if (r->samples == 0 && (rc = log_windows_table(pg, st, r, e)) == COW_OK)
+        rc = reported_table(pg, st, r, e);
+done:
+    html_section_end(&pg->h);
+    store_free_results(&rs);
+    return rc;
+}
+
+/* The limits a run or host fails: "max_fork_ms 20.191 (limit 15), ..." */
+static void failing_limits(const app_thresholds *t, const app_verdict *v, char *buf,
+                           size_t n)
+{
+    size_t used = 0;
+    int k;
+    buf[0] = '\0';
+    for (k = 0; k < TH_COUNT && used < n; k++) {
+        char val[32] = "?";
+        if (!t->set[k] || v[k].state != APP_FAIL)
+            continue;
+        if (!isnan(v[k].value))
+            snprintf(val, sizeof(val), "%.3f", v[k].value);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g)", used ? ", " : "",
+                                 app_th_keys[k], val, t->v[k]);
+    }
+}
+
+static void fleet_check(page *pg)
+{
+    const report_summary_in *in = pg->in;
+    const app_fleet_check *fc = in->fleet;
+    char why[600], line[800];
+    size_t i, j;
+    int a;
+
+    if (fc == NULL)
+        return;
+    html_heading(&pg->h, 3, "fleet-check", "Fleet check");
+    snprintf(line, sizeof(line), "Limits of %s, judged as cowtail check judges them (%s "
+             "over %zu comparisons, runs x latency limits): %d of %zu runs fail; %d of %zu "
+             "hosts with several runs, each judged once on its pooled runs, fail.",
+             in->fleet_path ? in->fleet_path : "-",
+             fc->method == COW_FLEET_BH ? "Benjamini-Hochberg" : "Holm", fc->m, fc->nfailed,
+             fc->n, fc->nhfailed, fc->nh);
+    html_para(&pg->h, NULL, line);
+    {   /* every run judged, failing ones first */
+        static const char *const head[] = {"run", "host", "verdict", "limits failed"};
+        cow_html_table *t = html_table_new("The check, run by run", 4, head);
+        int pass;
+        for (pass = 0; pass < 2; pass++)
+            for (i = 0; i < fc->n && i < in->nrows; i++) {
+                char href[170];
+                if ((fc->failed[i] == 0) != pass) /* pass 0: the failing ones */
+                    continue;
+                failing_limits(in->th, fc->v[i], why, sizeof(why));
+                snprintf(href, sizeof(href), "#%s", pg->ids[i]);
+                html_table_row(t);
+                html_table_set(t, 0, in->rows[i].label, href);
+                html_table_set(t, 1, in->rows[i].host ? in->rows[i].host : "-", NULL);
+                html_table_set(t, 2, fc->failed[i] ? "fails" : "passes", NULL);
+                html_table_set(t, 3, why[0] ? why : "-", NULL);
+            }
+        html_table_write(&pg->h, t);
+        html_table_free(t);
+    }
+    if (fc->nhfailed > 0) {
+        static const char *const head[] = {"failing host", "#runs", "limits failed"};
+        cow_html_table *t = html_table_new(NULL, 3, head);
+        for (i = 0; i < fc->nh; i++) {
+            if (!fc->hfailed[i])
+                continue;
+            failing_limits(in->th, fc->hv[i], why, sizeof(why));
+            html_table_row(t);
+            html_table_set(t, 0, fc->h[i].host, NULL);
+            html_table_setf(t, 1, "%zu", fc->h[i].nruns);
+            html_table_set(t, 2, why, NULL);
+        }
+        html_table_write(&pg->h, t);
+        html_table_free(t);
+    }
+    if (fc->tri.failing > 0) {
+        static const char *const head[] = {"attribute", "#separation",
+                                           "values (failing/passing)"};
+        cow_html_table *t = html_table_new("What the failing runs share", 3, head);
+        for (a = 0; a < fc->tri.nattr; a++) {
+            const app_triage_row *r = &fc->tri.a[a];
+            size_t used = 0;
+            line[0] = '\0';
+            for (j = 0; j < r->nv && used < sizeof(line); j++)
+                used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %d/%d",
+                                         j ? ", " : "", r->v[j].value, r->v[j].failing,
+                                         r->v[j].passing);
+            html_table_row(t);
+            html_table_set(t, 0, app_triage_names[r->attr], NULL);
+            html_table_setf(t, 1, "%+.2f", r->separation);
+            html_table_set(t, 2, line, NULL);
+        }
+        html_table_write(&pg->h, t);
+        html_table_free(t);
+    }
+}
+
+static void tradeoff_table(page *pg)
+{
+    const cow_tradeoff *tr = pg->in->trade;
+    const char **head;
+    cow_html_table *t;
+    char (*names)[96];
+    size_t g, nc;
+    int m;
+    if (tr == NULL || tr->ngroups < 1)
+        return;
+    nc = 1 + tr->ngroups + (tr->a >= 0);
+    head = xcalloc(nc, sizeof(char *));
+    names = xcalloc(nc, sizeof(*names));
+    head[0] = "metric";
+    for (g = 0; g < tr->ngroups; g++) {
+        snprintf(names[g], sizeof(names[g]), "%s (n=%zu): mean [95%% CI] (min-max)",
+                 tr->g[g].mode, tr->g[g].ntrials);
+        head[1 + g] = names[g];
+    }
+    if (tr->a >= 0) {
+        snprintf(names[tr->ngroups], sizeof(names[0]), "%s / %s", tr->g[tr->b].mode,
+                 tr->g[tr->a].mode);
+        head[1 + tr->ngroups] = names[tr->ngroups];
+    }
+    {
+        char cap[300];
+        snprintf(cap, sizeof(cap), "Trade-off between modes: host %s, scenario %s",
+                 pg->in->trade_host ? pg->in->trade_host : "-",
+                 pg->in->trade_scenario ? pg->in->trade_scenario : "-");
+        t = html_table_new(cap, nc, head);
+    }
+    for (m = 0; m < COW_TM_COUNT; m++) {
+        html_table_row(t);
+        html_table_set(t, 0, tradeoff_metric_label(m), NULL);
+        for (g = 0; g < tr->ngroups; g++) {
+            const cow_trade_stat *s = &tr->g[g].m[m];
+            if (s->n == 0)
+                html_table_set(t, 1 + g, "-", NULL);
+            else if (s->n == 1)
+                html_table_setf(t, 1 + g, "%.1f", s->mean);
+            else
+                html_table_setf(t, 1 + g, "%.1f [%.1f, %.1f] (%.1f-%.1f)", s->mean, s->lo,
+                                s->hi, s->min, s->max);
+        }
+        if (tr->a >= 0) {
+            const cow_trade_ratio *r = &tr->ratio[m];
+            if (isnan(r->ratio))
+                html_table_set(t, nc - 1, "-", NULL);
+            else if (isnan(r->lo))
+                html_table_setf(t, nc - 1, "x%.3f", r->ratio);
+            else
+                html_table_setf(t, nc - 1, "x%.3f [%.3f, %.3f]", r->ratio, r->lo, r->hi);
+        }
+    }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
+    free(head);
+    free(names);
+}
+
+static void fleet_section(page *pg)
+{
+    size_t i;
+    int any = 0;
+    html_section(&pg->h, NULL, "fleet");
+    html_heading(&pg->h, 2, "fleet", "Across runs");
+    fleet_check(pg);
+    tradeoff_table(pg);
+    for (i = 0; i < pg->in->ncharts; i++)
+        if (pg->in->charts[i].run == 0 && pg->in->charts[i].file[0]) {
+            if (!any++)
+                html_heading(&pg->h, 3, "fleet-charts", "Charts across runs");
+            figure(pg, &pg->in->charts[i]);
+        }
+    any = 0;
+    for (i = 0; i < pg->in->ncharts; i++)
+        if (!pg->in->charts[i].file[0]) {
+            char line[800];
+            if (!any++)
+                html_heading(&pg->h, 3, "not-drawn", "Charts not drawn");
+            snprintf(line, sizeof(line), "%s: %s", pg->in->charts[i].title,
+                     pg->in->charts[i].why);
+            html_para(&pg->h, "note", line);
+        }
+    html_section_end(&pg->h);
+}
+
+/* Every input that did not land whole (inputs.h): refused, not
+ * recognised, or with rejected lines, each with why and what to do. */
+static void inputs_section(page *pg)
+{
+    static const char *const head[] = {"run", "file", "what", "why and what to do"};
+    static const char *const kinds[] = {"refused", "not recognised", "lines rejected"};
+    const app_inputs *in = pg->in->inputs;
+    cow_html_table *t;
+    char *line;
+    size_t i;
+
+    html_section(&pg->h, NULL, "inputs");
+    html_heading(&pg->h, 2, "inputs", "Inputs not used");
+    if (in == NULL || in->n == 0) {
+        html_para(&pg->h, NULL, in == NULL ? "Not listed for this report." :
+                  "Every file ingested landed whole: none refused, none unrecognised, no "
+                  "line rejected.");
+        html_section_end(&pg->h);
+        return;
+    }
+    line = app_inputs_count_line(in);
+    html_para(&pg->h, NULL, line);
+    free(line);
+    t = html_table_new(NULL, 4, head);
+    for (i = 0; i < in->n; i++) {
+        const app_input *x = &in->v[i];
+        html_table_row(t);
+        html_table_set(t, 0, x->run, NULL);
+        if (x->line > 0)
+            html_table_setf(t, 1, "%s:%lld", x->path, (long long)x->line);
+        else
+            html_table_set(t, 1, x->path, NULL);
+        if (x->kind == APP_INPUT_REJECTED)
+            html_table_setf(t, 2, "%lld lines rejected, %lld landed", (long long)x->rejected,
+                            (long long)x->rows);
+        else
+            html_table_set(t, 2, kinds[x->kind >= 0 && x->kind < 3 ? x->kind : 0], NULL);
+        line = app_input_line(x, APP_ANSWER_TERM);
+        html_table_set(t, 3, line, NULL);
+        free(line);
+    }
+    html_table_write(&pg->h, t);
+    html_table_free(t);
+    html_section_end(&pg->h);
+}
+
+/* ------------------------------------------------------------- page */
+
+int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, int chart_h,
+                      FILE *fp, cow_err *e)
+{
+    page pg;
+    size_t i, j;
+    int rc = COW_OK, rc2;
+    char lede[600];
+
+    memset(&pg, 0, sizeof(pg));
+    pg.in = in;
+    pg.w = chart_w;
+    pg.h_px = chart_h;
+    pg.ids = xcalloc(in->nrows ? in->nrows : 1, sizeof(*pg.ids));
+    for (i = 0; i < in->nrows; i++) {
+        unsigned k = 2;
+        int taken;
+        html_anchor("run", in->rows[i].label, pg.ids[i], sizeof(pg.ids[i]));
+        do { /* labels "a b" and "a/b" share a stem: the later one gets -2 */
+            taken = 0;
+            for (j = 0; j < i && !taken; j++)
+                taken = strcmp(pg.ids[j], pg.ids[i]) == 0;
+            if (taken) {
+                char base[160];
+                html_anchor("run", in->rows[i].label, base, sizeof(base));
+                snprintf(pg.ids[i], sizeof(pg.ids[i]), "%.140s-%u", base, k++);
+            }
+        } while (taken);
+    }
+    html_begin(&pg.h, fp, "cowtail report");
+    fputs("<header>\n", fp);
+    html_heading(&pg.h, 1, NULL, "cowtail report");
+    snprintf(lede, sizeof(lede), "%zu run%s from %s. Latencies in ms. Quantiles: "
+             "Hyndman-Fan type 7, each with its distribution-free 95%% bound; deltas: "
+             "percentile bootstrap, %d resamples, seed %llu, or the exact tail test "
+             "where the bootstrap is not calibrated.", in->nrows,
+             in->nrows == 1 ? "" : "s", in->db ? in->db : "-", in->resamples,
+             (unsigned long long)in->seed);
+    html_para(&pg.h, "lede", lede);
+    fputs("</header>\n<nav>\n", fp);
+    {
+        const char **items = xcalloc(in->nrows + 3, sizeof(char *));
+        char **hrefs = xcalloc(in->nrows + 3, sizeof(char *));
+        size_t n = 0;
+        items[n] = "Answers";
+        hrefs[n++] = xstrdup("#answers");
+        for (i = 0; i < in->nrows; i++) {
+            size_t k = strlen(pg.ids[i]) + 2;
+            items[n] = in->rows[i].label;
+            hrefs[n] = xmalloc(k);
+            snprintf(hrefs[n++], k, "#%s", pg.ids[i]);
+        }
+        items[n] = "Across runs";
+        hrefs[n++] = xstrdup("#fleet");
+        items[n] = "Inputs not used";
+        hrefs[n++] = xstrdup("#inputs");
+        html_list(&pg.h, "toc", items, (const char *const *)hrefs, n);
+        for (i = 0; i < n; i++)
+            free(hrefs[i]);
+        free(hrefs);
+        free(items);
+    }
+    fputs("</nav>\n<main>\n", fp);
+    answers(&pg);
+    for (i = 0; i < in->nrows && rc == COW_OK; i++)
+        rc = run_section(&pg, st, i, e);
+    if (rc == COW_OK) {
+        fleet_section(&pg);
+        inputs_section(&pg);
+    }
+    fputs("</main>\n", fp);
+    rc2 = html_end(&pg.h, e);
+    free(pg.ids);
+    return rc != COW_OK ? rc : rc2;
+}
