@@ -24,6 +24,14 @@ enum cow_exit {
     EXIT_INTERNAL = 4  /* a bug */
 };
 
+/* s (a label, host, path or file name from the input) for one line of
+ * terminal text: every control character, newline and tab too, shown as
+ * \xNN, so a folder named "x\nall-good ... pass" cannot forge a line.
+ * The result lives for APP_TTY_RING more calls (several fit in one
+ * printf). The stream filter (app_safe_streams) keeps newlines; a string
+ * from the input goes through this before it is printed. */
+#define APP_TTY_RING 16
+const char *app_tty(const char *s);
 /* Where a use case speaks: app/ never writes to stdout or stderr; cli/
  * registers a sink (app_set_sink) and prints what it receives. Any member
  * may be NULL: then that kind of message is not shown (the unit tests run

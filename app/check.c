@@ -16,6 +16,7 @@
  *     the phases are made for the judgement (app_judged_phases), so a
  *     verdict depends on the run's input and the limits alone. */
 #include "check.h"
+#include "jsonstrict.h"
 #include "reported.h"
 
 #include <math.h>
@@ -58,12 +59,19 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     if (rc != COW_OK)
         return rc;
     root = cJSON_ParseWithLength(text, n);
-    free(text);
     if (!cJSON_IsObject(root)) {
+        free(text);
         cJSON_Delete(root);
         cow_err_at(e, path, 0, 0);
         return COW_FAIL(e, COW_EPARSE, "thresholds must be a JSON object "
                         "(see schemas/thresholds.schema.json)");
+    }
+    /* a limit named twice, or 1e999 (infinite: every value passes) */
+    rc = json_strict_check(text, n, path, 1, e);
+    free(text);
+    if (rc != COW_OK) {
+        cJSON_Delete(root);
+        return rc;
     }
     for (it = root->child; it; it = it->next) {
         const cJSON *lim = it;

@@ -177,14 +177,14 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
             if (rows[i].file == files[j] && strcmp(rows[i].decided, "given") != 0 &&
                 strcmp(rows[i].decided, "zoned") != 0) {
                 if (strcmp(rows[i].decided, "mismatch") == 0) {
-                    app_errorf("%s: %s", rows[i].path, rows[i].evidence);
+                    app_errorf("%s: %s", app_tty(rows[i].path), app_tty(rows[i].evidence));
                     *mismatch = 1;
                 }
                 else if (!quiet)
-                    app_say("  clock: %s: %s %s\n", rows[i].path,
+                    app_say("  clock: %s: %s %s\n", app_tty(rows[i].path),
                            strcmp(rows[i].decided, "inferred") == 0 ? "local time is"
                                                                   : "local time:",
-                           rows[i].evidence);
+                           app_tty(rows[i].evidence));
             }
     free(rows);
     free(files);

@@ -21,8 +21,13 @@ cow_quant app_honest_quantile(const double *v, size_t m, double q)
 cow_quant app_quant_sorted(const double *v, size_t m, double n_eff, double q)
 {
     cow_qci ci;
-    int rc = isnan(n_eff) ? pct_quantile_ci(v, m, q, 0.95, &ci, NULL)
-                          : pct_quantile_ci_m(v, m, n_eff, q, 0.95, &ci, NULL);
+    int rc;
+    /* as analyze: the interval of the effective samples (dependent samples
+     * carry less than their count); none known, or more than m: m */
+    if (!(n_eff > 0) || n_eff > (double)m)
+        n_eff = NAN;
+    rc = isnan(n_eff) ? pct_quantile_ci(v, m, q, 0.95, &ci, NULL)
+                      : pct_quantile_ci_m(v, m, n_eff, q, 0.95, &ci, NULL);
     if (m == 0 || rc != COW_OK)
         return quant_make(q, NAN, NAN, NAN, (int64_t)m, NAN);
     return quant_make(q, pct_quantile(v, m, q, COW_PCT_LINEAR), ci.has_lo ? ci.lo : NAN,

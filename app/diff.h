@@ -23,7 +23,8 @@ extern const double app_diff_levels[APP_DIFF_LEVELS];
 /* The q-quantile of sorted v[0..m): its type-7 estimate, its 95%
  * distribution-free bounds (those the m samples allow), n = m. */
 cow_quant app_honest_quantile(const double *v, size_t m, double q);
-/* The same with the bounds for n_eff effective samples (dep.h; NaN: m). */
+/* The same with the bounds for n_eff effective samples (dep.h; NaN, <= 0
+ * or > m: m), as analyze judges a quantile thin. */
 cow_quant app_quant_sorted(const double *v, size_t m, double n_eff, double q);
 
 /* Latencies of run r: inside its windows (analysing it first when it

@@ -18,17 +18,17 @@ int ingest_unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
     for (i = 0; i < cap->n; i++) {
         cow_capture_run *r = &cap->runs[i];
         const char *host = r->meta.host ? r->meta.host : "";
-        char path[1024], dbhost[256], *label;
+        char *dbhost, *label;
         int clash = 0, found, rc, n = 2;
 
         for (j = 0; j < i && !clash; j++)
             clash = strcmp(cap->runs[j].label, r->label) == 0;
         if (!clash) {
             /* an earlier ingest of another host under this label */
-            if ((rc = store_run_owner(st, r->label, path, sizeof(path), dbhost,
-                                      sizeof(dbhost), &found, e)) != COW_OK)
+            if ((rc = store_run_owner(st, r->label, &dbhost, &found, e)) != COW_OK)
                 return rc;
             clash = found && dbhost[0] && strcmp(dbhost, host) != 0;
+            free(dbhost);
         }
         if (!clash)
             continue;
@@ -45,8 +45,8 @@ int ingest_unique_labels(cow_store *st, cow_capture *cap, cow_err *e)
             sprintf(label, "%s%s%s~%d", r->label, host[0] ? "@" : "", host, n++);
         }
         app_say("note: another run is labelled '%s' too: the one in %s%s%s is "
-               "labelled '%s'\n", r->label, r->dir, host[0] ? " on host " : "", host,
-               label);
+               "labelled '%s'\n", app_tty(r->label), app_tty(r->dir),
+               host[0] ? " on host " : "", app_tty(host), app_tty(label));
         free(r->label);
         r->label = label;
     }

@@ -126,7 +126,7 @@ static int refuse_file(cow_store *st, const cow_capture_run *r,
         cow_err_at(e, path, e->line, e->col);
     store_rollback(st);
     *run_id = 0; /* the run may have been created in this transaction */
-    app_say("  %-28s refused (%s): nothing of it was loaded\n", fname, p->name);
+    app_say("  %-28s refused (%s): nothing of it was loaded\n", app_tty(fname), p->name);
     rc = store_add_refusal(st, 0, fl->label ? fl->label : r->label, path, e->line,
                            p->name, refusal_code(e->code), e->msg, &re);
     app_error(e);
@@ -178,7 +178,7 @@ static int duplicate_file(cow_store *st, fileread *fr, const char *fname,
 {
     store_rollback(st); /* the run held the file: it exists */
     if (!fl->quiet)
-        app_say("  %-28s already ingested (same SHA-256): nothing added\n", fname);
+        app_say("  %-28s already ingested (same SHA-256): nothing added\n", app_tty(fname));
     close_file(fr);
     tot->files_dup++;
     return FILE_DUP;
@@ -207,9 +207,9 @@ static int parse_file(const cow_parser *p, fileread *fr, const cow_parse_opts *o
 /* One line per landed file: what was recognised and what landed. */
 static void print_landed(const char *fname, const cow_parser *p, const storesink *k)
 {
-    app_say("  %-28s %-18s %lld %s, %lld rejected%s%s%s\n", fname, p->name, k->rows,
+    app_say("  %-28s %-18s %lld %s, %lld rejected%s%s%s\n", app_tty(fname), p->name, k->rows,
             k->samples == k->rows ? "samples" : "records", k->rejected,
-            k->notes[0] ? "  [" : "", k->notes, k->notes[0] ? "]" : "");
+            k->notes[0] ? "  [" : "", app_tty(k->notes), k->notes[0] ? "]" : "");
 }
 
 /* Why a file is not a capture file at all: empty, or binary (a NUL byte
@@ -372,7 +372,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && empty) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "empty file (0 bytes): nothing to read");
-        app_say("  %-28s skipped: empty file (0 bytes): nothing to read\n", fname);
+        app_say("  %-28s skipped: empty file (0 bytes): nothing to read\n", app_tty(fname));
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -381,7 +381,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     if (p == NULL && unk) {
         cow_err_at(&e, path, 0, 0);
         COW_FAIL(&e, COW_EPARSE, "%s", unk);
-        app_say("  %-28s refused: %s\n", fname, unk);
+        app_say("  %-28s refused: %s\n", app_tty(fname), app_tty(unk));
         app_error(&e);
         close_file(fr);
         tot->files_refused++;
@@ -391,7 +391,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         const char *skip = why[0] ? why : "no parser recognises it (force one with "
                                           "--parser NAME; see cowtail help ingest)";
         if (!fl->quiet)
-            app_say("  %-28s skipped: %s\n", fname, skip);
+            app_say("  %-28s skipped: %s\n", app_tty(fname), skip);
         close_file(fr);
         tot->files_skipped++;
         return record_input(st, r, fl, path, NULL, "unrecognised", skip, FILE_SKIPPED);
@@ -414,9 +414,9 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
             return duplicate_file(st, fr, fname, fl, tot);
         if (!fl->replace) {
             store_rollback(st);
-            app_say("  %-28s refused: changed since it was ingested\n", fname);
+            app_say("  %-28s refused: changed since it was ingested\n", app_tty(fname));
             app_errorf("%s: changed since it was ingested: remove the run or use "
-                       "--replace", path);
+                       "--replace", app_tty(path));
             close_file(fr);
             tot->files_refused++;
             return record_input(st, r, fl, path, p->name, "changed",
@@ -469,13 +469,49 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         store_rollback(st);
         if (!fl->quiet)
             app_say("  %-28s a copy of %s%s (same SHA-256): not ingested again\n",
-                   fname, copy, old_copy ? " as it was before --replace" : "");
+                   app_tty(fname), app_tty(copy), old_copy ? " as it was before --replace" : "");
         close_file(fr);
         tot->files_dup++;
         return FILE_DUP;
     }
     if (seen)
         return duplicate_file(st, fr, fname, fl, tot);
+    /* the same samples in other bytes (CRLF, other columns or quoting, a
+     * row more or less): a copy too, identified by its rows */
+    if (k.samples > 0) {
+        char *twin = NULL;
+        int64_t same, total = k.samples;
+        if ((rc = store_sample_copy(st, k.run, k.file, &twin, &same, &e)) != COW_OK)
+            goto fatal;
+        if (twin != NULL && same >= total) {
+            /* every row: a copy, as one in the same bytes */
+            store_rollback(st);
+            if (!fl->quiet)
+                app_say("  %-28s a copy of %s (the same %lld samples in other bytes): "
+                        "not ingested again\n", app_tty(fname), app_tty(twin),
+                        (long long)total);
+            free(twin);
+            close_file(fr);
+            tot->files_dup++;
+            return FILE_DUP;
+        }
+        if (twin != NULL && same * 10 >= total * 9) {
+            /* nearly: a row more or less; which rows are right is the
+             * operator's call */
+            store_rollback(st);
+            app_say("  %-28s refused: %lld of its %lld samples are those of %s\n",
+                    app_tty(fname), (long long)same, (long long)total, app_tty(twin));
+            app_errorf("%s: %lld of its %lld samples are those of %s (a near-copy): not "
+                       "ingested, or they would count twice; keep one of the two, or give "
+                       "another client's capture its own run", app_tty(path),
+                       (long long)same, (long long)total, app_tty(twin));
+            free(twin);
+            close_file(fr);
+            tot->files_refused++;
+            return FILE_REFUSED;
+        }
+        free(twin);
+    }
     /* the file lands: a refusal of it from an earlier ingest is void, and
      * so is the run's stored analysis (made without this file) */
     if ((rc = store_file_end(st, k.file, sha, k.rows, k.rejected, k.notes, &e)) != COW_OK ||
@@ -489,7 +525,8 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         app_say("  %-28s (replaces what was ingested under that name)\n", "");
     if (k.rejected > SHOW_REJECTS)
         app_errorf("%s: %lld more rejected lines: cowtail rejects --run '%s' --file '%s'",
-                   path, k.rejected - SHOW_REJECTS, fl->label ? fl->label : r->label, fname);
+                   app_tty(path), k.rejected - SHOW_REJECTS,
+                   app_tty(fl->label ? fl->label : r->label), app_tty(fname));
     close_file(fr);
     tot->files_ok++;
     tot->rows += k.rows;
@@ -580,9 +617,9 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         return EXIT_IO;
     }
     for (i = 0; i < cap.nnotes && !fl->quiet; i++)
-        app_say("note: %s\n", cap.notes[i]);
+        app_say("note: %s\n", app_tty(cap.notes[i]));
     for (i = 0; i < cap.nproblems; i++) {
-        app_errorf("%s", cap.problems[i]);
+        app_errorf("%s", app_tty(cap.problems[i]));
         code = EXIT_REJECTED;
     }
     if (fl->label && cap.n > 1) {
@@ -612,10 +649,10 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             continue;
         }
         if (!fl->quiet) {
-            app_say("run %s (%s)\n", fl->label ? fl->label : r->label, r->dir);
+            app_say("run %s (%s)\n", app_tty(fl->label ? fl->label : r->label), app_tty(r->dir));
             for (j = 0; j < r->njoined; j++)
                 app_say("  joined: %s/ (no latency capture, primary log or "
-                       "run.json of its own)\n", r->joined[j]);
+                       "run.json of its own)\n", app_tty(r->joined[j]));
             if (r->meta.interrupted)
                 app_say("  capture interrupted: %s (run.json): the files end there\n",
                        r->meta.interrupted);
@@ -641,7 +678,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
                 code = EXIT_REJECTED;
             if ((out == FILE_SKIPPED || out == FILE_REFUSED) && named(paths, npaths, r->files[j])) {
                 app_errorf("%s: named on the command line, but nothing of it "
-                           "landed", r->files[j]);
+                           "landed", app_tty(r->files[j]));
                 code = code == EXIT_OK ? EXIT_REJECTED : code;
             }
         }

@@ -140,7 +140,8 @@ static int emit(void *ctx, const cow_rec *r, cow_err *e)
         /* who wrote the log (for app/servers.c): not one of its records */
     } else if (r->kind == COW_REC_REJECT) {
         if (k->rejected++ < SHOW_REJECTS)
-            app_errorf("%s:%ld: %s", k->path, r->u.reject.line, r->u.reject.reason);
+            app_errorf("%s:%ld: %s", app_tty(k->path), r->u.reject.line,
+                       app_tty(r->u.reject.reason));
     } else {
         k->rows++;
     }

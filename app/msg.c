@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "label.h"
 #include "mem.h"
 
 static app_sink sink; /* set once, before any use case runs */
@@ -69,9 +70,24 @@ void app_errorf(const char *fmt, ...)
     va_end(ap);
 }
 
+const char *app_tty(const char *s)
+{
+    /* one ring for every thread would race: each thread has its own */
+    static _Thread_local char *ring[APP_TTY_RING];
+    static _Thread_local unsigned next;
+    unsigned k = next++ % APP_TTY_RING;
+    free(ring[k]);
+    ring[k] = label_safe(s ? s : "", COW_LABEL_TERM);
+    return ring[k];
+}
+
 void app_error(const cow_err *e)
 {
     char buf[1200];
+    cow_err c = *e;
+    /* the file's name is the input's: one line, whatever it holds */
+    snprintf(c.path, sizeof(c.path), "%s", app_tty(e->path));
+    e = &c;
     cow_err_format(e, buf, sizeof(buf));
     app_errorf("%s", buf);
 }

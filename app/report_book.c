@@ -10,6 +10,7 @@
 #include "answer.h"
 #include "facts.h"
 #include "mem.h"
+#include "outfile.h"
 #include "pct.h"
 #include "reported.h"
 #include "runstats.h"
@@ -524,12 +525,14 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     s->freeze_header = false;
     s->autofilter = false;
     for (i = 0; i < n; i++) {
-        char path[1200];
+        char *path;
         if (!in_book(&charts[i]))
             continue;
-        snprintf(path, sizeof(path), "%s/%s", dir, charts[i].file);
-        if ((rc = table_add_image(s, path, row, CHART_COLS * (k % CHARTS_ACROSS), 0.5,
-                                  charts[i].title, e)) != COW_OK)
+        path = outfile_join(dir, charts[i].file);
+        rc = table_add_image(s, path, row, CHART_COLS * (k % CHARTS_ACROSS), 0.5,
+                             charts[i].title, e);
+        free(path);
+        if (rc != COW_OK)
             return rc;
         if (++k % CHARTS_ACROSS == 0)
             row += CHART_ROWS;

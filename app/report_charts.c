@@ -16,6 +16,7 @@
 #include "facts.h"
 #include "label.h"
 #include "mem.h"
+#include "outfile.h"
 #include "pct.h"
 #include "png.h"
 #include "replsync.h"
@@ -79,7 +80,7 @@ static void chart_file(out *o, const char *prefix, const char *label,
 static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_err *e)
 {
     report_chart *r;
-    char path[1024], why[200];
+    char *path, why[200];
     cow_style st;
     int rc = COW_OK;
 
@@ -95,8 +96,9 @@ static int emit(out *o, cow_chart *c, const char *file, const char *title, cow_e
         return COW_OK;
     }
     chart_style_defaults(&st, o->o->scale);
-    snprintf(path, sizeof(path), "%s/%s", o->o->dir, file);
+    path = outfile_join(o->o->dir, file);
     rc = chart_write_png(c, &st, path, (int)(1600 * o->o->scale), (int)(900 * o->o->scale), e);
+    free(path);
     if (rc == COW_EUSAGE) {
         snprintf(r->why, sizeof(r->why), "%s", e->msg);
         rc = COW_OK;
@@ -320,15 +322,16 @@ static int memory_run(out *o, cow_store *st, const cow_run_row *r, const cow_res
     double *b = NULL;
     size_t m = 0, nw = 0;
     rc_window *w = NULL;
-    char file[200], title[200], what[64], path[512];
+    /* src: the memory file's stored name, shown in the chart, never opened */
+    char file[200], title[200], what[64], src[512];
     cow_chart *c;
     int rc;
 
     chart_is(o, r->id, "memory");
     snprintf(title, sizeof(title), "Memory during the save: %s", r->label);
-    if ((rc = store_mem_source(st, r->id, what, sizeof(what), path, sizeof(path), e)) != COW_OK)
+    if ((rc = store_mem_source(st, r->id, what, sizeof(what), src, sizeof(src), e)) != COW_OK)
         return rc;
-    if (!what[0] && !path[0])
+    if (!what[0] && !src[0])
         return COW_OK; /* no memory series: nothing to say per run */
     if ((rc = store_load_mem(st, r->id, &t, &b, &m, e)) != COW_OK)
         goto done;
@@ -337,7 +340,7 @@ static int memory_run(out *o, cow_store *st, const cow_run_row *r, const cow_res
         goto done;
     if (nw == 0) /* no save: the timeline says all there is */
         goto done;
-    if ((c = rc_memory(r->label, what, path, t, b, m, t0, w, nw, e)) == NULL) {
+    if ((c = rc_memory(r->label, what, src, t, b, m, t0, w, nw, e)) == NULL) {
         rc = e->code;
         goto done;
     }
@@ -483,7 +486,8 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
 {
     const char *title = "Memory growth during the save, by mode (aligned at the save start)";
     cow_chart *c;
-    char modes[8][32], what[64], path[512], series[64] = "";
+    /* src: as in one run's memory chart, a name shown, never opened */
+    char modes[8][32], what[64], src[512], series[64] = "";
     size_t i, nmodes = 0, drawn = 0;
     int rc = COW_OK, mixed = 0;
 
@@ -511,7 +515,7 @@ static int memory(out *o, cow_store *st, const cow_run_row *rows, size_t n, cow_
         free(ph);
         store_free_results(&rs);
         if (w < 0 ||
-            (rc = store_mem_source(st, rows[i].id, what, sizeof(what), path, sizeof(path),
+            (rc = store_mem_source(st, rows[i].id, what, sizeof(what), src, sizeof(src),
                                    e)) != COW_OK ||
             (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
             isnan(base = savewin_level(t, b, m, t0))) {

@@ -23,21 +23,6 @@
 #include "report_summary.h"
 #include "xlsx.h"
 
-static int make_dir(const char *dir)
-{
-    char tmp[1024];
-    size_t i;
-    snprintf(tmp, sizeof(tmp), "%s", dir);
-    for (i = 1; tmp[i]; i++)
-        if (tmp[i] == '/') {
-            tmp[i] = '\0';
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-                return -1;
-            tmp[i] = '/';
-        }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* 1 when dir holds anything but "." and "..", 0 when empty, -1 on error. */
 static int dir_has_entries(const char *dir)
 {
@@ -55,17 +40,19 @@ static int dir_has_entries(const char *dir)
 
 int app_report_check_dir(const char *dir, int force, cow_err *e)
 {
-    char marker[1100];
+    char *marker;
     struct stat sb;
-    int any;
+    int any, marked;
 
     if (stat(dir, &sb) != 0)
         return COW_OK;          /* made when the report is written */
     if (!S_ISDIR(sb.st_mode))
         return COW_FAIL(e, COW_EUSAGE, "%s: exists and is not a folder: choose another --out",
                         dir);
-    snprintf(marker, sizeof(marker), "%s/%s", dir, APP_REPORT_MARKER);
-    if (access(marker, F_OK) == 0)
+    marker = outfile_join(dir, APP_REPORT_MARKER);
+    marked = access(marker, F_OK) == 0;
+    free(marker);
+    if (marked)
         return COW_OK;
     if ((any = dir_has_entries(dir)) < 0)
         return COW_FAIL(e, COW_EIO, "%s: cannot read the folder: %s", dir, strerror(errno));
@@ -76,26 +63,98 @@ int app_report_check_dir(const char *dir, int force, cow_err *e)
     return COW_OK;
 }
 
-/* Create dir (and its parents) and mark it as the report's. */
-static int claim_dir(const char *dir, cow_err *e)
-{
-    char marker[1100];
-    cow_outfile o;
-    int rc;
+static const char marker_head[] =
+    "This folder was written by cowtail report, which may write it again.\n"
+    "It wrote the files below, and removes them before it writes again:\n";
 
-    if (make_dir(dir) != 0)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create the report folder: %s", dir,
-                        strerror(errno));
-    snprintf(marker, sizeof(marker), "%s/%s", dir, APP_REPORT_MARKER);
-    if ((rc = outfile_open(&o, marker, e)) != COW_OK)
+/* A name the marker may list: a file of this folder, of a kind the
+ * report writes (a marker is a file anyone could edit). */
+static int removable(const char *name)
+{
+    static const char *const ext[] = {".png", ".md", ".xlsx", ".html", NULL};
+    size_t n = strlen(name), k;
+
+    if (n == 0 || name[0] == '.' || strchr(name, '/') != NULL)
+        return 0;
+    for (k = 0; ext[k]; k++)
+        if (n > strlen(ext[k]) && strcmp(name + n - strlen(ext[k]), ext[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The marker: who wrote the folder, and the files it wrote so far. */
+static int write_marker(app_report *j, cow_err *e)
+{
+    char *marker = outfile_join(j->dir, APP_REPORT_MARKER);
+    cow_outfile o;
+    size_t i;
+    int rc, bad;
+
+    rc = outfile_open(&o, marker, e);
+    free(marker);
+    if (rc != COW_OK)
         return rc;
-    if (fputs("This folder was written by cowtail report, which may write it again.\n",
-              o.fp) < 0) {
+    bad = fputs(marker_head, o.fp) < 0;
+    for (i = 0; i < j->nwrote && !bad; i++)
+        bad = fprintf(o.fp, "%s\n", j->wrote[i]) < 0;
+    if (bad) {
+        char *at = xstrdup(o.path);
         outfile_abort(&o);
-        cow_err_at(e, marker, 0, 0);
+        cow_err_at(e, at, 0, 0);
+        free(at);
         return COW_FAIL(e, COW_EIO, "cannot write: %s", strerror(errno));
     }
     return outfile_commit(&o, e);
+}
+
+/* Note that the report wrote name into its folder. */
+static void wrote(app_report *j, const char *name)
+{
+    j->wrote = xgrow(j->wrote, sizeof(*j->wrote), j->nwrote + 1, &j->capwrote);
+    j->wrote[j->nwrote++] = xstrdup(name);
+}
+
+/* Remove what the marker of dir says an earlier report wrote there: a
+ * chart that this report does not draw must not stay beside a summary
+ * that says it was not drawn. Links are removed, never followed. */
+static void remove_earlier(const char *dir)
+{
+    char *marker = outfile_join(dir, APP_REPORT_MARKER), *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    FILE *f;
+
+    /* reading, and only a regular file: never a device or fifo planted */
+    struct stat sb;
+    if (lstat(marker, &sb) != 0 || !S_ISREG(sb.st_mode) || (f = fopen(marker, "r")) == NULL) {
+        free(marker);
+        return;
+    }
+    while ((n = getline(&line, &cap, f)) > 0) {
+        char *path;
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (!removable(line))
+            continue;
+        path = outfile_join(dir, line);
+        unlink(path);
+        free(path);
+    }
+    free(line);
+    fclose(f);
+    free(marker);
+}
+
+/* Create dir (and its parents), remove what an earlier report wrote in
+ * it, and mark it as the report's. */
+static int claim_dir(app_report *j, cow_err *e)
+{
+    int rc;
+
+    if ((rc = outfile_make_dir(j->dir, 1, e)) != COW_OK)
+        return rc;
+    remove_earlier(j->dir);
+    return write_marker(j, e);
 }
 
 /* Analyse every run, run the doctor and the trade-off. */
@@ -137,12 +196,13 @@ static int prepare(app_report *j, cow_err *e)
 static int write_summary(app_report *j, cow_err *e)
 {
     report_summary_in in;
-    char path[1100];
+    char *path = outfile_join(j->dir, "summary.md");
     cow_outfile o;
     int rc;
 
-    snprintf(path, sizeof(path), "%s/summary.md", j->dir);
-    if ((rc = outfile_open(&o, path, e)) != COW_OK)
+    rc = outfile_open(&o, path, e);
+    free(path);
+    if (rc != COW_OK)
         return rc;
     memset(&in, 0, sizeof(in));
     in.db = j->db;
@@ -169,8 +229,11 @@ static int write_summary(app_report *j, cow_err *e)
     }
     if ((rc = outfile_commit(&o, e)) != COW_OK)
         return rc;
-    snprintf(path, sizeof(path), "%s/index.html", j->dir);
-    if ((rc = outfile_open(&o, path, e)) != COW_OK)
+    wrote(j, "summary.md");
+    path = outfile_join(j->dir, "index.html");
+    rc = outfile_open(&o, path, e);
+    free(path);
+    if (rc != COW_OK)
         return rc;
     rc = report_html_write(j->st, &in, (int)(1600 * j->co.scale), (int)(900 * j->co.scale),
                            o.fp, e);
@@ -178,7 +241,9 @@ static int write_summary(app_report *j, cow_err *e)
         outfile_abort(&o);
         return rc;
     }
-    return outfile_commit(&o, e);
+    if ((rc = outfile_commit(&o, e)) == COW_OK)
+        wrote(j, "index.html");
+    return rc;
 }
 
 /* The folder: charts first (the workbook embeds them), then the
@@ -186,13 +251,14 @@ static int write_summary(app_report *j, cow_err *e)
 static int write_outputs(app_report *j, cow_err *e)
 {
     cow_workbook *wb = NULL;
-    char path[1100];
+    char *path = NULL;
+    size_t i;
     int rc;
 
     j->co.group_host = j->trade_host;
     j->co.group_scenario = j->trade_scenario;
     j->co.answers = &j->answers;
-    if ((rc = claim_dir(j->dir, e)) != COW_OK)
+    if ((rc = claim_dir(j, e)) != COW_OK)
         return rc;
     if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
                                   &j->co, &j->charts, &j->nch, e)) != COW_OK ||
@@ -200,10 +266,21 @@ static int write_outputs(app_report *j, cow_err *e)
                                 j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK ||
         (rc = report_answers_sheets(wb, &j->answers, &j->inputs, e)) != COW_OK)
         goto done;
-    snprintf(path, sizeof(path), "%s/report.xlsx", j->dir);
-    if ((rc = xlsx_write(wb, path, e)) == COW_OK)
+    path = outfile_join(j->dir, "report.xlsx");
+    if ((rc = xlsx_write(wb, path, e)) == COW_OK) {
+        wrote(j, "report.xlsx");
         rc = write_summary(j, e);
+    }
 done:
+    /* what was written, also after an error: the next report removes it */
+    for (i = 0; i < j->nch; i++)
+        if (j->charts[i].file[0])
+            wrote(j, j->charts[i].file);
+    if (rc == COW_OK)
+        rc = write_marker(j, e);
+    else
+        write_marker(j, &(cow_err)COW_ERR_INIT);
+    free(path);
     table_book_free(wb);
     return rc;
 }
@@ -250,6 +327,11 @@ void app_report_release(app_report *j)
         app_check_fleet_release(&j->fleet);
     j->has_fleet = 0;
     free(j->charts);
+    for (size_t i = 0; i < j->nwrote; i++)
+        free(j->wrote[i]);
+    free(j->wrote);
+    j->wrote = NULL;
+    j->nwrote = j->capwrote = 0;
     store_free_runs(j->rows, j->n);
     j->fs.v = NULL;
     j->charts = NULL;

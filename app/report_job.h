@@ -44,6 +44,8 @@ typedef struct app_report {
     app_thresholds th;           /* --thresholds over several runs: */
     app_fleet_check fleet;       /* the fleet check of summary.md */
     int has_fleet;
+    char **wrote;                /* the files written into dir, for its marker */
+    size_t nwrote, capwrote;
 } app_report;
 
 /* The file report writes into its folder: a folder holding it was written

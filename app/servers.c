@@ -107,19 +107,65 @@ static void add_how(char *how, size_t cap, const char *what, long long n)
         snprintf(how + used, cap - used, "%s%s", used ? ", " : "", what);
 }
 
+/* Links are added as found, twice at times; link_dedupe keeps the first. */
 static void link_add(cow_server_link **lk, size_t *nl, size_t *cap, int64_t file,
                      int server, int64_t pid, const char *how)
 {
-    size_t i;
-    /* a file's links are added together (observations come in file order) */
-    for (i = *nl; i > 0 && (*lk)[i - 1].file == file; i--)
-        if ((*lk)[i - 1].server == server && (*lk)[i - 1].pid == pid)
-            return;
     *lk = xgrow(*lk, sizeof(**lk), *nl + 1, cap);
     (*lk)[*nl].file = file;
     (*lk)[*nl].server = server;
     (*lk)[*nl].pid = pid;
     (*lk)[(*nl)++].how = how;
+}
+
+typedef struct link_key {
+    int64_t file, pid;
+    int server;
+    size_t at;          /* its place among the links */
+} link_key;
+
+static int cmp_link_key(const void *a, const void *b)
+{
+    const link_key *x = a, *y = b;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    if (x->server != y->server)
+        return x->server < y->server ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Drop a link that repeats an earlier one (same file, server and pid),
+ * keeping the order: sorted keys, not a search per link (a log of
+ * 160,000 fork children has as many links in one file). */
+static void link_dedupe(cow_server_link *lk, size_t *nl)
+{
+    link_key *key;
+    unsigned char *dup;
+    size_t i, k;
+
+    if (*nl < 2)
+        return;
+    key = xmalloc(*nl * sizeof(*key));
+    dup = xcalloc(*nl, 1);
+    for (i = 0; i < *nl; i++) {
+        key[i].file = lk[i].file;
+        key[i].pid = lk[i].pid;
+        key[i].server = lk[i].server;
+        key[i].at = i;
+    }
+    qsort(key, *nl, sizeof(*key), cmp_link_key);
+    for (i = 1; i < *nl; i++)
+        if (key[i].file == key[i - 1].file && key[i].server == key[i - 1].server &&
+            key[i].pid == key[i - 1].pid)
+            dup[key[i].at] = 1;
+    for (i = k = 0; i < *nl; i++)
+        if (!dup[i])
+            lk[k++] = lk[i];
+    *nl = k;
+    free(key);
+    free(dup);
 }
 
 /* The first draft of a role, made when there is none (known by its files). */
@@ -220,19 +266,21 @@ static size_t draft_at(const draft *d, size_t nd, size_t *up, size_t j)
 /* The server a child log process belongs to: its parent's in the same
  * file, else any server of that pid, else the file's only server, else
  * the first primary. */
-static int child_server(const cow_srv_obs *o, size_t no, size_t i, size_t *up,
-                        const draft *d, size_t nd)
+static int child_server(const cow_srv_obs *o, const size_t *ids, size_t nids, size_t i,
+                        size_t *up, const draft *d, size_t nd)
 {
-    size_t j, k, s, only = nd;
+    size_t j, k, s, x, only = nd;
     int several = 0;
+    /* over the observations that identify a server only (ids): a log
+     * with 160,000 fork children looked at every other one per child */
     for (k = 0; k < 2 && o[i].parent > 0; k++)
-        for (j = 0; j < no; j++)
-            if (identifies(&o[j]) && o[j].pid == o[i].parent &&
+        for (x = 0; x < nids; x++)
+            if (o[j = ids[x]].pid == o[i].parent &&
                 (k == 1 || o[j].file == o[i].file) && (s = draft_at(d, nd, up, j)) < nd)
                 return d[s].row.seq;
-    for (j = 0; j < no; j++) {
-        if (o[j].file != o[i].file || !identifies(&o[j]) ||
-            (s = draft_at(d, nd, up, j)) == nd)
+    for (x = 0; x < nids; x++) {
+        j = ids[x];
+        if (o[j].file != o[i].file || (s = draft_at(d, nd, up, j)) == nd)
             continue;
         several |= only < nd && only != s;
         only = s;
@@ -252,6 +300,7 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
 {
     size_t *up = xmalloc((no ? no : 1) * sizeof(size_t));
     size_t *dist = xmalloc((no ? no : 1) * sizeof(size_t)), ndist = 0;
+    size_t *ids = xmalloc((no ? no : 1) * sizeof(size_t)), nids = 0;
     unsigned char *linked = xcalloc(nf ? nf : 1, 1);
     draft *d = NULL;
     size_t nd = 0, dcap = 0, lcap = 0, i, j;
@@ -307,6 +356,9 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
     for (i = 0; i < nd; i++)
         d[i].row.seq = (int)i + 1;
     /* links: content first, then the rest */
+    for (i = 0, nids = 0; i < no; i++)
+        if (identifies(&o[i]))
+            ids[nids++] = i;
     for (i = 0; i < no; i++) {
         const cow_srv_obs *x = &o[i];
         int seq = 0;
@@ -314,7 +366,7 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
             if ((j = draft_at(d, nd, up, i)) < nd)
                 seq = d[j].row.seq;
         } else if (is_child(x)) {
-            seq = child_server(o, no, i, up, d, nd);
+            seq = child_server(o, ids, nids, i, up, d, nd);
         } else {
             continue;
         }
@@ -342,6 +394,7 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
         if (j < nd)
             link_add(lk, nl, &lcap, f[i].file, d[j].row.seq, 0, how);
     }
+    link_dedupe(*lk, nl);
     *sv = xcalloc(nd ? nd : 1, sizeof(**sv));
     for (i = 0; i < nd; i++) {
         (*sv)[i] = d[i].row;
@@ -351,6 +404,7 @@ void servers_attribute(const cow_srv_file *f, size_t nf, const cow_srv_obs *o,
     free(d);
     free(up);
     free(dist);
+    free(ids);
     free(linked);
 }
 

@@ -12,6 +12,7 @@
 
 #include "cap_int.h"
 #include "mem.h"
+#include "outfile.h"
 
 int64_t cap_mono_ns(void)
 {
@@ -79,16 +80,16 @@ void cap_missing(cap_ctx *c, const char *what, const char *fmt, ...)
 
 FILE *cap_create(cap_ctx *c, const char *name, cow_err *e)
 {
-    char path[1400];
+    char *path = outfile_join(c->dir, name); /* never cut: a long --out */
     int fd, flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC;
     FILE *fp;
 
-    snprintf(path, sizeof(path), "%s/%s", c->dir, name);
     /* never through a link; an existing file only with --force */
     flags |= c->o->force ? O_TRUNC : O_EXCL;
     fd = open(path, flags, 0644);
     if (fd < 0) {
         COW_FAIL(e, COW_EIO, "cannot create %s: %s", path, strerror(errno));
+        free(path);
         return NULL;
     }
     fp = fdopen(fd, "w");
@@ -96,6 +97,7 @@ FILE *cap_create(cap_ctx *c, const char *name, cow_err *e)
         close(fd);
         COW_FAIL(e, COW_EIO, "cannot open %s: %s", path, strerror(errno));
     }
+    free(path);
     return fp;
 }
 

@@ -539,7 +539,7 @@ static void print_reported(const app_reported *rep)
         const cow_pctl_row *p = &rep->v[i];
         char cnt[32];
         if (strcmp(file, p->file) != 0)
-            printf("  %s\n", (file = p->file));
+            printf("  %s\n", app_tty(file = p->file));
         if (p->count > 0)
             snprintf(cnt, sizeof(cnt), "%lld", (long long)p->count);
         else
@@ -584,7 +584,7 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
     } else {
         char t0[40];
         time_format_iso(a->t_first_us, t0, sizeof(t0));
-        printf("run %s: %zu samples from %s; %zu phases\n", r->label, a->n,
+        printf("run %s: %zu samples from %s; %zu phases\n", app_tty(r->label), a->n,
                a->n ? t0 : "-", a->ph.n);
         if (a->n > 0) {
             print_phase_table(&a->ph, &a->rs, a->t_first_us, &footnote);

@@ -185,7 +185,7 @@ static void verdict_text(const char *label, const app_thresholds *t, const app_v
         if (!isnan(v[k].p))
             snprintf(pv, sizeof(pv), "; raw p %.3g, %s-adjusted p %.3g", v[k].p,
                      method == COW_FLEET_BH ? "BH" : "Holm", v[k].p_adj);
-        printf("%-32s %-18s %-5s %12s  limit %g%s%s%s\n", label, app_th_keys[k],
+        printf("%-32s %-18s %-5s %12s  limit %g%s%s%s\n", app_tty(label), app_th_keys[k],
                state_name(v[k].state), val, t->v[k], v[k].note[0] ? "; " : "", v[k].note,
                pv);
     }
@@ -238,7 +238,7 @@ static void triage_text(const app_triage *tr)
         printf("  %-22s %+.2f ", app_triage_names[r->attr], r->separation);
         for (j = 0; j < r->nv; j++) {
             if (j < TRIAGE_SHOWN) {
-                printf("%s %s %d/%d", j ? "," : "", r->v[j].value, r->v[j].failing,
+                printf("%s %s %d/%d", j ? "," : "", app_tty(r->v[j].value), r->v[j].failing,
                        r->v[j].passing);
                 continue;
             }

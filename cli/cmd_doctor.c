@@ -62,7 +62,7 @@ static void print_text(const cow_findings *fs, const cow_run_facts *facts, size_
     size_t i, j;
     for (i = 0; i < n; i++) {
         int any = 0;
-        printf("run %s\n", facts[i].label);
+        printf("run %s\n", app_tty(facts[i].label));
         for (j = 0; j < fs->n; j++) {
             const cow_finding *f = &fs->v[j];
             int k;

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -27,10 +28,26 @@ const char *const cmd_merge_usage[] = {
     "                  a later full merge of the same input brings them)",
     "  -q, --quiet     only the summary line per input",
     "",
-    "Exit codes: 0 merged; 2 an input is not a cowtail database of this",
-    "version (nothing of it merged); 3 database error.",
+    "A file whose run here holds a file of the same name with other bytes",
+    "(it grew or changed between the two ingests) is refused, as ingest",
+    "refuses it: its rows would count twice.",
+    "",
+    "Exit codes: 0 merged; 1 a file refused (the rest merged); 2 an input",
+    "is not a cowtail database of this version (nothing of it merged), or",
+    "is the output itself; 3 database error.",
     NULL
 };
+
+/* The same file under another name (./a.db, an absolute path, a link, a
+ * hard link): by device and inode, not by the names' bytes. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
 
 typedef struct merge_ctx {
     const char *in;
@@ -42,9 +59,20 @@ static void on_run(void *ctx, const char *src_label, const char *dst_label, int 
     const merge_ctx *m = ctx;
     if (strcmp(src_label, dst_label) != 0)
         printf("%s: run '%s': the label is another host's run here: merged as '%s'\n",
-               m->in, src_label, dst_label);
+               app_tty(m->in), app_tty(src_label), app_tty(dst_label));
     else if (!m->quiet)
-        printf("%s: run '%s' %s\n", m->in, dst_label, is_new ? "added" : "already here");
+        printf("%s: run '%s' %s\n", app_tty(m->in), app_tty(dst_label),
+               is_new ? "added" : "already here");
+}
+
+static void on_refused(void *ctx, const char *label, const char *path)
+{
+    const merge_ctx *m = ctx;
+    cli_errorf("%s: run '%s': %s refused: the run here holds a file of that name "
+               "with other bytes (grown or changed since one of them was ingested), "
+               "and both would count: remove the run from the output (or ingest the "
+               "newer file there with --replace) and merge again",
+               app_tty(m->in), app_tty(label), app_tty(path));
 }
 
 int cmd_merge(int argc, char **argv)
@@ -55,7 +83,7 @@ int cmd_merge(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     cow_err e = COW_ERR_INIT;
-    cow_merge_opts mo = {0, on_run, NULL};
+    cow_merge_opts mo = {0, on_run, NULL, on_refused};
     merge_ctx ctx = {NULL, 0};
     cow_store *st = NULL;
     int c, i, code = EXIT_OK;
@@ -80,8 +108,9 @@ int cmd_merge(int argc, char **argv)
     for (i = optind + 1; i < argc; i++) {
         cow_merge_stats ms;
         ctx.in = argv[i];
-        if (strcmp(argv[i], argv[optind]) == 0) {
-            cli_errorf("merge: %s is the output database", argv[i]);
+        if (same_file(argv[i], argv[optind])) {
+            cli_errorf("merge: %s is the output database %s (the same file): name "
+                       "another input", argv[i], argv[optind]);
             code = EXIT_USAGE;
             continue;
         }
@@ -94,11 +123,13 @@ int cmd_merge(int argc, char **argv)
             continue;
         }
         printf("%s: %ld runs (%ld new, %ld renamed), %ld files new, %ld already here"
-               "%s, %lld samples, results of %ld runs\n",
+               "%s%s, %lld samples, results of %ld runs\n",
                argv[i], ms.runs_new + ms.runs_existing, ms.runs_new, ms.runs_renamed,
-               ms.files_new, ms.files_skipped,
+               ms.files_new, ms.files_skipped, ms.files_refused ? ", some refused" : "",
                ms.files_completed ? " (some completed with their samples)" : "",
                ms.samples, ms.results);
+        if (ms.files_refused && code < EXIT_REJECTED)
+            code = EXIT_REJECTED;
         if (ms.stale)
             printf("%s: %ld runs got new files but keep the results already here: run "
                    "cowtail analyze --db %s to refresh them\n",

@@ -63,9 +63,10 @@ static int one(void *ctx, const cow_reject_row *r)
            : r->code != NULL && strcmp(r->code, "unrecognised") == 0 ? "not recognised: "
                                                                       : "";
     if (r->line > 0)
-        printf("%s:%lld: %s%s\n", r->path, (long long)r->line, what, r->reason);
+        printf("%s:%lld: %s%s\n", app_tty(r->path), (long long)r->line, what,
+               app_tty(r->reason));
     else
-        printf("%s: %s%s\n", r->path, what, r->reason);
+        printf("%s: %s%s\n", app_tty(r->path), what, app_tty(r->reason));
     return 0;
 }
 
@@ -106,7 +107,7 @@ int cmd_rejects(int argc, char **argv)
         found = strcmp(rows[i].label, run) == 0;
     store_free_runs(rows, n);
     if (!found) {
-        cli_errorf("rejects: no run labelled '%s' (see cowtail runs)", run);
+        cli_errorf("rejects: no run labelled '%s' (see cowtail runs)", app_tty(run));
         store_close(st);
         return EXIT_USAGE;
     }

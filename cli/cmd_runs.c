@@ -245,7 +245,7 @@ static int print_table(cow_store *st, const cow_run_row *rows, size_t n)
             snprintf(span, sizeof(span), "%.3f",
                      (double)(r->t_last_us - r->t_first_us) / 1e6);
         }
-        printf("%-28s %5lld %9lld %8lld %7lld %7s  %-24s %9s  %s\n", r->label,
+        printf("%-28s %5lld %9lld %8lld %7lld %7s  %-24s %9s  %s\n", app_tty(r->label),
                (long long)r->files, (long long)r->samples,
                (long long)r->rejected, (long long)r->events, srv, first, span,
                r->phases ? r->phases : "(not analysed)");

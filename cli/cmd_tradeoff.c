@@ -122,7 +122,7 @@ static void print_text(const cow_tradeoff *t, const cow_trial *tr, size_t n)
     }
     printf("(ratio interval: Welch t on the log scale over trials; runs:");
     for (i = 0; i < n; i++)
-        printf(" %s", tr[i].label);
+        printf(" %s", app_tty(tr[i].label));
     printf(")\n");
 }
 
@@ -190,8 +190,8 @@ int cmd_tradeoff(int argc, char **argv)
     } else {
         if (t.picked)
             printf("runs of host %s, scenario %s (the group with two modes and the most "
-                   "runs; choose with --host/--scenario)\n", t.host ? t.host : "(none)",
-                   t.scenario ? t.scenario : "(none)");
+                   "runs; choose with --host/--scenario)\n", t.host ? app_tty(t.host) : "(none)",
+                   t.scenario ? app_tty(t.scenario) : "(none)");
         print_text(&t.t, t.tr, t.nt);
     }
     app_tradeoff_release(&t);

@@ -229,7 +229,7 @@ int cli_find_runs(const char *cmd, const cow_run_row *rows, size_t n, char **lab
         if (i < n) {
             (*found)[(*nfound)++] = rows[i];
         } else {
-            cli_errorf("%s: no run labelled '%s' (see cowtail runs)", cmd, labels[a]);
+            cli_errorf("%s: no run labelled '%s' (see cowtail runs)", cmd, app_tty(labels[a]));
             code = EXIT_USAGE;
         }
     }

@@ -1,6 +1,7 @@
 /* mem.c -- xmalloc and friends. The only abort() outside cli/. */
 #include "mem.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,5 +57,25 @@ char *xstrndup(const char *s, size_t n)
     char *p = xmalloc(n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *p;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        fprintf(stderr, "cowtail: bad format '%s'\n", fmt);
+        abort();
+    }
+    p = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
     return p;
 }

@@ -15,5 +15,7 @@ void *xrealloc(void *p, size_t n);
 void *xgrow(void *p, size_t elem, size_t need, size_t *cap);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* printf into a new string of the length it needs: never cut. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,7 +1,9 @@
 /* outfile.c -- temporary file beside the target, then rename (outfile.h). */
+#define _GNU_SOURCE /* mkostemp */
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,16 +11,45 @@
 
 #include "mem.h"
 
+char *outfile_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return xasprintf("%.*s/%s", (int)n, dir, name);
+}
+
+int outfile_make_dir(const char *dir, int parents, cow_err *e)
+{
+    char *tmp = xstrdup(dir);
+    size_t i;
+    int err = 0;
+
+    for (i = 1; parents && tmp[i] && err == 0; i++)
+        if (tmp[i] == '/') {
+            tmp[i] = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+                err = errno;
+            tmp[i] = '/';
+        }
+    if (err == 0 && mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        err = errno;
+    free(tmp);
+    if (err != 0)
+        return COW_FAIL(e, COW_EIO, "%s: cannot create the folder: %s", dir, strerror(err));
+    return COW_OK;
+}
+
 int outfile_open(cow_outfile *o, const char *path, cow_err *e)
 {
-    size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
     mode_t mask;
     int fd, err;
 
     memset(o, 0, sizeof(*o));
-    o->tmp = xmalloc(n);
-    snprintf(o->tmp, n, "%s.tmp-XXXXXX", path);
-    if ((fd = mkstemp(o->tmp)) < 0) {
+    /* mkostemp opens with O_CREAT | O_EXCL: a new file, never a link's
+     * target, in the target's own folder (so the rename stays there) */
+    o->tmp = xasprintf("%s.tmp-XXXXXX", path);
+    if ((fd = mkostemp(o->tmp, O_CLOEXEC)) < 0) {
         err = errno;
         free(o->tmp);
         o->tmp = NULL;

@@ -5,8 +5,9 @@
  * names the columns (half the bytes of JSONEachRow, and cheaper for the
  * server to parse: measured in bench/README.md). Integers
  * print exact, reals with 15 significant digits, or 17 when 15 would not
- * read back bit for bit, NaN and infinities as null. A JSON lines table is written to
- * TABLE.jsonl.tmp and renamed when complete, so a file is whole or absent. */
+ * read back bit for bit, NaN and infinities as null. A JSON lines table is written
+ * through outfile (a new temporary file renamed when complete), so a file is whole
+ * or absent and never written through a link. */
 #include "export_out.h"
 
 #include <errno.h>
@@ -17,10 +18,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
 #include "mem.h"
+#include "outfile.h"
+#include "text.h"
 
 extern const char cow_clickhouse_ddl[];
 
@@ -31,8 +35,8 @@ struct cow_xout {
     CURL *curl;
     char table[64];         /* the table being written */
     char cols[2048];        /* ClickHouse: "(host,run,...)" of its rows */
-    FILE *fp;               /* JSON lines: the .tmp file */
-    char tmp[1024], final[1024];
+    cow_outfile out;        /* JSON lines: the table's file, while open */
+    int open;
     char *buf;              /* rows not yet sent */
     size_t n, cap;
     char *reply;            /* ClickHouse's last answer */
@@ -56,15 +60,26 @@ static void put_s(cow_xout *o, const char *s)
     put(o, s, strlen(s));
 }
 
-/* A JSON string; bytes >= 0x80 pass through (the store holds UTF-8). */
+/* A JSON string, valid UTF-8: a byte that starts no valid sequence (a
+ * folder name in Latin-1, 0xFF) becomes U+FFFD, as in runs --json. */
 static void put_json_str(cow_xout *o, const char *s, size_t n)
 {
-    size_t i, from = 0;
+    size_t i, from = 0, k;
     char esc[8];
 
     put(o, "\"", 1);
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            if ((k = text_utf8_len(s + i, n - i)) > 0) {
+                i += k - 1;
+                continue;
+            }
+            put(o, s + from, i - from);
+            put_s(o, "\xEF\xBF\xBD");
+            from = i + 1;
+            continue;
+        }
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
         put(o, s + from, i - from);
@@ -100,20 +115,20 @@ static void put_tsv_str(cow_xout *o, const char *s, size_t n)
     put(o, s + from, n - from);
 }
 
-/* The same string as a ClickHouse SQL literal. */
-static void put_sql_str(char *dst, size_t cap, const char *s)
+/* The same string as a ClickHouse SQL literal, at dst (room for 2n + 3
+ * bytes): its length. Never cut: the key of a DELETE must be whole. */
+static size_t put_sql_str(char *dst, const char *s, size_t n)
 {
-    size_t j = 0;
-    if (cap < 3)
-        return;
+    size_t i, j = 0;
     dst[j++] = '\'';
-    for (; *s && j + 3 < cap; s++) {
-        if (*s == '\'' || *s == '\\')
+    for (i = 0; i < n; i++) {
+        if (s[i] == '\'' || s[i] == '\\')
             dst[j++] = '\\';
-        dst[j++] = *s;
+        dst[j++] = s[i];
     }
     dst[j++] = '\'';
     dst[j] = '\0';
+    return j;
 }
 
 static size_t on_reply(char *p, size_t size, size_t nmemb, void *ctx)
@@ -173,8 +188,8 @@ static int flush(cow_xout *o, cow_err *e)
         snprintf(query, sizeof(query), "INSERT INTO %s %s FORMAT TabSeparated", o->table,
                  o->cols);
         rc = ch_post(o, query, o->buf, o->n, e);
-    } else if (fwrite(o->buf, 1, o->n, o->fp) != o->n) {
-        rc = COW_FAIL(e, COW_EIO, "%s: cannot write: %s", o->tmp, strerror(errno));
+    } else if (fwrite(o->buf, 1, o->n, o->out.fp) != o->n) {
+        rc = COW_FAIL(e, COW_EIO, "%s: cannot write: %s", o->out.path, strerror(errno));
     }
     o->n = 0;
     return rc;
@@ -196,8 +211,10 @@ int xout_jsonl(const char *dir, cow_xout **out, cow_err *e)
     struct stat sb;
 
     *out = NULL;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create folder: %s", dir, strerror(errno));
+    int rc;
+
+    if ((rc = outfile_make_dir(dir, 0, e)) != COW_OK)
+        return rc;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return COW_FAIL(e, COW_EUSAGE, "%s: not a folder", dir);
     *out = xout_new(dir);
@@ -273,27 +290,39 @@ int xout_table(cow_xout *o, const char *table, cow_err *e)
     o->n = 0;
     if (o->ch)
         return COW_OK;
-    snprintf(o->final, sizeof(o->final), "%s/%s.jsonl", o->base, table);
-    snprintf(o->tmp, sizeof(o->tmp), "%s/%s.jsonl.tmp", o->base, table);
-    if ((o->fp = fopen(o->tmp, "wb")) == NULL)
-        return COW_FAIL(e, COW_EIO, "%s: cannot create: %s", o->tmp, strerror(errno));
+    {
+        char *name = xasprintf("%s.jsonl", table), *path = outfile_join(o->base, name);
+        int rc = outfile_open(&o->out, path, e);
+        free(name);
+        free(path);
+        if (rc != COW_OK)
+            return rc;
+    }
+    o->open = 1;
     return COW_OK;
 }
 
 /* Remember a run's key, ('host','run'), for xout_replace. */
 static void keep_key(cow_xout *o, const cow_xval *host, const cow_xval *run)
 {
-    char h[600], r[1100], key[1800];
+    char *key;
+    size_t j = 0;
     if (host->type != COW_XTEXT || run->type != COW_XTEXT)
         return;
-    put_sql_str(h, sizeof(h), host->s);
-    put_sql_str(r, sizeof(r), run->s);
-    snprintf(key, sizeof(key), "(%s,%s)", h, r);
-    if (o->nkeys > 0 && strcmp(o->keys[o->nkeys - 1], key) == 0)
+    key = xmalloc(2 * (host->n + run->n) + 10);
+    key[j++] = '(';
+    j += put_sql_str(key + j, host->s, host->n);
+    key[j++] = ',';
+    j += put_sql_str(key + j, run->s, run->n);
+    key[j++] = ')';
+    key[j] = '\0';
+    if (o->nkeys > 0 && strcmp(o->keys[o->nkeys - 1], key) == 0) {
+        free(key);
         return; /* a host's checks come one after the other */
+    }
     if (o->nkeys == o->capkeys)
         o->keys = xgrow(o->keys, sizeof(*o->keys), o->nkeys + 1, &o->capkeys);
-    o->keys[o->nkeys++] = xstrdup(key);
+    o->keys[o->nkeys++] = key;
 }
 
 /* One value as JSON (sep ',' and the key before it) or as a TSV field. */
@@ -375,14 +404,12 @@ int xout_row(void *ctx, const char *const *cols, const cow_xval *v, int n)
 int xout_end(cow_xout *o, cow_err *e)
 {
     int rc = flush(o, e);
-    if (o->fp) {
-        if (fclose(o->fp) != 0 && rc == COW_OK)
-            rc = COW_FAIL(e, COW_EIO, "%s: cannot write: %s", o->tmp, strerror(errno));
-        o->fp = NULL;
-        if (rc == COW_OK && rename(o->tmp, o->final) != 0)
-            rc = COW_FAIL(e, COW_EIO, "%s: cannot rename: %s", o->final, strerror(errno));
-        if (rc != COW_OK)
-            remove(o->tmp);
+    if (o->open) {
+        o->open = 0;
+        if (rc == COW_OK)
+            rc = outfile_commit(&o->out, e);
+        else
+            outfile_abort(&o->out);
     }
     return rc;
 }
@@ -435,10 +462,8 @@ void xout_close(cow_xout *o)
     size_t i;
     if (o == NULL)
         return;
-    if (o->fp) {
-        fclose(o->fp);
-        remove(o->tmp);
-    }
+    if (o->open)
+        outfile_abort(&o->out);
     if (o->curl)
         curl_easy_cleanup(o->curl);
     if (o->ch)
@@ -452,13 +477,70 @@ void xout_close(cow_xout *o)
     free(o);
 }
 
+/* A failed export says what landed and what did not, and what to do: the
+ * version it sent has no mark, so the query of the README skips it. */
+static void explain(cow_err *e, const cow_export_opts *opt, int64_t version,
+                    const char *const *sent, size_t nsent, const char *failed)
+{
+    char why[sizeof(e->msg)], *done = xstrdup(""), *left = xstrdup(""), *t;
+    size_t i;
+    int after = 0;
+
+    snprintf(why, sizeof(why), "%s", e->msg);
+    for (i = strlen(why); i > 0 && (why[i - 1] == '\n' || why[i - 1] == ' '); i--)
+        why[i - 1] = '\0';
+    for (i = 0; i < nsent; i++) {
+        t = xasprintf("%s%s%s", done, i ? ", " : "", sent[i]);
+        free(done);
+        done = t;
+    }
+    for (i = 0; cow_export_tables[i]; i++) {
+        const char *n = cow_export_tables[i];
+        if (strcmp(n, "samples") == 0 && !opt->samples)
+            continue;
+        if (failed && strcmp(n, failed) == 0)
+            after = 1;
+        if (!after)
+            continue;
+        t = xasprintf("%s%s, ", left, n);
+        free(left);
+        left = t;
+    }
+    t = xasprintf("%s%s", left, COW_EXPORT_MARK);
+    free(left);
+    left = t;
+    COW_FAIL(e, e->code, "%s; export version %lld sent %s%s, not %s; without its mark "
+             "in table %s the version is incomplete and the README's query reads the "
+             "one before it: run the export again", why, (long long)version,
+             nsent ? "" : "nothing", done, left, COW_EXPORT_MARK);
+    free(done);
+    free(left);
+}
+
+/* One table: its rows, then its end. */
+static int send_table(cow_store *st, cow_xout *o, const char *t, int64_t version,
+                      const char *tables, cow_err *e)
+{
+    int rc;
+    if ((rc = xout_table(o, t, e)) != COW_OK)
+        return rc;
+    rc = tables ? store_export_mark(st, version, tables, xout_row, o, e)
+                : store_export_rows(st, t, version, xout_row, o, e);
+    if (rc != COW_OK && xout_error(o)->code)
+        *e = *xout_error(o);
+    if (rc == COW_OK)
+        rc = xout_end(o, e);
+    return rc;
+}
+
 int app_export(cow_store *st, const cow_export_opts *opt, cow_export_result *res,
                cow_err *e)
 {
-    const char *sent[16];
+    const char *sent[16], *failed = NULL;
     cow_xout *o = NULL;
     struct timeval tv;
     size_t nsent = 0;
+    char *tables = xstrdup(""), *t;
     int i, rc;
 
     memset(res, 0, sizeof(*res));
@@ -466,27 +548,43 @@ int app_export(cow_store *st, const cow_export_opts *opt, cow_export_result *res
                          : xout_jsonl(opt->jsonl, &o, e);
     gettimeofday(&tv, NULL);
     res->version = (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
-    for (i = 0; rc == COW_OK && cow_export_tables[i]; i++) {
-        const char *t = cow_export_tables[i];
-        long long before = xout_rows(o);
-        if (strcmp(t, "samples") == 0 && !opt->samples)
-            continue;
-        if ((rc = xout_table(o, t, e)) != COW_OK)
-            break;
-        rc = store_export_rows(st, t, res->version, xout_row, o, e);
-        if (rc != COW_OK && xout_error(o)->code)
-            *e = *xout_error(o);
-        if (rc == COW_OK)
-            rc = xout_end(o, e);
-        if (rc == COW_OK && opt->on_table)
-            opt->on_table(opt->ctx, t, xout_rows(o) - before);
-        sent[nsent++] = t;
+    if (rc == COW_OK && opt->jsonl) {
+        /* the folder's mark goes first: until the new one is written, no
+         * version in it is marked complete */
+        char *mark = outfile_join(opt->jsonl, COW_EXPORT_MARK ".jsonl");
+        if (unlink(mark) != 0 && errno != ENOENT)
+            rc = COW_FAIL(e, COW_EIO, "%s: cannot remove: %s", mark, strerror(errno));
+        free(mark);
     }
-    sent[nsent] = NULL;
-    if (rc == COW_OK)
+    for (i = 0; rc == COW_OK && cow_export_tables[i]; i++) {
+        long long before = xout_rows(o);
+        const char *n = cow_export_tables[i];
+        if (strcmp(n, "samples") == 0 && !opt->samples)
+            continue;
+        if ((rc = send_table(st, o, n, res->version, NULL, e)) != COW_OK) {
+            failed = n;
+            break;
+        }
+        if (opt->on_table)
+            opt->on_table(opt->ctx, n, xout_rows(o) - before);
+        sent[nsent++] = n;
+        t = xasprintf("%s%s%s", tables, nsent > 1 ? "," : "", n);
+        free(tables);
+        tables = t;
+    }
+    /* every table landed: mark the version complete, then drop the older */
+    if (rc == COW_OK && (rc = send_table(st, o, COW_EXPORT_MARK, res->version, tables, e)) != COW_OK)
+        failed = COW_EXPORT_MARK;
+    if (rc == COW_OK) {
+        sent[nsent] = COW_EXPORT_MARK;
+        sent[nsent + 1] = NULL;
         rc = xout_replace(o, sent, res->version, e);
+    } else if (o != NULL) {
+        explain(e, opt, res->version, sent, nsent, failed);
+    }
     if (o)
         res->rows = xout_rows(o);
     xout_close(o);
+    free(tables);
     return rc;
 }

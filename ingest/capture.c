@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "jsonstrict.h"
 #include "mem.h"
 #include "parser.h"
 #include "text.h"
@@ -803,6 +804,10 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
         cJSON_Delete(root);
         return COW_FAIL(e, COW_EPARSE, "run.json is not a JSON object; fix it "
                         "or remove it (it is optional)");
+    }
+    if ((rc = json_strict_check(text, n, path, 1, e)) != COW_OK) {
+        cJSON_Delete(root);
+        return rc;
     }
     r->text = xstrndup(text, n);
     r->label = get_str(root, "label");

@@ -188,6 +188,15 @@ static int in_epoch(double us)
     return us >= (double)COW_EPOCH_MIN_S * 1e6 && us < (double)COW_EPOCH_MAX_S * 1e6;
 }
 
+/* 1 when the file's own date says v (epoch us) is a wall clock: the file
+ * was last written no earlier than an hour before v and within a week
+ * after it (a capture's file is written while it runs). */
+static int monotonic_ruled_out(const latcols *lc, double v)
+{
+    double m = lc->o ? (double)lc->o->mtime_us : 0;
+    return m > 0 && m >= v - 3600e6 && m <= v + 7 * 86400e6;
+}
+
 /* Requirement 2: choose the clock from the first stamp v. */
 static int decide(latcols *lc, double v, cow_err *e)
 {
@@ -220,6 +229,19 @@ static int decide(latcols *lc, double v, cow_err *e)
                             "--time-unit, and give the start with --t0 or "
                             "run.json \"t0\"",
                             lc->time_name, v);
+        /* epoch microseconds by magnitude are also what CLOCK_MONOTONIC
+         * reads in nanoseconds after 7 to 47 days of uptime: a 12 s
+         * capture became 11,998 s in 2024. Taken as epoch only when the
+         * file was written within a week after that first stamp. */
+        if (i == 2 && !monotonic_ruled_out(lc, v))
+            return COW_FAIL(e, COW_EUNIT,
+                            "time column '%s' has no unit and starts at %.17g: "
+                            "epoch microseconds, or a monotonic clock in "
+                            "nanoseconds (%.1f days of uptime)? Name the unit "
+                            "(%s_us for epoch microseconds; %s_ns with --t0 for "
+                            "a monotonic clock) or pass --time-unit us|ns",
+                            lc->time_name, v, v / 1e9 / 86400, lc->time_name,
+                            lc->time_name);
         lc->time_mult = mags[i];
         lc->time_epoch = 1;
         snprintf(lc->time_how, sizeof(lc->time_how),

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "formats.h"
+#include "jsonstrict.h"
 #include "latcols.h"
 #include "limits.h"
 #include "mem.h"
@@ -231,40 +232,91 @@ static size_t *element_offsets(const char *text, size_t n, size_t *count)
     return offs;
 }
 
+/* The array's shape without building it: '[' first, brackets balanced,
+ * strings closed, nothing after the closing ']'. Offset of the first
+ * byte that breaks it, or n when whole. */
+static size_t array_shape(const char *text, size_t n)
+{
+    size_t i = 0;
+    int depth = 0, in_str = 0;
+
+    if (n >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
+        i++;
+    if (i == n || text[i] != '[')
+        return i;
+    for (; i < n; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+            continue;
+        }
+        if (c == '"')
+            in_str = 1;
+        else if (c == '[' || c == '{') {
+            if (++depth > CJSON_NESTING_LIMIT)
+                return i;  /* deeper than the parser goes, as a whole parse said */
+        } else if ((c == ']' || c == '}') && --depth == 0) {
+            for (i++; i < n; i++)
+                if (text[i] != ' ' && text[i] != '\n' && text[i] != '\r' && text[i] != '\t')
+                    return i;
+            return n;
+        }
+    }
+    return n + 1; /* ends inside: truncated */
+}
+
+/* One element at a time: the array is never a tree in memory (a 94 MB
+ * array of objects made an 806 MB tree). Each element is parsed alone;
+ * one that is not valid JSON refuses the file, as a whole-file parse did. */
 static int parse_array(jstate *st, const char *text, size_t n, cow_err *e)
 {
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, n + 1, &end, 1);
-    const cJSON *it;
-    size_t *offs, noffs, i = 0;
+    size_t *offs, noffs, i, bad = array_shape(text, n);
     cow_textpos tp;
     long line, col;
     int rc = COW_OK;
 
-    if (root == NULL) {
-        text_position(text, end ? (size_t)(end - text) : 0, &line, &col);
+    if (bad != n) {
+        text_position(text, bad > n ? n : bad, &line, &col);
         cow_err_at(e, st->s->name, line, col);
         return COW_FAIL(e, COW_EPARSE,
                         "invalid JSON here (truncated file?): nothing of this "
                         "file was loaded; fix or re-export it");
     }
-    if (!cJSON_IsArray(root)) {
-        cJSON_Delete(root);
-        cow_err_at(e, st->s->name, 1, 0);
-        return COW_FAIL(e, COW_EPARSE, "expected an array of sample objects");
-    }
     offs = element_offsets(text, n, &noffs);
     text_pos_init(&tp, text); /* offsets grow: one pass over the text */
-    for (it = root->child; it != NULL && rc == COW_OK; it = it->next, i++) {
-        size_t off = i < noffs ? offs[i] : 0;
+    for (i = 0; i < noffs && rc == COW_OK; i++) {
+        size_t off = offs[i];
         size_t len = i + 1 < noffs ? offs[i + 1] - off : n - off;
+        const char *end = NULL;
+        cow_err se = COW_ERR_INIT;
+        cJSON *it = cJSON_ParseWithLengthOpts(text + off, len, &end, 0);
+        size_t k = end ? (size_t)(end - (text + off)) : 0;
+        /* after the element: blanks, then ',' or the closing ']' */
+        while (it && k < len && strchr(" \t\r\n", text[off + k]))
+            k++;
+        if (it == NULL || (k < len && text[off + k] != ',' && text[off + k] != ']')) {
+            cJSON_Delete(it);
+            text_position(text, off + (end && it == NULL ? (size_t)(end - (text + off)) : k),
+                          &line, &col);
+            cow_err_at(e, st->s->name, line, col);
+            rc = COW_FAIL(e, COW_EPARSE,
+                          "invalid JSON here (truncated file?): nothing of this "
+                          "file was loaded; fix or re-export it");
+            break;
+        }
         text_pos_at(&tp, off, &line, &col);
-        if (len > 200)
-            len = 200;
-        rc = object(st, it, line, text + off, len, e);
+        if (json_strict_check(text + off, len, st->s->name, line, &se) != COW_OK)
+            rc = reject(st, se.line, se.msg, text + off, len > 200 ? 200 : len, e);
+        else
+            rc = object(st, it, line, text + off, len > 200 ? 200 : len, e);
+        cJSON_Delete(it);
     }
     free(offs);
-    cJSON_Delete(root);
     return rc;
 }
 
@@ -293,8 +345,13 @@ static int parse_lines(jstate *st, cow_err *e)
                              ln.eol ? "not a JSON object"
                                     : "truncated last line (no line end, invalid JSON)",
                              ln.p, ln.n, e);
-        else
-            rc = object(st, obj, ln.no, ln.p, ln.n, e);
+        else {
+            cow_err se = COW_ERR_INIT;
+            if (json_strict_check(ln.p, ln.n, st->s->name, ln.no, &se) != COW_OK)
+                rc = reject(st, ln.no, se.msg, ln.p, ln.n, e);
+            else
+                rc = object(st, obj, ln.no, ln.p, ln.n, e);
+        }
         cJSON_Delete(obj);
     }
     free(scratch);

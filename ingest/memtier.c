@@ -29,8 +29,9 @@
  * Latencies are milliseconds ("Time unit": "MILLISECONDS"); another unit name
  * is honoured when it is one of SECONDS/MILLISECONDS/MICROSECONDS/NANOSECONDS,
  * else --latency-unit decides, else the file is refused. Input line numbers
- * of values are found by searching their keys forward in document order
- * (cJSON keeps no positions). */
+ * of values are found by seeking their keys forward in document order in
+ * an index of every key, unescaped (cJSON keeps no positions; a raw-text
+ * search missed "\u0070" and rescanned the rest of the file per key). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@
 #include <cjson/cJSON.h>
 
 #include "formats.h"
+#include "jsonstrict.h"
 #include "mem.h"
 #include "num.h"
 #include "timeconv.h"
@@ -51,11 +53,11 @@
 /* A Time-Serie longer than a year of seconds is not a benchmark. */
 #define MT_MAX_SECONDS (366L * 86400L)
 
-/* Forward-only cursor over the text that gives line numbers. */
+/* Forward-only cursor over the document's keys that gives line numbers. */
 typedef struct mtpos {
-    const char *cur;   /* search resumes here */
-    const char *end;   /* end of the text */
-    long line;         /* line of cur */
+    const cow_jkeys *keys; /* every key of the document */
+    size_t ord;            /* the search resumes at this key */
+    long line;             /* line of the last key found */
 } mtpos;
 
 typedef struct mt {
@@ -129,25 +131,13 @@ static int fix_nan(char *b, size_t n)
     return fixed;
 }
 
-/* Line of the next occurrence of "key" (quoted); the cursor moves past
- * it. When not found the cursor stays and its line is returned. */
+/* Line of the next key equal to key; the cursor moves past it. When
+ * there is none the cursor stays and its line is returned. */
 static long pos_seek(mtpos *ps, const char *key)
 {
-    size_t m = strlen(key);
-    const char *p;
-
-    for (p = ps->cur; p + m + 2 <= ps->end; p++) {
-        if (*p == '\n')
-            ps->line++;
-        if (*p == '"' && p[m + 1] == '"' && memcmp(p + 1, key, m) == 0) {
-            ps->cur = p + m + 2;
-            return ps->line;
-        }
-    }
-    /* not found: undo the newlines counted */
-    for (p = ps->cur; p + m + 2 <= ps->end; p++)
-        if (*p == '\n')
-            ps->line--;
+    long line = json_keys_seek(ps->keys, key, &ps->ord);
+    if (line > 0)
+        ps->line = line;
     return ps->line;
 }
 
@@ -303,6 +293,14 @@ static int series_entry(mt *m, const cJSON *v, int64_t *next, cow_err *e)
         sec > MT_MAX_SECONDS)
         return bad_value(m, "Time-Serie", v->string, line,
                          "key is not a second offset since the run start", e);
+    /* no longer than the run says it lasted ("Start time" to "Finish
+     * time", the last second partial): a key of 31000000 in a 5 s run
+     * would fill 31 M seconds with empty intervals */
+    if (m->finish_us > m->start_us && m->start_us > 0 &&
+        sec > (m->finish_us - m->start_us) / 1000000 + 1)
+        return bad_value(m, "Time-Serie", v->string, line,
+                         "second beyond the run's own length (its \"Runtime\" start "
+                         "to finish)", e);
     if (sec < *next)
         return bad_value(m, "Time-Serie", v->string, line,
                          "second repeated or out of order", e);
@@ -630,6 +628,7 @@ static int mt_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
     size_t n = 0;
     const char *end = NULL;
     cJSON *root = NULL;
+    cow_jkeys keys = {NULL, 0};
     int rc, fixed;
     mt m;
 
@@ -657,8 +656,11 @@ static int mt_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
         rc = refuse_json(&m, doc, n, root ? doc : end, e);
         goto out;
     }
-    m.pos.cur = doc;
-    m.pos.end = doc + n;
+    if ((rc = json_strict_check(doc, n, s->name, 1, e)) != COW_OK)
+        goto out;
+    json_keys_index(doc, n, &keys);
+    m.pos.keys = &keys;
+    m.pos.ord = 0;
     m.pos.line = 1;
     rc = fixed ? sink_note(k, "nan", "bare nan/-nan values (memtier < 2.1.2) "
                            "read as missing", e) : COW_OK;
@@ -675,6 +677,7 @@ static int mt_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
                       m.rejects, m.rows + m.rejects);
     }
 out:
+    json_keys_free(&keys);
     cJSON_Delete(root);
     free(buf);
     return rc;

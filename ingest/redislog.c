@@ -145,7 +145,6 @@
  * signal-handler stamps. */
 #define RL_BACKSTEP_S 60
 /* Processes told apart in one log (servers and their children). */
-#define RL_MAX_PROCS 64
 /* Sniffing looks at this many lines of the head at most. */
 #define RL_SNIFF_LINES 64
 /* Longest pid we accept (10 digits covers any pid_t). */
@@ -602,7 +601,7 @@ typedef struct rl_state {
     long prev_line;           /* its line number */
     bool has_prev;            /* prev_us is set */
     bool tz_noted;            /* the log_tz note was emitted */
-    struct {                  /* processes that wrote lines (bounded) */
+    struct rl_proc {          /* processes that wrote lines (growable) */
         long pid;
         char roles[5];        /* role letters seen: M, S, C, X */
         long parent;          /* for a child: the pid that forked it */
@@ -611,8 +610,11 @@ typedef struct rl_state {
         bool replica;         /* logged replica-side lines */
         bool server;          /* logged a startup line */
         char version[64];     /* from the startup line */
-    } procs[RL_MAX_PROCS];
+    } *procs;
     int nprocs;
+    size_t capprocs;
+    int *pid_slot;            /* open-addressing table: index+1 into procs, 0 free */
+    size_t npid_slot;         /* its size (a power of two, at most half full) */
     bool tzcheck_noted;       /* the log_tz_check note was emitted */
     int64_t prefix_off;       /* zone (s east) settled by prefix stamps */
     bool sig_pending;         /* a signal-handler line awaits its next line */
@@ -623,6 +625,7 @@ typedef struct rl_state {
     int year_src;             /* 0 unknown yet, 1 given, 2 from mtime */
     int year;                 /* given: current year; mtime: mtime's year */
     int year_mon;             /* given: last month seen; mtime: mtime's month */
+    int year_day;             /* given: last day of that month seen */
     long nlog;                /* well-formed log lines */
     long nraw;                /* lines without the log prefix (skipped) */
     long nbin;                /* of which not text (NUL, invalid UTF-8) */
@@ -639,16 +642,42 @@ typedef struct rl_state {
     size_t capnorm;           /* its capacity */
 } rl_state;
 
+static size_t pid_hash(long pid, size_t size)
+{
+    return ((unsigned long)pid * 2654435761UL) & (size - 1);
+}
+
+/* The slot of pid in the table (its entry, or the free slot where it goes). */
+static size_t pid_slot_of(const rl_state *st, long pid)
+{
+    size_t h = pid_hash(pid, st->npid_slot);
+    while (st->pid_slot[h] != 0 && st->procs[st->pid_slot[h] - 1].pid != pid)
+        h = (h + 1) & (st->npid_slot - 1);
+    return h;
+}
+
+/* The process's entry, added when new: a day of "save 60" forks 1,440
+ * children, each writes lines, and a replica started after them must
+ * still be found (a table of 64 lost it). */
 static int proc_find(rl_state *st, long pid)
 {
-    int i;
-    for (i = 0; i < st->nprocs; i++)
-        if (st->procs[i].pid == pid)
-            return i;
-    if (st->nprocs == RL_MAX_PROCS)
-        return -1;
+    size_t h, i;
+
+    if (st->npid_slot == 0 || (size_t)st->nprocs * 2 >= st->npid_slot) {
+        size_t size = st->npid_slot ? st->npid_slot * 2 : 64;
+        free(st->pid_slot);
+        st->pid_slot = xcalloc(size, sizeof(*st->pid_slot));
+        st->npid_slot = size;
+        for (i = 0; i < (size_t)st->nprocs; i++)
+            st->pid_slot[pid_slot_of(st, st->procs[i].pid)] = (int)i + 1;
+    }
+    h = pid_slot_of(st, pid);
+    if (st->pid_slot[h] != 0)
+        return st->pid_slot[h] - 1;
+    st->procs = xgrow(st->procs, sizeof(*st->procs), (size_t)st->nprocs + 1, &st->capprocs);
     memset(&st->procs[st->nprocs], 0, sizeof(st->procs[0]));
     st->procs[st->nprocs].pid = pid;
+    st->pid_slot[h] = st->nprocs + 1;
     return st->nprocs++;
 }
 
@@ -692,6 +721,11 @@ static int procs_emit(rl_state *st, cow_err *e)
     int i, rc;
 
     for (i = 0; i < st->nprocs; i++) {
+        /* a child only named ("saving started by pid N") that wrote no
+         * line of its own has nothing to attribute: 160,000 of them made
+         * as many processes for the analysis to place */
+        if (st->procs[i].line == 0)
+            continue;
         memset(&r, 0, sizeof(r));
         r.kind = COW_REC_PROC;
         r.u.proc.pid = st->procs[i].pid;
@@ -819,13 +853,23 @@ static int year_init(rl_state *st, long line, int mon, cow_err *e)
     return COW_EUNIT;
 }
 
-static int year_of(rl_state *st, int mon)
+static int year_of(rl_state *st, int mon, int day)
 {
+    int back;
     if (st->year_src == 2)
         return mon > st->year_mon ? st->year - 1 : st->year;
-    if (mon < st->year_mon)   /* given year: December -> January rollover */
+    /* given year: the next year when the date steps back by more than a
+     * week (31 Dec -> 1 Jan, or Nov -> Jan across a quiet December); a
+     * line a little out of order (31 Jan after 1 Feb) keeps the year */
+    back = ((st->year_mon - mon) * 31 + (st->year_day - day));
+    if (st->year_day > 0 && back > 7) {
         st->year++;
-    st->year_mon = mon;
+        st->year_mon = mon;
+        st->year_day = day;
+    } else if (back < 0 || st->year_day == 0) {
+        st->year_mon = mon;
+        st->year_day = day;
+    }
     return st->year;
 }
 
@@ -905,7 +949,7 @@ static int stamp_utc(rl_state *st, const cow_line *ln, rl_stamp *ts,
     if (ts->kind == STAMP_NOYEAR) {
         if (st->year_src == 0 && (rc = year_init(st, ln->no, ts->mon, e)) != COW_OK)
             return rc;
-        ts->y = year_of(st, ts->mon);
+        ts->y = year_of(st, ts->mon, ts->d);
         if (ts->d > time_month_days(ts->y, ts->mon)) {
             snprintf(st->why, sizeof(st->why), "29 Feb does not exist in %d "
                      "(the year this line was given)", ts->y);
@@ -1467,6 +1511,8 @@ static int rl_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
         rc = e->code ? e->code : COW_EIO;
     free(st.text);
     free(st.norm);
+    free(st.procs);
+    free(st.pid_slot);
     return rc;
 }
 

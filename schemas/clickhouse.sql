@@ -8,10 +8,13 @@
 -- exporting machine's clock in microseconds. Re-exporting a run inserts
 -- its rows with a new version, then deletes the older versions of that
 -- run (ALTER TABLE ... DELETE, a mutation: asynchronous, applied to the
--- parts that existed when it was issued). Until a mutation has finished a
--- query can see two versions; the exact form keeps the latest:
+-- parts that existed when it was issued). A version is complete when its
+-- row is in table exports, sent after every other table landed: an export
+-- interrupted half-way leaves its rows unmarked (and the older version in
+-- place). Until a mutation has finished a query can see two versions, or
+-- an unmarked one; the exact form keeps the newest complete one:
 --     WHERE (host, run, export_version) IN
---           (SELECT host, run, max(export_version) FROM runs GROUP BY host, run)
+--           (SELECT host, run, max(export_version) FROM exports GROUP BY host, run)
 -- Times are UTC epoch microseconds, latencies microseconds. Quantiles are
 -- cowtail's (type 7, with distribution-free intervals), computed before
 -- export; ClickHouse's quantileExact is another definition (see README).
@@ -122,3 +125,10 @@ CREATE TABLE IF NOT EXISTS samples (
     host String, run String, export_version UInt64,
     t_us Int64, lat_us Float64, op Nullable(String), file String, seq Int64
 ) ENGINE = MergeTree() ORDER BY (host, run, t_us);
+
+-- The mark: one row per run when a version is complete (every table
+-- above landed); tables: the ones sent, comma-separated ("samples" among
+-- them only with --samples). Read the version to use from here.
+CREATE TABLE IF NOT EXISTS exports (
+    host String, run String, export_version UInt64, tables String
+) ENGINE = MergeTree() ORDER BY (host, run);

@@ -80,17 +80,19 @@ static const struct {
      " LEFT JOIN ops o ON o.id = s.op ORDER BY s.run, s.t_us, s.file, s.seq"},
 };
 
+/* The mark, sent after every other table: one row per run, whose version
+ * is then complete (?2: the tables sent, comma-separated). */
+static const char export_mark_sql[] = "SELECT " KEY ", ?2 AS tables FROM runs r ORDER BY r.id";
+
+static int export_query(cow_store *st, const char *table, const char *sql, int64_t version,
+                        const char *tables, cow_xrow_fn row, void *ctx, cow_err *e);
+
 int store_export_rows(cow_store *st, const char *table, int64_t version,
                       cow_xrow_fn row, void *ctx, cow_err *e)
 {
-    sqlite3 *db = st->db;
     const char *sql = NULL;
     char facts_sql[3000];
-    const char *cols[64];
-    cow_xval v[64];
-    sqlite3_stmt *q;
     size_t i;
-    int n, c, rc = COW_OK, step;
 
     for (i = 0; i < sizeof(export_sql) / sizeof(export_sql[0]); i++)
         if (strcmp(export_sql[i].table, table) == 0)
@@ -106,9 +108,29 @@ int store_export_rows(cow_store *st, const char *table, int64_t version,
     }
     if (sql == NULL)
         return COW_FAIL(e, COW_EINTERNAL, "no export table '%s'", table);
+    return export_query(st, table, sql, version, NULL, row, ctx, e);
+}
+
+int store_export_mark(cow_store *st, int64_t version, const char *tables, cow_xrow_fn row,
+                      void *ctx, cow_err *e)
+{
+    return export_query(st, COW_EXPORT_MARK, export_mark_sql, version, tables, row, ctx, e);
+}
+
+static int export_query(cow_store *st, const char *table, const char *sql, int64_t version,
+                        const char *tables, cow_xrow_fn row, void *ctx, cow_err *e)
+{
+    sqlite3 *db = st->db;
+    const char *cols[64];
+    cow_xval v[64];
+    sqlite3_stmt *q;
+    int n, c, rc = COW_OK, step;
+
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
         return COW_FAIL(e, COW_ESQL, "export %s: %s", table, sqlite3_errmsg(db));
     sqlite3_bind_int64(q, 1, version);
+    if (tables != NULL)
+        sqlite3_bind_text(q, 2, tables, -1, SQLITE_STATIC);
     n = sqlite3_column_count(q);
     if (n > 64) {
         sqlite3_finalize(q);

@@ -262,6 +262,17 @@ static int map_files(sqlite3 *db, const char *origin, int results_only,
                       " FROM src.files f JOIN temp.run_map m ON m.src = f.run",
                       e)) != COW_OK)
         return rc;
+    /* ingest's rule: a file of the same name in the same run with other
+     * bytes (grown, or changed, since one of the two was ingested) is
+     * refused, not added beside it: its rows would count twice */
+    if ((rc = run_sql(db,
+                      "UPDATE temp.file_map SET dst = 0, fresh = 0, refused = 1"
+                      " FROM src.files f JOIN temp.run_map m ON m.src = f.run"
+                      " WHERE temp.file_map.src = f.id AND temp.file_map.dst IS NULL"
+                      " AND EXISTS (SELECT 1 FROM main.files d WHERE d.run = m.dst"
+                      "   AND " BASENAME("d.path") " = " BASENAME("f.path") ")",
+                      e)) != COW_OK)
+        return rc;
     /* new ones: ids above the largest here, in the source's order */
     if ((rc = run_sql(db,
                       "UPDATE temp.file_map SET dst = b.top + n.rn, fresh = 1"
@@ -297,8 +308,11 @@ static int map_files(sqlite3 *db, const char *origin, int results_only,
     if (rc != SQLITE_DONE)
         return fail(db, e, "copying files");
     ms->files_new = (long)sqlite3_changes64(db);
-    n = one_int(db, "SELECT count(*) FROM temp.file_map WHERE fresh = 0", NULL);
+    n = one_int(db, "SELECT count(*) FROM temp.file_map WHERE fresh = 0 AND NOT refused",
+                NULL);
     ms->files_skipped = (long)n;
+    n = one_int(db, "SELECT count(*) FROM temp.file_map WHERE refused", NULL);
+    ms->files_refused = (long)n;
     n = one_int(db, "SELECT count(*) FROM temp.file_map WHERE complete = 1", NULL);
     ms->files_completed = (long)n;
     return COW_OK;
@@ -456,6 +470,28 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
     return COW_OK;
 }
 
+/* Name the files refused as changed, to opt->on_refused. */
+static int tell_refused(sqlite3 *db, const cow_merge_opts *opt, cow_err *e)
+{
+    sqlite3_stmt *q;
+    int rc;
+
+    if (opt->on_refused == NULL)
+        return COW_OK;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT d.label, f.path FROM temp.file_map m"
+                           " JOIN src.files f ON f.id = m.src"
+                           " JOIN temp.run_map r ON r.src = f.run"
+                           " JOIN main.runs d ON d.id = r.dst WHERE m.refused ORDER BY f.id",
+                           -1, &q, NULL) != SQLITE_OK)
+        return fail(db, e, "preparing refused files");
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        opt->on_refused(opt->ctx, (const char *)sqlite3_column_text(q, 0),
+                        (const char *)sqlite3_column_text(q, 1));
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? COW_OK : fail(db, e, "reading refused files");
+}
+
 static int check_input(sqlite3 *db, const char *in_path, cow_err *e)
 {
     int64_t v = one_int(db, "PRAGMA src.user_version", NULL);
@@ -502,7 +538,7 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
                       " fresh INTEGER, results INTEGER DEFAULT 0, findings INTEGER DEFAULT 0,"
                       " checks INTEGER DEFAULT 0);"
                       "CREATE TEMP TABLE file_map(src INTEGER PRIMARY KEY, dst INTEGER,"
-                      " fresh INTEGER, complete INTEGER);"
+                      " fresh INTEGER, complete INTEGER, refused INTEGER DEFAULT 0);"
                       "CREATE TEMP TABLE op_map(src INTEGER PRIMARY KEY, dst INTEGER)",
                       e)) != COW_OK)
         goto detach;
@@ -510,6 +546,7 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
         (rc = map_files(db, in_path, opt->results_only, ms, e)) != COW_OK ||
         (rc = copy_rows(db, opt->results_only, ms, e)) != COW_OK ||
         (rc = copy_results(db, ms, e)) != COW_OK ||
+        (rc = tell_refused(db, opt, e)) != COW_OK ||
         (rc = run_sql(db,
                       "DROP TABLE temp.run_map; DROP TABLE temp.file_map;"
                       " DROP TABLE temp.op_map; COMMIT",

@@ -534,14 +534,12 @@ static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
 /* Is the file system holding path out of space (for the message)? */
 static int fs_full(const char *path)
 {
-    char dir[520];
     struct statvfs sv;
     const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof(dir), ".");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + 1, path);
-    return statvfs(dir, &sv) == 0 && sv.f_bavail == 0;
+    char *dir = slash == NULL ? xstrdup(".") : xstrndup(path, (size_t)(slash - path) + 1);
+    int full = statvfs(dir, &sv) == 0 && sv.f_bavail == 0;
+    free(dir);
+    return full;
 }
 
 /* A failed open on a full file system says so. */

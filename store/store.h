@@ -515,6 +515,12 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
  * them (a copy of superseded data). */
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
                     int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e);
+/* The other file of the run whose samples match most of file self's,
+ * row for row (same time, latency and op): its path in *path (caller
+ * frees; NULL when none), how many of self's samples it matches in
+ * *same. A CRLF or re-encoded copy matches them all. */
+int store_sample_copy(cow_store *st, int64_t run, int64_t self, char **path,
+                      int64_t *same, cow_err *e);
 /* Keep the digest of a file --replace is about to remove (see
  * store_file_copy). */
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
@@ -525,10 +531,9 @@ int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 
-/* The folder and host of the run labelled `label` ("" when unknown);
- * *found 0 when there is no such run. */
-int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
-                    char *host, size_t hcap, int *found, cow_err *e);
+/* The host of the run labelled `label` (*host owned by the caller, ""
+ * when unknown, whole however long); *found 0 when there is no such run. */
+int store_run_owner(cow_store *st, const char *label, char **host, int *found, cow_err *e);
 /* The label of run `run` (*label owned by the caller; NULL when there is
  * no such run). */
 int store_run_label(cow_store *st, int64_t run, char **label, cow_err *e);

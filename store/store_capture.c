@@ -2,6 +2,7 @@
  * need from the store (store.h): the pairs that settle a log's zone, and
  * the clocks table (migration 006). Statements here run once per log
  * file, so they are prepared per call. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,45 +265,122 @@ int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
     return collect_i64(st, q, files, n, "reading log files", e);
 }
 
+/* One file's span while the rows stream by. */
+typedef struct span_acc {
+    int64_t file, t0, t1, n;
+} span_acc;
+
+/* The entry of file in v[0..*n) (sorted by file), added when new. */
+static span_acc *span_find(span_acc **v, size_t *n, size_t *cap, int64_t file)
+{
+    size_t lo = 0, hi = *n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((*v)[mid].file < file)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < *n && (*v)[lo].file == file)
+        return &(*v)[lo];
+    *v = xgrow(*v, sizeof(**v), *n + 1, cap);
+    memmove(&(*v)[lo + 1], &(*v)[lo], (*n - lo) * sizeof(**v));
+    (*n)++;
+    (*v)[lo].file = file;
+    (*v)[lo].t0 = INT64_MAX;
+    (*v)[lo].t1 = INT64_MIN;
+    (*v)[lo].n = 0;
+    return &(*v)[lo];
+}
+
+static int cmp_span_path(const void *a, const void *b)
+{
+    const cow_file_span *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    return c != 0 ? c : (x->file > y->file) - (x->file < y->file);
+}
+
 int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
                      cow_err *e)
 {
+    /* each table scanned once, its (file, t_us) folded into one entry per
+     * file here: no GROUP BY over a UNION of every row, which held each
+     * row in temporary storage (about 100 bytes a row: 865 MB for 8 M) */
+    static const char *const sql[] = {
+        "SELECT file, t_us FROM events WHERE run = ?1",
+        "SELECT file, t_us FROM info WHERE run = ?1 AND t_us IS NOT NULL",
+        "SELECT file, t_us FROM stats WHERE run = ?1 AND t_us IS NOT NULL",
+        "SELECT file, t_us FROM mem WHERE run = ?1",
+        "SELECT file, t_us FROM latmon WHERE run = ?1 AND t_us IS NOT NULL",
+        "SELECT file, t_us FROM intervals WHERE run = ?1 AND t_us IS NOT NULL",
+    };
     sqlite3_stmt *q = NULL;
-    size_t cap = 0;
-    int rc;
+    span_acc *acc = NULL, *last = NULL;
+    size_t nacc = 0, capacc = 0, cap = 0, i, k;
+    int rc = SQLITE_DONE;
+
     *v = NULL;
     *n = 0;
-    if ((rc = prep(st,
-        "SELECT f.id, f.path, f.parser, min(x.t), max(x.t), count(*) FROM ("
-        " SELECT file, t_us AS t FROM events WHERE run = ?1"
-        " UNION ALL SELECT file, t_us FROM info WHERE run = ?1 AND t_us IS NOT NULL"
-        " UNION ALL SELECT file, t_us FROM stats WHERE run = ?1 AND t_us IS NOT NULL"
-        " UNION ALL SELECT file, t_us FROM mem WHERE run = ?1"
-        " UNION ALL SELECT file, t_us FROM latmon WHERE run = ?1 AND t_us IS NOT NULL"
-        " UNION ALL SELECT file, t_us FROM intervals WHERE run = ?1 AND t_us IS NOT NULL"
-        ") x JOIN files f ON f.id = x.file"
-        " WHERE f.id NOT IN (SELECT file FROM clocks WHERE run = ?1 AND decided = 'mismatch')"
-        " GROUP BY f.id ORDER BY f.path, f.id", &q, e)) != COW_OK)
+    for (k = 0; k < sizeof(sql) / sizeof(sql[0]) && rc == SQLITE_DONE; k++) {
+        if ((rc = prep(st, sql[k], &q, e)) != COW_OK) {
+            free(acc);
+            return rc;
+        }
+        sqlite3_bind_int64(q, 1, run);
+        last = NULL;
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            int64_t f = sqlite3_column_int64(q, 0), t = sqlite3_column_int64(q, 1);
+            if (last == NULL || last->file != f)
+                last = span_find(&acc, &nacc, &capacc, f);
+            if (t < last->t0)
+                last->t0 = t;
+            if (t > last->t1)
+                last->t1 = t;
+            last->n++;
+        }
+        unprep(st, q);
+    }
+    if (rc != SQLITE_DONE) {
+        free(acc);
+        return sql_fail(st, e, "reading the files' time spans");
+    }
+    /* the files' names; a log whose clock was found not to match is left out */
+    if ((rc = prep(st, "SELECT f.path, f.parser FROM files f WHERE f.id = ?1 AND f.id NOT IN"
+                   " (SELECT file FROM clocks WHERE run = ?2 AND decided = 'mismatch')",
+                   &q, e)) != COW_OK) {
+        free(acc);
         return rc;
-    sqlite3_bind_int64(q, 1, run);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        cow_file_span *r;
-        *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
-        r = &(*v)[(*n)++];
-        r->file = sqlite3_column_int64(q, 0);
-        snprintf(r->path, sizeof(r->path), "%s", col_text(q, 1));
-        snprintf(r->parser, sizeof(r->parser), "%s", col_text(q, 2));
-        r->t0_us = sqlite3_column_int64(q, 3);
-        r->t1_us = sqlite3_column_int64(q, 4);
-        r->n = sqlite3_column_int64(q, 5);
+    }
+    rc = SQLITE_DONE;
+    for (i = 0; i < nacc; i++) {
+        sqlite3_bind_int64(q, 1, acc[i].file);
+        sqlite3_bind_int64(q, 2, run);
+        if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            cow_file_span *r;
+            *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
+            r = &(*v)[(*n)++];
+            r->file = acc[i].file;
+            snprintf(r->path, sizeof(r->path), "%s", col_text(q, 0));
+            snprintf(r->parser, sizeof(r->parser), "%s", col_text(q, 1));
+            r->t0_us = acc[i].t0;
+            r->t1_us = acc[i].t1;
+            r->n = acc[i].n;
+        } else if (rc != SQLITE_DONE) {
+            break;
+        }
+        sqlite3_reset(q);
+        rc = SQLITE_DONE;
     }
     unprep(st, q);
+    free(acc);
     if (rc != SQLITE_DONE) {
         free(*v);
         *v = NULL;
         *n = 0;
         return sql_fail(st, e, "reading the files' time spans");
     }
+    if (*n > 1)
+        qsort(*v, *n, sizeof(**v), cmp_span_path);
     return COW_OK;
 }
 
@@ -527,6 +605,33 @@ int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "looking for a copy");
 }
 
+int store_sample_copy(cow_store *st, int64_t run, int64_t self, char **path,
+                      int64_t *same, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+
+    *path = NULL;
+    *same = 0;
+    /* the other file holding most of this one's (t_us, lat_us, op) rows:
+     * each row looked up by (run, t_us), the samples' key */
+    if ((rc = prep(st, "SELECT (SELECT path FROM files WHERE id = a.file), count(*)"
+                   " FROM samples b JOIN samples a ON a.run = b.run AND a.t_us = b.t_us"
+                   " AND a.file != b.file AND a.lat_us = b.lat_us AND a.op IS b.op"
+                   " WHERE b.run = ?1 AND b.file = ?2 GROUP BY a.file ORDER BY 2 DESC"
+                   " LIMIT 1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, self);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *path = xstrdup(col_text(q, 0));
+        *same = sqlite3_column_int64(q, 1);
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "comparing samples");
+}
+
 int store_file_replaced(cow_store *st, int64_t file, cow_err *e)
 {
     sqlite3_stmt *q = NULL;
@@ -569,21 +674,19 @@ int store_file_delete(cow_store *st, int64_t file, cow_err *e)
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "removing a file");
 }
 
-int store_run_owner(cow_store *st, const char *label, char *path, size_t pcap,
-                    char *host, size_t hcap, int *found, cow_err *e)
+int store_run_owner(cow_store *st, const char *label, char **host, int *found, cow_err *e)
 {
     sqlite3_stmt *q = NULL;
     int rc;
 
     *found = 0;
-    path[0] = host[0] = '\0';
-    if ((rc = prep(st, "SELECT path, host FROM runs WHERE label = ?1", &q, e)) != COW_OK)
+    *host = NULL;
+    if ((rc = prep(st, "SELECT host FROM runs WHERE label = ?1", &q, e)) != COW_OK)
         return rc;
     sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
     if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         *found = 1;
-        snprintf(path, pcap, "%s", col_text(q, 0));
-        snprintf(host, hcap, "%s", col_text(q, 1));
+        *host = xstrdup(col_text(q, 0));
         rc = SQLITE_DONE;
     }
     unprep(st, q);

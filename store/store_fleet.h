@@ -10,7 +10,8 @@
  * same label and the same host; a run whose label is taken by a run of
  * another host comes in as "HOST/label" (the input's file name stands in
  * for an unknown host). A file is already there when the same run holds a
- * file with the same name (last path component) and SHA-256. */
+ * file with the same name (last path component) and SHA-256; one with the
+ * same name and another SHA-256 is refused, as ingest refuses it. */
 #ifndef COW_STORE_STORE_FLEET_H
 #define COW_STORE_STORE_FLEET_H
 
@@ -26,12 +27,17 @@ typedef struct cow_merge_opts {
     void (*on_run)(void *ctx, const char *src_label, const char *dst_label,
                    int is_new);
     void *ctx;
+    /* Called per input file refused: the run here already holds a file
+     * of its name with other bytes (ingest's rule: grown or changed since
+     * one of them was ingested). Its rows stay out. May be NULL. */
+    void (*on_refused)(void *ctx, const char *label, const char *path);
 } cow_merge_opts;
 
 typedef struct cow_merge_stats {
     long runs_new, runs_existing, runs_renamed;
     long files_new;        /* files copied */
     long files_skipped;    /* already in OUT */
+    long files_refused;    /* same name in the same run, other bytes: left out */
     long files_completed;  /* in OUT as partial, samples brought now */
     long long samples;     /* sample rows copied */
     long results;          /* runs whose results (phases...) were copied */
@@ -64,5 +70,13 @@ typedef int (*cow_xrow_fn)(void *ctx, const char *const *cols, const cow_xval *v
                            int ncols);
 int store_export_rows(cow_store *st, const char *table, int64_t version,
                       cow_xrow_fn row, void *ctx, cow_err *e);
+/* The export mark, table COW_EXPORT_MARK: sent after every other table
+ * landed, one row per run (host, run, export_version, tables: the tables
+ * sent, comma-separated). A version without its mark is incomplete: an
+ * export interrupted half-way leaves none, and a query reads the newest
+ * marked version. */
+#define COW_EXPORT_MARK "exports"
+int store_export_mark(cow_store *st, int64_t version, const char *tables, cow_xrow_fn row,
+                      void *ctx, cow_err *e);
 
 #endif

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mem.h"
 #include "store.h"
 
 #define WAL_WRITE_LOCK_BYTE 120
@@ -70,12 +71,12 @@ static pid_t child_query(const char *shm, const char *db, pid_t parent)
 /* /proc/PID/<what> into buf (NUL-terminated); its length, or -1. */
 static long read_proc(pid_t pid, const char *what, char *buf, size_t cap)
 {
-    char path[64];
-    FILE *f;
+    char *path = xasprintf("/proc/%ld/%s", (long)pid, what);
+    FILE *f = fopen(path, "r");
     size_t n;
 
-    snprintf(path, sizeof(path), "/proc/%ld/%s", (long)pid, what);
-    if ((f = fopen(path, "r")) == NULL)
+    free(path);
+    if (f == NULL)
         return -1;
     n = fread(buf, 1, cap - 1, f);
     fclose(f);

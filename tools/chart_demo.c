@@ -12,6 +12,7 @@
 #include "chart_data.h"
 #include "chart_layout.h"
 #include "mem.h"
+#include "outfile.h"
 #include "png.h"
 #include "timeconv.h"
 
@@ -53,28 +54,27 @@ typedef struct demo {
 /* The layout as text (real font metrics are not used: fake ones). */
 static void dump(const demo *d, const char *name, const cow_chart *c)
 {
-    char path[1024], *txt;
+    char *path = xasprintf("%s/%s.txt", d->dir, name), *txt;
     cow_layout L;
     cow_err e = COW_ERR_INIT;
-    FILE *f;
+    cow_outfile f;
 
-    snprintf(path, sizeof(path), "%s/%s.txt", d->dir, name);
     if (chart_layout_build(c, &d->st, d->w, d->h, chart_measure_fake, NULL, &L, &e) == 0 &&
-        (f = fopen(path, "w")) != NULL) {
+        outfile_open(&f, path, &e) == 0) {
         txt = chart_layout_dump(&L);
-        fputs(txt, f);
-        fclose(f);
+        fputs(txt, f.fp);
+        outfile_commit(&f, &e);
         free(txt);
     }
     chart_layout_release(&L);
+    free(path);
 }
 
 static void emit(demo *d, const char *name, cow_chart *c)
 {
-    char path[1024], why[COW_CHART_TEXT];
+    char *path = xasprintf("%s/%s.png", d->dir, name), why[COW_CHART_TEXT];
     cow_err e = COW_ERR_INIT;
 
-    snprintf(path, sizeof(path), "%s/%s.png", d->dir, name);
     if (!chart_is_drawable(c, why, sizeof(why))) {
         printf("skipped %-24s %s\n", name, why);
     } else if (chart_write_png(c, &d->st, path, d->w, d->h, &e) != 0) {
@@ -86,6 +86,7 @@ static void emit(demo *d, const char *name, cow_chart *c)
     if (d->dump && chart_is_drawable(c, NULL, 0))
         dump(d, name, c);
     chart_free(c);
+    free(path);
 }
 
 /* ---------- 1. latency timeline ---------- */

@@ -156,8 +156,51 @@ check "re-export: deltas not doubled" test "$(q "$H1" "SELECT count() FROM delta
 check "re-export: checks not doubled, hosts' rows too" test "$(q "$H1" "SELECT count() FROM checks")" = "$(sq "$A" "SELECT count(*) FROM checks")"
 check "re-export: one version left" test "$(q "$H1" "SELECT uniqExact(export_version) FROM deltas")" = 1
 
+# a label of 1,200 bytes and a host of 700 (quotes and backslashes in
+# them): the DELETE of older versions names the key whole, so three
+# exports leave one version (the key was cut at 1,096 / 596 bytes)
+L=$WORK/longlabel
+mkdir -p "$L"
+cp "$SAMPLES/steady/latency.csv" "$L/"
+longlabel="l'\\$(head -c 1200 < /dev/zero | tr '\0' 'l')"
+longhost="h'$(head -c 700 < /dev/zero | tr '\0' 'h')"
+printf '{"label": "%s", "host": "%s"}\n' "${longlabel//\\/\\\\}" "$longhost" > "$L/run.json"
+"$COW" ingest -q --db "$WORK/long.db" "$L" > "$WORK/long.out" 2>&1
+check "long label ingested" test "$(sq "$WORK/long.db" "SELECT length(label), length(host) FROM runs")" = "1203|702"
+for i in 1 2 3; do "$COW" export -q --db "$WORK/long.db" --clickhouse "http://127.0.0.1:$H2" > /dev/null 2>&1; done
+for i in $(seq 50); do
+    [ "$(q "$H2" "SELECT count() FROM system.mutations WHERE database = 'cowtail' AND is_done = 0")" = 0 ] && break
+    sleep 0.1
+done
+check "long label exported three times: one row" test "$(q "$H2" "SELECT count() FROM runs WHERE length(run) = 1203")" = 1
+
+# an export that fails half-way (here the samples table refuses its rows,
+# as a server killed during --samples would): it says what it sent and
+# what not, and leaves no mark, so the query reads the version before
+check "before: one marked version of cache-c" test "$(q "$H2" "SELECT uniqExact(export_version) FROM exports WHERE host = 'cache-c'")" = 1
+q "$H2" "DROP TABLE samples" > /dev/null
+q "$H2" "CREATE TABLE samples (x String) ENGINE = Memory" > /dev/null
+"$COW" export --db "$B" --clickhouse "http://127.0.0.1:$H2" --samples > "$WORK/xfail" 2>&1
+check "failed export: exit 3" test $? = 3
+check "... says what was sent and what not, and to run it again" has \
+    "export version [0-9]* sent runs, run_facts, servers, phases, quantiles, deltas, exceedance, findings, checks, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
+check "... its runs rows are there, a second version" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'")" = 2
+check "... but not marked: the newest marked version is the complete one" test \
+  "$(q "$H2" "SELECT count(), sum(samples) FROM runs WHERE host = 'cache-c' AND (host, run, export_version) IN (SELECT host, run, max(export_version) FROM exports GROUP BY host, run) FORMAT TSV")" = \
+  "$(sq "$B" "SELECT count(*), sum((SELECT count(*) FROM samples s WHERE s.run = r.id)) FROM runs r WHERE host = 'cache-c'" | tr '|' '\t')"
+q "$H2" "DROP TABLE samples" > /dev/null
+"$COW" export -q --db "$B" --clickhouse "http://127.0.0.1:$H2" --samples > /dev/null 2>&1
+check "export again: exit 0" test $? = 0
+for i in $(seq 50); do
+    [ "$(q "$H2" "SELECT count() FROM system.mutations WHERE database = 'cowtail' AND is_done = 0")" = 0 ] && break
+    sleep 0.1
+done
+check "... one version left, marked" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'") $(q "$H2" "SELECT uniqExact(export_version) FROM exports WHERE host = 'cache-c'")" = "1 1"
+check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,run_facts,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"
+
 # a Distributed table over the two servers as shards, and the README's fleet query
 q "$H1" "CREATE TABLE deltas_all AS deltas ENGINE = Distributed(two_shards, cowtail, deltas)" > /dev/null
+q "$H1" "CREATE TABLE exports_all AS exports ENGINE = Distributed(two_shards, cowtail, exports)" > /dev/null
 check "Distributed: both shards' rows" test "$(q "$H1" "SELECT count() FROM deltas_all")" = \
   "$(( $(sq "$A" "SELECT count(*) FROM deltas") + $(sq "$B" "SELECT count(*) FROM deltas") ))"
 q "$H1" "SELECT host, count() AS windows, countIf(verdict = 'lift') AS lifted,
@@ -165,7 +208,7 @@ q "$H1" "SELECT host, count() AS windows, countIf(verdict = 'lift') AS lifted,
   FROM deltas_all
   WHERE q = 0.999 AND phase_kind != 'baseline'
     AND (host, run, export_version) GLOBAL IN
-        (SELECT host, run, max(export_version) FROM deltas_all GROUP BY host, run)
+        (SELECT host, run, max(export_version) FROM exports_all GROUP BY host, run)
   GROUP BY host ORDER BY host FORMAT TSV" > "$WORK/fleet" 2>&1
 check "fleet query: one line per host over both shards" test "$(cut -f1 "$WORK/fleet" | tr '\n' ' ')" = "cache-a cache-b cache-c cache-d "
 local_fleet() { # the same figures from one SQLite database

@@ -3,6 +3,10 @@
  *
  *   run-json    runjson_parse on the input (no file: it takes text).
  *   thresholds  app_load_thresholds on the input written to a file.
+ *   json-strict json_strict_check and json_keys_index on the input (the
+ *               duplicate-key and non-finite checks every JSON read goes
+ *               through): every key the index holds is found again by a
+ *               seek from the start, on a line of the text.
  *   tree-walk   the input is a small script that builds a tree in a
  *               fresh temporary folder, one entry a line, at most
  *               FZ_TREE_MAX entries:
@@ -28,10 +32,12 @@
 #include "capture.h"
 #include "check.h"
 #include "err.h"
+#include "jsonstrict.h"
 
 #define FZ_TREE_MAX 16
 
-static const char *const meta_names[] = {"run-json", "thresholds", "tree-walk", NULL};
+static const char *const meta_names[] = {"run-json", "thresholds", "json-strict",
+                                         "tree-walk", NULL};
 
 const char *const *fz_meta_names(void)
 {
@@ -181,8 +187,34 @@ static void fz_tree(const uint8_t *data, size_t size)
     free(text);
 }
 
+static void fz_json_strict(const uint8_t *data, size_t size)
+{
+    const char *text = (const char *)data;
+    cow_err e = COW_ERR_INIT;
+    cow_jkeys k;
+    size_t i, lines = 1;
+    int rc = json_strict_check(text, size, "fuzz.json", 1, &e);
+
+    check_err("json-strict", rc, &e);
+    for (i = 0; i < size; i++)
+        lines += text[i] == '\n';
+    json_keys_index(text, size, &k);
+    for (i = 0; i < k.n; i++) {
+        size_t ord = 0;
+        long line;
+        if (memchr(k.v[i].s, '\0', k.v[i].n) != NULL)
+            continue; /* a seek takes a C string */
+        line = json_keys_seek(&k, k.v[i].s, &ord);
+        if (line < 1 || (size_t)line > lines)
+            meta_die("json-strict", "a key of the index not found again, or off the text");
+    }
+    json_keys_free(&k);
+}
+
 int fz_meta_run(const char *name, const uint8_t *data, size_t size)
 {
+    if (name == NULL || strcmp(name, "json-strict") == 0)
+        fz_json_strict(data, size);
     if (name == NULL || strcmp(name, "run-json") == 0)
         fz_runjson(data, size);
     if (name == NULL || strcmp(name, "thresholds") == 0)
@@ -190,5 +222,6 @@ int fz_meta_run(const char *name, const uint8_t *data, size_t size)
     if (name == NULL || strcmp(name, "tree-walk") == 0)
         fz_tree(data, size);
     return name == NULL || strcmp(name, "run-json") == 0 ||
-           strcmp(name, "thresholds") == 0 || strcmp(name, "tree-walk") == 0;
+           strcmp(name, "thresholds") == 0 || strcmp(name, "json-strict") == 0 ||
+           strcmp(name, "tree-walk") == 0;
 }

@@ -297,7 +297,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4m cowtail-full "$FULL" 2> /dev/
     check "8.8 export --jsonl: the run exported" has '"run":"fullrun",.*"samples":3000' "$WORK/fullexp/runs.jsonl"
     run fullexp2 "$COW" export --db "$FULL/f.db" --jsonl "$FULL/exp"
     check "8.8 export --jsonl onto the full disk: exit 3" test "$rc" = 3
-    check "8.8 ... and why" has "exp/runs.jsonl.tmp: cannot write: No space left on device" "$WORK/fullexp2.out"
+    check "8.8 ... and why" has "exp/runs.jsonl: cannot write: No space left on device" "$WORK/fullexp2.out"
     fi
     "$COW" runs --db "$FULL/f.db" > "$FULL/runs.txt" 2> "$WORK/fullout.err"
     check "8.8 output onto the full disk: exit 3" test $? = 3

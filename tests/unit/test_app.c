@@ -256,6 +256,26 @@ static void diff_should_pool_the_windows_of_a_saving_run(void)
         CHECK_NEAR(q.est_us, 5.5, 1e-12);
         CHECK_STR(quant_format(&q, 0, buf, sizeof(buf)), "0.005"); /* 5.5 us, %.3f ms */
     }
+    /* enough samples for p99.9 (4,000 >= 3,688) but dependent: n_eff
+     * 1,181 gives a lower bound only, as analyze shows it */
+    {
+        char buf[COW_QUANT_FMT_MAX];
+        size_t k, nn = 4000;
+        double *many = malloc(nn * sizeof(*many));
+        cow_quant q;
+        for (k = 0; k < nn; k++)
+            many[k] = (double)k;
+        q = app_quant_sorted(many, nn, NAN, 0.999);
+        CHECK(quant_two_sided(&q));
+        q = app_quant_sorted(many, nn, 4000, 0.999);
+        CHECK(quant_two_sided(&q));
+        q = app_quant_sorted(many, nn, 0, 0.999); /* unknown: the count */
+        CHECK(quant_two_sided(&q));
+        q = app_quant_sorted(many, nn, 1181, 0.999);
+        CHECK(!quant_two_sided(&q) && !isnan(q.lo_us) && !isnan(q.est_us));
+        CHECK(strstr(quant_format(&q, 0, buf, sizeof(buf)), "(>= ") != NULL);
+        free(many);
+    }
     store_free_results(&rs);
     free(t);
     free(v);

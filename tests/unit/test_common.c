@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonstrict.h"
 #include "minunit.h"
 #include "text.h"
 #include "mem.h"
@@ -395,6 +396,38 @@ static void colname_should_split_the_unit_and_normalise(void)
     CHECK_STR(u, "");
 }
 
+/* One check of a document: its code, and where (line) when refused. */
+static int strict(const char *doc, long *line)
+{
+    cow_err e = COW_ERR_INIT;
+    int rc = json_strict_check(doc, strlen(doc), "t.json", 1, &e);
+    *line = e.line;
+    return rc;
+}
+
+static void json_strict_should_refuse_twice_named_keys_and_infinities(void)
+{
+    long line;
+    CHECK_INT(strict("{\"max_p99_ms\":1,\n\"max_p99_ms\":100}", &line), COW_EPARSE);
+    CHECK_INT(line, 2);
+    /* spelt differently, the same key once unescaped */
+    CHECK_INT(strict("{\"p\":1,\"\\u0070\":2}", &line), COW_EPARSE);
+    CHECK_INT(strict("{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}", &line), COW_EPARSE);
+    CHECK_INT(strict("{\"a\\\"b\":1,\"a\\u0022b\":2}", &line), COW_EPARSE);
+    /* the same name in two objects, or as a value, is fine */
+    CHECK_INT(strict("{\"a\":{\"x\":1},\"b\":{\"x\":1},\"c\":\"a\",\"d\":[{\"x\":2},{\"x\":3}]}",
+                     &line), COW_OK);
+    /* a duplicate in a nested object, after the inner one closed */
+    CHECK_INT(strict("{\"a\":{\"x\":1,\"y\":{\"x\":2},\n\n\"x\":3}}", &line), COW_EPARSE);
+    CHECK_INT(line, 3);
+    /* a key-like string inside an array is a value */
+    CHECK_INT(strict("{\"k\":[\"k\",\"k\"]}", &line), COW_OK);
+    CHECK_INT(strict("{\"v\":1e999}", &line), COW_EPARSE);
+    CHECK_INT(strict("{\"v\":[1,\n-1e400]}", &line), COW_EPARSE);
+    CHECK_INT(line, 2);
+    CHECK_INT(strict("{\"v\":1e308,\"w\":-2.5E-300,\"s\":\"1e999\"}", &line), COW_OK);
+}
+
 /* quant.h: the estimate always, its bound beside it, never a bound alone */
 static void quant_should_show_the_estimate_with_its_bound(void)
 {
@@ -477,6 +510,7 @@ int main(void)
     RUN(src_should_split_lines_and_strip_bom_and_cr);
     RUN(src_should_read_files_across_buffer_refills);
     RUN(colname_should_split_the_unit_and_normalise);
+    RUN(json_strict_should_refuse_twice_named_keys_and_infinities);
     RUN(quant_should_show_the_estimate_with_its_bound);
     RUN(safe_streams_should_defuse_control_characters);
     return REPORT();

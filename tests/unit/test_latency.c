@@ -54,7 +54,7 @@ static void csv_should_detect_epoch_units_by_magnitude(void)
     } cases[] = {
         {"timestamp,latency_ms\n1738591331.5,1.25\n", T0_S * 1000000 + 500000, 1250},
         {"ts,lat_us\n1738591331500,7\n", T0_S * 1000000 + 500000, 7},
-        {"time,rtt_ns\n1738591331500000,1500\n", T0_S * 1000000 + 500000, 1.5},
+        {"time_us,rtt_ns\n1738591331500000,1500\n", T0_S * 1000000 + 500000, 1.5},
         {"epoch,latency (ms)\n1738591331500000000,0.5\n", T0_S * 1000000 + 500000, 500},
         {"t,duration[s]\n2025-02-03T14:02:11.5Z,0.002\n", T0_S * 1000000 + 500000, 2000},
         {"ts_ns\tlatency_us\n1738591331500000000\t3\n", T0_S * 1000000 + 500000, 3},
@@ -142,6 +142,8 @@ static void csv_should_refuse_what_it_cannot_know(void)
         {"ts,latency_ms\n0.5,1\n", COW_EUNIT, "--t0", 2},
         {"t_s,latency_ms\n0.5,1\n", COW_EUNIT, "--t0", 2},
         {"ts,latency_ms\n-1738591331,1\n", COW_ECLOCK, "monotonic", 2},
+        /* epoch us by magnitude, or CLOCK_MONOTONIC ns after 20 days? */
+        {"timestamp,latency_ms\n1738591331500000,1\n", COW_EUNIT, "monotonic clock in nanoseconds", 2},
         {"ts,latency_ms\n1738591331,1\n1738591300,1\n", COW_ECLOCK, "backwards", 3},
         {"ts_s,latency_ms\n1738591331,1\n1838591331,1\n", COW_ECLOCK, "days", 3},
         {"ts_ms,latency_ms\n1738591331000,1\n5,1\n", COW_ECLOCK, "1990", 3},
@@ -359,10 +361,35 @@ static void csv_should_read_the_intended_send(void)
     collect_free(&r.c);
 }
 
+/* A unitless stamp that reads as epoch us is taken as such when the
+ * file's own date follows it within a week, not otherwise. */
+static void csv_should_take_unitless_us_as_epoch_only_near_the_file_date(void)
+{
+    cow_parse_opts o;
+    result r;
+    const char *text = "timestamp,latency_ms\n1738591331500000,1\n";
+
+    memset(&o, 0, sizeof(o));
+    o.mtime_us = (T0_S + 12) * 1000000;
+    run_parser(&cow_parser_latency_csv, text, &o, &r);
+    CHECK_INT(r.rc, COW_OK);
+    CHECK_INT(r.c.nsamples, 1);
+    collect_free(&r.c);
+    o.mtime_us = (T0_S + 30 * 86400) * 1000000LL;  /* a month later: a copy, or not epoch */
+    run_parser(&cow_parser_latency_csv, text, &o, &r);
+    CHECK_INT(r.rc, COW_EUNIT);
+    collect_free(&r.c);
+    o.time_unit = "us";
+    run_parser(&cow_parser_latency_csv, text, &o, &r);
+    CHECK_INT(r.rc, COW_OK);
+    collect_free(&r.c);
+}
+
 int main(void)
 {
     RUN(csv_should_read_the_intended_send);
     RUN(csv_should_detect_epoch_units_by_magnitude);
+    RUN(csv_should_take_unitless_us_as_epoch_only_near_the_file_date);
     RUN(csv_should_keep_ops_quotes_bom_crlf_and_comments);
     RUN(csv_should_reject_bad_rows_with_their_line);
     RUN(csv_should_refuse_what_it_cannot_know);
