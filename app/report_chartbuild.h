@@ -3,7 +3,8 @@
  * quantile, the worst sample labelled, window against baseline with its
  * bounds, at most eight series a chart) is decided here, and
  * tests/unit/test_report_charts.c checks those decisions through the
- * layout. report_charts.c loads the values and writes the PNGs.
+ * layout. report_charts_run.c loads the values, report_chartout.c
+ * writes the PNGs.
  *
  * Every builder returns a new chart (chart_free) or NULL with e set when
  * its input is not usable; times are seconds from t0 (the run's first

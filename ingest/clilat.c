@@ -40,7 +40,7 @@
 #include "text.h"
 #include "timeconv.h"
 #include "formats.h"
-#include "info.h"
+#include "stamp.h"
 
 /* redis-cli sleeps this long between two pings (LATENCY_SAMPLE_RATE). */
 #define CLILAT_SLEEP_MS 10.0

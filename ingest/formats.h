@@ -16,7 +16,7 @@ extern const cow_parser cow_parser_smaps;       /* smaps.c */
 extern const cow_parser cow_parser_procfs;      /* procfs.c */
 extern const cow_parser cow_parser_mem_series;  /* memseries.c */
 extern const cow_parser cow_parser_redis_info;     /* info.c */
-extern const cow_parser cow_parser_redis_config;   /* info.c */
+extern const cow_parser cow_parser_redis_config;   /* config.c */
 extern const cow_parser cow_parser_redis_conf;     /* redisconf.c */
 extern const cow_parser cow_parser_latency_monitor; /* latmon.c */
 extern const cow_parser cow_parser_cli_latency;    /* clilat.c */

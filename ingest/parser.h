@@ -76,4 +76,11 @@ const char *parser_why_unknown(const char *head, size_t n);
  * counting what it considers data lines. */
 int parser_too_many_rejects(long long rows, long long rejected);
 
+/* For a sniffer: calls fn on each complete line of head[0..n) (blanks and
+ * CR trimmed); stops when fn returns nonzero. A last line cut by the sniff
+ * window is skipped. */
+void parser_each_head_line(const char *head, size_t n,
+                           int (*fn)(void *arg, const char *p, size_t len),
+                           void *arg);
+
 #endif

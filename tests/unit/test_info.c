@@ -8,7 +8,7 @@
 
 #include "collect.h"
 #include "formats.h"
-#include "info.h"
+#include "stamp.h"
 #include "fixture.h"
 #include "minunit.h"
 #include "timeconv.h"

@@ -1,17 +1,14 @@
-/* info.h -- time stamps shared by the INFO, LATENCY and redis-cli parsers.
- *
- * The parsers themselves are declared in formats.h (cow_parser_redis_info,
- * cow_parser_redis_config); this header only exports the stamp helpers that
- * clilat.c reuses, so that "what counts as a time stamp" is decided in one
- * place (see the header comment of info.c for the accepted shapes). */
-#ifndef COW_INGEST_INFO_H
-#define COW_INGEST_INFO_H
+/* stamp.h -- time stamps shared by the INFO, LATENCY and redis-cli parsers
+ * (info.c, clilat.c), so that "what counts as a time stamp" is decided in
+ * one place (see the header comment of stamp.c for the accepted shapes). */
+#ifndef COW_INGEST_STAMP_H
+#define COW_INGEST_STAMP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Parse a whole timestamp line (decoration, label and value; see info.c).
+/* Parse a whole timestamp line (decoration, label and value; see stamp.c).
  * Returns 1 and sets *us when the line is a usable stamp, 0 when the line
  * is not a stamp at all, -1 when it looks like a stamp that cannot be used
  * (unknown zone, out of range); then *why says why, phrased for the user
