@@ -55,8 +55,9 @@ typedef struct cap_opts {
     double load_rate;          /* writer SETs per second in total (0 = none) */
     int load_get;              /* the writers GET instead (a read-only control) */
     int writers;               /* writer connections (default 2) */
-    long long keys;            /* key space key:0..keys-1 (0 = DBSIZE) */
-    const char *key_prefix;    /* default "key:" */
+    long long keys;            /* --load: at most this many existing key
+                                  names gathered by SCAN at start (default
+                                  100000); only they are written, with SET XX */
     int value_size;            /* bytes per value written (default 400) */
     uint64_t seed;             /* key and value choice */
     const char *scenario;      /* run.json scenario (default: the trigger) */

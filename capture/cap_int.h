@@ -50,6 +50,8 @@ typedef struct cap_ctx {
     long long info_polls, proc_polls;
     char logpath[1200];         /* the server's log, "" when not readable */
     long long log_off, log_bytes; /* its size at start; bytes copied */
+    char **pool;                /* --load: names of keys that existed at start */
+    size_t *poollen, npool;
     char rlogpath[1200];        /* replicaof: the replica's log, or "" */
     long long rlog_off;         /* its size when the trigger went */
 } cap_ctx;
@@ -83,7 +85,6 @@ long long cap_info_ll(const char *info, const char *key, long long dflt);
 typedef struct writer_arg {
     cap_ctx *c;
     int idx;
-    long long keys;
 } writer_arg;
 
 /* Thread bodies (void *arg = cap_ctx *). */

@@ -59,7 +59,7 @@ void cap_opts_init(cap_opts *o)
     o->at_us = 10000000;
     o->after_us = 10000000;
     o->writers = 2;
-    o->key_prefix = "key:";
+    o->keys = 100000;
     o->value_size = 400;
     o->seed = 42;
 }
@@ -532,8 +532,11 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         cJSON_AddNumberToObject(x, "rate_per_s", o->load_rate);
         cJSON_AddStringToObject(x, "command", o->load_get ? "GET" : "SET");
         cJSON_AddNumberToObject(x, "writers", o->writers);
-        add_int(x, "keys", (long long)o->keys);
-        cJSON_AddStringToObject(x, "key_prefix", o->key_prefix);
+        add_int(x, "keys_max", (long long)o->keys);
+        add_int(x, "keys", (long long)c->npool);
+        cJSON_AddStringToObject(x, "keys_from", "SCAN of the keys that existed at the "
+                                "start (string keys); written with SET XX, so no key is "
+                                "created");
         cJSON_AddNumberToObject(x, "value_size", o->value_size);
         snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
         cJSON_AddRawToObject(x, "seed", buf);
@@ -711,6 +714,91 @@ static int trigger_done(cap_ctx *c, trig_state *tg, redisContext **rep_conn)
     return !busy && (tg->seen || s.forks > tg->forks0);
 }
 
+static void free_pool(cap_ctx *c)
+{
+    size_t i;
+    for (i = 0; i < c->npool; i++)
+        free(c->pool[i]);
+    free(c->pool);
+    free(c->poollen);
+    c->pool = NULL;
+    c->poollen = NULL;
+    c->npool = 0;
+}
+
+/* --load: the names of up to o->keys string keys that exist now (SCAN,
+ * TYPE string where the server knows it: Redis 6 and later). The writers
+ * write only these, with SET XX, so the load never adds a key (nor turns a
+ * hash into a string). None: refused, saying how to load some. */
+static int gather_pool(cap_ctx *c, redisContext *r, cow_err *e)
+{
+    const cap_opts *o = c->o;
+    char cursor[32] = "0", addr[600], how[800];
+    size_t cap = 0, i;
+    int typed = 1;
+    long long dbsize = 0;
+    redisReply *rep;
+
+    cap_addr(o, addr, sizeof(addr));
+    for (;;) {
+        rep = typed ? cmd(r, "SCAN %s COUNT 1000 TYPE string", cursor)
+                    : cmd(r, "SCAN %s COUNT 1000", cursor);
+        if (rep && rep->type == REDIS_REPLY_ERROR && typed && strcmp(cursor, "0") == 0) {
+            freeReplyObject(rep); /* before Redis 6: no TYPE */
+            typed = 0;
+            continue;
+        }
+        if (rep == NULL || rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
+            rep->element[0]->type != REDIS_REPLY_STRING ||
+            rep->element[1]->type != REDIS_REPLY_ARRAY) {
+            COW_FAIL(e, COW_EIO, "%s: SCAN (to find existing keys for --load) failed: %s",
+                     addr, rep && rep->type == REDIS_REPLY_ERROR ? rep->str
+                     : rep ? "unexpected reply" : r->errstr);
+            if (rep)
+                freeReplyObject(rep);
+            return COW_EIO;
+        }
+        snprintf(cursor, sizeof(cursor), "%s", rep->element[0]->str);
+        for (i = 0; i < rep->element[1]->elements && (long long)c->npool < o->keys; i++) {
+            const redisReply *k = rep->element[1]->element[i];
+            if (k->type != REDIS_REPLY_STRING)
+                continue;
+            if (c->npool == cap) {
+                cap = cap ? cap * 2 : 1024;
+                c->pool = xrealloc(c->pool, cap * sizeof(*c->pool));
+                c->poollen = xrealloc(c->poollen, cap * sizeof(*c->poollen));
+            }
+            c->pool[c->npool] = xmalloc(k->len + 1);
+            memcpy(c->pool[c->npool], k->str, k->len);
+            c->pool[c->npool][k->len] = '\0';
+            c->poollen[c->npool++] = k->len;
+        }
+        freeReplyObject(rep);
+        if (strcmp(cursor, "0") == 0 || (long long)c->npool >= o->keys)
+            break;
+    }
+    if (c->npool > 0)
+        return COW_OK;
+    if ((rep = cmd(r, "DBSIZE")) != NULL) {
+        if (rep->type == REDIS_REPLY_INTEGER)
+            dbsize = rep->integer;
+        freeReplyObject(rep);
+    }
+    if (o->socket)
+        snprintf(how, sizeof(how), "redis-benchmark -s %s", o->socket);
+    else
+        snprintf(how, sizeof(how), "redis-benchmark -h %s -p %d", o->host, o->port);
+    if (dbsize > 0)
+        return COW_FAIL(e, COW_EUSAGE, "%s holds %lld keys but no string key: --load only "
+                        "SETs string keys that already exist (it never creates a key nor "
+                        "changes a key's type); leave out --load to only observe",
+                        addr, dbsize);
+    return COW_FAIL(e, COW_EUSAGE, "%s holds no keys: --load only writes keys that already "
+                    "exist and never creates one; on a test server load a data set first, "
+                    "e.g. '%s -t set -n 200000 -r 100000 -d 400' (about 100,000 keys of 400 "
+                    "bytes), or leave out --load to only observe", addr, how);
+}
+
 int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
 {
     cap_opts oc = *user, *o = &oc;
@@ -746,19 +834,11 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         free(c.miss);
         return rc;
     }
-    if (o->load_rate > 0 && o->keys == 0) {
-        redisReply *rep = cmd(r, "DBSIZE");
-        long long n = rep && rep->type == REDIS_REPLY_INTEGER ? rep->integer : 0;
-        if (rep)
-            freeReplyObject(rep);
-        if (n <= 0) {
-            redisFree(r);
-            free(c.miss);
-            return COW_FAIL(e, COW_EUSAGE, "%s holds no keys: --load writes existing keys; "
-                            "load a data set first or give --keys N (keys %s0..N-1)",
-                            addr, o->key_prefix);
-        }
-        o->keys = n; /* recorded in run.json */
+    if (o->load_rate > 0 && (rc = gather_pool(&c, r, e)) != COW_OK) {
+        redisFree(r);
+        free(c.miss);
+        free_pool(&c);
+        return rc;
     }
     /* the folder only once the server is known to answer */
     if ((rc = prepare_dir(o, 1, e)) != COW_OK) {
@@ -822,12 +902,13 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     if (o->trigger == CAP_TRIG_REPLICAOF)
         have_rinfo = pthread_create(&rinfo, NULL, cap_replica_info_main, &c) == 0;
     if (o->load_rate > 0) {
+        say(o, "load: %.0f %s/s on %zu existing keys (SCAN at the start; SET XX never "
+            "creates one)", o->load_rate, o->load_get ? "GET" : "SET", c.npool);
         wr = xcalloc((size_t)o->writers, sizeof(*wr));
         for (i = 0; i < o->writers; i++) {
             writer_arg *w = xmalloc(sizeof(*w));
             w->c = &c;
             w->idx = i;
-            w->keys = o->keys;
             if (pthread_create(&wr[nwr], NULL, cap_writer_main, w) == 0)
                 nwr++;
             else
@@ -956,6 +1037,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     free(c.lag);
     free(c.rtt);
     free(c.miss);
+    free_pool(&c);
     pthread_mutex_destroy(&c.mu);
     return COW_OK;
 }

@@ -90,12 +90,15 @@ const char *const cmd_capture_usage[] = {
     "  --duration D       stop at D at the latest (default: 60s without a",
     "                     trigger, else --at + 10 minutes + --after)",
     "  --load RATE        writer SETs per second in total, paced, on random",
-    "                     existing keys",
+    "                     existing keys: at the start SCAN gathers the names of",
+    "                     up to --keys string keys, and only they are written",
+    "                     (SET XX: no key is ever created). A server without",
+    "                     keys is refused: load a data set on a test server",
+    "                     first (e.g. redis-benchmark -t set -n 200000 -r 100000)",
     "  --load-op set|get  what the writers send (default set; get: a read-only",
     "                     control load)",
     "  --writers N        writer connections (default 2)",
-    "  --keys N           key space: PREFIX0..PREFIX(N-1) (default: DBSIZE)",
-    "  --key-prefix P     default 'key:' (as DEBUG POPULATE names keys)",
+    "  --keys N           at most N existing key names to write (default 100000)",
     "  --value-size N     bytes per value written (default 400)",
     "  --seed S           key and value choice (default 42)",
     "",
@@ -186,7 +189,7 @@ int cmd_capture(int argc, char **argv)
 {
     enum { O_HOST = 1000, O_PORT, O_SOCKET, O_USER, O_PASSENV, O_OUT, O_FORCE,
            O_RATE, O_PROBE, O_INFO_EVERY, O_INFO_SECT, O_NOPROC, O_TRIGGER, O_AT,
-           O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_KEYPFX, O_VSIZE,
+           O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_VSIZE,
            O_SEED, O_SCEN, O_LABEL, O_LOADOP, O_HOSTNAME };
     static const struct option opts[] = {
         {"host", required_argument, NULL, O_HOST},
@@ -209,7 +212,6 @@ int cmd_capture(int argc, char **argv)
         {"load-op", required_argument, NULL, O_LOADOP},
         {"writers", required_argument, NULL, O_WRITERS},
         {"keys", required_argument, NULL, O_KEYS},
-        {"key-prefix", required_argument, NULL, O_KEYPFX},
         {"value-size", required_argument, NULL, O_VSIZE},
         {"seed", required_argument, NULL, O_SEED},
         {"scenario", required_argument, NULL, O_SCEN},
@@ -319,7 +321,6 @@ int cmd_capture(int argc, char **argv)
                 return EXIT_USAGE;
             o.keys = v;
             break;
-        case O_KEYPFX: o.key_prefix = optarg; break;
         case O_VSIZE:
             if (cli_opt_int("capture", "--value-size", optarg, 1, 64 << 20, &v) != EXIT_OK)
                 return EXIT_USAGE;

@@ -67,12 +67,13 @@ EOF
     printf -v "${name}_PID" '%s' "$pid"
 }
 
-# load N keys key:0.. of 400 bytes: DEBUG POPULATE when allowed, else SETs piped
+# load N keys PREFIX:0.. (default key:0..) of 400 bytes: DEBUG POPULATE when
+# allowed, else SETs piped
 load_keys() {
-    local port=$1 n=$2
-    if ! redis-cli -p "$port" debug populate "$n" key 400 2>&1 | grep -q OK; then
-        awk -v n="$n" 'BEGIN { v = sprintf("%400s", ""); gsub(/ /, "x", v);
-            for (i = 0; i < n; i++) { k = "key:" i;
+    local port=$1 n=$2 pfx=${3:-key}
+    if ! redis-cli -p "$port" debug populate "$n" "$pfx" 400 2>&1 | grep -q OK; then
+        awk -v n="$n" -v p="$pfx" 'BEGIN { v = sprintf("%400s", ""); gsub(/ /, "x", v);
+            for (i = 0; i < n; i++) { k = p ":" i;
                 printf "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$400\r\n%s\r\n", length(k), k, v } }' |
             redis-cli -p "$port" --pipe > /dev/null
     fi
@@ -233,7 +234,8 @@ if [ "$PART" = interrupt ]; then
 
     "$COW" capture --port "$second_PORT" --out "$WORK/nokeys" --load 100 --duration 1s > /dev/null 2> "$WORK/nk.err"
     check "--load on an empty server: exit 2" test $? = 2
-    check "--load on an empty server: says so" has "holds no keys: --load writes existing keys" "$WORK/nk.err"
+    check "--load on an empty server: says so" has "holds no keys: --load only writes keys that already exist" "$WORK/nk.err"
+    check "--load on an empty server: says how to load some" has "redis-benchmark -h 127.0.0.1 -p $second_PORT -t set" "$WORK/nk.err"
     check "--load on an empty server: no folder" test ! -e "$WORK/nokeys"
 
     # BGREWRITEAOF through the unix socket, probing with SET
@@ -248,6 +250,22 @@ if [ "$PART" = interrupt ]; then
     check "aof: the probe's key is deleted at the end" test "$(redis-cli -p "$second_PORT" dbsize)" = 0
     "$COW" ingest --db "$WORK/a.db" "$OUT" > "$WORK/ai.out" 2>&1
     check "aof: ingested" test $? = 0
+
+    # --load writes only keys that exist: not key:N, whatever the data set's
+    # names; no key is created, no key changes its type
+    check "20,000 keys k:N loaded" load_keys "$second_PORT" 20000 k
+    redis-cli -p "$second_PORT" hset h:1 f v > /dev/null
+    before=$(redis-cli -p "$second_PORT" dbsize)
+    "$COW" capture --port "$second_PORT" --out "$WORK/load" --load 20000 --keys 5000 \
+        --duration 3s > "$WORK/l.out" 2> "$WORK/l.err"
+    check "--load: exits 0" test $? = 0
+    check "--load: SETs answered" has "^load: [0-9][0-9]* SETs answered" "$WORK/l.out"
+    check "--load: says how many existing keys" has "load: 20000 SET/s on 5000 existing keys" "$WORK/l.err"
+    after=$(redis-cli -p "$second_PORT" dbsize)
+    check "--load: DBSIZE unchanged ($before before, $after after)" test "$before" = "$after"
+    check "--load: no key:N made" test "$(redis-cli -p "$second_PORT" --scan --pattern 'key:*' | wc -l)" = 0
+    check "--load: the hash is still a hash" test "$(redis-cli -p "$second_PORT" type h:1)" = hash
+    check "--load: run.json keys" has '"keys":	5000' "$WORK/load/run.json"
 
     # AUTH: a password, and an ACL user
     start_server locked "requirepass s3cret" "user alice on >pw ~* &* +@all"
