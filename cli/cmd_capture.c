@@ -148,6 +148,38 @@ static void put_word(const char *s, const char *tail)
     printf("%s'", tail);
 }
 
+/* The report command for the folder: its database (OUT.db) and report
+ * (OUT-report) beside the folder, not in it, so that ingesting the folder
+ * again never takes them for capture files, and the run does not join
+ * runs of other captures in ./cowtail.db. The program as it was run when
+ * that was a path (build/cowtail), else cowtail (on PATH). */
+static void next_command(const char *out)
+{
+    char base[1100], *rp = NULL;
+    size_t n;
+    snprintf(base, sizeof(base), "%s", out);
+    n = strlen(base);
+    while (n > 1 && base[n - 1] == '/')
+        base[--n] = '\0';
+    if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 ||
+        (n >= 2 && strcmp(base + n - 2, "/.") == 0) ||
+        (n >= 3 && strcmp(base + n - 3, "/..") == 0) || strcmp(base, "/") == 0) {
+        /* ./ has no name to put .db after: its full path has */
+        if ((rp = realpath(out, NULL)) != NULL && strcmp(rp, "/") != 0)
+            snprintf(base, sizeof(base), "%s", rp);
+        free(rp);
+    }
+    printf("next: ");
+    put_word(strchr(cli_program, '/') ? cli_program : "cowtail", "");
+    fputs(" report --db ", stdout);
+    put_word(base, ".db");
+    fputs(" --out ", stdout);
+    put_word(base, "-report");
+    putchar(' ');
+    put_word(base, "");
+    putchar('\n');
+}
+
 static void print_line(void *ctx, const char *line)
 {
     if (*(const int *)ctx)
@@ -398,11 +430,7 @@ int cmd_capture(int argc, char **argv)
     if (r.interrupted[0])
         printf("interrupted: %s (the files hold everything up to then; run.json says so)\n",
                r.interrupted);
-    printf("next: cowtail report --out ");
-    put_word(r.out, "-report");
-    putchar(' ');
-    put_word(r.out, "");
-    putchar('\n');
+    next_command(r.out);
     return EXIT_OK;
 }
 #endif

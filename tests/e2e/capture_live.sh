@@ -91,7 +91,8 @@ if [ "$PART" = main ]; then
     "$COW" capture --port "$primary_PORT" --out "$OUT" --trigger bgsave --at 3s --after 2s \
         --load 20000 --duration 30s --scenario bgsave > "$WORK/cap.out" 2> "$WORK/cap.err"
     check "capture exits 0" test $? = 0
-    check "capture prints the report command" has "^next: cowtail report --out $OUT-report $OUT\$" "$WORK/cap.out"
+    check "capture prints the report command, as it was run, db and report beside the folder" \
+        grep -qxF "next: $COW report --db $OUT.db --out $OUT-report $OUT" "$WORK/cap.out"
     check "capture says the trigger's work ended" has "trigger: the bgsave is over at" "$WORK/cap.err"
     check "run.json: not interrupted" has '"interrupted":	null' "$OUT/run.json"
     check "run.json: the port and the role" has '"port":	'"$primary_PORT" "$OUT/run.json"
@@ -145,6 +146,20 @@ if [ "$PART" = main ]; then
     check "INFO polled fast while the child lived" \
         test "$(sqlite3 "$WORK/c.db" "SELECT count(DISTINCT t_us) FROM info WHERE key = 'rdb_bgsave_in_progress' AND num = 1")" -ge 3
     check "the child's smaps were read" grep -q "Pss:" "$OUT"/smaps_rollup-child-[0-9]*.txt
+
+    # the printed command works as it is, from another folder, and writes
+    # nothing into the capture folder
+    ls "$OUT" > "$WORK/files.before"
+    (cd / && eval "$(sed -n 's/^next: //p' "$WORK/cap.out")") > "$WORK/rep.out" 2>&1
+    check "the printed report command works" test $? = 0
+    check "the printed report command: the report beside the folder" test -s "$OUT-report/index.html"
+    check "the printed report command: the database beside the folder" test -s "$OUT.db"
+    ls "$OUT" > "$WORK/files.after"
+    check "the printed report command: nothing added to the capture folder" cmp -s "$WORK/files.before" "$WORK/files.after"
+    "$COW" ingest --db "$OUT.db" "$OUT" > "$WORK/ing2.out" 2>&1
+    check "ingest again: nothing new, nothing unrecognised" has "0 not recognised" "$WORK/ing2.out"
+    check "the printed report command: one run in its database" \
+        test "$(sqlite3 "$OUT.db" "SELECT count(*) FROM runs")" = 1
 
     "$COW" doctor --db "$WORK/c.db" > "$WORK/doc.out" 2>&1
     # a fast fork earns no slow_fork finding: the fork's evidence is the
@@ -275,9 +290,11 @@ if [ "$PART" = interrupt ]; then
     check "auth: no folder made" test ! -e "$WORK/noauth"
     COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
     check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
-    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s \
-        --host-name cache-7 --label pw-run -q > /dev/null 2>&1
+    COW_PW=s3cret PATH="$(dirname "$COW"):$PATH" cowtail capture --port "$locked_PORT" --out "$WORK/pw/" \
+        --pass-env COW_PW --duration 1s --host-name cache-7 --label pw-run -q > "$WORK/pw.out" 2>&1
     check "auth: --pass-env" test $? = 0
+    check "from PATH: the printed command says cowtail; a trailing / does not go into names" \
+        grep -qxF "next: cowtail report --db $WORK/pw.db --out $WORK/pw-report $WORK/pw" "$WORK/pw.out"
     check "--host-name: run.json host" has '"host":	"cache-7"' "$WORK/pw/run.json"
     check "--label: run.json label" has '"label":	"pw-run"' "$WORK/pw/run.json"
     COW_PW=pw "$COW" capture --port "$locked_PORT" --out "$WORK/acl" --user alice --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
