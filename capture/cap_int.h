@@ -11,12 +11,6 @@
 
 #include "cap.h"
 
-/* Something that could not be read, and why (run.json "unreadable"). */
-typedef struct cap_miss {
-    char what[160];
-    char why[256];
-} cap_miss;
-
 /* What the INFO poller last saw (under ctx->mu). */
 typedef struct cap_state {
     long long polls;            /* INFO replies parsed */
@@ -39,7 +33,10 @@ typedef struct cap_ctx {
     cap_state st;
     atomic_int child;           /* a fork child exists (INFO or /proc) */
     atomic_llong load_ops;      /* writer replies */
-    int local;                  /* the server's /proc is here */
+    int local;                  /* the server's /proc is here and readable */
+    int host_local;             /* the server is on this host (or that cannot be
+                                   ruled out): host files are read */
+    char proc_why[600];         /* why /proc of the server is not read */
     long pid;                   /* its pid */
     /* probe results */
     long long samples, late, errors;

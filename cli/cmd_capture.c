@@ -45,8 +45,11 @@ const char *const cmd_capture_usage[] = {
     "vmstat and loadavg before and after, and the server's log from the start",
     "of the capture (redis.log; with --trigger replicaof, the replica's log",
     "from the trigger on, replica.log, and its INFO series, replica-info.txt).",
-    "run.json says what was captured and how, and lists everything that",
-    "could not be read with the reason.",
+    "The server's /proc files need its user (or root); run as another user,",
+    "the capture still reads the host files and the log when they are",
+    "readable, and says what it skipped. run.json says what was captured and",
+    "how, and lists everything that could not be read with the reason; the",
+    "closing lines list them too.",
     "",
     "Every time stamp is one wall-clock reading taken at start plus",
     "CLOCK_MONOTONIC deltas. Ctrl-C, a lost connection or a server that dies",
@@ -147,6 +150,8 @@ static void put_word(const char *s, const char *tail)
             putchar(*p);
     printf("%s'", tail);
 }
+
+#define PL(n, one, many) ((n) == 1 ? (one) : (many))
 
 /* The report command for the folder: its database (OUT.db) and report
  * (OUT-report) beside the folder, not in it, so that ingesting the folder
@@ -414,22 +419,33 @@ int cmd_capture(int argc, char **argv)
         cli_errorf("capture: %s", e.msg);
         return cli_exit_for(e.code);
     }
-    printf("captured %.1f s into %s: %lld probe samples (intended vs actual send: "
+    printf("captured %.1f s into %s: %lld probe %s (intended vs actual send: "
            "median %.0f us, p99 %.0f us, max %.0f us late; %lld more than 1 ms late), "
-           "%lld INFO polls, %lld /proc polls%s\n",
-           r.seconds, r.out, r.samples, r.lag_p50_us, r.lag_p99_us, r.lag_max_us, r.late,
-           r.info_polls, r.proc_polls, r.local ? "" : " (the server is not on this host)");
+           "%lld INFO %s, %lld /proc %s%s\n",
+           r.seconds, r.out, r.samples, PL(r.samples, "sample", "samples"), r.lag_p50_us,
+           r.lag_p99_us, r.lag_max_us, r.late, r.info_polls, PL(r.info_polls, "poll", "polls"),
+           r.proc_polls, PL(r.proc_polls, "poll", "polls"),
+           r.local ? "" : o.no_proc ? " (--no-proc)"
+           : r.host_local ? " (the server runs here but its /proc files cannot be read: "
+                            "see below)"
+           : " (the server is not on this host)");
     printf("probe round trip: min %.0f us, median %.0f us, p99 %.0f us; probe CPU %.2f%% "
            "of a core, the whole capture %.2f%%\n",
            r.rtt_min_us, r.rtt_p50_us, r.rtt_p99_us, r.probe_cpu_pct, r.total_cpu_pct);
     if (r.load_ops > 0)
-        printf("load: %lld %s answered\n", r.load_ops, o.load_get ? "GETs" : "SETs");
-    if (r.unreadable)
-        printf("%d things could not be read: run.json \"unreadable\" says what and why\n",
-               r.unreadable);
+        printf("load: %lld %s answered\n", r.load_ops,
+               o.load_get ? PL(r.load_ops, "GET", "GETs") : PL(r.load_ops, "SET", "SETs"));
+    if (r.unreadable) {
+        int i;
+        printf("%d %s could not be read (run.json \"unreadable\" lists the same):\n",
+               r.unreadable, PL(r.unreadable, "item", "items"));
+        for (i = 0; i < r.unreadable; i++)
+            printf("  %s: %s\n", r.miss[i].what, r.miss[i].why);
+    }
     if (r.interrupted[0])
         printf("interrupted: %s (the files hold everything up to then; run.json says so)\n",
                r.interrupted);
+    cap_result_release(&r);
     next_command(r.out);
     return EXIT_OK;
 }

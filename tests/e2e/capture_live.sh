@@ -282,6 +282,36 @@ if [ "$PART" = interrupt ]; then
     check "--load: the hash is still a hash" test "$(redis-cli -p "$second_PORT" type h:1)" = hash
     check "--load: run.json keys" has '"keys":	5000' "$WORK/load/run.json"
 
+    # not the server's user: its /proc files cannot be read, the terminal
+    # says so (not "not on this host"), host files are still read, and
+    # each unreadable item is listed with its reason
+    if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+        chmod 711 "$WORK"
+        mkdir "$WORK/nobody" && chmod 777 "$WORK/nobody"
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$COW" capture --port "$second_PORT" \
+            --out "$WORK/nobody/run" --duration 2s > "$WORK/nb.out" 2> "$WORK/nb.err"
+        check "non-root: exit 0" test $? = 0
+        check "non-root: says the server runs here but its /proc cannot be read" \
+            has "0 /proc polls (the server runs here but its /proc files cannot be read: see below)" "$WORK/nb.out"
+        check "non-root: does not say the server is elsewhere" test "$(grep -c 'not on this host' "$WORK/nb.out")" = 0
+        check "non-root: one item, listed with what and why (singular)" \
+            has "^1 item could not be read (run.json \"unreadable\" lists the same):\$" "$WORK/nb.out"
+        check "non-root: the item names the pid and the permission" \
+            has "^  /proc of the server: the server is process $second_PID of this host (redis-server), but /proc/$second_PID/exe cannot be read (Permission denied)" "$WORK/nb.out"
+        for f in thp-enabled.txt thp-defrag.txt sysctl.txt meminfo-before.txt meminfo-after.txt \
+                 vmstat-before.txt loadavg-before.txt loadavg-after.txt; do
+            check "non-root: $f captured" test -s "$WORK/nobody/run/$f"
+        done
+        check "non-root: the server's log (world-readable) is still followed" \
+            has '"path":	"'"$WORK/second/redis.log"'"' "$WORK/nobody/run/run.json"
+        check "non-root: run.json proc_files false" has '"proc_files":	false' "$WORK/nobody/run/run.json"
+        check "non-root: run.json host_files true" has '"host_files":	true' "$WORK/nobody/run/run.json"
+        check "non-root: run.json says why" has '"proc_files_why":	"the server is process' "$WORK/nobody/run/run.json"
+        chmod 700 "$WORK"
+    else
+        echo "non-root capture: skipped (needs root and setpriv to run as nobody)"
+    fi
+
     # AUTH: a password, and an ACL user
     start_server locked "requirepass s3cret" "user alice on >pw ~* &* +@all"
     "$COW" capture --port "$locked_PORT" --out "$WORK/noauth" --duration 1s > /dev/null 2> "$WORK/na.err"
