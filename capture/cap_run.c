@@ -866,7 +866,7 @@ static int gather_pool(cap_ctx *c, redisContext *r, cow_err *e)
                         addr, dbsize);
     return COW_FAIL(e, COW_EUSAGE, "%s holds no keys: --load only writes keys that already "
                     "exist and never creates one; on a test server load a data set first, "
-                    "e.g. '%s -t set -n 200000 -r 100000 -d 400' (about 100,000 keys of 400 "
+                    "e.g. '%s -t set -n 200000 -r 100000 -d 400' (about 86,000 keys of 400 "
                     "bytes), or leave out --load to only observe", addr, how);
 }
 
