@@ -49,6 +49,7 @@ typedef struct cap_ctx {
     long long log_off, log_bytes; /* its size at start; bytes copied */
     char **pool;                /* --load: names of keys that existed at start */
     size_t *poollen, npool;
+    int keepttl;                /* the server knows SET ... KEEPTTL (Redis 6+) */
     char rlogpath[1200];        /* replicaof: the replica's log, or "" */
     long long rlog_off;         /* its size when the trigger went */
 } cap_ctx;

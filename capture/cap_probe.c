@@ -223,8 +223,9 @@ void *cap_writer_main(void *arg)
             }
             val[rnd(&s) % (uint64_t)o->value_size] = (char)('a' + rnd(&s) % 26);
             /* XX: a key deleted or expired since the start is not made again */
-            redisAppendCommand(r, "SET %b %b XX", c->pool[ki], c->poollen[ki], val,
-                               (size_t)o->value_size);
+            /* KEEPTTL: a key that expires keeps its expiry */
+            redisAppendCommand(r, c->keepttl ? "SET %b %b XX KEEPTTL" : "SET %b %b XX",
+                               c->pool[ki], c->poollen[ki], val, (size_t)o->value_size);
         }
         for (k = 0; k < n; k++) {
             redisReply *rep;

@@ -848,6 +848,9 @@ static int gather_pool(cap_ctx *c, redisContext *r, cow_err *e)
         if (strcmp(cursor, "0") == 0 || (long long)c->npool >= o->keys)
             break;
     }
+    /* SCAN's TYPE and SET's KEEPTTL came with Redis 6: a key's expiry
+     * is kept where the server can */
+    c->keepttl = typed;
     if (c->npool > 0)
         return COW_OK;
     if ((rep = cmd(r, "DBSIZE")) != NULL) {

@@ -270,6 +270,11 @@ if [ "$PART" = interrupt ]; then
     # names; no key is created, no key changes its type
     check "20,000 keys k:N loaded" load_keys "$second_PORT" 20000 k
     redis-cli -p "$second_PORT" hset h:1 f v > /dev/null
+    awk 'BEGIN { for (i = 0; i < 20000; i++) { k = "k:" i;
+        printf "*3\r\n$6\r\nEXPIRE\r\n$%d\r\n%s\r\n$4\r\n3600\r\n", length(k), k } }' |
+        redis-cli -p "$second_PORT" --pipe > /dev/null
+    expires() { redis-cli -p "$second_PORT" info keyspace | tr -d '\r' | grep -o 'expires=[0-9]*'; }
+    exp_before=$(expires)
     before=$(redis-cli -p "$second_PORT" dbsize)
     "$COW" capture --port "$second_PORT" --out "$WORK/load" --load 20000 --keys 5000 \
         --duration 3s > "$WORK/l.out" 2> "$WORK/l.err"
@@ -279,6 +284,7 @@ if [ "$PART" = interrupt ]; then
     after=$(redis-cli -p "$second_PORT" dbsize)
     check "--load: DBSIZE unchanged ($before before, $after after)" test "$before" = "$after"
     check "--load: no key:N made" test "$(redis-cli -p "$second_PORT" --scan --pattern 'key:*' | wc -l)" = 0
+    check "--load: every key keeps its expiry ($exp_before before, $(expires) after)" test "$exp_before" = "$(expires)"
     check "--load: the hash is still a hash" test "$(redis-cli -p "$second_PORT" type h:1)" = hash
     check "--load: run.json keys" has '"keys":	5000' "$WORK/load/run.json"
 
