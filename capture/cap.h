@@ -55,8 +55,9 @@ typedef struct cap_opts {
     double load_rate;          /* writer SETs per second in total (0 = none) */
     int load_get;              /* the writers GET instead (a read-only control) */
     int writers;               /* writer connections (default 2) */
-    long long keys;            /* key space key:0..keys-1 (0 = DBSIZE) */
-    const char *key_prefix;    /* default "key:" */
+    long long keys;            /* --load: at most this many existing key
+                                  names gathered by SCAN at start (default
+                                  100000); only they are written, with SET XX */
     int value_size;            /* bytes per value written (default 400) */
     uint64_t seed;             /* key and value choice */
     const char *scenario;      /* run.json scenario (default: the trigger) */
@@ -68,6 +69,12 @@ typedef struct cap_opts {
     void (*say)(void *ctx, const char *line);
     void *say_ctx;
 } cap_opts;
+
+/* Something that could not be read, and why (run.json "unreadable"). */
+typedef struct cap_miss {
+    char what[160];
+    char why[640];
+} cap_miss;
 
 typedef struct cap_result {
     char out[1024];            /* the folder written */
@@ -81,7 +88,10 @@ typedef struct cap_result {
     double total_cpu_pct;      /* the whole capture's CPU, % of one core */
     long long info_polls;      /* INFO dumps written */
     long long proc_polls;      /* /proc snapshots written */
-    int local;                 /* the server runs on this host (pid read) */
+    int local;                 /* the server runs on this host, /proc read */
+    int host_local;            /* it runs here (or that cannot be ruled out):
+                                  host files were read */
+    char proc_why[600];        /* "" or why its /proc files were not read */
     long server_pid;
     char role[32];             /* INFO role */
     char server[64];           /* "redis 7.0.15" */
@@ -89,6 +99,7 @@ typedef struct cap_result {
     int64_t work_start_us, work_end_us; /* fork child seen / work over */
     long long load_ops;        /* writer SETs answered */
     int unreadable;            /* entries of run.json "unreadable" */
+    cap_miss *miss;            /* those entries (cap_result_release frees) */
     char interrupted[512];     /* "" or what ended the capture early */
     int signal;                /* SIGINT/SIGTERM that ended it, or 0 */
 } cap_result;
@@ -102,6 +113,9 @@ void cap_opts_init(cap_opts *o);
  * that cannot be reached (the message names host and port) or a folder
  * that cannot be written. SIGINT and SIGTERM stop it cleanly. */
 int cap_run(const cap_opts *o, cap_result *r, cow_err *e);
+
+/* Free what cap_run allocated in r (r->miss). */
+void cap_result_release(cap_result *r);
 
 /* Parse "HOST:PORT" (also "[v6]:PORT"); host is copied into hbuf. */
 int cap_parse_hostport(const char *s, char *hbuf, size_t hcap, int *port, cow_err *e);

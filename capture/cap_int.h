@@ -11,12 +11,6 @@
 
 #include "cap.h"
 
-/* Something that could not be read, and why (run.json "unreadable"). */
-typedef struct cap_miss {
-    char what[160];
-    char why[256];
-} cap_miss;
-
 /* What the INFO poller last saw (under ctx->mu). */
 typedef struct cap_state {
     long long polls;            /* INFO replies parsed */
@@ -39,7 +33,10 @@ typedef struct cap_ctx {
     cap_state st;
     atomic_int child;           /* a fork child exists (INFO or /proc) */
     atomic_llong load_ops;      /* writer replies */
-    int local;                  /* the server's /proc is here */
+    int local;                  /* the server's /proc is here and readable */
+    int host_local;             /* the server is on this host (or that cannot be
+                                   ruled out): host files are read */
+    char proc_why[600];         /* why /proc of the server is not read */
     long pid;                   /* its pid */
     /* probe results */
     long long samples, late, errors;
@@ -50,6 +47,9 @@ typedef struct cap_ctx {
     long long info_polls, proc_polls;
     char logpath[1200];         /* the server's log, "" when not readable */
     long long log_off, log_bytes; /* its size at start; bytes copied */
+    char **pool;                /* --load: names of keys that existed at start */
+    size_t *poollen, npool;
+    int keepttl;                /* the server knows SET ... KEEPTTL (Redis 6+) */
     char rlogpath[1200];        /* replicaof: the replica's log, or "" */
     long long rlog_off;         /* its size when the trigger went */
 } cap_ctx;
@@ -83,7 +83,6 @@ long long cap_info_ll(const char *info, const char *key, long long dflt);
 typedef struct writer_arg {
     cap_ctx *c;
     int idx;
-    long long keys;
 } writer_arg;
 
 /* Thread bodies (void *arg = cap_ctx *). */

@@ -13,7 +13,8 @@
  *     cap_wall_us: one wall reading plus monotonic deltas.
  *  3. A lost connection ends the capture with the reason (cap_stop); what
  *     was written stays.
- *  4. Writers pace SETs (GETs with --load-op get) of random existing keys in small pipelined
+ *  4. Writers pace SET XX (GETs with --load-op get) of random existing keys (the pool
+ *     gathered by SCAN at start: no key is ever created) in small pipelined
  *     batches every millisecond, each writer rate / writers per second;
  *     behind schedule they catch up by at most 100 ms of work at once. */
 #include <math.h>
@@ -190,7 +191,7 @@ void *cap_writer_main(void *arg)
     redisContext *r = cap_connect(o, o->host, o->port, o->socket, 60000, &e);
     double per_ns = o->load_rate / (double)o->writers / 1e9, owed = 0;
     uint64_t s = o->seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)w->idx + 1;
-    char *val = xmalloc((size_t)o->value_size + 1), key[96];
+    char *val = xmalloc((size_t)o->value_size + 1);
     int64_t last = cap_mono_ns(), tick;
     size_t i;
 
@@ -215,14 +216,16 @@ void *cap_writer_main(void *arg)
         n = (long long)owed;
         owed -= (double)n;
         for (k = 0; k < n; k++) {
-            snprintf(key, sizeof(key), "%s%llu", o->key_prefix,
-                     (unsigned long long)(rnd(&s) % (uint64_t)w->keys));
+            size_t ki = (size_t)(rnd(&s) % (uint64_t)c->npool);
             if (o->load_get) {
-                redisAppendCommand(r, "GET %s", key);
+                redisAppendCommand(r, "GET %b", c->pool[ki], c->poollen[ki]);
                 continue;
             }
             val[rnd(&s) % (uint64_t)o->value_size] = (char)('a' + rnd(&s) % 26);
-            redisAppendCommand(r, "SET %s %b", key, val, (size_t)o->value_size);
+            /* XX: a key deleted or expired since the start is not made again */
+            /* KEEPTTL: a key that expires keeps its expiry */
+            redisAppendCommand(r, c->keepttl ? "SET %b %b XX KEEPTTL" : "SET %b %b XX",
+                               c->pool[ki], c->poollen[ki], val, (size_t)o->value_size);
         }
         for (k = 0; k < n; k++) {
             redisReply *rep;

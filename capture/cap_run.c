@@ -59,7 +59,7 @@ void cap_opts_init(cap_opts *o)
     o->at_us = 10000000;
     o->after_us = 10000000;
     o->writers = 2;
-    o->key_prefix = "key:";
+    o->keys = 100000;
     o->value_size = 400;
     o->seed = 42;
 }
@@ -310,7 +310,6 @@ typedef struct srv_info {
     long pid;
 } srv_info;
 
-/* Is pid a redis/valkey server process of this host? */
 /* Seconds since process pid started (from /proc), or -1. */
 static double process_age_s(long pid)
 {
@@ -343,38 +342,90 @@ static double process_age_s(long pid)
     return up < 0 ? -1 : up - (double)start / (double)sysconf(_SC_CLK_TCK);
 }
 
-/* Is pid a redis/valkey server process of this host, up uptime_s seconds
- * (INFO uptime_in_seconds; -1 unknown)? */
-static int is_local_server(long pid, long long uptime_s, char *why, size_t cap)
+/* Where the server runs, as far as this host can tell. */
+enum { LOC_ELSEWHERE = 0,  /* not here: host files would describe another host */
+       LOC_HERE,           /* here, and its /proc files can be read */
+       LOC_HERE_NOPROC,    /* here (or not decidable), its /proc files cannot
+                              be read: host files are still this host's */
+};
+
+/* The command name of process pid from /proc/PID/stat (readable by every
+ * user), or "" when it cannot be read. */
+static void process_comm(long pid, char *buf, size_t cap)
 {
-    char path[64], exe[512];
+    char path[64], b[512], *l, *r;
+    FILE *fp;
+    size_t n;
+    buf[0] = '\0';
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    if ((fp = fopen(path, "r")) == NULL)
+        return;
+    n = fread(b, 1, sizeof(b) - 1, fp);
+    fclose(fp);
+    b[n] = '\0';
+    if ((l = strchr(b, '(')) != NULL && (r = strrchr(b, ')')) != NULL && r > l)
+        snprintf(buf, cap, "%.*s", (int)(r - l - 1), l + 1);
+}
+
+static int server_name_ok(const char *b)
+{
+    return strstr(b, "redis-server") != NULL || strstr(b, "valkey-server") != NULL ||
+           strstr(b, "redis-check") != NULL;
+}
+
+/* Is pid a redis/valkey server process of this host, up uptime_s seconds
+ * (INFO uptime_in_seconds; -1 unknown)? LOC_*; why says what was found
+ * when the answer is not LOC_HERE. */
+static int where_is_server(long pid, long long uptime_s, char *why, size_t cap)
+{
+    char path[64], exe[512], comm[64];
     ssize_t n;
     const char *b;
+    int eno;
     if (pid <= 0) {
         snprintf(why, cap, "INFO gave no process_id");
-        return 0;
+        return LOC_ELSEWHERE;
     }
     snprintf(path, sizeof(path), "/proc/%ld", pid);
     if (access(path, F_OK) != 0) {
         snprintf(why, cap, "process_id %ld is not a process of this host: the server "
                  "runs elsewhere (or in another pid namespace)", pid);
-        return 0;
+        return LOC_ELSEWHERE;
     }
     snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
     if ((n = readlink(path, exe, sizeof(exe) - 1)) < 0) {
-        snprintf(why, cap, "process %ld exists here but %s cannot be read (%s): run "
-                 "cowtail as the server's user to read its /proc files", pid, path,
-                 strerror(errno));
-        return 0;
+        eno = errno;
+        /* /proc/PID/stat is readable by every user: its command name and
+         * start time still tell whether this is the server */
+        process_comm(pid, comm, sizeof(comm));
+        if (comm[0] && !server_name_ok(comm) && strncmp(comm, "redis", 5) != 0 &&
+            strncmp(comm, "valkey", 6) != 0) {
+            snprintf(why, cap, "process %ld of this host is %s, not a redis or valkey "
+                     "server: the server runs elsewhere", pid, comm);
+            return LOC_ELSEWHERE;
+        }
+        if (comm[0] && uptime_s >= 0) {
+            double age = process_age_s(pid);
+            if (age >= 0 && fabs(age - (double)uptime_s) > 5) {
+                snprintf(why, cap, "process %ld of this host (%s) started %.0f s ago, but "
+                         "the server says it has been up %lld s: another server (in a "
+                         "container?), not this one", pid, comm, age, uptime_s);
+                return LOC_ELSEWHERE;
+            }
+        }
+        snprintf(why, cap, "the server is process %ld of this host%s%s%s, but %s cannot be "
+                 "read (%s): its smaps_rollup and status are not polled; run cowtail "
+                 "capture as the server's user (or root) to read them", pid,
+                 comm[0] ? " (" : "", comm, comm[0] ? ")" : "", path, strerror(eno));
+        return LOC_HERE_NOPROC;
     }
     exe[n] = '\0';
     b = strrchr(exe, '/');
     b = b ? b + 1 : exe;
-    if (strstr(b, "redis-server") == NULL && strstr(b, "valkey-server") == NULL &&
-        strstr(b, "redis-check") == NULL) {
+    if (!server_name_ok(b)) {
         snprintf(why, cap, "process %ld of this host is %.200s, not a redis or valkey "
                  "server: the server runs elsewhere", pid, exe);
-        return 0;
+        return LOC_ELSEWHERE;
     }
     if (uptime_s >= 0) {
         double age = process_age_s(pid);
@@ -386,10 +437,10 @@ static int is_local_server(long pid, long long uptime_s, char *why, size_t cap)
                      "%.0f s ago, but the server says it has been up %lld s: "
                      "another server (in a container?), not this one", pid, age,
                      uptime_s);
-            return 0;
+            return LOC_ELSEWHERE;
         }
     }
-    return 1;
+    return LOC_HERE;
 }
 
 /* A number rounded to 0.1 (figures in us and %), or null. */
@@ -434,7 +485,7 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     cJSON_AddStringToObject(j, "scenario", o->scenario ? o->scenario : trig_name(o->trigger));
     cJSON_AddStringToObject(j, "mode", "fork");
     cJSON_AddStringToObject(j, "host", si->host);
-    if (c->local)
+    if (c->host_local)
         cJSON_AddStringToObject(j, "log_tz", si->tz);
     cJSON_AddNullToObject(j, "t0");
     snprintf(buf, sizeof(buf), "%s %s", si->name, si->version);
@@ -460,7 +511,11 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     }
     cJSON_AddStringToObject(cap, "role", si->role);
     add_int(cap, "server_pid", (long long)si->pid);
-    cJSON_AddBoolToObject(cap, "local", c->local);
+    cJSON_AddBoolToObject(cap, "local", c->host_local);
+    cJSON_AddBoolToObject(cap, "proc_files", c->local);
+    if (!c->local)
+        cJSON_AddStringToObject(cap, "proc_files_why", c->proc_why);
+    cJSON_AddBoolToObject(cap, "host_files", c->host_local);
     add_int(cap, "end_epoch_us", (long long)end_us);
     snprintf(buf, sizeof(buf), "%.6f", res->seconds);
     cJSON_AddRawToObject(cap, "seconds", buf);
@@ -532,8 +587,11 @@ static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         cJSON_AddNumberToObject(x, "rate_per_s", o->load_rate);
         cJSON_AddStringToObject(x, "command", o->load_get ? "GET" : "SET");
         cJSON_AddNumberToObject(x, "writers", o->writers);
-        add_int(x, "keys", (long long)o->keys);
-        cJSON_AddStringToObject(x, "key_prefix", o->key_prefix);
+        add_int(x, "keys_max", (long long)o->keys);
+        add_int(x, "keys", (long long)c->npool);
+        cJSON_AddStringToObject(x, "keys_from", "SCAN of the keys that existed at the "
+                                "start (string keys); written with SET XX, so no key is "
+                                "created");
         cJSON_AddNumberToObject(x, "value_size", o->value_size);
         snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
         cJSON_AddRawToObject(x, "seed", buf);
@@ -565,6 +623,7 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     struct tm tm;
     time_t now = time(NULL);
     long long uptime;
+    int loc;
 
     cap_addr(o, addr, sizeof(addr));
     if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
@@ -591,15 +650,23 @@ static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     uptime = cap_info_ll(rep->str, "uptime_in_seconds", -1);
     freeReplyObject(rep);
     c->pid = si->pid;
-    c->local = !o->no_proc && is_local_server(si->pid, uptime, why, sizeof(why));
-    if (o->no_proc)
+    loc = where_is_server(si->pid, uptime, why, sizeof(why));
+    c->local = !o->no_proc && loc == LOC_HERE;
+    c->host_local = loc != LOC_ELSEWHERE;
+    if (o->no_proc && loc != LOC_ELSEWHERE)
         snprintf(why, sizeof(why), "--no-proc was given");
     if (!c->local) {
+        snprintf(c->proc_why, sizeof(c->proc_why), "%s", why);
         cap_missing(c, "/proc of the server", "%s", why);
-        snprintf(si->host, sizeof(si->host), "%s", o->socket ? "localhost" : o->host);
-    } else if (gethostname(si->host, sizeof(si->host)) != 0) {
-        snprintf(si->host, sizeof(si->host), "localhost");
     }
+    if (!c->host_local)
+        cap_missing(c, "host files (THP, sysctls, meminfo, vmstat, loadavg)",
+                    "not read: the server is not on this host, so this host's files "
+                    "would describe another machine");
+    if (!c->host_local)
+        snprintf(si->host, sizeof(si->host), "%s", o->socket ? "localhost" : o->host);
+    else if (gethostname(si->host, sizeof(si->host)) != 0)
+        snprintf(si->host, sizeof(si->host), "localhost");
     if (o->host_name)
         snprintf(si->host, sizeof(si->host), "%s", o->host_name);
     localtime_r(&now, &tm);
@@ -623,7 +690,7 @@ static void replica_log_start(cap_ctx *c, redisContext *rr)
 
     if (rep)
         freeReplyObject(rep);
-    local = !c->o->no_proc && is_local_server(pid, uptime, why, sizeof(why));
+    local = !c->o->no_proc && where_is_server(pid, uptime, why, sizeof(why)) != LOC_ELSEWHERE;
     if (!local && !c->o->no_proc)
         cap_missing(c, "replica log", "%s", why);
     find_log(c, rr, pid, local, "replica log", c->rlogpath, sizeof(c->rlogpath));
@@ -711,6 +778,101 @@ static int trigger_done(cap_ctx *c, trig_state *tg, redisContext **rep_conn)
     return !busy && (tg->seen || s.forks > tg->forks0);
 }
 
+void cap_result_release(cap_result *r)
+{
+    free(r->miss);
+    r->miss = NULL;
+    r->unreadable = 0;
+}
+
+static void free_pool(cap_ctx *c)
+{
+    size_t i;
+    for (i = 0; i < c->npool; i++)
+        free(c->pool[i]);
+    free(c->pool);
+    free(c->poollen);
+    c->pool = NULL;
+    c->poollen = NULL;
+    c->npool = 0;
+}
+
+/* --load: the names of up to o->keys string keys that exist now (SCAN,
+ * TYPE string where the server knows it: Redis 6 and later). The writers
+ * write only these, with SET XX, so the load never adds a key (nor turns a
+ * hash into a string). None: refused, saying how to load some. */
+static int gather_pool(cap_ctx *c, redisContext *r, cow_err *e)
+{
+    const cap_opts *o = c->o;
+    char cursor[32] = "0", addr[600], how[800];
+    size_t cap = 0, i;
+    int typed = 1;
+    long long dbsize = 0;
+    redisReply *rep;
+
+    cap_addr(o, addr, sizeof(addr));
+    for (;;) {
+        rep = typed ? cmd(r, "SCAN %s COUNT 1000 TYPE string", cursor)
+                    : cmd(r, "SCAN %s COUNT 1000", cursor);
+        if (rep && rep->type == REDIS_REPLY_ERROR && typed && strcmp(cursor, "0") == 0) {
+            freeReplyObject(rep); /* before Redis 6: no TYPE */
+            typed = 0;
+            continue;
+        }
+        if (rep == NULL || rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
+            rep->element[0]->type != REDIS_REPLY_STRING ||
+            rep->element[1]->type != REDIS_REPLY_ARRAY) {
+            COW_FAIL(e, COW_EIO, "%s: SCAN (to find existing keys for --load) failed: %s",
+                     addr, rep && rep->type == REDIS_REPLY_ERROR ? rep->str
+                     : rep ? "unexpected reply" : r->errstr);
+            if (rep)
+                freeReplyObject(rep);
+            return COW_EIO;
+        }
+        snprintf(cursor, sizeof(cursor), "%s", rep->element[0]->str);
+        for (i = 0; i < rep->element[1]->elements && (long long)c->npool < o->keys; i++) {
+            const redisReply *k = rep->element[1]->element[i];
+            if (k->type != REDIS_REPLY_STRING)
+                continue;
+            if (c->npool == cap) {
+                cap = cap ? cap * 2 : 1024;
+                c->pool = xrealloc(c->pool, cap * sizeof(*c->pool));
+                c->poollen = xrealloc(c->poollen, cap * sizeof(*c->poollen));
+            }
+            c->pool[c->npool] = xmalloc(k->len + 1);
+            memcpy(c->pool[c->npool], k->str, k->len);
+            c->pool[c->npool][k->len] = '\0';
+            c->poollen[c->npool++] = k->len;
+        }
+        freeReplyObject(rep);
+        if (strcmp(cursor, "0") == 0 || (long long)c->npool >= o->keys)
+            break;
+    }
+    /* SCAN's TYPE and SET's KEEPTTL came with Redis 6: a key's expiry
+     * is kept where the server can */
+    c->keepttl = typed;
+    if (c->npool > 0)
+        return COW_OK;
+    if ((rep = cmd(r, "DBSIZE")) != NULL) {
+        if (rep->type == REDIS_REPLY_INTEGER)
+            dbsize = rep->integer;
+        freeReplyObject(rep);
+    }
+    if (o->socket)
+        snprintf(how, sizeof(how), "redis-benchmark -s %s", o->socket);
+    else
+        snprintf(how, sizeof(how), "redis-benchmark -h %s -p %d", o->host, o->port);
+    if (dbsize > 0)
+        return COW_FAIL(e, COW_EUSAGE, "%s holds %lld keys but no string key: --load only "
+                        "SETs string keys that already exist (it never creates a key nor "
+                        "changes a key's type); leave out --load to only observe",
+                        addr, dbsize);
+    return COW_FAIL(e, COW_EUSAGE, "%s holds no keys: --load only writes keys that already "
+                    "exist and never creates one; on a test server load a data set first, "
+                    "e.g. '%s -t set -n 200000 -r 100000 -d 400' (about 86,000 keys of 400 "
+                    "bytes), or leave out --load to only observe", addr, how);
+}
+
 int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
 {
     cap_opts oc = *user, *o = &oc;
@@ -746,19 +908,11 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         free(c.miss);
         return rc;
     }
-    if (o->load_rate > 0 && o->keys == 0) {
-        redisReply *rep = cmd(r, "DBSIZE");
-        long long n = rep && rep->type == REDIS_REPLY_INTEGER ? rep->integer : 0;
-        if (rep)
-            freeReplyObject(rep);
-        if (n <= 0) {
-            redisFree(r);
-            free(c.miss);
-            return COW_FAIL(e, COW_EUSAGE, "%s holds no keys: --load writes existing keys; "
-                            "load a data set first or give --keys N (keys %s0..N-1)",
-                            addr, o->key_prefix);
-        }
-        o->keys = n; /* recorded in run.json */
+    if (o->load_rate > 0 && (rc = gather_pool(&c, r, e)) != COW_OK) {
+        redisFree(r);
+        free(c.miss);
+        free_pool(&c);
+        return rc;
     }
     /* the folder only once the server is known to answer */
     if ((rc = prepare_dir(o, 1, e)) != COW_OK) {
@@ -785,16 +939,18 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     cpu0 = cpu_s();
     res->start_us = c.wall0_us;
     say(o, "capture: %s (%s %s, role %s%s) into %s", addr, si.name, si.version, si.role,
-        c.local ? ", on this host" : "", o->out);
+        c.host_local ? ", on this host" : "", o->out);
+    if (c.host_local && !c.local)
+        say(o, "capture: %s", c.proc_why);
 
     {
         redisReply *conf = cmd(r, "CONFIG GET *");
         redact_config(conf);
         dump(&c, r, "config.txt", "CONFIG GET *", conf);
     }
-    if (c.local)
+    if (c.host_local)
         cap_host_facts(&c, "before");
-    find_log(&c, r, c.pid, c.local, "server log", logpath, sizeof(c.logpath));
+    find_log(&c, r, c.pid, c.host_local, "server log", logpath, sizeof(c.logpath));
     if (logpath[0]) {
         if (stat(logpath, &sb) == 0)
             c.log_off = (long long)sb.st_size;
@@ -822,12 +978,13 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     if (o->trigger == CAP_TRIG_REPLICAOF)
         have_rinfo = pthread_create(&rinfo, NULL, cap_replica_info_main, &c) == 0;
     if (o->load_rate > 0) {
+        say(o, "load: %.0f %s/s on %zu existing keys (SCAN at the start; SET XX never "
+            "creates one)", o->load_rate, o->load_get ? "GET" : "SET", c.npool);
         wr = xcalloc((size_t)o->writers, sizeof(*wr));
         for (i = 0; i < o->writers; i++) {
             writer_arg *w = xmalloc(sizeof(*w));
             w->c = &c;
             w->idx = i;
-            w->keys = o->keys;
             if (pthread_create(&wr[nwr], NULL, cap_writer_main, w) == 0)
                 nwr++;
             else
@@ -912,7 +1069,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     latency_dumps(&c, r);
     if (r)
         redisFree(r);
-    if (c.local)
+    if (c.host_local)
         cap_host_facts(&c, "after");
     if (logpath[0])
         c.log_bytes = cap_copy_tail(&c, logpath, c.log_off, "redis.log");
@@ -941,6 +1098,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         res->info_polls = c.info_polls;
         res->proc_polls = c.proc_polls;
         res->local = c.local;
+        res->host_local = c.host_local;
+        snprintf(res->proc_why, sizeof(res->proc_why), "%s", c.proc_why);
         res->server_pid = si.pid;
         snprintf(res->role, sizeof(res->role), "%s", si.role);
         snprintf(res->server, sizeof(res->server), "%.15s %.47s", si.name, si.version);
@@ -955,7 +1114,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     sigaction(SIGPIPE, &old_pipe, NULL);
     free(c.lag);
     free(c.rtt);
-    free(c.miss);
+    res->miss = c.miss; /* the caller prints them */
+    free_pool(&c);
     pthread_mutex_destroy(&c.mu);
     return COW_OK;
 }

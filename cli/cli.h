@@ -91,6 +91,9 @@ extern const char *const cli_files_usage[];
 void cli_print_roff(FILE *fp, const cow_command *cmds, const char *const *intro);
 /* cowtail's version, git revision and library versions (cli/version.c). */
 void cli_print_version(FILE *fp);
+/* argv[0] as cowtail was run ("build/cowtail", or "cowtail" from PATH):
+ * commands print it in the next command to run when it holds a slash. */
+extern const char *cli_program;
 
 /* Options (cli/opts.c). cli_getopt is getopt_long(argc, argv, shortopts,
  * opts) for the command argv[0] with the house messages: an unknown,

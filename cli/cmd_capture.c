@@ -45,8 +45,11 @@ const char *const cmd_capture_usage[] = {
     "vmstat and loadavg before and after, and the server's log from the start",
     "of the capture (redis.log; with --trigger replicaof, the replica's log",
     "from the trigger on, replica.log, and its INFO series, replica-info.txt).",
-    "run.json says what was captured and how, and lists everything that",
-    "could not be read with the reason.",
+    "The server's /proc files need its user (or root); run as another user,",
+    "the capture still reads the host files and the log when they are",
+    "readable, and says what it skipped. run.json says what was captured and",
+    "how, and lists everything that could not be read with the reason; the",
+    "closing lines list them too.",
     "",
     "Every time stamp is one wall-clock reading taken at start plus",
     "CLOCK_MONOTONIC deltas. Ctrl-C, a lost connection or a server that dies",
@@ -90,12 +93,15 @@ const char *const cmd_capture_usage[] = {
     "  --duration D       stop at D at the latest (default: 60s without a",
     "                     trigger, else --at + 10 minutes + --after)",
     "  --load RATE        writer SETs per second in total, paced, on random",
-    "                     existing keys",
+    "                     existing keys: at the start SCAN gathers the names of",
+    "                     up to --keys string keys, and only they are written",
+    "                     (SET XX: no key is ever created). A server without",
+    "                     keys is refused: load a data set on a test server",
+    "                     first (e.g. redis-benchmark -t set -n 200000 -r 100000)",
     "  --load-op set|get  what the writers send (default set; get: a read-only",
     "                     control load)",
     "  --writers N        writer connections (default 2)",
-    "  --keys N           key space: PREFIX0..PREFIX(N-1) (default: DBSIZE)",
-    "  --key-prefix P     default 'key:' (as DEBUG POPULATE names keys)",
+    "  --keys N           at most N existing key names to write (default 100000)",
     "  --value-size N     bytes per value written (default 400)",
     "  --seed S           key and value choice (default 42)",
     "",
@@ -145,6 +151,40 @@ static void put_word(const char *s, const char *tail)
     printf("%s'", tail);
 }
 
+#define PL(n, one, many) ((n) == 1 ? (one) : (many))
+
+/* The report command for the folder: its database (OUT.db) and report
+ * (OUT-report) beside the folder, not in it, so that ingesting the folder
+ * again never takes them for capture files, and the run does not join
+ * runs of other captures in ./cowtail.db. The program as it was run when
+ * that was a path (build/cowtail), else cowtail (on PATH). */
+static void next_command(const char *out)
+{
+    char base[1100], *rp = NULL;
+    size_t n;
+    snprintf(base, sizeof(base), "%s", out);
+    n = strlen(base);
+    while (n > 1 && base[n - 1] == '/')
+        base[--n] = '\0';
+    if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 ||
+        (n >= 2 && strcmp(base + n - 2, "/.") == 0) ||
+        (n >= 3 && strcmp(base + n - 3, "/..") == 0) || strcmp(base, "/") == 0) {
+        /* ./ has no name to put .db after: its full path has */
+        if ((rp = realpath(out, NULL)) != NULL && strcmp(rp, "/") != 0)
+            snprintf(base, sizeof(base), "%s", rp);
+        free(rp);
+    }
+    printf("next: ");
+    put_word(strchr(cli_program, '/') ? cli_program : "cowtail", "");
+    fputs(" report --db ", stdout);
+    put_word(base, ".db");
+    fputs(" --out ", stdout);
+    put_word(base, "-report");
+    putchar(' ');
+    put_word(base, "");
+    putchar('\n');
+}
+
 static void print_line(void *ctx, const char *line)
 {
     if (*(const int *)ctx)
@@ -186,7 +226,7 @@ int cmd_capture(int argc, char **argv)
 {
     enum { O_HOST = 1000, O_PORT, O_SOCKET, O_USER, O_PASSENV, O_OUT, O_FORCE,
            O_RATE, O_PROBE, O_INFO_EVERY, O_INFO_SECT, O_NOPROC, O_TRIGGER, O_AT,
-           O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_KEYPFX, O_VSIZE,
+           O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_VSIZE,
            O_SEED, O_SCEN, O_LABEL, O_LOADOP, O_HOSTNAME };
     static const struct option opts[] = {
         {"host", required_argument, NULL, O_HOST},
@@ -209,7 +249,6 @@ int cmd_capture(int argc, char **argv)
         {"load-op", required_argument, NULL, O_LOADOP},
         {"writers", required_argument, NULL, O_WRITERS},
         {"keys", required_argument, NULL, O_KEYS},
-        {"key-prefix", required_argument, NULL, O_KEYPFX},
         {"value-size", required_argument, NULL, O_VSIZE},
         {"seed", required_argument, NULL, O_SEED},
         {"scenario", required_argument, NULL, O_SCEN},
@@ -319,7 +358,6 @@ int cmd_capture(int argc, char **argv)
                 return EXIT_USAGE;
             o.keys = v;
             break;
-        case O_KEYPFX: o.key_prefix = optarg; break;
         case O_VSIZE:
             if (cli_opt_int("capture", "--value-size", optarg, 1, 64 << 20, &v) != EXIT_OK)
                 return EXIT_USAGE;
@@ -381,27 +419,34 @@ int cmd_capture(int argc, char **argv)
         cli_errorf("capture: %s", e.msg);
         return cli_exit_for(e.code);
     }
-    printf("captured %.1f s into %s: %lld probe samples (intended vs actual send: "
+    printf("captured %.1f s into %s: %lld probe %s (intended vs actual send: "
            "median %.0f us, p99 %.0f us, max %.0f us late; %lld more than 1 ms late), "
-           "%lld INFO polls, %lld /proc polls%s\n",
-           r.seconds, r.out, r.samples, r.lag_p50_us, r.lag_p99_us, r.lag_max_us, r.late,
-           r.info_polls, r.proc_polls, r.local ? "" : " (the server is not on this host)");
+           "%lld INFO %s, %lld /proc %s%s\n",
+           r.seconds, r.out, r.samples, PL(r.samples, "sample", "samples"), r.lag_p50_us,
+           r.lag_p99_us, r.lag_max_us, r.late, r.info_polls, PL(r.info_polls, "poll", "polls"),
+           r.proc_polls, PL(r.proc_polls, "poll", "polls"),
+           r.local ? "" : o.no_proc ? " (--no-proc)"
+           : r.host_local ? " (the server runs here but its /proc files cannot be read: "
+                            "see below)"
+           : " (the server is not on this host)");
     printf("probe round trip: min %.0f us, median %.0f us, p99 %.0f us; probe CPU %.2f%% "
            "of a core, the whole capture %.2f%%\n",
            r.rtt_min_us, r.rtt_p50_us, r.rtt_p99_us, r.probe_cpu_pct, r.total_cpu_pct);
     if (r.load_ops > 0)
-        printf("load: %lld %s answered\n", r.load_ops, o.load_get ? "GETs" : "SETs");
-    if (r.unreadable)
-        printf("%d things could not be read: run.json \"unreadable\" says what and why\n",
-               r.unreadable);
+        printf("load: %lld %s answered\n", r.load_ops,
+               o.load_get ? PL(r.load_ops, "GET", "GETs") : PL(r.load_ops, "SET", "SETs"));
+    if (r.unreadable) {
+        int i;
+        printf("%d %s could not be read (run.json \"unreadable\" lists the same):\n",
+               r.unreadable, PL(r.unreadable, "item", "items"));
+        for (i = 0; i < r.unreadable; i++)
+            printf("  %s: %s\n", r.miss[i].what, r.miss[i].why);
+    }
     if (r.interrupted[0])
         printf("interrupted: %s (the files hold everything up to then; run.json says so)\n",
                r.interrupted);
-    printf("next: cowtail report --out ");
-    put_word(r.out, "-report");
-    putchar(' ');
-    put_word(r.out, "");
-    putchar('\n');
+    cap_result_release(&r);
+    next_command(r.out);
     return EXIT_OK;
 }
 #endif

@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 
     term_safe_streams();
     cli_sink_install();
+    if (argc > 0 && argv[0] && argv[0][0])
+        cli_program = argv[0];
     if (argc < 2) {
         list_commands(stderr);
         return EXIT_USAGE;

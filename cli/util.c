@@ -273,3 +273,5 @@ void cli_json_qcmp(struct cJSON *o, const cow_qcmp *d)
     cli_json_num(o, "p", d->p);
     cli_json_num(o, "test_level", d->method == COW_QCMP_TAIL ? d->test.level : NAN);
 }
+
+const char *cli_program = "cowtail";

@@ -67,12 +67,13 @@ EOF
     printf -v "${name}_PID" '%s' "$pid"
 }
 
-# load N keys key:0.. of 400 bytes: DEBUG POPULATE when allowed, else SETs piped
+# load N keys PREFIX:0.. (default key:0..) of 400 bytes: DEBUG POPULATE when
+# allowed, else SETs piped
 load_keys() {
-    local port=$1 n=$2
-    if ! redis-cli -p "$port" debug populate "$n" key 400 2>&1 | grep -q OK; then
-        awk -v n="$n" 'BEGIN { v = sprintf("%400s", ""); gsub(/ /, "x", v);
-            for (i = 0; i < n; i++) { k = "key:" i;
+    local port=$1 n=$2 pfx=${3:-key}
+    if ! redis-cli -p "$port" debug populate "$n" "$pfx" 400 2>&1 | grep -q OK; then
+        awk -v n="$n" -v p="$pfx" 'BEGIN { v = sprintf("%400s", ""); gsub(/ /, "x", v);
+            for (i = 0; i < n; i++) { k = p ":" i;
                 printf "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$400\r\n%s\r\n", length(k), k, v } }' |
             redis-cli -p "$port" --pipe > /dev/null
     fi
@@ -90,7 +91,8 @@ if [ "$PART" = main ]; then
     "$COW" capture --port "$primary_PORT" --out "$OUT" --trigger bgsave --at 3s --after 2s \
         --load 20000 --duration 30s --scenario bgsave > "$WORK/cap.out" 2> "$WORK/cap.err"
     check "capture exits 0" test $? = 0
-    check "capture prints the report command" has "^next: cowtail report --out $OUT-report $OUT\$" "$WORK/cap.out"
+    check "capture prints the report command, as it was run, db and report beside the folder" \
+        grep -qxF "next: $COW report --db $OUT.db --out $OUT-report $OUT" "$WORK/cap.out"
     check "capture says the trigger's work ended" has "trigger: the bgsave is over at" "$WORK/cap.err"
     check "run.json: not interrupted" has '"interrupted":	null' "$OUT/run.json"
     check "run.json: the port and the role" has '"port":	'"$primary_PORT" "$OUT/run.json"
@@ -144,6 +146,20 @@ if [ "$PART" = main ]; then
     check "INFO polled fast while the child lived" \
         test "$(sqlite3 "$WORK/c.db" "SELECT count(DISTINCT t_us) FROM info WHERE key = 'rdb_bgsave_in_progress' AND num = 1")" -ge 3
     check "the child's smaps were read" grep -q "Pss:" "$OUT"/smaps_rollup-child-[0-9]*.txt
+
+    # the printed command works as it is, from another folder, and writes
+    # nothing into the capture folder
+    ls "$OUT" > "$WORK/files.before"
+    (cd / && eval "$(sed -n 's/^next: //p' "$WORK/cap.out")") > "$WORK/rep.out" 2>&1
+    check "the printed report command works" test $? = 0
+    check "the printed report command: the report beside the folder" test -s "$OUT-report/index.html"
+    check "the printed report command: the database beside the folder" test -s "$OUT.db"
+    ls "$OUT" > "$WORK/files.after"
+    check "the printed report command: nothing added to the capture folder" cmp -s "$WORK/files.before" "$WORK/files.after"
+    "$COW" ingest --db "$OUT.db" "$OUT" > "$WORK/ing2.out" 2>&1
+    check "ingest again: nothing new, nothing unrecognised" has "0 not recognised" "$WORK/ing2.out"
+    check "the printed report command: one run in its database" \
+        test "$(sqlite3 "$OUT.db" "SELECT count(*) FROM runs")" = 1
 
     "$COW" doctor --db "$WORK/c.db" > "$WORK/doc.out" 2>&1
     # a fast fork earns no slow_fork finding: the fork's evidence is the
@@ -233,7 +249,8 @@ if [ "$PART" = interrupt ]; then
 
     "$COW" capture --port "$second_PORT" --out "$WORK/nokeys" --load 100 --duration 1s > /dev/null 2> "$WORK/nk.err"
     check "--load on an empty server: exit 2" test $? = 2
-    check "--load on an empty server: says so" has "holds no keys: --load writes existing keys" "$WORK/nk.err"
+    check "--load on an empty server: says so" has "holds no keys: --load only writes keys that already exist" "$WORK/nk.err"
+    check "--load on an empty server: says how to load some" has "redis-benchmark -h 127.0.0.1 -p $second_PORT -t set" "$WORK/nk.err"
     check "--load on an empty server: no folder" test ! -e "$WORK/nokeys"
 
     # BGREWRITEAOF through the unix socket, probing with SET
@@ -249,6 +266,58 @@ if [ "$PART" = interrupt ]; then
     "$COW" ingest --db "$WORK/a.db" "$OUT" > "$WORK/ai.out" 2>&1
     check "aof: ingested" test $? = 0
 
+    # --load writes only keys that exist: not key:N, whatever the data set's
+    # names; no key is created, no key changes its type
+    check "20,000 keys k:N loaded" load_keys "$second_PORT" 20000 k
+    redis-cli -p "$second_PORT" hset h:1 f v > /dev/null
+    awk 'BEGIN { for (i = 0; i < 20000; i++) { k = "k:" i;
+        printf "*3\r\n$6\r\nEXPIRE\r\n$%d\r\n%s\r\n$4\r\n3600\r\n", length(k), k } }' |
+        redis-cli -p "$second_PORT" --pipe > /dev/null
+    expires() { redis-cli -p "$second_PORT" info keyspace | tr -d '\r' | grep -o 'expires=[0-9]*'; }
+    exp_before=$(expires)
+    before=$(redis-cli -p "$second_PORT" dbsize)
+    "$COW" capture --port "$second_PORT" --out "$WORK/load" --load 20000 --keys 5000 \
+        --duration 3s > "$WORK/l.out" 2> "$WORK/l.err"
+    check "--load: exits 0" test $? = 0
+    check "--load: SETs answered" has "^load: [0-9][0-9]* SETs answered" "$WORK/l.out"
+    check "--load: says how many existing keys" has "load: 20000 SET/s on 5000 existing keys" "$WORK/l.err"
+    after=$(redis-cli -p "$second_PORT" dbsize)
+    check "--load: DBSIZE unchanged ($before before, $after after)" test "$before" = "$after"
+    check "--load: no key:N made" test "$(redis-cli -p "$second_PORT" --scan --pattern 'key:*' | wc -l)" = 0
+    check "--load: every key keeps its expiry ($exp_before before, $(expires) after)" test "$exp_before" = "$(expires)"
+    check "--load: the hash is still a hash" test "$(redis-cli -p "$second_PORT" type h:1)" = hash
+    check "--load: run.json keys" has '"keys":	5000' "$WORK/load/run.json"
+
+    # not the server's user: its /proc files cannot be read, the terminal
+    # says so (not "not on this host"), host files are still read, and
+    # each unreadable item is listed with its reason
+    if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+        chmod 711 "$WORK"
+        mkdir "$WORK/nobody" && chmod 777 "$WORK/nobody"
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$COW" capture --port "$second_PORT" \
+            --out "$WORK/nobody/run" --duration 2s > "$WORK/nb.out" 2> "$WORK/nb.err"
+        check "non-root: exit 0" test $? = 0
+        check "non-root: says the server runs here but its /proc cannot be read" \
+            has "0 /proc polls (the server runs here but its /proc files cannot be read: see below)" "$WORK/nb.out"
+        check "non-root: does not say the server is elsewhere" test "$(grep -c 'not on this host' "$WORK/nb.out")" = 0
+        check "non-root: one item, listed with what and why (singular)" \
+            has "^1 item could not be read (run.json \"unreadable\" lists the same):\$" "$WORK/nb.out"
+        check "non-root: the item names the pid and the permission" \
+            has "^  /proc of the server: the server is process $second_PID of this host (redis-server), but /proc/$second_PID/exe cannot be read (Permission denied)" "$WORK/nb.out"
+        for f in thp-enabled.txt thp-defrag.txt sysctl.txt meminfo-before.txt meminfo-after.txt \
+                 vmstat-before.txt loadavg-before.txt loadavg-after.txt; do
+            check "non-root: $f captured" test -s "$WORK/nobody/run/$f"
+        done
+        check "non-root: the server's log (world-readable) is still followed" \
+            has '"path":	"'"$WORK/second/redis.log"'"' "$WORK/nobody/run/run.json"
+        check "non-root: run.json proc_files false" has '"proc_files":	false' "$WORK/nobody/run/run.json"
+        check "non-root: run.json host_files true" has '"host_files":	true' "$WORK/nobody/run/run.json"
+        check "non-root: run.json says why" has '"proc_files_why":	"the server is process' "$WORK/nobody/run/run.json"
+        chmod 700 "$WORK"
+    else
+        echo "non-root capture: skipped (needs root and setpriv to run as nobody)"
+    fi
+
     # AUTH: a password, and an ACL user
     start_server locked "requirepass s3cret" "user alice on >pw ~* &* +@all"
     "$COW" capture --port "$locked_PORT" --out "$WORK/noauth" --duration 1s > /dev/null 2> "$WORK/na.err"
@@ -257,9 +326,11 @@ if [ "$PART" = interrupt ]; then
     check "auth: no folder made" test ! -e "$WORK/noauth"
     COW_PW=wrong "$COW" capture --port "$locked_PORT" --out "$WORK/badpw" --pass-env COW_PW --duration 1s > /dev/null 2> "$WORK/bp.err"
     check "auth: a wrong password, exit 3 naming the address" has "127.0.0.1:$locked_PORT refused AUTH" "$WORK/bp.err"
-    COW_PW=s3cret "$COW" capture --port "$locked_PORT" --out "$WORK/pw" --pass-env COW_PW --duration 1s \
-        --host-name cache-7 --label pw-run -q > /dev/null 2>&1
+    COW_PW=s3cret PATH="$(dirname "$COW"):$PATH" cowtail capture --port "$locked_PORT" --out "$WORK/pw/" \
+        --pass-env COW_PW --duration 1s --host-name cache-7 --label pw-run -q > "$WORK/pw.out" 2>&1
     check "auth: --pass-env" test $? = 0
+    check "from PATH: the printed command says cowtail; a trailing / does not go into names" \
+        grep -qxF "next: cowtail report --db $WORK/pw.db --out $WORK/pw-report $WORK/pw" "$WORK/pw.out"
     check "--host-name: run.json host" has '"host":	"cache-7"' "$WORK/pw/run.json"
     check "--label: run.json label" has '"label":	"pw-run"' "$WORK/pw/run.json"
     COW_PW=pw "$COW" capture --port "$locked_PORT" --out "$WORK/acl" --user alice --pass-env COW_PW --duration 1s -q > /dev/null 2>&1
