@@ -473,6 +473,22 @@ static const char *verdict_word(int v)
     }
 }
 
+const char *app_verdict_shown(const char *stored)
+{
+    return verdict_word(verdict_of(stored));
+}
+
+const char *app_delta_method(const cow_delta_row *d)
+{
+    if (d->method == NULL)
+        return "-";
+    if (strcmp(d->method, "tail-test") == 0)
+        return "exact tail test (one bound)";
+    if (strcmp(d->method, "bootstrap") == 0)
+        return "bootstrap 95% interval";
+    return d->method;
+}
+
 char *app_answer_line(const app_answer *a, int sink)
 {
     sbuf b = {0};
@@ -598,15 +614,15 @@ const char *app_answer_legend(int sink)
                "nothing changed; `~`: the 95% interval of the difference holds zero, no "
                "change shown; `?`: too few samples to tell either way. A delta shows its "
                "95% interval `[lo, hi]`, or the one bound the exact tail test can give "
-               "(`>= +b`: it rose by at least b). A quantile shown as `x (>= b)`: x is "
-               "the estimate, and too few samples lie beyond it for an upper bound; with "
-               "95% confidence the true value is at least b. Latencies in ms.";
+               "(`>= +b`: it rose by at least b). A quantile shown as a number alone has a "
+               "two-sided 95% interval; shown as `x (>= b)`: x is the estimate, and too "
+               "few samples lie beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
     return "How to read these: lift / drop: the window's p99.9 is higher / lower than "
            "the baseline's, a call that is wrong at most 5% of the time when nothing "
            "changed; ~: the 95% interval of the difference holds zero, no change shown; "
            "?: too few samples to tell either way. A delta shows its 95% interval "
            "[lo, hi], or the one bound the exact tail test can give (>= +b: it rose by "
-           "at least b). A quantile shown as x (>= b): x is the estimate, and too few "
-           "samples lie beyond it for an upper bound; with 95% confidence the true "
-           "value is at least b. Latencies in ms.";
+           "at least b). A quantile shown as a number alone has a two-sided 95% "
+           "interval; shown as x (>= b): x is the estimate, and too few samples lie "
+           "beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
 }

@@ -142,5 +142,11 @@ int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, do
 cow_quant app_quant_row(const cow_quantile_row *q, int64_t n);
 /* A stored delta row as the one struct (bounds as the verdict left them). */
 cow_quant app_quant_delta(const cow_delta_row *d);
+/* A stored verdict name ("lift", "flat", "unsure", ...) in the legend's
+ * words, the one vocabulary of every table: lift / drop / ~ / ? / n/a. */
+const char *app_verdict_shown(const char *stored);
+/* How a stored delta row was decided, in words: "bootstrap 95% interval",
+ * "exact tail test (one bound)", or "-" for an older analysis. */
+const char *app_delta_method(const cow_delta_row *d);
 
 #endif

@@ -95,7 +95,7 @@ static int worst(const cow_result_set *rs, const cow_delta_row **d999)
 
 static const char *verdict_md(const char *v)
 {
-    return strcmp(v, "flat") == 0 ? "~" : strcmp(v, "unsure") == 0 ? "?" : v;
+    return app_verdict_shown(v);
 }
 
 /* A delta as the verdict rule left it: estimate with its two-sided
