@@ -125,29 +125,54 @@ const cow_delta_row *app_worst_window(const cow_result_set *rs)
 static const struct {
     const char *rule;
     const char *cause;
+    int measure; /* about the measurement, not the run: its advice is
+                    never the run's "Do" (a forkless save's "no fork
+                    recorded" is no cause of anything) */
 } todo_rank[] = {
-    {"save_child_killed", "a fork child killed (out of memory?) or failed"},
-    {"fork_is_the_cost", "the fork itself: the server stood still while it ran"},
-    {"thp_backing_heap", "huge pages backing the heap"},
-    {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)"},
-    {"slow_fork", "a slow fork"},
-    {"full_lift", "contention for CPU or disk (p50 moved too)"},
-    {"overlapping_forks", "saves overlapping each other"},
-    {"periodic_save_spikes", "every periodic save"},
-    {"aof_rewrite_still_forks", "the AOF rewrite's fork"},
-    {"fork_not_the_cost", "copy-on-write and the child's I/O after the fork, not the fork"},
-    {"readonly_control_flat", "write-driven copy-on-write"},
-    {"cow_memory_headroom", NULL},
-    {"log_cow", NULL},
-    {"latency_spike", NULL},
-    {"disk_vs_diskless_sync", NULL},
-    {"clock_mismatch", NULL},
-    {"ingest_refusals", NULL},
-    {"monitor_blind_spot", NULL},
-    {"tail_only_lift", NULL},
-    {"overcommit_memory", NULL},
+    {"save_child_killed", "a fork child killed (out of memory?) or failed", 0},
+    {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
+    {"thp_backing_heap", "huge pages backing the heap", 0},
+    {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)", 0},
+    {"slow_fork", "a slow fork", 0},
+    {"full_lift", "contention for CPU or disk (p50 moved too)", 0},
+    {"overlapping_forks", "saves overlapping each other", 0},
+    {"periodic_save_spikes", "every periodic save", 0},
+    {"aof_rewrite_still_forks", "the AOF rewrite's fork", 0},
+    {"fork_not_the_cost", "", 0}, /* worded by the copy-on-write share: after_fork() */
+    {"readonly_control_flat", "write-driven copy-on-write", 0},
+    {"cow_memory_headroom", NULL, 0},
+    {"log_cow", NULL, 0},
+    {"latency_spike", NULL, 0},
+    {"disk_vs_diskless_sync", NULL, 0},
+    {"overcommit_memory", NULL, 0},
+    {"clock_mismatch", NULL, 1},
+    {"ingest_refusals", NULL, 1},
+    {"monitor_blind_spot", NULL, 1},
+    {"tail_only_lift", NULL, 1},
 };
 #define NRANK (sizeof(todo_rank) / sizeof(todo_rank[0]))
+
+/* Copy-on-write at least this share of used_memory is a cause worth
+ * naming; below it the time after the fork went elsewhere. */
+#define COW_CAUSE_MIN_PCT 25.0
+
+/* The cause when the fork is cleared (fork_not_the_cost: the lift is
+ * larger than the fork could explain, or the fork was too short to stall
+ * anyone): decided by the copy-on-write share alone, so runs with the
+ * same evidence read the same. */
+static char *after_fork(const app_answer *a)
+{
+    sbuf b = {0};
+    if (isnan(a->cow_pct_used))
+        sb_add(&b, "what the save does after the fork (copy-on-write, the child's "
+                   "I/O), not the fork");
+    else if (a->cow_pct_used >= COW_CAUSE_MIN_PCT)
+        sb_add(&b, "copy-on-write and the child's I/O after the fork, not the fork");
+    else
+        sb_add(&b, "the child's I/O or the host after the fork, not the fork "
+                   "(copy-on-write only %.0f%% of used_memory)", a->cow_pct_used);
+    return sb_done(&b);
+}
 
 static int has_word(const char *s, const char *w)
 {
@@ -339,17 +364,22 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
 
     /* the finding that explains the run best, and its advice; a forkless
      * save has no fork to blame or clear, and a fork that is only "poor"
-     * (info) is not named the cause */
+     * (info) is not named the cause. "Do" comes from the finding that
+     * names the cause; without one, from a finding about the run's own
+     * evidence, never from one about the measurement. */
     for (j = 0; fs != NULL && j < fs->n; j++) {
         const cow_finding *x = &fs->v[j];
         if (strcmp(x->run, r->label) != 0)
             continue;
         crit |= x->severity == COW_SEV_CRIT;
-        if ((forkless && strcmp(x->rule, "fork_not_the_cost") == 0) ||
+        if ((forkless && (strcmp(x->rule, "fork_not_the_cost") == 0 ||
+                          strcmp(x->rule, "fork_is_the_cost") == 0)) ||
             (strcmp(x->rule, "slow_fork") == 0 && x->severity < COW_SEV_WARN))
             continue;
         for (k = 0; k < best; k++)
             if (strcmp(x->rule, todo_rank[k].rule) == 0) {
+                if (todo_rank[k].measure)
+                    break;
                 best = k;
                 free(a->todo);
                 a->todo = first_sentence(x->advice);
@@ -358,7 +388,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
             }
     }
     if (best < NRANK && todo_rank[best].cause != NULL)
-        a->cause = xstrdup(todo_rank[best].cause);
+        a->cause = todo_rank[best].cause[0] ? xstrdup(todo_rank[best].cause)
+                                            : after_fork(a);
     else if (forkless && (a->verdict == COW_VERDICT_LIFT))
         a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
                            "no copy-on-write)");

@@ -372,6 +372,54 @@ static void answers_should_decide_each_run_once(void)
     store_close(st);
 }
 
+/* Advice that fits the run: the same evidence (a fork under 10 ms,
+ * copy-on-write ~97% of used_memory, a p99.9 lift) gives the same cause
+ * and "Do" whether the lift is 9.7 ms (aof-rewrite), 7.3 ms (bgsave-t2),
+ * 6.6 ms (fullsync-disk) or 1.7 ms (bgsave-t1); a forkless save's "Do"
+ * never comes from the monitor's "no fork recorded", nor any run's from
+ * a finding about the measurement. */
+static void answers_should_give_the_same_evidence_the_same_cause(void)
+{
+    static const char *const names[] = {"aof-rewrite", "bgsave-t2", "fullsync-disk",
+                                         "bgsave-t1", "forkless/forkless-t1"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 5, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        char *line = app_answer_line(x, APP_ANSWER_TERM);
+        CHECK(x->todo_rule == NULL || (strcmp(x->todo_rule, "monitor_blind_spot") != 0 &&
+                                       strcmp(x->todo_rule, "tail_only_lift") != 0));
+        CHECK(strstr(line, "LATENCY DOCTOR only sees") == NULL);
+        if (strstr(x->run, "forkless") != NULL) {
+            CHECK_INT(x->verdict, COW_VERDICT_LIFT);
+            CHECK(x->cause != NULL && strstr(x->cause, "forkless save's own work") != NULL);
+        } else {
+            CHECK_INT(x->verdict, COW_VERDICT_LIFT);
+            CHECK(x->fork_ms < 10 && x->cow_pct_used > 90);
+            CHECK(x->cause != NULL);
+            if (x->cause != NULL)
+                CHECK_STR(x->cause, "copy-on-write and the child's I/O after the fork, "
+                                    "not the fork");
+            CHECK(x->todo_rule != NULL && strcmp(x->todo_rule, "fork_not_the_cost") == 0);
+        }
+        free(line);
+    }
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 static void doctor_should_store_the_findings_it_returns(void)
 {
     static const char *const names[] = {"fullsync-disk", "fullsync-diskless",
@@ -1308,6 +1356,7 @@ int main(void)
     RUN(triage_bucket_should_be_powers_of_two);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
     RUN(answers_should_decide_each_run_once);
+    RUN(answers_should_give_the_same_evidence_the_same_cause);
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
     return REPORT();
