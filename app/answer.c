@@ -295,6 +295,31 @@ static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_er
     return COW_OK;
 }
 
+/* A window whose p99.9 could not tell (or showed no change) may still show
+ * a lift at p99: the largest such lift of any window (not "after") into
+ * a->shown_delta / a->shown_in; 0 when none did. */
+static int lower_lift(const cow_result_set *rs, app_answer *a)
+{
+    const cow_delta_row *best = NULL;
+    size_t i;
+    for (i = 0; i < rs->nd; i++) {
+        const cow_delta_row *d = &rs->d[i];
+        const cow_phase_row *p = phase_at(rs, d->phase);
+        if (fabs(d->q - 0.99) > 1e-9 || p == NULL ||
+            phase_kind_from_name(p->kind) == COW_PHASE_AFTER ||
+            verdict_of(d->verdict) != COW_VERDICT_LIFT)
+            continue;
+        if (best == NULL || d->delta_us > best->delta_us)
+            best = d;
+    }
+    if (best == NULL)
+        return 0;
+    a->shown_delta = app_quant_delta(best);
+    a->shown_delta.q = 0.99;
+    a->shown_in = xstrdup(phase_at(rs, best->phase)->label);
+    return 1;
+}
+
 static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                const cow_findings *fs, app_answer *a, cow_err *e)
 {
@@ -306,7 +331,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->run = r->label;
     a->run_id = r->id;
     a->verdict = COW_VERDICT_NA;
-    a->base = a->win = a->delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
+    a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
     a->worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
@@ -326,6 +351,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->verdict = verdict_of(d->verdict);
         a->method = d->method && strcmp(d->method, "tail-test") == 0 ? "tail-test"
                                                                       : "bootstrap";
+        if (a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP)
+            lower_lift(&rs, a);
         if (strcmp(w->kind, "sync-disk") == 0)
             a->xfer = APP_XFER_DISK;
         else if (strcmp(w->kind, "sync-diskless") == 0)
@@ -394,9 +421,20 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
                            "no copy-on-write)");
 
+    /* a finding that shows the rise the p99.9 verdict could not: the
+     * fork was the stall, or a lift below p99.9 */
+    for (j = 0; fs != NULL && j < fs->n && a->shown_in == NULL && a->has_window &&
+                a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP;
+         j++)
+        if (strcmp(fs->v[j].run, r->label) == 0 &&
+            (strcmp(fs->v[j].rule, "fork_is_the_cost") == 0 ||
+             strcmp(fs->v[j].rule, "full_lift") == 0 ||
+             strcmp(fs->v[j].rule, "tail_only_lift") == 0))
+            a->shown_finding = xstrdup(fs->v[j].title);
+
     /* something to say? */
     if (a->verdict == COW_VERDICT_LIFT || a->verdict == COW_VERDICT_DROP || crit ||
-        a->child_killed)
+        a->child_killed || a->shown_in != NULL || a->shown_finding != NULL)
         a->say = 1;
     /* evidence without samples: the log's copy-on-write, the latency
      * monitor's own stalls or huge-page advice */
@@ -485,6 +523,8 @@ void app_answers_release(app_answers *a)
         free(a->v[i].cause);
         free(a->v[i].gate_why);
         free(a->v[i].todo);
+        free(a->v[i].shown_in);
+        free(a->v[i].shown_finding);
     }
     free(a->v);
     free(a->order);
@@ -548,6 +588,15 @@ char *app_answer_line(const app_answer *a, int sink)
             if (a->verdict != COW_VERDICT_NA)
                 sb_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
                                                    q1, sizeof(q1)));
+            if (a->shown_in != NULL) {
+                sb_add(&b, "; but p99 %slift%s %s ms in ", bold, bold,
+                       quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1,
+                                    sizeof(q1)));
+                sb_text(&b, a->shown_in, sink);
+            } else if (a->shown_finding != NULL) {
+                sb_add(&b, "; but ");
+                sb_text(&b, a->shown_finding, sink);
+            }
         }
         if (!isnan(a->worst_ms))
             sb_add(&b, "; worst sample %.1f ms", a->worst_ms);

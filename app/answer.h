@@ -71,6 +71,13 @@ typedef struct app_answer {
     cow_quant delta;      /* window - baseline (q NaN), bounds as decided */
     int verdict;          /* enum cow_verdict (boot.h) */
     const char *method;   /* "bootstrap" / "tail-test" (static), or NULL */
+    /* when p99.9 could not tell (or showed no change), what did show a
+     * rise: a p99 lift (its delta and window), else a finding's title
+     * (fork_is_the_cost, full_lift, tail_only_lift); such a run is listed,
+     * not counted quiet */
+    cow_quant shown_delta;  /* the p99 delta, bounds as decided */
+    char *shown_in;         /* its window (owned), or NULL: no p99 lift */
+    char *shown_finding;    /* the finding's title (owned), or NULL */
     double worst_ms;      /* worst sample in the window, NaN */
     /* the cause the evidence supports (NaN / 0: not known) */
     double fork_ms;       /* latest_fork_usec, or LATENCY HISTORY fork */

@@ -420,6 +420,56 @@ static void answers_should_give_the_same_evidence_the_same_cause(void)
     store_close(st);
 }
 
+/* "Nothing to report" only for runs with nothing: a p99.9 that cannot
+ * tell beside a p99 lift (fullsync-diskless) or a fork shown to be the
+ * stall (fork-t3) is listed with what did show; bgsave-t3 (nothing rose)
+ * stays counted. */
+static void answers_should_list_a_rise_the_p999_could_not_tell(void)
+{
+    static const char *const names[] = {"fullsync-diskless", "forkless/fork-t3",
+                                         "bgsave-t3"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK_INT(a.nsay, 2);
+    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 1);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        line = app_answer_line(x, APP_ANSWER_TERM);
+        CHECK_INT(x->verdict, COW_VERDICT_UNSURE);
+        if (strcmp(x->run, "fullsync-diskless") == 0) {
+            CHECK(x->say && x->shown_in != NULL);
+            CHECK(strstr(line, ": ? +2.396 (cannot tell) ms; but p99 lift +0.859 (>= +0.152) "
+                               "ms in sync-diskless#1;") != NULL);
+        } else if (strstr(x->run, "fork-t3") != NULL) {
+            CHECK(x->say && x->shown_in == NULL && x->shown_finding != NULL);
+            CHECK(strstr(line, "; but the fork itself was the stall: the fork of bgsave#1 "
+                               "took 25.4 ms") != NULL);
+        } else {
+            CHECK(!x->say && x->shown_in == NULL && x->shown_finding == NULL);
+        }
+        free(line);
+    }
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK(line != NULL && strstr(line, "1 other run has nothing to report: 1 cannot tell") ==
+                              line);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 static void doctor_should_store_the_findings_it_returns(void)
 {
     static const char *const names[] = {"fullsync-disk", "fullsync-diskless",
@@ -1357,6 +1407,7 @@ int main(void)
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
     RUN(answers_should_decide_each_run_once);
     RUN(answers_should_give_the_same_evidence_the_same_cause);
+    RUN(answers_should_list_a_rise_the_p999_could_not_tell);
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
     return REPORT();
