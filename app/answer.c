@@ -332,11 +332,18 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->run_id = r->id;
     a->verdict = COW_VERDICT_NA;
     a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
-    a->worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
+    a->worst_ms = a->run_worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
-    for (j = 0; j < rs.nph; j++)
+    for (j = 0; j < rs.nph; j++) {
         a->nwindows += phase_is_window(phase_kind_from_name(rs.ph[j].kind));
+        if (rs.ph[j].n > 0 && !isnan(rs.ph[j].max_us) &&
+            (isnan(a->run_worst_ms) || rs.ph[j].max_us / 1000 > a->run_worst_ms)) {
+            a->run_worst_ms = rs.ph[j].max_us / 1000;
+            free(a->run_worst_in);
+            a->run_worst_in = xstrdup(rs.ph[j].label);
+        }
+    }
     if ((d = app_worst_window(&rs)) != NULL) {
         const cow_phase_row *w = phase_at(&rs, d->phase), *b = phase_at(&rs, d->base);
         a->has_window = 1;
@@ -524,6 +531,7 @@ void app_answers_release(app_answers *a)
         free(a->v[i].gate_why);
         free(a->v[i].todo);
         free(a->v[i].shown_in);
+        free(a->v[i].run_worst_in);
         free(a->v[i].shown_finding);
     }
     free(a->v);
@@ -598,8 +606,16 @@ char *app_answer_line(const app_answer *a, int sink)
                 sb_text(&b, a->shown_finding, sink);
             }
         }
+        /* the window's worst, named so; the run's (what the timeline
+         * rings) beside it when it lies elsewhere */
         if (!isnan(a->worst_ms))
-            sb_add(&b, "; worst sample %.1f ms", a->worst_ms);
+            sb_add(&b, "; worst sample in the window %.1f ms", a->worst_ms);
+        if (!isnan(a->worst_ms) && a->run_worst_in != NULL &&
+            a->run_worst_ms > a->worst_ms) {
+            sb_add(&b, " (worst of the run %.1f ms, in ", a->run_worst_ms);
+            sb_text(&b, a->run_worst_in, sink);
+            sb_add(&b, ")");
+        }
     } else if (a->nwindows == 0) {
         sb_add(&b, "no fork, save or sync window");
     } else {

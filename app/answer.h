@@ -79,6 +79,9 @@ typedef struct app_answer {
     char *shown_in;         /* its window (owned), or NULL: no p99 lift */
     char *shown_finding;    /* the finding's title (owned), or NULL */
     double worst_ms;      /* worst sample in the window, NaN */
+    double run_worst_ms;  /* worst sample of the run (what the timeline
+                             rings), NaN */
+    char *run_worst_in;   /* the phase that holds it (owned), or NULL */
     /* the cause the evidence supports (NaN / 0: not known) */
     double fork_ms;       /* latest_fork_usec, or LATENCY HISTORY fork */
     double cow_mb;        /* copy-on-write of the save (INFO or the log) */

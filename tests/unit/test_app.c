@@ -470,6 +470,46 @@ static void answers_should_list_a_rise_the_p999_could_not_tell(void)
     store_close(st);
 }
 
+/* "Worst sample" names which: the window's, and the run's (what the
+ * timeline rings, "worst of the run") beside it when it lies elsewhere
+ * (a 136 ms stall after a window whose worst was 48 ms). */
+static void answer_should_say_which_worst_sample(void)
+{
+    static const char *const names[] = {"bgsave-t2"};
+    cow_run_row *rows = NULL;
+    size_t n = 0;
+    cow_store *st = loaded(names, 1, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    app_answer x;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK(a.v[0].run_worst_ms >= a.v[0].worst_ms && a.v[0].run_worst_in != NULL);
+    /* the run's worst is what the facts (and the timeline) see */
+    CHECK_NEAR(a.v[0].run_worst_ms, facts[0].run_max_us / 1000, 1e-9);
+    line = app_answer_line(&a.v[0], APP_ANSWER_TERM);
+    CHECK(strstr(line, "; worst sample in the window 14.8 ms. ") != NULL);
+    free(line);
+    x = a.v[0];
+    x.worst_ms = 48.1;
+    x.run_worst_ms = 136.314;
+    x.run_worst_in = (char *)"after";
+    line = app_answer_line(&x, APP_ANSWER_TERM);
+    CHECK(strstr(line, "; worst sample in the window 48.1 ms (worst of the run 136.3 ms, "
+                       "in after). ") != NULL);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 static void doctor_should_store_the_findings_it_returns(void)
 {
     static const char *const names[] = {"fullsync-disk", "fullsync-diskless",
@@ -1408,6 +1448,7 @@ int main(void)
     RUN(answers_should_decide_each_run_once);
     RUN(answers_should_give_the_same_evidence_the_same_cause);
     RUN(answers_should_list_a_rise_the_p999_could_not_tell);
+    RUN(answer_should_say_which_worst_sample);
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
     return REPORT();
