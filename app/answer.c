@@ -320,6 +320,48 @@ static int lower_lift(const cow_result_set *rs, app_answer *a)
     return 1;
 }
 
+int app_probe_was_late(const app_answer *a)
+{
+    return a->probe_known && !a->probe_from_intended &&
+           ((!isnan(a->probe_p99_ms) && a->probe_p99_ms >= APP_PROBE_LATE_MS) ||
+            (isnan(a->probe_p99_ms) && a->probe_late * 100 > a->probe_n));
+}
+
+int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e)
+{
+    char *notes = NULL, *seg, *q, *b;
+    long long n = 0, late = 0;
+    double mean, p99 = NAN, mx;
+    int rc;
+    a->probe_known = 0;
+    if ((rc = store_file_note(st, run, "intended send '", &notes, e)) != COW_OK ||
+        notes == NULL)
+        return rc;
+    seg = strstr(notes, "intended send '");
+    q = seg ? strstr(seg, " samples sent ") : NULL;
+    if (q != NULL) {
+        char *end = strstr(q, "; intended send '"); /* a later note of the kind */
+        for (b = q; b > seg && b[-1] != ' '; b--)
+            ;
+        if (sscanf(b, "%lld samples sent %lf us after their intended time on average, "
+                      "p99 %lf us, at most %lf us, %lld more",
+                   &n, &mean, &p99, &mx, &late) == 5 ||
+            (p99 = NAN, sscanf(b, "%lld samples sent %lf us after their intended time on "
+                                  "average, at most %lf us, %lld more",
+                               &n, &mean, &mx, &late) == 4)) {
+            a->probe_known = n > 0;
+            a->probe_n = n;
+            a->probe_late = late;
+            a->probe_p99_ms = p99 / 1000;
+            a->probe_max_ms = mx / 1000;
+            q = strstr(q, "(--latency-from intended)");
+            a->probe_from_intended = q != NULL && (end == NULL || q < end);
+        }
+    }
+    free(notes);
+    return COW_OK;
+}
+
 static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                const cow_findings *fs, app_answer *a, cow_err *e)
 {
@@ -369,6 +411,9 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     if (d == NULL && r->samples == 0 && (rc = log_window(st, r, a, e)) != COW_OK)
         return rc;
     forkless = a->kind != NULL && strcmp(a->kind, "forkless") == 0;
+    a->probe_p99_ms = a->probe_max_ms = NAN;
+    if (r->samples > 0 && (rc = app_probe_lag(st, r->id, a, e)) != COW_OK)
+        return rc;
 
     /* the evidence */
     if (f != NULL) {
@@ -439,9 +484,11 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
              strcmp(fs->v[j].rule, "tail_only_lift") == 0))
             a->shown_finding = xstrdup(fs->v[j].title);
 
-    /* something to say? */
+    /* something to say? (a probe that was itself late is: its figures
+     * understate what clients saw) */
     if (a->verdict == COW_VERDICT_LIFT || a->verdict == COW_VERDICT_DROP || crit ||
-        a->child_killed || a->shown_in != NULL || a->shown_finding != NULL)
+        a->child_killed || a->shown_in != NULL || a->shown_finding != NULL ||
+        app_probe_was_late(a))
         a->say = 1;
     /* evidence without samples: the log's copy-on-write, the latency
      * monitor's own stalls or huge-page advice */
@@ -623,6 +670,20 @@ char *app_answer_line(const app_answer *a, int sink)
                a->nwindows == 1 ? "" : "s");
     }
     sb_add(&b, ". ");
+    /* the probe itself late: what clients saw was worse than this */
+    if (app_probe_was_late(a))
+        sb_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
+                   "figures are lower bounds of what clients saw. ", bold, bold);
+    if (a->probe_known) {
+        sb_add(&b, "Probe: sent late by ");
+        if (!isnan(a->probe_p99_ms))
+            sb_add(&b, "p99 %.3f ms, ", a->probe_p99_ms);
+        sb_add(&b, "at most %.3f ms, %lld of %lld samples more than 1 ms late; latency "
+                   "read from the %s. ", a->probe_max_ms, a->probe_late, a->probe_n,
+               a->probe_from_intended ? "intended send (no coordinated omission)"
+                                      : "actual send (--latency-from intended reads it "
+                                        "from the intended one)");
+    }
     /* the evidence */
     if (!isnan(a->fork_ms)) {
         sb_add(&b, "%sfork %.1f ms", any++ ? ", " : "Evidence: ", a->fork_ms);

@@ -510,6 +510,66 @@ static void answer_should_say_which_worst_sample(void)
     store_close(st);
 }
 
+/* An open-loop probe's own lateness reaches the answer: read back from
+ * the ingest note (p99, max, how many over 1 ms), latency said to be read
+ * from the actual send, and a p99 lag over 1 ms is a warning that lists
+ * the run even with no window at all. */
+static void answer_should_state_the_probes_send_lag(void)
+{
+    char dir[64] = "/tmp/cowtail-probe-XXXXXX", path[128], *paths[1];
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    app_answers a;
+    char *line;
+    FILE *fp;
+
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof(path), "%s/latency.csv", dir);
+    fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp == NULL)
+        return;
+    fputs("timestamp_us,latency_us,op,intended_us\n", fp);
+    /* 1,000 sends every 2 ms; every 20th goes 40 ms late (5%: the p99 is
+     * one of them), the rest 50 us late */
+    for (i = 0; i < 1000; i++) {
+        long long want = 1738591331000000LL + (long long)i * 2000;
+        fprintf(fp, "%lld,300,ping,%lld\n", want + (i % 20 == 0 ? 40000 : 50), want);
+    }
+    fclose(fp);
+    memset(&fl, 0, sizeof(fl));
+    memset(&tot, 0, sizeof(tot));
+    fl.quiet = 1;
+    paths[0] = dir;
+    CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
+    CHECK_INT(n, 1);
+    CHECK_INT(app_answers_build(st, rows, n, NULL, NULL, NULL, NULL, &a, &e), COW_OK);
+    CHECK(a.v[0].probe_known && !a.v[0].probe_from_intended);
+    CHECK_INT(a.v[0].probe_n, 1000);
+    CHECK_INT(a.v[0].probe_late, 50);
+    CHECK_NEAR(a.v[0].probe_max_ms, 40.0, 1e-9);
+    CHECK(a.v[0].probe_p99_ms > 38 && a.v[0].probe_p99_ms <= 40.0);
+    CHECK(app_probe_was_late(&a.v[0]) && a.v[0].say);
+    line = app_answer_line(&a.v[0], APP_ANSWER_TERM);
+    CHECK(strstr(line, "Warning: the probe itself was late: host overloaded; tail figures "
+                       "are lower bounds of what clients saw. Probe: sent late by p99 ") !=
+          NULL);
+    CHECK(strstr(line, "at most 40.000 ms, 50 of 1000 samples more than 1 ms late; latency "
+                       "read from the actual send (--latency-from intended") != NULL);
+    free(line);
+    app_answers_release(&a);
+    store_free_runs(rows, n);
+    store_close(st);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void doctor_should_store_the_findings_it_returns(void)
 {
     static const char *const names[] = {"fullsync-disk", "fullsync-diskless",
@@ -1449,6 +1509,7 @@ int main(void)
     RUN(answers_should_give_the_same_evidence_the_same_cause);
     RUN(answers_should_list_a_rise_the_p999_could_not_tell);
     RUN(answer_should_say_which_worst_sample);
+    RUN(answer_should_state_the_probes_send_lag);
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
     return REPORT();
