@@ -13,8 +13,13 @@
  * slow samples). Clusters, not samples, are the independent units. The
  * clusters are found with the intervals estimator of the extremal index
  * (Ferro & Segers 2003); the count of exceedances then has variance
- * tau = sum(size^2) / sum(size) times its independent value, and
- * n_eff = n / tau. Pure: no allocation visible to the caller, no I/O. */
+ * tau = sum(size^2) / sum(size) times its independent value. Every
+ * level also reads the long-run variance of the indicator 1{x <= the
+ * level's value} (flat-top kernel, Politis-White bandwidth, a check of
+ * the lowest frequencies for slow oscillations): n_eff = n / lrv below
+ * p99, n / max(tau, lrv) from p99 (dep.c Requirement 5). A period in
+ * the exceedances, and stalls locked to the probe, are found too
+ * (Requirement 6). Pure: no allocation visible to the caller, no I/O. */
 #ifndef COW_ANALYSIS_DEP_H
 #define COW_ANALYSIS_DEP_H
 
@@ -62,8 +67,63 @@ typedef struct cow_clusters {
     double theta;      /* extremal index estimate in (0, 1]; 1 when k < 2 */
     double run;        /* gaps longer than this separate clusters */
     double tau;        /* sum(size^2) / sum(size) >= 1; 1 when k == 0 */
-    double n_eff;      /* n / tau */
+    double n_eff;      /* dep_n_eff: n / lrv below COW_DEP_BULK, n /
+                          max(tau, lrv) from there; dep_clusters: n / tau */
+    /* dep_n_eff only (dep_clusters leaves lrv 1, the rest 0): */
+    double lrv;        /* variance inflation of the indicator 1{x <= the
+                          level's value} (dep.c Requirement 5): long-run
+                          over lag-0 variance, >= 1 */
+    size_t lrv_lags;   /* lags the flat-top kernel weighed (0: none) */
+    int slow;          /* the lowest frequencies carry more variance than
+                          the kernel saw: a slow oscillation or drift */
+    double period;     /* exceedances recur every this many samples
+                          (Requirement 6); 0 when no period was seen */
+    int locked;        /* that period is a whole number of samples every
+                          time: stalls locked to the probe, the level's
+                          value depends on where they fall (no interval) */
 } cow_clusters;
+
+/* Levels below this take n_eff from the indicator's long-run variance
+ * alone (dep.c Requirement 5). */
+#define COW_DEP_BULK 0.99
+/* A tail level with fewer exceedances than this also reads the indicator
+ * at the lower levels of COW_DEP_LEVEL_STEP (dep.c Requirement 5e). */
+#define COW_DEP_LRV_LOWER 1000
+
+/* Indicator long-run variance (dep.c Requirement 5): lags whose
+ * autocorrelation stays below COW_LRV_C sqrt(log10 n / n) for COW_LRV_KN
+ * lags in a row end the kernel; at most COW_LRV_MAX_LAG lags. */
+#define COW_LRV_C 1.4
+#define COW_LRV_KN 5
+#define COW_LRV_MAX_LAG 2000
+/* The slow-oscillation check reads this many of the lowest cosine
+ * frequencies and fires at this level (Requirement 5c). */
+#define COW_LRV_LOWFREQ 16
+/* ... on at most this many blocks of samples (Requirement 5c) */
+#define COW_LRV_BLOCKS 65536
+#define COW_LRV_SLOW_P 0.01
+
+typedef struct cow_lrv {
+    size_t n;          /* samples */
+    double p;          /* share at or below the threshold */
+    size_t m;          /* last lag with a correlation (Politis-White m) */
+    size_t lags;       /* M = 2 m: the flat-top kernel's width */
+    double kernel;     /* flat-top estimate / lag-0 variance */
+    double df;         /* its equivalent degrees of freedom */
+    double lowfreq;    /* the COW_LRV_LOWFREQ lowest cosine frequencies'
+                          estimate / lag-0 variance */
+    int slow;          /* lowfreq beyond what kernel allows (1%) */
+    double ratio;      /* inflation used: max(1, the estimate) times the
+                          small-sample factor (Requirement 5b) */
+} cow_lrv;
+
+/* Long-run variance of 1{x[i] <= thr} over x[0..n-1] (time order). */
+void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out);
+
+/* A period in the exceedances of thr by x (Requirement 6): *period in
+ * samples (0: none), *locked as in cow_clusters. run as dep_clusters. */
+void dep_period(const double *x, size_t n, double thr, double run,
+                double *period, int *locked);
 
 /* Exceedances of threshold in x[0..n-1] (time order), declustered with
  * gaps > run separating clusters (run < 0: estimate it from these data). */

@@ -13,6 +13,7 @@
 
 /* A heap string from fmt and ap, appended to *dst when append (else
  * replacing it). */
+__attribute__((format(printf, 3, 0)))
 static void put(char **dst, int append, const char *fmt, va_list ap)
 {
     va_list aq;

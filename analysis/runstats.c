@@ -14,7 +14,10 @@
  *     alone, drawn once and shared by every phase compared with it
  *     (boot.h Requirement 9): the same whichever phase needs them first.
  *  4. Samples come in time order; each level's dependence (dep.h) gives
- *     its n_eff, which sets the interval's ranks and the thin flag.
+ *     its n_eff, which sets the interval's ranks and the thin flag; a
+ *     level whose stalls are locked to the probe widens its interval by
+ *     the phase's span over its samples (verdict.c Requirement 6); the
+ *     whole run, whose span is open, shows no bound there.
  *  5. Exceedance of the baseline p99 / p99.9 is judged by the tail test
  *     of dep.h at that level (the threshold is estimated from the
  *     baseline, so "1% expected" alone overstates the evidence).
@@ -143,17 +146,25 @@ double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
     return v;
 }
 
-/* Requirement 1; t is v in time order */
+/* The samples' mean spacing in a phase (us); 0 when its span is open. */
+static double probe_of(const cow_phase *p, size_t m)
+{
+    if (m == 0 || p->t0_us == INT64_MIN || p->t1_us == INT64_MAX || p->t1_us <= p->t0_us)
+        return 0.0;
+    return (double)(p->t1_us - p->t0_us) / (double)m;
+}
+
+/* Requirement 1; t is v in time order; probe_us: probe_of */
 static int describe(const double *t, const double *v, size_t m, int method,
-                    cow_phase_stats *ps, cow_err *e)
+                    double probe_us, cow_phase_stats *ps, cow_err *e)
 {
     int i, rc;
     if ((rc = pct_summary(v, m, method, &ps->sum, e)) != COW_OK)
         return rc;
     for (i = 0; i < COW_PCT_NLEVELS; i++) {
         dep_n_eff(t, v, m, pct_level(i), &ps->dep[i]); /* Requirement 4 */
-        if ((rc = pct_quantile_ci_m(v, m, ps->dep[i].n_eff, pct_level(i), 0.95,
-                                    &ps->ci[i], e)) != COW_OK)
+        if ((rc = qcmp_level_ci(v, m, &ps->dep[i], pct_level(i), probe_us, &ps->ci[i],
+                                e)) != COW_OK)
             return rc;
         ps->sum.thin[i] = ps->ci[i].thin;
     }
@@ -342,13 +353,14 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
     /* the whole run first, then one phase at a time */
     if ((rc = load_group(load, ctx, INT64_MIN, INT64_MAX, &g, e)) != COW_OK)
         return rc;
-    rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->all, e);
+    rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, 0.0, &out->all, e);
     group_free(&g);
     for (i = 0; rc == COW_OK && i < phases->n; i++) {
         const cow_phase *p = &phases->v[i];
         if ((rc = load_group(load, ctx, p->t0_us, p->t1_us, &g, e)) != COW_OK)
             break;
-        rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, &out->ph[i], e);
+        rc = describe(g.g.time, g.g.sorted, g.g.n, o->method, probe_of(p, g.g.n),
+                      &out->ph[i], e);
         if (rc == COW_OK && p->kind == COW_PHASE_BASELINE && base.g.n == 0 && g.g.n > 0) {
             base = g; /* kept: every window is compared with it */
             ibase = (int)i;

@@ -3,7 +3,8 @@
  * Requirements:
  *  1. n_eff of each group at q from dep_n_eff(); the bootstrap draws with
  *     it (boot.h Requirement 8).
- *  2. Interval when both n_eff (1 - q) >= COW_QCMP_MIN_TAIL, else the tail
+ *  2. Interval when both n_eff (1 - q) >= COW_QCMP_MIN_TAIL (and no lock,
+ *     Requirement 6), else the tail
  *     test: lift when p_up <= 2.5%, drop when p_down <= 2.5%, else ?.
  *  3. Tail-test bounds invert the test: for a lift, the largest shift s
  *     the test still rejects at 2.5% ("delta >= s"); for a drop, the
@@ -16,7 +17,45 @@
  *  5. The bootstrap is run only when it decides (Requirement 2): a
  *     comparison the tail test decides has the point estimates and the
  *     ratio, and no bootstrap interval of the delta or of the ratio (an
- *     interval not calibrated there is not shown). */
+ *     interval not calibrated there is not shown).
+ *  8. Under "nothing changed" the window has the baseline's dependence
+ *     (the argument of dep.c Requirement 4b): below COW_DEP_BULK a
+ *     comparison reads the window's n_eff as n_b / lrv of the baseline
+ *     (out->dep_b carries it), not from the window's own indicator. A
+ *     window whose latency rises for a stretch and falls back (a fork's
+ *     copy-on-write) is the change under test, not dependence: read
+ *     from its own indicator, forkless/fork-t5's bgsave window had
+ *     n_eff 17 of 809 at p50 and its +16% median was `?`. The phase's
+ *     own interval keeps the phase's own n_eff.
+ *  7. Equivalence (two one-sided tests, Schuirmann 1987): when the tail
+ *     test calls neither lift nor drop, its lower bound L (the largest s
+ *     with p_up(s) <= 2.5%) and upper bound U (the smallest s with
+ *     p_down(s) <= 2.5%) are found by bisection; with the margin
+ *     m = max(rel x the baseline's value, abs_us) (cow_qcmp_margin;
+ *     qcmp_compute_margin, the defaults elsewhere) the
+ *     verdict is `~` when shift - m < L and U < shift + m: each side's
+ *     "the change is at least m" rejected at 2.5%, so a `~` is wrong at
+ *     most 2.5% of the time when the change is m or more. [L, U] is
+ *     printed. Defaults 25% and 0.05 ms: at i.i.d. 3,000 vs 1,500, p99,
+ *     bench/README.md gives the share of ~. Only where the test reads
+ *     the level itself, N (1 - q) >= COW_TAIL_MIN_K pooled samples
+ *     beyond it: below that it reads a lower pooled level (p99.1 for a
+ *     p99.9 at 1,503 vs 691), whose change under a scale change is
+ *     smaller than the p99.9's, and a ~ there was wrong in 7.3% of runs
+ *     whose p99.9 moved by exactly the margin.
+ *  6. Stalls locked to the probe (dep.c Requirement 6) in either group at
+ *     q: the level's value within a run is set by where the stalls fall
+ *     against the probes, which no count within the run measures
+ *     (the order-statistic interval covered 35% of runs): a probe sent
+ *     d later into a stall waits d less, and the stalls' offset against
+ *     the probes ranges over one probe interval, so the phase's interval
+ *     at q is widened by the probe interval on both sides (qcmp_level_ci;
+ *     no bound where the interval is not known), and the bootstrap does
+ *     not decide. The tail test
+ *     still does (more of the window's samples beyond the pooled top
+ *     than its share is a lift wherever the stalls fall), with its
+ *     one-sided bound; when it cannot tell, the verdict is ? with the
+ *     reason (why, period) and never ~. */
 #include "verdict.h"
 
 #include <math.h>
@@ -50,6 +89,31 @@ void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
         snprintf(buf, n, "[%+.3f, %+.3f]", lo_us / 1000.0, hi_us / 1000.0);
 }
 
+/* Requirement 7: within [lo, hi], the largest s with p_up(s) <= alpha
+ * (up) or the smallest with p_down(s) <= alpha; p_up grows with s and
+ * p_down falls. lo rejects (up) / hi rejects (down) by the caller's
+ * bracket; NaN when the far end does not reject either. */
+static double bound_in(const cow_group *a, const cow_group *b, const cow_tailplan *plan,
+                       double lo, double hi, int up)
+{
+    cow_tailtest t;
+    double mid;
+    int i;
+
+    dep_tail_test_plan(a, b, plan, up ? lo : hi, &t);
+    if (!(up ? t.p_up <= COW_QCMP_ALPHA_SIDE : t.p_down <= COW_QCMP_ALPHA_SIDE))
+        return NAN;
+    for (i = 0; i < 50 && hi - lo > 1e-9 * (fabs(hi) + fabs(lo) + 1); i++) {
+        mid = 0.5 * (lo + hi);
+        dep_tail_test_plan(a, b, plan, mid, &t);
+        if (up ? t.p_up <= COW_QCMP_ALPHA_SIDE : !(t.p_down <= COW_QCMP_ALPHA_SIDE))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return up ? lo : hi;
+}
+
 /* Requirement 3: the bound s where the one-sided test just rejects. */
 static double invert(const cow_group *a, const cow_group *b,
                      const cow_tailplan *plan, double shift, int up)
@@ -74,20 +138,97 @@ static double invert(const cow_group *a, const cow_group *b,
     return up ? lo : hi;
 }
 
-int qcmp_compute(const cow_group *a, const cow_group *b, double q,
-                 double shift, const cow_qcmp_opts *o, cow_qcmp *out,
-                 cow_err *e)
+int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double q,
+                  double probe_us, cow_qci *out, cow_err *e)
+{
+    int rc = pct_quantile_ci_m(sorted, n, d->n_eff, q, 0.95, out, e);
+    if (rc == COW_OK && d->locked && probe_us > 0) { /* Requirement 6 */
+        out->lo -= probe_us;
+        out->hi += probe_us;
+    } else if (rc == COW_OK && d->locked) {
+        out->has_lo = out->has_hi = 0;
+        out->lo_rank = out->hi_rank = 0;
+        out->lo = -INFINITY;
+        out->hi = INFINITY;
+    }
+    return rc;
+}
+
+void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
+{
+    if (why != COW_QCMP_WHY_LOCKED)
+        snprintf(buf, n, "%s", "");
+    else if (probe_s > 0)
+        snprintf(buf, n, "stalls every %.3f s, locked to the probe", period * probe_s);
+    else
+        snprintf(buf, n, "stalls every %.0f samples, locked to the probe", period);
+}
+
+static void equivalence(const cow_group *a, const cow_group *b, const cow_tailplan *plan,
+                        double shift, const cow_qcmp_margin *mg, cow_qcmp *out)
+{
+    double rel = mg ? mg->rel : COW_QCMP_MARGIN_REL, m, lo, hi;
+    double abs_us = mg ? mg->abs_us : COW_QCMP_MARGIN_ABS_US;
+
+    if (rel < 0 || abs_us < 0 || !isfinite(out->est_a) ||
+        (double)(a->n + b->n) * (1.0 - out->q) < COW_TAIL_MIN_K)
+        return;
+    m = fmax(rel * fabs(out->est_a), abs_us);
+    if (!(m > 0))
+        return;
+    out->margin = m;
+    /* the test is cheap to fail: both sides at the margin first */
+    lo = bound_in(a, b, plan, shift - m, shift, 1);
+    if (isnan(lo))
+        return;
+    hi = bound_in(a, b, plan, shift, shift + m, 0);
+    if (isnan(hi))
+        return;
+    out->verdict = COW_VERDICT_FLAT;
+    out->lo = lo;
+    out->hi = hi;
+}
+
+static int compute_dep(const cow_group *a, const cow_group *b, double q,
+                       const cow_clusters *dep_a, const cow_clusters *dep_b,
+                       const double *a_reps, double shift, const cow_qcmp_opts *o,
+                       const cow_qcmp_margin *mg, cow_qcmp *out, cow_err *e);
+
+int qcmp_compute_margin(const cow_group *a, const cow_group *b, double q,
+                        double shift, const cow_qcmp_opts *o,
+                        const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e)
 {
     cow_clusters da, db;
 
     dep_n_eff(a->time, a->sorted, a->n, q, &da); /* Requirement 1 */
     dep_n_eff(b->time, b->sorted, b->n, q, &db);
-    return qcmp_compute_dep(a, b, q, &da, &db, NULL, shift, o, out, e);
+    return compute_dep(a, b, q, &da, &db, NULL, shift, o, m, out, e);
+}
+
+int qcmp_compute(const cow_group *a, const cow_group *b, double q,
+                 double shift, const cow_qcmp_opts *o, cow_qcmp *out,
+                 cow_err *e)
+{
+    return qcmp_compute_margin(a, b, q, shift, o, NULL, out, e);
+}
+
+/* Requirement 8: b's dependence as a comparison with a reads it. */
+static cow_clusters as_compared(const cow_clusters *dep_a, const cow_clusters *dep_b,
+                                double q)
+{
+    cow_clusters d = *dep_b;
+    if (q < COW_DEP_BULK && d.n > 0 && dep_a->n > 0 && dep_a->lrv >= 1.0) {
+        d.lrv = dep_a->lrv;
+        d.n_eff = (double)d.n / dep_a->lrv;
+    }
+    return d;
 }
 
 int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, double q)
 {
-    return fmin(dep_a->n_eff, dep_b->n_eff) * (1.0 - q) >= COW_QCMP_MIN_TAIL;
+    cow_clusters db = as_compared(dep_a, dep_b, q);
+    return fmin(dep_a->n_eff, db.n_eff) * (1.0 - q) >= COW_QCMP_MIN_TAIL &&
+           !dep_a->locked && !dep_b->locked; /* Requirement 6 */
 }
 
 int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
@@ -95,16 +236,25 @@ int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
                      const double *a_reps, double shift, const cow_qcmp_opts *o,
                      cow_qcmp *out, cow_err *e)
 {
+    return compute_dep(a, b, q, dep_a, dep_b, a_reps, shift, o, NULL, out, e);
+}
+
+static int compute_dep(const cow_group *a, const cow_group *b, double q,
+                       const cow_clusters *dep_a, const cow_clusters *dep_b,
+                       const double *a_reps, double shift, const cow_qcmp_opts *o,
+                       const cow_qcmp_margin *mg, cow_qcmp *out, cow_err *e)
+{
     int rc, boot = qcmp_uses_bootstrap(dep_a, dep_b, q); /* Requirement 2 */
     cow_tailplan plan;
 
     memset(out, 0, sizeof(*out));
     out->q = q;
     out->shift = shift;
+    out->margin = NAN;
     out->na = a->n;
     out->nb = b->n;
     out->dep_a = *dep_a;
-    out->dep_b = *dep_b;
+    out->dep_b = as_compared(dep_a, dep_b, q); /* Requirement 8 */
     /* Requirement 5: replicates only where the bootstrap decides */
     if (!boot)
         rc = boot_quantile_delta_est(a->sorted, a->n, out->dep_a.n_eff, b->sorted, b->n,
@@ -151,8 +301,13 @@ int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
             out->verdict = COW_VERDICT_DROP;
             out->lo = -INFINITY;
             out->hi = fmax(invert(a, b, &plan, shift, 0), fmin(out->delta, shift));
+        } else if (dep_a->locked || dep_b->locked) { /* Requirement 6 */
+            out->verdict = COW_VERDICT_UNSURE;
+            out->why = COW_QCMP_WHY_LOCKED;
+            out->period = dep_a->locked ? dep_a->period : dep_b->period;
         } else {
             out->verdict = COW_VERDICT_UNSURE;
+            equivalence(a, b, &plan, shift, mg, out); /* Requirement 7 */
         }
     }
     out->p = fmin(1.0, 2.0 * fmin(out->p_up, out->p_down));

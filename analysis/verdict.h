@@ -15,8 +15,10 @@
  * (20: the measured boundary; below it the type-7 tail estimate's bias and
  * the bootstrap's blindness beyond each group's maximum break coverage.)
  * Below that the verdict is the two one-sided tail tests of dep.h at
- * 2.5% each: lift or drop with a one-sided bound, or `?` ("cannot tell
- * with this many samples"), never `~`. Pure; allocates only scratch. */
+ * 2.5% each: lift or drop with a one-sided bound; `~` when both bounds
+ * of the delta (the tests inverted) lie within the materiality margin
+ * (equivalence, two one-sided tests); else `?` ("cannot tell with this
+ * many samples"). Pure; allocates only scratch. */
 #ifndef COW_ANALYSIS_VERDICT_H
 #define COW_ANALYSIS_VERDICT_H
 
@@ -26,6 +28,7 @@
 #include "boot.h"
 #include "dep.h"
 #include "err.h"
+#include "pct.h"
 
 /* Effective samples expected beyond q, in each group, for the interval. */
 #define COW_QCMP_MIN_TAIL 20.0
@@ -37,11 +40,24 @@ enum cow_qcmp_method {
     COW_QCMP_TAIL       /* exact cluster-count tail test */
 };
 
+/* The tail test's materiality margin (Requirement 7): a change smaller
+ * than max(COW_QCMP_MARGIN_REL x the baseline's value, the absolute
+ * margin) is not material. */
+#define COW_QCMP_MARGIN_REL 0.25
+#define COW_QCMP_MARGIN_ABS_US 50.0
+
 typedef struct cow_qcmp_opts {
     int resamples;      /* bootstrap R */
     uint64_t seed;      /* bootstrap seed */
     int method;         /* enum cow_pct_method of the point estimates */
 } cow_qcmp_opts;
+
+/* A materiality margin other than the defaults (qcmp_compute_margin). */
+typedef struct cow_qcmp_margin {
+    double rel;         /* share of the baseline's value; negative: no
+                           equivalence (the tail test never says ~) */
+    double abs_us;      /* in us */
+} cow_qcmp_margin;
 
 typedef struct cow_qcmp {
     double q;           /* level */
@@ -63,11 +79,41 @@ typedef struct cow_qcmp {
     double p;           /* two-sided: min(1, 2 min(p_up, p_down)) */
     int verdict;        /* enum cow_verdict */
     int thin;           /* method == COW_QCMP_TAIL */
+    double margin;      /* TAIL: the materiality margin used (us); a ~
+                           from the tail test has lo and hi within
+                           shift -+ margin (Requirement 7); NaN: none */
+    int why;            /* enum cow_qcmp_why: a ? decided before any test */
+    double period;      /* COW_QCMP_WHY_LOCKED: the stalls' period in
+                           samples (dep.h cow_clusters.period) */
 } cow_qcmp;
+
+enum cow_qcmp_why {
+    COW_QCMP_WHY_NONE = 0,
+    COW_QCMP_WHY_LOCKED   /* stalls recur locked to the probe (dep.c
+                             Requirement 6): no interval, verdict ? */
+};
+
+/* The distribution-free interval of one phase's quantile q as analyze
+ * prints it: pct_quantile_ci_m with d's n_eff; when d says the stalls
+ * are locked to the probe (Requirement 6), widened by probe_us (the
+ * samples' spacing in time) on both sides, or without any bound when
+ * probe_us <= 0 (not known). */
+int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double q,
+                  double probe_us, cow_qci *out, cow_err *e);
+
+/* "stalls every 0.500 s, locked to the probe" for a period of samples
+ * sent every probe_s seconds (probe_s <= 0: the period in samples). */
+void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n);
 
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,
                  cow_err *e);
+
+/* qcmp_compute with the materiality margin m (NULL: the defaults), as a
+ * thresholds file may set it. */
+int qcmp_compute_margin(const cow_group *a, const cow_group *b, double q,
+                        double shift, const cow_qcmp_opts *o,
+                        const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e);
 
 /* qcmp_compute with each group's dependence at q already known (what
  * dep_n_eff(.., q, ..) gave for that group), as runstats has it, and a's

@@ -72,6 +72,7 @@ void html_text(cow_html *h, const char *s)
     esc(h->fp, s);
 }
 
+__attribute__((format(printf, 1, 0)))
 static char *vformat(const char *fmt, va_list ap)
 {
     va_list aq;

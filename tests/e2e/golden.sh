@@ -58,12 +58,12 @@ unzip -p report/report.xlsx xl/workbook.xml > workbook.xml 2>/dev/null
 check "workbook: Answers first, Inputs second" \
     test "$(grep -o '<sheet name="[^"]*"' workbook.xml | head -2 | tr '\n' ' ')" = '<sheet name="Answers" <sheet name="Inputs" '
 unzip -p report/report.xlsx xl/sharedStrings.xml > strings.xml 2>/dev/null
-check "workbook: an answer's quantile as summary.md shows it" has '4.020 (&gt;= 2.093)' strings.xml
+check "workbook: an answer's quantile as summary.md shows it" has '4.020 (&gt;= 1.029)' strings.xml
 check "workbook: the refused file" has 'probe-no-unit.csv' strings.xml
 # the first screen an on-call engineer reads: everything above the tables
 sed '/^## Headline/,$d' summary.md > first-screen.md
 check "first screen: one answer per run with estimate and bound" \
-    has '^- \*\*bgsave-t2\*\*: bgsave at .*: p99.9 4.020 (>= 2.093) ms -> 11.321 (>= 4.982) ms: \*\*lift\*\* +7.301 (>= +0.125) ms' first-screen.md
+    has '^- \*\*bgsave-t2\*\*: bgsave at .*: p99.9 4.020 (>= 1.029) ms -> 11.321 (>= 3.687) ms: \*\*lift\*\* +7.301 (>= +0.125) ms' first-screen.md
 check "first screen: the quiet runs counted in one line" has '^[0-9]* other runs have nothing to report: ' first-screen.md
 check "first screen: the verdict words explained once" test "$(grep -c '^How to read these: `lift`' first-screen.md)" = 1
 check "first screen: the refused file, why and what to do" \

@@ -122,6 +122,188 @@ static void tail_plan_should_match_the_size_to_the_level(void)
     CHECK_INT(p.k_down[0], 2000);
 }
 
+/* AR(1) on the normal scale, corr phi^h: the indicator at the median has
+ * correlation (2/pi) asin(phi^h) (the bivariate normal orthant), so its
+ * long-run variance over p(1-p) is 1 + 2 sum (2/pi) asin(phi^h): 13.28
+ * at phi 0.9, 2.31 at 0.5. dep.c Requirement 5a at 200,000 samples. */
+static void lrv_should_match_the_ar1_indicator_closed_form(void)
+{
+    enum { N = 200000 };
+    static double x[N];
+    static const double phis[3] = {0.0, 0.5, 0.9};
+    cow_lrv l;
+    cow_rng r;
+    size_t i;
+    int k, h;
+
+    rng_seed(&r, 24, 1);
+    for (k = 0; k < 3; k++) {
+        double y = rng_normal(&r), exact = 1.0, phi = phis[k];
+        for (h = 1; h < 400; h++)
+            exact += 2.0 * (2.0 / M_PI) * asin(pow(phi, h));
+        for (i = 0; i < N; i++) {
+            y = phi * y + sqrt(1 - phi * phi) * rng_normal(&r);
+            x[i] = y;
+        }
+        dep_lrv(x, N, 0.0, &l); /* the true median */
+        CHECK_NEAR(l.p, 0.5, 0.02);
+        CHECK_NEAR(l.kernel, exact, 0.06 * exact);
+        CHECK_NEAR(l.ratio, exact, 0.07 * exact);
+        CHECK_INT(l.slow, 0);
+        CHECK(phi > 0 ? l.lags > 0 : l.lags <= 4);
+    }
+}
+
+/* Requirement 5c: a 2 s sinusoid (+-15% of the median) under a 2 ms
+ * probe, 6 s of it, shows as slow; the same noise without it does not. */
+static void lrv_should_see_a_slow_oscillation(void)
+{
+    enum { N = 3000 };
+    static double x[N];
+    cow_lrv l;
+    cow_rng r;
+    size_t i;
+
+    rng_seed(&r, 24, 2);
+    for (i = 0; i < N; i++)
+        x[i] = 0.5 * rng_normal(&r) + log(1.15) * sin(2 * M_PI * (double)i / 1000.0);
+    dep_lrv(x, N, 0.0, &l);
+    CHECK_INT(l.slow, 1);
+    CHECK(l.ratio > 2.0);
+    for (i = 0; i < N; i++)
+        x[i] = 0.5 * rng_normal(&r);
+    dep_lrv(x, N, 0.0, &l);
+    CHECK_INT(l.slow, 0);
+    CHECK(l.ratio < 1.2);
+}
+
+/* The median of AR(1) phi 0.9: n_eff near n / 13 (the clusters alone gave
+ * n when they saw no cluster, n / 27 when they did). */
+static void n_eff_at_the_median_should_follow_the_indicator(void)
+{
+    enum { N = 5000 };
+    static double x[N], s[N];
+    cow_clusters c;
+    cow_rng r;
+    size_t i;
+    int rep, inside = 0;
+
+    rng_seed(&r, 24, 3);
+    for (rep = 0; rep < 20; rep++) {
+        double y = rng_normal(&r);
+        for (i = 0; i < N; i++) {
+            y = 0.9 * y + sqrt(1 - 0.81) * rng_normal(&r);
+            x[i] = exp(5.3 + 0.5 * y);
+        }
+        sorted_copy(x, N, s);
+        dep_n_eff(x, s, N, 0.5, &c);
+        inside += c.n_eff > N / 22.0 && c.n_eff < N / 8.0;
+    }
+    CHECK(inside >= 18);
+}
+
+/* A 10 ms stall every 0.5 s under a 2 ms probe: every 250 samples, at the
+ * same probe (locked); every 0.5013 s it drifts (not locked); i.i.d.
+ * slow samples have no period. dep.c Requirement 6, verdict.c 6. */
+static void period_should_tell_locked_stalls(void)
+{
+    enum { N = 5000 };
+    static double x[N], s[N];
+    cow_clusters c;
+    cow_qci ci;
+    cow_qcmp q;
+    cow_qcmp_opts o = {199, 1, COW_PCT_LINEAR};
+    cow_group g = {x, s, N};
+    cow_err e = COW_ERR_INIT;
+    cow_rng r;
+    double per;
+    int locked, k;
+    size_t i;
+    char buf[80];
+
+    for (k = 0; k < 3; k++) {
+        double period = k == 0 ? 500000.0 : 501300.0;
+        rng_seed(&r, 24, 4);
+        for (i = 0; i < N; i++) {
+            double into = fmod((double)i * 2000.0 + 1234.0, period);
+            x[i] = exp(5.3 + 0.5 * rng_normal(&r)) +
+                   (k == 2 ? (rng_uniform(&r) < 0.02 ? 5000.0 : 0.0)
+                           : (into < 10000.0 ? 10000.0 - into : 0.0));
+        }
+        sorted_copy(x, N, s);
+        dep_period(x, N, 3000.0, 5.0, &per, &locked);
+        if (k == 0) {
+            CHECK_NEAR(per, 250.0, 0);
+            CHECK_INT(locked, 1);
+            dep_n_eff(x, s, N, 0.999, &c);
+            CHECK_INT(c.locked, 1);
+            CHECK_INT(qcmp_level_ci(s, N, &c, 0.999, 0.0, &ci, &e), COW_OK);
+            CHECK(!ci.has_lo && !ci.has_hi);
+            dep_n_eff(x, s, N, 0.99, &c);
+            CHECK_INT(c.locked, 1);
+            {
+                cow_qci plain;
+                CHECK_INT(pct_quantile_ci_m(s, N, c.n_eff, 0.99, 0.95, &plain, &e), COW_OK);
+                CHECK_INT(qcmp_level_ci(s, N, &c, 0.99, 2000.0, &ci, &e), COW_OK);
+                CHECK(plain.has_lo && plain.has_hi && ci.has_lo && ci.has_hi);
+                CHECK_NEAR(ci.lo, plain.lo - 2000.0, 1e-9);
+                CHECK_NEAR(ci.hi, plain.hi + 2000.0, 1e-9);
+            }
+            CHECK_INT(qcmp_compute(&g, &g, 0.99, 0.0, &o, &q, &e), COW_OK);
+            CHECK_INT(q.verdict, COW_VERDICT_UNSURE);
+            CHECK_INT(q.why, COW_QCMP_WHY_LOCKED);
+            qcmp_why_text(q.why, q.period, 0.002, buf, sizeof(buf));
+            CHECK(strcmp(buf, "stalls every 0.500 s, locked to the probe") == 0);
+            CHECK_INT(qcmp_compute(&g, &g, 0.5, 0.0, &o, &q, &e), COW_OK);
+            CHECK_INT(q.why, COW_QCMP_WHY_NONE); /* the body is not locked */
+        } else if (k == 1) {
+            CHECK(per >= 250.0 && per <= 251.0);
+            CHECK_INT(locked, 0);
+        } else {
+            CHECK_NEAR(per, 0.0, 0);
+        }
+    }
+}
+
+/* verdict.c Requirement 7: at 3,000 vs 1,500 i.i.d., p99, the tail test
+ * says ~ with both bounds inside the margin (25% of the baseline's p99);
+ * with the margin switched off, or a window x 2, it does not; a p99.9 of
+ * 4,500 pooled samples (a lower pooled level tested) never says ~. */
+static void tail_test_should_say_flat_within_the_margin(void)
+{
+    enum { NA = 3000, NB = 1500 };
+    static double a[NA], b[NB], as[NA], bs[NB];
+    cow_group ga = {a, as, NA}, gb = {b, bs, NB};
+    cow_qcmp_opts o = {199, 1, COW_PCT_LINEAR};
+    cow_qcmp_margin off = {-1.0, 0.0};
+    cow_qcmp c;
+    cow_err e = COW_ERR_INIT;
+    cow_rng r;
+    size_t i;
+
+    rng_seed(&r, 24, 5);
+    for (i = 0; i < NA; i++)
+        a[i] = exp(5.3 + 0.5 * rng_normal(&r));
+    for (i = 0; i < NB; i++)
+        b[i] = exp(5.3 + 0.5 * rng_normal(&r));
+    sorted_copy(a, NA, as);
+    sorted_copy(b, NB, bs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.99, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.method, COW_QCMP_TAIL);
+    CHECK_INT(c.verdict, COW_VERDICT_FLAT);
+    CHECK_NEAR(c.margin, 0.25 * c.est_a, 1e-9);
+    CHECK(c.lo > -c.margin && c.lo <= 0 && c.hi < c.margin && c.hi >= 0);
+    CHECK_INT(qcmp_compute_margin(&ga, &gb, 0.99, 0.0, &o, &off, &c, &e), COW_OK);
+    CHECK_INT(c.verdict, COW_VERDICT_UNSURE);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.999, 0.0, &o, &c, &e), COW_OK);
+    CHECK(c.verdict != COW_VERDICT_FLAT);
+    for (i = 0; i < NB; i++)
+        b[i] *= 2.0;
+    sorted_copy(b, NB, bs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.99, 0.0, &o, &c, &e), COW_OK);
+    CHECK_INT(c.verdict, COW_VERDICT_LIFT);
+}
+
 /* qcmp: thin tails go to the tail test and never say ~. */
 static void qcmp_should_say_unsure_not_flat_on_thin_tails(void)
 {
@@ -214,6 +396,11 @@ int main(void)
     RUN(tail_test_should_see_a_heavier_tail_only);
     RUN(tail_plan_should_match_the_size_to_the_level);
     RUN(qcmp_should_say_unsure_not_flat_on_thin_tails);
+    RUN(lrv_should_match_the_ar1_indicator_closed_form);
+    RUN(lrv_should_see_a_slow_oscillation);
+    RUN(n_eff_at_the_median_should_follow_the_indicator);
+    RUN(period_should_tell_locked_stalls);
+    RUN(tail_test_should_say_flat_within_the_margin);
     RUN(n_eff_forms_should_reduce_to_the_plain_ones);
     RUN(tradeoff_ratio_should_be_the_welch_interval_on_logs);
     return REPORT();
