@@ -125,29 +125,54 @@ const cow_delta_row *app_worst_window(const cow_result_set *rs)
 static const struct {
     const char *rule;
     const char *cause;
+    int measure; /* about the measurement, not the run: its advice is
+                    never the run's "Do" (a forkless save's "no fork
+                    recorded" is no cause of anything) */
 } todo_rank[] = {
-    {"save_child_killed", "a fork child killed (out of memory?) or failed"},
-    {"fork_is_the_cost", "the fork itself: the server stood still while it ran"},
-    {"thp_backing_heap", "huge pages backing the heap"},
-    {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)"},
-    {"slow_fork", "a slow fork"},
-    {"full_lift", "contention for CPU or disk (p50 moved too)"},
-    {"overlapping_forks", "saves overlapping each other"},
-    {"periodic_save_spikes", "every periodic save"},
-    {"aof_rewrite_still_forks", "the AOF rewrite's fork"},
-    {"fork_not_the_cost", "copy-on-write and the child's I/O after the fork, not the fork"},
-    {"readonly_control_flat", "write-driven copy-on-write"},
-    {"cow_memory_headroom", NULL},
-    {"log_cow", NULL},
-    {"latency_spike", NULL},
-    {"disk_vs_diskless_sync", NULL},
-    {"clock_mismatch", NULL},
-    {"ingest_refusals", NULL},
-    {"monitor_blind_spot", NULL},
-    {"tail_only_lift", NULL},
-    {"overcommit_memory", NULL},
+    {"save_child_killed", "a fork child killed (out of memory?) or failed", 0},
+    {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
+    {"thp_backing_heap", "huge pages backing the heap", 0},
+    {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)", 0},
+    {"slow_fork", "a slow fork", 0},
+    {"full_lift", "contention for CPU or disk (p50 moved too)", 0},
+    {"overlapping_forks", "saves overlapping each other", 0},
+    {"periodic_save_spikes", "every periodic save", 0},
+    {"aof_rewrite_still_forks", "the AOF rewrite's fork", 0},
+    {"fork_not_the_cost", "", 0}, /* worded by the copy-on-write share: after_fork() */
+    {"readonly_control_flat", "write-driven copy-on-write", 0},
+    {"cow_memory_headroom", NULL, 0},
+    {"log_cow", NULL, 0},
+    {"latency_spike", NULL, 0},
+    {"disk_vs_diskless_sync", NULL, 0},
+    {"overcommit_memory", NULL, 0},
+    {"clock_mismatch", NULL, 1},
+    {"ingest_refusals", NULL, 1},
+    {"monitor_blind_spot", NULL, 1},
+    {"tail_only_lift", NULL, 1},
 };
 #define NRANK (sizeof(todo_rank) / sizeof(todo_rank[0]))
+
+/* Copy-on-write at least this share of used_memory is a cause worth
+ * naming; below it the time after the fork went elsewhere. */
+#define COW_CAUSE_MIN_PCT 25.0
+
+/* The cause when the fork is cleared (fork_not_the_cost: the lift is
+ * larger than the fork could explain, or the fork was too short to stall
+ * anyone): decided by the copy-on-write share alone, so runs with the
+ * same evidence read the same. */
+static char *after_fork(const app_answer *a)
+{
+    sbuf b = {0};
+    if (isnan(a->cow_pct_used))
+        sb_add(&b, "what the save does after the fork (copy-on-write, the child's "
+                   "I/O), not the fork");
+    else if (a->cow_pct_used >= COW_CAUSE_MIN_PCT)
+        sb_add(&b, "copy-on-write and the child's I/O after the fork, not the fork");
+    else
+        sb_add(&b, "the child's I/O or the host after the fork, not the fork "
+                   "(copy-on-write only %.0f%% of used_memory)", a->cow_pct_used);
+    return sb_done(&b);
+}
 
 static int has_word(const char *s, const char *w)
 {
@@ -270,6 +295,73 @@ static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_er
     return COW_OK;
 }
 
+/* A window whose p99.9 could not tell (or showed no change) may still show
+ * a lift at p99: the largest such lift of any window (not "after") into
+ * a->shown_delta / a->shown_in; 0 when none did. */
+static int lower_lift(const cow_result_set *rs, app_answer *a)
+{
+    const cow_delta_row *best = NULL;
+    size_t i;
+    for (i = 0; i < rs->nd; i++) {
+        const cow_delta_row *d = &rs->d[i];
+        const cow_phase_row *p = phase_at(rs, d->phase);
+        if (fabs(d->q - 0.99) > 1e-9 || p == NULL ||
+            phase_kind_from_name(p->kind) == COW_PHASE_AFTER ||
+            verdict_of(d->verdict) != COW_VERDICT_LIFT)
+            continue;
+        if (best == NULL || d->delta_us > best->delta_us)
+            best = d;
+    }
+    if (best == NULL)
+        return 0;
+    a->shown_delta = app_quant_delta(best);
+    a->shown_delta.q = 0.99;
+    a->shown_in = xstrdup(phase_at(rs, best->phase)->label);
+    return 1;
+}
+
+int app_probe_was_late(const app_answer *a)
+{
+    return a->probe_known && !a->probe_from_intended &&
+           ((!isnan(a->probe_p99_ms) && a->probe_p99_ms >= APP_PROBE_LATE_MS) ||
+            (isnan(a->probe_p99_ms) && a->probe_late * 100 > a->probe_n));
+}
+
+int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e)
+{
+    char *notes = NULL, *seg, *q, *b;
+    long long n = 0, late = 0;
+    double mean, p99 = NAN, mx;
+    int rc;
+    a->probe_known = 0;
+    if ((rc = store_file_note(st, run, "intended send '", &notes, e)) != COW_OK ||
+        notes == NULL)
+        return rc;
+    seg = strstr(notes, "intended send '");
+    q = seg ? strstr(seg, " samples sent ") : NULL;
+    if (q != NULL) {
+        char *end = strstr(q, "; intended send '"); /* a later note of the kind */
+        for (b = q; b > seg && b[-1] != ' '; b--)
+            ;
+        if (sscanf(b, "%lld samples sent %lf us after their intended time on average, "
+                      "p99 %lf us, at most %lf us, %lld more",
+                   &n, &mean, &p99, &mx, &late) == 5 ||
+            (p99 = NAN, sscanf(b, "%lld samples sent %lf us after their intended time on "
+                                  "average, at most %lf us, %lld more",
+                               &n, &mean, &mx, &late) == 4)) {
+            a->probe_known = n > 0;
+            a->probe_n = n;
+            a->probe_late = late;
+            a->probe_p99_ms = p99 / 1000;
+            a->probe_max_ms = mx / 1000;
+            q = strstr(q, "(--latency-from intended)");
+            a->probe_from_intended = q != NULL && (end == NULL || q < end);
+        }
+    }
+    free(notes);
+    return COW_OK;
+}
+
 static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                const cow_findings *fs, app_answer *a, cow_err *e)
 {
@@ -281,12 +373,19 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->run = r->label;
     a->run_id = r->id;
     a->verdict = COW_VERDICT_NA;
-    a->base = a->win = a->delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
-    a->worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
+    a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
+    a->worst_ms = a->run_worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
-    for (j = 0; j < rs.nph; j++)
+    for (j = 0; j < rs.nph; j++) {
         a->nwindows += phase_is_window(phase_kind_from_name(rs.ph[j].kind));
+        if (rs.ph[j].n > 0 && !isnan(rs.ph[j].max_us) &&
+            (isnan(a->run_worst_ms) || rs.ph[j].max_us / 1000 > a->run_worst_ms)) {
+            a->run_worst_ms = rs.ph[j].max_us / 1000;
+            free(a->run_worst_in);
+            a->run_worst_in = xstrdup(rs.ph[j].label);
+        }
+    }
     if ((d = app_worst_window(&rs)) != NULL) {
         const cow_phase_row *w = phase_at(&rs, d->phase), *b = phase_at(&rs, d->base);
         a->has_window = 1;
@@ -301,6 +400,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->verdict = verdict_of(d->verdict);
         a->method = d->method && strcmp(d->method, "tail-test") == 0 ? "tail-test"
                                                                       : "bootstrap";
+        if (a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP)
+            lower_lift(&rs, a);
         if (strcmp(w->kind, "sync-disk") == 0)
             a->xfer = APP_XFER_DISK;
         else if (strcmp(w->kind, "sync-diskless") == 0)
@@ -310,6 +411,9 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     if (d == NULL && r->samples == 0 && (rc = log_window(st, r, a, e)) != COW_OK)
         return rc;
     forkless = a->kind != NULL && strcmp(a->kind, "forkless") == 0;
+    a->probe_p99_ms = a->probe_max_ms = NAN;
+    if (r->samples > 0 && (rc = app_probe_lag(st, r->id, a, e)) != COW_OK)
+        return rc;
 
     /* the evidence */
     if (f != NULL) {
@@ -339,17 +443,22 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
 
     /* the finding that explains the run best, and its advice; a forkless
      * save has no fork to blame or clear, and a fork that is only "poor"
-     * (info) is not named the cause */
+     * (info) is not named the cause. "Do" comes from the finding that
+     * names the cause; without one, from a finding about the run's own
+     * evidence, never from one about the measurement. */
     for (j = 0; fs != NULL && j < fs->n; j++) {
         const cow_finding *x = &fs->v[j];
         if (strcmp(x->run, r->label) != 0)
             continue;
         crit |= x->severity == COW_SEV_CRIT;
-        if ((forkless && strcmp(x->rule, "fork_not_the_cost") == 0) ||
+        if ((forkless && (strcmp(x->rule, "fork_not_the_cost") == 0 ||
+                          strcmp(x->rule, "fork_is_the_cost") == 0)) ||
             (strcmp(x->rule, "slow_fork") == 0 && x->severity < COW_SEV_WARN))
             continue;
         for (k = 0; k < best; k++)
             if (strcmp(x->rule, todo_rank[k].rule) == 0) {
+                if (todo_rank[k].measure)
+                    break;
                 best = k;
                 free(a->todo);
                 a->todo = first_sentence(x->advice);
@@ -358,14 +467,28 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
             }
     }
     if (best < NRANK && todo_rank[best].cause != NULL)
-        a->cause = xstrdup(todo_rank[best].cause);
+        a->cause = todo_rank[best].cause[0] ? xstrdup(todo_rank[best].cause)
+                                            : after_fork(a);
     else if (forkless && (a->verdict == COW_VERDICT_LIFT))
         a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
                            "no copy-on-write)");
 
-    /* something to say? */
+    /* a finding that shows the rise the p99.9 verdict could not: the
+     * fork was the stall, or a lift below p99.9 */
+    for (j = 0; fs != NULL && j < fs->n && a->shown_in == NULL && a->has_window &&
+                a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP;
+         j++)
+        if (strcmp(fs->v[j].run, r->label) == 0 &&
+            (strcmp(fs->v[j].rule, "fork_is_the_cost") == 0 ||
+             strcmp(fs->v[j].rule, "full_lift") == 0 ||
+             strcmp(fs->v[j].rule, "tail_only_lift") == 0))
+            a->shown_finding = xstrdup(fs->v[j].title);
+
+    /* something to say? (a probe that was itself late is: its figures
+     * understate what clients saw) */
     if (a->verdict == COW_VERDICT_LIFT || a->verdict == COW_VERDICT_DROP || crit ||
-        a->child_killed)
+        a->child_killed || a->shown_in != NULL || a->shown_finding != NULL ||
+        app_probe_was_late(a))
         a->say = 1;
     /* evidence without samples: the log's copy-on-write, the latency
      * monitor's own stalls or huge-page advice */
@@ -454,6 +577,9 @@ void app_answers_release(app_answers *a)
         free(a->v[i].cause);
         free(a->v[i].gate_why);
         free(a->v[i].todo);
+        free(a->v[i].shown_in);
+        free(a->v[i].run_worst_in);
+        free(a->v[i].shown_finding);
     }
     free(a->v);
     free(a->order);
@@ -471,6 +597,22 @@ static const char *verdict_word(int v)
     case COW_VERDICT_UNSURE: return "?";
     default: return "n/a";
     }
+}
+
+const char *app_verdict_shown(const char *stored)
+{
+    return verdict_word(verdict_of(stored));
+}
+
+const char *app_delta_method(const cow_delta_row *d)
+{
+    if (d->method == NULL)
+        return "-";
+    if (strcmp(d->method, "tail-test") == 0)
+        return "exact tail test (one bound)";
+    if (strcmp(d->method, "bootstrap") == 0)
+        return "bootstrap 95% interval";
+    return d->method;
 }
 
 char *app_answer_line(const app_answer *a, int sink)
@@ -501,9 +643,26 @@ char *app_answer_line(const app_answer *a, int sink)
             if (a->verdict != COW_VERDICT_NA)
                 sb_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
                                                    q1, sizeof(q1)));
+            if (a->shown_in != NULL) {
+                sb_add(&b, "; but p99 %slift%s %s ms in ", bold, bold,
+                       quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1,
+                                    sizeof(q1)));
+                sb_text(&b, a->shown_in, sink);
+            } else if (a->shown_finding != NULL) {
+                sb_add(&b, "; but ");
+                sb_text(&b, a->shown_finding, sink);
+            }
         }
+        /* the window's worst, named so; the run's (what the timeline
+         * rings) beside it when it lies elsewhere */
         if (!isnan(a->worst_ms))
-            sb_add(&b, "; worst sample %.1f ms", a->worst_ms);
+            sb_add(&b, "; worst sample in the window %.1f ms", a->worst_ms);
+        if (!isnan(a->worst_ms) && a->run_worst_in != NULL &&
+            a->run_worst_ms > a->worst_ms) {
+            sb_add(&b, " (worst of the run %.1f ms, in ", a->run_worst_ms);
+            sb_text(&b, a->run_worst_in, sink);
+            sb_add(&b, ")");
+        }
     } else if (a->nwindows == 0) {
         sb_add(&b, "no fork, save or sync window");
     } else {
@@ -511,6 +670,20 @@ char *app_answer_line(const app_answer *a, int sink)
                a->nwindows == 1 ? "" : "s");
     }
     sb_add(&b, ". ");
+    /* the probe itself late: what clients saw was worse than this */
+    if (app_probe_was_late(a))
+        sb_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
+                   "figures are lower bounds of what clients saw. ", bold, bold);
+    if (a->probe_known) {
+        sb_add(&b, "Probe: sent late by ");
+        if (!isnan(a->probe_p99_ms))
+            sb_add(&b, "p99 %.3f ms, ", a->probe_p99_ms);
+        sb_add(&b, "at most %.3f ms, %lld of %lld samples more than 1 ms late; latency "
+                   "read from the %s. ", a->probe_max_ms, a->probe_late, a->probe_n,
+               a->probe_from_intended ? "intended send (no coordinated omission)"
+                                      : "actual send (--latency-from intended reads it "
+                                        "from the intended one)");
+    }
     /* the evidence */
     if (!isnan(a->fork_ms)) {
         sb_add(&b, "%sfork %.1f ms", any++ ? ", " : "Evidence: ", a->fork_ms);
@@ -598,15 +771,15 @@ const char *app_answer_legend(int sink)
                "nothing changed; `~`: the 95% interval of the difference holds zero, no "
                "change shown; `?`: too few samples to tell either way. A delta shows its "
                "95% interval `[lo, hi]`, or the one bound the exact tail test can give "
-               "(`>= +b`: it rose by at least b). A quantile shown as `x (>= b)`: x is "
-               "the estimate, and too few samples lie beyond it for an upper bound; with "
-               "95% confidence the true value is at least b. Latencies in ms.";
+               "(`>= +b`: it rose by at least b). A quantile shown as a number alone has a "
+               "two-sided 95% interval; shown as `x (>= b)`: x is the estimate, and too "
+               "few samples lie beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
     return "How to read these: lift / drop: the window's p99.9 is higher / lower than "
            "the baseline's, a call that is wrong at most 5% of the time when nothing "
            "changed; ~: the 95% interval of the difference holds zero, no change shown; "
            "?: too few samples to tell either way. A delta shows its 95% interval "
            "[lo, hi], or the one bound the exact tail test can give (>= +b: it rose by "
-           "at least b). A quantile shown as x (>= b): x is the estimate, and too few "
-           "samples lie beyond it for an upper bound; with 95% confidence the true "
-           "value is at least b. Latencies in ms.";
+           "at least b). A quantile shown as a number alone has a two-sided 95% "
+           "interval; shown as x (>= b): x is the estimate, and too few samples lie "
+           "beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
 }

@@ -71,7 +71,17 @@ typedef struct app_answer {
     cow_quant delta;      /* window - baseline (q NaN), bounds as decided */
     int verdict;          /* enum cow_verdict (boot.h) */
     const char *method;   /* "bootstrap" / "tail-test" (static), or NULL */
+    /* when p99.9 could not tell (or showed no change), what did show a
+     * rise: a p99 lift (its delta and window), else a finding's title
+     * (fork_is_the_cost, full_lift, tail_only_lift); such a run is listed,
+     * not counted quiet */
+    cow_quant shown_delta;  /* the p99 delta, bounds as decided */
+    char *shown_in;         /* its window (owned), or NULL: no p99 lift */
+    char *shown_finding;    /* the finding's title (owned), or NULL */
     double worst_ms;      /* worst sample in the window, NaN */
+    double run_worst_ms;  /* worst sample of the run (what the timeline
+                             rings), NaN */
+    char *run_worst_in;   /* the phase that holds it (owned), or NULL */
     /* the cause the evidence supports (NaN / 0: not known) */
     double fork_ms;       /* latest_fork_usec, or LATENCY HISTORY fork */
     double cow_mb;        /* copy-on-write of the save (INFO or the log) */
@@ -82,6 +92,12 @@ typedef struct app_answer {
     int latmon_thp;       /* LATENCY DOCTOR says huge pages back the heap */
     double latmon_spike_ms; /* a LATENCY stall of 100 ms or more, NaN */
     char *cause;          /* one phrase naming the cause (owned), or NULL */
+    /* the probe's own lateness, when its samples carry an intended send
+     * (ingest's "intended send" note): an open-loop probe */
+    int probe_known;      /* 1: the run's samples had intended sends */
+    long long probe_n, probe_late; /* samples with one; sent > 1 ms late */
+    double probe_p99_ms, probe_max_ms; /* send - intended (p99 NaN: older note) */
+    int probe_from_intended; /* latency read from the intended send */
     /* the gate */
     int gate;             /* enum app_gate: every limit */
     int gate_lift;        /* enum app_gate: the max_p999_lift_ms limit alone
@@ -121,6 +137,16 @@ enum app_answer_sink { APP_ANSWER_TERM = 0, APP_ANSWER_MD };
  * +7.301 ms (>= +0.125), 1.045 -> 8.346 ms; cause: fork 21 ms, COW 147 MB
  * (97% of used_memory), THP not backing; do: ..." */
 char *app_answer_line(const app_answer *a, int sink);
+/* A send lag at or above this p99 (ms) makes the answer warn that the
+ * probe itself was late. */
+#define APP_PROBE_LATE_MS 1.0
+/* Read the run's probe lag back from ingest's "intended send" note into
+ * a->probe_* (probe_known 0 when the run has none). */
+int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e);
+/* 1 when the probe's own send lag (latency read from the actual send)
+ * reached APP_PROBE_LATE_MS at p99 (an older note without p99: more than
+ * 1% of samples over 1 ms late): the answer warns. */
+int app_probe_was_late(const app_answer *a);
 /* The one line counting the quiet runs (caller frees), NULL when none. */
 char *app_answer_quiet_line(const app_answers *a, int sink);
 /* The legend printed once under the list: lift, drop, ~, ?, >=. */
@@ -142,5 +168,11 @@ int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, do
 cow_quant app_quant_row(const cow_quantile_row *q, int64_t n);
 /* A stored delta row as the one struct (bounds as the verdict left them). */
 cow_quant app_quant_delta(const cow_delta_row *d);
+/* A stored verdict name ("lift", "flat", "unsure", ...) in the legend's
+ * words, the one vocabulary of every table: lift / drop / ~ / ? / n/a. */
+const char *app_verdict_shown(const char *stored);
+/* How a stored delta row was decided, in words: "bootstrap 95% interval",
+ * "exact tail test (one bound)", or "-" for an older analysis. */
+const char *app_delta_method(const cow_delta_row *d);
 
 #endif

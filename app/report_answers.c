@@ -41,7 +41,8 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
         {"copy-on-write", "MB", COW_COLFMT_INT}, {"of used_memory", "%", COW_COLFMT_INT},
         {"THP", NULL, COW_COLFMT_TEXT}, {"child killed", NULL, COW_COLFMT_TEXT},
         {"cause", NULL, COW_COLFMT_TEXT}, {"gate", NULL, COW_COLFMT_TEXT},
-        {"gate detail", NULL, COW_COLFMT_TEXT}, {"do", NULL, COW_COLFMT_TEXT}};
+        {"gate detail", NULL, COW_COLFMT_TEXT}, {"do", NULL, COW_COLFMT_TEXT},
+        {"shown below p99.9", NULL, COW_COLFMT_TEXT}};
     cow_sheet *s = table_add_sheet(wb, "Answers", "What happened, run by run: the "
                                    "decisions summary.md opens with (estimate with its "
                                    "bound beside it where only one side is known)");
@@ -85,6 +86,15 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
         TRY(txt(s, r, 15, gate_word(x->gate), e));
         TRY(txt(s, r, 16, x->gate_why, e));
         TRY(txt(s, r, 17, x->todo, e));
+        if (x->shown_in != NULL) {
+            char sh[COW_QUANT_FMT_MAX + 200];
+            snprintf(sh, sizeof(sh), "p99 lift %s ms in %s",
+                     quant_format(&x->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1,
+                                  sizeof(q1)), x->shown_in);
+            TRY(txt(s, r, 18, sh, e));
+        } else {
+            TRY(txt(s, r, 18, x->shown_finding, e));
+        }
     }
     table_move_sheet(wb, wb->nsheets - 1, 0);
     return COW_OK;

@@ -160,7 +160,8 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
         {"baseline", "ms", COW_COLFMT_MS3}, {"phase", "ms", COW_COLFMT_MS3},
         {"delta", "ms", COW_COLFMT_MS3}, {"95% lo", "ms", COW_COLFMT_MS3},
         {"95% hi", "ms", COW_COLFMT_MS3}, {"ratio", NULL, COW_COLFMT_MS3},
-        {"verdict", NULL, COW_COLFMT_TEXT}, {"thin tail", NULL, COW_COLFMT_TEXT}};
+        {"verdict", NULL, COW_COLFMT_TEXT}, {"thin tail", NULL, COW_COLFMT_TEXT},
+        {"method", NULL, COW_COLFMT_TEXT}};
     static const char *const qn[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
     static const double qv[] = {0.5, 0.9, 0.99, 0.999, 0.9999};
     cow_sheet *ps = sheet(wb, "Phases", "Windows cut from the server log or INFO polls",
@@ -170,7 +171,8 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
                                "(an empty hi: no upper bound)",
                                qc, N(qc), e) : NULL;
     cow_sheet *ds = qs ? sheet(wb, "Deltas", "Each window against the baseline "
-                               "(bootstrap 95% intervals)", dc, N(dc), e) : NULL;
+                               "(95% lo/hi: a bootstrap interval, or the one bound "
+                               "of the exact tail test; column method says which)", dc, N(dc), e) : NULL;
     cow_sheet_chart ch;
     size_t i, j, l;
 
@@ -259,8 +261,9 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
             TRY(num(ds, k, 7, d->lo_us / 1000, e));
             TRY(num(ds, k, 8, d->hi_us / 1000, e));
             TRY(num(ds, k, 9, d->ratio, e));
-            TRY(txt(ds, k, 10, d->verdict, e));
+            TRY(txt(ds, k, 10, app_verdict_shown(d->verdict), e));
             TRY(txt(ds, k, 11, d->thin ? "yes" : "", e));
+            TRY(txt(ds, k, 12, app_delta_method(d), e));
         }
         store_free_results(&rs);
     }
@@ -476,7 +479,7 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
                 TRY(num(s, k, 7, d->delta_us / 1000, e));
                 TRY(num(s, k, 8, d->lo_us / 1000, e));
                 TRY(num(s, k, 9, d->hi_us / 1000, e));
-                TRY(txt(s, k, 10, d->verdict, e));
+                TRY(txt(s, k, 10, app_verdict_shown(d->verdict), e));
             }
         }
         store_free_results(&rs);

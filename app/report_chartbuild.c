@@ -174,7 +174,8 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
         free(py);
     }
     add_windows(c, w, nw);
-    snprintf(worst, sizeof(worst), "worst %.3f ms, sent at %.3f s", lat_us[iw] / 1000,
+    snprintf(worst, sizeof(worst), "worst of the run %.3f ms, sent at %.3f s",
+             lat_us[iw] / 1000,
              (double)(t_us[iw] - t_us[0]) / 1e6);
     chart_add_callout(c, (double)(t_us[iw] - t_us[0]) / 1e6, lat_us[iw] / 1000, worst);
     free(mn);

@@ -69,6 +69,19 @@ static const char *delta_text(const cow_delta_row *d, char *buf, size_t n)
     return quant_format(&x, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
 }
 
+/* One side of a delta: the phase's stored quantile at q with its bounds;
+ * without one, the delta's own figure, which has no bound of its own. */
+static const char *qside(const cow_result_set *rs, int phase, const cow_phase_row *p,
+                         double q, double est_us, char *buf, size_t len)
+{
+    const cow_quantile_row *r = quant(rs, phase, q);
+    cow_quant x;
+    if (r != NULL)
+        return qtext(r, p ? p->n : -1, buf, len);
+    x = quant_make(q, est_us, NAN, NAN, p ? p->n : -1, NAN);
+    return quant_format(&x, COW_QF_INTERVAL, buf, len);
+}
+
 static const char *qname(double q, char *buf, size_t n)
 {
     snprintf(buf, n, "p%g", q * 100);
@@ -225,8 +238,8 @@ static void answers(page *pg)
         html_para(&pg->h, NULL, line);
         free(line);
     }
+    /* one legend: it explains the verdict words and `x (>= b)` once */
     html_para(&pg->h, "note", app_answer_legend(APP_ANSWER_TERM));
-    html_para(&pg->h, "note", quant_format_legend());
     html_section_end(&pg->h);
 }
 
@@ -270,19 +283,23 @@ static void deltas_table(page *pg, const cow_result_set *rs)
     char b[COW_QUANT_FMT_MAX];
     if (rs->nd == 0)
         return;
-    t = html_table_new("Window against baseline: the change's estimate and its 95% "
-                       "bound", 7, head);
+    t = html_table_new("Window against baseline: each quantile as in Phases (estimate "
+                       "[95% interval] or (its one bound)), the change's estimate and its "
+                       "95% bound",
+                       7, head);
     for (i = 0; i < rs->nd; i++) {
         const cow_delta_row *d = &rs->d[i];
-        const cow_phase_row *p = phase_at(rs, d->phase);
+        const cow_phase_row *p = phase_at(rs, d->phase), *bp = phase_at(rs, d->base);
         html_table_row(t);
         html_table_set(t, 0, p ? p->label : "?", NULL);
         html_table_set(t, 1, qname(d->q, b, sizeof(b)), NULL);
-        html_table_setf(t, 2, "%.3f", d->base_us / 1000);
-        html_table_setf(t, 3, "%.3f", d->value_us / 1000);
+        /* the same quantile rows the Phases table shows, with their bounds:
+         * a bare number beside a delta would claim a two-sided interval */
+        html_table_set(t, 2, qside(rs, d->base, bp, d->q, d->base_us, b, sizeof(b)), NULL);
+        html_table_set(t, 3, qside(rs, d->phase, p, d->q, d->value_us, b, sizeof(b)), NULL);
         html_table_set(t, 4, delta_text(d, b, sizeof(b)), NULL);
-        html_table_set(t, 5, d->verdict, NULL);
-        html_table_set(t, 6, d->method ? d->method : "-", NULL);
+        html_table_set(t, 5, app_verdict_shown(d->verdict), NULL);
+        html_table_set(t, 6, app_delta_method(d), NULL);
     }
     html_table_write(&pg->h, t);
     html_table_free(t);

@@ -95,7 +95,7 @@ static int worst(const cow_result_set *rs, const cow_delta_row **d999)
 
 static const char *verdict_md(const char *v)
 {
-    return strcmp(v, "flat") == 0 ? "~" : strcmp(v, "unsure") == 0 ? "?" : v;
+    return app_verdict_shown(v);
 }
 
 /* A delta as the verdict rule left it: estimate with its two-sided
@@ -476,6 +476,35 @@ static int reported(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
 }
 
 /* The limits a run or host fails, "max_fork_ms 20.191 > 15, ..." */
+/* The probe: closed-loop unless its samples carried an intended send
+ * (then open-loop, and its own lateness is said run by run). */
+static void probe_caveat(const report_summary_in *in, FILE *fp)
+{
+    const app_answers *a = in->answers;
+    size_t i, open = 0, warned = 0;
+    for (i = 0; a != NULL && i < a->n; i++)
+        if (a->v[i].probe_known) {
+            open++;
+            warned += app_probe_was_late(&a->v[i]) ? 1u : 0u;
+        }
+    if (a != NULL && open == a->n && open > 0) {
+        fprintf(fp, "- The probe is open-loop: each sample carries its intended send, so "
+                    "a stall does not hold back the next request. Latency is read from "
+                    "the actual send unless `--latency-from intended`; a probe sent late "
+                    "(host overloaded) hides part of what clients saw: each run's answer "
+                    "states its send lag (%zu with a p99 of %g ms or more).\n",
+                warned, APP_PROBE_LATE_MS);
+        return;
+    }
+    fprintf(fp, "- A closed-loop probe waits out each stall before the next "
+                "request, so stalls are under-counted (coordinated omission)");
+    if (open > 0)
+        fprintf(fp, "; %zu of these runs' probes are open-loop (intended sends "
+                    "recorded): their answers state the send lag (%zu with a p99 of "
+                    "%g ms or more)", open, warned, APP_PROBE_LATE_MS);
+    fprintf(fp, ".\n");
+}
+
 static void failing_limits(const app_thresholds *t, const app_verdict *v, char *buf,
                            size_t n)
 {
@@ -589,9 +618,8 @@ int report_summary_write(cow_store *st, const report_summary_in *in, FILE *fp,
                 "count for less than their number. The By scenario table pools whole "
                 "runs and counts every sample: its bounds are optimistic.\n",
             in->resamples, (unsigned long long)in->seed);
-    fprintf(fp, "- A closed-loop probe waits out each stall before the next "
-                "request, so stalls are under-counted (coordinated omission).\n"
-                "- Phases come from the server log when there is one (millisecond "
+    probe_caveat(in, fp);
+    fprintf(fp, "- Phases come from the server log when there is one (millisecond "
                 "stamps), else from INFO polls (as exact as the polling interval).\n");
     md_release();
     if (ferror(fp))

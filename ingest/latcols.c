@@ -397,6 +397,10 @@ int latcols_intended(latcols *lc, const char *p, size_t n, int64_t t_us,
         lc->int_lag_max_us = lag;
     if (lag > 1000.0)
         lc->int_late++;
+    {
+        int b = lag < 1.0 ? 0 : 1 + (int)floor(LATCOLS_LAG_PER_OCTAVE * log2(lag));
+        lc->int_lag_hist[b < LATCOLS_LAG_BINS ? b : LATCOLS_LAG_BINS - 1]++;
+    }
     if (lag + lat_us > lc->int_colat_max_us)
         lc->int_colat_max_us = lag + lat_us;
     *lag_us = (int64_t)llround(lag);
@@ -446,6 +450,24 @@ int latcols_latency(const latcols *lc, const char *p, size_t n, double *lat_us,
     return latcols_latency_num(lc, v, lat_us, why);
 }
 
+/* The p99 of the send lag from its histogram: the upper edge of the bin
+ * that holds it (never above the largest lag seen). */
+static double lag_p99(const latcols *lc)
+{
+    long long need = (long long)ceil(0.99 * (double)lc->int_n), seen = 0;
+    int b;
+    if (lc->int_n == 0)
+        return 0.0;
+    for (b = 0; b < LATCOLS_LAG_BINS; b++) {
+        seen += lc->int_lag_hist[b];
+        if (seen >= need) {
+            double edge = b == 0 ? 1.0 : exp2((double)b / LATCOLS_LAG_PER_OCTAVE);
+            return edge < lc->int_lag_max_us ? edge : lc->int_lag_max_us;
+        }
+    }
+    return lc->int_lag_max_us;
+}
+
 int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
 {
     char buf[640];
@@ -465,12 +487,14 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
             snprintf(more, sizeof(more), "; not used: %lld unreadable, %lld more than "
                      "1 ms after the actual send (another clock?)", lc->int_bad,
                      lc->int_ahead);
+        /* app/probe.c reads this sentence back: keep its numbers' order */
         snprintf(buf, sizeof(buf), "'%s': %lld samples sent %.1f us after their "
-                 "intended time on average, at most %.1f us, %lld more than 1 ms late; "
+                 "intended time on average, p99 %.1f us, at most %.1f us, %lld more "
+                 "than 1 ms late; "
                  "latency from the intended send (no coordinated omission) at most "
                  "%.1f us%s%s", lc->int_name, lc->int_n,
                  lc->int_n ? lc->int_lag_sum_us / (double)lc->int_n : 0.0,
-                 lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more,
+                 lag_p99(lc), lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more,
                  lc->int_moved ? "; samples placed at their intended send and "
                  "their latency read from it (--latency-from intended)" : "");
         if ((rc = sink_note(k, "intended send", buf, e)) != COW_OK)

@@ -27,6 +27,11 @@ enum latcol_role { LATCOL_NONE = 0, LATCOL_TIME, LATCOL_LAT, LATCOL_OP };
 /* Longer than this is not one run: probably two clocks mixed. */
 #define LATCOLS_MAX_SPAN_US (INT64_C(31) * 86400 * 1000000)
 
+/* The lag histogram: 16 bins per doubling from 1 us (4.4% wide) up to
+ * LATCOLS_MAX_SPAN_US (2^42 us). */
+#define LATCOLS_LAG_PER_OCTAVE 16
+#define LATCOLS_LAG_BINS (1 + 42 * LATCOLS_LAG_PER_OCTAVE)
+
 typedef struct latcols {
     const cow_parse_opts *o;   /* flags and run.json settings */
     int time_col, lat_col, op_col; /* column index, -1 if absent */
@@ -40,6 +45,9 @@ typedef struct latcols {
     double int_lag_sum_us, int_lag_max_us; /* send - intended */
     double int_colat_max_us;   /* reply - intended: latency without
                                   coordinated omission, its largest */
+    long long int_lag_hist[LATCOLS_LAG_BINS]; /* lags by bin: 0 under 1 us,
+                                  then LATCOLS_LAG_PER_OCTAVE per doubling
+                                  (for the p99 the note reports) */
     int time_prio, lat_prio;   /* alias rank of the chosen columns */
     char time_name[64];        /* column names as written, for messages */
     char lat_name[64];

@@ -528,6 +528,10 @@ int store_file_replaced(cow_store *st, int64_t file, cow_err *e);
  * noted "settled by the zoned stamps": RFC 3339 line prefixes), so its
  * times are UTC already and no zone is to be given, inferred or assumed. */
 int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e);
+/* The notes of the run's first file (by path) whose notes hold `key`
+ * (e.g. "intended send"): *notes owned by the caller, NULL when none. */
+int store_file_note(cow_store *st, int64_t run, const char *key, char **notes,
+                    cow_err *e);
 /* Remove a file and every row that came from it (--replace). */
 int store_file_delete(cow_store *st, int64_t file, cow_err *e);
 

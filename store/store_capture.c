@@ -214,6 +214,25 @@ int store_file_zoned(cow_store *st, int64_t file, int *zoned, cow_err *e)
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading a log's notes");
 }
 
+int store_file_note(cow_store *st, int64_t run, const char *key, char **notes,
+                    cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    *notes = NULL;
+    if ((rc = prep(st, "SELECT notes FROM files WHERE run = ?1 AND instr(notes, ?2) > 0"
+                   " ORDER BY path LIMIT 1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *notes = xstrdup(col_text(q, 0));
+        rc = SQLITE_DONE;
+    }
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading a file's notes");
+}
+
 int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
                      cow_err *e)
 {

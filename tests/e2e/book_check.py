@@ -131,6 +131,26 @@ def main():
                 if ":" in ev[(r, head["file"])].rsplit("/", 1)[-1]:
                     problems.append(f"sheet Evidence row {r}: file:line not split")
             print(f"book: {len(rows)} evidence rows, {len(with_line)} with file and line")
+    # Deltas: the title claims no one method; each row names its method,
+    # and the verdicts are the legend's words (lift / drop / ~ / ? / n/a)
+    dl = cells(z.read(dict(sheets)["Deltas"]).decode(), sst)
+    if "bootstrap 95% intervals" in dl.get((1, "A"), ""):
+        problems.append("sheet Deltas: the title calls every row a bootstrap interval")
+    head = {v: c for (r, c), v in dl.items() if r == 2}
+    if "method" not in head:
+        problems.append("sheet Deltas: no column method")
+    else:
+        methods = {v for (r, c), v in dl.items() if r > 2 and c == head["method"]}
+        if not {"bootstrap 95% interval", "exact tail test (one bound)"} <= methods:
+            problems.append(f"sheet Deltas: methods {sorted(methods)} lack a bootstrap or "
+                            "a tail-test row")
+    for sh, col in (("Deltas", "verdict"), ("Summary", "p99.9 verdict")):
+        c = dl if sh == "Deltas" else cells(z.read(dict(sheets)[sh]).decode(), sst)
+        hd = {v: k for (r, k), v in c.items() if r == 2}
+        bad = {v for (r, k), v in c.items() if r > 2 and k == hd.get(col)} - {
+            "lift", "drop", "~", "?", "n/a"}
+        if bad:
+            problems.append(f"sheet {sh}: verdict words {sorted(bad)} not in the legend")
     for p in problems:
         print(f"book: {sys.argv[1]}: {p}")
     return 1 if problems else 0

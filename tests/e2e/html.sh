@@ -51,6 +51,8 @@ check "evidence as file:line" has '<td class="src">[^<]*info.txt:[0-9]' "$page"
 check "the refused input is listed" has 'probe-no-unit.csv:1</td><td>refused' "$page"
 check "answers open the page" test "$(grep -n 'id="answers"' "$page" | cut -d: -f1)" -lt \
     "$(grep -n '<h2 id="run-' "$page" | head -1 | cut -d: -f1)"
+check "tables: window quantiles with their bounds, the legend's words, one legend" \
+    python3 "$here/page_check.py" "$page"
 
 # the workbook beside it: the native chart plots p99.9 where only a lower
 # bound exists, every sheet prints landscape one page wide with its

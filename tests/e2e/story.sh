@@ -105,4 +105,19 @@ check "summary: the host judged on its pooled runs" has '^| mac | 2 | max\\_p999
 check "summary: the triage table" has '^| THP mode | +0.00 | always 1/1 |$' "$WORK/rep2/summary.md"
 check "summary without --thresholds: no fleet check" test "$(grep -c '## Fleet check' "$WORK/rep/summary.md")" = 0
 
+# an open-loop probe (intended_us) that was itself late: the answer warns and
+# states the send lag, and the caveats do not call the probe closed-loop
+mkdir -p "$WORK/late/run"
+awk 'BEGIN { print "timestamp_us,latency_us,op,intended_us";
+             for (i = 0; i < 3000; i++) { w = 1738591331000000 + i * 2000;
+                 printf "%.0f,300,ping,%.0f\n", w + (i % 20 == 0 ? 40000 : 50), w } }' \
+    > "$WORK/late/run/latency.csv"
+"$COW" report --db "$WORK/late.db" --out "$WORK/late/rep" "$WORK/late/run" > "$WORK/late/out" 2>&1
+check "late probe: report exits 0" test $? = 0
+check "late probe: the answer warns" has '\*\*Warning\*\*: the probe itself was late: host overloaded; tail figures are lower bounds of what clients saw' "$WORK/late/rep/summary.md"
+check "late probe: the send lag stated" has 'Probe: sent late by p99 40.000 ms, at most 40.000 ms, 150 of 3000 samples more than 1 ms late; latency read from the actual send' "$WORK/late/rep/summary.md"
+check "late probe: not called closed-loop" test "$(grep -c 'closed-loop' "$WORK/late/rep/summary.md")" = 0
+check "late probe: caveat says open-loop" has 'The probe is open-loop' "$WORK/late/rep/summary.md"
+check "closed-loop caveat kept for the story's probe" has 'A closed-loop probe waits out each stall' "$WORK/rep/summary.md"
+
 finish

@@ -392,6 +392,204 @@ static void answers_should_decide_each_run_once(void)
     store_close(st);
 }
 
+/* Advice that fits the run: the same evidence (a fork under 10 ms,
+ * copy-on-write ~97% of used_memory, a p99.9 lift) gives the same cause
+ * and "Do" whether the lift is 9.7 ms (aof-rewrite), 7.3 ms (bgsave-t2),
+ * 6.6 ms (fullsync-disk) or 1.7 ms (bgsave-t1); a forkless save's "Do"
+ * never comes from the monitor's "no fork recorded", nor any run's from
+ * a finding about the measurement. */
+static void answers_should_give_the_same_evidence_the_same_cause(void)
+{
+    static const char *const names[] = {"aof-rewrite", "bgsave-t2", "fullsync-disk",
+                                         "bgsave-t1", "forkless/forkless-t1"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 5, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        char *line = app_answer_line(x, APP_ANSWER_TERM);
+        CHECK(x->todo_rule == NULL || (strcmp(x->todo_rule, "monitor_blind_spot") != 0 &&
+                                       strcmp(x->todo_rule, "tail_only_lift") != 0));
+        CHECK(strstr(line, "LATENCY DOCTOR only sees") == NULL);
+        if (strstr(x->run, "forkless") != NULL) {
+            CHECK_INT(x->verdict, COW_VERDICT_LIFT);
+            CHECK(x->cause != NULL && strstr(x->cause, "forkless save's own work") != NULL);
+        } else {
+            CHECK_INT(x->verdict, COW_VERDICT_LIFT);
+            CHECK(x->fork_ms < 10 && x->cow_pct_used > 90);
+            CHECK(x->cause != NULL);
+            if (x->cause != NULL)
+                CHECK_STR(x->cause, "copy-on-write and the child's I/O after the fork, "
+                                    "not the fork");
+            CHECK(x->todo_rule != NULL && strcmp(x->todo_rule, "fork_not_the_cost") == 0);
+        }
+        free(line);
+    }
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* "Nothing to report" only for runs with nothing: a p99.9 that cannot
+ * tell beside a p99 lift (fullsync-diskless) or a fork shown to be the
+ * stall (fork-t3) is listed with what did show; bgsave-t3 (nothing rose)
+ * stays counted. */
+static void answers_should_list_a_rise_the_p999_could_not_tell(void)
+{
+    static const char *const names[] = {"fullsync-diskless", "forkless/fork-t3",
+                                         "bgsave-t3"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK_INT(a.nsay, 2);
+    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 1);
+    for (i = 0; i < n; i++) {
+        const app_answer *x = &a.v[i];
+        line = app_answer_line(x, APP_ANSWER_TERM);
+        CHECK_INT(x->verdict, COW_VERDICT_UNSURE);
+        if (strcmp(x->run, "fullsync-diskless") == 0) {
+            CHECK(x->say && x->shown_in != NULL);
+            CHECK(strstr(line, ": ? +2.396 (cannot tell) ms; but p99 lift +0.859 (>= +0.152) "
+                               "ms in sync-diskless#1;") != NULL);
+        } else if (strstr(x->run, "fork-t3") != NULL) {
+            CHECK(x->say && x->shown_in == NULL && x->shown_finding != NULL);
+            CHECK(strstr(line, "; but the fork itself was the stall: the fork of bgsave#1 "
+                               "took 25.4 ms") != NULL);
+        } else {
+            CHECK(!x->say && x->shown_in == NULL && x->shown_finding == NULL);
+        }
+        free(line);
+    }
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK(line != NULL && strstr(line, "1 other run has nothing to report: 1 cannot tell") ==
+                              line);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* "Worst sample" names which: the window's, and the run's (what the
+ * timeline rings, "worst of the run") beside it when it lies elsewhere
+ * (a 136 ms stall after a window whose worst was 48 ms). */
+static void answer_should_say_which_worst_sample(void)
+{
+    static const char *const names[] = {"bgsave-t2"};
+    cow_run_row *rows = NULL;
+    size_t n = 0;
+    cow_store *st = loaded(names, 1, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    cow_findings fs;
+    cow_run_facts *facts = NULL;
+    app_answers a;
+    app_answer x;
+    char *line;
+
+    memset(&fs, 0, sizeof(fs));
+    CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
+    CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
+    CHECK(a.v[0].run_worst_ms >= a.v[0].worst_ms && a.v[0].run_worst_in != NULL);
+    /* the run's worst is what the facts (and the timeline) see */
+    CHECK_NEAR(a.v[0].run_worst_ms, facts[0].run_max_us / 1000, 1e-9);
+    line = app_answer_line(&a.v[0], APP_ANSWER_TERM);
+    CHECK(strstr(line, "; worst sample in the window 14.8 ms. ") != NULL);
+    free(line);
+    x = a.v[0];
+    x.worst_ms = 48.1;
+    x.run_worst_ms = 136.314;
+    x.run_worst_in = (char *)"after";
+    line = app_answer_line(&x, APP_ANSWER_TERM);
+    CHECK(strstr(line, "; worst sample in the window 48.1 ms (worst of the run 136.3 ms, "
+                       "in after). ") != NULL);
+    free(line);
+    app_answers_release(&a);
+    diag_release(&fs);
+    free(facts);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
+/* An open-loop probe's own lateness reaches the answer: read back from
+ * the ingest note (p99, max, how many over 1 ms), latency said to be read
+ * from the actual send, and a p99 lag over 1 ms is a warning that lists
+ * the run even with no window at all. */
+static void answer_should_state_the_probes_send_lag(void)
+{
+    char dir[64] = "/tmp/cowtail-probe-XXXXXX", path[128], *paths[1];
+    cow_store *st = NULL;
+    cow_err e = COW_ERR_INIT;
+    cow_ingest_flags fl;
+    cow_ingest_totals tot;
+    cow_run_row *rows = NULL;
+    size_t n = 0, i;
+    app_answers a;
+    char *line;
+    FILE *fp;
+
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof(path), "%s/latency.csv", dir);
+    fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp == NULL)
+        return;
+    fputs("timestamp_us,latency_us,op,intended_us\n", fp);
+    /* 1,000 sends every 2 ms; every 20th goes 40 ms late (5%: the p99 is
+     * one of them), the rest 50 us late */
+    for (i = 0; i < 1000; i++) {
+        long long want = 1738591331000000LL + (long long)i * 2000;
+        fprintf(fp, "%lld,300,ping,%lld\n", want + (i % 20 == 0 ? 40000 : 50), want);
+    }
+    fclose(fp);
+    memset(&fl, 0, sizeof(fl));
+    memset(&tot, 0, sizeof(tot));
+    fl.quiet = 1;
+    paths[0] = dir;
+    CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
+    CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
+    CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
+    CHECK_INT(n, 1);
+    CHECK_INT(app_answers_build(st, rows, n, NULL, NULL, NULL, NULL, &a, &e), COW_OK);
+    CHECK(a.v[0].probe_known && !a.v[0].probe_from_intended);
+    CHECK_INT(a.v[0].probe_n, 1000);
+    CHECK_INT(a.v[0].probe_late, 50);
+    CHECK_NEAR(a.v[0].probe_max_ms, 40.0, 1e-9);
+    CHECK(a.v[0].probe_p99_ms > 38 && a.v[0].probe_p99_ms <= 40.0);
+    CHECK(app_probe_was_late(&a.v[0]) && a.v[0].say);
+    line = app_answer_line(&a.v[0], APP_ANSWER_TERM);
+    CHECK(strstr(line, "Warning: the probe itself was late: host overloaded; tail figures "
+                       "are lower bounds of what clients saw. Probe: sent late by p99 ") !=
+          NULL);
+    CHECK(strstr(line, "at most 40.000 ms, 50 of 1000 samples more than 1 ms late; latency "
+                       "read from the actual send (--latency-from intended") != NULL);
+    free(line);
+    app_answers_release(&a);
+    store_free_runs(rows, n);
+    store_close(st);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void doctor_should_store_the_findings_it_returns(void)
 {
     static const char *const names[] = {"fullsync-disk", "fullsync-diskless",
@@ -1328,6 +1526,10 @@ int main(void)
     RUN(triage_bucket_should_be_powers_of_two);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
     RUN(answers_should_decide_each_run_once);
+    RUN(answers_should_give_the_same_evidence_the_same_cause);
+    RUN(answers_should_list_a_rise_the_p999_could_not_tell);
+    RUN(answer_should_say_which_worst_sample);
+    RUN(answer_should_state_the_probes_send_lag);
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
     return REPORT();

@@ -723,9 +723,49 @@ static void doctor_should_report_clocks_that_do_not_match(void)
     diag_release(&f);
 }
 
+/* The same evidence, the same cause: a 4.1 ms fork under a 7.3 ms lift
+ * (bgsave-t2) is "not the cost" as a 4.6 ms fork under 9.7 ms is
+ * (aof-rewrite), and so is a 5.1 ms fork under a 1.7 ms lift (bgsave-t1):
+ * a fork under 10 ms stalls no one. A 30 ms fork under a 40 ms lift may be
+ * the cost: not said. A forkless save never gets the fork rule, and its
+ * empty fork history is no blind spot of the monitor. */
+static void doctor_should_clear_a_short_fork_the_same_way(void)
+{
+    static const double fork_us[] = {4600, 4100, 5100, 30000};
+    static const double lift_us[] = {9710, 7301, 1719, 40000};
+    static const int want[] = {1, 1, 1, 0};
+    cow_run_facts r;
+    cow_findings f;
+    size_t k;
+    for (k = 0; k < 4; k++) {
+        base(&r, "x", "bgsave");
+        window(&r, "bgsave", 9, COW_VERDICT_LIFT, lift_us[k], COW_VERDICT_LIFT);
+        known(&r.latest_fork_usec, fork_us[k], "");
+        diag_run(&r, 1, &f);
+        CHECK(fired_any(&f, "fork_not_the_cost") == want[k]);
+        diag_release(&f);
+    }
+    base(&r, "x", "forkless");
+    window(&r, "forkless", 9, COW_VERDICT_LIFT, 3252, COW_VERDICT_LIFT);
+    known(&r.latest_fork_usec, 4100, "");
+    known(&r.latmon_fork, 0, "");
+    diag_run(&r, 1, &f);
+    CHECK(!fired_any(&f, "fork_not_the_cost"));
+    CHECK(!fired_any(&f, "monitor_blind_spot"));
+    diag_release(&f);
+    /* a fork window with the same empty history still is one */
+    base(&r, "x", "bgsave");
+    window(&r, "bgsave", 9, COW_VERDICT_LIFT, 3252, COW_VERDICT_LIFT);
+    known(&r.latmon_fork, 0, "");
+    diag_run(&r, 1, &f);
+    CHECK(fired_any(&f, "monitor_blind_spot"));
+    diag_release(&f);
+}
+
 int main(void)
 {
     RUN(doctor_should_call_a_tools_p999_from_few_requests_thin);
+    RUN(doctor_should_clear_a_short_fork_the_same_way);
     RUN(doctor_should_use_the_logs_thp_warning);
     RUN(doctor_should_tell_the_seed_000_story);
     RUN(doctor_should_not_advise_diskless_against_the_evidence);
