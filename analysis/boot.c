@@ -59,6 +59,7 @@
 #include "boot.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "mem.h"
@@ -339,6 +340,17 @@ const char *boot_verdict_name(int v)
     case COW_VERDICT_UNSURE: return "unsure";
     }
     return "?";
+}
+
+int boot_verdict_of(const char *name)
+{
+    int v;
+    if (name == NULL)
+        return COW_VERDICT_NA;
+    for (v = COW_VERDICT_FLAT; v <= COW_VERDICT_UNSURE; v++)
+        if (strcmp(name, boot_verdict_name(v)) == 0)
+            return v;
+    return COW_VERDICT_NA;
 }
 
 const char *boot_verdict_symbol(int v)

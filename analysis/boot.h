@@ -147,6 +147,8 @@ int boot_verdict(double lo, double hi);
 
 /* "lift", "flat", "drop", "n/a", "unsure" */
 const char *boot_verdict_name(int v);
+/* The verdict boot_verdict_name names (NULL or an unknown name: COW_VERDICT_NA). */
+int boot_verdict_of(const char *name);
 
 /* As shown in tables, benchstat style: "lift", "~", "drop", "n/a", "?" */
 const char *boot_verdict_symbol(int v);

@@ -11,6 +11,7 @@
 #include "boot.h"
 #include "label.h"
 #include "mem.h"
+#include "strbuf.h"
 #include "phase.h"
 #include "timeconv.h"
 
@@ -34,82 +35,22 @@ cow_quant app_quant_delta(const cow_delta_row *d)
 
 /* ------------------------------------------------------- growing text */
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    va_start(ap, fmt);
-    k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k <= 0)
-        return;
-    b->s = xgrow(b->s, 1, b->n + (size_t)k + 1, &b->cap);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
-
 /* s made safe for the sink (label.h), appended */
-static void sb_text(sbuf *b, const char *s, int sink)
+static void sb_text(cow_sbuf *b, const char *s, int sink)
 {
     char *t = label_safe(s ? s : "", sink == APP_ANSWER_MD ? COW_LABEL_MD : COW_LABEL_TERM);
-    sb_add(b, "%s", t);
+    sbuf_add(b, "%s", t);
     free(t);
 }
 
-static char *sb_done(sbuf *b)
-{
-    return b->s ? b->s : xstrdup("");
-}
-
 /* ------------------------------------------------------- the decision */
-
-static int verdict_of(const char *name)
-{
-    if (name == NULL)
-        return COW_VERDICT_NA;
-    if (strcmp(name, "lift") == 0)
-        return COW_VERDICT_LIFT;
-    if (strcmp(name, "drop") == 0)
-        return COW_VERDICT_DROP;
-    if (strcmp(name, "flat") == 0)
-        return COW_VERDICT_FLAT;
-    if (strcmp(name, "unsure") == 0)
-        return COW_VERDICT_UNSURE;
-    return COW_VERDICT_NA;
-}
-
-static const cow_phase_row *phase_at(const cow_result_set *rs, int idx)
-{
-    size_t i;
-    for (i = 0; i < rs->nph; i++)
-        if (rs->ph[i].idx == idx)
-            return &rs->ph[i];
-    return NULL;
-}
-
-static const cow_quantile_row *quant_at(const cow_result_set *rs, int phase, double q)
-{
-    size_t i;
-    for (i = 0; i < rs->nq; i++)
-        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
-            return &rs->q[i];
-    return NULL;
-}
 
 const cow_delta_row *app_worst_window(const cow_result_set *rs)
 {
     const cow_delta_row *best = NULL;
     size_t i;
     for (i = 0; i < rs->nd; i++) {
-        const cow_phase_row *p = phase_at(rs, rs->d[i].phase);
+        const cow_phase_row *p = store_result_phase(rs, rs->d[i].phase);
         if (fabs(rs->d[i].q - 0.999) > 1e-9 || p == NULL ||
             phase_kind_from_name(p->kind) == COW_PHASE_AFTER)
             continue;
@@ -162,16 +103,16 @@ static const struct {
  * same evidence read the same. */
 static char *after_fork(const app_answer *a)
 {
-    sbuf b = {0};
+    cow_sbuf b = {0};
     if (isnan(a->cow_pct_used))
-        sb_add(&b, "what the save does after the fork (copy-on-write, the child's "
+        sbuf_add(&b, "what the save does after the fork (copy-on-write, the child's "
                    "I/O), not the fork");
     else if (a->cow_pct_used >= COW_CAUSE_MIN_PCT)
-        sb_add(&b, "copy-on-write and the child's I/O after the fork, not the fork");
+        sbuf_add(&b, "copy-on-write and the child's I/O after the fork, not the fork");
     else
-        sb_add(&b, "the child's I/O or the host after the fork, not the fork "
+        sbuf_add(&b, "the child's I/O or the host after the fork, not the fork "
                    "(copy-on-write only %.0f%% of used_memory)", a->cow_pct_used);
-    return sb_done(&b);
+    return sbuf_take(&b);
 }
 
 static int has_word(const char *s, const char *w)
@@ -190,20 +131,20 @@ static char *first_sentence(const char *s)
 /* The failed limits of a run, "p999_ms 12.300 (limit 10), ..." */
 static char *gate_text(const app_thresholds *t, const app_verdict *v)
 {
-    sbuf b = {0};
+    cow_sbuf b = {0};
     int k;
     for (k = 0; k < TH_COUNT; k++) {
         if (!t->set[k] || v[k].state != APP_FAIL)
             continue;
-        sb_add(&b, "%s%s ", b.n ? ", " : "", app_th_keys[k]);
+        sbuf_add(&b, "%s%s ", b.n ? ", " : "", app_th_keys[k]);
         if (isnan(v[k].value))
-            sb_add(&b, "?");
+            sbuf_add(&b, "?");
         else
-            sb_add(&b, "%.3f", v[k].value);
-        sb_add(&b, " (limit %g", t->v[k]);
+            sbuf_add(&b, "%.3f", v[k].value);
+        sbuf_add(&b, " (limit %g", t->v[k]);
         if (!isnan(v[k].p))
-            sb_add(&b, "; raw p %.3g, adjusted p %.3g", v[k].p, v[k].p_adj);
-        sb_add(&b, ")");
+            sbuf_add(&b, "; raw p %.3g, adjusted p %.3g", v[k].p, v[k].p_adj);
+        sbuf_add(&b, ")");
     }
     return b.s;
 }
@@ -213,13 +154,13 @@ static char *gate_text(const app_thresholds *t, const app_verdict *v)
  * 0.057, adjusted p 1)"; NULL when there is none. */
 static char *gate_near(const app_thresholds *t, const app_verdict *v)
 {
-    sbuf b = {0};
+    cow_sbuf b = {0};
     int k;
     for (k = 0; k < TH_COUNT; k++) {
         if (!t->set[k] || v[k].state != APP_PASS || isnan(v[k].p) || isnan(v[k].value) ||
             !(v[k].value > t->v[k]))
             continue;
-        sb_add(&b, "%s%s %.3f over %g but not shown to be (raw p %.3g, adjusted p %.3g)",
+        sbuf_add(&b, "%s%s %.3f over %g but not shown to be (raw p %.3g, adjusted p %.3g)",
                b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
     }
     return b.s;
@@ -304,10 +245,10 @@ static int lower_lift(const cow_result_set *rs, app_answer *a)
     size_t i;
     for (i = 0; i < rs->nd; i++) {
         const cow_delta_row *d = &rs->d[i];
-        const cow_phase_row *p = phase_at(rs, d->phase);
+        const cow_phase_row *p = store_result_phase(rs, d->phase);
         if (fabs(d->q - 0.99) > 1e-9 || p == NULL ||
             phase_kind_from_name(p->kind) == COW_PHASE_AFTER ||
-            verdict_of(d->verdict) != COW_VERDICT_LIFT)
+            boot_verdict_of(d->verdict) != COW_VERDICT_LIFT)
             continue;
         if (best == NULL || d->delta_us > best->delta_us)
             best = d;
@@ -316,7 +257,7 @@ static int lower_lift(const cow_result_set *rs, app_answer *a)
         return 0;
     a->shown_delta = app_quant_delta(best);
     a->shown_delta.q = 0.99;
-    a->shown_in = xstrdup(phase_at(rs, best->phase)->label);
+    a->shown_in = xstrdup(store_result_phase(rs, best->phase)->label);
     return 1;
 }
 
@@ -387,17 +328,17 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         }
     }
     if ((d = app_worst_window(&rs)) != NULL) {
-        const cow_phase_row *w = phase_at(&rs, d->phase), *b = phase_at(&rs, d->base);
+        const cow_phase_row *w = store_result_phase(&rs, d->phase), *b = store_result_phase(&rs, d->base);
         a->has_window = 1;
         a->window = xstrdup(w->label);
         a->kind = xstrdup(w->kind);
         a->t0_us = w->t0_us;
         a->len_us = w->t1_us - w->t0_us;
         a->worst_ms = w->max_us / 1000;
-        a->base = app_quant_row(quant_at(&rs, d->base, 0.999), b ? b->n : -1);
-        a->win = app_quant_row(quant_at(&rs, d->phase, 0.999), w->n);
+        a->base = app_quant_row(store_result_quantile(&rs, d->base, 0.999), b ? b->n : -1);
+        a->win = app_quant_row(store_result_quantile(&rs, d->phase, 0.999), w->n);
         a->delta = app_quant_delta(d);
-        a->verdict = verdict_of(d->verdict);
+        a->verdict = boot_verdict_of(d->verdict);
         a->method = d->method && strcmp(d->method, "tail-test") == 0 ? "tail-test"
                                                                       : "bootstrap";
         if (a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP)
@@ -601,7 +542,7 @@ static const char *verdict_word(int v)
 
 const char *app_verdict_shown(const char *stored)
 {
-    return verdict_word(verdict_of(stored));
+    return verdict_word(boot_verdict_of(stored));
 }
 
 const char *app_delta_method(const cow_delta_row *d)
@@ -617,68 +558,68 @@ const char *app_delta_method(const cow_delta_row *d)
 
 char *app_answer_line(const app_answer *a, int sink)
 {
-    sbuf b = {0};
+    cow_sbuf b = {0};
     char q1[COW_QUANT_FMT_MAX], q2[COW_QUANT_FMT_MAX], q3[COW_QUANT_FMT_MAX];
     const char *bold = sink == APP_ANSWER_MD ? "**" : "";
     int any = 0;
 
     if (sink == APP_ANSWER_MD)
-        sb_add(&b, "**");
+        sbuf_add(&b, "**");
     sb_text(&b, a->run, sink);
-    sb_add(&b, "%s: ", bold);
+    sbuf_add(&b, "%s: ", bold);
     if (a->has_window) {
         char when[40];
         time_format_iso_s(a->t0_us, when, sizeof(when));
         sb_text(&b, a->kind, sink);
         if (a->log_only) {
-            sb_add(&b, " at %s for %.1f s", when, (double)a->len_us / 1e6);
+            sbuf_add(&b, " at %s for %.1f s", when, (double)a->len_us / 1e6);
             if (a->nwindows > 1)
-                sb_add(&b, " (the longest of %d windows)", a->nwindows);
-            sb_add(&b, ": no latency samples, so no tail verdict");
+                sbuf_add(&b, " (the longest of %d windows)", a->nwindows);
+            sbuf_add(&b, ": no latency samples, so no tail verdict");
         } else {
-            sb_add(&b, " at %s for %.1f s: p99.9 %s ms -> %s ms: %s%s%s", when,
+            sbuf_add(&b, " at %s for %.1f s: p99.9 %s ms -> %s ms: %s%s%s", when,
                    (double)a->len_us / 1e6, quant_format(&a->base, 0, q2, sizeof(q2)),
                    quant_format(&a->win, 0, q3, sizeof(q3)), bold, verdict_word(a->verdict),
                    bold);
             if (a->verdict != COW_VERDICT_NA)
-                sb_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
+                sbuf_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
                                                    q1, sizeof(q1)));
             if (a->shown_in != NULL) {
-                sb_add(&b, "; but p99 %slift%s %s ms in ", bold, bold,
+                sbuf_add(&b, "; but p99 %slift%s %s ms in ", bold, bold,
                        quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1,
                                     sizeof(q1)));
                 sb_text(&b, a->shown_in, sink);
             } else if (a->shown_finding != NULL) {
-                sb_add(&b, "; but ");
+                sbuf_add(&b, "; but ");
                 sb_text(&b, a->shown_finding, sink);
             }
         }
         /* the window's worst, named so; the run's (what the timeline
          * rings) beside it when it lies elsewhere */
         if (!isnan(a->worst_ms))
-            sb_add(&b, "; worst sample in the window %.1f ms", a->worst_ms);
+            sbuf_add(&b, "; worst sample in the window %.1f ms", a->worst_ms);
         if (!isnan(a->worst_ms) && a->run_worst_in != NULL &&
             a->run_worst_ms > a->worst_ms) {
-            sb_add(&b, " (worst of the run %.1f ms, in ", a->run_worst_ms);
+            sbuf_add(&b, " (worst of the run %.1f ms, in ", a->run_worst_ms);
             sb_text(&b, a->run_worst_in, sink);
-            sb_add(&b, ")");
+            sbuf_add(&b, ")");
         }
     } else if (a->nwindows == 0) {
-        sb_add(&b, "no fork, save or sync window");
+        sbuf_add(&b, "no fork, save or sync window");
     } else {
-        sb_add(&b, "%d window%s, no baseline to compare with", a->nwindows,
+        sbuf_add(&b, "%d window%s, no baseline to compare with", a->nwindows,
                a->nwindows == 1 ? "" : "s");
     }
-    sb_add(&b, ". ");
+    sbuf_add(&b, ". ");
     /* the probe itself late: what clients saw was worse than this */
     if (app_probe_was_late(a))
-        sb_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
+        sbuf_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
                    "figures are lower bounds of what clients saw. ", bold, bold);
     if (a->probe_known) {
-        sb_add(&b, "Probe: sent late by ");
+        sbuf_add(&b, "Probe: sent late by ");
         if (!isnan(a->probe_p99_ms))
-            sb_add(&b, "p99 %.3f ms, ", a->probe_p99_ms);
-        sb_add(&b, "at most %.3f ms, %lld of %lld samples more than 1 ms late; latency "
+            sbuf_add(&b, "p99 %.3f ms, ", a->probe_p99_ms);
+        sbuf_add(&b, "at most %.3f ms, %lld of %lld samples more than 1 ms late; latency "
                    "read from the %s. ", a->probe_max_ms, a->probe_late, a->probe_n,
                a->probe_from_intended ? "intended send (no coordinated omission)"
                                       : "actual send (--latency-from intended reads it "
@@ -686,54 +627,54 @@ char *app_answer_line(const app_answer *a, int sink)
     }
     /* the evidence */
     if (!isnan(a->fork_ms)) {
-        sb_add(&b, "%sfork %.1f ms", any++ ? ", " : "Evidence: ", a->fork_ms);
+        sbuf_add(&b, "%sfork %.1f ms", any++ ? ", " : "Evidence: ", a->fork_ms);
     }
     if (!isnan(a->cow_mb)) {
-        sb_add(&b, "%scopy-on-write %.0f MB", any++ ? ", " : "Evidence: ", a->cow_mb);
+        sbuf_add(&b, "%scopy-on-write %.0f MB", any++ ? ", " : "Evidence: ", a->cow_mb);
         if (!isnan(a->cow_pct_used))
-            sb_add(&b, " (%.0f%% of used_memory)", a->cow_pct_used);
+            sbuf_add(&b, " (%.0f%% of used_memory)", a->cow_pct_used);
     }
     if (a->thp != APP_THP_UNKNOWN)
-        sb_add(&b, "%s%s", any++ ? ", " : "Evidence: ",
+        sbuf_add(&b, "%s%s", any++ ? ", " : "Evidence: ",
                a->thp == APP_THP_BACKING ? "huge pages back the heap"
                : a->thp == APP_THP_OFF   ? "THP never"
                                          : "THP not backing the heap");
     if (a->xfer != APP_XFER_NONE)
-        sb_add(&b, "%s%s transfer", any++ ? ", " : "Evidence: ",
+        sbuf_add(&b, "%s%s transfer", any++ ? ", " : "Evidence: ",
                a->xfer == APP_XFER_DISK ? "disk" : "diskless");
     if (a->child_killed)
-        sb_add(&b, "%sa fork child was killed or failed", any++ ? ", " : "Evidence: ");
+        sbuf_add(&b, "%sa fork child was killed or failed", any++ ? ", " : "Evidence: ");
     if (a->latmon_thp)
-        sb_add(&b, "%sLATENCY DOCTOR reports huge pages", any++ ? ", " : "Evidence: ");
+        sbuf_add(&b, "%sLATENCY DOCTOR reports huge pages", any++ ? ", " : "Evidence: ");
     if (!isnan(a->latmon_spike_ms))
-        sb_add(&b, "%sa %.0f ms stall in LATENCY", any++ ? ", " : "Evidence: ",
+        sbuf_add(&b, "%sa %.0f ms stall in LATENCY", any++ ? ", " : "Evidence: ",
                a->latmon_spike_ms);
     if (any)
-        sb_add(&b, ". ");
+        sbuf_add(&b, ". ");
     if (a->cause != NULL) {
-        sb_add(&b, "Cause: ");
+        sbuf_add(&b, "Cause: ");
         sb_text(&b, a->cause, sink);
-        sb_add(&b, ". ");
+        sbuf_add(&b, ". ");
     }
     if (a->gate == APP_GATE_FAIL) {
-        sb_add(&b, "Gate: %sfails%s ", bold, bold);
+        sbuf_add(&b, "Gate: %sfails%s ", bold, bold);
         sb_text(&b, a->gate_why, sink);
-        sb_add(&b, ". ");
+        sbuf_add(&b, ". ");
     } else if (a->gate == APP_GATE_PASS && a->gate_why != NULL) {
-        sb_add(&b, "Gate: passes: ");
+        sbuf_add(&b, "Gate: passes: ");
         sb_text(&b, a->gate_why, sink);
-        sb_add(&b, ". ");
+        sbuf_add(&b, ". ");
     } else if (a->gate == APP_GATE_PASS) {
-        sb_add(&b, "Gate: passes. ");
+        sbuf_add(&b, "Gate: passes. ");
     }
     if (a->todo != NULL) {
-        sb_add(&b, "Do: ");
+        sbuf_add(&b, "Do: ");
         sb_text(&b, a->todo, sink);
-        sb_add(&b, ".");
+        sbuf_add(&b, ".");
     }
     while (b.n > 0 && b.s[b.n - 1] == ' ')
         b.s[--b.n] = '\0';
-    return sb_done(&b);
+    return sbuf_take(&b);
 }
 
 char *app_answer_quiet_line(const app_answers *a, int sink)
@@ -746,21 +687,21 @@ char *app_answer_quiet_line(const app_answers *a, int sink)
         "have no fork, save or sync window",
         "have no latency samples and no other evidence",
     };
-    sbuf b = {0};
+    cow_sbuf b = {0};
     size_t total = 0, k, shown = 0;
     (void)sink;
     for (k = 1; k < APP_QUIET_COUNT; k++)
         total += a->nquiet[k];
     if (total == 0)
         return NULL;
-    sb_add(&b, "%zu %s nothing to report: ", total,
+    sbuf_add(&b, "%zu %s nothing to report: ", total,
            a->nsay ? (total == 1 ? "other run has" : "other runs have")
                    : (total == 1 ? "run has" : "runs have"));
     for (k = 1; k < APP_QUIET_COUNT; k++)
         if (a->nquiet[k])
-            sb_add(&b, "%s%zu %s", shown++ ? ", " : "", a->nquiet[k], why[k]);
-    sb_add(&b, ".");
-    return sb_done(&b);
+            sbuf_add(&b, "%s%zu %s", shown++ ? ", " : "", a->nquiet[k], why[k]);
+    sbuf_add(&b, ".");
+    return sbuf_take(&b);
 }
 
 const char *app_answer_legend(int sink)

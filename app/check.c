@@ -429,3 +429,25 @@ int app_check_failed(const app_verdict v[TH_COUNT], const app_thresholds *t)
         failed |= t->set[k] && v[k].state == APP_FAIL;
     return failed;
 }
+
+void app_failing_limits(const app_thresholds *t, const app_verdict *v, char *buf,
+                           size_t n)
+{
+    size_t used = 0;
+    int k;
+    buf[0] = '\0';
+    for (k = 0; k < TH_COUNT && used < n; k++) {
+        char val[32] = "?";
+        if (!t->set[k] || v[k].state != APP_FAIL)
+            continue;
+        if (!isnan(v[k].value))
+            snprintf(val, sizeof(val), "%.3f", v[k].value);
+        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g", used ? ", " : "",
+                                 app_th_keys[k], val, t->v[k]);
+        if (used < n && !isnan(v[k].p))
+            used += (size_t)snprintf(buf + used, n - used, "; raw p %.3g, adjusted p %.3g",
+                                     v[k].p, v[k].p_adj);
+        if (used < n)
+            used += (size_t)snprintf(buf + used, n - used, ")");
+    }
+}

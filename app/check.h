@@ -42,6 +42,10 @@ typedef struct app_verdict {
     char note[200];       /* why n/a, or the detail */
 } app_verdict;
 
+/* The limits of t that v fails, for a table cell: "max_fork_ms 20.191
+ * (limit 15; raw p 0.01, adjusted p 0.04), ..." ("" when none), cut at n. */
+void app_failing_limits(const app_thresholds *t, const app_verdict *v, char *buf, size_t n);
+
 /* Runs judged while `check` ingested them (check_ingest.c), by run id. */
 typedef struct app_prejudged {
     int64_t *run;                 /* runs, in the order they landed */

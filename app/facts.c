@@ -15,21 +15,6 @@
 #include "replsync.h"
 #include "savewin.h"
 
-static int verdict_of(const char *s)
-{
-    if (s == NULL)
-        return COW_VERDICT_NA;
-    if (strcmp(s, "lift") == 0)
-        return COW_VERDICT_LIFT;
-    if (strcmp(s, "drop") == 0)
-        return COW_VERDICT_DROP;
-    if (strcmp(s, "flat") == 0)
-        return COW_VERDICT_FLAT;
-    if (strcmp(s, "unsure") == 0)
-        return COW_VERDICT_UNSURE;
-    return COW_VERDICT_NA;
-}
-
 cow_phase *facts_phases(const cow_result_set *rs)
 {
     cow_phase *ph = xcalloc(rs->nph ? rs->nph : 1, sizeof(*ph));
@@ -57,15 +42,6 @@ static int level_of(double q)
     if (fabs(q - 0.99) < 1e-9) return 2;
     if (fabs(q - 0.999) < 1e-9) return 3;
     return -1;
-}
-
-static const cow_phase_row *phase_at(const cow_result_set *rs, int idx)
-{
-    size_t i;
-    for (i = 0; i < rs->nph; i++)
-        if (rs->ph[i].idx == idx)
-            return &rs->ph[i];
-    return NULL;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -117,7 +93,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
             int l = level_of(d->q);
             if (d->phase != p->idx)
                 continue;
-            if ((l == 2 || l == 3) && verdict_of(d->verdict) == COW_VERDICT_LIFT)
+            if ((l == 2 || l == 3) && boot_verdict_of(d->verdict) == COW_VERDICT_LIFT)
                 lift = 1;
             if (l == 3) {
                 d999 = d->delta_us;
@@ -143,7 +119,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
     }
     if (best_phase >= 0) {
         cow_window_fact *w = &f->worst;
-        const cow_phase_row *p = phase_at(rs, best_phase), *b = NULL;
+        const cow_phase_row *p = store_result_phase(rs, best_phase), *b = NULL;
         w->present = 1;
         snprintf(w->label, sizeof(w->label), "%s", p->label);
         w->kind = ph[best_i].kind;
@@ -158,7 +134,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
             w->delta_us[l] = d->delta_us;
             w->lo_us[l] = d->lo_us;
             w->hi_us[l] = d->hi_us;
-            w->verdict[l] = verdict_of(d->verdict);
+            w->verdict[l] = boot_verdict_of(d->verdict);
             w->base_us[l] = d->base_us;
             w->value_us[l] = d->value_us;
             w->thin[l] = d->thin;
@@ -166,7 +142,7 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
             w->n_eff[l] = d->n_eff_phase;
             w->method[l] = qcmp_method_of(d->method);
             w->p_up[l] = d->p_up;
-            b = phase_at(rs, d->base);
+            b = store_result_phase(rs, d->base);
         }
         if (b != NULL) {
             w->base_n = b->n;

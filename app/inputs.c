@@ -8,6 +8,7 @@
 
 #include "label.h"
 #include "mem.h"
+#include "strbuf.h"
 
 typedef struct loadctx {
     app_inputs *out;
@@ -94,38 +95,16 @@ void app_inputs_release(app_inputs *in)
     memset(in, 0, sizeof(*in));
 }
 
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    va_start(ap, fmt);
-    k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k <= 0)
-        return;
-    b->s = xgrow(b->s, 1, b->n + (size_t)k + 1, &b->cap);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
-
-static void sb_text(sbuf *b, const char *s, int sink)
+static void sb_text(cow_sbuf *b, const char *s, int sink)
 {
     char *t = label_safe(s ? s : "", sink == APP_ANSWER_MD ? COW_LABEL_MD : COW_LABEL_TERM);
-    sb_add(b, "%s", t);
+    sbuf_add(b, "%s", t);
     free(t);
 }
 
 /* The path as a code span in Markdown (backticks made quotes), plain on a
  * terminal. */
-static void sb_path(sbuf *b, const char *s, int sink)
+static void sb_path(cow_sbuf *b, const char *s, int sink)
 {
     char *t = label_safe(s ? s : "", COW_LABEL_TERM);
     if (sink == APP_ANSWER_MD) {
@@ -133,9 +112,9 @@ static void sb_path(sbuf *b, const char *s, int sink)
         for (p = t; *p; p++)
             if (*p == '`')
                 *p = '\'';
-        sb_add(b, "`%s`", t);
+        sbuf_add(b, "`%s`", t);
     } else {
-        sb_add(b, "%s", t);
+        sbuf_add(b, "%s", t);
     }
     free(t);
 }
@@ -156,36 +135,36 @@ static const char *todo(const app_input *in)
 
 char *app_input_line(const app_input *in, int sink)
 {
-    sbuf b = {0};
+    cow_sbuf b = {0};
     const char *t = todo(in);
     if (sink == APP_ANSWER_MD)
-        sb_add(&b, "**");
+        sbuf_add(&b, "**");
     sb_text(&b, in->run, sink);
-    sb_add(&b, "%s: ", sink == APP_ANSWER_MD ? "**" : "");
+    sbuf_add(&b, "%s: ", sink == APP_ANSWER_MD ? "**" : "");
     sb_path(&b, in->path, sink);
     if (in->line > 0)
-        sb_add(&b, " line %lld", (long long)in->line);
+        sbuf_add(&b, " line %lld", (long long)in->line);
     switch (in->kind) {
-    case APP_INPUT_REFUSED: sb_add(&b, ": refused, nothing of it loaded: "); break;
-    case APP_INPUT_UNRECOGNISED: sb_add(&b, ": not recognised, not read: "); break;
+    case APP_INPUT_REFUSED: sbuf_add(&b, ": refused, nothing of it loaded: "); break;
+    case APP_INPUT_UNRECOGNISED: sbuf_add(&b, ": not recognised, not read: "); break;
     default:
-        sb_add(&b, ": %lld line%s rejected (%lld records landed); the first: ",
+        sbuf_add(&b, ": %lld line%s rejected (%lld records landed); the first: ",
                (long long)in->rejected, in->rejected == 1 ? "" : "s", (long long)in->rows);
         break;
     }
     sb_text(&b, in->reason, sink);
     if (t != NULL) {
-        sb_add(&b, ". Do: ");
+        sbuf_add(&b, ". Do: ");
         sb_text(&b, t, sink);
     }
-    sb_add(&b, ".");
+    sbuf_add(&b, ".");
     return b.s;
 }
 
 char *app_inputs_count_line(const app_inputs *in)
 {
-    sbuf b = {0};
-    sb_add(&b, "%zu file%s refused, %zu not recognised, %zu with rejected lines",
+    cow_sbuf b = {0};
+    sbuf_add(&b, "%zu file%s refused, %zu not recognised, %zu with rejected lines",
            in->count[APP_INPUT_REFUSED], in->count[APP_INPUT_REFUSED] == 1 ? "" : "s",
            in->count[APP_INPUT_UNRECOGNISED], in->count[APP_INPUT_REJECTED]);
     return b.s;

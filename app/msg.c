@@ -8,6 +8,7 @@
 #include "app.h"
 #include "label.h"
 #include "mem.h"
+#include "strbuf.h"
 
 static app_sink sink; /* set once, before any use case runs */
 
@@ -23,18 +24,9 @@ void app_set_sink(const app_sink *s)
 __attribute__((format(printf, 1, 0)))
 static char *vformat(const char *fmt, va_list ap)
 {
-    va_list ap2;
-    int n;
-    char *buf;
-
-    va_copy(ap2, ap);
-    n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n < 0)
-        n = 0;
-    buf = xmalloc((size_t)n + 1);
-    vsnprintf(buf, (size_t)n + 1, fmt, ap);
-    return buf;
+    cow_sbuf b = {0};
+    sbuf_vadd(&b, fmt, ap);
+    return sbuf_take(&b);
 }
 
 void app_say(const char *fmt, ...)

@@ -30,24 +30,6 @@ typedef struct page {
 
 /* ------------------------------------------------------------ helpers */
 
-static const cow_phase_row *phase_at(const cow_result_set *rs, int idx)
-{
-    size_t i;
-    for (i = 0; i < rs->nph; i++)
-        if (rs->ph[i].idx == idx)
-            return &rs->ph[i];
-    return NULL;
-}
-
-static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double q)
-{
-    size_t i;
-    for (i = 0; i < rs->nq; i++)
-        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
-            return &rs->q[i];
-    return NULL;
-}
-
 /* A quantile in the one format (quant.h): "12.300 [11.9, 12.8]",
  * "12.300 (>= 1.563)", "-". */
 static const char *qtext(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
@@ -74,7 +56,7 @@ static const char *delta_text(const cow_delta_row *d, char *buf, size_t n)
 static const char *qside(const cow_result_set *rs, int phase, const cow_phase_row *p,
                          double q, double est_us, char *buf, size_t len)
 {
-    const cow_quantile_row *r = quant(rs, phase, q);
+    const cow_quantile_row *r = store_result_quantile(rs, phase, q);
     cow_quant x;
     if (r != NULL)
         return qtext(r, p ? p->n : -1, buf, len);
@@ -263,9 +245,9 @@ static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
         html_table_setf(t, 4, "%lld", (long long)p->n);
         if (p->fork_us)
             html_table_setf(t, 5, "at %.3f s", (double)(p->fork_us - origin) / 1e6);
-        html_table_set(t, 6, qtext(quant(rs, p->idx, 0.5), p->n, b, sizeof(b)), NULL);
-        html_table_set(t, 7, qtext(quant(rs, p->idx, 0.99), p->n, b, sizeof(b)), NULL);
-        html_table_set(t, 8, qtext(quant(rs, p->idx, 0.999), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 6, qtext(store_result_quantile(rs, p->idx, 0.5), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 7, qtext(store_result_quantile(rs, p->idx, 0.99), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 8, qtext(store_result_quantile(rs, p->idx, 0.999), p->n, b, sizeof(b)), NULL);
         if (p->n > 0)
             html_table_setf(t, 9, "%.3f", p->max_us / 1000);
     }
@@ -289,7 +271,7 @@ static void deltas_table(page *pg, const cow_result_set *rs)
                        7, head);
     for (i = 0; i < rs->nd; i++) {
         const cow_delta_row *d = &rs->d[i];
-        const cow_phase_row *p = phase_at(rs, d->phase), *bp = phase_at(rs, d->base);
+        const cow_phase_row *p = store_result_phase(rs, d->phase), *bp = store_result_phase(rs, d->base);
         html_table_row(t);
         html_table_set(t, 0, p ? p->label : "?", NULL);
         html_table_set(t, 1, qname(d->q, b, sizeof(b)), NULL);
@@ -542,24 +524,6 @@ done:
     return rc;
 }
 
-/* The limits a run or host fails: "max_fork_ms 20.191 (limit 15), ..." */
-static void failing_limits(const app_thresholds *t, const app_verdict *v, char *buf,
-                           size_t n)
-{
-    size_t used = 0;
-    int k;
-    buf[0] = '\0';
-    for (k = 0; k < TH_COUNT && used < n; k++) {
-        char val[32] = "?";
-        if (!t->set[k] || v[k].state != APP_FAIL)
-            continue;
-        if (!isnan(v[k].value))
-            snprintf(val, sizeof(val), "%.3f", v[k].value);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g)", used ? ", " : "",
-                                 app_th_keys[k], val, t->v[k]);
-    }
-}
-
 static void fleet_check(page *pg)
 {
     const report_summary_in *in = pg->in;
@@ -587,7 +551,7 @@ static void fleet_check(page *pg)
                 char href[170];
                 if ((fc->failed[i] == 0) != pass) /* pass 0: the failing ones */
                     continue;
-                failing_limits(in->th, fc->v[i], why, sizeof(why));
+                app_failing_limits(in->th, fc->v[i], why, sizeof(why));
                 snprintf(href, sizeof(href), "#%s", pg->ids[i]);
                 html_table_row(t);
                 html_table_set(t, 0, in->rows[i].label, href);
@@ -604,7 +568,7 @@ static void fleet_check(page *pg)
         for (i = 0; i < fc->nh; i++) {
             if (!fc->hfailed[i])
                 continue;
-            failing_limits(in->th, fc->hv[i], why, sizeof(why));
+            app_failing_limits(in->th, fc->hv[i], why, sizeof(why));
             html_table_row(t);
             html_table_set(t, 0, fc->h[i].host, NULL);
             html_table_setf(t, 1, "%zu", fc->h[i].nruns);

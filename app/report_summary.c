@@ -61,15 +61,6 @@ static void md_release(void)
     }
 }
 
-static const cow_quantile_row *quant(const cow_result_set *rs, int phase, double q)
-{
-    size_t i;
-    for (i = 0; i < rs->nq; i++)
-        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
-            return &rs->q[i];
-    return NULL;
-}
-
 /* A stored quantile as every output shows it (quant.h). */
 static const char *honest(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
 {
@@ -196,13 +187,13 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
                 md(in->rows[i].scenario),
                 b ? (long long)b->n : 0LL,
-                honest(b ? quant(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, b50, sizeof(b50)),
-                honest(b ? quant(&rs, b->idx, 0.99) : NULL, b ? b->n : 0, b99, sizeof(b99)),
-                honest(b ? quant(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, b999,
+                honest(b ? store_result_quantile(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, b50, sizeof(b50)),
+                honest(b ? store_result_quantile(&rs, b->idx, 0.99) : NULL, b ? b->n : 0, b99, sizeof(b99)),
+                honest(b ? store_result_quantile(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, b999,
                        sizeof(b999)));
         if (w != NULL && d != NULL)
             fprintf(fp, " %s | %lld | %s | %s | %s |\n", md(w->label), (long long)w->n,
-                    honest(quant(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
+                    honest(store_result_quantile(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
                     delta_ci(d, ci, sizeof(ci)), verdict_md(d->verdict));
         else if (in->answers != NULL && in->answers->v[i].log_only)
             fprintf(fp, " %s (no samples: %d window%s in the log) | | | | |\n",
@@ -505,28 +496,6 @@ static void probe_caveat(const report_summary_in *in, FILE *fp)
     fprintf(fp, ".\n");
 }
 
-static void failing_limits(const app_thresholds *t, const app_verdict *v, char *buf,
-                           size_t n)
-{
-    size_t used = 0;
-    int k;
-    buf[0] = '\0';
-    for (k = 0; k < TH_COUNT && used < n; k++) {
-        char val[32] = "?";
-        if (!t->set[k] || v[k].state != APP_FAIL)
-            continue;
-        if (!isnan(v[k].value))
-            snprintf(val, sizeof(val), "%.3f", v[k].value);
-        used += (size_t)snprintf(buf + used, n - used, "%s%s %s (limit %g", used ? ", " : "",
-                                 app_th_keys[k], val, t->v[k]);
-        if (used < n && !isnan(v[k].p))
-            used += (size_t)snprintf(buf + used, n - used, "; raw p %.3g, adjusted p %.3g",
-                                     v[k].p, v[k].p_adj);
-        if (used < n)
-            used += (size_t)snprintf(buf + used, n - used, ")");
-    }
-}
-
 /* report --thresholds over several runs: which runs and hosts fail, and
  * what the failing runs share (check.h, triage.h). */
 static void fleet_check(const report_summary_in *in, FILE *fp)
@@ -552,7 +521,7 @@ static void fleet_check(const report_summary_in *in, FILE *fp)
         for (i = 0; i < fc->n; i++) {
             if (!fc->failed[i])
                 continue;
-            failing_limits(in->th, fc->v[i], why, sizeof(why));
+            app_failing_limits(in->th, fc->v[i], why, sizeof(why));
             fprintf(fp, "| %s | %s | %s |\n", md(in->rows[i].label),
                     in->rows[i].host ? md(in->rows[i].host) : "unknown", md(why));
         }
@@ -563,7 +532,7 @@ static void fleet_check(const report_summary_in *in, FILE *fp)
         for (i = 0; i < fc->nh; i++) {
             if (!fc->hfailed[i])
                 continue;
-            failing_limits(in->th, fc->hv[i], why, sizeof(why));
+            app_failing_limits(in->th, fc->hv[i], why, sizeof(why));
             fprintf(fp, "| %s | %zu | %s |\n", md(fc->h[i].host), fc->h[i].nruns, md(why));
         }
         fprintf(fp, "\n");

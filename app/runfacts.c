@@ -2,6 +2,7 @@
  * one the doctor read, with its file:line; a value the captures do not
  * give stays unknown (NULL), never a default. */
 #include "runfacts.h"
+#include "triage.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,19 +21,6 @@ static void set_num(cow_fact *v, const cow_fact *from)
 {
     if (from->known && !isnan(from->num))
         *v = *from;
-}
-
-/* "Linux 6.1.0-18-amd64 x86_64" -> "6.1.0-18-amd64" (triage.c reads it so) */
-static void kernel_of(const char *os, char *buf, size_t n)
-{
-    const char *p = strchr(os, ' '), *end;
-    if (p == NULL) {
-        snprintf(buf, n, "%s", os);
-        return;
-    }
-    p++;
-    end = strchr(p, ' ');
-    snprintf(buf, n, "%.*s", end ? (int)(end - p) : (int)strlen(p), p);
 }
 
 int app_run_facts(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
@@ -60,7 +48,7 @@ int app_run_facts(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         return rc;
     set_text(&v[RF_ROLE], &x, NULL);
     if (f->os.known) {
-        kernel_of(f->os.text, buf, sizeof(buf));
+        app_kernel_release(f->os.text, buf, sizeof(buf));
         set_text(&v[RF_KERNEL], &f->os, buf);
     }
     set_text(&v[RF_THP_ENABLED], &f->thp_enabled, NULL);

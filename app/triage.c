@@ -80,7 +80,7 @@ static void put(app_triage_facts *f, int a, const cow_fact *x, const char *text)
 }
 
 /* "Linux 6.1.0-18-amd64 x86_64" -> "6.1.0-18-amd64" */
-static void kernel_of(const char *os, char *buf, size_t n)
+void app_kernel_release(const char *os, char *buf, size_t n)
 {
     const char *p = strchr(os, ' '), *end;
     if (p == NULL) {
@@ -112,7 +112,7 @@ int app_triage_load(cow_store *st, const cow_run_row *r, app_triage_facts *f, co
     put(f, TRI_VERSION, &x, buf);
     if ((rc = store_fact_info_last(st, r->id, "os", &x, e)) != COW_OK)
         return rc;
-    kernel_of(x.text, buf, sizeof(buf));
+    app_kernel_release(x.text, buf, sizeof(buf));
     put(f, TRI_KERNEL, &x, buf);
     if ((rc = store_fact_stat_last(st, r->id, "thp", "enabled", &x, e)) != COW_OK)
         return rc;

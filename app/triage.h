@@ -79,4 +79,7 @@ void app_triage_rank(const app_triage_facts *f, const int *failed, size_t n,
                      app_triage *out);
 void app_triage_release(app_triage *t);
 
+/* "Linux 6.1.0-18-amd64 x86_64" (INFO os) -> "6.1.0-18-amd64", cut at n. */
+void app_kernel_release(const char *os, char *buf, size_t n);
+
 #endif

@@ -9,32 +9,9 @@
 #include <string.h>
 
 #include "mem.h"
+#include "strbuf.h"
 
 /* ================= dump and checks ================= */
-
-typedef struct sbuf {
-    char *s;          /* text, NUL-terminated */
-    size_t n, cap;    /* used / allocated */
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-
-    va_start(ap, fmt);
-    k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (k < 0)
-        return;
-    b->s = xgrow(b->s, 1, b->n + (size_t)k + 1, &b->cap);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    b->n += (size_t)k;
-}
 
 static const char *role_name(int r)
 {
@@ -46,93 +23,93 @@ static const char *role_name(int r)
     return r >= 0 && r < COW_ROLE_COUNT ? names[r] : "?";
 }
 
-static void sb_rgba(sbuf *b, const char *name, cow_rgba c)
+static void sb_rgba(cow_sbuf *b, const char *name, cow_rgba c)
 {
     if (c.a <= 0)
         return;
-    sb_printf(b, " %s=#%02x%02x%02x%02x", name, (unsigned)lround(c.r * 255),
+    sbuf_add(b, " %s=#%02x%02x%02x%02x", name, (unsigned)lround(c.r * 255),
               (unsigned)lround(c.g * 255), (unsigned)lround(c.b * 255),
               (unsigned)lround(c.a * 255));
 }
 
-static void sb_pt(sbuf *b, const double *p)
+static void sb_pt(cow_sbuf *b, const double *p)
 {
     if (isnan(p[0]))
-        sb_printf(b, " |");
+        sbuf_add(b, " |");
     else
-        sb_printf(b, " %.1f,%.1f", p[0], p[1]);
+        sbuf_add(b, " %.1f,%.1f", p[0], p[1]);
 }
 
-static void dump_axis(sbuf *b, const char *name, const cow_axis_layout *a)
+static void dump_axis(cow_sbuf *b, const char *name, const cow_axis_layout *a)
 {
     static const char *kinds[] = {"linear", "log10", "time", "pctl", "category"};
     static const char *fits[] = {"all", "thinned", "rotated", "shortened"};
 
-    sb_printf(b, "  %s %s range %.6g..%.6g px %.1f..%.1f fit=%s every=%d clamped=%zu\n",
+    sbuf_add(b, "  %s %s range %.6g..%.6g px %.1f..%.1f fit=%s every=%d clamped=%zu\n",
               name, kinds[a->kind], a->lo, a->hi, a->p0, a->p1, fits[a->fit], a->every,
               a->nclamped);
     for (size_t i = 0; i < a->nticks; i++)
-        sb_printf(b, "    tick %.6g @%.1f%s \"%s\"%s\n", a->ticks[i].v, a->ticks[i].px,
+        sbuf_add(b, "    tick %.6g @%.1f%s \"%s\"%s\n", a->ticks[i].v, a->ticks[i].px,
                   a->ticks[i].major ? "" : " minor", a->ticks[i].label,
                   a->ticks[i].shown ? "" : " hidden");
 }
 
-static void dump_prim(sbuf *b, const cow_prim *p)
+static void dump_prim(cow_sbuf *b, const cow_prim *p)
 {
     static const char *kinds[] = {"rect", "path", "area", "text", "marker"};
 
-    sb_printf(b, "%s %s", kinds[p->kind], role_name(p->role));
+    sbuf_add(b, "%s %s", kinds[p->kind], role_name(p->role));
     if (p->clip)
-        sb_printf(b, " clip=%d", p->clip - 1);
+        sbuf_add(b, " clip=%d", p->clip - 1);
     switch (p->kind) {
     case COW_PRIM_RECT:
-        sb_printf(b, " %.1f,%.1f %.1fx%.1f", p->box.x, p->box.y, p->box.w, p->box.h);
+        sbuf_add(b, " %.1f,%.1f %.1fx%.1f", p->box.x, p->box.y, p->box.w, p->box.h);
         break;
     case COW_PRIM_PATH:
     case COW_PRIM_AREA:
-        sb_printf(b, " n=%zu", p->npts);
+        sbuf_add(b, " n=%zu", p->npts);
         for (size_t i = 0; i < p->npts; i++) {
             if (i == 3 && p->npts > 5) {
-                sb_printf(b, " ...");
+                sbuf_add(b, " ...");
                 i = p->npts - 2;
             }
             sb_pt(b, p->pts + 2 * i);
         }
         break;
     case COW_PRIM_TEXT:
-        sb_printf(b, " \"%s\" at %.1f,%.1f size=%.1f%s angle=%g box %.1f,%.1f %.1fx%.1f",
+        sbuf_add(b, " \"%s\" at %.1f,%.1f size=%.1f%s angle=%g box %.1f,%.1f %.1fx%.1f",
                   p->text, p->x, p->y, p->size, p->bold ? " bold" : "", p->angle,
                   p->box.x, p->box.y, p->box.w, p->box.h);
         break;
     case COW_PRIM_MARKER:
-        sb_printf(b, " shape=%d at %.1f,%.1f d=%.1f", p->shape, p->x, p->y, p->size);
+        sbuf_add(b, " shape=%d at %.1f,%.1f d=%.1f", p->shape, p->x, p->y, p->size);
         break;
     }
     if (p->lw > 0)
-        sb_printf(b, " lw=%.2f", p->lw);
+        sbuf_add(b, " lw=%.2f", p->lw);
     if (p->dash)
-        sb_printf(b, " dashed");
+        sbuf_add(b, " dashed");
     sb_rgba(b, "fill", p->fill);
     sb_rgba(b, p->kind == COW_PRIM_TEXT ? "color" : "stroke", p->stroke);
-    sb_printf(b, "\n");
+    sbuf_add(b, "\n");
 }
 
 char *chart_layout_dump(const cow_layout *l)
 {
-    sbuf b = {NULL, 0, 0};
+    cow_sbuf b = {NULL, 0, 0};
     size_t i;
 
-    sb_printf(&b, "canvas %.0fx%.0f plots=%zu prims=%zu\n", l->w, l->h, l->nplots,
+    sbuf_add(&b, "canvas %.0fx%.0f plots=%zu prims=%zu\n", l->w, l->h, l->nplots,
               l->nprims);
     for (i = 0; i < l->nplots; i++) {
         const cow_plot_layout *P = &l->plots[i];
-        sb_printf(&b, "plot %zu panel=%d rect %.1f,%.1f %.1fx%.1f dropped=%zu\n", i,
+        sbuf_add(&b, "plot %zu panel=%d rect %.1f,%.1f %.1fx%.1f dropped=%zu\n", i,
                   P->panel, P->rect.x, P->rect.y, P->rect.w, P->rect.h, P->ndropped);
         dump_axis(&b, "x", &P->x);
         dump_axis(&b, "y", &P->y);
     }
     if (l->has_legend)
-        sb_printf(&b, "legend %s %.1f,%.1f %.1fx%.1f\n", l->legend_inside ? "inside" : "strip",
+        sbuf_add(&b, "legend %s %.1f,%.1f %.1fx%.1f\n", l->legend_inside ? "inside" : "strip",
                   l->legend.x, l->legend.y, l->legend.w, l->legend.h);
     for (i = 0; i < l->nprims; i++)
         dump_prim(&b, &l->prims[i]);

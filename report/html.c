@@ -10,6 +10,7 @@
 
 #include "label.h"
 #include "mem.h"
+#include "strbuf.h"
 
 /* Print-friendly, readable without JavaScript; wide tables scroll inside
  * their own box instead of widening the page. */
@@ -75,17 +76,9 @@ void html_text(cow_html *h, const char *s)
 __attribute__((format(printf, 1, 0)))
 static char *vformat(const char *fmt, va_list ap)
 {
-    va_list aq;
-    int n;
-    char *s;
-    va_copy(aq, ap);
-    n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    if (n < 0)
-        n = 0;
-    s = xmalloc((size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    return s;
+    cow_sbuf b = {0};
+    sbuf_vadd(&b, fmt, ap);
+    return sbuf_take(&b);
 }
 
 void html_textf(cow_html *h, const char *fmt, ...)

@@ -355,6 +355,10 @@ typedef struct cow_result_set {
     size_t npool;
 } cow_result_set;
 int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e);
+/* The phase of rs whose idx is idx, or NULL. */
+const cow_phase_row *store_result_phase(const cow_result_set *rs, int idx);
+/* The quantile q of phase (an idx) in rs, or NULL. */
+const cow_quantile_row *store_result_quantile(const cow_result_set *rs, int phase, double q);
 /* *analysed = 1 when run has a stored analysis (store_load_results would
  * say analysed), without loading it. */
 int store_analysed(cow_store *st, int64_t run, int *analysed, cow_err *e);

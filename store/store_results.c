@@ -615,6 +615,24 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
     return COW_OK;
 }
 
+const cow_phase_row *store_result_phase(const cow_result_set *rs, int idx)
+{
+    size_t i;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].idx == idx)
+            return &rs->ph[i];
+    return NULL;
+}
+
+const cow_quantile_row *store_result_quantile(const cow_result_set *rs, int phase, double q)
+{
+    size_t i;
+    for (i = 0; i < rs->nq; i++)
+        if (rs->q[i].phase == phase && fabs(rs->q[i].q - q) < 1e-9)
+            return &rs->q[i];
+    return NULL;
+}
+
 void store_free_results(cow_result_set *r)
 {
     pool_free(r->pool, r->npool);
