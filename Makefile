@@ -28,7 +28,7 @@ DEMO_OUT ?= $(BUILD)/demo
 # and rendering it headless in e2e_html).
 DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
        libxlsxwriter-dev libcairo2-dev libssl-dev libcurl4-openssl-dev clickhouse-server curl \
-       fonts-dejavu-core sqlite3 bc time unzip redis-server redis-tools libhiredis-dev tidy chromium \
+       fonts-dejavu-core sqlite3 bc time unzip redis-server redis-tools libhiredis-dev tidy chromium python3 \
        dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 
 .PHONY: all deps build test test-asan test-package fuzz-smoke package demo bench golden gallery clean
