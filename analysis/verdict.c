@@ -156,7 +156,9 @@ int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double 
 
 void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
 {
-    if (why != COW_QCMP_WHY_LOCKED)
+    if (why == COW_QCMP_WHY_DRIFT)
+        snprintf(buf, n, "%s", "the baseline moved as much around the window");
+    else if (why != COW_QCMP_WHY_LOCKED)
         snprintf(buf, n, "%s", "");
     else if (probe_s > 0)
         snprintf(buf, n, "stalls every %.3f s, locked to the probe", period * probe_s);
@@ -234,9 +236,9 @@ int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, do
 int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
                      const cow_clusters *dep_a, const cow_clusters *dep_b,
                      const double *a_reps, double shift, const cow_qcmp_opts *o,
-                     cow_qcmp *out, cow_err *e)
+                     const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e)
 {
-    return compute_dep(a, b, q, dep_a, dep_b, a_reps, shift, o, NULL, out, e);
+    return compute_dep(a, b, q, dep_a, dep_b, a_reps, shift, o, m, out, e);
 }
 
 static int compute_dep(const cow_group *a, const cow_group *b, double q,

@@ -45,7 +45,7 @@ static void phase_rows(const app_analysis *a, cow_result_set *rs)
 int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples *all,
                       cow_result_set *rs, cow_err *e)
 {
-    cow_runstats_opts o = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 1};
+    cow_runstats_opts o = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 1, NULL};
     app_analysis a;
     int rc;
 

@@ -202,7 +202,7 @@ int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, do
  * samples), the longest described, with no verdict. */
 static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_err *e)
 {
-    cow_runstats_opts o = {COW_PCT_LINEAR, 1, 1, 1};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 1, 1, 1, NULL};
     app_analysis an;
     const cow_phase *best = NULL;
     size_t i;

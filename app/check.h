@@ -39,7 +39,7 @@ typedef struct app_verdict {
     double p_adj;         /* p after the fleet's correction (app_check_correct) */
     const char *method;   /* bootstrap / tail-test / binomial, or NULL */
     double n, n_eff;      /* samples behind p and their effective number */
-    char note[200];       /* why n/a, or the detail */
+    char note[400];       /* why n/a, or the detail */
 } app_verdict;
 
 /* The limits of t that v fails, for a table cell: "max_fork_ms 20.191

@@ -69,7 +69,7 @@ static void analyze_should_store_what_it_returns(void)
     cow_run_row *rows = NULL;
     size_t n = 0, ns = 0, i;
     cow_store *st = loaded(names, 1, &rows, &n);
-    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0, NULL};
     cow_err e = COW_ERR_INIT;
     app_analysis a;
     cow_result_set rs;
@@ -1153,7 +1153,7 @@ static void pctonly_runs_should_count_in_analyze_diff_and_check(void)
     char *paths[1] = {path};
     const char *dir = getenv("COW_TESTDATA");
     const cow_run_row *mt = NULL, *rb = NULL;
-    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0, NULL};
     app_analysis a;
     app_diff_base b;
     app_diff_row d;
