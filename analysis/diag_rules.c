@@ -728,6 +728,27 @@ static int periodic_spikes(const cow_run_facts *r, size_t n, size_t i, cow_findi
     return 1;
 }
 
+/* The baseline around a window moved by more than the materiality margin
+ * (runstats.h Requirement 7): the window was judged against the baseline
+ * on both sides, and a change within that movement is `?`. */
+static int unstable_baseline(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (r[i].nunstable == 0)
+        return 0;
+    diag_title(f, "the baseline is not stationary around %s: %s", r[i].unstable_in,
+               r[i].unstable);
+    diag_evidence(f, "baseline moved", "analysis", "%s", r[i].unstable);
+    diag_evidence(f, "windows with such a baseline", "analysis", "%d of %d",
+                  r[i].nunstable, r[i].nwindows);
+    diag_advice(f,
+             "the window was compared with the baseline on both sides of it, and a "
+             "change no larger than the baseline's own movement is '?': capture "
+             "longer before and after the save on a steady load, or find what else "
+             "changed (load, another job, the save's aftermath)");
+    return 1;
+}
+
 /* ----------------------------------------------------------- settings */
 
 static int overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
@@ -1042,6 +1063,8 @@ static const cow_rule rules[] = {
      "AOF rewrite forks even with forkless save"},
     {"periodic_save_spikes", COW_SEV_WARN, periodic_spikes,
      "tail lifts at each of several periodic saves"},
+    {"unstable_baseline", COW_SEV_WARN, unstable_baseline,
+     "the baseline moved materially around a window (before against after, or its halves)"},
     {"overcommit_memory", COW_SEV_WARN, overcommit,
      "vm.overcommit_memory is not 1 (or the server warned)"},
     {"swappiness_high", COW_SEV_INFO, swappiness, "vm.swappiness above 10"},

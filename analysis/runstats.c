@@ -284,9 +284,11 @@ static int drift_one(const cow_group *a, const cow_group *b, double q, int what,
     sig = c.verdict == COW_VERDICT_LIFT || c.verdict == COW_VERDICT_DROP;
     if (sig) {
         out->moved = 1;
-        if (c.est_a != 0)
-            out->rel = fmax(out->rel, fabs(c.delta / c.est_a));
-        out->unstable |= fabs(c.delta) > mg;
+        if (fabs(c.delta) > mg) {
+            out->unstable = 1;
+            if (c.est_a != 0)
+                out->rel = fmax(out->rel, fabs(c.delta / c.est_a));
+        }
     }
     score = fabs(c.delta) / (mg > 0 ? mg : 1.0) + (sig ? 1e6 : 0.0);
     if (score > *best) {
@@ -358,6 +360,37 @@ cow_group runstats_local_base(const cow_group *before, const cow_group *after, d
     return g;
 }
 
+/* Requirement 7: the local baseline's dependence at q from each side's
+ * own series (the step between the sides is the movement, not serial
+ * dependence: read across it, the indicator of the pooled series looks
+ * like one slow swing), the more dependent side's, over the pooled count. */
+static void local_dep(const cow_group *before, const cow_group *after, double q,
+                      cow_clusters *out)
+{
+    size_t k = after->n < before->n ? after->n : before->n;
+    const double *tb = before->time + (before->n - k);
+    double *sb = NULL, *sa = NULL;
+    cow_clusters db, da;
+
+    if (k < before->n) {
+        sb = xmalloc((k ? k : 1) * sizeof(double));
+        memcpy(sb, tb, k * sizeof(double));
+        runstats_sort(sb, k);
+    }
+    if (k < after->n) {
+        sa = xmalloc((k ? k : 1) * sizeof(double));
+        memcpy(sa, after->time, k * sizeof(double));
+        runstats_sort(sa, k);
+    }
+    dep_n_eff(tb, sb ? sb : before->sorted, k, q, &db);
+    dep_n_eff(after->time, sa ? sa : after->sorted, k, q, &da);
+    *out = db.n_eff <= da.n_eff ? db : da;
+    out->n = 2 * k;
+    out->n_eff *= 2.0;
+    free(sb);
+    free(sa);
+}
+
 /* Requirement 7: a comparison beyond the baseline's own movement D (deps
  * NULL: each group's dependence computed here). */
 static int beyond_moved(const cow_group *a, const cow_group *b, double q, double shift,
@@ -412,11 +445,15 @@ int runstats_compare_window(const cow_group *before, const cow_group *window,
     cow_group g;
     int rc;
 
-    *local = d != NULL && d->moved && after != NULL && after->n > 0;
+    cow_clusters da, db;
+
+    *local = d != NULL && d->unstable && after != NULL && after->n > 0;
     if (!*local)
         return qcmp_compute_margin(before, window, q, shift, o, m, out, e);
     g = runstats_local_base(before, after, &t, &s);
-    rc = beyond_moved(&g, window, q, shift, d->rel, NULL, NULL, NULL, o, m, out, e);
+    local_dep(before, after, q, &da);
+    dep_n_eff(window->time, window->sorted, window->n, q, &db);
+    rc = beyond_moved(&g, window, q, shift, d->rel, &da, &db, NULL, o, m, out, e);
     free(t);
     free(s);
     return rc;
@@ -546,17 +583,19 @@ static int compare_window(const cow_phases *phases, size_t i, cow_sample_loader 
         return rc;
     rc = runstats_drift(base, after.g.n > 0 ? &after.g : NULL, qs, COW_DRIFT_NLEVELS,
                         o->margin, &qo, &ps->drift, e);
-    if (rc != COW_OK || !ps->drift.moved || after.g.n == 0) {
+    if (rc != COW_OK || !ps->drift.unstable || after.g.n == 0) {
         if (rc == COW_OK)
             rc = compare(base, bs, br, win, o, mix(o->seed, i), 0, 0.0, ps, e);
         group_free(&after);
         return rc;
     }
     local = runstats_local_base(base, &after.g, &lt, &lsorted);
-    group_free(&after);
     memset(&ls, 0, sizeof(ls));
     memset(&lr, 0, sizeof(lr));
     rc = describe(local.time, local.sorted, local.n, o->method, 0.0, &ls, e);
+    for (k = 0; rc == COW_OK && k < COW_PCT_NLEVELS; k++)
+        local_dep(base, &after.g, pct_level((int)k), &ls.dep[k]);
+    group_free(&after);
     if (rc == COW_OK)
         rc = compare(&local, &ls, &lr, win, o, mix(o->seed, i), 1, ps->drift.rel, ps, e);
     ps->local_base = 1;

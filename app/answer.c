@@ -30,6 +30,8 @@ cow_quant app_quant_delta(const cow_delta_row *d)
     r = quant_make(NAN, d->delta_us, d->lo_us, d->hi_us, -1, d->n_eff_phase);
     if (d->verdict != NULL && strcmp(d->verdict, "n/a") == 0)
         r.est_us = NAN;
+    if (d->why != NULL) /* a ? with its reason (019_drift.sql) */
+        snprintf(r.why, sizeof(r.why), "%s", d->why);
     return r;
 }
 

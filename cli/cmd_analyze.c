@@ -136,8 +136,9 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
         if (!ps->has_delta)
             continue;
         printf("  %s vs %s (ms, 95%%, %d resamples, seed %" PRIu64 "; n_eff = samples "
-               "corrected for serial dependence):\n",
-               ph->v[i].label, ph->v[ps->base].label, o->rs.resamples, o->rs.seed);
+               "corrected for serial dependence):\n", ph->v[i].label,
+               ps->local_base ? "the baseline on both sides" : ph->v[ps->base].label,
+               o->rs.resamples, o->rs.seed);
         for (l = 0; l < COW_DELTA_LEVELS; l++) {
             const cow_qcmp *d = &ps->delta[l];
             char ratio[48] = "", ci[COW_QUANT_FMT_MAX];
@@ -147,6 +148,10 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
                 snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
             if (d->verdict == COW_VERDICT_NA)
                 dq.est_us = NAN;
+            if (d->verdict == COW_VERDICT_UNSURE) /* the probe interval: span over samples */
+                qcmp_why_text(d->why, d->period,
+                              d->nb ? (double)(ph->v[i].t1_us - ph->v[i].t0_us) / 1e6 /
+                                          (double)d->nb : 0.0, dq.why, sizeof(dq.why));
             quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
             printf("    %-6s %-32s %-7s %-5s n_eff %.0f/%.0f  %s", names[l], ci, ratio,
                    boot_verdict_symbol(d->verdict),
@@ -214,6 +219,17 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
     else if (!baseline)
         printf("  no samples before the first window: nothing to compare with "
                "(compare runs with cowtail diff)\n");
+    for (i = 0; i < ph->n; i++) /* runstats.h Requirement 7 */
+        if (rs->ph[i].drift.unstable) {
+            char moved[200];
+            runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
+            printf("  the baseline is not stationary around %s: %s; %s\n", ph->v[i].label,
+                   moved, rs->ph[i].local_base
+                              ? "that window is compared with the baseline on both sides "
+                                "of it, and a change smaller than the baseline's own "
+                                "movement is '?'"
+                              : "its verdicts read the baseline before it");
+        }
     if (coarse)
         printf("  latencies sit on a %.3f ms grid (e.g. redis-cli --latency reports "
                "whole ms): lifts smaller than that cannot show\n", step / 1000.0);

@@ -366,7 +366,8 @@ static const col_desc phase_cols[] = {
     COL(cow_phase_row, overlap, COL_INT),     COL(cow_phase_row, open, COL_INT),
     COL(cow_phase_row, failed, COL_INT),      COL(cow_phase_row, n, COL_I64),
     COL(cow_phase_row, mean_us, COL_NUM),     COL(cow_phase_row, min_us, COL_NUM),
-    COL(cow_phase_row, max_us, COL_NUM),      COL(cow_phase_row, grid_us, COL_NUM)};
+    COL(cow_phase_row, max_us, COL_NUM),      COL(cow_phase_row, grid_us, COL_NUM),
+    COL(cow_phase_row, unstable, COL_TEXT)};
 
 static const col_desc quantile_cols[] = {
     COL(cow_quantile_row, phase, COL_INT),    COL(cow_quantile_row, q, COL_DBL),
@@ -384,7 +385,8 @@ static const col_desc delta_cols[] = {
     COL(cow_delta_row, thin, COL_INT),        COL(cow_delta_row, n_eff_base, COL_NUM),
     COL(cow_delta_row, n_eff_phase, COL_NUM), COL(cow_delta_row, method, COL_TEXT),
     COL(cow_delta_row, p_up, COL_NUM),        COL(cow_delta_row, p_down, COL_NUM),
-    COL(cow_delta_row, test_level, COL_NUM)};
+    COL(cow_delta_row, test_level, COL_NUM),  COL(cow_delta_row, why, COL_TEXT),
+    COL(cow_delta_row, local_base, COL_INT)};
 
 static const col_desc exceed_cols[] = {
     COL(cow_exceed_row, phase, COL_INT),      COL(cow_exceed_row, base_q, COL_DBL),
@@ -495,6 +497,8 @@ static void read_phase(sqlite3_stmt *q, void *row, res_ctx *c)
     p->min_us = col_num(q, 13);
     p->max_us = col_num(q, 14);
     p->grid_us = col_num(q, 15);
+    p->unstable = sqlite3_column_type(q, 16) == SQLITE_NULL
+                      ? NULL : pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 16);
 }
 
 static void read_quantile(sqlite3_stmt *q, void *row, res_ctx *c)
@@ -533,6 +537,9 @@ static void read_delta(sqlite3_stmt *q, void *row, res_ctx *c)
     d->p_up = col_num(q, 16);
     d->p_down = col_num(q, 17);
     d->test_level = col_num(q, 18);
+    d->why = sqlite3_column_type(q, 19) == SQLITE_NULL
+                 ? NULL : pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 19);
+    d->local_base = sqlite3_column_int(q, 20);
 }
 
 static void read_exceed(sqlite3_stmt *q, void *row, res_ctx *c)
