@@ -472,6 +472,11 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
         cJSON_AddStringToObject(po, "source", p->source ? p->source : "");
         cJSON_AddBoolToObject(po, "overlap", p->overlap);
         cJSON_AddBoolToObject(po, "open", p->open);
+        if (rs->ph[i].drift.unstable) {
+            char moved[200];
+            runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
+            cJSON_AddStringToObject(po, "unstable_baseline", moved);
+        }
         cJSON_AddItemToArray(arr, po);
         if (!rs->ph[i].has_delta)
             continue;
@@ -485,6 +490,15 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
             cli_json_num(dj, "value_us", d->est_b);
             cli_json_num(dj, "delta_us", d->delta);
             verdict_json(dj, d);
+            if (rs->ph[i].local_base) /* runstats.h Requirement 7 */
+                cJSON_AddBoolToObject(dj, "both_sides", 1);
+            if (d->verdict == COW_VERDICT_UNSURE && d->why != COW_QCMP_WHY_NONE) {
+                char why[120];
+                qcmp_why_text(d->why, d->period,
+                              d->nb ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb
+                                    : 0.0, why, sizeof(why));
+                cJSON_AddStringToObject(dj, "why", why);
+            }
             cJSON_AddItemToArray(ds, dj);
         }
         {
