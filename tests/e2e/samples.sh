@@ -24,6 +24,13 @@ check "fullsync-disk: 51 INFO dumps (info/)" has '"info_dumps":51,' "$WORK/fd"
 check "fullsync-disk: 6 smaps snapshots (4 + 2 in smaps_child/)" has '"smaps_snapshots":6,' "$WORK/fd"
 check "the log's zone given" has '"clock":\[{"file":"[^"]*fullsync-disk/redis.log","decided":"given","offset_s":0' "$WORK/fd"
 
+# verdict.c Requirement 3: bgsave-t1's p99.9 tail test reads pooled p99.16,
+# whose inverted bound passes the estimate: the bound is the shift (it
+# rose), not the estimate again ("+1.719 (>= +1.719)" before)
+"$COW" analyze --db "$DB" bgsave-t1 > "$WORK/t1.txt"
+check "bgsave-t1: p99.9 lift bound is the shift, not the estimate" has "p99.9  *+1.719 (>= +0.000) .* lift" "$WORK/t1.txt"
+check "bgsave-t1: no bound equal to its estimate" test "$(grep -c '+1.719 (>= +1.719)' "$WORK/t1.txt")" = 0
+
 "$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
 tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"
 check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*,"source":"log"' "$WORK/a.flat"
