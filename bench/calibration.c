@@ -3,6 +3,7 @@
  * `check`), under the null and under a real stall lift.
  *
  *     calibration [--reps N] [--resamples R] [--seed S] [--quick] [--check]
+ *                 [--real | --drift | --after]
  *
  * Cells: (n_base, n_window) x q in {0.99, 0.999} x process (i.i.d.
  * lognormal, Pareto a=2, AR(1) on the log scale phi 0.5 / 0.9, stall
@@ -866,9 +867,11 @@ int main(int argc, char **argv)
             o.only_real = 1;
         else if (strcmp(argv[i], "--drift") == 0)
             o.only_real = 2;
+        else if (strcmp(argv[i], "--after") == 0)
+            o.only_real = 3;
         else {
             fprintf(stderr, "usage: calibration [--reps N] [--resamples R] [--seed S]"
-                            " [--quick] [--check] [--real] [--drift]\n");
+                            " [--quick] [--check] [--real] [--drift] [--after]\n");
             return 2;
         }
     }
@@ -878,8 +881,9 @@ int main(int argc, char **argv)
     }
     printf("calibration: %d reps per cell, R = %d, seed %llu\n\n", o.reps, o.resamples,
            (unsigned long long)o.seed);
-    if (o.only_real == 2) {
-        drift_fleets(&o);
+    if (o.only_real >= 2) {
+        if (o.only_real == 2)
+            drift_fleets(&o);
         alt_after_cells(&o);
         printf("\ncpu %.1f s; code %d\n", (double)(clock() - c0) / CLOCKS_PER_SEC, missed);
         return o.check && missed ? 1 : 0;
