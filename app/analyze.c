@@ -474,7 +474,8 @@ int app_analyze_runs(cow_store *st, const cow_run_row *rows, size_t n, int only_
 }
 
 int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
-                    uint64_t seed, int resamples, int jobs, cow_err *e)
+                    uint64_t seed, int resamples, int jobs, const cow_qcmp_margin *margin,
+                    cow_err *e)
 {
     cow_runstats_opts o;
 
@@ -482,5 +483,6 @@ int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_n
     o.method = COW_PCT_LINEAR;
     o.resamples = resamples;
     o.seed = seed;
+    o.margin = margin;
     return app_analyze_runs(st, rows, n, only_new, &o, jobs, e);
 }

@@ -60,6 +60,8 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     int rc, k;
 
     memset(t, 0, sizeof(*t));
+    t->margin.rel = COW_QCMP_MARGIN_REL;
+    t->margin.abs_us = COW_QCMP_MARGIN_ABS_US;
     if ((rc = src_open_file(&s, path, e)) != COW_OK)
         return rc;
     rc = src_read_all_max(&s, COW_MAX_META_FILE_BYTES, &text, &n, e);
@@ -84,6 +86,20 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     for (it = root->child; it; it = it->next) {
         const cJSON *lim = it;
         int mp = 0;
+        if (strcmp(it->string, "margin_rel") == 0 || strcmp(it->string, "margin_ms") == 0) {
+            if (!cJSON_IsNumber(it) || it->valuedouble < 0) {
+                cow_err_at(e, path, 0, 0);
+                rc = COW_FAIL(e, COW_EPARSE, "\"%s\" must be a non-negative number "
+                              "(see schemas/thresholds.schema.json)", it->string);
+                cJSON_Delete(root);
+                return rc;
+            }
+            if (it->string[7] == 'r')
+                t->margin.rel = it->valuedouble;
+            else
+                t->margin.abs_us = it->valuedouble * 1000;
+            continue;
+        }
         for (k = 0; k < TH_COUNT; k++)
             if (strcmp(it->string, app_th_keys[k]) == 0)
                 break;

@@ -48,6 +48,9 @@ const char *const cmd_analyze_usage[] = {
     "                     keeps only samples overlapping no window) or send",
     "                     (by send time alone, for comparison)",
     "  --json             print results as JSON (see README)",
+    "  --thresholds FILE  the materiality margin of a thresholds file",
+    "                     (margin_rel, margin_ms; defaults 0.25 and 0.05): ~",
+    "                     from the tail test, and a baseline that moved",
     "  --jobs N           analyse N runs at once (default: one per core); one",
     "                     writer stores them in run order: the database and",
     "                     the output are the same for every N",
@@ -64,6 +67,7 @@ typedef struct analyze_opts {
     int json;               /* --json */
     int by_send;            /* --assign send: by send time alone */
     int jobs;               /* --jobs */
+    cow_qcmp_margin margin; /* --thresholds: its margin (rs.margin points here) */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -651,8 +655,11 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"json", no_argument, NULL, 'j'},
         {"assign", required_argument, NULL, 'a'},
         {"jobs", required_argument, NULL, 'J'},
+        {"thresholds", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
+    app_thresholds th;
+    cow_err e = COW_ERR_INIT;
     int c;
 
     memset(o, 0, sizeof(*o));
@@ -693,6 +700,14 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         case 'J':
             if (cli_opt_jobs(argv[0], optarg, &o->jobs) != EXIT_OK)
                 return EXIT_USAGE;
+            break;
+        case 't':
+            if (app_load_thresholds(optarg, &th, &e) != COW_OK) {
+                cli_error(&e);
+                return EXIT_USAGE;
+            }
+            o->margin = th.margin;
+            o->rs.margin = &o->margin;
             break;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: return EXIT_USAGE;

@@ -31,6 +31,16 @@ check "the log's zone given" has '"clock":\[{"file":"[^"]*fullsync-disk/redis.lo
 check "bgsave-t1: p99.9 lift bound is the shift, not the estimate" has "p99.9  *+1.719 (>= +0.000) .* lift" "$WORK/t1.txt"
 check "bgsave-t1: no bound equal to its estimate" test "$(grep -c '+1.719 (>= +1.719)' "$WORK/t1.txt")" = 0
 
+# the thresholds file's materiality margin: 0 takes the tail test's ~ away
+printf '{"margin_rel": 0, "margin_ms": 0}' > "$WORK/m0.json"
+printf '{"margin_rel": -1}' > "$WORK/mbad.json"
+"$COW" analyze --db "$DB" > "$WORK/m.def"
+"$COW" analyze --db "$DB" --thresholds "$WORK/m0.json" > "$WORK/m.0"
+check "margin: the defaults give ~ by the tail test" test "$(grep -c '~ .*tail-test' "$WORK/m.def")" -ge 1
+check "margin 0 from the thresholds file: no ~ by the tail test" test "$(grep -c '~ .*tail-test' "$WORK/m.0")" = 0
+"$COW" analyze --db "$DB" --thresholds "$WORK/mbad.json" > /dev/null 2> "$WORK/m.err"
+check "a negative margin is refused, naming the file and the key" has 'mbad.json: "margin_rel" must be a non-negative number' "$WORK/m.err"
+
 "$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
 tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"
 check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*,"source":"log"' "$WORK/a.flat"

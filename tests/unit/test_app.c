@@ -1487,7 +1487,7 @@ static void check_fleet_should_judge_hosts_and_store_the_checks(void)
     }
     /* the pooled windows: every window sample once (no overlap here), the
      * windows check made for itself being those a full analysis makes */
-    CHECK_INT(app_analyze_all(st, rows, n, 1, 1, 199, 1, &e), COW_OK);
+    CHECK_INT(app_analyze_all(st, rows, n, 1, 1, 199, 1, NULL, &e), COW_OK);
     for (i = 0; i < n; i++) {
         cow_result_set rs;
         CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);
