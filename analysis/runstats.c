@@ -31,13 +31,20 @@
  *     comparison that says lift or drop with a change beyond the
  *     materiality margin (o->margin, verdict.h's defaults: 25% of the
  *     earlier value, 0.05 ms) means the baseline moved (cow_drift,
- *     unstable). The window is then compared with the local baseline on
- *     both sides: the last k samples before it and the first k after it,
- *     k the smaller count, so that a drift that is linear over the three
- *     stretches gives the two sides' mean level the window's own
- *     (bench/README.md, "A baseline that drifts": a median drifting +-15%
- *     over 20 s gave 77% false lift + drop at p50 against the baseline
- *     before alone). check does the same with its limit as the margin
+ *     unstable; a significant move within the margin is only `moved`: a
+ *     p50 read from thousands of samples resolves a few us, and the
+ *     sample runs' medians move that much between the baseline's halves).
+ *     The window is then compared with the local baseline on both sides:
+ *     the last k samples before it and the first k after it, k the
+ *     smaller count, so that a drift that is linear over the three
+ *     stretches gives the two sides' mean level the window's own; each
+ *     side's dependence is read on its own series (across the step the
+ *     pooled indicator reads as one slow swing: n_eff 15 of 691). A lift
+ *     must exceed D = the largest material move relative to its earlier
+ *     value, times the local baseline's value at the level, a drop fall
+ *     below -D; else ? with why COW_QCMP_WHY_DRIFT (bench/README.md, "A
+ *     baseline that moves": drifting healthy fleets failed check 15.0%,
+ *     now 0.5%). check does the same with its limit as the margin
  *     (app/check.c Requirement 6). Without an after phase only the halves
  *     are compared and the window is compared with the baseline before. */
 #include "runstats.h"
@@ -343,20 +350,25 @@ cow_group runstats_local_base(const cow_group *before, const cow_group *after, d
 {
     size_t k = after != NULL && after->n < before->n ? after->n : before->n;
     size_t ka = after != NULL ? k : 0, m = k + ka;
-    cow_group g;
 
     *t = xmalloc((m ? m : 1) * sizeof(double));
-    *s = xmalloc((m ? m : 1) * sizeof(double));
     if (k > 0)
         memcpy(*t, before->time + (before->n - k), k * sizeof(double));
     if (ka > 0)
         memcpy(*t + k, after->time, ka * sizeof(double));
-    if (m > 0)
-        memcpy(*s, *t, m * sizeof(double));
-    runstats_sort(*s, m);
-    g.time = *t;
-    g.sorted = *s;
-    g.n = m;
+    return runstats_group(*t, m, s);
+}
+
+cow_group runstats_group(const double *time, size_t n, double **sorted)
+{
+    cow_group g;
+    *sorted = xmalloc((n ? n : 1) * sizeof(double));
+    if (n > 0)
+        memcpy(*sorted, time, n * sizeof(double));
+    runstats_sort(*sorted, n);
+    g.time = time;
+    g.sorted = *sorted;
+    g.n = n;
     return g;
 }
 

@@ -58,8 +58,8 @@ typedef struct cow_drift {
     int moved;           /* 1 when one said lift or drop (2.5% each side) */
     int unstable;        /* 1 when one of those moved by more than the
                             materiality margin: the finding */
-    double rel;          /* moved: the largest of those moves relative to
-                            the earlier value (0 when none) */
+    double rel;          /* unstable: the largest material move relative
+                            to the earlier value (0 when none) */
     int what;            /* enum cow_drift_what of the move shown (the
                             largest against its margin) */
     double q;            /* its level */
@@ -121,6 +121,9 @@ double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
                               size_t n, int64_t t0, int64_t t1, size_t *m);
 /* Sort doubles ascending in place. */
 void runstats_sort(double *v, size_t n);
+/* The group of the time-ordered time[0..n) with a sorted copy in *sorted
+ * (the caller's to free; never NULL). */
+cow_group runstats_group(const double *time, size_t n, double **sorted);
 
 /* Requirement 7: is the baseline stationary around a window? before:
  * the baseline before it (time order and sorted), after: the quiet phase
@@ -140,11 +143,12 @@ cow_group runstats_local_base(const cow_group *before, const cow_group *after, d
 /* "p50 0.200 ms before the window, 0.260 ms after it (+30%)" */
 void runstats_drift_text(const cow_drift *d, char *buf, size_t n);
 /* The comparison analyze and check make of a window at q against the
- * shift: with the baseline before it; when d says the baseline moved and
- * there is an after side, with the local baseline on both sides, a lift
- * only beyond shift + D and a drop only below shift - D, D = d->rel x the
- * local baseline's value at q (its own movement), else ? with why
- * COW_QCMP_WHY_DRIFT (*local set to 1). */
+ * shift: with the baseline before it; when d says the baseline is
+ * unstable and there is an after side, with the local baseline on both
+ * sides (each side's dependence read on its own series), a lift only
+ * beyond shift + D and a drop only below shift - D, D = d->rel x the
+ * local baseline's value at q (its own material movement), else ? with
+ * why COW_QCMP_WHY_DRIFT (*local set to 1). */
 int runstats_compare_window(const cow_group *before, const cow_group *window,
                             const cow_group *after, const cow_drift *d, double q,
                             double shift, const cow_qcmp_opts *o,

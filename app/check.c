@@ -187,7 +187,6 @@ cow_group app_phase_group(const cow_phases *ph, size_t i, const int64_t *ts,
     const cow_phase *p = &ph->v[i];
     size_t a = runstats_lower_bound(ts, n, phase_first_send(p, longest));
     size_t b = runstats_lower_bound(ts, n, p->t1_us), j, m = 0;
-    cow_group g;
 
     if (b < a)
         b = a;
@@ -195,14 +194,7 @@ cow_group app_phase_group(const cow_phases *ph, size_t i, const int64_t *ts,
     for (j = a; j < b; j++)
         if (phase_holds(ph, i, ts[j], lat[j]))
             (*time)[m++] = lat[j];
-    *sorted = xmalloc((m ? m : 1) * sizeof(double));
-    if (m > 0)
-        memcpy(*sorted, *time, m * sizeof(double));
-    runstats_sort(*sorted, m);
-    g.time = *time;
-    g.sorted = *sorted;
-    g.n = m;
-    return g;
+    return runstats_group(*time, m, sorted);
 }
 
 /* A lift limit over every window of the run compared with its baseline

@@ -590,6 +590,16 @@ static void alt_cells(const opts *o)
     }
 }
 
+/* 1 when the fleet's correction (method) fails any of its n p-values */
+static int fleet_fails(const double *p, int n, int method)
+{
+    int fail[100], k;
+    fleet_adjust(p, (size_t)n, method, 0.05, NULL, fail);
+    for (k = 0; k < n && !fail[k]; k++)
+        ;
+    return k < n;
+}
+
 /* Healthy fleets: 50 runs, limits p99.9 lift 0.5 ms, p99 lift 0.2 ms. */
 static void fleets(const opts *o)
 {
@@ -614,7 +624,7 @@ static void fleets(const opts *o)
         rng_seed(&r, o->seed, 3000 + fi);
         for (f = 0; f < nfleet; f++) {
             double p[100];
-            int old = 0, fail[100];
+            int old = 0;
             nsel = 0;
             for (k = 0; k < nrun; k++) {
                 size_t i;
@@ -640,14 +650,8 @@ static void fleets(const opts *o)
                 }
             }
             old_fail += old;
-            fleet_adjust(p, (size_t)nsel, COW_FLEET_HOLM, 0.05, NULL, fail);
-            for (k = 0; k < nsel && !fail[k]; k++)
-                ;
-            holm_fail += k < nsel;
-            fleet_adjust(p, (size_t)nsel, COW_FLEET_BH, 0.05, NULL, fail);
-            for (k = 0; k < nsel && !fail[k]; k++)
-                ;
-            bh_fail += k < nsel;
+            holm_fail += fleet_fails(p, nsel, COW_FLEET_HOLM);
+            bh_fail += fleet_fails(p, nsel, COW_FLEET_BH);
         }
         printf("| %zu | %zu | %d | %.1f | %.1f ± %.1f | %.1f |\n", a.n, b.n, nfleet,
                pc(old_fail, nfleet), pc(holm_fail, nfleet), se(holm_fail, nfleet),
@@ -691,7 +695,7 @@ static void drift_fleets(const opts *o)
         rng_seed(&r, o->seed, 7000 + (uint64_t)pi);
         for (f = 0; f < nfleet; f++) {
             double p_old[100], p_new[100];
-            int fail[100], nsel = 0, j;
+            int nsel = 0;
             for (k = 0; k < nrun; k++) {
                 size_t i;
                 rgen(&r, procs[pi], na + nb + nf, all);
@@ -721,14 +725,8 @@ static void drift_fleets(const opts *o)
                     local_n += local;
                 }
             }
-            fleet_adjust(p_old, (size_t)nsel, COW_FLEET_HOLM, 0.05, NULL, fail);
-            for (j = 0; j < nsel && !fail[j]; j++)
-                ;
-            old_fail += j < nsel;
-            fleet_adjust(p_new, (size_t)nsel, COW_FLEET_HOLM, 0.05, NULL, fail);
-            for (j = 0; j < nsel && !fail[j]; j++)
-                ;
-            new_fail += j < nsel;
+            old_fail += fleet_fails(p_old, nsel, COW_FLEET_HOLM);
+            new_fail += fleet_fails(p_new, nsel, COW_FLEET_HOLM);
         }
         printf("| %s | %d | %.1f | %.1f ± %.1f | %.1f, %.1f | %.1f |\n", rproc_name[procs[pi]],
                nfleet, pc(old_fail, nfleet), pc(new_fail, nfleet), se(new_fail, nfleet),
