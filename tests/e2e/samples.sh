@@ -41,6 +41,13 @@ check "margin 0 from the thresholds file: no ~ by the tail test" test "$(grep -c
 "$COW" analyze --db "$DB" --thresholds "$WORK/mbad.json" > /dev/null 2> "$WORK/m.err"
 check "a negative margin is refused, naming the file and the key" has 'mbad.json: "margin_rel" must be a non-negative number' "$WORK/m.err"
 
+# check.c Requirement 6: a lift limit on a run whose baseline moved around
+# the window by more than the limit is judged against both sides, and says so
+printf '{"max_p99_lift_ms": 0.2}' > "$WORK/lim.json"
+"$COW" check --db "$WORK/ck.db" --thresholds "$WORK/lim.json" "$SAMPLES/aof-rewrite" > "$WORK/ck.out" 2>&1
+check "check: aof-rewrite's p99 limit judged against the baseline on both sides" has \
+  "^aof-rewrite  *max_p99_lift_ms  *pass .*unstable baseline: p99 0.977 ms before the window, 3.793 ms after it (+288%), judged against the baseline on both sides" "$WORK/ck.out"
+
 "$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
 tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"
 check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*,"source":"log"' "$WORK/a.flat"
