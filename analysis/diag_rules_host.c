@@ -36,33 +36,29 @@ int rule_overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     return 1;
 }
 
+static const struct cow_threshold swappiness = {
+    DIAG_FACT(swappiness), DIAG_ABOVE, SWAPPINESS_WARN, 0,
+    "vm.swappiness is ", ": under copy-on-write memory pressure the kernel may swap "
+    "the server's heap",
+    {{"vm.swappiness", DIAG_FACT(swappiness)}},
+    "set vm.swappiness to 1 (or 0) on cache hosts, and keep memory "
+    "headroom for copy-on-write"};
+
 int rule_swappiness(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    (void)n;
-    if (!r[i].swappiness.known || !(r[i].swappiness.num > SWAPPINESS_WARN))
-        return 0;
-    diag_title(f,
-             "vm.swappiness is %.0f: under copy-on-write memory pressure the "
-             "kernel may swap the server's heap", r[i].swappiness.num);
-    diag_fact(f, "vm.swappiness", &r[i].swappiness);
-    diag_advice(f,
-             "set vm.swappiness to 1 (or 0) on cache hosts, and keep memory "
-             "headroom for copy-on-write");
-    return 1;
+    return diag_threshold_fire(&swappiness, r, n, i, f);
 }
+
+static const struct cow_threshold numa_balancing = {
+    DIAG_FACT(numa), DIAG_ABOVE, 0, 0,
+    "kernel.numa_balancing is on: page migrations add latency spikes", NULL,
+    {{"kernel.numa_balancing", DIAG_FACT(numa)}},
+    "sysctl kernel.numa_balancing=0 on dedicated cache hosts, and bind "
+    "the server to one node (numactl) if it fits"};
 
 int rule_numa_balancing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    (void)n;
-    if (!r[i].numa.known || !(r[i].numa.num > 0))
-        return 0;
-    diag_title(f,
-             "kernel.numa_balancing is on: page migrations add latency spikes");
-    diag_fact(f, "kernel.numa_balancing", &r[i].numa);
-    diag_advice(f,
-             "sysctl kernel.numa_balancing=0 on dedicated cache hosts, and bind "
-             "the server to one node (numactl) if it fits");
-    return 1;
+    return diag_threshold_fire(&numa_balancing, r, n, i, f);
 }
 
 int rule_thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
@@ -192,20 +188,17 @@ int rule_clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_finding 
  * run means the primary stalled or the link saturated. */
 #define REPLICA_LAG_WARN_S 1
 
+static const struct cow_threshold replica_lag = {
+    DIAG_FACT(replica_lag), DIAG_AT_LEAST, REPLICA_LAG_WARN_S, 0,
+    "a replica lagged ", " s behind the primary (INFO slaveN lag)",
+    {{"replica lag (s)", DIAG_FACT(replica_lag)}},
+    "lag during a save means the primary stalled (fork, copy-on-write) "
+    "or the replication link was saturated by the full sync; check the "
+    "fork findings and repl-backlog-size"};
+
 int rule_replica_lag(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    (void)n;
-    if (!r[i].replica_lag.known || !(r[i].replica_lag.num >= REPLICA_LAG_WARN_S))
-        return 0;
-    diag_title(f,
-             "a replica lagged %.0f s behind the primary (INFO slaveN lag)",
-             r[i].replica_lag.num);
-    diag_fact(f, "replica lag (s)", &r[i].replica_lag);
-    diag_advice(f,
-             "lag during a save means the primary stalled (fork, copy-on-write) "
-             "or the replication link was saturated by the full sync; check the "
-             "fork findings and repl-backlog-size");
-    return 1;
+    return diag_threshold_fire(&replica_lag, r, n, i, f);
 }
 
 /* ------------------------------------------------- evidence without samples */
@@ -216,21 +209,19 @@ int rule_replica_lag(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 
 /* The server log's own copy-on-write figure, where no INFO says how large
  * the dataset is (cow_memory_headroom weighs it when INFO does). */
+static const struct cow_threshold log_cow = {
+    DIAG_FACT(cow_mb), DIAG_ABOVE, 0, DIAG_FACT(used_memory),
+    "the server's log says a save's child used ", " MB of copy-on-write memory (no "
+    "INFO to weigh it against used_memory)",
+    {{"copy-on-write (log, MB)", DIAG_FACT(cow_mb)}},
+    "every save needs that much free memory while it runs, and each "
+    "copied page was a fault the server waited on: leave that headroom, "
+    "save when writes are low or on a replica; capture INFO and latency "
+    "samples next time to see what it cost the tail"};
+
 int rule_log_cow(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    (void)n;
-    if (!r[i].cow_mb.known || !(r[i].cow_mb.num > 0) || r[i].used_memory.known)
-        return 0;
-    diag_title(f,
-             "the server's log says a save's child used %.0f MB of copy-on-write "
-             "memory (no INFO to weigh it against used_memory)", r[i].cow_mb.num);
-    diag_fact(f, "copy-on-write (log, MB)", &r[i].cow_mb);
-    diag_advice(f,
-             "every save needs that much free memory while it runs, and each "
-             "copied page was a fault the server waited on: leave that headroom, "
-             "save when writes are low or on a replica; capture INFO and latency "
-             "samples next time to see what it cost the tail");
-    return 1;
+    return diag_threshold_fire(&log_cow, r, n, i, f);
 }
 
 int rule_child_killed(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
@@ -252,23 +243,19 @@ int rule_child_killed(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     return 1;
 }
 
+static const struct cow_threshold latmon_thp = {
+    DIAG_FACT(latmon_thp), DIAG_KNOWN, 0, 0,
+    "the server's own LATENCY DOCTOR says anonymous huge pages back its heap", NULL,
+    {{"LATENCY DOCTOR", DIAG_FACT(latmon_thp)}, {"AnonHugePages", DIAG_FACT(anon_huge)},
+     {"THP enabled", DIAG_FACT(thp_enabled)}},
+    "confirm with AnonHugePages in /proc/<server pid>/smaps_rollup during "
+    "a save; on kernels before 5.8 a copy-on-write fault copies the whole "
+    "2 MiB page: set THP to madvise (Redis >= 6.2's disable-thp yes then "
+    "keeps it off for the server) and restart the server"};
+
 int rule_latmon_thp(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    (void)n;
-    if (!r[i].latmon_thp.known)
-        return 0;
-    diag_title(f,
-             "the server's own LATENCY DOCTOR says anonymous huge pages back its "
-             "heap");
-    diag_fact(f, "LATENCY DOCTOR", &r[i].latmon_thp);
-    diag_fact(f, "AnonHugePages", &r[i].anon_huge);
-    diag_fact(f, "THP enabled", &r[i].thp_enabled);
-    diag_advice(f,
-             "confirm with AnonHugePages in /proc/<server pid>/smaps_rollup during "
-             "a save; on kernels before 5.8 a copy-on-write fault copies the whole "
-             "2 MiB page: set THP to madvise (Redis >= 6.2's disable-thp yes then "
-             "keeps it off for the server) and restart the server");
-    return 1;
+    return diag_threshold_fire(&latmon_thp, r, n, i, f);
 }
 
 int rule_latmon_spike(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
