@@ -9,3 +9,6 @@ run() { # run NAME CMD...: stdout+stderr in $WORK/NAME.out, exit code in rc
 }
 mk() { mkdir -p "$WORK/$1"; printf '%s' "$WORK/$1"; }
 EPOCH=1796028608
+# A build without export (COWTAIL_EXPORT=OFF: COW_EXPORT=0 from ctest) has
+# no export to check.
+export_built() { [ "${COW_EXPORT:-1}" = 1 ]; }
