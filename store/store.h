@@ -519,6 +519,9 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
  * them (a copy of superseded data). */
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
                     int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e);
+/* *has = 1 when run holds samples (any file's). Asked before a file's
+ * samples land, it tells whether store_sample_copy can find anything. */
+int store_run_has_samples(cow_store *st, int64_t run, int *has, cow_err *e);
 /* The other file of the run whose samples match most of file self's,
  * row for row (same time, latency and op): its path in *path (caller
  * frees; NULL when none), how many of self's samples it matches in

@@ -271,9 +271,19 @@ static void store_should_forget_a_rolled_back_file(void)
     int seen = -1;
 
     CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_run_has_samples(st, run, &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
     CHECK_INT(store_file_begin(st, run, "x", 10, "latency-csv", &file, &e), COW_OK);
     CHECK_INT(store_add_samples(st, run, file, &s, 1, &e), COW_OK);
+    /* what ingest asks before a file's samples land: does the run hold any
+     * a copy could be compared with (its own or another run's do not count) */
+    CHECK_INT(store_run_has_samples(st, run, &seen, &e), COW_OK);
+    CHECK_INT(seen, 1);
+    CHECK_INT(store_run_has_samples(st, run + 1, &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
     store_rollback(st);
+    CHECK_INT(store_run_has_samples(st, run, &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
     CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
     CHECK_INT(rows[0].samples, 0);
     CHECK_INT(rows[0].files, 0);
