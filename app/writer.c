@@ -67,7 +67,11 @@ static void *loop(void *arg)
         w->busy = 0;
         w->head = (w->head + 1) % WRITER_SLOTS;
         w->count--;
-        pthread_cond_broadcast(&w->not_full);
+        /* a parser waiting on a full ring resumes at half (not at every
+         * freed slot: each wake-up took the core from this thread for one
+         * batch, hundreds of times a second), writer_sync at empty */
+        if (w->count <= WRITER_SLOTS / 2)
+            pthread_cond_broadcast(&w->not_full);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
