@@ -360,7 +360,6 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
                   app_verdict out[TH_COUNT], cow_err *e)
 {
     cow_run_facts f;
-    cow_run_row bare = *r;
     cow_result_set rs;
     app_run_samples all = {NULL, NULL, 0};
     int64_t *ts = NULL;
@@ -369,11 +368,9 @@ int app_check_run(cow_store *st, const cow_run_row *r, const app_thresholds *t,
 
     app_check_clear(out);
     memset(&rs, 0, sizeof(rs));
-    /* Requirement 5. facts_load would analyse (and store) a run with
-     * samples and no analysis; the facts a judgement reads (INFO, smaps,
-     * log events) do not depend on one */
-    bare.samples = 0;
-    if ((rc = facts_load(st, &bare, &f, e)) != COW_OK ||
+    /* Requirement 5: the facts a judgement reads (INFO, smaps, log
+     * events; judge_run) depend on no analysis, and only they are read */
+    if ((rc = facts_load_gate(st, r, &f, e)) != COW_OK ||
         (rc = store_load_samples(st, r->id, &ts, &lat, &all.n, e)) != COW_OK)
         return rc;
     all.t_us = ts;

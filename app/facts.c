@@ -606,6 +606,25 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     return clock_facts(st, r, f, e);
 }
 
+int facts_load_gate(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
+{
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->label = r->label;
+    f->samples = r->samples;
+    if ((rc = store_fact_info_last(st, r->id, "latest_fork_usec", &f->latest_fork_usec, e)) ||
+        (rc = store_fact_info_last(st, r->id, "used_memory", &f->used_memory, e)) ||
+        (rc = store_fact_info_last(st, r->id, "rdb_last_cow_size", &f->rdb_last_cow_size, e)) ||
+        (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "AnonHugePages", 0, &f->anon_huge, e)) ||
+        (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)))
+        return rc;
+    if (!f->anon_huge.known &&
+        (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
+        return rc;
+    return COW_OK;
+}
+
 /* Latencies of every run like `like`, pooled and sorted (caller frees). */
 int facts_pool_group(cow_store *st, const cow_run_row *rows, size_t n,
                      const cow_run_row *like, double **v, size_t *m, int *runs,

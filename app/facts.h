@@ -16,6 +16,12 @@ cow_phase *facts_phases(const cow_result_set *rs);
 /* Fill f for run r (analysing it first when it never was). f borrows
  * r's strings. */
 int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e);
+/* Only the facts the gate reads (check.c: used_memory, rdb_last_cow_size,
+ * the log's COW size, latest_fork_usec, AnonHugePages), by the same
+ * queries as facts_load; every other field as memset leaves it. A run's
+ * judgement is most of check's work beyond the ingest, and the doctor's
+ * other thirty-odd facts (clock skews among them) were a fifth of it. */
+int facts_load_gate(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e);
 
 /* Fill the trade-off metrics of run r (analysing it first when needed):
  * COW, memory growth and wall time of its first save, writer throughput

@@ -358,7 +358,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
     int replaced = 0, old_copy = 0;
     const char *forced = fl->parser ? fl->parser : r->parsers[fi];
     char why[160];
-    int rc, seen = 0;
+    int rc, seen = 0, had_samples = 0;
 
     memset(&k, 0, sizeof(k));
     why[0] = '\0';
@@ -444,7 +444,10 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         if (seen)
             return duplicate_file(st, fr, fname, fl, tot);
     }
-    if ((rc = store_file_begin(st, k.run, path, (int64_t)size, p->name,
+    /* a run that holds no samples yet cannot hold a copy of this file's
+     * (store_sample_copy below, a pass over the run's samples) */
+    if ((rc = store_run_has_samples(st, k.run, &had_samples, &e)) != COW_OK ||
+        (rc = store_file_begin(st, k.run, path, (int64_t)size, p->name,
                                &k.file, &e)) != COW_OK)
         goto fatal;
     rc = parse_file(p, fr, &o, &k, sha, &e);
@@ -478,7 +481,7 @@ static int ingest_file(cow_store *st, const cow_capture_run *r, size_t fi,
         return duplicate_file(st, fr, fname, fl, tot);
     /* the same samples in other bytes (CRLF, other columns or quoting, a
      * row more or less): a copy too, identified by its rows */
-    if (k.samples > 0) {
+    if (k.samples > 0 && had_samples) {
         char *twin = NULL;
         int64_t same, total = k.samples;
         if ((rc = store_sample_copy(st, k.run, k.file, &twin, &same, &e)) != COW_OK)

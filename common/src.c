@@ -102,6 +102,37 @@ static int fill(cow_src *s, cow_err *e)
     return COW_OK;
 }
 
+/* What a line holds that a prefix or a transcript line needs: bit 1, a
+ * blank or tab (every prefix of prefix_peel ends in one); bit 2, one of > $ # % (a redis-cli or shell prompt, the
+ * only transcript lines that may start with neither a letter nor ( or ^,
+ * prefix_echo's). One pass, so a line of numbers (a latency CSV's, by
+ * the million) skips both tests, which found nothing on it anyway. */
+static unsigned line_marks(const char *p, size_t n)
+{
+    static const unsigned char mark[256] = {[' '] = 1, ['\t'] = 1, ['>'] = 2,
+                                            ['$'] = 2, ['#'] = 2, ['%'] = 2};
+    unsigned m = 0;
+    size_t i;
+
+    for (i = 0; i < n && m != 3; i++)
+        m |= mark[(unsigned char)p[i]];
+    return m;
+}
+
+/* Can prefix_peel find a prefix at p (see line_marks; "[pod/...] " too ends in a blank)? */
+static int may_peel(const char *p, unsigned marks)
+{
+    return (marks & 1) || p[0] == '[';
+}
+
+/* Can p be a prompt or an echo (see line_marks)? */
+static int may_be_transcript(const char *p, unsigned marks)
+{
+    unsigned char c = (unsigned char)p[0];
+    return (marks & 2) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '(' ||
+           c == '^';
+}
+
 static int transcript_line(const char *p, size_t n)
 {
     const char *cmd;
@@ -148,6 +179,7 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
         if (nl != NULL || (s->eof && s->end > s->beg)) {
             const char *p = b + s->beg;
             size_t n = nl ? (size_t)(nl - p) : s->end - s->beg;
+            unsigned marks;
             if (n > COW_MAX_LINE_BYTES) { /* a memory source holds it whole */
                 s->beg += n + (nl ? 1 : 0);
                 s->offset += (long long)(n + (nl ? 1 : 0));
@@ -166,7 +198,8 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
                 n -= 3;
             }
             memset(&ln->pre, 0, sizeof(ln->pre));
-            if (!s->raw && n > 0) {
+            marks = s->raw || n == 0 ? 0 : line_marks(p, n);
+            if (!s->raw && n > 0 && may_peel(p, marks)) {
                 size_t skip = prefix_peel(p, n, &ln->pre);
                 if (skip > 0) {
                     p += skip;
@@ -179,7 +212,8 @@ int src_next_line(cow_src *s, cow_line *ln, cow_err *e)
             ln->p = p;
             ln->n = n;
             ln->no = ++s->line;
-            if (!s->raw && !s->keep_prompts && transcript_line(p, n)) {
+            if (!s->raw && !s->keep_prompts && n > 0 &&
+                may_be_transcript(p, marks) && transcript_line(p, n)) {
                 s->prompts++;
                 scanned = 0;
                 continue;

@@ -405,7 +405,7 @@ static int on_busy(void *arg, int count)
 
 static char *multi_insert_sql(void)
 {
-    const char *head = "INSERT INTO samples(run, t_us, file, seq, lat_us, op) VALUES";
+    const char *head = "INSERT OR FAIL INTO samples(run, t_us, file, seq, lat_us, op) VALUES";
     size_t cap = strlen(head) + STORE_ROWS * 40 + 1, i;
     char *s = xmalloc(cap), *p = s;
     p += sprintf(p, "%s", head);
@@ -419,7 +419,7 @@ static char *multi_insert_sql(void)
 
 static char *info_insert_sql(void)
 {
-    const char *head = "INSERT INTO info(run, file, line, dump, t_us, section, key, sub,"
+    const char *head = "INSERT OR FAIL INTO info(run, file, line, dump, t_us, section, key, sub,"
                        " text, num) VALUES";
     size_t cap = strlen(head) + STORE_INFO_ROWS * 64 + 1, i;
     char *s = xmalloc(cap), *p = s;

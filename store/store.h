@@ -132,11 +132,17 @@ int store_add_refusal(cow_store *st, int64_t run, const char *label,
  * reason; src = its file:line. */
 int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *e);
 
-/* Samples, many at once (multi-row inserts). */
+/* Samples, many at once (multi-row inserts). On failure the rows of the
+ * failed statement before the bad one stay in the transaction, which the
+ * caller must roll back (ingest rolls back the file): the statements are
+ * INSERT OR FAIL, so SQLite keeps no statement journal (a copy of every
+ * page a statement touches, 8% of the writer's CPU), which only undoing
+ * one statement of a transaction that goes on would need. */
 int store_add_samples(cow_store *st, int64_t run, int64_t file,
                       const cow_sample *s, size_t n, cow_err *e);
 /* n INFO records (what store_add_rec does for each, in order, in fewer
- * statements). */
+ * statements; a failure leaves the transaction as store_add_samples's
+ * does). */
 int store_add_infos(cow_store *st, int64_t run, int64_t file, const cow_info *v,
                     size_t n, cow_err *e);
 /* Any other record kind; COW_REC_NOTE and COW_REC_SAMPLE are refused
@@ -525,6 +531,9 @@ int store_file_named(cow_store *st, int64_t run, const char *name, int64_t *id,
  * them (a copy of superseded data). */
 int store_file_copy(cow_store *st, int64_t run, int64_t self, const char *sha,
                     int64_t min_size, char *path, size_t cap, int *replaced, cow_err *e);
+/* *has = 1 when run holds samples (any file's). Asked before a file's
+ * samples land, it tells whether store_sample_copy can find anything. */
+int store_run_has_samples(cow_store *st, int64_t run, int *has, cow_err *e);
 /* The other file of the run whose samples match most of file self's,
  * row for row (same time, latency and op): its path in *path (caller
  * frees; NULL when none), how many of self's samples it matches in

@@ -89,6 +89,22 @@ int store_file_size_seen(cow_store *st, int64_t run, int64_t size, int *seen,
     return COW_OK;
 }
 
+int store_run_has_samples(cow_store *st, int64_t run, int *has, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    /* one seek into the samples' key (run, t_us, ...) */
+    if ((rc = prep(st, "SELECT 1 FROM samples WHERE run = ?1 LIMIT 1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    unprep(st, q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "looking for a run's samples");
+    *has = rc == SQLITE_ROW;
+    return COW_OK;
+}
+
 int store_file_begin(cow_store *st, int64_t run, const char *path,
                      int64_t size, const char *parser, int64_t *file_id,
                      cow_err *e)

@@ -271,9 +271,19 @@ static void store_should_forget_a_rolled_back_file(void)
     int seen = -1;
 
     CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_run_has_samples(st, run, &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
     CHECK_INT(store_file_begin(st, run, "x", 10, "latency-csv", &file, &e), COW_OK);
     CHECK_INT(store_add_samples(st, run, file, &s, 1, &e), COW_OK);
+    /* what ingest asks before a file's samples land: does the run hold any
+     * a copy could be compared with (its own or another run's do not count) */
+    CHECK_INT(store_run_has_samples(st, run, &seen, &e), COW_OK);
+    CHECK_INT(seen, 1);
+    CHECK_INT(store_run_has_samples(st, run + 1, &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
     store_rollback(st);
+    CHECK_INT(store_run_has_samples(st, run, &seen, &e), COW_OK);
+    CHECK_INT(seen, 0);
     CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
     CHECK_INT(rows[0].samples, 0);
     CHECK_INT(rows[0].files, 0);
@@ -294,6 +304,45 @@ static void store_should_forget_a_rolled_back_file(void)
     CHECK_INT(seen, 1);
     CHECK_INT(store_file_seen(st, run + 1, "deadbeef", "x", &seen, &e), COW_OK);
     CHECK_INT(seen, 0);
+    store_close(st);
+}
+
+/* A batch that fails midway (a NaN latency binds as NULL, which the
+ * NOT NULL column refuses): the error says so, and the file's rollback
+ * leaves nothing of it, though the multi-row statements keep no
+ * statement journal of their own (INSERT OR FAIL). */
+static void store_should_keep_nothing_of_a_failed_sample_batch(void)
+{
+    cow_store *st = open_mem();
+    cow_err e = COW_ERR_INIT;
+    int64_t run = add_run(st, "r"), file = 0;
+    static cow_sample s[1100];
+    cow_run_row *rows;
+    size_t n, i;
+
+    for (i = 0; i < 1100; i++) {
+        s[i].t_us = 1738591331000000LL + (int64_t)i * 1000;
+        s[i].lat_us = 1.0;
+        s[i].op = NULL;
+    }
+    s[700].lat_us = NAN; /* in the second statement of 512 rows */
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_file_begin(st, run, "lat.csv", 1234, "latency-csv", &file, &e), COW_OK);
+    CHECK_INT(store_add_samples(st, run, file, s, 1100, &e), COW_ESQL);
+    CHECK(strstr(e.msg, "adding samples") != NULL && strstr(e.msg, "NOT NULL") != NULL);
+    store_rollback(st);
+    CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
+    CHECK_INT(rows[0].samples, 0);
+    store_free_runs(rows, n);
+    /* and the next file lands whole */
+    s[700].lat_us = 1.0;
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_file_begin(st, run, "lat.csv", 1234, "latency-csv", &file, &e), COW_OK);
+    CHECK_INT(store_add_samples(st, run, file, s, 1100, &e), COW_OK);
+    CHECK_INT(store_commit(st, &e), COW_OK);
+    CHECK_INT(store_list_runs(st, &rows, &n, &e), COW_OK);
+    CHECK_INT(rows[0].samples, 1100);
+    store_free_runs(rows, n);
     store_close(st);
 }
 
@@ -768,6 +817,7 @@ int main(void)
     RUN(store_should_insert_samples_in_any_batch_size);
     RUN(store_should_add_infos_as_single_records);
     RUN(store_should_forget_a_rolled_back_file);
+    RUN(store_should_keep_nothing_of_a_failed_sample_batch);
     RUN(store_should_take_every_record_kind);
     RUN(store_should_round_trip_every_column_of_every_record);
     RUN(store_should_round_trip_results_and_findings);

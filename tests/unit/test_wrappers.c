@@ -119,6 +119,93 @@ static void prefix_should_tell_prompts_and_echoes_from_data(void)
         CHECK(prefix_echo(echoes[i], strlen(echoes[i])));
 }
 
+/* The line source skips the prefix and transcript tests on a line that
+ * cannot hold either (common/src.c: line_marks); what it returns must be
+ * what the tests themselves decide, line for line: the known prefixes,
+ * prompts, echoes and data above, each with one character changed in
+ * every way, and random lines over the characters the tests look at. */
+static void source_should_peel_and_skip_as_the_tests_decide(void)
+{
+    static const char *const known[] = {
+        "cache_1     | 1:M 07 Jan 2023 19:16:34.747 * Ready", "redis-1  | ",
+        "2026-08-31T03:46:15.123456789Z 1:M 31 Aug", "2026-08-31T03:46:15+00:00 | 1:M 31 Aug",
+        "2026-08-31T03:46:15+0000 cache-7 redis-server[812]: 812:M 31",
+        "Jul  7 21:31:57 host redis: Background saving", "[pod/redis-0/redis] 1:M 31 Aug",
+        "127.0.0.1:6379> info", "not connected> ", "$ redis-cli --latency -h 10.0.0.5",
+        "root@cache-7:~# redis-cli -p 7001 info", "$", "#", "/tmp/r.sock> ping", "OK", "^C",
+        "(1.00s)", "LATENCY LATEST", "1738591331002001,269,SET", "1738591331532,0.25",
+        "used_memory_peak_perc:39.42%", "3600 1 300 100", "a>", "x$", "info", "ping",
+        "bgsave", "bgrewriteaof", "debug sleep 0.3", "latency latest", "config get maxmemory",
+        "client list", "slowlog get", "INFO persistence",
+    };
+    static const char alpha[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                " \t>$#%[]/|:()^-T.,@~+Z";
+    size_t cap = 16u << 20, used = 0, nlines = 0, i, j, c, peeled = 0, prompts = 0, bad = 0;
+    char *buf = malloc(cap), line[80];
+    unsigned long long x = 88172645463325252ULL;
+    cow_src s;
+    cow_line ln;
+    cow_err e = COW_ERR_INIT;
+    size_t pos;
+
+#define ADD(p, n) do { if (used + n + 1 > cap) abort(); memcpy(buf + used, p, n); used += n; buf[used++] = '\n'; nlines++; } while (0)
+    for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        size_t n = strlen(known[i]);
+        ADD(known[i], n);
+        for (j = 0; j < n; j++)
+            for (c = 0; c + 1 < sizeof(alpha); c++) {
+                memcpy(line, known[i], n);
+                line[j] = alpha[c];
+                ADD(line, n);
+            }
+    }
+    for (i = 0; i < 20000; i++) {
+        size_t n;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        n = 1 + (size_t)(x % 40);
+        for (j = 0; j < n; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            line[j] = alpha[x % (sizeof(alpha) - 1)];
+        }
+        ADD(line, n);
+    }
+#undef ADD
+    CHECK(used < cap);
+    src_open_mem(&s, "mixed.txt", buf, used);
+    pos = 0;
+    for (i = 0; i < nlines; i++) {
+        const char *p = buf + pos, *rest, *cmd;
+        size_t n = (size_t)((const char *)memchr(p, '\n', used - pos) - p), k, nrest, ncmd;
+        cow_prefix pf;
+        int transcript;
+        pos += n + 1;
+        k = n > 0 ? prefix_peel(p, n, &pf) : 0;
+        if (n == 0)
+            memset(&pf, 0, sizeof(pf));
+        rest = p + k;
+        nrest = n - k;
+        peeled += k > 0;
+        transcript = nrest > 0 && (prefix_prompt(rest, nrest, &cmd, &ncmd) ||
+                                   prefix_echo(rest, nrest));
+        prompts += transcript != 0;
+        if (transcript)
+            continue;
+        if (src_next_line(&s, &ln, &e) != 1) {
+            bad++;
+            break;
+        }
+        bad += ln.n != nrest || memcmp(ln.p, rest, nrest) != 0 || ln.pre.kinds != pf.kinds ||
+               ln.pre.has_t != pf.has_t || ln.pre.t_us != pf.t_us || ln.no != (long)i + 1;
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(src_next_line(&s, &ln, &e), 0);
+    CHECK_INT(s.peeled, (long)peeled);
+    CHECK_INT(s.prompts, (long)prompts);
+    CHECK(peeled > 100 && prompts > 100);
+    src_close(&s);
+    free(buf);
+}
+
 /* ------------------------------------------------------------ transcripts */
 
 /* A redis-cli session: LATENCY LATEST after two DEBUG SLEEPs, CONFIG GET,
@@ -245,6 +332,7 @@ int main(void)
 {
     RUN(prefix_should_peel_each_wrapper_and_keep_the_rest);
     RUN(prefix_should_tell_prompts_and_echoes_from_data);
+    RUN(source_should_peel_and_skip_as_the_tests_decide);
     RUN(transcript_should_parse_each_commands_output);
     RUN(transcript_should_read_info_dumps_between_prompts);
     RUN(transcript_should_read_shell_prompts_and_skip_echoes);
