@@ -132,6 +132,11 @@ typedef struct cow_run_facts {
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */
+    /* the baseline around a window moved materially (runstats.h
+     * Requirement 7): how, and the first such window ("" when none) */
+    char unstable[200];
+    char unstable_in[32];
+    int nunstable;        /* windows with such a baseline */
 } cow_run_facts;
 
 #define COW_MAX_EVIDENCE 8

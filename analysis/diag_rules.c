@@ -44,6 +44,8 @@ static const cow_rule rules[] = {
      "AOF rewrite forks even with forkless save"},
     {"periodic_save_spikes", COW_SEV_WARN, rule_periodic_spikes,
      "tail lifts at each of several periodic saves"},
+    {"unstable_baseline", COW_SEV_WARN, rule_unstable_baseline,
+     "the baseline moved materially around a window (before against after, or its halves)"},
     {"overcommit_memory", COW_SEV_WARN, rule_overcommit,
      "vm.overcommit_memory is not 1 (or the server warned)"},
     {"swappiness_high", COW_SEV_INFO, rule_swappiness, "vm.swappiness above 10"},

@@ -78,6 +78,7 @@ int rule_overlapping_forks(const cow_run_facts *r, size_t n, size_t i, cow_findi
 int rule_cow_headroom(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_aof_still_forks(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_periodic_spikes(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
+int rule_unstable_baseline(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thp_always(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_ingest_refusals(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);

@@ -310,3 +310,24 @@ int rule_monitor_blind_spot(const cow_run_facts *r, size_t n, size_t i,
              "your normal p99 (CONFIG SET latency-monitor-threshold <ms>)");
     return 1;
 }
+
+/* The baseline around a window moved by more than the materiality margin
+ * (runstats.h Requirement 7): the window was judged against the baseline
+ * on both sides, and a change within that movement is `?`. */
+int rule_unstable_baseline(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    (void)n;
+    if (r[i].nunstable == 0)
+        return 0;
+    diag_title(f, "the baseline is not stationary around %s: %s", r[i].unstable_in,
+               r[i].unstable);
+    diag_evidence(f, "baseline moved", "analysis", "%s", r[i].unstable);
+    diag_evidence(f, "windows with such a baseline", "analysis", "%d of %d",
+                  r[i].nunstable, r[i].nwindows);
+    diag_advice(f,
+             "the window was compared with the baseline on both sides of it, and a "
+             "change no larger than the baseline's own movement is '?': capture "
+             "longer before and after the save on a steady load, or find what else "
+             "changed (load, another job, the save's aftermath)");
+    return 1;
+}

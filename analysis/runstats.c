@@ -23,11 +23,35 @@
  *     baseline, so "1% expected" alone overstates the evidence).
  *  6. o->phases_only: the run and each phase get n, mean, min and max
  *     (the samples assigned as for a full analysis), nothing else: what
- *     a judgement of the run against limits reads (app/check.c). */
+ *     a judgement of the run against limits reads (app/check.c).
+ *  7. A baseline that is not stationary. For each window, the baseline
+ *     before it is compared with the quiet phase after it (the next
+ *     between or after phase) and its first half with its second half,
+ *     at p50 and p99, by verdict.h (dependence-aware, 2.5% each side); a
+ *     comparison that says lift or drop with a change beyond the
+ *     materiality margin (o->margin, verdict.h's defaults: 25% of the
+ *     earlier value, 0.05 ms) means the baseline moved (cow_drift,
+ *     unstable; a significant move within the margin is only `moved`: a
+ *     p50 read from thousands of samples resolves a few us, and the
+ *     sample runs' medians move that much between the baseline's halves).
+ *     The window is then compared with the local baseline on both sides:
+ *     the last k samples before it and the first k after it, k the
+ *     smaller count, so that a drift that is linear over the three
+ *     stretches gives the two sides' mean level the window's own; each
+ *     side's dependence is read on its own series (across the step the
+ *     pooled indicator reads as one slow swing: n_eff 15 of 691). A lift
+ *     must exceed D = the largest material move relative to its earlier
+ *     value, times the local baseline's value at the level, a drop fall
+ *     below -D; else ? with why COW_QCMP_WHY_DRIFT (bench/README.md, "A
+ *     baseline that moves": drifting healthy fleets failed check 15.0%,
+ *     now 0.5%). check does the same with its limit as the margin
+ *     (app/check.c Requirement 6). Without an after phase only the halves
+ *     are compared and the window is compared with the baseline before. */
 #include "runstats.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,9 +232,16 @@ static const double *base_reps_at(base_reps *br, const cow_group *base,
 
 /* Requirement 2; bs and ps hold the two groups' dependence at every
  * level (describe), which the comparisons reuse */
+static int beyond_moved(const cow_group *a, const cow_group *b, double q, double shift,
+                        double rel, const cow_clusters *dep_a, const cow_clusters *dep_b,
+                        const double *a_reps, const cow_qcmp_opts *o,
+                        const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e);
+
+/* moved: the baseline moved (Requirement 7), base is the local one and a
+ * change must exceed rel x its value */
 static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *br,
                    const cow_group *ph, const cow_runstats_opts *o, uint64_t seed,
-                   cow_phase_stats *ps, cow_err *e)
+                   int moved, double rel, cow_phase_stats *ps, cow_err *e)
 {
     int i, rc;
     double t99, t999;
@@ -221,8 +252,11 @@ static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *
         const double *ra = base->n > 0 && ph->n > 0 &&
                                    qcmp_uses_bootstrap(&bs->dep[l], &ps->dep[l], pct_level(l))
                                ? base_reps_at(br, base, bs, o, i) : NULL;
-        if ((rc = qcmp_compute_dep(base, ph, pct_level(l), &bs->dep[l], &ps->dep[l], ra,
-                                   0.0, &qo, &ps->delta[i], e)) != COW_OK)
+        rc = moved ? beyond_moved(base, ph, pct_level(l), 0.0, rel, &bs->dep[l], &ps->dep[l],
+                                  ra, &qo, o->margin, &ps->delta[i], e)
+                   : qcmp_compute_dep(base, ph, pct_level(l), &bs->dep[l], &ps->dep[l], ra,
+                                      0.0, &qo, o->margin, &ps->delta[i], e);
+        if (rc != COW_OK)
             return rc;
     }
     t99 = pct_quantile(base->sorted, base->n, 0.99, o->method);
@@ -234,6 +268,207 @@ static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *
     dep_tail_test(base, ph, 0.999, 0.0, &ps->ex999_test);
     ps->has_delta = 1;
     return COW_OK;
+}
+
+/* Requirement 7 */
+static int drift_one(const cow_group *a, const cow_group *b, double q, int what,
+                     const cow_qcmp_margin *m, const cow_qcmp_opts *o, cow_drift *out,
+                     double *best, cow_err *e)
+{
+    double rel = m ? m->rel : COW_QCMP_MARGIN_REL, abs_us = m ? m->abs_us : COW_QCMP_MARGIN_ABS_US;
+    double mg, score;
+    int sig, rc;
+    cow_qcmp c;
+
+    if (a->n < 2 || b->n < 2)
+        return COW_OK;
+    if ((rc = qcmp_compute(a, b, q, 0.0, o, &c, e)) != COW_OK)
+        return rc;
+    if (!isfinite(c.delta))
+        return COW_OK;
+    out->assessed = 1;
+    mg = fmax(fmax(rel, 0.0) * fabs(c.est_a), fmax(abs_us, 0.0));
+    sig = c.verdict == COW_VERDICT_LIFT || c.verdict == COW_VERDICT_DROP;
+    if (sig) {
+        out->moved = 1;
+        if (fabs(c.delta) > mg) {
+            out->unstable = 1;
+            if (c.est_a != 0)
+                out->rel = fmax(out->rel, fabs(c.delta / c.est_a));
+        }
+    }
+    score = fabs(c.delta) / (mg > 0 ? mg : 1.0) + (sig ? 1e6 : 0.0);
+    if (score > *best) {
+        *best = score;
+        out->what = what;
+        out->q = q;
+        out->a_us = c.est_a;
+        out->b_us = c.est_b;
+        out->margin_us = mg;
+        out->p = c.p;
+    }
+    return COW_OK;
+}
+
+int runstats_drift(const cow_group *before, const cow_group *after, const double *qs,
+                   size_t nq, const cow_qcmp_margin *m, const cow_qcmp_opts *o,
+                   cow_drift *out, cow_err *e)
+{
+    size_t h = before->n / 2, k;
+    double *s1, *s2, best = -1.0;
+    cow_group g1, g2;
+    int rc = COW_OK;
+
+    memset(out, 0, sizeof(*out));
+    out->q = out->a_us = out->b_us = out->margin_us = out->p = NAN;
+    s1 = xmalloc((h ? h : 1) * sizeof(double));
+    s2 = xmalloc((before->n - h + 1) * sizeof(double));
+    if (h > 0) {
+        memcpy(s1, before->time, h * sizeof(double));
+        memcpy(s2, before->time + h, (before->n - h) * sizeof(double));
+    }
+    runstats_sort(s1, h);
+    runstats_sort(s2, before->n - h);
+    g1.time = before->time;
+    g1.sorted = s1;
+    g1.n = h;
+    g2.time = before->time + h;
+    g2.sorted = s2;
+    g2.n = before->n - h;
+    for (k = 0; k < nq && rc == COW_OK; k++) {
+        rc = drift_one(&g1, &g2, qs[k], COW_DRIFT_HALVES, m, o, out, &best, e);
+        if (rc == COW_OK && after != NULL)
+            rc = drift_one(before, after, qs[k], COW_DRIFT_AFTER, m, o, out, &best, e);
+    }
+    free(s1);
+    free(s2);
+    return rc;
+}
+
+cow_group runstats_local_base(const cow_group *before, const cow_group *after, double **t,
+                              double **s)
+{
+    size_t k = after != NULL && after->n < before->n ? after->n : before->n;
+    size_t ka = after != NULL ? k : 0, m = k + ka;
+
+    *t = xmalloc((m ? m : 1) * sizeof(double));
+    if (k > 0)
+        memcpy(*t, before->time + (before->n - k), k * sizeof(double));
+    if (ka > 0)
+        memcpy(*t + k, after->time, ka * sizeof(double));
+    return runstats_group(*t, m, s);
+}
+
+cow_group runstats_group(const double *time, size_t n, double **sorted)
+{
+    cow_group g;
+    *sorted = xmalloc((n ? n : 1) * sizeof(double));
+    if (n > 0)
+        memcpy(*sorted, time, n * sizeof(double));
+    runstats_sort(*sorted, n);
+    g.time = time;
+    g.sorted = *sorted;
+    g.n = n;
+    return g;
+}
+
+/* Requirement 7: the local baseline's dependence at q from each side's
+ * own series (the step between the sides is the movement, not serial
+ * dependence: read across it, the indicator of the pooled series looks
+ * like one slow swing), the more dependent side's, over the pooled count. */
+static void local_dep(const cow_group *before, const cow_group *after, double q,
+                      cow_clusters *out)
+{
+    size_t k = after->n < before->n ? after->n : before->n;
+    const double *tb = before->time + (before->n - k);
+    double *sb = NULL, *sa = NULL;
+    cow_clusters db, da;
+
+    if (k < before->n) {
+        sb = xmalloc((k ? k : 1) * sizeof(double));
+        memcpy(sb, tb, k * sizeof(double));
+        runstats_sort(sb, k);
+    }
+    if (k < after->n) {
+        sa = xmalloc((k ? k : 1) * sizeof(double));
+        memcpy(sa, after->time, k * sizeof(double));
+        runstats_sort(sa, k);
+    }
+    dep_n_eff(tb, sb ? sb : before->sorted, k, q, &db);
+    dep_n_eff(after->time, sa ? sa : after->sorted, k, q, &da);
+    *out = db.n_eff <= da.n_eff ? db : da;
+    out->n = 2 * k;
+    out->n_eff *= 2.0;
+    free(sb);
+    free(sa);
+}
+
+/* Requirement 7: a comparison beyond the baseline's own movement D (deps
+ * NULL: each group's dependence computed here). */
+static int beyond_moved(const cow_group *a, const cow_group *b, double q, double shift,
+                        double rel, const cow_clusters *dep_a, const cow_clusters *dep_b,
+                        const double *a_reps, const cow_qcmp_opts *o,
+                        const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e)
+{
+    double d = a->n > 0 ? rel * fabs(pct_quantile(a->sorted, a->n, q, o->method)) : 0.0;
+    cow_qcmp dn;
+    int rc;
+
+#define CMP(s, x) (dep_a != NULL ? qcmp_compute_dep(a, b, q, dep_a, dep_b, a_reps, (s), o, m, (x), e) \
+                                 : qcmp_compute_margin(a, b, q, (s), o, m, (x), e))
+    if ((rc = CMP(shift + d, out)) != COW_OK)
+        return rc;
+    if (out->verdict == COW_VERDICT_LIFT || out->verdict == COW_VERDICT_NA)
+        return COW_OK;
+    if ((rc = CMP(shift - d, &dn)) != COW_OK)
+        return rc;
+#undef CMP
+    if (dn.verdict == COW_VERDICT_DROP) {
+        *out = dn;
+        return COW_OK;
+    }
+    out->verdict = COW_VERDICT_UNSURE;
+    out->why = COW_QCMP_WHY_DRIFT;
+    out->lo = out->hi = NAN;
+    out->margin = d;
+    return COW_OK;
+}
+
+void runstats_drift_text(const cow_drift *d, char *buf, size_t n)
+{
+    const char *a = d->what == COW_DRIFT_HALVES ? "in the baseline's first half"
+                                                : "before the window";
+    const char *b = d->what == COW_DRIFT_HALVES ? "in its second half" : "after it";
+    if (!d->assessed || d->what == COW_DRIFT_NONE) {
+        snprintf(buf, n, "%s", "");
+        return;
+    }
+    snprintf(buf, n, "p%g %.3f ms %s, %.3f ms %s (%+.0f%%)", 100 * d->q, d->a_us / 1000, a,
+             d->b_us / 1000, b, d->a_us != 0 ? 100 * (d->b_us - d->a_us) / d->a_us : 0.0);
+}
+
+int runstats_compare_window(const cow_group *before, const cow_group *window,
+                            const cow_group *after, const cow_drift *d, double q,
+                            double shift, const cow_qcmp_opts *o,
+                            const cow_qcmp_margin *m, cow_qcmp *out, int *local,
+                            cow_err *e)
+{
+    double *t, *s;
+    cow_group g;
+    int rc;
+
+    cow_clusters da, db;
+
+    *local = d != NULL && d->unstable && after != NULL && after->n > 0;
+    if (!*local)
+        return qcmp_compute_margin(before, window, q, shift, o, m, out, e);
+    g = runstats_local_base(before, after, &t, &s);
+    local_dep(before, after, q, &da);
+    dep_n_eff(window->time, window->sorted, window->n, q, &db);
+    rc = beyond_moved(&g, window, q, shift, d->rel, &da, &db, NULL, o, m, out, e);
+    free(t);
+    free(s);
+    return rc;
 }
 
 int runstats_array_loader(void *ctx, int64_t t0_us, int64_t t1_us, double **v,
@@ -333,6 +568,56 @@ static int count_phases(const cow_phases *phases, cow_sample_loader load, void *
     return COW_OK;
 }
 
+/* Requirement 7: window i against the baseline before it, or against the
+ * local baseline on both sides when the baseline moved around it. */
+static int compare_window(const cow_phases *phases, size_t i, cow_sample_loader load,
+                          void *ctx, const cow_group *base, const cow_phase_stats *bs,
+                          base_reps *br, const cow_group *win, const cow_runstats_opts *o,
+                          cow_phase_stats *ps, cow_err *e)
+{
+    static const double qs[COW_DRIFT_NLEVELS] = {0.5, 0.99};
+    cow_qcmp_opts qo = {o->resamples, mix(o->seed ^ 0xd81f7ull, i), o->method};
+    owned_group after;
+    cow_phase_stats ls;
+    base_reps lr;
+    double *lt = NULL, *lsorted = NULL;
+    cow_group local;
+    size_t j, k;
+    int rc;
+
+    memset(&after, 0, sizeof(after));
+    for (j = i + 1; j < phases->n; j++)
+        if (phases->v[j].kind == COW_PHASE_BETWEEN || phases->v[j].kind == COW_PHASE_AFTER)
+            break;
+    if (j < phases->n &&
+        (rc = load_group(load, ctx, phases->v[j].t0_us, phases->v[j].t1_us, &after, e)) !=
+            COW_OK)
+        return rc;
+    rc = runstats_drift(base, after.g.n > 0 ? &after.g : NULL, qs, COW_DRIFT_NLEVELS,
+                        o->margin, &qo, &ps->drift, e);
+    if (rc != COW_OK || !ps->drift.unstable || after.g.n == 0) {
+        if (rc == COW_OK)
+            rc = compare(base, bs, br, win, o, mix(o->seed, i), 0, 0.0, ps, e);
+        group_free(&after);
+        return rc;
+    }
+    local = runstats_local_base(base, &after.g, &lt, &lsorted);
+    memset(&ls, 0, sizeof(ls));
+    memset(&lr, 0, sizeof(lr));
+    rc = describe(local.time, local.sorted, local.n, o->method, 0.0, &ls, e);
+    for (k = 0; rc == COW_OK && k < COW_PCT_NLEVELS; k++)
+        local_dep(base, &after.g, pct_level((int)k), &ls.dep[k]);
+    group_free(&after);
+    if (rc == COW_OK)
+        rc = compare(&local, &ls, &lr, win, o, mix(o->seed, i), 1, ps->drift.rel, ps, e);
+    ps->local_base = 1;
+    for (k = 0; k < COW_DELTA_LEVELS; k++)
+        free(lr.v[k]);
+    free(lt);
+    free(lsorted);
+    return rc;
+}
+
 int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
                      cow_sample_loader load, void *ctx, cow_runstats *out,
                      cow_err *e)
@@ -366,10 +651,13 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
             ibase = (int)i;
             continue;
         }
-        if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 &&
-            (phase_is_window(p->kind) || p->kind == COW_PHASE_AFTER)) {
+        if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 && phase_is_window(p->kind)) {
             out->ph[i].base = ibase;
-            rc = compare(&base.g, &out->ph[ibase], &br, &g.g, o, mix(o->seed, i),
+            rc = compare_window(phases, i, load, ctx, &base.g, &out->ph[ibase], &br, &g.g, o,
+                                &out->ph[i], e);
+        } else if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 && p->kind == COW_PHASE_AFTER) {
+            out->ph[i].base = ibase;
+            rc = compare(&base.g, &out->ph[ibase], &br, &g.g, o, mix(o->seed, i), 0, 0.0,
                          &out->ph[i], e);
         }
         group_free(&g);

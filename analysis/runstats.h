@@ -36,7 +36,37 @@ typedef struct cow_runstats_opts {
     int phases_only;     /* 1: the run and each phase get n, mean, min and
                             max only (quantiles and n_eff NaN, nothing
                             compared): the phases a judgement reads */
+    const cow_qcmp_margin *margin; /* materiality (verdict.h; NULL: the
+                            defaults): equivalence, and a baseline that
+                            moved (Requirement 7) */
 } cow_runstats_opts;
+
+/* A baseline that is not stationary (Requirement 7): the stretch before a
+ * window against the quiet stretch after it, and the first half of the
+ * stretch before against its second half. */
+enum cow_drift_what {
+    COW_DRIFT_NONE = 0,  /* nothing compared (no samples on a side) */
+    COW_DRIFT_HALVES,    /* the baseline's first half against its second */
+    COW_DRIFT_AFTER      /* the baseline before the window against after it */
+};
+
+/* Levels the baseline's stability is judged at in analyze. */
+#define COW_DRIFT_NLEVELS 2
+
+typedef struct cow_drift {
+    int assessed;        /* 1 when at least one comparison was made */
+    int moved;           /* 1 when one said lift or drop (2.5% each side) */
+    int unstable;        /* 1 when one of those moved by more than the
+                            materiality margin: the finding */
+    double rel;          /* unstable: the largest material move relative
+                            to the earlier value (0 when none) */
+    int what;            /* enum cow_drift_what of the move shown (the
+                            largest against its margin) */
+    double q;            /* its level */
+    double a_us, b_us;   /* the earlier and the later stretch's value */
+    double margin_us;    /* the materiality it was held against */
+    double p;            /* two-sided p of "no change" (verdict.h) */
+} cow_drift;
 
 typedef struct cow_phase_stats {
     cow_pct_summary sum;            /* n, mean, min, max, quantiles */
@@ -51,6 +81,11 @@ typedef struct cow_phase_stats {
     cow_exceed ex999;               /* beyond the baseline p99.9 */
     cow_tailtest ex99_test;         /* more beyond than the baseline has? */
     cow_tailtest ex999_test;        /* same at p99.9 (dep.h) */
+    cow_drift drift;                /* windows: is the baseline around it
+                                       stationary (Requirement 7) */
+    int local_base;                 /* 1: compared with the local baseline
+                                       on both sides (runstats_local_base),
+                                       the baseline having moved */
 } cow_phase_stats;
 
 typedef struct cow_runstats {
@@ -86,5 +121,38 @@ double *runstats_slice_sorted(const int64_t *t_us, const double *lat_us,
                               size_t n, int64_t t0, int64_t t1, size_t *m);
 /* Sort doubles ascending in place. */
 void runstats_sort(double *v, size_t n);
+/* The group of the time-ordered time[0..n) with a sorted copy in *sorted
+ * (the caller's to free; never NULL). */
+cow_group runstats_group(const double *time, size_t n, double **sorted);
+
+/* Requirement 7: is the baseline stationary around a window? before:
+ * the baseline before it (time order and sorted), after: the quiet phase
+ * after it (NULL: none). At each of the nq levels qs, the first half of
+ * before against its second half, and before against after, by
+ * verdict.h (dependence-aware, 2.5% each side): lift or drop is a move
+ * (moved, rel); a move beyond max(m->rel x the earlier value, m->abs_us)
+ * (NULL: verdict.h's defaults) makes the baseline unstable. */
+int runstats_drift(const cow_group *before, const cow_group *after, const double *qs,
+                   size_t nq, const cow_qcmp_margin *m, const cow_qcmp_opts *o,
+                   cow_drift *out, cow_err *e);
+/* The local baseline on both sides of a window: the last k samples of
+ * before and the first k of after, k the smaller count, in time order
+ * (*t) and sorted (*s), both the caller's to free. With no after, before. */
+cow_group runstats_local_base(const cow_group *before, const cow_group *after, double **t,
+                              double **s);
+/* "p50 0.200 ms before the window, 0.260 ms after it (+30%)" */
+void runstats_drift_text(const cow_drift *d, char *buf, size_t n);
+/* The comparison analyze and check make of a window at q against the
+ * shift: with the baseline before it; when d says the baseline is
+ * unstable and there is an after side, with the local baseline on both
+ * sides (each side's dependence read on its own series), a lift only
+ * beyond shift + D and a drop only below shift - D, D = d->rel x the
+ * local baseline's value at q (its own material movement), else ? with
+ * why COW_QCMP_WHY_DRIFT (*local set to 1). */
+int runstats_compare_window(const cow_group *before, const cow_group *window,
+                            const cow_group *after, const cow_drift *d, double q,
+                            double shift, const cow_qcmp_opts *o,
+                            const cow_qcmp_margin *m, cow_qcmp *out, int *local,
+                            cow_err *e);
 
 #endif

@@ -9,9 +9,13 @@
  *  3. Tail-test bounds invert the test: for a lift, the largest shift s
  *     the test still rejects at 2.5% ("delta >= s"); for a drop, the
  *     smallest (delta <= s). Bisection on s: p_up grows with s. The test
- *     is about the tail beyond the pooled level, not the quantile itself,
- *     so the bound is capped at the point estimate (never "delta >= x"
- *     with x above the delta printed beside it).
+ *     is about the tail beyond the pooled level, not the quantile itself:
+ *     when the inverted bound reaches the point estimate (the tail moved
+ *     more than this quantile did), what the test shows about the
+ *     quantile is only that it moved past the shift, and the bound is the
+ *     shift ("+1.719 (>= +0.000)", never "delta >= x" with x at or above
+ *     the delta printed beside it: capped at the estimate, bgsave-t1's
+ *     p99.9 read "+1.719 (>= +1.719)", as if the estimate were certain).
  *  4. Point estimates use the caller's quantile method; replicates are
  *     type 7 (boot.h).
  *  5. The bootstrap is run only when it decides (Requirement 2): a
@@ -156,7 +160,9 @@ int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double 
 
 void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
 {
-    if (why != COW_QCMP_WHY_LOCKED)
+    if (why == COW_QCMP_WHY_DRIFT)
+        snprintf(buf, n, "%s", "the baseline moved as much around the window");
+    else if (why != COW_QCMP_WHY_LOCKED)
         snprintf(buf, n, "%s", "");
     else if (probe_s > 0)
         snprintf(buf, n, "stalls every %.3f s, locked to the probe", period * probe_s);
@@ -234,9 +240,9 @@ int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, do
 int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
                      const cow_clusters *dep_a, const cow_clusters *dep_b,
                      const double *a_reps, double shift, const cow_qcmp_opts *o,
-                     cow_qcmp *out, cow_err *e)
+                     const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e)
 {
-    return compute_dep(a, b, q, dep_a, dep_b, a_reps, shift, o, NULL, out, e);
+    return compute_dep(a, b, q, dep_a, dep_b, a_reps, shift, o, m, out, e);
 }
 
 static int compute_dep(const cow_group *a, const cow_group *b, double q,
@@ -295,12 +301,16 @@ static int compute_dep(const cow_group *a, const cow_group *b, double q,
         out->p_down = out->test.p_down;
         if (out->p_up <= COW_QCMP_ALPHA_SIDE) {
             out->verdict = COW_VERDICT_LIFT;
-            out->lo = fmin(invert(a, b, &plan, shift, 1), fmax(out->delta, shift));
+            out->lo = invert(a, b, &plan, shift, 1);
+            if (!(out->lo < out->delta)) /* Requirement 3 */
+                out->lo = shift;
             out->hi = INFINITY;
         } else if (out->p_down <= COW_QCMP_ALPHA_SIDE) {
             out->verdict = COW_VERDICT_DROP;
             out->lo = -INFINITY;
-            out->hi = fmax(invert(a, b, &plan, shift, 0), fmin(out->delta, shift));
+            out->hi = invert(a, b, &plan, shift, 0);
+            if (!(out->hi > out->delta))
+                out->hi = shift;
         } else if (dep_a->locked || dep_b->locked) { /* Requirement 6 */
             out->verdict = COW_VERDICT_UNSURE;
             out->why = COW_QCMP_WHY_LOCKED;

@@ -89,8 +89,10 @@ typedef struct cow_qcmp {
 
 enum cow_qcmp_why {
     COW_QCMP_WHY_NONE = 0,
-    COW_QCMP_WHY_LOCKED   /* stalls recur locked to the probe (dep.c
+    COW_QCMP_WHY_LOCKED,  /* stalls recur locked to the probe (dep.c
                              Requirement 6): no interval, verdict ? */
+    COW_QCMP_WHY_DRIFT    /* the baseline moved around the window by more
+                             than the change (runstats.h Requirement 7) */
 };
 
 /* The distribution-free interval of one phase's quantile q as analyze
@@ -102,7 +104,9 @@ int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double 
                   double probe_us, cow_qci *out, cow_err *e);
 
 /* "stalls every 0.500 s, locked to the probe" for a period of samples
- * sent every probe_s seconds (probe_s <= 0: the period in samples). */
+ * sent every probe_s seconds (probe_s <= 0: the period in samples);
+ * "the baseline moved as much around the window" for COW_QCMP_WHY_DRIFT;
+ * "" for none. */
 void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n);
 
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
@@ -115,14 +119,15 @@ int qcmp_compute_margin(const cow_group *a, const cow_group *b, double q,
                         double shift, const cow_qcmp_opts *o,
                         const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e);
 
-/* qcmp_compute with each group's dependence at q already known (what
- * dep_n_eff(.., q, ..) gave for that group), as runstats has it, and a's
- * bootstrap replicates at q when it has them (boot_group_replicates with
- * dep_a->n_eff and R = o->resamples; NULL: drawn from o->seed). */
+/* qcmp_compute_margin with each group's dependence at q already known
+ * (what dep_n_eff(.., q, ..) gave for that group), as runstats has it,
+ * and a's bootstrap replicates at q when it has them
+ * (boot_group_replicates with dep_a->n_eff and R = o->resamples; NULL:
+ * drawn from o->seed). */
 int qcmp_compute_dep(const cow_group *a, const cow_group *b, double q,
                      const cow_clusters *dep_a, const cow_clusters *dep_b,
                      const double *a_reps, double shift, const cow_qcmp_opts *o,
-                     cow_qcmp *out, cow_err *e);
+                     const cow_qcmp_margin *m, cow_qcmp *out, cow_err *e);
 /* 1 when qcmp_compute_dep decides by the bootstrap (and reads a_reps):
  * both groups' n_eff (1 - q) >= COW_QCMP_MIN_TAIL (Requirement 2). */
 int qcmp_uses_bootstrap(const cow_clusters *dep_a, const cow_clusters *dep_b, double q);

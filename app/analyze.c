@@ -20,7 +20,7 @@ static cow_phase_row phase_row(size_t i, const cow_phase *p, const cow_phase_sta
     cow_phase_row pr = {(int)i, phase_kind_name(p->kind), p->label, p->t0_us,
                         p->t1_us, p->fork_us, p->child_pid, p->source,
                         p->overlap, p->open, p->failed, (int64_t)ps->sum.n,
-                        ps->sum.mean, ps->sum.min, ps->sum.max, ps->grid.step};
+                        ps->sum.mean, ps->sum.min, ps->sum.max, ps->grid.step, NULL};
     return pr;
 }
 
@@ -45,7 +45,7 @@ static void phase_rows(const app_analysis *a, cow_result_set *rs)
 int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples *all,
                       cow_result_set *rs, cow_err *e)
 {
-    cow_runstats_opts o = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 1};
+    cow_runstats_opts o = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 1, NULL};
     app_analysis a;
     int rc;
 
@@ -65,7 +65,12 @@ static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *
                          const cow_phase_stats *ps, cow_err *e)
 {
     int l, rc;
+    char moved[200];
     cow_phase_row pr = phase_row(i, p, ps);
+    if (ps->drift.unstable) { /* runstats.h Requirement 7 */
+        runstats_drift_text(&ps->drift, moved, sizeof(moved));
+        pr.unstable = moved;
+    }
     if ((rc = store_put_phase(st, run, &pr, e)) != COW_OK)
         return rc;
     for (l = 0; l < COW_PCT_NLEVELS; l++) {
@@ -79,18 +84,26 @@ static int persist_phase(cow_store *st, int64_t run, size_t i, const cow_phase *
     return COW_OK;
 }
 
-static int persist_delta(cow_store *st, int64_t run, size_t i, const cow_phase_stats *ps,
-                         cow_err *e)
+static int persist_delta(cow_store *st, int64_t run, size_t i, const cow_phase *p,
+                         const cow_phase_stats *ps, cow_err *e)
 {
     int l, rc;
     for (l = 0; l < COW_DELTA_LEVELS; l++) {
         const cow_qcmp *d = &ps->delta[l];
+        char why[120];
         cow_delta_row dr = {(int)i, ps->base, d->q, d->est_a, d->est_b, d->delta,
                             d->lo, d->hi, d->boot.ratio, d->boot.ratio_lo,
                             d->boot.ratio_hi, boot_verdict_name(d->verdict), d->thin,
                             d->dep_a.n_eff, d->dep_b.n_eff, qcmp_method_name(d->method),
                             d->p_up, d->p_down,
-                            d->method == COW_QCMP_TAIL ? d->test.level : NAN};
+                            d->method == COW_QCMP_TAIL ? d->test.level : NAN, NULL,
+                            ps->local_base};
+        /* the phase's probe interval: its span over its samples */
+        qcmp_why_text(d->why, d->period,
+                      d->nb > 0 ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb : 0.0,
+                      why, sizeof(why));
+        if (d->verdict == COW_VERDICT_UNSURE && why[0] != '\0')
+            dr.why = why;
         if ((rc = store_put_delta(st, run, &dr, e)) != COW_OK)
             return rc;
     }
@@ -121,7 +134,7 @@ static int persist(cow_store *st, int64_t run, const cow_phases *ph,
     for (i = 0; i < ph->n; i++) {
         if ((rc = persist_phase(st, run, i, &ph->v[i], &rs->ph[i], e)) != COW_OK)
             return rc;
-        if (rs->ph[i].has_delta && (rc = persist_delta(st, run, i, &rs->ph[i], e)) != COW_OK)
+        if (rs->ph[i].has_delta && (rc = persist_delta(st, run, i, &ph->v[i], &rs->ph[i], e)) != COW_OK)
             return rc;
     }
     return COW_OK;
@@ -461,7 +474,8 @@ int app_analyze_runs(cow_store *st, const cow_run_row *rows, size_t n, int only_
 }
 
 int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
-                    uint64_t seed, int resamples, int jobs, cow_err *e)
+                    uint64_t seed, int resamples, int jobs, const cow_qcmp_margin *margin,
+                    cow_err *e)
 {
     cow_runstats_opts o;
 
@@ -469,5 +483,6 @@ int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_n
     o.method = COW_PCT_LINEAR;
     o.resamples = resamples;
     o.seed = seed;
+    o.margin = margin;
     return app_analyze_runs(st, rows, n, only_new, &o, jobs, e);
 }

@@ -30,6 +30,8 @@ cow_quant app_quant_delta(const cow_delta_row *d)
     r = quant_make(NAN, d->delta_us, d->lo_us, d->hi_us, -1, d->n_eff_phase);
     if (d->verdict != NULL && strcmp(d->verdict, "n/a") == 0)
         r.est_us = NAN;
+    if (d->why != NULL) /* a ? with its reason (019_drift.sql) */
+        snprintf(r.why, sizeof(r.why), "%s", d->why);
     return r;
 }
 
@@ -202,7 +204,7 @@ int app_window_cow(cow_store *st, const cow_run_row *r, const cow_phases *ph, do
  * samples), the longest described, with no verdict. */
 static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_err *e)
 {
-    cow_runstats_opts o = {COW_PCT_LINEAR, 1, 1, 1};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 1, 1, 1, NULL};
     app_analysis an;
     const cow_phase *best = NULL;
     size_t i;
@@ -682,8 +684,8 @@ char *app_answer_quiet_line(const app_answers *a, int sink)
     static const char *const why[APP_QUIET_COUNT] = {
         NULL,
         "show no change (~)",
-        "cannot tell (?: too few samples in the window; their estimates are in the "
-        "Headline table)",
+        "cannot tell (?: too few samples in the window, or a baseline that moved as "
+        "much around it; their estimates are in the Headline table)",
         "have no fork, save or sync window",
         "have no latency samples and no other evidence",
     };
@@ -710,7 +712,8 @@ const char *app_answer_legend(int sink)
         return "How to read these: `lift` / `drop`: the window's p99.9 is higher / lower "
                "than the baseline's, a call that is wrong at most 5% of the time when "
                "nothing changed; `~`: the 95% interval of the difference holds zero, no "
-               "change shown; `?`: too few samples to tell either way. A delta shows its "
+               "change shown; `?`: too few samples to tell either way (or, with the reason "
+               "beside it, a baseline that moved as much around the window). A delta shows its "
                "95% interval `[lo, hi]`, or the one bound the exact tail test can give "
                "(`>= +b`: it rose by at least b). A quantile shown as a number alone has a "
                "two-sided 95% interval; shown as `x (>= b)`: x is the estimate, and too "
@@ -718,7 +721,8 @@ const char *app_answer_legend(int sink)
     return "How to read these: lift / drop: the window's p99.9 is higher / lower than "
            "the baseline's, a call that is wrong at most 5% of the time when nothing "
            "changed; ~: the 95% interval of the difference holds zero, no change shown; "
-           "?: too few samples to tell either way. A delta shows its 95% interval "
+           "?: too few samples to tell either way (or, with the reason beside it, a "
+           "baseline that moved as much around the window). A delta shows its 95% interval "
            "[lo, hi], or the one bound the exact tail test can give (>= +b: it rose by "
            "at least b). A quantile shown as a number alone has a two-sided 95% "
            "interval; shown as x (>= b): x is the estimate, and too few samples lie "

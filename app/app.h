@@ -14,6 +14,7 @@
 #include "err.h"
 #include "parser.h"
 #include "store.h"
+#include "verdict.h"
 
 /* Outcome of a use case, also the process exit code. */
 enum cow_exit {
@@ -152,8 +153,10 @@ int app_analyze_run_with(cow_store *st, const cow_run_row *r, uint64_t seed,
                          int resamples, cow_err *e);
 /* app_analyze_runs (analyze.h) with those defaults and the given seed and
  * resamples: analyse rows[0..n) on jobs threads (0: one per core), each
- * result stored in run order; only_new: only runs never analysed. */
+ * result stored in run order; only_new: only runs never analysed; margin:
+ * the materiality margin (a thresholds file's; NULL: verdict.h's). */
 int app_analyze_all(cow_store *st, const cow_run_row *rows, size_t n, int only_new,
-                    uint64_t seed, int resamples, int jobs, cow_err *e);
+                    uint64_t seed, int resamples, int jobs, const cow_qcmp_margin *margin,
+                    cow_err *e);
 
 #endif

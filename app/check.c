@@ -14,7 +14,15 @@
  *     flight: phase_holds, phase.h), not those sent in their span.
  *  5. Nothing is analysed or stored, and a stored analysis is not read:
  *     the phases are made for the judgement (app_judged_phases), so a
- *     verdict depends on the run's input and the limits alone. */
+ *     verdict depends on the run's input and the limits alone.
+ *  6. A baseline that moved (runstats.h Requirement 7) is reported, not
+ *     failed on: for a lift limit at q, the baseline before each window
+ *     is compared at q with its own second half and with the quiet phase
+ *     after the window; when one of them moved by more than the limit
+ *     (significantly, 2.5% each side), the window is judged against the
+ *     local baseline on both sides (runstats_compare_window) and the
+ *     detail says the baseline moved. A drift alone then cannot fail the
+ *     run (bench/README.md, "Healthy fleets that drift"). */
 #include "check.h"
 #include "jsonstrict.h"
 #include "reported.h"
@@ -52,6 +60,8 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     int rc, k;
 
     memset(t, 0, sizeof(*t));
+    t->margin.rel = COW_QCMP_MARGIN_REL;
+    t->margin.abs_us = COW_QCMP_MARGIN_ABS_US;
     if ((rc = src_open_file(&s, path, e)) != COW_OK)
         return rc;
     rc = src_read_all_max(&s, COW_MAX_META_FILE_BYTES, &text, &n, e);
@@ -76,6 +86,20 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     for (it = root->child; it; it = it->next) {
         const cJSON *lim = it;
         int mp = 0;
+        if (strcmp(it->string, "margin_rel") == 0 || strcmp(it->string, "margin_ms") == 0) {
+            if (!cJSON_IsNumber(it) || it->valuedouble < 0) {
+                cow_err_at(e, path, 0, 0);
+                rc = COW_FAIL(e, COW_EPARSE, "\"%s\" must be a non-negative number "
+                              "(see schemas/thresholds.schema.json)", it->string);
+                cJSON_Delete(root);
+                return rc;
+            }
+            if (it->string[7] == 'r')
+                t->margin.rel = it->valuedouble;
+            else
+                t->margin.abs_us = it->valuedouble * 1000;
+            continue;
+        }
         for (k = 0; k < TH_COUNT; k++)
             if (strcmp(it->string, app_th_keys[k]) == 0)
                 break;
@@ -163,7 +187,6 @@ cow_group app_phase_group(const cow_phases *ph, size_t i, const int64_t *ts,
     const cow_phase *p = &ph->v[i];
     size_t a = runstats_lower_bound(ts, n, phase_first_send(p, longest));
     size_t b = runstats_lower_bound(ts, n, p->t1_us), j, m = 0;
-    cow_group g;
 
     if (b < a)
         b = a;
@@ -171,14 +194,7 @@ cow_group app_phase_group(const cow_phases *ph, size_t i, const int64_t *ts,
     for (j = a; j < b; j++)
         if (phase_holds(ph, i, ts[j], lat[j]))
             (*time)[m++] = lat[j];
-    *sorted = xmalloc((m ? m : 1) * sizeof(double));
-    if (m > 0)
-        memcpy(*sorted, *time, m * sizeof(double));
-    runstats_sort(*sorted, m);
-    g.time = *time;
-    g.sorted = *sorted;
-    g.n = m;
-    return g;
+    return runstats_group(*time, m, sorted);
 }
 
 /* A lift limit over every window of the run compared with its baseline
@@ -206,15 +222,29 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
     for (i = 0; base != NULL && i < rs->nph && rc == COW_OK; i++) {
         const cow_phase_row *p = &rs->ph[i];
         cow_qcmp_opts qo = {ro->resamples, ro->seed + (uint64_t)i, COW_PCT_LINEAR};
-        cow_group gw;
-        double *gw_time, *gw_own;
+        cow_qcmp_margin lim = {0.0, t->v[k] * 1000};
+        cow_group gw, ga = {NULL, NULL, 0};
+        double *gw_time, *gw_own, *ga_time = NULL, *ga_own = NULL;
+        cow_drift d;
         cow_qcmp c;
+        size_t j;
+        int local = 0;
         if (!phase_is_window(phase_kind_from_name(p->kind)) || p->n == 0)
             continue;
         gw = app_phase_group(&ph, i, ts, lat, n, longest, &gw_time, &gw_own);
-        if (gw.n > 0 && (rc = qcmp_compute(&gb, &gw, q, t->v[k] * 1000, &qo, &c, e)) == COW_OK &&
+        for (j = i + 1; j < rs->nph; j++) /* Requirement 6: the quiet phase after it */
+            if (phase_kind_from_name(rs->ph[j].kind) == COW_PHASE_BETWEEN ||
+                phase_kind_from_name(rs->ph[j].kind) == COW_PHASE_AFTER)
+                break;
+        if (j < rs->nph)
+            ga = app_phase_group(&ph, j, ts, lat, n, longest, &ga_time, &ga_own);
+        if (gw.n > 0)
+            rc = runstats_drift(&gb, ga.n > 0 ? &ga : NULL, &q, 1, &lim, &qo, &d, e);
+        if (gw.n > 0 && rc == COW_OK &&
+            (rc = runstats_compare_window(&gb, &gw, ga.n > 0 ? &ga : NULL, &d, q,
+                                          t->v[k] * 1000, &qo, NULL, &c, &local, e)) == COW_OK &&
             (c.p_up < best_p || (c.p_up == best_p && c.delta > best_d))) {
-            char ci[48];
+            char ci[48], moved[240] = "";
             found = 1;
             best_p = c.p_up;
             best_d = c.delta;
@@ -228,11 +258,19 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
                          c.hi / 1000);
             else
                 snprintf(ci, sizeof(ci), "tail test beyond pooled p%.2f", 100 * c.test.level);
-            snprintf(x->note, sizeof(x->note), "%s, %s, n %zu/%zu, n_eff %.0f/%.0f",
-                     p->label, ci, c.na, c.nb, c.dep_a.n_eff, c.dep_b.n_eff);
+            if (d.unstable) {
+                char dt[160];
+                runstats_drift_text(&d, dt, sizeof(dt));
+                snprintf(moved, sizeof(moved), ", unstable baseline: %s%s", dt,
+                         local ? ", judged against the baseline on both sides" : "");
+            }
+            snprintf(x->note, sizeof(x->note), "%s, %s, n %zu/%zu, n_eff %.0f/%.0f%s",
+                     p->label, ci, c.na, c.nb, c.dep_a.n_eff, c.dep_b.n_eff, moved);
         }
         free(gw_time);
         free(gw_own);
+        free(ga_time);
+        free(ga_own);
     }
     free(gb_time);
     free(gb_own);
@@ -350,7 +388,7 @@ static int judge_run(cow_store *st, const cow_run_row *r, const cow_run_facts *f
                      size_t n, const app_thresholds *t, app_verdict out[TH_COUNT],
                      cow_err *e)
 {
-    cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 0};
+    cow_runstats_opts ro = {COW_PCT_LINEAR, COW_BOOT_RESAMPLES, 1, 0, NULL};
     int rc = COW_OK;
     double v;
 

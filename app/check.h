@@ -11,6 +11,7 @@
 #include "phase.h"
 #include "store.h"
 #include "triage.h"
+#include "verdict.h"
 
 enum { TH_P999_LIFT, TH_P99_LIFT, TH_P99, TH_P999, TH_COW, TH_FORK, TH_THP, TH_MIN_N, TH_COUNT };
 
@@ -22,6 +23,11 @@ typedef struct app_thresholds {
     double v[TH_COUNT];    /* limit (bool as 0/1) */
     int missing_pass[TH_COUNT]; /* {"limit": x, "missing": "pass"}: a run
                                    without the data passes (default: fails) */
+    cow_qcmp_margin margin;  /* "margin_rel", "margin_ms" (verdict.h's
+                                defaults where absent): the materiality of
+                                analyze's and report's equivalence (~) and
+                                of a baseline that moved; check's own
+                                judgement takes each limit as its margin */
 } app_thresholds;
 
 /* Read a thresholds file; unknown keys and wrong types are errors naming
@@ -39,7 +45,7 @@ typedef struct app_verdict {
     double p_adj;         /* p after the fleet's correction (app_check_correct) */
     const char *method;   /* bootstrap / tail-test / binomial, or NULL */
     double n, n_eff;      /* samples behind p and their effective number */
-    char note[200];       /* why n/a, or the detail */
+    char note[400];       /* why n/a, or the detail */
 } app_verdict;
 
 /* The limits of t that v fails, for a table cell: "max_fork_ms 20.191

@@ -77,6 +77,10 @@ static void windows(const cow_result_set *rs, const cow_phase *ph, cow_run_facts
         }
         f->has_sync_disk |= ph[i].kind == COW_PHASE_SYNC_DISK;
         f->has_sync_diskless |= ph[i].kind == COW_PHASE_SYNC_DISKLESS;
+        if (p->unstable != NULL && f->nunstable++ == 0) { /* 019_drift.sql */
+            snprintf(f->unstable, sizeof(f->unstable), "%s", p->unstable);
+            snprintf(f->unstable_in, sizeof(f->unstable_in), "%s", p->label);
+        }
     }
     /* per window: lifted? The worst is the one with the strongest evidence
      * of a p99.9 lift (smallest p-value), then the largest delta: not the

@@ -165,9 +165,14 @@ static int prepare(app_report *j, cow_err *e)
     int64_t newest = 0;
     int rc = COW_OK;
 
-    if ((rc = app_analyze_all(j->st, j->rows, j->n, 0, j->seed, j->resamples, j->jobs,
-                              e)) != COW_OK)
-        return rc;
+    {   /* the thresholds file's materiality margin (check.h) */
+        app_thresholds th;
+        if (j->thresholds != NULL && (rc = app_load_thresholds(j->thresholds, &th, e)) != COW_OK)
+            return rc;
+        if ((rc = app_analyze_all(j->st, j->rows, j->n, 0, j->seed, j->resamples, j->jobs,
+                                  j->thresholds != NULL ? &th.margin : NULL, e)) != COW_OK)
+            return rc;
+    }
     for (i = 0; i < j->n; i++)
         if (j->rows[i].t_last_us > newest)
             newest = j->rows[i].t_last_us;

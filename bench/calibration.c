@@ -3,6 +3,7 @@
  * `check`), under the null and under a real stall lift.
  *
  *     calibration [--reps N] [--resamples R] [--seed S] [--quick] [--check]
+ *                 [--real | --drift | --after]
  *
  * Cells: (n_base, n_window) x q in {0.99, 0.999} x process (i.i.d.
  * lognormal, Pareto a=2, AR(1) on the log scale phi 0.5 / 0.9, stall
@@ -222,6 +223,26 @@ static void null_cells(const opts *o)
         }
 }
 
+/* analyze's decision for a window with the quiet stretch after it
+ * (runstats.h Requirement 7): the baseline's stability at p50 and p99,
+ * then the window against the baseline before it or, when that moved,
+ * against the local baseline on both sides beyond its movement. */
+static void window_verdict(const sample *a, const sample *b, const sample *af, double q,
+                           double shift, const cow_qcmp_margin *lim, uint64_t seed,
+                           const opts *o, cow_qcmp *c, cow_drift *d, int *local)
+{
+    static const double dq[COW_DRIFT_NLEVELS] = {0.5, 0.99};
+    cow_group ga = {a->t, a->s, a->n}, gb = {b->t, b->s, b->n}, gf = {af->t, af->s, af->n};
+    cow_qcmp_opts qo = {o->resamples, seed, COW_PCT_LINEAR};
+    cow_err e = COW_ERR_INIT;
+
+    if (lim != NULL) /* check: the limit's level, the limit as the margin */
+        runstats_drift(&ga, af->n ? &gf : NULL, &q, 1, lim, &qo, d, &e);
+    else
+        runstats_drift(&ga, af->n ? &gf : NULL, dq, COW_DRIFT_NLEVELS, NULL, &qo, d, &e);
+    runstats_compare_window(&ga, &gb, af->n ? &gf : NULL, d, q, shift, &qo, NULL, c, local, &e);
+}
+
 /* ---------- processes real probes see (one contiguous series each) ---------- */
 
 /* Probe every 2 ms. Processes: AR(1) on the log scale; the median moved
@@ -297,7 +318,7 @@ static void rtruth(int p, const double *qs, int nq, int quick, double *out)
 }
 
 typedef struct rtally {
-    long reps, lift, drop, unsure, flat, boot, boot_cover, ci, ci_cover, ci_n;
+    long reps, lift, drop, unsure, flat, boot, boot_cover, ci, ci_cover, ci_n, moved, unstable;
     double neff_a, neff_b;
 } rtally;
 
@@ -338,13 +359,15 @@ static void real_cells(const opts *o)
     printf("\n## Processes real probes see (null; baseline then window, one series)\n\n");
     printf("| process | n_base | n_window | q | reps | false lift %% | false drop %% |"
            " false %% ± se | ? %% | ~ %% | interval used %% | interval cover %% |"
-           " phase CI printed %% | phase CI cover %% ± se | n_eff/n base, window |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           " phase CI printed %% | phase CI cover %% ± se | n_eff/n base, window |"
+           " base moved %% | unstable %% |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ci = 0; ci < nc; ci++) {
         const struct rcell *c = &rcells[ci];
         rtally t[3];
         double truth[3], *all;
-        sample a, b;
+        size_t nf = c->na < 5000 ? c->na : 5000; /* the quiet stretch after */
+        sample a, b, af;
         cow_rng r;
         if (o->quick && !c->quick)
             continue;
@@ -352,21 +375,26 @@ static void real_cells(const opts *o)
         rtruth(c->p, rlevels, 3, o->quick, truth);
         sample_make(&a, c->na);
         sample_make(&b, c->nb);
-        all = malloc((c->na + c->nb) * sizeof(double));
+        sample_make(&af, nf);
+        all = malloc((c->na + c->nb + nf) * sizeof(double));
         rng_seed(&r, o->seed, 5000 + ci);
         for (rep = 0; rep < o->reps; rep++) {
-            rgen(&r, c->p, c->na + c->nb, all);
+            rgen(&r, c->p, c->na + c->nb + nf, all);
             memcpy(a.t, all, c->na * sizeof(double));
             memcpy(b.t, all + c->na, c->nb * sizeof(double));
+            memcpy(af.t, all + c->na + c->nb, nf * sizeof(double));
             sample_sort(&a);
             sample_sort(&b);
+            sample_sort(&af);
             for (li = 0; li < 3; li++) {
-                cow_group ga = {a.t, a.s, a.n}, gb = {b.t, b.s, b.n};
-                cow_qcmp_opts qo = {o->resamples, o->seed + (uint64_t)rep, COW_PCT_LINEAR};
                 cow_qcmp q;
-                cow_err e = COW_ERR_INIT;
+                cow_drift d;
+                int local;
                 rtally *x = &t[li];
-                qcmp_compute(&ga, &gb, rlevels[li], 0.0, &qo, &q, &e);
+                window_verdict(&a, &b, &af, rlevels[li], 0.0, NULL, o->seed + (uint64_t)rep, o,
+                               &q, &d, &local);
+                x->moved += d.moved;
+                x->unstable += d.unstable;
                 x->reps++;
                 x->lift += q.verdict == COW_VERDICT_LIFT;
                 x->drop += q.verdict == COW_VERDICT_DROP;
@@ -388,19 +416,20 @@ static void real_cells(const opts *o)
             double fp = pc(f, x->reps), fse = se(f, x->reps);
             double cv = pc(x->ci_cover, x->ci), cse = se(x->ci_cover, x->ci);
             printf("| %s | %zu | %zu | %g | %ld | %.1f | %.1f | %.1f ± %.1f | %.1f | %.1f |"
-                   " %.1f | %.1f | %.1f | %.1f ± %.1f | %.2f, %.2f |\n",
+                   " %.1f | %.1f | %.1f | %.1f ± %.1f | %.2f, %.2f | %.1f | %.1f |\n",
                    rproc_name[c->p], c->na, c->nb, rlevels[li], x->reps,
                    pc(x->lift, x->reps), pc(x->drop, x->reps), fp, fse,
                    pc(x->unsure, x->reps), pc(x->flat, x->reps), pc(x->boot, x->reps),
                    pc(x->boot_cover, x->boot), pc(x->ci, x->ci_n), cv, cse,
-                   x->neff_a / (double)x->reps, x->neff_b / (double)x->reps);
-            if (c->p != R_DRIFT && fp > 5.0 + 2 * fse)
+                   x->neff_a / (double)x->reps, x->neff_b / (double)x->reps,
+                   pc(x->moved, x->reps), pc(x->unstable, x->reps));
+            if (fp > 5.0 + 2 * fse)
                 missed |= 64;
             if (c->p != R_DRIFT && x->ci > 0 && cv + 2 * cse < 93.0)
                 missed |= 128;
         }
         free(all);
-        free(a.t); free(a.s); free(b.t); free(b.s);
+        free(a.t); free(a.s); free(b.t); free(b.s); free(af.t); free(af.s);
         fflush(stdout);
     }
 }
@@ -578,6 +607,16 @@ static void alt_cells(const opts *o)
     }
 }
 
+/* 1 when the fleet's correction (method) fails any of its n p-values */
+static int fleet_fails(const double *p, int n, int method)
+{
+    int fail[100], k;
+    fleet_adjust(p, (size_t)n, method, 0.05, NULL, fail);
+    for (k = 0; k < n && !fail[k]; k++)
+        ;
+    return k < n;
+}
+
 /* Healthy fleets: 50 runs, limits p99.9 lift 0.5 ms, p99 lift 0.2 ms. */
 static void fleets(const opts *o)
 {
@@ -602,7 +641,7 @@ static void fleets(const opts *o)
         rng_seed(&r, o->seed, 3000 + fi);
         for (f = 0; f < nfleet; f++) {
             double p[100];
-            int old = 0, fail[100];
+            int old = 0;
             nsel = 0;
             for (k = 0; k < nrun; k++) {
                 size_t i;
@@ -628,14 +667,8 @@ static void fleets(const opts *o)
                 }
             }
             old_fail += old;
-            fleet_adjust(p, (size_t)nsel, COW_FLEET_HOLM, 0.05, NULL, fail);
-            for (k = 0; k < nsel && !fail[k]; k++)
-                ;
-            holm_fail += k < nsel;
-            fleet_adjust(p, (size_t)nsel, COW_FLEET_BH, 0.05, NULL, fail);
-            for (k = 0; k < nsel && !fail[k]; k++)
-                ;
-            bh_fail += k < nsel;
+            holm_fail += fleet_fails(p, nsel, COW_FLEET_HOLM);
+            bh_fail += fleet_fails(p, nsel, COW_FLEET_BH);
         }
         printf("| %zu | %zu | %d | %.1f | %.1f ± %.1f | %.1f |\n", a.n, b.n, nfleet,
                pc(old_fail, nfleet), pc(holm_fail, nfleet), se(holm_fail, nfleet),
@@ -643,6 +676,134 @@ static void fleets(const opts *o)
         if (pc(holm_fail, nfleet) > 5.0 + 2 * se(holm_fail, nfleet))
             missed |= 16;
         free(a.t); free(a.s); free(b.t); free(b.s);
+        fflush(stdout);
+    }
+}
+
+/* Healthy fleets that drift (check, app/check.c Requirement 6): 50 runs,
+ * each a baseline of 3,000 samples, a window of 1,500 and 3,000 after it,
+ * median 1 ms moved by +-15% over a 20 s period (or not: i.i.d.), a
+ * probe every 2 ms; limits p99 lift 0.2 ms, p99.9 lift 0.5 ms, Holm over
+ * the fleet's 100 comparisons. before: against the baseline before the
+ * window alone (the rule before); now: check's rule. */
+static void drift_fleets(const opts *o)
+{
+    const int nfleet = o->quick ? 20 : o->reps, nrun = 50;
+    const double lim[2] = {200.0, 500.0};
+    const size_t na = 3000, nb = 1500, nf = 3000;
+    static const int procs[2] = {R_DRIFT, R_IID};
+    int pi, f, k, li;
+
+    printf("\n## Healthy fleets that drift (%d runs each, %zu / %zu / %zu after, limits "
+           "max_p99_lift_ms 0.2, max_p999_lift_ms 0.5, median 1 ms, Holm)\n\n", nrun, na, nb, nf);
+    printf("| process | fleets | before: fail %% | now: fail %% ± se | runs moved %% (p99, p99.9) |"
+           " runs judged locally %% |\n");
+    printf("|---|---:|---:|---:|---:|---:|\n");
+    for (pi = 0; pi < 2; pi++) {
+        long old_fail = 0, new_fail = 0, moved[2] = {0, 0}, local_n = 0, runs = 0;
+        double *all = malloc((na + nb + nf) * sizeof(double));
+        sample a, b, af;
+        cow_rng r;
+        if (o->quick && pi == 1)
+            continue;
+        sample_make(&a, na);
+        sample_make(&b, nb);
+        sample_make(&af, nf);
+        rng_seed(&r, o->seed, 7000 + (uint64_t)pi);
+        for (f = 0; f < nfleet; f++) {
+            double p_old[100], p_new[100];
+            int nsel = 0;
+            for (k = 0; k < nrun; k++) {
+                size_t i;
+                rgen(&r, procs[pi], na + nb + nf, all);
+                for (i = 0; i < na + nb + nf; i++) /* median 1 ms */
+                    all[i] *= 5;
+                memcpy(a.t, all, na * sizeof(double));
+                memcpy(b.t, all + na, nb * sizeof(double));
+                memcpy(af.t, all + na + nb, nf * sizeof(double));
+                sample_sort(&a);
+                sample_sort(&b);
+                sample_sort(&af);
+                runs++;
+                for (li = 0; li < 2; li++) {
+                    cow_group ga = {a.t, a.s, a.n}, gb = {b.t, b.s, b.n};
+                    uint64_t seed = o->seed + (uint64_t)(f * nrun + k);
+                    cow_qcmp_opts qo = {o->resamples, seed, COW_PCT_LINEAR};
+                    cow_qcmp_margin m = {0.0, lim[li]};
+                    cow_qcmp c;
+                    cow_drift d;
+                    cow_err e = COW_ERR_INIT;
+                    int local;
+                    qcmp_compute(&ga, &gb, levels[li], lim[li], &qo, &c, &e);
+                    p_old[nsel] = c.p_up;
+                    window_verdict(&a, &b, &af, levels[li], lim[li], &m, seed, o, &c, &d, &local);
+                    p_new[nsel++] = c.p_up;
+                    moved[li] += d.moved;
+                    local_n += local;
+                }
+            }
+            old_fail += fleet_fails(p_old, nsel, COW_FLEET_HOLM);
+            new_fail += fleet_fails(p_new, nsel, COW_FLEET_HOLM);
+        }
+        printf("| %s | %d | %.1f | %.1f ± %.1f | %.1f, %.1f | %.1f |\n", rproc_name[procs[pi]],
+               nfleet, pc(old_fail, nfleet), pc(new_fail, nfleet), se(new_fail, nfleet),
+               pc(moved[0], runs), pc(moved[1], runs), pc(local_n, 2 * runs));
+        if (pc(new_fail, nfleet) > 5.0 + 2 * se(new_fail, nfleet))
+            missed |= 16;
+        free(all);
+        free(a.t); free(a.s); free(b.t); free(b.s); free(af.t); free(af.s);
+        fflush(stdout);
+    }
+}
+
+/* Stall lift with a quiet stretch after the window (as a run has): the
+ * power of analyze's rule with the baseline's stability judged. */
+static void alt_after_cells(const opts *o)
+{
+    static const size_t as[][2] = {{1503, 691}, {5000, 5000}};
+    size_t si;
+    int li, rep;
+
+    printf("\n## Stall lift with a quiet stretch after the window (0.5%% -> 2%% -> 0.5%%)\n\n");
+    printf("| n_base | n_window | n_after | q | reps | lift %% ± se | ? %% | ~ %% | base moved %% |"
+           " judged locally %% |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (si = 0; si < 2; si++) {
+        long lift[2] = {0, 0}, uns[2] = {0, 0}, flat[2] = {0, 0}, mv[2] = {0, 0}, loc[2] = {0, 0};
+        sample a, b, af;
+        cow_rng r;
+        if (o->quick)
+            continue;
+        sample_make(&a, as[si][0]);
+        sample_make(&b, as[si][1]);
+        sample_make(&af, as[si][0]);
+        rng_seed(&r, o->seed, 2000 + (si == 0 ? 1 : 3)); /* the stall-lift cells' seeds */
+        for (rep = 0; rep < o->reps; rep++) {
+            gen(&r, P_IID, a.n, 0.005, a.t);
+            gen(&r, P_IID, b.n, 0.02, b.t);
+            gen(&r, P_IID, af.n, 0.005, af.t);
+            sample_sort(&a);
+            sample_sort(&b);
+            sample_sort(&af);
+            for (li = 0; li < 2; li++) {
+                cow_qcmp c;
+                cow_drift d;
+                int local;
+                window_verdict(&a, &b, &af, levels[li], 0.0, NULL, o->seed + (uint64_t)rep, o,
+                               &c, &d, &local);
+                lift[li] += c.verdict == COW_VERDICT_LIFT;
+                uns[li] += c.verdict == COW_VERDICT_UNSURE;
+                flat[li] += c.verdict == COW_VERDICT_FLAT;
+                mv[li] += d.moved;
+                loc[li] += local;
+            }
+        }
+        for (li = 0; li < 2; li++)
+            printf("| %zu | %zu | %zu | %g | %d | %.1f ± %.1f | %.1f | %.1f | %.1f | %.1f |\n",
+                   a.n, b.n, af.n, levels[li], o->reps, pc(lift[li], o->reps),
+                   se(lift[li], o->reps), pc(uns[li], o->reps), pc(flat[li], o->reps),
+                   pc(mv[li], o->reps), pc(loc[li], o->reps));
+        free(a.t); free(a.s); free(b.t); free(b.s); free(af.t); free(af.s);
         fflush(stdout);
     }
 }
@@ -719,9 +880,13 @@ int main(int argc, char **argv)
             o.check = 1;
         else if (strcmp(argv[i], "--real") == 0)
             o.only_real = 1;
+        else if (strcmp(argv[i], "--drift") == 0)
+            o.only_real = 2;
+        else if (strcmp(argv[i], "--after") == 0)
+            o.only_real = 3;
         else {
             fprintf(stderr, "usage: calibration [--reps N] [--resamples R] [--seed S]"
-                            " [--quick] [--check] [--real]\n");
+                            " [--quick] [--check] [--real] [--drift] [--after]\n");
             return 2;
         }
     }
@@ -731,6 +896,13 @@ int main(int argc, char **argv)
     }
     printf("calibration: %d reps per cell, R = %d, seed %llu\n\n", o.reps, o.resamples,
            (unsigned long long)o.seed);
+    if (o.only_real >= 2) {
+        if (o.only_real == 2)
+            drift_fleets(&o);
+        alt_after_cells(&o);
+        printf("\ncpu %.1f s; code %d\n", (double)(clock() - c0) / CLOCKS_PER_SEC, missed);
+        return o.check && missed ? 1 : 0;
+    }
     if (o.only_real) {
         real_cells(&o);
         margin_cells(&o);
@@ -742,6 +914,8 @@ int main(int argc, char **argv)
     real_cells(&o);
     margin_cells(&o);
     fleets(&o);
+    drift_fleets(&o);
+    alt_after_cells(&o);
     trade(&o);
     printf("\ncpu %.1f s; targets %s (code %d: 1 null false rate, 2 coverage, 4 p99.9 "
            "power, 8 p99 power, 16 fleets, 32 trade-off, 64 real-process false rate, 128 real-process phase interval "

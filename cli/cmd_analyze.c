@@ -48,6 +48,9 @@ const char *const cmd_analyze_usage[] = {
     "                     keeps only samples overlapping no window) or send",
     "                     (by send time alone, for comparison)",
     "  --json             print results as JSON (see README)",
+    "  --thresholds FILE  the materiality margin of a thresholds file",
+    "                     (margin_rel, margin_ms; defaults 0.25 and 0.05): ~",
+    "                     from the tail test, and a baseline that moved",
     "  --jobs N           analyse N runs at once (default: one per core); one",
     "                     writer stores them in run order: the database and",
     "                     the output are the same for every N",
@@ -64,6 +67,7 @@ typedef struct analyze_opts {
     int json;               /* --json */
     int by_send;            /* --assign send: by send time alone */
     int jobs;               /* --jobs */
+    cow_qcmp_margin margin; /* --thresholds: its margin (rs.margin points here) */
 } analyze_opts;
 
 /* ------------------------------------------------------------- text */
@@ -136,8 +140,9 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
         if (!ps->has_delta)
             continue;
         printf("  %s vs %s (ms, 95%%, %d resamples, seed %" PRIu64 "; n_eff = samples "
-               "corrected for serial dependence):\n",
-               ph->v[i].label, ph->v[ps->base].label, o->rs.resamples, o->rs.seed);
+               "corrected for serial dependence):\n", ph->v[i].label,
+               ps->local_base ? "the baseline on both sides" : ph->v[ps->base].label,
+               o->rs.resamples, o->rs.seed);
         for (l = 0; l < COW_DELTA_LEVELS; l++) {
             const cow_qcmp *d = &ps->delta[l];
             char ratio[48] = "", ci[COW_QUANT_FMT_MAX];
@@ -147,6 +152,10 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
                 snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
             if (d->verdict == COW_VERDICT_NA)
                 dq.est_us = NAN;
+            if (d->verdict == COW_VERDICT_UNSURE) /* the probe interval: span over samples */
+                qcmp_why_text(d->why, d->period,
+                              d->nb ? (double)(ph->v[i].t1_us - ph->v[i].t0_us) / 1e6 /
+                                          (double)d->nb : 0.0, dq.why, sizeof(dq.why));
             quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
             printf("    %-6s %-32s %-7s %-5s n_eff %.0f/%.0f  %s", names[l], ci, ratio,
                    boot_verdict_symbol(d->verdict),
@@ -214,6 +223,17 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
     else if (!baseline)
         printf("  no samples before the first window: nothing to compare with "
                "(compare runs with cowtail diff)\n");
+    for (i = 0; i < ph->n; i++) /* runstats.h Requirement 7 */
+        if (rs->ph[i].drift.unstable) {
+            char moved[200];
+            runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
+            printf("  the baseline is not stationary around %s: %s; %s\n", ph->v[i].label,
+                   moved, rs->ph[i].local_base
+                              ? "that window is compared with the baseline on both sides "
+                                "of it, and a change smaller than the baseline's own "
+                                "movement is '?'"
+                              : "its verdicts read the baseline before it");
+        }
     if (coarse)
         printf("  latencies sit on a %.3f ms grid (e.g. redis-cli --latency reports "
                "whole ms): lifts smaller than that cannot show\n", step / 1000.0);
@@ -456,6 +476,11 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
         cJSON_AddStringToObject(po, "source", p->source ? p->source : "");
         cJSON_AddBoolToObject(po, "overlap", p->overlap);
         cJSON_AddBoolToObject(po, "open", p->open);
+        if (rs->ph[i].drift.unstable) {
+            char moved[200];
+            runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
+            cJSON_AddStringToObject(po, "unstable_baseline", moved);
+        }
         cJSON_AddItemToArray(arr, po);
         if (!rs->ph[i].has_delta)
             continue;
@@ -469,6 +494,15 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
             cli_json_num(dj, "value_us", d->est_b);
             cli_json_num(dj, "delta_us", d->delta);
             verdict_json(dj, d);
+            if (rs->ph[i].local_base) /* runstats.h Requirement 7 */
+                cJSON_AddBoolToObject(dj, "both_sides", 1);
+            if (d->verdict == COW_VERDICT_UNSURE && d->why != COW_QCMP_WHY_NONE) {
+                char why[120];
+                qcmp_why_text(d->why, d->period,
+                              d->nb ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb
+                                    : 0.0, why, sizeof(why));
+                cJSON_AddStringToObject(dj, "why", why);
+            }
             cJSON_AddItemToArray(ds, dj);
         }
         {
@@ -621,8 +655,11 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"json", no_argument, NULL, 'j'},
         {"assign", required_argument, NULL, 'a'},
         {"jobs", required_argument, NULL, 'J'},
+        {"thresholds", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
+    app_thresholds th;
+    cow_err e = COW_ERR_INIT;
     int c;
 
     memset(o, 0, sizeof(*o));
@@ -663,6 +700,14 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         case 'J':
             if (cli_opt_jobs(argv[0], optarg, &o->jobs) != EXIT_OK)
                 return EXIT_USAGE;
+            break;
+        case 't':
+            if (app_load_thresholds(optarg, &th, &e) != COW_OK) {
+                cli_error(&e);
+                return EXIT_USAGE;
+            }
+            o->margin = th.margin;
+            o->rs.margin = &o->margin;
             break;
         case 'h': cli_print_usage(stdout, cmd_analyze_usage); return EXIT_OK;
         default: return EXIT_USAGE;

@@ -14,6 +14,7 @@ cow_quant quant_make(double q, double est_us, double lo_us, double hi_us, int64_
     r.hi_us = isfinite(hi_us) ? hi_us : NAN;
     r.n = n;
     r.n_eff = n_eff;
+    r.why[0] = '\0';
     return r;
 }
 
@@ -56,6 +57,8 @@ const char *quant_format(const cow_quant *q, int flags, char *buf, size_t n)
         snprintf(buf, n, "%s (>= %s)", est, lo);
     } else if (has_hi) {
         snprintf(buf, n, "%s (<= %s)", est, hi);
+    } else if ((flags & COW_QF_SIGNED) && q->why[0] != '\0') {
+        snprintf(buf, n, "%s (cannot tell: %s)", est, q->why);
     } else {
         snprintf(buf, n, "%s (%s)", est, (flags & COW_QF_SIGNED) ? "cannot tell" : "no bound");
     }

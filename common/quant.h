@@ -27,6 +27,9 @@ typedef struct cow_quant {
     double hi_us;     /* upper 95% bound; NaN when it cannot be finite */
     int64_t n;        /* samples behind it (-1: not known) */
     double n_eff;     /* effective samples (serial dependence); NaN: n */
+    char why[96];     /* a difference that cannot tell: the reason when one
+                         is known ("stalls every 0.500 s, locked to the
+                         probe"), "" otherwise (quant_make) */
 } cow_quant;
 
 /* Flags of quant_format. */
@@ -43,7 +46,7 @@ enum {
  * with the words): buffers of this size never truncate. */
 #define COW_QUANT_FMT_MAX 1024
 
-/* The struct from its parts; NaN or infinite bounds become NaN. */
+/* The struct from its parts; NaN or infinite bounds become NaN; no why. */
 cow_quant quant_make(double q, double est_us, double lo_us, double hi_us, int64_t n,
                      double n_eff);
 
@@ -55,7 +58,9 @@ int quant_two_sided(const cow_quant *q);
  *   both bounds              "12.300"            (COW_QF_INTERVAL: "12.300 [10.100, 14.200]")
  *   only the lower bound     "12.300 (>= 1.563)"
  *   only the upper bound     "0.020 (<= 0.031)"
- *   neither                  "12.300 (no bound)" (COW_QF_SIGNED: "+2.396 (cannot tell)")
+ *   neither                  "12.300 (no bound)" (COW_QF_SIGNED: "+2.396 (cannot tell)",
+ *                            with a why: "+2.396 (cannot tell: stalls every 0.500 s,
+ *                            locked to the probe)")
  * Returns buf. */
 const char *quant_format(const cow_quant *q, int flags, char *buf, size_t n);
 

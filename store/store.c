@@ -151,16 +151,17 @@ static const char *const sql_text[SQL_COUNT] = {
         " VALUES(?1, ?2, ?3, ?4, ?5)",
     [SQL_PUT_PHASE] =
         "INSERT INTO phases(run, idx, kind, label, t0_us, t1_us, fork_us, child_pid,"
-        " source, overlap, open, failed, n, mean_us, min_us, max_us, grid_us)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+        " source, overlap, open, failed, n, mean_us, min_us, max_us, grid_us, unstable)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
     [SQL_PUT_QUANTILE] =
         "INSERT INTO quantiles(run, phase, q, value_us, lo_us, hi_us, n_needed, thin,"
         " n_eff) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     [SQL_PUT_DELTA] =
         "INSERT INTO deltas(run, phase, base, q, base_us, value_us, delta_us, lo_us,"
         " hi_us, ratio, ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase,"
-        " method, p_up, p_down, test_level)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
+        " method, p_up, p_down, test_level, why, local_base)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,"
+        "?22)",
     [SQL_PUT_EXCEED] =
         "INSERT INTO exceed(run, phase, base_q, threshold_us, n, count, p, lo, hi,"
         " clusters, p_more) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
@@ -229,7 +230,8 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_RES_ANALYSIS] = "SELECT seed, resamples FROM analyses WHERE run = ?1",
     [SQL_RES_PHASES] =
         "SELECT idx, kind, label, t0_us, t1_us, fork_us, child_pid, source, overlap,"
-        " open, failed, n, mean_us, min_us, max_us, grid_us FROM phases WHERE run = ?1"
+        " open, failed, n, mean_us, min_us, max_us, grid_us, unstable FROM phases"
+        " WHERE run = ?1"
         " ORDER BY idx",
     [SQL_RES_QUANTILES] =
         "SELECT phase, q, value_us, lo_us, hi_us, n_needed, thin, n_eff FROM quantiles"
@@ -237,7 +239,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_RES_DELTAS] =
         "SELECT phase, base, q, base_us, value_us, delta_us, lo_us, hi_us, ratio,"
         " ratio_lo, ratio_hi, verdict, thin, n_eff_base, n_eff_phase, method, p_up,"
-        " p_down, test_level FROM deltas WHERE run = ?1 ORDER BY phase, q",
+        " p_down, test_level, why, local_base FROM deltas WHERE run = ?1 ORDER BY phase, q",
     [SQL_RES_EXCEED] =
         "SELECT phase, base_q, threshold_us, n, count, p, lo, hi, clusters, p_more FROM exceed"
         " WHERE run = ?1 ORDER BY phase, base_q",

@@ -237,6 +237,9 @@ typedef struct cow_phase_row {
     int overlap, open, failed; /* flags */
     int64_t n;           /* samples */
     double mean_us, min_us, max_us, grid_us; /* NaN when n == 0 */
+    const char *unstable; /* a window: how the baseline around it moved
+                            (analysis/runstats.h cow_drift), NULL: it
+                            did not, or not known */
 } cow_phase_row;
 int store_put_phase(cow_store *st, int64_t run, const cow_phase_row *p, cow_err *e);
 
@@ -263,6 +266,9 @@ typedef struct cow_delta_row {
     const char *method;  /* bootstrap / tail-test (NULL: older analysis) */
     double p_up, p_down; /* one-sided p-values of delta > 0 / < 0 */
     double test_level;   /* tail test: pooled level counted beyond; NaN */
+    const char *why;     /* ?: the reason when one is known, or NULL */
+    int local_base;      /* 1: against the baseline on both sides of the
+                            window (it moved: runstats.h Requirement 7) */
 } cow_delta_row;
 int store_put_delta(cow_store *st, int64_t run, const cow_delta_row *d,
                     cow_err *e);

@@ -367,7 +367,8 @@ static const col_desc phase_cols[] = {
     COL(cow_phase_row, overlap, COL_INT),     COL(cow_phase_row, open, COL_INT),
     COL(cow_phase_row, failed, COL_INT),      COL(cow_phase_row, n, COL_I64),
     COL(cow_phase_row, mean_us, COL_NUM),     COL(cow_phase_row, min_us, COL_NUM),
-    COL(cow_phase_row, max_us, COL_NUM),      COL(cow_phase_row, grid_us, COL_NUM)};
+    COL(cow_phase_row, max_us, COL_NUM),      COL(cow_phase_row, grid_us, COL_NUM),
+    COL(cow_phase_row, unstable, COL_TEXT)};
 
 static const col_desc quantile_cols[] = {
     COL(cow_quantile_row, phase, COL_INT),    COL(cow_quantile_row, q, COL_DBL),
@@ -385,7 +386,8 @@ static const col_desc delta_cols[] = {
     COL(cow_delta_row, thin, COL_INT),        COL(cow_delta_row, n_eff_base, COL_NUM),
     COL(cow_delta_row, n_eff_phase, COL_NUM), COL(cow_delta_row, method, COL_TEXT),
     COL(cow_delta_row, p_up, COL_NUM),        COL(cow_delta_row, p_down, COL_NUM),
-    COL(cow_delta_row, test_level, COL_NUM)};
+    COL(cow_delta_row, test_level, COL_NUM),  COL(cow_delta_row, why, COL_TEXT),
+    COL(cow_delta_row, local_base, COL_INT)};
 
 static const col_desc exceed_cols[] = {
     COL(cow_exceed_row, phase, COL_INT),      COL(cow_exceed_row, base_q, COL_DBL),

@@ -69,7 +69,7 @@ static void analyze_should_store_what_it_returns(void)
     cow_run_row *rows = NULL;
     size_t n = 0, ns = 0, i;
     cow_store *st = loaded(names, 1, &rows, &n);
-    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0, NULL};
     cow_err e = COW_ERR_INIT;
     app_analysis a;
     cow_result_set rs;
@@ -422,6 +422,19 @@ static void answers_should_give_the_same_evidence_the_same_cause(void)
         if (strstr(x->run, "forkless") != NULL) {
             CHECK_INT(x->verdict, COW_VERDICT_LIFT);
             CHECK(x->cause != NULL && strstr(x->cause, "forkless save's own work") != NULL);
+        } else if (strcmp(x->run, "aof-rewrite") == 0 || strcmp(x->run, "fullsync-disk") == 0) {
+            /* their baselines moved around the window (p99 +288% after the
+             * rewrite, p50 +610% after the sync): a change within that
+             * movement is ?, with the reason, and the doctor says so */
+            size_t k;
+            int found = 0;
+            CHECK_INT(x->verdict, COW_VERDICT_UNSURE);
+            CHECK(strstr(line, "(cannot tell: the baseline moved as much around the "
+                               "window)") != NULL);
+            for (k = 0; k < fs.n; k++)
+                found |= strcmp(fs.v[k].rule, "unstable_baseline") == 0 &&
+                         strcmp(fs.v[k].run, x->run) == 0;
+            CHECK(found);
         } else {
             CHECK_INT(x->verdict, COW_VERDICT_LIFT);
             CHECK(x->fork_ms < 10 && x->cow_pct_used > 90);
@@ -440,10 +453,10 @@ static void answers_should_give_the_same_evidence_the_same_cause(void)
     store_close(st);
 }
 
-/* "Nothing to report" only for runs with nothing: a p99.9 that cannot
- * tell beside a p99 lift (fullsync-diskless) or a fork shown to be the
- * stall (fork-t3) is listed with what did show; bgsave-t3 (nothing rose)
- * stays counted. */
+/* "Nothing to report" only for runs with nothing: a fork shown to be the
+ * stall (fork-t3) is listed with what did show; bgsave-t3 and
+ * fullsync-diskless (whose baselines moved as much around the window as
+ * the window did, the reason shown) stay counted. */
 static void answers_should_list_a_rise_the_p999_could_not_tell(void)
 {
     static const char *const names[] = {"fullsync-diskless", "forkless/fork-t3",
@@ -460,16 +473,18 @@ static void answers_should_list_a_rise_the_p999_could_not_tell(void)
     memset(&fs, 0, sizeof(fs));
     CHECK_INT(app_doctor(st, rows, n, &fs, &facts, &e), COW_OK);
     CHECK_INT(app_answers_build(st, rows, n, facts, &fs, NULL, NULL, &a, &e), COW_OK);
-    CHECK_INT(a.nsay, 2);
-    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 1);
+    CHECK_INT(a.nsay, 1);
+    CHECK_INT(a.nquiet[APP_QUIET_UNSURE], 2);
     for (i = 0; i < n; i++) {
         const app_answer *x = &a.v[i];
         line = app_answer_line(x, APP_ANSWER_TERM);
         CHECK_INT(x->verdict, COW_VERDICT_UNSURE);
         if (strcmp(x->run, "fullsync-diskless") == 0) {
-            CHECK(x->say && x->shown_in != NULL);
-            CHECK(strstr(line, ": ? +2.396 (cannot tell) ms; but p99 lift +0.859 (>= +0.152) "
-                               "ms in sync-diskless#1;") != NULL);
+            /* its baseline's p99 fell 76% after the sync (runstats.h
+             * Requirement 7): its p99 rise is within that movement */
+            CHECK(!x->say && x->shown_in == NULL);
+            CHECK(strstr(line, ": ? +3.571 (cannot tell: the baseline moved as much around "
+                               "the window) ms;") != NULL);
         } else if (strstr(x->run, "fork-t3") != NULL) {
             CHECK(x->say && x->shown_in == NULL && x->shown_finding != NULL);
             CHECK(strstr(line, "; but the fork itself was the stall: the fork of bgsave#1 "
@@ -480,7 +495,7 @@ static void answers_should_list_a_rise_the_p999_could_not_tell(void)
         free(line);
     }
     line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
-    CHECK(line != NULL && strstr(line, "1 other run has nothing to report: 1 cannot tell") ==
+    CHECK(line != NULL && strstr(line, "2 other runs have nothing to report: 2 cannot tell") ==
                               line);
     free(line);
     app_answers_release(&a);
@@ -1153,7 +1168,7 @@ static void pctonly_runs_should_count_in_analyze_diff_and_check(void)
     char *paths[1] = {path};
     const char *dir = getenv("COW_TESTDATA");
     const cow_run_row *mt = NULL, *rb = NULL;
-    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 199, 7, 0, NULL};
     app_analysis a;
     app_diff_base b;
     app_diff_row d;
@@ -1472,7 +1487,7 @@ static void check_fleet_should_judge_hosts_and_store_the_checks(void)
     }
     /* the pooled windows: every window sample once (no overlap here), the
      * windows check made for itself being those a full analysis makes */
-    CHECK_INT(app_analyze_all(st, rows, n, 1, 1, 199, 1, &e), COW_OK);
+    CHECK_INT(app_analyze_all(st, rows, n, 1, 1, 199, 1, NULL, &e), COW_OK);
     for (i = 0; i < n; i++) {
         cow_result_set rs;
         CHECK_INT(store_load_results(st, rows[i].id, &rs, &e), COW_OK);

@@ -151,7 +151,7 @@ static void runstats_should_find_a_tail_lift(void)
     cow_phase_input in;
     cow_phases ph;
     cow_runstats rs;
-    cow_runstats_opts o = {COW_PCT_LINEAR, 999, 7, 0};
+    cow_runstats_opts o = {COW_PCT_LINEAR, 999, 7, 0, NULL};
     cow_err err = COW_ERR_INIT;
     size_t i;
 

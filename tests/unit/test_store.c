@@ -478,12 +478,14 @@ static void store_should_round_trip_results_and_findings(void)
     cow_err e = COW_ERR_INIT;
     int64_t run = add_run(st, "r");
     cow_phase_row ph[2] = {
-        {0, "baseline", "baseline", 100, 200, 0, 0, "derived", 0, 0, 0, 5, 1.5, 0.5, 9.5, 0},
+        {0, "baseline", "baseline", 100, 200, 0, 0, "derived", 0, 0, 0, 5, 1.5, 0.5, 9.5, 0,
+         NULL},
         {1, "bgsave", "bgsave#1", 200, 300, 210, 4711, "log", 1, 1, 1, 7, 2.5, 1.25, 19.5,
-         0.5}};
+         0.5, "p50 0.200 ms before the window, 0.300 ms after it (+50%)"}};
     cow_quantile_row q = {1, 0.99, 18.5, NAN, 19.5, 368, 1, 250.5};
     cow_delta_row d = {1, 0, 0.999, 9.5, 19.5, 10, 2.5, 17.5, 2.05, 1.5, 3.5, "lift", 1,
-                       4.5, 6.25, "tail-test", 0.0125, 0.99, 0.9975};
+                       4.5, 6.25, "tail-test", 0.0125, 0.99, 0.9975,
+                       "stalls every 0.500 s, locked to the probe", 1};
     cow_exceed_row x = {1, 0.99, 9.25, 7, 3, 0.42857142857142855, 0.1, 0.8, 2, 0.03125};
     cow_result_set rs;
     cow_finding_row *f;
@@ -529,6 +531,8 @@ static void store_should_round_trip_results_and_findings(void)
         CHECK_NEAR(p->min_us, 1.25, 0);
         CHECK_NEAR(p->max_us, 19.5, 0);
         CHECK_NEAR(p->grid_us, 0.5, 0);
+        CHECK_STR(p->unstable, "p50 0.200 ms before the window, 0.300 ms after it (+50%)");
+        CHECK(rs.ph[0].unstable == NULL);
     }
     CHECK_INT(rs.nq, 1);
     if (rs.nq == 1) {
@@ -545,6 +549,8 @@ static void store_should_round_trip_results_and_findings(void)
     if (rs.nd == 1) {
         const cow_delta_row *v = &rs.d[0];
         CHECK(v->phase == 1 && v->base == 0);
+        CHECK_STR(v->why, "stalls every 0.500 s, locked to the probe");
+        CHECK_INT(v->local_base, 1);
         CHECK_NEAR(v->q, 0.999, 0);
         CHECK_NEAR(v->base_us, 9.5, 0);
         CHECK_NEAR(v->value_us, 19.5, 0);
@@ -721,8 +727,11 @@ static void store_should_keep_one_refusal_per_file(void)
     {
         sqlite3 *db = NULL;
         CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
-        /* version 10: before 011 (this index) and 017 (run_facts) */
+        /* version 10: before 011 (this index), 017 (run_facts) and 019 */
         CHECK_INT(sqlite3_exec(db, "DROP TABLE run_facts;"
+                               "ALTER TABLE deltas DROP COLUMN why;"
+                               "ALTER TABLE deltas DROP COLUMN local_base;"
+                               "ALTER TABLE phases DROP COLUMN unstable;"
                                "ALTER TABLE runs DROP COLUMN ingested_on;"
                                "ALTER TABLE runs DROP COLUMN uid;"
                                "DROP INDEX refusals_file;"

@@ -304,6 +304,67 @@ static void tail_test_should_say_flat_within_the_margin(void)
     CHECK_INT(c.verdict, COW_VERDICT_LIFT);
 }
 
+/* runstats.c Requirement 7: a median rising 60% over baseline, window and
+ * after (3,000 / 1,500 / 3,000 samples) reads as a lift at p50 against the
+ * baseline before alone; the baseline is found to have moved materially
+ * (before against after), and against the local baseline on both sides,
+ * beyond its movement, the window is not a lift. The same series without
+ * the drift has a stable baseline and the plain comparison; with the drift
+ * and the window x 2, the lift stays. */
+static void drifting_baseline_should_be_found_and_not_read_as_a_lift(void)
+{
+    enum { NA = 3000, NB = 1500, NF = 3000, N = NA + NB + NF };
+    static double x[N], as[NA], bs[NB], fs[NF];
+    static const double qs[2] = {0.5, 0.99};
+    cow_group ga = {x, as, NA}, gb = {x + NA, bs, NB}, gf = {x + NA + NB, fs, NF};
+    cow_qcmp_opts o = {199, 3, COW_PCT_LINEAR};
+    cow_qcmp c, plain;
+    cow_drift d;
+    cow_err e = COW_ERR_INIT;
+    cow_rng r;
+    char buf[200];
+    int pass, local;
+    size_t i;
+
+    for (pass = 0; pass < 3; pass++) {
+        rng_seed(&r, 24, 7);
+        for (i = 0; i < N; i++)
+            x[i] = exp(5.3 + 0.5 * rng_normal(&r)) *
+                   (pass == 0 ? 1.0 : 1.0 + 0.6 * (double)i / N) *
+                   (pass == 2 && i >= NA && i < NA + NB ? 2.0 : 1.0);
+        sorted_copy(x, NA, as);
+        sorted_copy(x + NA, NB, bs);
+        sorted_copy(x + NA + NB, NF, fs);
+        CHECK_INT(qcmp_compute(&ga, &gb, 0.5, 0.0, &o, &plain, &e), COW_OK);
+        CHECK_INT(runstats_drift(&ga, &gf, qs, 2, NULL, &o, &d, &e), COW_OK);
+        CHECK_INT(runstats_compare_window(&ga, &gb, &gf, &d, 0.5, 0.0, &o, NULL, &c, &local, &e),
+                  COW_OK);
+        CHECK(d.assessed);
+        if (pass == 0) {
+            CHECK(!d.moved && !d.unstable && !local);
+            CHECK_INT(c.verdict, plain.verdict);
+            CHECK_NEAR(c.delta, plain.delta, 1e-9);
+            continue;
+        }
+        CHECK_INT(plain.verdict, COW_VERDICT_LIFT);
+        CHECK(d.moved && d.unstable && local);
+        CHECK_INT(d.what, COW_DRIFT_AFTER);
+        CHECK(d.rel > 0.25 && d.b_us > d.a_us);
+        runstats_drift_text(&d, buf, sizeof(buf));
+        CHECK(strstr(buf, "before the window") != NULL && strstr(buf, "after it") != NULL);
+        if (pass == 1) {
+            CHECK(c.verdict != COW_VERDICT_LIFT && c.verdict != COW_VERDICT_DROP);
+            if (c.verdict == COW_VERDICT_UNSURE) {
+                CHECK_INT(c.why, COW_QCMP_WHY_DRIFT);
+                qcmp_why_text(c.why, 0, 0, buf, sizeof(buf));
+                CHECK(strcmp(buf, "the baseline moved as much around the window") == 0);
+            }
+        } else {
+            CHECK_INT(c.verdict, COW_VERDICT_LIFT);
+        }
+    }
+}
+
 /* qcmp: thin tails go to the tail test and never say ~. */
 static void qcmp_should_say_unsure_not_flat_on_thin_tails(void)
 {
@@ -401,6 +462,7 @@ int main(void)
     RUN(n_eff_at_the_median_should_follow_the_indicator);
     RUN(period_should_tell_locked_stalls);
     RUN(tail_test_should_say_flat_within_the_margin);
+    RUN(drifting_baseline_should_be_found_and_not_read_as_a_lift);
     RUN(n_eff_forms_should_reduce_to_the_plain_ones);
     RUN(tradeoff_ratio_should_be_the_welch_interval_on_logs);
     return REPORT();
