@@ -679,19 +679,78 @@ char *app_answer_line(const app_answer *a, int sink)
     return sbuf_take(&b);
 }
 
+/* Why a run that compared its windows cannot tell: the delta's reason
+ * (quant.h: a baseline that moved, stalls locked to the probe), else too
+ * few samples. */
+static const char *unsure_why(const app_answer *a)
+{
+    return a->delta.why[0] != '\0' ? a->delta.why : "too few samples in the window";
+}
+
+char *app_answer_quiet_text(const app_answer *a)
+{
+    static const char *const why[APP_QUIET_COUNT] = {
+        NULL, "its windows did not move p99.9 (~)", NULL,
+        "no fork, save or sync window to compare the baseline with",
+        "no latency samples and no log evidence"};
+    cow_sbuf b = {0};
+    if (a->say || a->quiet <= 0 || a->quiet >= APP_QUIET_COUNT)
+        return NULL;
+    if (a->quiet == APP_QUIET_UNSURE)
+        sbuf_add(&b, "nothing to report: cannot tell whether p99.9 moved (?: %s)",
+                 unsure_why(a));
+    else
+        sbuf_add(&b, "nothing to report: %s", why[a->quiet]);
+    return sbuf_take(&b);
+}
+
+/* The runs that cannot tell, named, those of one reason together:
+ * "aof-rewrite, fullsync-disk (the baseline moved as much around the
+ * window)". At most 8 names a reason, then how many more. */
+static void unsure_names(cow_sbuf *b, const app_answers *a)
+{
+    size_t i, j, named, more;
+    const char *sep = ": ";
+    for (i = 0; i < a->n; i++) {
+        const app_answer *x = &a->v[i];
+        int first = 1;
+        if (x->say || x->quiet != APP_QUIET_UNSURE)
+            continue;
+        for (j = 0; j < i && first; j++)   /* its reason already listed */
+            if (!a->v[j].say && a->v[j].quiet == APP_QUIET_UNSURE &&
+                strcmp(unsure_why(&a->v[j]), unsure_why(x)) == 0)
+                first = 0;
+        if (!first)
+            continue;
+        sbuf_add(b, "%s", sep);
+        sep = "; ";
+        for (j = i, named = 0, more = 0; j < a->n; j++) {
+            const app_answer *y = &a->v[j];
+            if (y->say || y->quiet != APP_QUIET_UNSURE ||
+                strcmp(unsure_why(y), unsure_why(x)) != 0)
+                continue;
+            if (named < 8)
+                sbuf_add(b, "%s%s", named++ ? ", " : "", y->run);
+            else
+                more++;
+        }
+        if (more)
+            sbuf_add(b, " and %zu more", more);
+        sbuf_add(b, " (%s)", unsure_why(x));
+    }
+}
+
 char *app_answer_quiet_line(const app_answers *a, int sink)
 {
     static const char *const why[APP_QUIET_COUNT] = {
         NULL,
         "show no change (~)",
-        "cannot tell (?: too few samples in the window, or a baseline that moved as "
-        "much around it; their estimates are in the Headline table)",
+        "cannot tell (?)",
         "have no fork, save or sync window",
         "have no latency samples and no other evidence",
     };
     cow_sbuf b = {0};
     size_t total = 0, k, shown = 0;
-    (void)sink;
     for (k = 1; k < APP_QUIET_COUNT; k++)
         total += a->nquiet[k];
     if (total == 0)
@@ -699,10 +758,16 @@ char *app_answer_quiet_line(const app_answers *a, int sink)
     sbuf_add(&b, "%zu %s nothing to report: ", total,
            a->nsay ? (total == 1 ? "other run has" : "other runs have")
                    : (total == 1 ? "run has" : "runs have"));
-    for (k = 1; k < APP_QUIET_COUNT; k++)
-        if (a->nquiet[k])
-            sbuf_add(&b, "%s%zu %s", shown++ ? ", " : "", a->nquiet[k], why[k]);
+    for (k = 1; k < APP_QUIET_COUNT; k++) {
+        if (!a->nquiet[k])
+            continue;
+        sbuf_add(&b, "%s%zu %s", shown++ ? "; " : "", a->nquiet[k], why[k]);
+        if (k == APP_QUIET_UNSURE)
+            unsure_names(&b, a);
+    }
     sbuf_add(&b, ".");
+    if (sink == APP_ANSWER_MD && a->nquiet[APP_QUIET_UNSURE])
+        sbuf_add(&b, " Their estimates are in the Headline table.");
     return sbuf_take(&b);
 }
 

@@ -147,8 +147,13 @@ int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e);
  * reached APP_PROBE_LATE_MS at p99 (an older note without p99: more than
  * 1% of samples over 1 ms late): the answer warns. */
 int app_probe_was_late(const app_answer *a);
-/* The one line counting the quiet runs (caller frees), NULL when none. */
+/* The one line counting the quiet runs (caller frees), NULL when none;
+ * the runs that cannot tell are named, each with its reason (a baseline
+ * that moved, stalls locked to the probe) or "too few samples". */
 char *app_answer_quiet_line(const app_answers *a, int sink);
+/* Why one quiet run has nothing to report, as one phrase (caller frees),
+ * NULL when it has something to say: the per-run form of the quiet line. */
+char *app_answer_quiet_text(const app_answer *a);
 /* The legend printed once under the list: lift, drop, ~, ?, >=. */
 const char *app_answer_legend(int sink);
 

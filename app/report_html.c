@@ -74,18 +74,13 @@ static const char *qname(double q, char *buf, size_t n)
  * has none (caller frees). A quiet run says why it has nothing to say. */
 static char *run_answer(const report_summary_in *in, size_t ri)
 {
-    static const char *const quiet[APP_QUIET_COUNT] = {
-        NULL, "nothing to report: its windows did not move p99.9 (~)",
-        "nothing to report: too few samples to tell whether p99.9 moved (?)",
-        "nothing to report: no fork, save or sync window to compare the baseline with",
-        "nothing to report: no latency samples and no log evidence"};
     const app_answer *a;
+    char *quiet;
     if (in->answers == NULL || ri >= in->answers->n)
         return NULL;
     a = &in->answers->v[ri];
-    if (a->say || a->quiet <= 0 || a->quiet >= APP_QUIET_COUNT)
-        return app_answer_line(a, APP_ANSWER_TERM);
-    return xstrdup(quiet[a->quiet]);
+    quiet = app_answer_quiet_text(a);
+    return quiet != NULL ? quiet : app_answer_line(a, APP_ANSWER_TERM);
 }
 
 /* line without its leading "label: " (the heading or link beside it

@@ -457,6 +457,46 @@ static void answers_should_give_the_same_evidence_the_same_cause(void)
  * stall (fork-t3) is listed with what did show; bgsave-t3 and
  * fullsync-diskless (whose baselines moved as much around the window as
  * the window did, the reason shown) stay counted. */
+/* The quiet line names the runs that cannot tell, those of one reason
+ * together, and the per-run text gives the same reason. */
+static void quiet_line_should_name_unsure_runs_by_reason(void)
+{
+    app_answer v[4];
+    app_answers a;
+    char *line, *one;
+    size_t i;
+
+    memset(v, 0, sizeof(v));
+    memset(&a, 0, sizeof(a));
+    v[0].run = "a";
+    v[1].run = "b";
+    v[2].run = "c";
+    v[3].run = "d";
+    for (i = 0; i < 3; i++)
+        v[i].quiet = APP_QUIET_UNSURE;
+    v[3].quiet = APP_QUIET_FLAT;
+    snprintf(v[0].delta.why, sizeof(v[0].delta.why), "stalls every 0.500 s, locked to the probe");
+    snprintf(v[2].delta.why, sizeof(v[2].delta.why), "stalls every 0.500 s, locked to the probe");
+    a.v = v;
+    a.n = 4;
+    a.nquiet[APP_QUIET_UNSURE] = 3;
+    a.nquiet[APP_QUIET_FLAT] = 1;
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK_STR(line, "4 runs have nothing to report: 1 show no change (~); 3 cannot tell (?): "
+                    "a, c (stalls every 0.500 s, locked to the probe); b (too few samples in "
+                    "the window).");
+    free(line);
+    one = app_answer_quiet_text(&v[1]);
+    CHECK_STR(one, "nothing to report: cannot tell whether p99.9 moved (?: too few samples "
+                   "in the window)");
+    free(one);
+    one = app_answer_quiet_text(&v[3]);
+    CHECK_STR(one, "nothing to report: its windows did not move p99.9 (~)");
+    free(one);
+    v[3].say = 1;
+    CHECK(app_answer_quiet_text(&v[3]) == NULL);
+}
+
 static void answers_should_list_a_rise_the_p999_could_not_tell(void)
 {
     static const char *const names[] = {"fullsync-diskless", "forkless/fork-t3",
@@ -497,6 +537,9 @@ static void answers_should_list_a_rise_the_p999_could_not_tell(void)
     line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
     CHECK(line != NULL && strstr(line, "2 other runs have nothing to report: 2 cannot tell") ==
                               line);
+    /* named, with the reason the delta carries (a moved baseline) */
+    CHECK(line != NULL && strstr(line, "bgsave-t3, fullsync-diskless (the baseline moved as "
+                                       "much around the window).") != NULL);
     free(line);
     app_answers_release(&a);
     diag_release(&fs);
@@ -1543,6 +1586,7 @@ int main(void)
     RUN(answers_should_decide_each_run_once);
     RUN(answers_should_give_the_same_evidence_the_same_cause);
     RUN(answers_should_list_a_rise_the_p999_could_not_tell);
+    RUN(quiet_line_should_name_unsure_runs_by_reason);
     RUN(answer_should_say_which_worst_sample);
     RUN(answer_should_state_the_probes_send_lag);
     RUN(reported_should_read_one_command_at_every_level);
