@@ -302,6 +302,34 @@ int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_
     return app_analyze_compute_from(rd, r, o, by_send, NULL, a, e);
 }
 
+int app_first_window_start(cow_store *rd, const cow_run_row *r, int64_t *t0, cow_err *e)
+{
+    app_analysis a;
+    cow_err refused = COW_ERR_INIT;
+    int64_t t_first, t_last;
+    size_t i;
+    int rc, any = 0;
+
+    *t0 = INT64_MIN;
+    memset(&a, 0, sizeof(a));
+    if ((rc = store_sample_bounds(rd, r->id, &any, &t_first, &t_last, e)) != COW_OK || !any)
+        return rc;
+    if ((rc = clock_refusal(rd, r, &refused)) == COW_ECLOCK)
+        return COW_OK;
+    if (rc != COW_OK) {
+        *e = refused;
+        return rc;
+    }
+    if ((rc = build_phases(rd, r, &a, e)) == COW_OK)
+        for (i = 0; i < a.ph.n; i++)
+            if (phase_is_window(a.ph.v[i].kind)) {
+                *t0 = a.ph.v[i].t0_us;
+                break;
+            }
+    phase_release(&a.ph);
+    return rc;
+}
+
 int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
                              const cow_runstats_opts *o, int by_send,
                              const app_run_samples *all, app_analysis *a, cow_err *e)

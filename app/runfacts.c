@@ -1,12 +1,27 @@
-/* runfacts.c -- a run's facts as columns (runfacts.h). Each value is the
- * one the doctor read, with its file:line; a value the captures do not
- * give stays unknown (NULL), never a default. */
+/* runfacts.c -- a run's facts as columns (runfacts.h). Each value is read
+ * from the store as the doctor reads it (the primary's side, facts.c),
+ * with its file:line; a value the captures do not give stays unknown
+ * (NULL), never a default. */
 #include "runfacts.h"
-#include "triage.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "analyze.h"
+
+/* "Linux 6.1.0-18-amd64 x86_64" -> "6.1.0-18-amd64" */
+void app_kernel_release(const char *os, char *buf, size_t n)
+{
+    const char *p = strchr(os, ' '), *end;
+    if (p == NULL) {
+        snprintf(buf, n, "%s", os);
+        return;
+    }
+    p++;
+    end = strchr(p, ' ');
+    snprintf(buf, n, "%.*s", end ? (int)(end - p) : (int)strlen(p), p);
+}
 
 static void set_text(cow_fact *v, const cow_fact *from, const char *text)
 {
@@ -23,74 +38,109 @@ static void set_num(cow_fact *v, const cow_fact *from)
         *v = *from;
 }
 
-int app_run_facts(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
-                  cow_fact v[COW_RF_COUNT], cow_err *e)
+/* The largest copy-on-write of what INFO and the log say (INFO's
+ * rdb_last_cow_size is 0 when it was read before the save ended); the
+ * log's MB are MiB. */
+static void cow_bytes(cow_fact *v, const cow_fact *rdb, const cow_fact *aof,
+                      const cow_fact *log_mb)
+{
+    const cow_fact *c[2] = {rdb, aof};
+    int i;
+    for (i = 0; i < 2; i++)
+        if (c[i]->known && !isnan(c[i]->num) && (!v->known || c[i]->num > v->num))
+            *v = *c[i];
+    if (log_mb->known && !isnan(log_mb->num) &&
+        (!v->known || log_mb->num * 1048576.0 > v->num)) {
+        *v = *log_mb;
+        v->num = log_mb->num * 1048576.0;
+    }
+}
+
+/* The facts a server's own files give (per run: the primary's side). */
+static int server_side(cow_store *st, int64_t run, int64_t t0, cow_fact v[COW_RF_COUNT],
+                       cow_err *e)
+{
+    cow_fact x, rdb, aof, mb;
+    int rc;
+
+#define INFO(id, key) \
+    do { if ((rc = store_fact_info_last(st, run, key, &x, e)) != COW_OK) return rc; } while (0)
+    /* server: Valkey's version field first, as the doctor reads it */
+    INFO(RF_SERVER_VERSION, "valkey_version");
+    if (x.known) {
+        set_text(&v[RF_SERVER_KIND], &x, "valkey");
+    } else {
+        INFO(RF_SERVER_VERSION, "redis_version");
+        set_text(&v[RF_SERVER_KIND], &x, "redis");
+    }
+    set_text(&v[RF_SERVER_VERSION], &x, NULL);
+    INFO(RF_ROLE, "role");
+    set_text(&v[RF_ROLE], &x, NULL);
+    INFO(RF_USED_MEMORY, "used_memory");
+    set_num(&v[RF_USED_MEMORY], &x);
+    INFO(RF_MAXMEMORY, "maxmemory");
+    set_num(&v[RF_MAXMEMORY], &x);
+    INFO(RF_DISKLESS, "repl-diskless-sync");
+    set_text(&v[RF_DISKLESS], &x, NULL);
+    INFO(RF_SAVE, "save");
+    set_text(&v[RF_SAVE], &x, NULL);
+    INFO(RF_APPENDONLY, "appendonly");
+    set_text(&v[RF_APPENDONLY], &x, NULL);
+    INFO(RF_FORK_USEC, "latest_fork_usec");
+    set_num(&v[RF_FORK_USEC], &x);
+#undef INFO
+    if ((rc = store_fact_info_sub_max(st, run, "db", "keys", &x, e)) != COW_OK)
+        return rc;
+    set_num(&v[RF_KEYS], &x);
+    /* at the first window's start (the run's first snapshot without one) */
+    if ((rc = store_fact_stat_at(st, run, "smaps_rollup", "AnonHugePages", t0, &x, e)) !=
+        COW_OK)
+        return rc;
+    if (!x.known &&
+        (rc = store_fact_stat_at(st, run, "smaps", "AnonHugePages", t0, &x, e)) != COW_OK)
+        return rc;
+    set_num(&v[RF_ANON_HUGE], &x);
+    if ((rc = store_fact_info_last(st, run, "rdb_last_cow_size", &rdb, e)) != COW_OK ||
+        (rc = store_fact_info_last(st, run, "aof_last_cow_size", &aof, e)) != COW_OK ||
+        (rc = store_fact_event_max(st, run, "cow_rdb", &mb, e)) != COW_OK)
+        return rc;
+    cow_bytes(&v[RF_COW_BYTES], &rdb, &aof, &mb);
+    return COW_OK;
+}
+
+int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT], cow_err *e)
 {
     cow_fact x;
     char buf[96];
+    int64_t t0;
     int i, rc;
 
     memset(v, 0, sizeof(cow_fact) * COW_RF_COUNT);
     for (i = 0; i < COW_RF_COUNT; i++)
         v[i].num = NAN;
-    /* server: Valkey's version field first, as the doctor reads it */
-    if ((rc = store_fact_info_last(st, r->id, "valkey_version", &x, e)) != COW_OK)
+    if ((rc = app_first_window_start(st, r, &t0, e)) != COW_OK ||
+        (rc = server_side(st, r->id, t0, v, e)) != COW_OK)
+        return rc;
+    /* the host's */
+    if ((rc = store_fact_info_last(st, r->id, "os", &x, e)) != COW_OK)
         return rc;
     if (x.known) {
-        set_text(&v[RF_SERVER_KIND], &x, "valkey");
-    } else {
-        if ((rc = store_fact_info_last(st, r->id, "redis_version", &x, e)) != COW_OK)
-            return rc;
-        set_text(&v[RF_SERVER_KIND], &x, "redis");
+        app_kernel_release(x.text, buf, sizeof(buf));
+        set_text(&v[RF_KERNEL], &x, buf);
     }
-    set_text(&v[RF_SERVER_VERSION], &f->version, NULL);
-    if ((rc = store_fact_info_last(st, r->id, "role", &x, e)) != COW_OK)
+    if ((rc = store_fact_stat_last(st, r->id, "thp", "enabled", &x, e)) != COW_OK)
         return rc;
-    set_text(&v[RF_ROLE], &x, NULL);
-    if (f->os.known) {
-        app_kernel_release(f->os.text, buf, sizeof(buf));
-        set_text(&v[RF_KERNEL], &f->os, buf);
-    }
-    set_text(&v[RF_THP_ENABLED], &f->thp_enabled, NULL);
+    set_text(&v[RF_THP_ENABLED], &x, NULL);
     if ((rc = store_fact_stat_last(st, r->id, "thp", "defrag", &x, e)) != COW_OK)
         return rc;
     set_text(&v[RF_THP_DEFRAG], &x, NULL);
-    /* at the first window's start (the run's first snapshot without one) */
-    if ((rc = store_fact_stat_at(st, r->id, "smaps_rollup", "AnonHugePages",
-                                 f->nwin > 0 ? f->win_t0[0] : INT64_MIN, &x, e)) != COW_OK)
+    if ((rc = store_fact_stat_last(st, r->id, "sysctl", "vm.overcommit_memory", &x, e)) !=
+        COW_OK)
         return rc;
-    if (!x.known && (rc = store_fact_stat_at(st, r->id, "smaps", "AnonHugePages",
-                                             f->nwin > 0 ? f->win_t0[0] : INT64_MIN, &x,
-                                             e)) != COW_OK)
+    set_num(&v[RF_OVERCOMMIT], &x);
+    if ((rc = store_fact_stat_last(st, r->id, "sysctl", "vm.swappiness", &x, e)) != COW_OK)
         return rc;
-    set_num(&v[RF_ANON_HUGE], &x);
-    set_num(&v[RF_USED_MEMORY], &f->used_memory);
-    set_num(&v[RF_MAXMEMORY], &f->maxmemory);
-    if ((rc = store_fact_info_sub_max(st, r->id, "db", "keys", &x, e)) != COW_OK)
-        return rc;
-    set_num(&v[RF_KEYS], &x);
-    set_num(&v[RF_OVERCOMMIT], &f->overcommit);
-    set_num(&v[RF_SWAPPINESS], &f->swappiness);
-    set_text(&v[RF_DISKLESS], &f->diskless_sync, NULL);
-    if ((rc = store_fact_info_last(st, r->id, "save", &x, e)) != COW_OK)
-        return rc;
-    set_text(&v[RF_SAVE], &x, NULL);
-    set_text(&v[RF_APPENDONLY], &f->appendonly, NULL);
-    set_num(&v[RF_FORK_USEC], &f->latest_fork_usec);
-    /* copy-on-write: the largest of what INFO and the log say (INFO's
-     * rdb_last_cow_size is 0 when it was read before the save ended) */
-    {
-        const cow_fact *c[2] = {&f->rdb_last_cow_size, &f->aof_last_cow_size};
-        for (i = 0; i < 2; i++)
-            if (c[i]->known && !isnan(c[i]->num) &&
-                (!v[RF_COW_BYTES].known || c[i]->num > v[RF_COW_BYTES].num))
-                v[RF_COW_BYTES] = *c[i];
-        if (f->cow_mb.known && !isnan(f->cow_mb.num) &&
-            (!v[RF_COW_BYTES].known || f->cow_mb.num * 1048576.0 > v[RF_COW_BYTES].num)) {
-            v[RF_COW_BYTES] = f->cow_mb;
-            v[RF_COW_BYTES].num = f->cow_mb.num * 1048576.0; /* the log's MB are MiB */
-        }
-    }
+    set_num(&v[RF_SWAPPINESS], &x);
     if (r->mode && (strcmp(r->mode, "fork") == 0 || strcmp(r->mode, "forkless") == 0)) {
         v[RF_PERSISTENCE].known = 1;
         snprintf(v[RF_PERSISTENCE].text, sizeof(v[RF_PERSISTENCE].text), "%s", r->mode);
@@ -99,10 +149,26 @@ int app_run_facts(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     return COW_OK;
 }
 
-int app_run_facts_store(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
-                        cow_err *e)
+int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e)
 {
     cow_fact v[COW_RF_COUNT];
-    int rc = app_run_facts(st, r, f, v, e);
+    int rc = app_run_facts(st, r, v, e);
     return rc != COW_OK ? rc : store_run_facts_put(st, r->id, v, e);
+}
+
+int app_run_facts_landed(cow_store *st, int64_t run, cow_err *e)
+{
+    cow_run_row *r = NULL;
+    int rc;
+
+    if ((rc = store_run_facts_row(st, run, &r, e)) != COW_OK)
+        return rc;
+    if ((rc = store_begin(st, e)) == COW_OK) {
+        if ((rc = app_run_facts_store(st, r, e)) == COW_OK)
+            rc = store_commit(st, e);
+        else
+            store_rollback(st);
+    }
+    store_free_runs(r, 1);
+    return rc;
 }

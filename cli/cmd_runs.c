@@ -33,8 +33,8 @@ const char *const cmd_runs_usage[] = {
     "              each server log's zone was settled), servers (each role,",
     "              pid, port, version, run_id, files, paths, how), ingested_on",
     "              (the machine that ingested it, not its host), facts (what",
-    "              the doctor read: each fact's value and src, its file:line;",
-    "              null before doctor), t_first_us, t_last_us",
+    "              the doctor reads, stored at ingest: each fact's value and",
+    "              src, its file:line), t_first_us, t_last_us",
     "              (null when unknown), phases (labels of the last analysis,",
     "              null when never analysed); see the README",
     NULL
@@ -123,9 +123,10 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
     return COW_OK;
 }
 
-/* "facts": what the doctor read, one key per run_facts column
+/* "facts": what the doctor reads, one key per run_facts column
  * (store_runfacts.h) with its value and source, null when unknown;
- * "facts": null when the doctor never ran on the run. */
+ * "facts": null when the run has no row (a database made before them,
+ * until the doctor runs). */
 static int add_facts(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
 {
     cow_fact v[COW_RF_COUNT];

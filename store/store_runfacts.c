@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "mem.h"
 #include "store_int.h"
 
 #define T COW_RF_TEXT, "Nullable(String)"
@@ -181,5 +182,33 @@ int store_fact_stat_at(cow_store *st, int64_t run, const char *source, const cha
     unprep(st, q);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return sql_fail(st, e, "reading a fact");
+    return COW_OK;
+}
+
+int store_run_facts_row(cow_store *st, int64_t run, cow_run_row **out, cow_err *e)
+{
+    sqlite3_stmt *q;
+    cow_run_row *r;
+    int rc;
+
+    *out = NULL;
+    if ((rc = prep(st, "SELECT label, mode, host FROM runs WHERE id = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    if (rc != SQLITE_ROW) {
+        unprep(st, q);
+        if (rc == SQLITE_DONE)
+            return COW_FAIL(e, COW_EINTERNAL, "no run %lld in the database", (long long)run);
+        return sql_fail(st, e, "reading a run");
+    }
+    r = xcalloc(1, sizeof(*r));
+    r->id = run;
+    r->trial = -1;
+    r->label = xstrdup(col_text(q, 0));
+    r->mode = col_dup(q, 1);
+    r->host = col_dup(q, 2);
+    unprep(st, q);
+    *out = r;
     return COW_OK;
 }

@@ -50,6 +50,11 @@ int store_run_facts_put(cow_store *st, int64_t run, const cow_fact v[COW_RF_COUN
 int store_run_facts_get(cow_store *st, int64_t run, cow_fact v[COW_RF_COUNT],
                         int *present, cow_err *e);
 
+/* Run `run`'s id, label, mode and host (the rest zero or unknown), one row
+ * the caller frees with store_free_runs(*out, 1). */
+struct cow_run_row;
+int store_run_facts_row(cow_store *st, int64_t run, struct cow_run_row **out, cow_err *e);
+
 /* The server's (not a fork child's) stat source/key as it was at t_us:
  * the last value stamped at or before it, else the first after it. */
 int store_fact_stat_at(cow_store *st, int64_t run, const char *source, const char *key,

@@ -7,6 +7,34 @@ COW=$1
 SAMPLES=$2
 . "$(dirname "$0")/lib.sh"
 
+# ingest -> check -> export, no doctor or report: ingest stored the
+# facts of every run when its files landed, check's triage reads that row
+# (a value changed in it shows), the export sends it; the doctor refreshes it
+F=$WORK/f.db
+"$COW" ingest -q --db "$F" "$SAMPLES/fleet" > /dev/null 2>&1
+nruns=$(sqlite3 "$F" "SELECT count(*) FROM runs")
+check "ingest stores run_facts: one row per run ($nruns)" test \
+  "$(sqlite3 "$F" "SELECT count(*) FROM run_facts")" = "$nruns" -a "$nruns" -ge 5
+check "ingest's facts: cache-c's kernel and fork with their sources" test \
+  "$(sqlite3 "$F" "SELECT kernel_release, latest_fork_usec > 0, latest_fork_usec_src LIKE '%info%'
+     FROM run_facts x JOIN runs r ON r.id = x.run WHERE r.label = 'fleet/cache-c/fullsync'")" = "6.18.44-fc-v857|1|1"
+echo '{"max_p99_ms": 3}' > "$WORK/p99.json"
+sqlite3 "$F" "UPDATE run_facts SET kernel_release = '6.99.0-stored'
+  WHERE run IN (SELECT id FROM runs WHERE host = 'cache-c')"
+"$COW" check --db "$F" --thresholds "$WORK/p99.json" > "$WORK/tri1"
+check "check's triage reads the stored facts" has '^  kernel release .*6\.99\.0-stored 1/0' "$WORK/tri1"
+"$COW" check --db "$F" --thresholds "$WORK/p99.json" --json > "$WORK/tri1.json"
+check "check --json's triage too" has '6\.99\.0-stored' "$WORK/tri1.json"
+"$COW" export --db "$F" --jsonl "$WORK/fx" > /dev/null
+check "export after ingest and check: run_facts rows" test "$(wc -l < "$WORK/fx/run_facts.jsonl")" = "$nruns"
+check "export sends the stored row" has '"run":"fleet/cache-c/fullsync",.*"kernel_release":"6.99.0-stored"' "$WORK/fx/run_facts.jsonl"
+"$COW" doctor --db "$F" > /dev/null
+check "the doctor refreshes the facts" test \
+  "$(sqlite3 "$F" "SELECT count(*) FROM run_facts WHERE kernel_release = '6.18.44-fc-v857'")" = "$nruns"
+sqlite3 "$F" "DELETE FROM run_facts"
+"$COW" check --db "$F" --thresholds "$WORK/p99.json" > "$WORK/tri2"
+check "a run without stored facts: triage makes them" has '^  kernel release .*6\.18\.44-fc-v857 4/3' "$WORK/tri2"
+
 DB=$WORK/a.db
 "$COW" ingest -q --db "$DB" "$SAMPLES/fleet/cache-a" "$SAMPLES/fleet/cache-c" > /dev/null
 "$COW" doctor --db "$DB" > /dev/null
