@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze.h"
@@ -56,70 +57,86 @@ static void cow_bytes(cow_fact *v, const cow_fact *rdb, const cow_fact *aof,
     }
 }
 
-/* The facts a server's own files give (per run: the primary's side). */
-static int server_side(cow_store *st, int64_t run, int64_t t0, cow_fact v[COW_RF_COUNT],
-                       cow_err *e)
+/* The facts a server's own files give: server seq `server` of the run,
+ * or 0 for the run's (the primary's side). */
+static int server_side(cow_store *st, int64_t run, int server, int64_t t0,
+                       cow_fact v[COW_RF_COUNT], cow_err *e)
 {
+    static const struct {
+        int id;
+        const char *key;
+    } info[] = {
+        {RF_ROLE, "role"}, {RF_USED_MEMORY, "used_memory"}, {RF_MAXMEMORY, "maxmemory"},
+        {RF_DISKLESS, "repl-diskless-sync"}, {RF_SAVE, "save"},
+        {RF_APPENDONLY, "appendonly"}, {RF_FORK_USEC, "latest_fork_usec"},
+    };
     cow_fact x, rdb, aof, mb;
+    size_t k;
     int rc;
 
-#define INFO(id, key) \
-    do { if ((rc = store_fact_info_last(st, run, key, &x, e)) != COW_OK) return rc; } while (0)
+#define READ(how, a, b, t) \
+    do { if ((rc = store_server_fact(st, run, server, how, a, b, t, &x, e)) != COW_OK) \
+             return rc; } while (0)
     /* server: Valkey's version field first, as the doctor reads it */
-    INFO(RF_SERVER_VERSION, "valkey_version");
+    READ(COW_SF_INFO_LAST, "valkey_version", NULL, 0);
     if (x.known) {
         set_text(&v[RF_SERVER_KIND], &x, "valkey");
     } else {
-        INFO(RF_SERVER_VERSION, "redis_version");
+        READ(COW_SF_INFO_LAST, "redis_version", NULL, 0);
         set_text(&v[RF_SERVER_KIND], &x, "redis");
     }
+    /* a server known by its log alone (a replica): its startup banner */
+    if (!x.known && server > 0) {
+        READ(COW_SF_EVENT_FIRST, "server_start", NULL, 0);
+        set_text(&v[RF_SERVER_KIND], &x,
+                 strncmp(x.text, "Valkey", 6) == 0 ? "valkey" : "redis");
+        READ(COW_SF_EVENT_FIRST, "version", NULL, 0);
+    }
     set_text(&v[RF_SERVER_VERSION], &x, NULL);
-    INFO(RF_ROLE, "role");
-    set_text(&v[RF_ROLE], &x, NULL);
-    INFO(RF_USED_MEMORY, "used_memory");
-    set_num(&v[RF_USED_MEMORY], &x);
-    INFO(RF_MAXMEMORY, "maxmemory");
-    set_num(&v[RF_MAXMEMORY], &x);
-    INFO(RF_DISKLESS, "repl-diskless-sync");
-    set_text(&v[RF_DISKLESS], &x, NULL);
-    INFO(RF_SAVE, "save");
-    set_text(&v[RF_SAVE], &x, NULL);
-    INFO(RF_APPENDONLY, "appendonly");
-    set_text(&v[RF_APPENDONLY], &x, NULL);
-    INFO(RF_FORK_USEC, "latest_fork_usec");
-    set_num(&v[RF_FORK_USEC], &x);
-#undef INFO
-    if ((rc = store_fact_info_sub_max(st, run, "db", "keys", &x, e)) != COW_OK)
-        return rc;
+    for (k = 0; k < sizeof(info) / sizeof(info[0]); k++) {
+        READ(COW_SF_INFO_LAST, info[k].key, NULL, 0);
+        if (cow_rf_cols[info[k].id].type == COW_RF_INT)
+            set_num(&v[info[k].id], &x);
+        else
+            set_text(&v[info[k].id], &x, NULL);
+    }
+    READ(COW_SF_INFO_SUB_MAX, "db", "keys", 0);
     set_num(&v[RF_KEYS], &x);
     /* at the first window's start (the run's first snapshot without one) */
-    if ((rc = store_fact_stat_at(st, run, "smaps_rollup", "AnonHugePages", t0, &x, e)) !=
-        COW_OK)
-        return rc;
-    if (!x.known &&
-        (rc = store_fact_stat_at(st, run, "smaps", "AnonHugePages", t0, &x, e)) != COW_OK)
-        return rc;
+    READ(COW_SF_STAT_AT, "smaps_rollup", "AnonHugePages", t0);
+    if (!x.known)
+        READ(COW_SF_STAT_AT, "smaps", "AnonHugePages", t0);
     set_num(&v[RF_ANON_HUGE], &x);
-    if ((rc = store_fact_info_last(st, run, "rdb_last_cow_size", &rdb, e)) != COW_OK ||
-        (rc = store_fact_info_last(st, run, "aof_last_cow_size", &aof, e)) != COW_OK ||
-        (rc = store_fact_event_max(st, run, "cow_rdb", &mb, e)) != COW_OK)
+#undef READ
+    if ((rc = store_server_fact(st, run, server, COW_SF_INFO_LAST, "rdb_last_cow_size", NULL,
+                                0, &rdb, e)) != COW_OK ||
+        (rc = store_server_fact(st, run, server, COW_SF_INFO_LAST, "aof_last_cow_size", NULL,
+                                0, &aof, e)) != COW_OK ||
+        (rc = store_server_fact(st, run, server, COW_SF_EVENT_MAX, "cow_rdb", NULL, 0, &mb,
+                                e)) != COW_OK)
         return rc;
     cow_bytes(&v[RF_COW_BYTES], &rdb, &aof, &mb);
     return COW_OK;
 }
 
-int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT], cow_err *e)
+static void unknown(cow_fact v[COW_RF_COUNT])
 {
-    cow_fact x;
-    char buf[96];
-    int64_t t0;
-    int i, rc;
-
+    int i;
     memset(v, 0, sizeof(cow_fact) * COW_RF_COUNT);
     for (i = 0; i < COW_RF_COUNT; i++)
         v[i].num = NAN;
-    if ((rc = app_first_window_start(st, r, &t0, e)) != COW_OK ||
-        (rc = server_side(st, r->id, t0, v, e)) != COW_OK)
+}
+
+/* Run r's facts, its first window starting at t0. */
+static int run_facts_at(cow_store *st, const cow_run_row *r, int64_t t0,
+                        cow_fact v[COW_RF_COUNT], cow_err *e)
+{
+    cow_fact x;
+    char buf[96];
+    int rc;
+
+    unknown(v);
+    if ((rc = server_side(st, r->id, 0, t0, v, e)) != COW_OK)
         return rc;
     /* the host's */
     if ((rc = store_fact_info_last(st, r->id, "os", &x, e)) != COW_OK)
@@ -149,11 +166,38 @@ int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT],
     return COW_OK;
 }
 
+int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT], cow_err *e)
+{
+    int64_t t0;
+    int rc;
+
+    unknown(v);
+    if ((rc = app_first_window_start(st, r, &t0, e)) != COW_OK)
+        return rc;
+    return run_facts_at(st, r, t0, v, e);
+}
+
 int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e)
 {
     cow_fact v[COW_RF_COUNT];
-    int rc = app_run_facts(st, r, v, e);
-    return rc != COW_OK ? rc : store_run_facts_put(st, r->id, v, e);
+    cow_server_row *sv = NULL;
+    size_t ns = 0, i;
+    int64_t t0;
+    int rc;
+
+    if ((rc = app_first_window_start(st, r, &t0, e)) != COW_OK ||
+        (rc = run_facts_at(st, r, t0, v, e)) != COW_OK ||
+        (rc = store_run_facts_put(st, r->id, v, e)) != COW_OK ||
+        (rc = store_server_facts_clear(st, r->id, e)) != COW_OK ||
+        (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK)
+        return rc;
+    for (i = 0; i < ns && rc == COW_OK; i++) {
+        unknown(v);
+        if ((rc = server_side(st, r->id, sv[i].seq, t0, v, e)) == COW_OK)
+            rc = store_server_facts_put(st, r->id, sv[i].seq, v, e);
+    }
+    free(sv);
+    return rc;
 }
 
 int app_run_facts_landed(cow_store *st, int64_t run, cow_err *e)

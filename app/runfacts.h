@@ -1,5 +1,6 @@
 /* runfacts.h -- the facts of a run as columns (store_runfacts.h), read
- * from the store as the doctor reads them, and kept in run_facts: stored
+ * from the store as the doctor reads them, and kept in run_facts (and a
+ * server's own facts per server, server_facts): stored
  * when a run's files have landed (ingest), refreshed when the doctor
  * runs; `check`'s triage, `runs --json` and the export read the stored row.
  *
@@ -15,7 +16,8 @@
 
 /* v[COW_RF_COUNT] of run r (r->id and r->mode are read), from the store. */
 int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT], cow_err *e);
-/* The same, stored (replacing r's row; the caller holds a transaction). */
+/* Run r's facts and its servers', stored (replacing r's rows; the caller
+ * holds a transaction). */
 int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e);
 /* Run `run`'s facts made and stored in a transaction of their own. */
 int app_run_facts_landed(cow_store *st, int64_t run, cow_err *e);

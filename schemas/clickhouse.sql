@@ -60,6 +60,27 @@ CREATE TABLE IF NOT EXISTS run_facts (
     stored_at Int64                 -- UTC epoch microseconds
 ) ENGINE = MergeTree() ORDER BY (host, run);
 
+-- A server's own facts, one row per server of a run (server: servers.seq;
+-- a primary and its replicas), each read from that server's files: the
+-- columns of run_facts that store/store_runfacts.c's table marks as a
+-- server's. The host's (kernel, THP, sysctl) are in run_facts.
+CREATE TABLE IF NOT EXISTS server_facts (
+    host String, run String, export_version UInt64, server Int64,
+    server_kind Nullable(String), server_kind_src Nullable(String),
+    server_version Nullable(String), server_version_src Nullable(String),
+    role Nullable(String), role_src Nullable(String),
+    anon_huge_bytes Nullable(Int64), anon_huge_bytes_src Nullable(String),
+    used_memory Nullable(Int64), used_memory_src Nullable(String),
+    maxmemory Nullable(Int64), maxmemory_src Nullable(String),
+    keys Nullable(Int64), keys_src Nullable(String),
+    repl_diskless_sync Nullable(String), repl_diskless_sync_src Nullable(String),
+    save_rules Nullable(String), save_rules_src Nullable(String),
+    appendonly Nullable(String), appendonly_src Nullable(String),
+    latest_fork_usec Nullable(Int64), latest_fork_usec_src Nullable(String),
+    cow_bytes Nullable(Int64), cow_bytes_src Nullable(String),
+    stored_at Int64                 -- UTC epoch microseconds
+) ENGINE = MergeTree() ORDER BY (host, run, server);
+
 -- The servers of a run (a primary and its replicas), as ingest told them
 -- apart; how: what identified it (INFO, log pid, CONFIG port, name).
 CREATE TABLE IF NOT EXISTS servers (

@@ -17,7 +17,7 @@
 #define KEY "coalesce(r.host, '') AS host, r.label AS run, ?1 AS export_version"
 
 const char *const cow_export_tables[] = {
-    "runs", "run_facts", "servers", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
+    "runs", "run_facts", "servers", "server_facts", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
     "samples",
     NULL
 };
@@ -104,6 +104,15 @@ int store_export_rows(cow_store *st, const char *table, int64_t version,
         snprintf(facts_sql, sizeof(facts_sql),
                  "SELECT " KEY ", %s FROM run_facts x JOIN runs r ON r.id = x.run"
                  " ORDER BY r.id", fcols);
+        sql = facts_sql;
+    }
+    if (sql == NULL && strcmp(table, "server_facts") == 0) {
+        /* a server's own facts of store_runfacts.c's table */
+        char fcols[2400];
+        store_server_facts_cols(fcols, sizeof(fcols), "x.");
+        snprintf(facts_sql, sizeof(facts_sql),
+                 "SELECT " KEY ", x.server, %s FROM server_facts x JOIN runs r ON r.id = x.run"
+                 " ORDER BY r.id, x.server", fcols);
         sql = facts_sql;
     }
     if (sql == NULL)

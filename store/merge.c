@@ -426,6 +426,15 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
                  cols, xcols);
         if ((rc = run_sql(db, facts, e)) != COW_OK)
             return rc;
+        store_server_facts_cols(cols, sizeof(cols), "");
+        store_server_facts_cols(xcols, sizeof(xcols), "x.");
+        snprintf(facts, sizeof(facts),
+                 "INSERT INTO main.server_facts(run, server, %s) SELECT r.dst, x.server, %s"
+                 " FROM src.server_facts x JOIN temp.run_map r ON r.src = x.run"
+                 " WHERE NOT EXISTS (SELECT 1 FROM main.server_facts WHERE run = r.dst)",
+                 cols, xcols);
+        if ((rc = run_sql(db, facts, e)) != COW_OK)
+            return rc;
     }
     if ((rc = run_sql(db,
                       "INSERT INTO main.findings(run, seq, rule, severity, title, evidence,"

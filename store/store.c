@@ -457,6 +457,8 @@ static int overlay_results(cow_store *st, cow_err *e)
         "CREATE TEMP TABLE findings AS SELECT * FROM main.findings;"
         "CREATE TEMP TABLE run_facts AS SELECT * FROM main.run_facts;"
         "CREATE UNIQUE INDEX temp.run_facts_run ON run_facts(run);"
+        "CREATE TEMP TABLE server_facts AS SELECT * FROM main.server_facts;"
+        "CREATE UNIQUE INDEX temp.server_facts_run ON server_facts(run, server);"
         "CREATE INDEX temp.analyses_run ON analyses(run);"
         "CREATE INDEX temp.phases_run ON phases(run);"
         "CREATE INDEX temp.quantiles_run ON quantiles(run);"

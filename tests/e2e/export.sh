@@ -82,13 +82,48 @@ check "run_facts: 18 facts, each with its source" test "$(echo "$ch_cols" | grep
 jsonl_keys=$(head -1 "$WORK/out/run_facts.jsonl" | grep -o '"[a-z_]*":' | tr -d '":' | grep -v -E '^(host|run|export_version)$')
 check "run_facts.jsonl: the same fields" test "$jsonl_keys" = "$(echo "$ch_cols" | cut -d' ' -f1)"
 "$COW" runs --db "$DB" --json > "$WORK/runs.json"
-runs_keys=$(tr -d '\n\t ' < "$WORK/runs.json" | grep -o '"facts":{.*' | head -1 |
-  grep -o '"[a-z_]*":{"value"\|"[a-z_]*":null' | sed 's/":.*//; s/"//' | head -18)
+runs_keys=$(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))[0]["facts"]))' "$WORK/runs.json")
 check "runs --json: the same facts, in order" test "$runs_keys" = \
   "$(echo "$ch_cols" | cut -d' ' -f1 | grep -v -E '_src$|^stored_at$')"
 check "run_facts: cache-a's bgsave as the doctor read it" has \
   '^{"host":"cache-a","run":"fleet/cache-a/bgsave",.*"server_kind":"redis","server_kind_src":"[^"]*info.txt:[0-9]*",.*"thp_enabled":"madvise",.*"vm_overcommit_memory":0,"vm_overcommit_memory_src":"[^"]*sysctl.txt:1",.*"persistence":"fork",' \
   "$WORK/out/run_facts.jsonl"
+
+# server_facts: a server's own facts, the same descriptor: SQLite's table,
+# the DDL, the JSON lines' keys and runs --json's servers[].facts agree
+sqlite_scols=$(sqlite3 "$DB" "SELECT name || ' ' || type FROM pragma_table_info('server_facts') WHERE name NOT IN ('run', 'server')" |
+  sed 's/ TEXT$/ Nullable(String)/; s/ INTEGER$/ Nullable(Int64)/; s/^stored_at .*/stored_at Int64/')
+ch_scols=$(sed -n '/^CREATE TABLE IF NOT EXISTS server_facts/,/^) ENGINE/p' "$DDL" | sed 's/--.*//' |
+  tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -E '^[a-z_]+ [A-Za-z0-9()]+$' |
+  grep -v -E '^(host|run|export_version|server) ')
+check "server_facts: SQLite's columns are ClickHouse's, in order and type" test "$sqlite_scols" = "$ch_scols"
+check "server_facts: run_facts' columns, fewer" test "$(echo "$ch_scols" | grep -c '_src ')" -ge 10 -a \
+  "$(echo "$ch_cols" | grep -c -x -F "$ch_scols")" = "$(echo "$ch_scols" | wc -l)"
+skeys=$(head -1 "$WORK/out/server_facts.jsonl" | grep -o '"[a-z_]*":' | tr -d '":' | grep -v -E '^(host|run|export_version|server)$')
+check "server_facts.jsonl: the same fields" test "$skeys" = "$(echo "$ch_scols" | cut -d' ' -f1)"
+check "server_facts: one row per server" test "$(wc -l < "$WORK/out/server_facts.jsonl")" = "$(sqlite3 "$DB" "SELECT count(*) FROM servers")"
+srv_keys=$(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))[0]["servers"][0]["facts"]))' "$WORK/runs.json")
+check "runs --json servers[].facts: the same facts, in order" test "$srv_keys" = \
+  "$(echo "$ch_scols" | cut -d' ' -f1 | grep -v -E '_src$|^stored_at$')"
+# a replica known by its INFO too: its own facts, apart from the primary's
+R=$WORK/repcap
+cp -r "$SAMPLES/fleet/cache-c/fullsync" "$R"
+sed -i 's|"label": "fleet/cache-c/fullsync"|"label": "rep"|' "$R/run.json"
+printf '%s\n' '# ts=1796027898000' '# Server' 'redis_version:7.0.15' 'process_id:6026' 'tcp_port:7302' \
+  '# Memory' 'used_memory:161000000' '# Persistence' 'latest_fork_usec:0' '# Replication' 'role:slave' \
+  '# Keyspace' 'db0:keys=299990,expires=0,avg_ttl=0' > "$R/replica-info.txt"
+"$COW" ingest -q --db "$WORK/r.db" "$R" > /dev/null 2>&1
+check "server_facts: the replica's from its INFO" test \
+  "$(sqlite3 "$WORK/r.db" "SELECT server, role, used_memory, keys, latest_fork_usec, used_memory_src LIKE '%replica-info.txt:7'
+     FROM server_facts ORDER BY server")" = "1|master|159926536|300000|6900|0
+2|slave|161000000|299990|0|1"
+check "run_facts: the primary's" test \
+  "$(sqlite3 "$WORK/r.db" "SELECT role, used_memory FROM run_facts")" = "master|159926536"
+check "server_facts: a replica known by its log alone has its banner's version" test \
+  "$(sqlite3 "$DB" "SELECT server_kind, server_version, server_version_src LIKE '%replica.log:%', used_memory IS NULL
+     FROM server_facts x JOIN runs r ON r.id = x.run WHERE r.label = 'fleet/cache-c/fullsync' AND x.server = 2")" = "redis|7.0.15|1|1"
+"$COW" export --db "$WORK/r.db" --jsonl "$WORK/rout" > /dev/null
+check "server_facts.jsonl: the replica's row" has '^{"host":"cache-c","run":"rep","export_version":[0-9]*,"server":2,"server_kind":"redis",.*"role":"slave",.*"used_memory":161000000,' "$WORK/rout/server_facts.jsonl"
 
 # every table the DDL declares has rows after exporting the bundled
 # samples, made with report --thresholds (no check: the report's verdicts
