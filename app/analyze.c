@@ -320,13 +320,18 @@ int app_first_window_start(cow_store *rd, const cow_run_row *r, int64_t *t0, cow
         *e = refused;
         return rc;
     }
-    if ((rc = build_phases(rd, r, &a, e)) == COW_OK)
-        for (i = 0; i < a.ph.n; i++)
-            if (phase_is_window(a.ph.v[i].kind)) {
-                *t0 = a.ph.v[i].t0_us;
-                break;
-            }
+    rc = build_phases(rd, r, &a, &refused);
+    for (i = 0; rc == COW_OK && i < a.ph.n; i++)
+        if (phase_is_window(a.ph.v[i].kind)) {
+            *t0 = a.ph.v[i].t0_us;
+            break;
+        }
     phase_release(&a.ph);
+    /* windows analyze refuses (too many, impossible stamps): none */
+    if (rc == COW_ELIMIT || rc == COW_EPARSE || rc == COW_ECLOCK)
+        return COW_OK;
+    if (rc != COW_OK)
+        *e = refused;
     return rc;
 }
 

@@ -69,8 +69,9 @@ int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples
 /* The start of run r's first window (phase.h: a save, rewrite or sync) as
  * analyze makes its phases, from the events, INFO polls and the samples'
  * span alone (nothing analysed or stored): *t0 INT64_MIN when it has none,
- * no samples, or a log clock that does not match its samples (analyze
- * leaves such a run unanalysed). */
+ * no samples, a log clock that does not match its samples, or windows
+ * analyze refuses (more than COW_MAX_WINDOWS): analyze leaves such a run
+ * unanalysed. */
 int app_first_window_start(cow_store *rd, const cow_run_row *r, int64_t *t0, cow_err *e);
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                        const app_analysis *a, cow_err *e);

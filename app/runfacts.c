@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "replsync.h"
+#include "store_answers.h"
 
 /* "Linux 6.1.0-18-amd64 x86_64" -> "6.1.0-18-amd64" */
 void app_kernel_release(const char *os, char *buf, size_t n)
@@ -177,6 +179,32 @@ int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT],
     return run_facts_at(st, r, t0, v, e);
 }
 
+/* The run's replicas' sync attempts, step by step (replsync.h), replacing
+ * the run's rows of repl_syncs. */
+static int repl_syncs_store(cow_store *st, int64_t run, cow_err *e)
+{
+    app_replsyncs rs;
+    size_t i, j;
+    int rc;
+
+    if ((rc = store_clear_repl_syncs(st, run, e)) != COW_OK ||
+        (rc = app_replica_syncs(st, run, &rs, e)) != COW_OK)
+        return rc;
+    for (i = 0; rc == COW_OK && i < rs.n; i++)
+        for (j = 0; rc == COW_OK && j < rs.r[i].n; j++) {
+            const cow_repl_sync *s = &rs.r[i].v[j];
+            cow_repl_sync_row w = {
+                run, rs.r[i].seq, (int)j + 1, rs.r[i].pid, rs.r[i].port, s->attach_line,
+                s->mode == 'F' ? "full" : s->mode == 'P' ? "partial" : NULL,
+                replsteps_outcome_name(s->outcome), s->attach_us, s->resync_us, s->recv_us,
+                s->recv_end_us, s->flush_us, s->load_us, s->up_us, s->lost_us, s->bytes,
+                s->attach_to_up_s, s->wait_s, s->transfer_s, s->flush_s, s->load_s};
+            rc = store_put_repl_sync(st, &w, e);
+        }
+    app_replsyncs_release(&rs);
+    return rc;
+}
+
 int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e)
 {
     cow_fact v[COW_RF_COUNT];
@@ -197,7 +225,7 @@ int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e)
             rc = store_server_facts_put(st, r->id, sv[i].seq, v, e);
     }
     free(sv);
-    return rc;
+    return rc == COW_OK ? repl_syncs_store(st, r->id, e) : rc;
 }
 
 int app_run_facts_landed(cow_store *st, int64_t run, cow_err *e)

@@ -141,6 +141,49 @@ CREATE TABLE IF NOT EXISTS checks (
     detail String, runs Int64, evaluated_at Int64   -- UTC epoch microseconds
 ) ENGINE = MergeTree() ORDER BY (host, run, limit_name);
 
+-- The answer of each run as the last `doctor` or `report` decided it
+-- (app/answer.c): the window that moved the tail most, the p99.9 verdict
+-- with its estimate and bounds, the cause, the gate, what to do; line: as
+-- doctor prints it; say 0: nothing to say (quiet: flat, unsure, no-window,
+-- no-samples).
+CREATE TABLE IF NOT EXISTS answers (
+    host String, run String, export_version UInt64,
+    say UInt8, quiet Nullable(String), line String,
+    window Nullable(String), kind Nullable(String),
+    t0_us Nullable(Int64), len_us Nullable(Int64), nwindows Int64,
+    verdict Nullable(String), method Nullable(String),
+    base_p999_us Nullable(Float64), window_p999_us Nullable(Float64),
+    delta_us Nullable(Float64), delta_lo_us Nullable(Float64), delta_hi_us Nullable(Float64),
+    worst_us Nullable(Float64), fork_ms Nullable(Float64), cow_mb Nullable(Float64),
+    cow_pct_used Nullable(Float64), thp Nullable(String), transfer Nullable(String),
+    cause Nullable(String), gate Nullable(String), gate_why Nullable(String),
+    todo Nullable(String), todo_rule Nullable(String),
+    decided_at Int64                          -- UTC epoch microseconds
+) ENGINE = MergeTree() ORDER BY (host, run);
+
+-- Each replica's sync attempts, step by step from its own log (server:
+-- servers.seq); step times UTC epoch us (NULL: not seen), durations s.
+CREATE TABLE IF NOT EXISTS repl_syncs (
+    host String, run String, export_version UInt64,
+    server Int64, attempt Int64, pid Nullable(Int64), port Nullable(Int64),
+    attach_line Nullable(Int64), mode Nullable(String), outcome String,
+    attach_us Nullable(Int64), resync_us Nullable(Int64), recv_us Nullable(Int64),
+    recv_end_us Nullable(Int64), flush_us Nullable(Int64), load_us Nullable(Int64),
+    up_us Nullable(Int64), lost_us Nullable(Int64), bytes Nullable(Float64),
+    attach_to_up_s Nullable(Float64), wait_s Nullable(Float64),
+    transfer_s Nullable(Float64), flush_s Nullable(Float64), load_s Nullable(Float64)
+) ENGINE = MergeTree() ORDER BY (host, run, server, attempt);
+
+-- The inputs that did not land whole: kind refused (code: parse, unit,
+-- clock, limit, ...) or unrecognised (not read), or rejected (landed, with
+-- `rejected` lines rejected of `rows` records, the first at `line`).
+-- run: the run label, which a refused file's run may not have in runs.
+CREATE TABLE IF NOT EXISTS inputs (
+    host String, run String, export_version UInt64,
+    path String, kind String, code Nullable(String), reason Nullable(String),
+    line Nullable(Int64), rejected Int64, rows Int64
+) ENGINE = MergeTree() ORDER BY (host, run, path);
+
 -- only with --samples
 CREATE TABLE IF NOT EXISTS samples (
     host String, run String, export_version UInt64,

@@ -17,8 +17,8 @@
 #define KEY "coalesce(r.host, '') AS host, r.label AS run, ?1 AS export_version"
 
 const char *const cow_export_tables[] = {
-    "runs", "run_facts", "servers", "server_facts", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
-    "samples",
+    "runs", "run_facts", "servers", "server_facts", "phases", "quantiles", "deltas", "exceedance",
+    "findings", "checks", "answers", "repl_syncs", "inputs", "samples",
     NULL
 };
 
@@ -74,6 +74,32 @@ static const struct {
      " x.evaluated_at"
      " FROM checks x LEFT JOIN runs r ON r.id = x.run"
      " ORDER BY x.run IS NULL, r.id, x.host, x.rowid"},
+    {"answers",
+     "SELECT " KEY ", x.say, x.quiet, x.line, x.window, x.kind, x.t0_us, x.len_us, x.nwindows,"
+     " x.verdict, x.method, x.base_p999_us, x.window_p999_us, x.delta_us, x.delta_lo_us,"
+     " x.delta_hi_us, x.worst_us, x.fork_ms, x.cow_mb, x.cow_pct_used, x.thp, x.transfer,"
+     " x.cause, x.gate, x.gate_why, x.todo, x.todo_rule, x.decided_at"
+     " FROM answers x JOIN runs r ON r.id = x.run ORDER BY r.id"},
+    {"repl_syncs",
+     "SELECT " KEY ", x.server, x.attempt, x.pid, x.port, x.attach_line, x.mode, x.outcome,"
+     " x.attach_us, x.resync_us, x.recv_us, x.recv_end_us, x.flush_us, x.load_us, x.up_us,"
+     " x.lost_us, x.bytes, x.attach_to_up_s, x.wait_s, x.transfer_s, x.flush_s, x.load_s"
+     " FROM repl_syncs x JOIN runs r ON r.id = x.run ORDER BY r.id, x.server, x.attempt"},
+    /* the inputs that did not land whole (app/inputs.c: refused, not
+     * recognised, landed with rejected lines); a refused run's label may
+     * name no run of the database: host '' */
+    {"inputs",
+     "SELECT coalesce(r.host, '') AS host, x.label AS run, ?1 AS export_version, x.path,"
+     " CASE x.code WHEN 'unrecognised' THEN 'unrecognised' ELSE 'refused' END AS kind,"
+     " x.code, x.reason, x.line, 0 AS rejected, 0 AS rows"
+     " FROM refusals x LEFT JOIN runs r ON r.id = coalesce(x.run,"
+     "  (SELECT id FROM runs WHERE label = x.label))"
+     " UNION ALL"
+     " SELECT coalesce(r.host, ''), r.label, ?1, f.path, 'rejected', NULL,"
+     "  (SELECT j.reason FROM rejects j WHERE j.file = f.id ORDER BY j.line LIMIT 1),"
+     "  (SELECT min(j.line) FROM rejects j WHERE j.file = f.id), f.rejected, f.rows"
+     " FROM files f JOIN runs r ON r.id = f.run WHERE f.rejected > 0"
+     " ORDER BY 2, 4"},
     {"samples",
      "SELECT " KEY ", s.t_us, s.lat_us, o.name AS op, f.path AS file, s.seq"
      " FROM runs r JOIN samples s ON s.run = r.id JOIN files f ON f.id = s.file"

@@ -138,6 +138,22 @@ check "the DDL declares tables" test "$(echo "$tables" | wc -l)" -ge 10
 for t in $tables; do
     check "$t: rows after exporting the samples" test -s "$WORK/all/$t.jsonl"
 done
+# what the report decided, as it decided it: a run's answer is the line
+# doctor prints; the full sync's replica steps; the files that did not land
+"$COW" doctor --db "$S" > "$WORK/doc.txt" 2>&1
+line=$(sqlite3 "$S" "SELECT x.line FROM answers x JOIN runs r ON r.id = x.run WHERE r.label = 'bgsave-t2'")
+check "answers: one per run" test "$(wc -l < "$WORK/all/answers.jsonl")" = "$(sqlite3 "$S" "SELECT count(*) FROM runs")"
+check "answers: bgsave-t2's line is doctor's" grep -q -F -- "$line" "$WORK/doc.txt"
+check "answers.jsonl: bgsave-t2's verdict, window and gate" has \
+  '^{"host":"vm","run":"bgsave-t2",.*"window":"bgsave#1","kind":"bgsave",.*"verdict":"lift","method":"[a-z-]*",.*"gate":"pass",' "$WORK/all/answers.jsonl"
+check "answers: a quiet run says why" test "$(sqlite3 "$S" "SELECT count(*) FROM answers WHERE say = 0 AND quiet IN ('flat', 'unsure', 'no-window', 'no-samples')")" = \
+  "$(sqlite3 "$S" "SELECT count(*) FROM answers WHERE say = 0")"
+check "repl_syncs.jsonl: cache-c's replica synced up, full, step by step" has \
+  '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":[0-9]*,"server":2,"attempt":1,"pid":6026,"port":7302,"attach_line":10,"mode":"full","outcome":"up",.*"transfer_s":2.681,' "$WORK/all/repl_syncs.jsonl"
+check "inputs.jsonl: the file no parser recognised, and why" has \
+  '"run":"not-loaded",.*"path":"[^"]*operator-notes.md","kind":"unrecognised","code":"unrecognised","reason":"no parser recognises it' "$WORK/all/inputs.jsonl"
+check "inputs.jsonl: the refused file, with its line" has \
+  '"path":"[^"]*probe-no-unit.csv","kind":"refused","code":"unit",.*"line":1,' "$WORK/all/inputs.jsonl"
 
 "$COW" export --db "$DB" --jsonl "$WORK/out" > /dev/null
 v1=$(sed -n '1s/.*"export_version":\([0-9]*\).*/\1/p' "$WORK/out/samples.jsonl")
