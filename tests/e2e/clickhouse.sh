@@ -233,7 +233,7 @@ distributed() { # the same query over the Distributed tables (two shards)
     sed -e 's/cowtail\.\(deltas\|runs\|run_facts\)\b/cowtail.\1_all/g' \
         -e 's/^ANY LEFT JOIN/GLOBAL ANY LEFT JOIN/' -e 's/) IN$/) GLOBAL IN/'
 }
-for n in lift fork cow gate; do
+for n in lift fork cow gate sync; do
     check "README gives fleet query '$n'" test -n "$(fleet_sql $n)"
 done
 # a gate some runs fail (p99 over 3 ms), judged on every database; a third
@@ -334,6 +334,19 @@ check "gate: every failing run counted once ($fails_sqlite)" test \
   "$(awk -F'\t' '{s += $7} END {print s}' "$WORK/gate")" = "$fails_sqlite"
 check "gate: the fleet's failing runs share redis 7.0.15 on 6.18.44-fc-v857 with THP madvise" has \
   "^7.0.15	6.18.44-fc-v857	madvise	0	yes	no	3	\['cache-a','cache-c','cache-d'\]	\['max_p99_ms'\]$" "$WORK/gate"
+
+# 5. replica syncs per host, transfer and the replica's own version (server_facts)
+q "$H1" "$(fleet_sql sync)" > "$WORK/sync" 2>&1
+check "sync: cache-c's diskless full sync, its replica's version from its own log" test \
+  "$(cat "$WORK/sync")" = "$(printf 'cache-c\tyes\tredis 7.0.15\t1\t3.477\t2.681')"
+check "sync: SQLite's figures (B holds the fleet's only replica)" test "$(cat "$WORK/sync")" = \
+  "$(sq "$B" "SELECT r.host, f.repl_diskless_sync, v.server_kind || ' ' || v.server_version, count(*),
+          printf('%g', round(max(y.attach_to_up_s), 3)), printf('%g', round(max(y.transfer_s), 3))
+        FROM repl_syncs y JOIN runs r ON r.id = y.run JOIN run_facts f ON f.run = r.id
+        JOIN server_facts v ON v.run = y.run AND v.server = y.server
+        WHERE y.mode = 'full' AND y.outcome = 'up' AND r.host IS NOT NULL
+        GROUP BY r.host, f.repl_diskless_sync, v.server_kind, v.server_version" | tr '|' '\t')"
+check "sync: no replica in A or C" test "$(sq "$A" "SELECT count(*) FROM repl_syncs")$(sq "$C" "SELECT count(*) FROM repl_syncs")" = 00
 
 t0=$(date +%s%N)
 stop_servers
