@@ -302,15 +302,14 @@ int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_
     return app_analyze_compute_from(rd, r, o, by_send, NULL, a, e);
 }
 
-int app_first_window_start(cow_store *rd, const cow_run_row *r, int64_t *t0, cow_err *e)
+int app_run_windows(cow_store *rd, const cow_run_row *r, cow_phases *ph, cow_err *e)
 {
     app_analysis a;
     cow_err refused = COW_ERR_INIT;
     int64_t t_first, t_last;
-    size_t i;
     int rc, any = 0;
 
-    *t0 = INT64_MIN;
+    memset(ph, 0, sizeof(*ph));
     memset(&a, 0, sizeof(a));
     if ((rc = store_sample_bounds(rd, r->id, &any, &t_first, &t_last, e)) != COW_OK || !any)
         return rc;
@@ -321,17 +320,15 @@ int app_first_window_start(cow_store *rd, const cow_run_row *r, int64_t *t0, cow
         return rc;
     }
     rc = build_phases(rd, r, &a, &refused);
-    for (i = 0; rc == COW_OK && i < a.ph.n; i++)
-        if (phase_is_window(a.ph.v[i].kind)) {
-            *t0 = a.ph.v[i].t0_us;
-            break;
-        }
+    if (rc == COW_OK) {
+        *ph = a.ph;
+        return COW_OK;
+    }
     phase_release(&a.ph);
     /* windows analyze refuses (too many, impossible stamps): none */
     if (rc == COW_ELIMIT || rc == COW_EPARSE || rc == COW_ECLOCK)
         return COW_OK;
-    if (rc != COW_OK)
-        *e = refused;
+    *e = refused;
     return rc;
 }
 

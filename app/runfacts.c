@@ -168,15 +168,44 @@ static int run_facts_at(cow_store *st, const cow_run_row *r, int64_t t0,
     return COW_OK;
 }
 
+/* The start of the first window of ph, INT64_MIN when it has none. */
+static int64_t first_window(const cow_phases *ph)
+{
+    size_t i;
+    for (i = 0; i < ph->n; i++)
+        if (phase_is_window(ph->v[i].kind))
+            return ph->v[i].t0_us;
+    return INT64_MIN;
+}
+
 int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT], cow_err *e)
 {
+    cow_phases ph;
     int64_t t0;
     int rc;
 
     unknown(v);
-    if ((rc = app_first_window_start(st, r, &t0, e)) != COW_OK)
+    if ((rc = app_run_windows(st, r, &ph, e)) != COW_OK)
         return rc;
+    t0 = first_window(&ph);
+    phase_release(&ph);
     return run_facts_at(st, r, t0, v, e);
+}
+
+/* The windows of ph as rows of table windows, replacing run's. */
+static int windows_store(cow_store *st, int64_t run, const cow_phases *ph, cow_err *e)
+{
+    size_t i;
+    int rc = store_clear_windows(st, run, e);
+    for (i = 0; rc == COW_OK && i < ph->n; i++) {
+        const cow_phase *p = &ph->v[i];
+        cow_window_row w = {run, (int)i, phase_kind_name(p->kind), p->label, p->source,
+                            p->t0_us, p->t1_us, p->fork_us, p->child_pid,
+                            p->overlap, p->open, p->failed};
+        if (phase_is_window(p->kind))
+            rc = store_put_window(st, &w, e);
+    }
+    return rc;
 }
 
 /* The run's replicas' sync attempts, step by step (replsync.h), replacing
@@ -210,10 +239,16 @@ int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e)
     cow_fact v[COW_RF_COUNT];
     cow_server_row *sv = NULL;
     size_t ns = 0, i;
+    cow_phases ph;
     int64_t t0;
     int rc;
 
-    if ((rc = app_first_window_start(st, r, &t0, e)) != COW_OK ||
+    if ((rc = app_run_windows(st, r, &ph, e)) != COW_OK)
+        return rc;
+    t0 = first_window(&ph);
+    rc = windows_store(st, r->id, &ph, e);
+    phase_release(&ph);
+    if (rc != COW_OK ||
         (rc = run_facts_at(st, r, t0, v, e)) != COW_OK ||
         (rc = store_run_facts_put(st, r->id, v, e)) != COW_OK ||
         (rc = store_server_facts_clear(st, r->id, e)) != COW_OK ||

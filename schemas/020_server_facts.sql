@@ -67,3 +67,18 @@ CREATE TABLE repl_syncs (
     attach_to_up_s REAL, wait_s REAL, transfer_s REAL, flush_s REAL, load_s REAL,
     PRIMARY KEY (run, server, attempt)
 );
+
+-- The windows of a run (fork, save, rewrite and sync phases) as analyze and
+-- check make them from the events, INFO polls and the samples' span:
+-- stored when a run's files have landed (so a run that was only checked
+-- has them), refreshed by the doctor. idx: the phase's index among all
+-- the run's phases (baseline 0), as in phases once analysed.
+CREATE TABLE windows (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL, label TEXT NOT NULL,
+    t0_us INTEGER NOT NULL, t1_us INTEGER NOT NULL,
+    fork_us INTEGER, child_pid INTEGER, source TEXT,
+    overlap INTEGER NOT NULL, open INTEGER NOT NULL, failed INTEGER NOT NULL,
+    PRIMARY KEY (run, idx)
+);

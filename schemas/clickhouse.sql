@@ -141,6 +141,16 @@ CREATE TABLE IF NOT EXISTS checks (
     detail String, runs Int64, evaluated_at Int64   -- UTC epoch microseconds
 ) ENGINE = MergeTree() ORDER BY (host, run, limit_name);
 
+-- The windows of a run (fork, save, rewrite, sync) as analyze and check
+-- make them, stored when the run's files landed: a run only checked (no
+-- analyze or report, so no phases rows) has them. idx as in phases.
+CREATE TABLE IF NOT EXISTS windows (
+    host String, run String, export_version UInt64,
+    idx Int64, kind String, label String, t0_us Int64, t1_us Int64,
+    fork_us Nullable(Int64), child_pid Nullable(Int64), source Nullable(String),
+    overlap UInt8, open UInt8, failed UInt8
+) ENGINE = MergeTree() ORDER BY (host, run, t0_us, idx);
+
 -- The answer of each run as the last `doctor` or `report` decided it
 -- (app/answer.c): the window that moved the tail most, the p99.9 verdict
 -- with its estimate and bounds, the cause, the gate, what to do; line: as

@@ -18,7 +18,7 @@
 
 const char *const cow_export_tables[] = {
     "runs", "run_facts", "servers", "server_facts", "phases", "quantiles", "deltas", "exceedance",
-    "findings", "checks", "answers", "repl_syncs", "inputs", "samples",
+    "findings", "checks", "windows", "answers", "repl_syncs", "inputs", "samples",
     NULL
 };
 
@@ -74,6 +74,10 @@ static const struct {
      " x.evaluated_at"
      " FROM checks x LEFT JOIN runs r ON r.id = x.run"
      " ORDER BY x.run IS NULL, r.id, x.host, x.rowid"},
+    {"windows",
+     "SELECT " KEY ", x.idx, x.kind, x.label, x.t0_us, x.t1_us, x.fork_us, x.child_pid,"
+     " x.source, x.overlap, x.open, x.failed"
+     " FROM windows x JOIN runs r ON r.id = x.run ORDER BY r.id, x.idx"},
     {"answers",
      "SELECT " KEY ", x.say, x.quiet, x.line, x.window, x.kind, x.t0_us, x.len_us, x.nwindows,"
      " x.verdict, x.method, x.base_p999_us, x.window_p999_us, x.delta_us, x.delta_lo_us,"

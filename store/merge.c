@@ -460,11 +460,11 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
         if ((rc = run_sql(db, facts, e)) != COW_OK)
             return rc;
     }
-    /* answers and replica syncs of runs that have none here (every column
+    /* answers, replica syncs and windows of runs that have none here (every column
      * but run: the table's own, from the second) */
     {
-        static const char *const kept[] = {"answers", "repl_syncs"};
-        for (i = 0; i < 2; i++) {
+        static const char *const kept[] = {"answers", "repl_syncs", "windows"};
+        for (i = 0; i < 3; i++) {
             char cols[1200], xcols[1400], ins[3200];
             if ((rc = other_cols(db, kept[i], "", cols, sizeof(cols), e)) != COW_OK ||
                 (rc = other_cols(db, kept[i], "x.", xcols, sizeof(xcols), e)) != COW_OK)

@@ -461,6 +461,8 @@ static int overlay_results(cow_store *st, cow_err *e)
         "CREATE UNIQUE INDEX temp.server_facts_run ON server_facts(run, server);"
         "CREATE TEMP TABLE answers AS SELECT * FROM main.answers;"
         "CREATE UNIQUE INDEX temp.answers_run ON answers(run);"
+        "CREATE TEMP TABLE windows AS SELECT * FROM main.windows;"
+        "CREATE UNIQUE INDEX temp.windows_run ON windows(run, idx);"
         "CREATE TEMP TABLE repl_syncs AS SELECT * FROM main.repl_syncs;"
         "CREATE UNIQUE INDEX temp.repl_syncs_run ON repl_syncs(run, server, attempt);"
         "CREATE INDEX temp.analyses_run ON analyses(run);"

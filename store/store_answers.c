@@ -115,3 +115,43 @@ int store_put_repl_sync(cow_store *st, const cow_repl_sync_row *s, cow_err *e)
     unprep(st, q);
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "storing a replica sync");
 }
+
+int store_clear_windows(cow_store *st, int64_t run, cow_err *e)
+{
+    sqlite3_stmt *q;
+    int rc;
+    if ((rc = prep(st, "DELETE FROM windows WHERE run = ?1", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a run's windows");
+}
+
+int store_put_window(cow_store *st, const cow_window_row *w, cow_err *e)
+{
+    sqlite3_stmt *q;
+    int rc;
+
+    if ((rc = prep(st,
+                   "INSERT OR REPLACE INTO windows(run, idx, kind, label, t0_us, t1_us, fork_us,"
+                   " child_pid, source, overlap, open, failed)"
+                   " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                   &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, w->run);
+    sqlite3_bind_int(q, 2, w->idx);
+    bind_text(q, 3, w->kind);
+    bind_text(q, 4, w->label ? w->label : "");
+    sqlite3_bind_int64(q, 5, w->t0_us);
+    sqlite3_bind_int64(q, 6, w->t1_us);
+    bind_t(q, 7, w->fork_us);
+    bind_t(q, 8, w->child_pid);
+    bind_text(q, 9, w->source);
+    sqlite3_bind_int(q, 10, w->overlap);
+    sqlite3_bind_int(q, 11, w->open);
+    sqlite3_bind_int(q, 12, w->failed);
+    rc = sqlite3_step(q);
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "storing a window");
+}

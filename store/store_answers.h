@@ -1,6 +1,7 @@
 /* store_answers.h -- what the report decides per run, kept for the export:
  * the answer of each run (app/answer.c decides it; table answers) and each
- * replica's sync attempts (app/replsync.c; table repl_syncs), migration 020.
+ * replica's sync attempts (app/replsync.c; table repl_syncs) and the windows
+ * a judgement reads (table windows), migration 020.
  *
  *     store_put_answer(st, &row, &e);               replaces the run's
  *     store_clear_repl_syncs(st, run, &e);  store_put_repl_sync(st, &s, &e); */
@@ -42,6 +43,20 @@ typedef struct cow_repl_sync_row {
 } cow_repl_sync_row;
 
 int store_clear_repl_syncs(cow_store *st, int64_t run, cow_err *e);
+
+/* A window of run `run` (table windows): phase idx of the run's phases. */
+typedef struct cow_window_row {
+    int64_t run;
+    int idx;
+    const char *kind, *label, *source; /* source NULL: NULL */
+    int64_t t0_us, t1_us, fork_us;     /* fork_us 0: NULL */
+    long child_pid;                    /* 0: NULL */
+    int overlap, open, failed;
+} cow_window_row;
+
+/* Remove run's windows (before storing them again). */
+int store_clear_windows(cow_store *st, int64_t run, cow_err *e);
+int store_put_window(cow_store *st, const cow_window_row *w, cow_err *e);
 int store_put_repl_sync(cow_store *st, const cow_repl_sync_row *s, cow_err *e);
 
 #endif

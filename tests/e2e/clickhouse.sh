@@ -183,7 +183,7 @@ q "$H2" "CREATE TABLE samples (x String) ENGINE = Memory" > /dev/null
 "$COW" export --db "$B" --clickhouse "http://127.0.0.1:$H2" --samples > "$WORK/xfail" 2>&1
 check "failed export: exit 3" test $? = 3
 check "... says what was sent and what not, and to run it again" has \
-    "export version [0-9]* sent runs, run_facts, servers, server_facts, phases, quantiles, deltas, exceedance, findings, checks, answers, repl_syncs, inputs, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
+    "export version [0-9]* sent runs, run_facts, servers, server_facts, phases, quantiles, deltas, exceedance, findings, checks, windows, answers, repl_syncs, inputs, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
 check "... its runs rows are there, a second version" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'")" = 2
 check "... but not marked: the newest marked version is the complete one" test \
   "$(q "$H2" "SELECT count(), sum(samples) FROM runs WHERE host = 'cache-c' AND (host, run, export_version) IN (SELECT host, run, max(export_version) FROM exports GROUP BY host, run) FORMAT TSV")" = \
@@ -196,7 +196,7 @@ for i in $(seq 50); do
     sleep 0.1
 done
 check "... one version left, marked" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'") $(q "$H2" "SELECT uniqExact(export_version) FROM exports WHERE host = 'cache-c'")" = "1 1"
-check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,run_facts,servers,server_facts,phases,quantiles,deltas,exceedance,findings,checks,answers,repl_syncs,inputs,samples"
+check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,run_facts,servers,server_facts,phases,quantiles,deltas,exceedance,findings,checks,windows,answers,repl_syncs,inputs,samples"
 
 # a Distributed table over the two servers as shards, and the README's fleet query
 q "$H1" "CREATE TABLE deltas_all AS deltas ENGINE = Distributed(two_shards, cowtail, deltas)" > /dev/null

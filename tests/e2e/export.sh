@@ -28,7 +28,17 @@ check "check --json's triage too" has '6\.99\.0-stored' "$WORK/tri1.json"
 "$COW" export --db "$F" --jsonl "$WORK/fx" > /dev/null
 check "export after ingest and check: run_facts rows" test "$(wc -l < "$WORK/fx/run_facts.jsonl")" = "$nruns"
 check "export sends the stored row" has '"run":"fleet/cache-c/fullsync",.*"kernel_release":"6.99.0-stored"' "$WORK/fx/run_facts.jsonl"
+nwin=$(sqlite3 "$F" "SELECT count(*) FROM windows")
+check "export after ingest and check: the windows check judged ($nwin)" test \
+  "$(wc -l < "$WORK/fx/windows.jsonl")" = "$nwin" -a "$nwin" -gt 3
+check "windows.jsonl: cache-c's diskless sync" has \
+  '^{"host":"cache-c","run":"fleet/cache-c/fullsync","export_version":[0-9]*,"idx":[0-9]*,"kind":"sync-diskless",' "$WORK/fx/windows.jsonl"
 "$COW" doctor --db "$F" > /dev/null
+check "windows: the phases analyze stores, one for one" test \
+  "$(sqlite3 "$F" "SELECT count(*) FROM windows w JOIN phases p ON p.run = w.run AND p.idx = w.idx
+     AND p.kind = w.kind AND p.label = w.label AND p.t0_us = w.t0_us AND p.t1_us = w.t1_us")" = "$nwin"
+check "windows: every window phase" test \
+  "$(sqlite3 "$F" "SELECT count(*) FROM phases WHERE kind NOT IN ('baseline', 'between', 'after')")" = "$nwin"
 check "the doctor refreshes the facts" test \
   "$(sqlite3 "$F" "SELECT count(*) FROM run_facts WHERE kernel_release = '6.18.44-fc-v857'")" = "$nruns"
 sqlite3 "$F" "DELETE FROM run_facts"

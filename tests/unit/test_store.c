@@ -674,7 +674,7 @@ static void store_should_keep_one_refusal_per_file(void)
         CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
         /* version 10: before 011 (this index), 017 (run_facts) and 020 */
         CHECK_INT(sqlite3_exec(db, "DROP TABLE server_facts; DROP TABLE answers;"
-                               "DROP TABLE repl_syncs;"
+                               "DROP TABLE repl_syncs; DROP TABLE windows;"
                                "DROP TABLE run_facts;"
                                "ALTER TABLE runs DROP COLUMN ingested_on;"
                                "ALTER TABLE runs DROP COLUMN uid;"
