@@ -196,7 +196,7 @@ int app_run_facts(cow_store *st, const cow_run_row *r, cow_fact v[COW_RF_COUNT],
 static int windows_store(cow_store *st, int64_t run, const cow_phases *ph, cow_err *e)
 {
     size_t i;
-    int rc = store_clear_windows(st, run, e);
+    int rc = store_clear_run_rows(st, "windows", run, e);
     for (i = 0; rc == COW_OK && i < ph->n; i++) {
         const cow_phase *p = &ph->v[i];
         cow_window_row w = {run, (int)i, phase_kind_name(p->kind), p->label, p->source,
@@ -216,7 +216,7 @@ static int repl_syncs_store(cow_store *st, int64_t run, cow_err *e)
     size_t i, j;
     int rc;
 
-    if ((rc = store_clear_repl_syncs(st, run, e)) != COW_OK ||
+    if ((rc = store_clear_run_rows(st, "repl_syncs", run, e)) != COW_OK ||
         (rc = app_replica_syncs(st, run, &rs, e)) != COW_OK)
         return rc;
     for (i = 0; rc == COW_OK && i < rs.n; i++)
@@ -251,7 +251,7 @@ int app_run_facts_store(cow_store *st, const cow_run_row *r, cow_err *e)
     if (rc != COW_OK ||
         (rc = run_facts_at(st, r, t0, v, e)) != COW_OK ||
         (rc = store_run_facts_put(st, r->id, v, e)) != COW_OK ||
-        (rc = store_server_facts_clear(st, r->id, e)) != COW_OK ||
+        (rc = store_clear_run_rows(st, "server_facts", r->id, e)) != COW_OK ||
         (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK)
         return rc;
     for (i = 0; i < ns && rc == COW_OK; i++) {

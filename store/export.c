@@ -127,22 +127,17 @@ int store_export_rows(cow_store *st, const char *table, int64_t version,
     for (i = 0; i < sizeof(export_sql) / sizeof(export_sql[0]); i++)
         if (strcmp(export_sql[i].table, table) == 0)
             sql = export_sql[i].sql;
-    if (sql == NULL && strcmp(table, "run_facts") == 0) {
-        /* the columns of store_runfacts.c's table */
+    /* the columns of store_runfacts.c's table: a run's facts, a server's */
+    if (sql == NULL && (strcmp(table, "run_facts") == 0 || strcmp(table, "server_facts") == 0)) {
+        int per_server = table[0] == 's';
         char fcols[2400];
-        store_run_facts_cols(fcols, sizeof(fcols), "x.");
+        if (per_server)
+            store_server_facts_cols(fcols, sizeof(fcols), "x.");
+        else
+            store_run_facts_cols(fcols, sizeof(fcols), "x.");
         snprintf(facts_sql, sizeof(facts_sql),
-                 "SELECT " KEY ", %s FROM run_facts x JOIN runs r ON r.id = x.run"
-                 " ORDER BY r.id", fcols);
-        sql = facts_sql;
-    }
-    if (sql == NULL && strcmp(table, "server_facts") == 0) {
-        /* a server's own facts of store_runfacts.c's table */
-        char fcols[2400];
-        store_server_facts_cols(fcols, sizeof(fcols), "x.");
-        snprintf(facts_sql, sizeof(facts_sql),
-                 "SELECT " KEY ", x.server, %s FROM server_facts x JOIN runs r ON r.id = x.run"
-                 " ORDER BY r.id, x.server", fcols);
+                 "SELECT " KEY "%s, %s FROM %s x JOIN runs r ON r.id = x.run ORDER BY r.id%s",
+                 per_server ? ", x.server" : "", fcols, table, per_server ? ", x.server" : "");
         sql = facts_sql;
     }
     if (sql == NULL)

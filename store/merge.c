@@ -14,7 +14,6 @@
 
 #include "schema_sql.h"
 #include "store_int.h"
-#include "store_runfacts.h"
 
 /* The last path component of a file's path, in SQL (no reverse search). */
 #define BASENAME(x) "replace(" x ", rtrim(" x ", replace(" x ", '/', '')), '')"
@@ -439,33 +438,13 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
         if ((rc = run_sql(db, sql, e)) != COW_OK)
             return rc;
     }
-    { /* the facts of runs that have none here */
-        char cols[2048], xcols[2400], facts[5200];
-        store_run_facts_cols(cols, sizeof(cols), "");
-        store_run_facts_cols(xcols, sizeof(xcols), "x.");
-        snprintf(facts, sizeof(facts),
-                 "INSERT INTO main.run_facts(run, %s) SELECT r.dst, %s FROM src.run_facts x"
-                 " JOIN temp.run_map r ON r.src = x.run"
-                 " WHERE NOT EXISTS (SELECT 1 FROM main.run_facts WHERE run = r.dst)",
-                 cols, xcols);
-        if ((rc = run_sql(db, facts, e)) != COW_OK)
-            return rc;
-        store_server_facts_cols(cols, sizeof(cols), "");
-        store_server_facts_cols(xcols, sizeof(xcols), "x.");
-        snprintf(facts, sizeof(facts),
-                 "INSERT INTO main.server_facts(run, server, %s) SELECT r.dst, x.server, %s"
-                 " FROM src.server_facts x JOIN temp.run_map r ON r.src = x.run"
-                 " WHERE NOT EXISTS (SELECT 1 FROM main.server_facts WHERE run = r.dst)",
-                 cols, xcols);
-        if ((rc = run_sql(db, facts, e)) != COW_OK)
-            return rc;
-    }
-    /* answers, replica syncs and windows of runs that have none here (every column
-     * but run: the table's own, from the second) */
+    /* the facts (run's and servers'), answers, replica syncs and windows of
+     * runs that have none here (every column but run, the table's own) */
     {
-        static const char *const kept[] = {"answers", "repl_syncs", "windows"};
-        for (i = 0; i < 3; i++) {
-            char cols[1200], xcols[1400], ins[3200];
+        static const char *const kept[] = {"run_facts", "server_facts", "answers",
+                                           "repl_syncs", "windows"};
+        for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+            char cols[2048], xcols[2400], ins[5200];
             if ((rc = other_cols(db, kept[i], "", cols, sizeof(cols), e)) != COW_OK ||
                 (rc = other_cols(db, kept[i], "x.", xcols, sizeof(xcols), e)) != COW_OK)
                 return rc;

@@ -2,9 +2,33 @@
 #include "store_answers.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/time.h>
 
 #include "store_int.h"
+
+int store_clear_run_rows(cow_store *st, const char *table, int64_t run, cow_err *e)
+{
+    static const char *const tables[] = {"server_facts", "repl_syncs", "windows"};
+    char sql[96];
+    sqlite3_stmt *q;
+    size_t i;
+    int rc;
+
+    for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+        if (strcmp(tables[i], table) == 0)
+            break;
+    if (i == sizeof(tables) / sizeof(tables[0]))
+        return COW_FAIL(e, COW_EINTERNAL, "no run rows to clear in '%s'", table);
+    snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE run = ?1", tables[i]);
+    if ((rc = prep(st, sql, &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    rc = sqlite3_step(q);
+    unprep(st, q);
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a run's rows");
+}
 
 int store_put_answer(cow_store *st, const cow_answer_row *a, cow_err *e)
 {
@@ -58,17 +82,6 @@ int store_put_answer(cow_store *st, const cow_answer_row *a, cow_err *e)
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "storing a run's answer");
 }
 
-int store_clear_repl_syncs(cow_store *st, int64_t run, cow_err *e)
-{
-    sqlite3_stmt *q;
-    int rc;
-    if ((rc = prep(st, "DELETE FROM repl_syncs WHERE run = ?1", &q, e)) != COW_OK)
-        return rc;
-    sqlite3_bind_int64(q, 1, run);
-    rc = sqlite3_step(q);
-    unprep(st, q);
-    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a run's replica syncs");
-}
 
 /* A step's time: NULL when not seen. */
 static void bind_step(sqlite3_stmt *q, int i, int64_t t)
@@ -116,17 +129,6 @@ int store_put_repl_sync(cow_store *st, const cow_repl_sync_row *s, cow_err *e)
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "storing a replica sync");
 }
 
-int store_clear_windows(cow_store *st, int64_t run, cow_err *e)
-{
-    sqlite3_stmt *q;
-    int rc;
-    if ((rc = prep(st, "DELETE FROM windows WHERE run = ?1", &q, e)) != COW_OK)
-        return rc;
-    sqlite3_bind_int64(q, 1, run);
-    rc = sqlite3_step(q);
-    unprep(st, q);
-    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a run's windows");
-}
 
 int store_put_window(cow_store *st, const cow_window_row *w, cow_err *e)
 {

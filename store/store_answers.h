@@ -4,7 +4,7 @@
  * a judgement reads (table windows), migration 020.
  *
  *     store_put_answer(st, &row, &e);               replaces the run's
- *     store_clear_repl_syncs(st, run, &e);  store_put_repl_sync(st, &s, &e); */
+ *     store_clear_run_rows(st, "repl_syncs", run, &e);  store_put_repl_sync(st, &s, &e); */
 #ifndef COW_STORE_ANSWERS_H
 #define COW_STORE_ANSWERS_H
 
@@ -28,6 +28,10 @@ typedef struct cow_answer_row {
     const char *thp, *transfer, *cause, *gate, *gate_why, *todo, *todo_rule;
 } cow_answer_row;
 
+/* Remove run's rows of table (server_facts, repl_syncs or windows), before
+ * storing them again. */
+int store_clear_run_rows(cow_store *st, const char *table, int64_t run, cow_err *e);
+
 /* Replace run a->run's answer (the caller holds a transaction or not). */
 int store_put_answer(cow_store *st, const cow_answer_row *a, cow_err *e);
 
@@ -42,7 +46,6 @@ typedef struct cow_repl_sync_row {
     double bytes, attach_to_up_s, wait_s, transfer_s, flush_s, load_s;
 } cow_repl_sync_row;
 
-int store_clear_repl_syncs(cow_store *st, int64_t run, cow_err *e);
 
 /* A window of run `run` (table windows): phase idx of the run's phases. */
 typedef struct cow_window_row {
@@ -54,8 +57,6 @@ typedef struct cow_window_row {
     int overlap, open, failed;
 } cow_window_row;
 
-/* Remove run's windows (before storing them again). */
-int store_clear_windows(cow_store *st, int64_t run, cow_err *e);
 int store_put_window(cow_store *st, const cow_window_row *w, cow_err *e);
 int store_put_repl_sync(cow_store *st, const cow_repl_sync_row *s, cow_err *e);
 

@@ -209,17 +209,6 @@ int store_server_facts_get(cow_store *st, int64_t run, int server, cow_fact v[CO
     return facts_get(st, run, server, v, present, e);
 }
 
-int store_server_facts_clear(cow_store *st, int64_t run, cow_err *e)
-{
-    sqlite3_stmt *q;
-    int rc;
-    if ((rc = prep(st, "DELETE FROM server_facts WHERE run = ?1", &q, e)) != COW_OK)
-        return rc;
-    sqlite3_bind_int64(q, 1, run);
-    rc = sqlite3_step(q);
-    unprep(st, q);
-    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "clearing a run's server facts");
-}
 
 /* A file of server ?9 of run ?1 (for a log, the lines of its pids: P the
  * row's pid, or NULL for a file read whole); ?9 = 0: no filter. */

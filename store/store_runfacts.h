@@ -89,7 +89,7 @@ int store_server_facts_put(cow_store *st, int64_t run, int server,
                            const cow_fact v[COW_RF_COUNT], cow_err *e);
 int store_server_facts_get(cow_store *st, int64_t run, int server, cow_fact v[COW_RF_COUNT],
                            int *present, cow_err *e);
-/* Remove the rows of run's servers (their seqs are settled again). */
-int store_server_facts_clear(cow_store *st, int64_t run, cow_err *e);
+/* (store_clear_run_rows(st, "server_facts", run, e), store_answers.h,
+ * removes a run's rows: its servers' seqs are settled again.) */
 
 #endif

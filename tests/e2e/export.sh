@@ -82,11 +82,17 @@ check "no temporary file left" test -z "$(ls "$WORK/out" | grep tmp)"
 # ClickHouse's DDL, the JSON lines' keys and runs --json's facts agree, in
 # order and type
 DDL=$(dirname "$SAMPLES")/schemas/clickhouse.sql
-sqlite_cols=$(sqlite3 "$DB" "SELECT name || ' ' || type FROM pragma_table_info('run_facts') WHERE name != 'run'" |
-  sed 's/ TEXT$/ Nullable(String)/; s/ INTEGER$/ Nullable(Int64)/; s/^stored_at .*/stored_at Int64/')
-ch_cols=$(sed -n '/^CREATE TABLE IF NOT EXISTS run_facts/,/^) ENGINE/p' "$DDL" | sed 's/--.*//' |
-  tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -E '^[a-z_]+ [A-Za-z0-9()]+$' |
-  grep -v -E '^(host|run|export_version) ')
+sqlite_cols_of() { # TABLE: its columns but the run key, "name ClickHouse-type", as in the DDL
+    sqlite3 "$DB" "SELECT name || ' ' || type FROM pragma_table_info('$1') WHERE name NOT IN ('run', 'server')" |
+      sed 's/ TEXT$/ Nullable(String)/; s/ INTEGER$/ Nullable(Int64)/; s/^stored_at .*/stored_at Int64/'
+}
+ch_cols_of() { # TABLE: the DDL's columns but the run key
+    sed -n "/^CREATE TABLE IF NOT EXISTS $1 /,/^) ENGINE/p" "$DDL" | sed 's/--.*//' |
+      tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -E '^[a-z_]+ [A-Za-z0-9()]+$' |
+      grep -v -E '^(host|run|export_version|server) '
+}
+sqlite_cols=$(sqlite_cols_of run_facts)
+ch_cols=$(ch_cols_of run_facts)
 check "run_facts: SQLite's columns are ClickHouse's, in order and type" test "$sqlite_cols" = "$ch_cols"
 check "run_facts: 18 facts, each with its source" test "$(echo "$ch_cols" | grep -c '_src ')" = 18
 jsonl_keys=$(head -1 "$WORK/out/run_facts.jsonl" | grep -o '"[a-z_]*":' | tr -d '":' | grep -v -E '^(host|run|export_version)$')
@@ -101,11 +107,8 @@ check "run_facts: cache-a's bgsave as the doctor read it" has \
 
 # server_facts: a server's own facts, the same descriptor: SQLite's table,
 # the DDL, the JSON lines' keys and runs --json's servers[].facts agree
-sqlite_scols=$(sqlite3 "$DB" "SELECT name || ' ' || type FROM pragma_table_info('server_facts') WHERE name NOT IN ('run', 'server')" |
-  sed 's/ TEXT$/ Nullable(String)/; s/ INTEGER$/ Nullable(Int64)/; s/^stored_at .*/stored_at Int64/')
-ch_scols=$(sed -n '/^CREATE TABLE IF NOT EXISTS server_facts/,/^) ENGINE/p' "$DDL" | sed 's/--.*//' |
-  tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -E '^[a-z_]+ [A-Za-z0-9()]+$' |
-  grep -v -E '^(host|run|export_version|server) ')
+sqlite_scols=$(sqlite_cols_of server_facts)
+ch_scols=$(ch_cols_of server_facts)
 check "server_facts: SQLite's columns are ClickHouse's, in order and type" test "$sqlite_scols" = "$ch_scols"
 check "server_facts: run_facts' columns, fewer" test "$(echo "$ch_scols" | grep -c '_src ')" -ge 10 -a \
   "$(echo "$ch_cols" | grep -c -x -F "$ch_scols")" = "$(echo "$ch_scols" | wc -l)"

@@ -18,6 +18,7 @@
 #include "minunit.h"
 #include "store.h"
 #include "store_runfacts.h"
+#include "store_answers.h"
 
 static cow_store *open_mem(void)
 {
@@ -773,7 +774,8 @@ static void store_should_round_trip_run_facts_by_the_descriptor(void)
     CHECK_INT(back[RF_KERNEL].known, 0);
     CHECK_INT(store_server_facts_get(st, run, 1, back, &present, &e), COW_OK);
     CHECK_INT(present, 0);
-    CHECK_INT(store_server_facts_clear(st, run, &e), COW_OK);
+    CHECK_INT(store_clear_run_rows(st, "server_facts", run, &e), COW_OK);
+    CHECK(store_clear_run_rows(st, "runs", run, &e) == COW_EINTERNAL);
     CHECK_ROWS("SELECT count(*) FROM server_facts", "0\n");
     store_close(st);
     remove_file();
