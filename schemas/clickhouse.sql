@@ -187,7 +187,8 @@ CREATE TABLE IF NOT EXISTS repl_syncs (
 -- The inputs that did not land whole: kind refused (code: parse, unit,
 -- clock, limit, ...) or unrecognised (not read), or rejected (landed, with
 -- `rejected` lines rejected of `rows` records, the first at `line`).
--- run: the run label, which a refused file's run may not have in runs.
+-- run: the run label, which a refused file's run may not have in runs
+-- (such a label has no row in exports; a re-export replaces its rows too).
 CREATE TABLE IF NOT EXISTS inputs (
     host String, run String, export_version UInt64,
     path String, kind String, code Nullable(String), reason Nullable(String),

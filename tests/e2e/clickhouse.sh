@@ -241,6 +241,8 @@ done
 echo '{"max_p99_ms": 3, "min_samples": 1000}' > "$WORK/gate.json"
 C=$WORK/c.db
 "$COW" ingest -q --db "$C" "$SAMPLES/forkless/fork-t1" "$SAMPLES/forkless/forkless-t1" > /dev/null
+# and files refused before their run existed (a label with no runs row)
+"$COW" ingest -q --db "$C" "$SAMPLES/not-loaded" > /dev/null 2>&1
 "$COW" doctor --db "$C" > /dev/null
 for db in "$A" "$B" "$C"; do
     "$COW" check --db "$db" --thresholds "$WORK/gate.json" > /dev/null 2>&1
@@ -297,6 +299,11 @@ check "lift: cache-c's diskless sync lifted, worst first is cache-a" test \
 "$COW" export -q --db "$B" --clickhouse "http://127.0.0.1:$H1" > /dev/null
 "$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H1" > /dev/null
 check "fleet on server one settled" mutations_done "$H1"
+"$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H1" > /dev/null
+check "C again on server one settled" mutations_done "$H1"
+check "inputs: a refused run's label, re-exported, holds one version" test \
+  "$(q "$H1" "SELECT count(), uniqExact(export_version) FROM inputs WHERE run = 'not-loaded' FORMAT TSV")" = \
+  "$(printf '2\t1')"
 q "$H1" "$(fleet_sql lift)" > "$WORK/lift_one" 2>&1
 check "lift: one server answers as the two shards did" test "$(cat "$WORK/lift_one")" = "$(cat "$WORK/lift_dist")"
 
