@@ -225,7 +225,8 @@ static const char *const sfact_sql[] = {
         " ORDER BY coalesce(i.t_us, 0) DESC, i.file DESC, i.dump DESC LIMIT 1",
     [COW_SF_INFO_SUB_MAX] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
-        " WHERE i.run = ?1 AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
+        " WHERE i.run = ?1 AND i.key >= ?2 AND i.key < ?2 || '~'" /* the index's range */
+        " AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
         " AND i.num IS NOT NULL" OF_SERVER("i.file", "NULL") " ORDER BY i.num DESC LIMIT 1",
     /* the last value stamped at or before ?4, else the first after it; not
      * a fork child's */
