@@ -176,7 +176,8 @@ static const char *const sql_text[SQL_COUNT] = {
         PRIMARY_SIDE("?1", "i.file") " ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_INFO_SUB_MAX] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
-        " WHERE i.run = ?1 AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
+        " WHERE i.run = ?1 AND i.key >= ?2 AND i.key < ?2 || '~'" /* the index's range */
+        " AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
         " AND i.num IS NOT NULL" PRIMARY_SIDE("?1", "i.file")
         " ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_STAT_MAX] =
