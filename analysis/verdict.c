@@ -89,20 +89,15 @@ void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
         snprintf(buf, n, "[%+.3f, %+.3f]", lo_us / 1000.0, hi_us / 1000.0);
 }
 
-/* Requirement 7: within [lo, hi], the largest s with p_up(s) <= alpha
- * (up) or the smallest with p_down(s) <= alpha; p_up grows with s and
- * p_down falls. lo rejects (up) / hi rejects (down) by the caller's
- * bracket; NaN when the far end does not reject either. */
-static double bound_in(const cow_group *a, const cow_group *b, const cow_tailplan *plan,
-                       double lo, double hi, int up)
+/* The shift in [lo, hi] where the one-sided test (up: p_up, else p_down)
+ * turns from rejecting to not, to 1e-9 relative in at most 50 halvings. */
+static double bisect(const cow_group *a, const cow_group *b, const cow_tailplan *plan,
+                     double lo, double hi, int up)
 {
     cow_tailtest t;
     double mid;
     int i;
 
-    dep_tail_test_plan(a, b, plan, up ? lo : hi, &t);
-    if (!(up ? t.p_up <= COW_QCMP_ALPHA_SIDE : t.p_down <= COW_QCMP_ALPHA_SIDE))
-        return NAN;
     for (i = 0; i < 50 && hi - lo > 1e-9 * (fabs(hi) + fabs(lo) + 1); i++) {
         mid = 0.5 * (lo + hi);
         dep_tail_test_plan(a, b, plan, mid, &t);
@@ -114,28 +109,33 @@ static double bound_in(const cow_group *a, const cow_group *b, const cow_tailpla
     return up ? lo : hi;
 }
 
+/* Requirement 7: within [lo, hi], the largest s with p_up(s) <= alpha
+ * (up) or the smallest with p_down(s) <= alpha; p_up grows with s and
+ * p_down falls. lo rejects (up) / hi rejects (down) by the caller's
+ * bracket; NaN when the far end does not reject either. */
+static double bound_in(const cow_group *a, const cow_group *b, const cow_tailplan *plan,
+                       double lo, double hi, int up)
+{
+    cow_tailtest t;
+
+    dep_tail_test_plan(a, b, plan, up ? lo : hi, &t);
+    if (!(up ? t.p_up <= COW_QCMP_ALPHA_SIDE : t.p_down <= COW_QCMP_ALPHA_SIDE))
+        return NAN;
+    return bisect(a, b, plan, lo, hi, up);
+}
+
 /* Requirement 3: the bound s where the one-sided test just rejects. */
 static double invert(const cow_group *a, const cow_group *b,
                      const cow_tailplan *plan, double shift, int up)
 {
-    double lo = shift, hi, mid;
-    cow_tailtest t;
-    int i;
+    double lo = shift, hi;
 
     hi = b->sorted[b->n - 1] - a->sorted[0];
     if (!up) {
         lo = b->sorted[0] - a->sorted[a->n - 1];
         hi = shift;
     }
-    for (i = 0; i < 50 && hi - lo > 1e-9 * (fabs(hi) + fabs(lo) + 1); i++) {
-        mid = 0.5 * (lo + hi);
-        dep_tail_test_plan(a, b, plan, mid, &t);
-        if (up ? t.p_up <= COW_QCMP_ALPHA_SIDE : !(t.p_down <= COW_QCMP_ALPHA_SIDE))
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return up ? lo : hi;
+    return bisect(a, b, plan, lo, hi, up);
 }
 
 int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double q,

@@ -46,20 +46,27 @@ void chartout_file(chart_out *o, const char *prefix, const char *label,
     o->used[o->nused++] = xstrdup(file);
 }
 
-/* Write c (consumed) as file, or record why not. */
-int chartout_emit(chart_out *o, cow_chart *c, const char *file, const char *title, cow_err *e)
+/* A new entry of the list: its title, the current run and kind. */
+static report_chart *add_chart(chart_out *o, const char *title)
 {
     report_chart *r;
-    char *path, why[200];
-    cow_style st;
-    int rc = COW_OK;
-
     o->v = xgrow(o->v, sizeof(report_chart), o->n + 1, &o->cap);
     r = &o->v[o->n++];
     memset(r, 0, sizeof(*r));
     snprintf(r->title, sizeof(r->title), "%s", title);
     r->run = o->run;
     snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
+    return r;
+}
+
+/* Write c (consumed) as file, or record why not. */
+int chartout_emit(chart_out *o, cow_chart *c, const char *file, const char *title, cow_err *e)
+{
+    report_chart *r = add_chart(o, title);
+    char *path, why[200];
+    cow_style st;
+    int rc = COW_OK;
+
     if (!chart_is_drawable(c, why, sizeof(why))) {
         snprintf(r->why, sizeof(r->why), "%s", why);
         chart_free(c);
@@ -81,12 +88,6 @@ int chartout_emit(chart_out *o, cow_chart *c, const char *file, const char *titl
 
 void chartout_skip(chart_out *o, const char *title, const char *why)
 {
-    report_chart *r;
-    o->v = xgrow(o->v, sizeof(report_chart), o->n + 1, &o->cap);
-    r = &o->v[o->n++];
-    memset(r, 0, sizeof(*r));
-    snprintf(r->title, sizeof(r->title), "%s", title);
-    r->run = o->run;
-    snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
+    report_chart *r = add_chart(o, title);
     snprintf(r->why, sizeof(r->why), "%s", why);
 }

@@ -99,4 +99,50 @@ void cap_host_facts(cap_ctx *c, const char *tag);
  * copied (0: nothing logged, no file), or -1 (listed as unreadable). */
 long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name);
 
+/* A command's reply (redisCommand with a va_list), NULL when none came. */
+redisReply *cap_cmd(redisContext *r, const char *fmt, ...);
+
+/* What INFO said of the server at the start. */
+typedef struct srv_info {
+    char role[32], version[48], name[32], tz[16], host[256];
+    long pid;
+} srv_info;
+
+/* The trigger: when it was sent, when its work was over, its reply. */
+typedef struct trig_state {
+    int sent;
+    int64_t sent_us, done_us, done_mono;
+    int seen;                  /* a child (or sync) seen after the trigger */
+    long long forks0;
+    char reply[256];
+} trig_state;
+
+/* cap_server.c: INFO at the start (role, version, pid), and whether the
+ * server, its /proc files and this host's files are here (c->local,
+ * c->host_local, listed as unreadable when not). */
+int cap_server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e);
+/* replicaof: the replica's log from now on (c->rlogpath, c->rlog_off),
+ * when the replica runs on this host. */
+void cap_replica_log_start(cap_ctx *c, redisContext *rr);
+
+/* cap_dump.c: blank the value of every secret parameter of a CONFIG GET
+ * reply. */
+void cap_redact_config(redisReply *rep);
+/* Save a reply (freed here) flattened as the folder's file name; 0, or -1
+ * listed as unreadable under what. */
+int cap_dump(cap_ctx *c, redisContext *r, const char *name, const char *what,
+             redisReply *rep);
+/* LATENCY LATEST, HISTORY of each event, DOCTOR. */
+void cap_latency_dumps(cap_ctx *c, redisContext *r);
+/* The log file of the server behind r (pid; local: on this host), or ""
+ * with the reason listed under what. */
+void cap_find_log(cap_ctx *c, redisContext *r, long pid, int local, const char *what,
+                  char *path, size_t cap);
+
+/* cap_runjson.c: "bgsave", "bgrewriteaof", "replicaof" or "none". */
+const char *cap_trig_name(int t);
+/* Write run.json from the capture's state and its result. */
+void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
+                       cap_result *res, double total_cpu_s, int64_t end_us);
+
 #endif

@@ -26,6 +26,17 @@
 #include "cap_int.h"
 #include "mem.h"
 
+/* One INFO poll into its series file (requirement 1): the "# ts=" line,
+ * then the reply as the server wrote it, ending in a newline. */
+static void put_info(FILE *fp, int64_t ts_us, const redisReply *rep)
+{
+    fprintf(fp, "# ts=%lld\n", (long long)ts_us);
+    fwrite(rep->str, 1, rep->len, fp);
+    if (rep->len == 0 || rep->str[rep->len - 1] != '\n')
+        fputc('\n', fp);
+    fflush(fp);
+}
+
 void *cap_info_main(void *arg)
 {
     cap_ctx *c = arg;
@@ -72,11 +83,7 @@ void *cap_info_main(void *arg)
             freeReplyObject(rep);
             break;
         }
-        fprintf(fp, "# ts=%lld\n", (long long)cap_wall_us(c, t));
-        fwrite(rep->str, 1, rep->len, fp);
-        if (rep->len == 0 || rep->str[rep->len - 1] != '\n')
-            fputc('\n', fp);
-        fflush(fp);
+        put_info(fp, cap_wall_us(c, t), rep);
         pthread_mutex_lock(&c->mu);
         c->st.polls++;
         c->st.poll_us = cap_wall_us(c, t);
@@ -458,11 +465,7 @@ void *cap_replica_info_main(void *arg)
                 freeReplyObject(rep);
             break;
         }
-        fprintf(fp, "# ts=%lld\n", (long long)cap_wall_us(c, t));
-        fwrite(rep->str, 1, rep->len, fp);
-        if (rep->len == 0 || rep->str[rep->len - 1] != '\n')
-            fputc('\n', fp);
-        fflush(fp);
+        put_info(fp, cap_wall_us(c, t), rep);
         freeReplyObject(rep);
         next += (atomic_load(&c->child) ? o->info_fast_us : o->info_every_us) * 1000;
         if (next < cap_mono_ns())

@@ -1,4 +1,5 @@
-/* cap_run.c -- one capture from start to run.json (cap.h).
+/* cap_run.c -- one capture from start to end (cap.h): the folder, the threads,
+ * the trigger, the end dumps and the result (run.json: cap_runjson.c).
  *
  * Requirements:
  *  1. Refuse a non-empty folder unless --force; a server that cannot be
@@ -28,8 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
-
-#include <cjson/cJSON.h>
 
 #include "cap_int.h"
 #include "mem.h"
@@ -110,156 +109,6 @@ static int prepare_dir(const cap_opts *o, int create, cow_err *e)
     return COW_OK;
 }
 
-static redisReply *cmd(redisContext *r, const char *fmt, ...)
-{
-    va_list ap;
-    void *rep;
-    va_start(ap, fmt);
-    rep = redisvCommand(r, fmt, ap);
-    va_end(ap);
-    return rep;
-}
-
-/* One reply flattened as redis-cli prints it piped: one leaf per line. */
-static void put_flat(FILE *fp, const redisReply *r)
-{
-    size_t i;
-    switch (r->type) {
-    case REDIS_REPLY_ARRAY:
-        for (i = 0; i < r->elements; i++)
-            put_flat(fp, r->element[i]);
-        break;
-    case REDIS_REPLY_INTEGER:
-        fprintf(fp, "%lld\n", r->integer);
-        break;
-    case REDIS_REPLY_NIL:
-        fputc('\n', fp);
-        break;
-    default:
-        fwrite(r->str, 1, r->len, fp);
-        fputc('\n', fp);
-        break;
-    }
-}
-
-/* CONFIG parameters whose value is a secret: never written to a capture
- * folder (people share those). */
-static const char *const secret_params[] = {
-    "requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass",
-    "sentinel-pass", NULL};
-
-/* Blank the value of every secret parameter of a CONFIG GET reply. */
-static void redact_config(redisReply *rep)
-{
-    size_t i, k;
-    if (rep == NULL || rep->type != REDIS_REPLY_ARRAY)
-        return;
-    for (i = 0; i + 1 < rep->elements; i += 2) {
-        redisReply *name = rep->element[i], *val = rep->element[i + 1];
-        if (name->type != REDIS_REPLY_STRING || val->type != REDIS_REPLY_STRING ||
-            val->len == 0)
-            continue;
-        for (k = 0; secret_params[k]; k++)
-            if (strcmp(name->str, secret_params[k]) == 0) {
-                static const char r[] = "(redacted by cowtail capture)";
-                free(val->str);
-                val->str = xstrdup(r);
-                val->len = sizeof(r) - 1;
-            }
-    }
-}
-
-/* Send a command and save its reply flattened as name; 0 or -1 (listed). */
-static int dump(cap_ctx *c, redisContext *r, const char *name, const char *what,
-                redisReply *rep)
-{
-    cow_err e = COW_ERR_INIT;
-    FILE *fp;
-    if (rep == NULL) {
-        cap_missing(c, what, "no reply: %s", r ? r->errstr : "no connection");
-        return -1;
-    }
-    if (rep->type == REDIS_REPLY_ERROR) {
-        cap_missing(c, what, "%s", rep->str);
-        freeReplyObject(rep);
-        return -1;
-    }
-    if ((fp = cap_create(c, name, &e)) == NULL) {
-        cap_missing(c, what, "%s", e.msg);
-        freeReplyObject(rep);
-        return -1;
-    }
-    if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 0)
-        fputc('\n', fp); /* an empty reply is one empty line, as redis-cli writes */
-    else
-        put_flat(fp, rep);
-    if (fclose(fp) != 0)
-        cap_missing(c, name, "write error");
-    freeReplyObject(rep);
-    return 0;
-}
-
-/* LATENCY LATEST, HISTORY of each event, DOCTOR. */
-static void latency_dumps(cap_ctx *c, redisContext *r)
-{
-    redisReply *latest = r ? cmd(r, "LATENCY LATEST") : NULL;
-    size_t i;
-    if (latest && latest->type == REDIS_REPLY_ARRAY) {
-        for (i = 0; i < latest->elements; i++) {
-            const redisReply *ev = latest->element[i];
-            char name[128], what[160];
-            size_t k;
-            if (ev->type != REDIS_REPLY_ARRAY || ev->elements < 1 ||
-                ev->element[0]->type != REDIS_REPLY_STRING)
-                continue;
-            snprintf(name, sizeof(name), "latency-history-%s.txt", ev->element[0]->str);
-            for (k = 16; name[k]; k++)
-                if (!(name[k] == '-' || name[k] == '.' || name[k] == '_' ||
-                      (name[k] >= 'a' && name[k] <= 'z') || (name[k] >= '0' && name[k] <= '9')))
-                    name[k] = '_';
-            snprintf(what, sizeof(what), "LATENCY HISTORY %s", ev->element[0]->str);
-            dump(c, r, name, what, cmd(r, "LATENCY HISTORY %s", ev->element[0]->str));
-        }
-    }
-    dump(c, r, "latency-latest.txt", "LATENCY LATEST", latest);
-    dump(c, r, "latency-doctor.txt", "LATENCY DOCTOR", r ? cmd(r, "LATENCY DOCTOR") : NULL);
-}
-
-/* The server's log file (CONFIG GET logfile / dir), or "" with a reason. */
-/* The log file of the server behind r (pid, local: on this host), from
- * CONFIG GET logfile (and dir for a relative one), or "" with the reason
- * listed under what ("server log", "replica log"). */
-static void find_log(cap_ctx *c, redisContext *r, long pid, int local, const char *what,
-                     char *path, size_t cap)
-{
-    redisReply *lf = cmd(r, "CONFIG GET logfile"), *dir = NULL;
-    struct stat sb;
-    path[0] = '\0';
-    if (lf == NULL || lf->type != REDIS_REPLY_ARRAY || lf->elements < 2) {
-        cap_missing(c, what, "CONFIG GET logfile: %s",
-                    lf && lf->type == REDIS_REPLY_ERROR ? lf->str : "no usable reply");
-    } else if (lf->element[1]->len == 0) {
-        cap_missing(c, what, "logfile is \"\": the server logs to its standard "
-                    "output, which cowtail cannot read; save it yourself into the "
-                    "capture folder");
-    } else if (!local) {
-        cap_missing(c, what, "%s is on the server's host, not this one: copy "
-                    "it into the capture folder", lf->element[1]->str);
-    } else if (lf->element[1]->str[0] == '/') {
-        snprintf(path, cap, "%s", lf->element[1]->str);
-    } else {
-        /* the server opens a relative logfile from its working directory:
-         * /proc/PID/cwd, else CONFIG GET dir (the server chdirs there) */
-        snprintf(path, cap, "/proc/%ld/cwd/%s", pid, lf->element[1]->str);
-        if (stat(path, &sb) != 0 && (dir = cmd(r, "CONFIG GET dir")) != NULL &&
-            dir->type == REDIS_REPLY_ARRAY && dir->elements >= 2)
-            snprintf(path, cap, "%s/%s", dir->element[1]->str, lf->element[1]->str);
-    }
-    if (lf)
-        freeReplyObject(lf);
-    if (dir)
-        freeReplyObject(dir);
-}
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -284,423 +133,7 @@ static double cpu_s(void)
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-static const char *trig_name(int t)
-{
-    switch (t) {
-    case CAP_TRIG_BGSAVE: return "bgsave";
-    case CAP_TRIG_BGREWRITEAOF: return "bgrewriteaof";
-    case CAP_TRIG_REPLICAOF: return "replicaof";
-    default: return "none";
-    }
-}
 
-static void iso(int64_t us, char *buf, size_t cap)
-{
-    time_t s = (time_t)(us / 1000000);
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", tm.tm_year + 1900,
-             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-             (long long)(us % 1000000));
-}
-
-/* What INFO said of the server at the start. */
-typedef struct srv_info {
-    char role[32], version[48], name[32], tz[16], host[256];
-    long pid;
-} srv_info;
-
-/* Seconds since process pid started (from /proc), or -1. */
-static double process_age_s(long pid)
-{
-    char path[64], buf[1024], *p;
-    FILE *fp;
-    size_t n;
-    double up;
-    unsigned long long start = 0;
-    int field;
-
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    if ((fp = fopen(path, "r")) == NULL)
-        return -1;
-    n = fread(buf, 1, sizeof(buf) - 1, fp);
-    fclose(fp);
-    buf[n] = '\0';
-    /* field 22 (starttime, clock ticks after boot), counted after the
-     * command name's closing parenthesis (field 2 may hold blanks) */
-    if ((p = strrchr(buf, ')')) == NULL)
-        return -1;
-    for (field = 2; field < 22 && p; field++)
-        p = strchr(p + 1, ' ');
-    if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
-        return -1;
-    if ((fp = fopen("/proc/uptime", "r")) == NULL)
-        return -1;
-    if (fscanf(fp, "%lf", &up) != 1)
-        up = -1;
-    fclose(fp);
-    return up < 0 ? -1 : up - (double)start / (double)sysconf(_SC_CLK_TCK);
-}
-
-/* Where the server runs, as far as this host can tell. */
-enum { LOC_ELSEWHERE = 0,  /* not here: host files would describe another host */
-       LOC_HERE,           /* here, and its /proc files can be read */
-       LOC_HERE_NOPROC,    /* here (or not decidable), its /proc files cannot
-                              be read: host files are still this host's */
-};
-
-/* The command name of process pid from /proc/PID/stat (readable by every
- * user), or "" when it cannot be read. */
-static void process_comm(long pid, char *buf, size_t cap)
-{
-    char path[64], b[512], *l, *r;
-    FILE *fp;
-    size_t n;
-    buf[0] = '\0';
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    if ((fp = fopen(path, "r")) == NULL)
-        return;
-    n = fread(b, 1, sizeof(b) - 1, fp);
-    fclose(fp);
-    b[n] = '\0';
-    if ((l = strchr(b, '(')) != NULL && (r = strrchr(b, ')')) != NULL && r > l)
-        snprintf(buf, cap, "%.*s", (int)(r - l - 1), l + 1);
-}
-
-static int server_name_ok(const char *b)
-{
-    return strstr(b, "redis-server") != NULL || strstr(b, "valkey-server") != NULL ||
-           strstr(b, "redis-check") != NULL;
-}
-
-/* Is pid a redis/valkey server process of this host, up uptime_s seconds
- * (INFO uptime_in_seconds; -1 unknown)? LOC_*; why says what was found
- * when the answer is not LOC_HERE. */
-static int where_is_server(long pid, long long uptime_s, char *why, size_t cap)
-{
-    char path[64], exe[512], comm[64];
-    ssize_t n;
-    const char *b;
-    int eno;
-    if (pid <= 0) {
-        snprintf(why, cap, "INFO gave no process_id");
-        return LOC_ELSEWHERE;
-    }
-    snprintf(path, sizeof(path), "/proc/%ld", pid);
-    if (access(path, F_OK) != 0) {
-        snprintf(why, cap, "process_id %ld is not a process of this host: the server "
-                 "runs elsewhere (or in another pid namespace)", pid);
-        return LOC_ELSEWHERE;
-    }
-    snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-    if ((n = readlink(path, exe, sizeof(exe) - 1)) < 0) {
-        eno = errno;
-        /* /proc/PID/stat is readable by every user: its command name and
-         * start time still tell whether this is the server */
-        process_comm(pid, comm, sizeof(comm));
-        if (comm[0] && !server_name_ok(comm) && strncmp(comm, "redis", 5) != 0 &&
-            strncmp(comm, "valkey", 6) != 0) {
-            snprintf(why, cap, "process %ld of this host is %s, not a redis or valkey "
-                     "server: the server runs elsewhere", pid, comm);
-            return LOC_ELSEWHERE;
-        }
-        if (comm[0] && uptime_s >= 0) {
-            double age = process_age_s(pid);
-            if (age >= 0 && fabs(age - (double)uptime_s) > 5) {
-                snprintf(why, cap, "process %ld of this host (%s) started %.0f s ago, but "
-                         "the server says it has been up %lld s: another server (in a "
-                         "container?), not this one", pid, comm, age, uptime_s);
-                return LOC_ELSEWHERE;
-            }
-        }
-        snprintf(why, cap, "the server is process %ld of this host%s%s%s, but %s cannot be "
-                 "read (%s): its smaps_rollup and status are not polled; run cowtail "
-                 "capture as the server's user (or root) to read them", pid,
-                 comm[0] ? " (" : "", comm, comm[0] ? ")" : "", path, strerror(eno));
-        return LOC_HERE_NOPROC;
-    }
-    exe[n] = '\0';
-    b = strrchr(exe, '/');
-    b = b ? b + 1 : exe;
-    if (!server_name_ok(b)) {
-        snprintf(why, cap, "process %ld of this host is %.200s, not a redis or valkey "
-                 "server: the server runs elsewhere", pid, exe);
-        return LOC_ELSEWHERE;
-    }
-    if (uptime_s >= 0) {
-        double age = process_age_s(pid);
-        /* another server of this host with the same pid (a container's
-         * server, seen from outside its pid namespace) started at another
-         * time */
-        if (age >= 0 && fabs(age - (double)uptime_s) > 5) {
-            snprintf(why, cap, "process %ld of this host is a server that started "
-                     "%.0f s ago, but the server says it has been up %lld s: "
-                     "another server (in a container?), not this one", pid, age,
-                     uptime_s);
-            return LOC_ELSEWHERE;
-        }
-    }
-    return LOC_HERE;
-}
-
-/* A number rounded to 0.1 (figures in us and %), or null. */
-static cJSON *num_or_null(double v)
-{
-    char buf[64];
-    if (!isfinite(v))
-        return cJSON_CreateNull();
-    snprintf(buf, sizeof(buf), "%.1f", v);
-    return cJSON_CreateRaw(buf);
-}
-
-/* An integer written whole (cJSON would print an epoch in us as 1.79e+15). */
-static void add_int(cJSON *o, const char *key, long long v)
-{
-    char buf[32];
-    snprintf(buf, sizeof(buf), "%lld", v);
-    cJSON_AddRawToObject(o, key, buf);
-}
-
-typedef struct trig_state {
-    int sent;
-    int64_t sent_us, done_us, done_mono;
-    int seen;                  /* a child (or sync) seen after the trigger */
-    long long forks0;
-    char reply[256];
-} trig_state;
-
-static void write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
-                          cap_result *res, double total_cpu_s, int64_t end_us)
-{
-    const cap_opts *o = c->o;
-    cJSON *j = cJSON_CreateObject(), *cap, *p, *x, *a;
-    char buf[128], addr[600];
-    cow_err e = COW_ERR_INIT;
-    FILE *fp;
-    char *text;
-    size_t i;
-
-    if (o->label)
-        cJSON_AddStringToObject(j, "label", o->label);
-    cJSON_AddStringToObject(j, "scenario", o->scenario ? o->scenario : trig_name(o->trigger));
-    cJSON_AddStringToObject(j, "mode", "fork");
-    cJSON_AddStringToObject(j, "host", si->host);
-    if (c->host_local)
-        cJSON_AddStringToObject(j, "log_tz", si->tz);
-    cJSON_AddNullToObject(j, "t0");
-    snprintf(buf, sizeof(buf), "%s %s", si->name, si->version);
-    cJSON_AddStringToObject(j, "server", buf);
-    add_int(j, "start_epoch_us", (long long)c->wall0_us);
-    iso(c->wall0_us, buf, sizeof(buf));
-    cJSON_AddStringToObject(j, "start_utc", buf);
-    if (c->why[0])
-        cJSON_AddStringToObject(j, "interrupted", c->why);
-    else
-        cJSON_AddNullToObject(j, "interrupted");
-
-    cap = cJSON_AddObjectToObject(j, "capture");
-    cJSON_AddStringToObject(cap, "made_by", "cowtail capture");
-    cJSON_AddStringToObject(cap, "cowtail_version", o->version ? o->version : "");
-    cap_addr(o, addr, sizeof(addr));
-    cJSON_AddStringToObject(cap, "address", addr);
-    if (o->socket)
-        cJSON_AddStringToObject(cap, "socket", o->socket);
-    else {
-        cJSON_AddStringToObject(cap, "server_host", o->host);
-        cJSON_AddNumberToObject(cap, "port", o->port);
-    }
-    cJSON_AddStringToObject(cap, "role", si->role);
-    add_int(cap, "server_pid", (long long)si->pid);
-    cJSON_AddBoolToObject(cap, "local", c->host_local);
-    cJSON_AddBoolToObject(cap, "proc_files", c->local);
-    if (!c->local)
-        cJSON_AddStringToObject(cap, "proc_files_why", c->proc_why);
-    cJSON_AddBoolToObject(cap, "host_files", c->host_local);
-    add_int(cap, "end_epoch_us", (long long)end_us);
-    snprintf(buf, sizeof(buf), "%.6f", res->seconds);
-    cJSON_AddRawToObject(cap, "seconds", buf);
-    cJSON_AddItemToObject(cap, "cpu_pct_of_core", num_or_null(res->total_cpu_pct));
-    (void)total_cpu_s;
-
-    p = cJSON_AddObjectToObject(cap, "probe");
-    cJSON_AddStringToObject(p, "command", o->probe_set ? "SET" : "PING");
-    add_int(p, "interval_us", (long long)o->interval_us);
-    cJSON_AddStringToObject(p, "schedule", "open loop: sample i is meant to go at "
-                            "start + i x interval; late samples go as soon as possible, "
-                            "none is skipped");
-    cJSON_AddStringToObject(p, "clock", "one CLOCK_REALTIME reading at start plus "
-                            "CLOCK_MONOTONIC deltas");
-    add_int(p, "samples", (long long)res->samples);
-    add_int(p, "errors", (long long)c->errors);
-    cJSON_AddNumberToObject(p, "late_over_1ms", (double)res->late);
-    x = cJSON_AddObjectToObject(p, "send_lag_us");
-    cJSON_AddItemToObject(x, "p50", num_or_null(res->lag_p50_us));
-    cJSON_AddItemToObject(x, "p99", num_or_null(res->lag_p99_us));
-    cJSON_AddItemToObject(x, "max", num_or_null(res->lag_max_us));
-    x = cJSON_AddObjectToObject(p, "round_trip_us");
-    cJSON_AddItemToObject(x, "min", num_or_null(res->rtt_min_us));
-    cJSON_AddItemToObject(x, "p50", num_or_null(res->rtt_p50_us));
-    cJSON_AddItemToObject(x, "p99", num_or_null(res->rtt_p99_us));
-    cJSON_AddItemToObject(p, "cpu_pct_of_core", num_or_null(res->probe_cpu_pct));
-
-    x = cJSON_AddObjectToObject(cap, "info");
-    cJSON_AddStringToObject(x, "sections", o->info_sections);
-    add_int(x, "every_us", (long long)o->info_every_us);
-    add_int(x, "every_us_with_child", (long long)o->info_fast_us);
-    add_int(x, "polls", (long long)res->info_polls);
-    x = cJSON_AddObjectToObject(cap, "proc");
-    cJSON_AddNumberToObject(x, "every_us", 1000000);
-    cJSON_AddNumberToObject(x, "every_us_with_child", 200000);
-    add_int(x, "polls", (long long)res->proc_polls);
-
-    if (c->logpath[0]) {
-        x = cJSON_AddObjectToObject(cap, "server_log");
-        cJSON_AddStringToObject(x, "path", c->logpath);
-        add_int(x, "from_byte", (long long)c->log_off);
-        add_int(x, "bytes", (long long)c->log_bytes);
-        cJSON_AddStringToObject(x, "file", c->log_bytes > 0 ? "redis.log"
-                                : c->log_bytes == 0 ? "none: nothing was logged during "
-                                "the capture" : "none: see unreadable");
-    }
-    x = cJSON_AddObjectToObject(cap, "trigger");
-    cJSON_AddStringToObject(x, "kind", trig_name(o->trigger));
-    if (o->trigger != CAP_TRIG_NONE) {
-        add_int(x, "at_us", (long long)o->at_us);
-        add_int(x, "after_us", (long long)o->after_us);
-        if (o->trigger == CAP_TRIG_REPLICAOF) {
-            snprintf(buf, sizeof(buf), "%s:%d", o->replica_host, o->replica_port);
-            cJSON_AddStringToObject(x, "replica", buf);
-        }
-        if (tg->sent) {
-            add_int(x, "sent_epoch_us", (long long)tg->sent_us);
-            cJSON_AddStringToObject(x, "reply", tg->reply);
-        } else {
-            cJSON_AddNullToObject(x, "sent_epoch_us");
-        }
-        if (tg->done_us)
-            add_int(x, "done_epoch_us", (long long)tg->done_us);
-        else
-            cJSON_AddNullToObject(x, "done_epoch_us");
-    }
-    if (o->load_rate > 0) {
-        x = cJSON_AddObjectToObject(cap, "load");
-        cJSON_AddNumberToObject(x, "rate_per_s", o->load_rate);
-        cJSON_AddStringToObject(x, "command", o->load_get ? "GET" : "SET");
-        cJSON_AddNumberToObject(x, "writers", o->writers);
-        add_int(x, "keys_max", (long long)o->keys);
-        add_int(x, "keys", (long long)c->npool);
-        cJSON_AddStringToObject(x, "keys_from", "SCAN of the keys that existed at the "
-                                "start (string keys); written with SET XX, so no key is "
-                                "created");
-        cJSON_AddNumberToObject(x, "value_size", o->value_size);
-        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)o->seed);
-        cJSON_AddRawToObject(x, "seed", buf);
-        add_int(x, "ops", (long long)res->load_ops);
-    }
-    a = cJSON_AddArrayToObject(cap, "unreadable");
-    for (i = 0; i < c->nmiss; i++) {
-        cJSON *m = cJSON_CreateObject();
-        cJSON_AddStringToObject(m, "what", c->miss[i].what);
-        cJSON_AddStringToObject(m, "why", c->miss[i].why);
-        cJSON_AddItemToArray(a, m);
-    }
-    text = cJSON_Print(j);
-    if (text && (fp = cap_create(c, "run.json", &e)) != NULL) {
-        fputs(text, fp);
-        fputc('\n', fp);
-        fclose(fp);
-    }
-    free(text);
-    cJSON_Delete(j);
-}
-
-/* INFO server/replication at the start. */
-static int server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
-{
-    const cap_opts *o = c->o;
-    redisReply *rep = cmd(r, "INFO");
-    char addr[600], why[600], v[64];
-    struct tm tm;
-    time_t now = time(NULL);
-    long long uptime;
-    int loc;
-
-    cap_addr(o, addr, sizeof(addr));
-    if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
-        COW_FAIL(e, COW_EIO, "%s: INFO failed: %s%s", addr,
-                 rep && rep->type == REDIS_REPLY_ERROR ? rep->str : r->errstr,
-                 rep && rep->type == REDIS_REPLY_ERROR && strstr(rep->str, "NOAUTH")
-                     ? " (give the password with --pass-env VAR, and --user for an "
-                       "ACL user)" : "");
-        if (rep)
-            freeReplyObject(rep);
-        return COW_EIO;
-    }
-    memset(si, 0, sizeof(*si));
-    cap_info_field(rep->str, "role", si->role, sizeof(si->role));
-    if (cap_info_field(rep->str, "valkey_version", si->version, sizeof(si->version)))
-        snprintf(si->name, sizeof(si->name), "valkey");
-    else {
-        cap_info_field(rep->str, "redis_version", si->version, sizeof(si->version));
-        snprintf(si->name, sizeof(si->name), "redis");
-        if (cap_info_field(rep->str, "server_name", v, sizeof(v)))
-            snprintf(si->name, sizeof(si->name), "%.31s", v);
-    }
-    si->pid = (long)cap_info_ll(rep->str, "process_id", 0);
-    uptime = cap_info_ll(rep->str, "uptime_in_seconds", -1);
-    freeReplyObject(rep);
-    c->pid = si->pid;
-    loc = where_is_server(si->pid, uptime, why, sizeof(why));
-    c->local = !o->no_proc && loc == LOC_HERE;
-    c->host_local = loc != LOC_ELSEWHERE;
-    if (o->no_proc && loc != LOC_ELSEWHERE)
-        snprintf(why, sizeof(why), "--no-proc was given");
-    if (!c->local) {
-        snprintf(c->proc_why, sizeof(c->proc_why), "%s", why);
-        cap_missing(c, "/proc of the server", "%s", why);
-    }
-    if (!c->host_local)
-        cap_missing(c, "host files (THP, sysctls, meminfo, vmstat, loadavg)",
-                    "not read: the server is not on this host, so this host's files "
-                    "would describe another machine");
-    if (!c->host_local)
-        snprintf(si->host, sizeof(si->host), "%s", o->socket ? "localhost" : o->host);
-    else if (gethostname(si->host, sizeof(si->host)) != 0)
-        snprintf(si->host, sizeof(si->host), "localhost");
-    if (o->host_name)
-        snprintf(si->host, sizeof(si->host), "%s", o->host_name);
-    localtime_r(&now, &tm);
-    snprintf(si->tz, sizeof(si->tz), "%c%02d:%02d", tm.tm_gmtoff < 0 ? '-' : '+',
-             (int)(labs(tm.tm_gmtoff) / 3600 % 24), (int)(labs(tm.tm_gmtoff) % 3600 / 60));
-    return COW_OK;
-}
-
-/* The replica's log from now on (copied at the end as replica.log), when
- * the replica runs on this host. */
-static void replica_log_start(cap_ctx *c, redisContext *rr)
-{
-    redisReply *rep = cmd(rr, "INFO server");
-    char why[600];
-    long pid = rep && rep->type == REDIS_REPLY_STRING
-                   ? (long)cap_info_ll(rep->str, "process_id", 0) : 0;
-    long long uptime = rep && rep->type == REDIS_REPLY_STRING
-                   ? cap_info_ll(rep->str, "uptime_in_seconds", -1) : -1;
-    struct stat sb;
-    int local;
-
-    if (rep)
-        freeReplyObject(rep);
-    local = !c->o->no_proc && where_is_server(pid, uptime, why, sizeof(why)) != LOC_ELSEWHERE;
-    if (!local && !c->o->no_proc)
-        cap_missing(c, "replica log", "%s", why);
-    find_log(c, rr, pid, local, "replica log", c->rlogpath, sizeof(c->rlogpath));
-    if (c->rlogpath[0] && stat(c->rlogpath, &sb) == 0)
-        c->rlog_off = (long long)sb.st_size;
-    else if (c->rlogpath[0]) {
-        cap_missing(c, c->rlogpath, "%s", strerror(errno));
-        c->rlogpath[0] = '\0';
-    }
-}
 
 static void send_trigger(cap_ctx *c, redisContext *r, trig_state *tg)
 {
@@ -715,9 +148,9 @@ static void send_trigger(cap_ctx *c, redisContext *r, trig_state *tg)
     tg->sent_us = cap_now_us(c);
     tg->sent = 1;
     if (o->trigger == CAP_TRIG_BGSAVE)
-        rep = cmd(r, "BGSAVE");
+        rep = cap_cmd(r, "BGSAVE");
     else if (o->trigger == CAP_TRIG_BGREWRITEAOF)
-        rep = cmd(r, "BGREWRITEAOF");
+        rep = cap_cmd(r, "BGREWRITEAOF");
     else {
         rr = cap_connect(o, o->replica_host, o->replica_port, NULL, 5000, &e);
         if (rr == NULL) {
@@ -725,19 +158,19 @@ static void send_trigger(cap_ctx *c, redisContext *r, trig_state *tg)
             cap_stop(c, "trigger: the replica: %s", e.msg);
             return;
         }
-        replica_log_start(c, rr);
-        rep = cmd(rr, "REPLICAOF %s %d", o->host, o->port);
+        cap_replica_log_start(c, rr);
+        rep = cap_cmd(rr, "REPLICAOF %s %d", o->host, o->port);
         redisFree(rr);
     }
     if (rep == NULL) {
         snprintf(tg->reply, sizeof(tg->reply), "no reply");
-        cap_stop(c, "trigger %s: no reply", trig_name(o->trigger));
+        cap_stop(c, "trigger %s: no reply", cap_trig_name(o->trigger));
         return;
     }
     snprintf(tg->reply, sizeof(tg->reply), "%s%s",
              rep->type == REDIS_REPLY_ERROR ? "error: " : "", rep->str ? rep->str : "");
     if (rep->type == REDIS_REPLY_ERROR)
-        cap_stop(c, "trigger %s refused: %s", trig_name(o->trigger), rep->str);
+        cap_stop(c, "trigger %s refused: %s", cap_trig_name(o->trigger), rep->str);
     freeReplyObject(rep);
 }
 
@@ -764,7 +197,7 @@ static int trigger_done(cap_ctx *c, trig_state *tg, redisContext **rep_conn)
             *rep_conn = cap_connect(o, o->replica_host, o->replica_port, NULL, 2000, &e);
         if (*rep_conn == NULL)
             return 0;
-        rep = cmd(*rep_conn, "INFO replication");
+        rep = cap_cmd(*rep_conn, "INFO replication");
         if (rep == NULL) {
             redisFree(*rep_conn);
             *rep_conn = NULL;
@@ -812,8 +245,8 @@ static int gather_pool(cap_ctx *c, redisContext *r, cow_err *e)
 
     cap_addr(o, addr, sizeof(addr));
     for (;;) {
-        rep = typed ? cmd(r, "SCAN %s COUNT 1000 TYPE string", cursor)
-                    : cmd(r, "SCAN %s COUNT 1000", cursor);
+        rep = typed ? cap_cmd(r, "SCAN %s COUNT 1000 TYPE string", cursor)
+                    : cap_cmd(r, "SCAN %s COUNT 1000", cursor);
         if (rep && rep->type == REDIS_REPLY_ERROR && typed && strcmp(cursor, "0") == 0) {
             freeReplyObject(rep); /* before Redis 6: no TYPE */
             typed = 0;
@@ -853,7 +286,7 @@ static int gather_pool(cap_ctx *c, redisContext *r, cow_err *e)
     c->keepttl = typed;
     if (c->npool > 0)
         return COW_OK;
-    if ((rep = cmd(r, "DBSIZE")) != NULL) {
+    if ((rep = cap_cmd(r, "DBSIZE")) != NULL) {
         if (rep->type == REDIS_REPLY_INTEGER)
             dbsize = rep->integer;
         freeReplyObject(rep);
@@ -903,7 +336,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     /* requirement 1: the server first, then the folder */
     if ((r = cap_connect(o, o->host, o->port, o->socket, 5000, e)) == NULL)
         return COW_EIO;
-    if ((rc = prepare_dir(o, 0, e)) != COW_OK || (rc = server_facts(&c, r, &si, e)) != COW_OK) {
+    if ((rc = prepare_dir(o, 0, e)) != COW_OK || (rc = cap_server_facts(&c, r, &si, e)) != COW_OK) {
         redisFree(r);
         free(c.miss);
         return rc;
@@ -944,13 +377,13 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         say(o, "capture: %s", c.proc_why);
 
     {
-        redisReply *conf = cmd(r, "CONFIG GET *");
-        redact_config(conf);
-        dump(&c, r, "config.txt", "CONFIG GET *", conf);
+        redisReply *conf = cap_cmd(r, "CONFIG GET *");
+        cap_redact_config(conf);
+        cap_dump(&c, r, "config.txt", "CONFIG GET *", conf);
     }
     if (c.host_local)
         cap_host_facts(&c, "before");
-    find_log(&c, r, c.pid, c.host_local, "server log", logpath, sizeof(c.logpath));
+    cap_find_log(&c, r, c.pid, c.host_local, "server log", logpath, sizeof(c.logpath));
     if (logpath[0]) {
         if (stat(logpath, &sb) == 0)
             c.log_off = (long long)sb.st_size;
@@ -1014,12 +447,12 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
             break;
         if (o->trigger != CAP_TRIG_NONE && !tg.sent && now >= t_trig) {
             send_trigger(&c, r, &tg);
-            say(o, "trigger: %s at %.1f s: %s", trig_name(o->trigger),
+            say(o, "trigger: %s at %.1f s: %s", cap_trig_name(o->trigger),
                 (double)(now - c.mono0_ns) / 1e9, tg.reply);
         } else if (tg.sent && !tg.done_us && trigger_done(&c, &tg, &rep_conn)) {
             tg.done_us = cap_now_us(&c);
             tg.done_mono = cap_mono_ns();
-            say(o, "trigger: the %s is over at %.1f s; %.1f s more", trig_name(o->trigger),
+            say(o, "trigger: the %s is over at %.1f s; %.1f s more", cap_trig_name(o->trigger),
                 (double)(tg.done_mono - c.mono0_ns) / 1e9, (double)o->after_us / 1e6);
             if (tg.done_mono + o->after_us * 1000 < end_mono)
                 end_mono = tg.done_mono + o->after_us * 1000;
@@ -1057,7 +490,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
 
     /* the end dumps, on a fresh connection when the old one is gone */
     {
-        redisReply *ping = cmd(r, "PING");
+        redisReply *ping = cap_cmd(r, "PING");
         if (ping == NULL) {
             cow_err e2 = COW_ERR_INIT;
             redisFree(r);
@@ -1066,7 +499,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
             freeReplyObject(ping);
         }
     }
-    latency_dumps(&c, r);
+    cap_latency_dumps(&c, r);
     if (r)
         redisFree(r);
     if (c.host_local)
@@ -1107,7 +540,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         res->work_end_us = tg.done_us;
         res->unreadable = (int)c.nmiss;
         snprintf(res->interrupted, sizeof(res->interrupted), "%s", c.why);
-        write_runjson(&c, &si, &tg, res, 0, end_us);
+        cap_write_runjson(&c, &si, &tg, res, 0, end_us);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

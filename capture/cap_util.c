@@ -174,6 +174,16 @@ int cap_info_field(const char *info, const char *key, char *buf, size_t cap)
     return 0;
 }
 
+redisReply *cap_cmd(redisContext *r, const char *fmt, ...)
+{
+    va_list ap;
+    void *rep;
+    va_start(ap, fmt);
+    rep = redisvCommand(r, fmt, ap);
+    va_end(ap);
+    return rep;
+}
+
 long long cap_info_ll(const char *info, const char *key, long long dflt)
 {
     char buf[64], *end;

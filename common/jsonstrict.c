@@ -25,6 +25,17 @@ typedef struct frame {
     size_t first;   /* its keys start here on the key stack */
 } frame;
 
+/* Open an object ('{') or an array ('[') on the frame stack; its keys
+ * start at first. */
+static void open_frame(frame **st, size_t *depth, size_t *cap, char c, size_t first)
+{
+    *st = xgrow(*st, sizeof(**st), *depth + 1, cap);
+    (*st)[*depth].obj = c == '{';
+    (*st)[*depth].want_key = c == '{';
+    (*st)[*depth].first = first;
+    (*depth)++;
+}
+
 static int hexval(int c)
 {
     if (c >= '0' && c <= '9')
@@ -135,16 +146,20 @@ static void read_string(const char **pp, const char *end, long *line, char **out
     }
 }
 
+/* Byte order of two key texts, a shorter prefix first. */
+static int text_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    int c = memcmp(a, b, na < nb ? na : nb);
+    if (c != 0)
+        return c;
+    return (na > nb) - (na < nb);
+}
+
 static int key_cmp(const void *a, const void *b)
 {
     const jkey *x = a, *y = b;
-    size_t n = x->n < y->n ? x->n : y->n;
-    int c = memcmp(x->s, y->s, n);
-    if (c != 0)
-        return c;
-    if (x->n != y->n)
-        return x->n < y->n ? -1 : 1;
-    return (x->line > y->line) - (x->line < y->line);
+    int c = text_cmp(x->s, x->n, y->s, y->n);
+    return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
 }
 
 /* Sort keys[first..n) and find two equal: COW_EPARSE at the later one. */
@@ -184,11 +199,7 @@ int json_strict_check(const char *text, size_t n, const char *path, long first_l
             line++;
             p++;
         } else if (c == '{' || c == '[') {
-            st = xgrow(st, sizeof(*st), depth + 1, &capst);
-            st[depth].obj = c == '{';
-            st[depth].want_key = c == '{';
-            st[depth].first = nkeys;
-            depth++;
+            open_frame(&st, &depth, &capst, c, nkeys);
             p++;
         } else if (c == '}' || c == ']') {
             if (top && top->obj) {
@@ -250,13 +261,8 @@ int json_strict_check(const char *text, size_t n, const char *path, long first_l
 static int jkey_cmp(const void *a, const void *b)
 {
     const cow_jkey *x = a, *y = b;
-    size_t n = x->n < y->n ? x->n : y->n;
-    int c = memcmp(x->s, y->s, n);
-    if (c != 0)
-        return c;
-    if (x->n != y->n)
-        return x->n < y->n ? -1 : 1;
-    return (x->ord > y->ord) - (x->ord < y->ord);
+    int c = text_cmp(x->s, x->n, y->s, y->n);
+    return c != 0 ? c : (x->ord > y->ord) - (x->ord < y->ord);
 }
 
 void json_keys_index(const char *text, size_t n, cow_jkeys *out)
@@ -270,14 +276,8 @@ void json_keys_index(const char *text, size_t n, cow_jkeys *out)
     while (p < end) {
         char c = *p;
         frame *top = depth ? &st[depth - 1] : NULL;
-        if (c == '\n') {
-            line++;
-            p++;
-        } else if (c == '{' || c == '[') {
-            st = xgrow(st, sizeof(*st), depth + 1, &capst);
-            st[depth].obj = c == '{';
-            st[depth].want_key = c == '{';
-            depth++;
+        if (c == '{' || c == '[') {
+            open_frame(&st, &depth, &capst, c, nv);
             p++;
         } else if (c == '}' || c == ']') {
             if (depth)
@@ -302,6 +302,7 @@ void json_keys_index(const char *text, size_t n, cow_jkeys *out)
                 read_string(&p, end, &line, NULL, NULL);
             }
         } else {
+            line += c == '\n';
             p++;
         }
     }
@@ -315,13 +316,8 @@ void json_keys_index(const char *text, size_t n, cow_jkeys *out)
 /* (a, its ord) against (key of n bytes, ord) */
 static int jkey_cmp_to(const cow_jkey *a, const char *key, size_t n, size_t ord)
 {
-    size_t m = a->n < n ? a->n : n;
-    int c = memcmp(a->s, key, m);
-    if (c != 0)
-        return c;
-    if (a->n != n)
-        return a->n < n ? -1 : 1;
-    return (a->ord > ord) - (a->ord < ord);
+    int c = text_cmp(a->s, a->n, key, n);
+    return c != 0 ? c : (a->ord > ord) - (a->ord < ord);
 }
 
 long json_keys_seek(const cow_jkeys *k, const char *key, size_t *ord)

@@ -130,7 +130,15 @@ int parser_run(const cow_parser *p, cow_src *s, const cow_parse_opts *o,
 {
     char why[128];
     size_t i;
-    int rc = p->parse(s, o, k, e);
+    cow_parse_opts oo;
+    int rc;
+
+    if (o != NULL)
+        oo = *o;
+    else
+        memset(&oo, 0, sizeof(oo));
+    oo.detect = parser_detect;   /* a transcript's sections: see parser.h */
+    rc = p->parse(s, &oo, k, e);
 
     if (rc == COW_OK)
         rc = wrapper_notes(p, s, k, e);

@@ -197,6 +197,19 @@ static int object(jstate *st, const cJSON *obj, long line, const char *text,
     return COW_OK;
 }
 
+/* In a string, the byte at *i belongs to it: step over an escaped byte,
+ * or end the string at its closing quote; 1 then, 0 outside strings. */
+static int string_byte(const char *text, size_t *i, int *in_str)
+{
+    if (!*in_str)
+        return 0;
+    if (text[*i] == '\\')
+        (*i)++;
+    else if (text[*i] == '"')
+        *in_str = 0;
+    return 1;
+}
+
 /* Offsets of the top-level elements of a JSON array, found by a scan that
  * tracks strings and depth, so rejects can name lines. */
 static size_t *element_offsets(const char *text, size_t n, size_t *count)
@@ -206,13 +219,8 @@ static size_t *element_offsets(const char *text, size_t n, size_t *count)
 
     for (i = 0; i < n; i++) {
         char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
+        if (string_byte(text, &i, &in_str))
             continue;
-        }
         if (want && c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != ']') {
             offs = xgrow(offs, sizeof(size_t), k + 1, &cap);
             offs[k++] = i;
@@ -248,13 +256,8 @@ static size_t array_shape(const char *text, size_t n)
         return i;
     for (; i < n; i++) {
         char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
+        if (string_byte(text, &i, &in_str))
             continue;
-        }
         if (c == '"')
             in_str = 1;
         else if (c == '[' || c == '{') {

@@ -40,6 +40,12 @@ typedef struct cow_parse_opts {
     const char *fname;        /* base name of the file (stamps in names) */
     const char *mem_unit;     /* "bytes","kB","MB","GB" for a memory column
                                  whose name has no unit (run.json mem_unit), or NULL */
+    /* How a parser that holds other formats' outputs (a terminal
+     * transcript) recognises each one: set by parser_run to parser_detect,
+     * so no parser calls back into the table that lists it. NULL: the
+     * parser reads its own format only. */
+    const struct cow_parser *(*detect)(const char *fname, const char *head,
+                                       size_t n);
 } cow_parse_opts;
 
 typedef struct cow_parser {

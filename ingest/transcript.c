@@ -15,10 +15,11 @@
  *
  * The prompt lines (common/prefix.h: prefix_prompt) cut the file into
  * sections, one per command typed. Each section's output is recognised by
- * the same sniffing as a whole file (parser_detect) and parsed by that
- * parser, with the file's own line numbers; consecutive sections of one
- * format (INFO dumps taken one after the other) are parsed together, as a
- * series. Replies and echoes no parser reads ("OK", "(1.00s)") are blanked;
+ * the same sniffing as a whole file (parser_detect, which parser_run passes
+ * in the options, so this file does not call back into the table that
+ * lists it) and parsed by that parser, with the file's own line numbers;
+ * consecutive sections of one format (INFO dumps taken one after the
+ * other) are parsed together, as a series. Replies and echoes no parser reads ("OK", "(1.00s)") are blanked;
  * the prompt of `latency history EVENT` becomes the header naming the event.
  * A section that no parser recognises is named in a note; a section that
  * its parser refuses is a rejected line naming the section and why, and the
@@ -180,7 +181,7 @@ static int tr_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
         if (tr_blank(p, n))
             continue;
         cut = n < COW_SNIFF_BYTES ? n : COW_SNIFF_BYTES;
-        t->p = parser_detect(o ? o->fname : NULL, p, cut);
+        t->p = o && o->detect ? o->detect(o->fname, p, cut) : NULL;
         if (t->p == &cow_parser_transcript)
             t->p = NULL;
         if (t->p == NULL) {

@@ -42,13 +42,23 @@ static int fact_row(cow_store *st, sqlite3_stmt *q, cow_fact *f, cow_err *e)
     return COW_OK;
 }
 
-static int fact_key(cow_store *st, int stmt, int64_t run, const char *key,
-                    cow_fact *f, cow_err *e)
+/* The fact statement stmt with ?1 = run, ?2 = key and, unless NULL,
+ * ?3 = key2 (further parameters bound by the caller first). */
+static int fact_keys(cow_store *st, int stmt, int64_t run, const char *key,
+                     const char *key2, cow_fact *f, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[stmt];
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    if (key2 != NULL)
+        sqlite3_bind_text(q, 3, key2, -1, SQLITE_STATIC);
     return fact_row(st, q, f, e);
+}
+
+static int fact_key(cow_store *st, int stmt, int64_t run, const char *key,
+                    cow_fact *f, cow_err *e)
+{
+    return fact_keys(st, stmt, run, key, NULL, f, e);
 }
 
 int store_fact_info_last(cow_store *st, int64_t run, const char *key, cow_fact *f,
@@ -66,32 +76,20 @@ int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f
 int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
                             const char *sub, cow_fact *f, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_FACT_INFO_SUB_MAX];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, key_prefix, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, sub, -1, SQLITE_STATIC);
-    return fact_row(st, q, f, e);
+    return fact_keys(st, SQL_FACT_INFO_SUB_MAX, run, key_prefix, sub, f, e);
 }
 
 int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
                         const char *key, int child, cow_fact *f, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_FACT_STAT_MAX];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 4, child != 0);
-    return fact_row(st, q, f, e);
+    sqlite3_bind_int(st->stmt[SQL_FACT_STAT_MAX], 4, child != 0);
+    return fact_keys(st, SQL_FACT_STAT_MAX, run, source, key, f, e);
 }
 
 int store_fact_stat_last(cow_store *st, int64_t run, const char *source,
                          const char *key, cow_fact *f, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_FACT_STAT_LAST];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
-    return fact_row(st, q, f, e);
+    return fact_keys(st, SQL_FACT_STAT_LAST, run, source, key, f, e);
 }
 
 int store_fact_event_count(cow_store *st, int64_t run, const char *kind,

@@ -338,8 +338,9 @@ int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
 /* ------------------------------------------------------ the result rows
  * Each table's put statement binds ?1 = run, then one parameter per entry
  * of its column table, in order: where the field is in the row struct, its
- * C type and when it is NULL. Adding a column: a line here, the column in
- * the statement (store.c) and the migration. */
+ * C type and when it is NULL; its load statement selects the same columns
+ * in the same order, read back through the same table. Adding a column: a
+ * line here, the column in both statements (store.c) and the migration. */
 enum col_type {
     COL_INT,  /* int */
     COL_I64,  /* int64_t */
@@ -410,6 +411,16 @@ static size_t col_size(enum col_type t)
     return 0;
 }
 
+/* The first entry of a column table whose field size is not its type's,
+ * or n when all fit. */
+static size_t cols_bad(const col_desc *c, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n && c[i].size == col_size(c[i].type); i++)
+        ;
+    return i;
+}
+
 /* Bind run and row's columns to the statement stmt, step it. */
 static int put_row(cow_store *st, int stmt, int64_t run, const void *row,
                    const col_desc *c, size_t n, const char *what, cow_err *e)
@@ -418,15 +429,13 @@ static int put_row(cow_store *st, int stmt, int64_t run, const void *row,
     const char *base = row;
     size_t i;
 
+    if ((i = cols_bad(c, n)) < n)
+        return COW_FAIL(e, COW_EINTERNAL, "%s: column %zu: field of %zu bytes read "
+                        "as %zu", what, i + 2, c[i].size, col_size(c[i].type));
     sqlite3_bind_int64(q, 1, run);
     for (i = 0; i < n; i++) {
         const void *f = base + c[i].off;
         int k = (int)i + 2;
-        if (c[i].size != col_size(c[i].type)) {
-            sqlite3_clear_bindings(q);
-            return COW_FAIL(e, COW_EINTERNAL, "%s: column %zu: field of %zu bytes read "
-                            "as %zu", what, i + 2, c[i].size, col_size(c[i].type));
-        }
         switch (c[i].type) {
         case COL_INT: sqlite3_bind_int(q, k, *(const int *)f); break;
         case COL_I64: sqlite3_bind_int64(q, k, *(const int64_t *)f); break;
@@ -470,101 +479,52 @@ int store_put_exceed(cow_store *st, int64_t run, const cow_exceed_row *x,
                    "storing exceedance", e);
 }
 
-/* Readers of one result row each, into the row that load_rows grew. */
+/* Where a loaded row's strings go: the result set's pool. */
 typedef struct res_ctx {
     cow_result_set *r;  /* strings go to its pool */
     size_t pcap;        /* the pool's capacity */
 } res_ctx;
 
-static void read_phase(sqlite3_stmt *q, void *row, res_ctx *c)
+/* Read the columns of q's current row into row, by the same column table
+ * that wrote them (column i is table row i: the SELECT leaves out run).
+ * NULL reads back as what wrote it: NaN, NULL, 0. */
+static void get_row(sqlite3_stmt *q, void *row, const col_desc *c, size_t n, res_ctx *x)
 {
-    cow_phase_row *p = row;
-    p->idx = sqlite3_column_int(q, 0);
-    p->kind = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 1);
-    p->label = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 2);
-    p->t0_us = sqlite3_column_int64(q, 3);
-    p->t1_us = sqlite3_column_int64(q, 4);
-    p->fork_us = sqlite3_column_int64(q, 5);
-    p->child_pid = (long)sqlite3_column_int64(q, 6);
-    p->source = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 7);
-    p->overlap = sqlite3_column_int(q, 8);
-    p->open = sqlite3_column_int(q, 9);
-    p->failed = sqlite3_column_int(q, 10);
-    p->n = sqlite3_column_int64(q, 11);
-    p->mean_us = col_num(q, 12);
-    p->min_us = col_num(q, 13);
-    p->max_us = col_num(q, 14);
-    p->grid_us = col_num(q, 15);
-}
-
-static void read_quantile(sqlite3_stmt *q, void *row, res_ctx *c)
-{
-    cow_quantile_row *x = row;
-    (void)c;
-    x->phase = sqlite3_column_int(q, 0);
-    x->q = sqlite3_column_double(q, 1);
-    x->value_us = col_num(q, 2);
-    x->lo_us = col_num(q, 3);
-    x->hi_us = col_num(q, 4);
-    x->n_needed = sqlite3_column_int64(q, 5);
-    x->thin = sqlite3_column_int(q, 6);
-    x->n_eff = col_num(q, 7);
-}
-
-static void read_delta(sqlite3_stmt *q, void *row, res_ctx *c)
-{
-    cow_delta_row *d = row;
-    d->phase = sqlite3_column_int(q, 0);
-    d->base = sqlite3_column_int(q, 1);
-    d->q = sqlite3_column_double(q, 2);
-    d->base_us = col_num(q, 3);
-    d->value_us = col_num(q, 4);
-    d->delta_us = col_num(q, 5);
-    d->lo_us = col_num(q, 6);
-    d->hi_us = col_num(q, 7);
-    d->ratio = col_num(q, 8);
-    d->ratio_lo = col_num(q, 9);
-    d->ratio_hi = col_num(q, 10);
-    d->verdict = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 11);
-    d->thin = sqlite3_column_int(q, 12);
-    d->n_eff_base = col_num(q, 13);
-    d->n_eff_phase = col_num(q, 14);
-    d->method = pool_dup(&c->r->pool, &c->r->npool, &c->pcap, q, 15);
-    d->p_up = col_num(q, 16);
-    d->p_down = col_num(q, 17);
-    d->test_level = col_num(q, 18);
-}
-
-static void read_exceed(sqlite3_stmt *q, void *row, res_ctx *c)
-{
-    cow_exceed_row *x = row;
-    (void)c;
-    x->phase = sqlite3_column_int(q, 0);
-    x->base_q = sqlite3_column_double(q, 1);
-    x->threshold_us = sqlite3_column_double(q, 2);
-    x->n = sqlite3_column_int64(q, 3);
-    x->count = sqlite3_column_int64(q, 4);
-    x->p = col_num(q, 5);
-    x->lo = col_num(q, 6);
-    x->hi = col_num(q, 7);
-    x->clusters = sqlite3_column_int64(q, 8);
-    x->p_more = col_num(q, 9);
+    char *base = row;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        void *f = base + c[i].off;
+        int k = (int)i;
+        switch (c[i].type) {
+        case COL_INT: *(int *)f = sqlite3_column_int(q, k); break;
+        case COL_I64:
+        case COL_T: *(int64_t *)f = sqlite3_column_int64(q, k); break;
+        case COL_DBL: *(double *)f = sqlite3_column_double(q, k); break;
+        case COL_NUM: *(double *)f = col_num(q, k); break;
+        case COL_TEXT:
+            *(const char **)f = pool_dup(&x->r->pool, &x->r->npool, &x->pcap, q, k);
+            break;
+        case COL_NZ: *(long *)f = (long)sqlite3_column_int64(q, k); break;
+        }
+    }
 }
 
 /* Every row of statement stmt for run, appended to *arr (elem bytes each,
- * *n of them) by read. SQLITE_DONE, or the error code of the step. */
+ * *n of them) through the column table c. SQLITE_DONE, or the error code
+ * of the step. */
 static int load_rows(cow_store *st, int stmt, int64_t run, void **arr, size_t *n,
-                     size_t elem, void (*read)(sqlite3_stmt *, void *, res_ctx *),
-                     res_ctx *c)
+                     size_t elem, const col_desc *c, size_t ncols, res_ctx *x)
 {
     sqlite3_stmt *q = st->stmt[stmt];
     size_t cap = 0;
     int rc;
 
+    if (cols_bad(c, ncols) < ncols)
+        return SQLITE_MISUSE;
     sqlite3_bind_int64(q, 1, run);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         *arr = xgrow(*arr, elem, *n + 1, &cap);
-        read(q, (char *)*arr + elem * (*n)++, c);
+        get_row(q, (char *)*arr + elem * (*n)++, c, ncols, x);
     }
     sqlite3_reset(q);
     return rc;
@@ -601,13 +561,13 @@ int store_load_results(cow_store *st, int64_t run, cow_result_set *r, cow_err *e
     sqlite3_reset(q);
     if (rc != SQLITE_DONE ||
         load_rows(st, SQL_RES_PHASES, run, (void **)&r->ph, &r->nph, sizeof(*r->ph),
-                  read_phase, &c) != SQLITE_DONE ||
+                  phase_cols, NCOLS(phase_cols), &c) != SQLITE_DONE ||
         load_rows(st, SQL_RES_QUANTILES, run, (void **)&r->q, &r->nq, sizeof(*r->q),
-                  read_quantile, &c) != SQLITE_DONE ||
+                  quantile_cols, NCOLS(quantile_cols), &c) != SQLITE_DONE ||
         load_rows(st, SQL_RES_DELTAS, run, (void **)&r->d, &r->nd, sizeof(*r->d),
-                  read_delta, &c) != SQLITE_DONE ||
+                  delta_cols, NCOLS(delta_cols), &c) != SQLITE_DONE ||
         load_rows(st, SQL_RES_EXCEED, run, (void **)&r->x, &r->nx, sizeof(*r->x),
-                  read_exceed, &c) != SQLITE_DONE) {
+                  exceed_cols, NCOLS(exceed_cols), &c) != SQLITE_DONE) {
         rc = sql_fail(st, e, "loading results");
         store_free_results(r);
         return rc;

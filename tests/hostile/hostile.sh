@@ -7,16 +7,8 @@ set -u
 COW=$1
 BENCHOUT=$2
 . "$(dirname "$0")/../e2e/lib.sh"
-T=${COW_HOSTILE_TIMEOUT:-60}   # no case may hang: each runs under timeout
-
-run() { # run NAME CMD...: stdout+stderr in $WORK/NAME.out, exit code in rc
-    local name=$1; shift
-    timeout "$T" "$@" > "$WORK/$name.out" 2>&1
-    rc=$?
-}
-mk() { mkdir -p "$WORK/$1"; printf '%s' "$WORK/$1"; }
+. "$(dirname "$0")/lib.sh"
 lines() { awk '{print}' ; }
-EPOCH=1796028608
 csv_rows() { # csv_rows N: N good latency rows
     local i; for ((i = 0; i < $1; i++)); do echo "$((EPOCH * 1000000 + i * 1000)),5.0"; done
 }

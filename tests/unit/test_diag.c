@@ -762,6 +762,55 @@ static void doctor_should_clear_a_short_fork_the_same_way(void)
     diag_release(&f);
 }
 
+/* The threshold rules share one skeleton (diag_threshold.c): at the limit
+ * an "above" rule stays silent and an "at least" rule fires, a NaN never
+ * passes, a fact that silences the rule does, and the title carries the
+ * number whole. */
+static void doctor_should_apply_threshold_rules_at_their_limits(void)
+{
+    cow_run_facts r[4];
+    cow_findings f;
+    const cow_finding *x;
+    int k;
+
+    for (k = 0; k < 4; k++)
+        base(&r[k], k == 0 ? "at" : k == 1 ? "over" : k == 2 ? "nan" : "silenced", "s");
+    known(&r[0].swappiness, 10, "10");      /* SWAPPINESS_WARN: not above */
+    known(&r[1].swappiness, 11, "11");
+    known(&r[2].swappiness, NAN, "?");
+    known(&r[0].replica_lag, 1, "1");       /* REPLICA_LAG_WARN_S: at least */
+    known(&r[1].replica_lag, 0.99, "0.99");
+    known(&r[2].cow_mb, 120, "120");
+    known(&r[3].cow_mb, 120, "120");
+    known(&r[3].used_memory, 5e9, "5000000000"); /* INFO weighs it: silent */
+    known(&r[0].numa, 0, "0");
+    known(&r[1].numa, 1, "1");
+    known(&r[3].latmon_thp, 0, "- I detected anonymous huge pages");
+    known(&r[3].anon_huge, 2097152, "2048 kB");
+    known(&r[3].thp_enabled, 0, "always [madvise] never");
+    diag_run(r, 4, &f);
+    CHECK(!fired(&f, "at", "swappiness_high"));
+    CHECK((x = finding(&f, "over", "swappiness_high")) != NULL);
+    CHECK(x && strcmp(x->title, "vm.swappiness is 11: under copy-on-write memory "
+                      "pressure the kernel may swap the server's heap") == 0);
+    CHECK(x && x->nev == 1 && strcmp(x->ev[0].metric, "vm.swappiness") == 0 &&
+          strcmp(x->ev[0].src, "x/info.txt:7") == 0);
+    CHECK(!fired(&f, "nan", "swappiness_high"));
+    CHECK((x = finding(&f, "at", "replica_lag")) != NULL);
+    CHECK(x && strcmp(x->title, "a replica lagged 1 s behind the primary (INFO slaveN "
+                      "lag)") == 0);
+    CHECK(!fired(&f, "over", "replica_lag"));
+    CHECK(fired(&f, "nan", "log_cow"));
+    CHECK(!fired(&f, "silenced", "log_cow"));
+    CHECK(!fired(&f, "at", "numa_balancing_on"));
+    CHECK((x = finding(&f, "over", "numa_balancing_on")) != NULL);
+    CHECK(x && strcmp(x->title, "kernel.numa_balancing is on: page migrations add "
+                      "latency spikes") == 0 && strncmp(x->advice, "sysctl kernel.numa", 18) == 0);
+    CHECK((x = finding(&f, "silenced", "latency_doctor_thp")) != NULL);
+    CHECK(x && x->nev == 3 && strcmp(x->ev[1].metric, "AnonHugePages") == 0);
+    diag_release(&f);
+}
+
 int main(void)
 {
     RUN(doctor_should_call_a_tools_p999_from_few_requests_thin);
@@ -783,5 +832,6 @@ int main(void)
     RUN(doctor_should_count_resyncs_and_overlaps);
     RUN(doctor_should_report_refusals_lag_and_shared_hosts);
     RUN(doctor_should_report_clocks_that_do_not_match);
+    RUN(doctor_should_apply_threshold_rules_at_their_limits);
     return REPORT();
 }
