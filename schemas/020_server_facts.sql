@@ -33,7 +33,7 @@ CREATE TABLE answers (
     say INTEGER NOT NULL,            -- 1: listed; 0: nothing to say (quiet says why)
     quiet TEXT,                      -- flat / unsure / no-window / no-samples, NULL when listed
     line TEXT NOT NULL,
-    window TEXT, kind TEXT,          -- "bgsave#1", its phase kind
+    window_label TEXT, kind TEXT,    -- the window, "bgsave#1", and its phase kind
     t0_us INTEGER, len_us INTEGER,   -- its start (UTC epoch us) and length
     nwindows INTEGER NOT NULL,       -- fork/save/sync windows of the run
     verdict TEXT,                    -- lift / drop / flat / unsure / n/a (p99.9)

@@ -159,7 +159,7 @@ CREATE TABLE IF NOT EXISTS windows (
 CREATE TABLE IF NOT EXISTS answers (
     host String, run String, export_version UInt64,
     say UInt8, quiet Nullable(String), line String,
-    window Nullable(String), kind Nullable(String),
+    window_label Nullable(String), kind Nullable(String),
     t0_us Nullable(Int64), len_us Nullable(Int64), nwindows Int64,
     verdict Nullable(String), method Nullable(String),
     base_p999_us Nullable(Float64), window_p999_us Nullable(Float64),

@@ -79,7 +79,7 @@ static const struct {
      " x.source, x.overlap, x.open, x.failed"
      " FROM windows x JOIN runs r ON r.id = x.run ORDER BY r.id, x.idx"},
     {"answers",
-     "SELECT " KEY ", x.say, x.quiet, x.line, x.window, x.kind, x.t0_us, x.len_us, x.nwindows,"
+     "SELECT " KEY ", x.say, x.quiet, x.line, x.window_label, x.kind, x.t0_us, x.len_us, x.nwindows,"
      " x.verdict, x.method, x.base_p999_us, x.window_p999_us, x.delta_us, x.delta_lo_us,"
      " x.delta_hi_us, x.worst_us, x.fork_ms, x.cow_mb, x.cow_pct_used, x.thp, x.transfer,"
      " x.cause, x.gate, x.gate_why, x.todo, x.todo_rule, x.decided_at"

@@ -37,7 +37,7 @@ int store_put_answer(cow_store *st, const cow_answer_row *a, cow_err *e)
     int rc;
 
     if ((rc = prep(st,
-                   "INSERT OR REPLACE INTO answers(run, say, quiet, line, window, kind, t0_us,"
+                   "INSERT OR REPLACE INTO answers(run, say, quiet, line, window_label, kind, t0_us,"
                    " len_us, nwindows, verdict, method, base_p999_us, window_p999_us,"
                    " delta_us, delta_lo_us, delta_hi_us, worst_us, fork_ms, cow_mb,"
                    " cow_pct_used, thp, transfer, cause, gate, gate_why, todo, todo_rule,"

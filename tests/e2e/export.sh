@@ -158,7 +158,7 @@ line=$(sqlite3 "$S" "SELECT x.line FROM answers x JOIN runs r ON r.id = x.run WH
 check "answers: one per run" test "$(wc -l < "$WORK/all/answers.jsonl")" = "$(sqlite3 "$S" "SELECT count(*) FROM runs")"
 check "answers: bgsave-t2's line is doctor's" grep -q -F -- "$line" "$WORK/doc.txt"
 check "answers.jsonl: bgsave-t2's verdict, window and gate" has \
-  '^{"host":"vm","run":"bgsave-t2",.*"window":"bgsave#1","kind":"bgsave",.*"verdict":"lift","method":"[a-z-]*",.*"gate":"pass",' "$WORK/all/answers.jsonl"
+  '^{"host":"vm","run":"bgsave-t2",.*"window_label":"bgsave#1","kind":"bgsave",.*"verdict":"lift","method":"[a-z-]*",.*"gate":"pass",' "$WORK/all/answers.jsonl"
 check "answers: a quiet run says why" test "$(sqlite3 "$S" "SELECT count(*) FROM answers WHERE say = 0 AND quiet IN ('flat', 'unsure', 'no-window', 'no-samples')")" = \
   "$(sqlite3 "$S" "SELECT count(*) FROM answers WHERE say = 0")"
 check "repl_syncs.jsonl: cache-c's replica synced up, full, step by step" has \
