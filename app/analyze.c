@@ -315,6 +315,36 @@ int app_analyze_compute(cow_store *rd, const cow_run_row *r, const cow_runstats_
     return app_analyze_compute_from(rd, r, o, by_send, NULL, a, e);
 }
 
+int app_run_windows(cow_store *rd, const cow_run_row *r, cow_phases *ph, cow_err *e)
+{
+    app_analysis a;
+    cow_err refused = COW_ERR_INIT;
+    int64_t t_first, t_last;
+    int rc, any = 0;
+
+    memset(ph, 0, sizeof(*ph));
+    memset(&a, 0, sizeof(a));
+    if ((rc = store_sample_bounds(rd, r->id, &any, &t_first, &t_last, e)) != COW_OK || !any)
+        return rc;
+    if ((rc = clock_refusal(rd, r, &refused)) == COW_ECLOCK)
+        return COW_OK;
+    if (rc != COW_OK) {
+        *e = refused;
+        return rc;
+    }
+    rc = build_phases(rd, r, &a, &refused);
+    if (rc == COW_OK) {
+        *ph = a.ph;
+        return COW_OK;
+    }
+    phase_release(&a.ph);
+    /* windows analyze refuses (too many, impossible stamps): none */
+    if (rc == COW_ELIMIT || rc == COW_EPARSE || rc == COW_ECLOCK)
+        return COW_OK;
+    *e = refused;
+    return rc;
+}
+
 int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
                              const cow_runstats_opts *o, int by_send,
                              const app_run_samples *all, app_analysis *a, cow_err *e)

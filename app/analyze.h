@@ -66,6 +66,13 @@ int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
  * unanalysed). */
 int app_judged_phases(cow_store *rd, const cow_run_row *r, const app_run_samples *all,
                       cow_result_set *rs, cow_err *e);
+/* Run r's phases as analyze makes them (the windows a judgement reads),
+ * from the events, INFO polls and the samples' span alone (nothing
+ * analysed or stored), in *ph (released with phase_release): none when
+ * it has no samples, a log clock that does not match its samples, or
+ * windows analyze refuses (more than COW_MAX_WINDOWS): analyze leaves
+ * such a run unanalysed. */
+int app_run_windows(cow_store *rd, const cow_run_row *r, cow_phases *ph, cow_err *e);
 int app_analysis_store(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                        const app_analysis *a, cow_err *e);
 

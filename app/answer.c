@@ -13,6 +13,7 @@
 #include "mem.h"
 #include "strbuf.h"
 #include "phase.h"
+#include "store_answers.h"
 #include "timeconv.h"
 
 cow_quant app_quant_row(const cow_quantile_row *q, int64_t n)
@@ -467,6 +468,8 @@ static int by_urgency(const void *x, const void *y)
     return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
+static int answers_save(cow_store *st, const app_answers *as, cow_err *e);
+
 int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_run_facts *facts, const cow_findings *fs,
                       const app_fleet_check *fc, const app_thresholds *th,
@@ -508,7 +511,10 @@ int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
     sort_base = out->v; /* qsort has no context argument; built on one thread */
     qsort(out->order, out->nsay, sizeof(size_t), by_urgency);
     sort_base = NULL;
-    return COW_OK;
+    /* kept as decided (table answers), for the export */
+    if ((rc = answers_save(st, out, e)) != COW_OK)
+        app_answers_release(out);
+    return rc;
 }
 
 void app_answers_release(app_answers *a)
@@ -792,4 +798,64 @@ const char *app_answer_legend(int sink)
            "at least b). A quantile shown as a number alone has a two-sided 95% "
            "interval; shown as x (>= b): x is the estimate, and too few samples lie "
            "beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
+}
+
+/* ------------------------------------------------------- kept */
+
+static const char *const quiet_names[APP_QUIET_COUNT] = {
+    NULL, "flat", "unsure", "no-window", "no-samples"};
+static const char *const thp_names[] = {"unknown", "not-backing", "backing", "off"};
+
+/* Each answer of as as a row of table answers (store_answers.h), in one
+ * transaction. */
+static int answers_save(cow_store *st, const app_answers *as, cow_err *e)
+{
+    size_t i;
+    int rc;
+
+    if ((rc = store_begin(st, e)) != COW_OK)
+        return rc;
+    for (i = 0; rc == COW_OK && i < as->n; i++) {
+        const app_answer *a = &as->v[i];
+        char *line = app_answer_line(a, APP_ANSWER_TERM);
+        cow_answer_row r;
+        memset(&r, 0, sizeof(r));
+        r.run = a->run_id;
+        r.say = a->say;
+        r.quiet = a->quiet > 0 && a->quiet < APP_QUIET_COUNT ? quiet_names[a->quiet] : NULL;
+        r.line = line;
+        if (a->has_window) {
+            r.window = a->window;
+            r.kind = a->kind;
+            r.t0_us = a->t0_us;
+            r.len_us = a->len_us;
+        }
+        r.nwindows = a->nwindows;
+        r.verdict = a->has_window ? boot_verdict_name(a->verdict) : NULL;
+        r.method = a->method;
+        r.base_p999_us = a->base.est_us;
+        r.window_p999_us = a->win.est_us;
+        r.delta_us = a->delta.est_us;
+        r.delta_lo_us = a->delta.lo_us;
+        r.delta_hi_us = a->delta.hi_us;
+        r.worst_us = a->worst_ms * 1000;
+        r.fork_ms = a->fork_ms;
+        r.cow_mb = a->cow_mb;
+        r.cow_pct_used = a->cow_pct_used;
+        r.thp = a->thp >= 0 && a->thp <= APP_THP_OFF ? thp_names[a->thp] : NULL;
+        r.transfer = a->xfer == APP_XFER_DISK       ? "disk"
+                     : a->xfer == APP_XFER_DISKLESS ? "diskless" : NULL;
+        r.cause = a->cause;
+        r.gate = a->gate == APP_GATE_PASS ? "pass" : a->gate == APP_GATE_FAIL ? "fail" : NULL;
+        r.gate_why = a->gate_why;
+        r.todo = a->todo;
+        r.todo_rule = a->todo_rule;
+        rc = store_put_answer(st, &r, e);
+        free(line);
+    }
+    if (rc != COW_OK) {
+        store_rollback(st);
+        return rc;
+    }
+    return store_commit(st, e);
 }

@@ -108,10 +108,11 @@ int app_doctor(cow_store *st, cow_run_row *rows, size_t n, cow_findings *out,
         diag_run(facts, n, out);
         rc = store_findings(st, rows, n, out, e);
     }
-    /* the facts it read, as columns (run_facts), for runs --json and export */
+    /* the facts as columns (run_facts), refreshed: ingest stored them when
+     * the run's files landed; a database from before run_facts has none */
     if (rc == COW_OK && (rc = store_begin(st, e)) == COW_OK) {
         for (i = 0; rc == COW_OK && i < n; i++)
-            rc = app_run_facts_store(st, &rows[i], &facts[i], e);
+            rc = app_run_facts_store(st, &rows[i], e);
         if (rc == COW_OK)
             rc = store_commit(st, e);
         else

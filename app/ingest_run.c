@@ -23,6 +23,7 @@
 #include "label.h"
 #include "mem.h"
 #include "parse_ahead.h"
+#include "runfacts.h"
 #include "servers.h"
 #include "text.h"
 #include "timeconv.h"
@@ -691,6 +692,7 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
             if (app_settle_clocks(st, last_run, &o, fl->quiet, &mismatch, &e) != COW_OK ||
                 app_note_skews(st, last_run, fl->quiet, &e) != COW_OK ||
                 app_settle_servers(st, last_run, r, fl->quiet, &e) != COW_OK ||
+                app_run_facts_landed(st, last_run, &e) != COW_OK ||
                 (fl->run_landed && fl->run_landed(fl->landed_ctx, st, last_run, &e) != COW_OK)) {
                 app_error(&e);
                 ahead_stop(ahead);
@@ -708,12 +710,6 @@ int app_ingest_paths(cow_store *st, char **paths, int npaths,
         code = EXIT_REJECTED;
     capture_release(&cap);
     return code;
-}
-
-int app_default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
 }
 
 int app_ingest_quiet(cow_store *st, char **paths, int npaths, int jobs,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "runfacts.h"
 
 const char *const app_triage_keys[TRI_COUNT] = {
     "server_version", "kernel_release", "thp_mode", "thp_backs_heap",
@@ -79,70 +80,46 @@ static void put(app_triage_facts *f, int a, const cow_fact *x, const char *text)
              x->known && text && text[0] ? text : APP_TRIAGE_UNKNOWN);
 }
 
-/* "Linux 6.1.0-18-amd64 x86_64" -> "6.1.0-18-amd64" */
-void app_kernel_release(const char *os, char *buf, size_t n)
+void app_triage_of(const cow_run_row *r, const cow_fact v[COW_RF_COUNT], app_triage_facts *f)
 {
-    const char *p = strchr(os, ' '), *end;
-    if (p == NULL) {
-        snprintf(buf, n, "%s", os);
-        return;
-    }
-    p++;
-    end = strchr(p, ' ');
-    snprintf(buf, n, "%.*s", end ? (int)(end - p) : (int)strlen(p), p);
+    const cow_fact *x;
+    cow_fact host;
+    char buf[128];
+
+    memset(f, 0, sizeof(*f));
+    snprintf(buf, sizeof(buf), "%.20s %.60s", v[RF_SERVER_KIND].text,
+             v[RF_SERVER_VERSION].text);
+    put(f, TRI_VERSION, &v[RF_SERVER_VERSION], buf);
+    put(f, TRI_KERNEL, &v[RF_KERNEL], v[RF_KERNEL].text);
+    put(f, TRI_THP_MODE, &v[RF_THP_ENABLED], v[RF_THP_ENABLED].text);
+    x = &v[RF_ANON_HUGE];
+    put(f, TRI_THP_HEAP, x, isnan(x->num) ? NULL : x->num > 0 ? "yes" : "no");
+    x = &v[RF_OVERCOMMIT];
+    snprintf(buf, sizeof(buf), "%.0f", x->num);
+    put(f, TRI_OVERCOMMIT, x, isnan(x->num) ? NULL : buf);
+    put(f, TRI_DISKLESS, &v[RF_DISKLESS], v[RF_DISKLESS].text);
+    x = &v[RF_USED_MEMORY];
+    app_triage_bucket(x->known ? x->num : NAN, buf, sizeof(buf));
+    put(f, TRI_DATASET, x, buf);
+    x = &v[RF_KEYS];
+    app_triage_bucket10(x->known ? x->num : NAN, buf, sizeof(buf));
+    put(f, TRI_KEYS, x, buf);
+    memset(&host, 0, sizeof(host));
+    host.known = r->host != NULL;
+    put(f, TRI_HOST, &host, r->host);
 }
 
 int app_triage_load(cow_store *st, const cow_run_row *r, app_triage_facts *f, cow_err *e)
 {
-    cow_fact x;
-    char buf[128];
-    int rc;
+    cow_fact v[COW_RF_COUNT];
+    int present, rc;
 
-    memset(f, 0, sizeof(*f));
-    /* server version: Valkey's field first, as the doctor reads it */
-    if ((rc = store_fact_info_last(st, r->id, "valkey_version", &x, e)) != COW_OK)
+    if ((rc = store_run_facts_get(st, r->id, v, &present, e)) != COW_OK)
         return rc;
-    if (x.known) {
-        snprintf(buf, sizeof(buf), "valkey %.60s", x.text);
-    } else {
-        if ((rc = store_fact_info_last(st, r->id, "redis_version", &x, e)) != COW_OK)
-            return rc;
-        snprintf(buf, sizeof(buf), "redis %.60s", x.text);
-    }
-    put(f, TRI_VERSION, &x, buf);
-    if ((rc = store_fact_info_last(st, r->id, "os", &x, e)) != COW_OK)
+    /* a database from before run_facts: the same facts, made now */
+    if (!present && (rc = app_run_facts(st, r, v, e)) != COW_OK)
         return rc;
-    app_kernel_release(x.text, buf, sizeof(buf));
-    put(f, TRI_KERNEL, &x, buf);
-    if ((rc = store_fact_stat_last(st, r->id, "thp", "enabled", &x, e)) != COW_OK)
-        return rc;
-    put(f, TRI_THP_MODE, &x, x.text);
-    if ((rc = store_fact_stat_max(st, r->id, "smaps_rollup", "AnonHugePages", 0, &x, e)) !=
-        COW_OK)
-        return rc;
-    if (!x.known && (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &x,
-                                              e)) != COW_OK)
-        return rc;
-    put(f, TRI_THP_HEAP, &x, isnan(x.num) ? NULL : x.num > 0 ? "yes" : "no");
-    if ((rc = store_fact_stat_last(st, r->id, "sysctl", "vm.overcommit_memory", &x, e)) !=
-        COW_OK)
-        return rc;
-    if (!isnan(x.num))
-        snprintf(buf, sizeof(buf), "%.0f", x.num);
-    put(f, TRI_OVERCOMMIT, &x, isnan(x.num) ? x.text : buf);
-    if ((rc = store_fact_info_last(st, r->id, "repl-diskless-sync", &x, e)) != COW_OK)
-        return rc;
-    put(f, TRI_DISKLESS, &x, x.text);
-    if ((rc = store_fact_info_last(st, r->id, "used_memory", &x, e)) != COW_OK)
-        return rc;
-    app_triage_bucket(x.known ? x.num : NAN, buf, sizeof(buf));
-    put(f, TRI_DATASET, &x, buf);
-    if ((rc = store_fact_info_sub_max(st, r->id, "db", "keys", &x, e)) != COW_OK)
-        return rc;
-    app_triage_bucket10(x.known ? x.num : NAN, buf, sizeof(buf));
-    put(f, TRI_KEYS, &x, buf);
-    x.known = r->host != NULL;
-    put(f, TRI_HOST, &x, r->host);
+    app_triage_of(r, v, f);
     return COW_OK;
 }
 

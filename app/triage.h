@@ -22,17 +22,20 @@
 
 #include "err.h"
 #include "store.h"
+#include "store_runfacts.h"
 
 enum app_triage_attr {
-    TRI_VERSION,     /* server and version, "redis 7.0.15" (INFO) */
-    TRI_KERNEL,      /* kernel release (INFO os) */
-    TRI_THP_MODE,    /* /sys/kernel/mm/transparent_hugepage/enabled */
-    TRI_THP_HEAP,    /* AnonHugePages > 0 in the server's smaps: yes / no */
-    TRI_OVERCOMMIT,  /* vm.overcommit_memory */
-    TRI_DISKLESS,    /* repl-diskless-sync (CONFIG) */
-    TRI_DATASET,     /* used_memory in a power-of-two bucket */
-    TRI_KEYS,        /* keys of the largest keyspace db, a power-of-ten bucket */
-    TRI_HOST,        /* run.json host */
+    /* each from the run's facts (run_facts column in brackets) */
+    TRI_VERSION,     /* server and version, "redis 7.0.15" (server_kind, server_version) */
+    TRI_KERNEL,      /* kernel release (kernel_release) */
+    TRI_THP_MODE,    /* THP enabled (thp_enabled) */
+    TRI_THP_HEAP,    /* AnonHugePages > 0 at the first window's start: yes / no
+                        (anon_huge_bytes) */
+    TRI_OVERCOMMIT,  /* vm.overcommit_memory (vm_overcommit_memory) */
+    TRI_DISKLESS,    /* repl-diskless-sync (repl_diskless_sync) */
+    TRI_DATASET,     /* used_memory in a power-of-two bucket (used_memory) */
+    TRI_KEYS,        /* keys of the largest keyspace db, a power-of-ten bucket (keys) */
+    TRI_HOST,        /* run.json host (runs.host) */
     TRI_COUNT
 };
 
@@ -47,8 +50,12 @@ typedef struct app_triage_facts {
     char v[TRI_COUNT][64];
 } app_triage_facts;
 
-/* Read run r's values from the store (INFO, CONFIG, kernel files). */
+/* Run r's values from its stored facts (run_facts, store_runfacts.h), or,
+ * for a run without a row (a database from before them), the same facts
+ * made now (runfacts.h) and not stored. */
 int app_triage_load(cow_store *st, const cow_run_row *r, app_triage_facts *f, cow_err *e);
+/* Run r's values from its facts v (the host from r). */
+void app_triage_of(const cow_run_row *r, const cow_fact v[COW_RF_COUNT], app_triage_facts *f);
 
 /* "128-256 MiB" for a used_memory of 151 MiB; "unknown" for NaN or < 0. */
 void app_triage_bucket(double bytes, char *buf, size_t n);
@@ -78,8 +85,5 @@ typedef struct app_triage {
 void app_triage_rank(const app_triage_facts *f, const int *failed, size_t n,
                      app_triage *out);
 void app_triage_release(app_triage *t);
-
-/* "Linux 6.1.0-18-amd64 x86_64" (INFO os) -> "6.1.0-18-amd64", cut at n. */
-void app_kernel_release(const char *os, char *buf, size_t n);
 
 #endif

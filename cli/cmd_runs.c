@@ -3,7 +3,7 @@
  * The --json form is an array of objects with the stable keys documented
  * in the README: label, scenario, mode, host, trial, files, samples,
  * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
- * servers (role, pid, port, version, run_id, files, paths, how),
+ * servers (role, pid, port, version, run_id, files, paths, how, facts),
  * ingested_on, facts (store_runfacts.h's columns: value and src each),
  * t_first_us, t_last_us. */
 #include <getopt.h>
@@ -31,10 +31,11 @@ const char *const cmd_runs_usage[] = {
     "              trial, files, samples, rejected, events (an object: event",
     "              kind -> count), info_dumps, smaps_snapshots, clock (how",
     "              each server log's zone was settled), servers (each role,",
-    "              pid, port, version, run_id, files, paths, how), ingested_on",
+    "              pid, port, version, run_id, files, paths, how, facts: its",
+    "              own, as facts below), ingested_on",
     "              (the machine that ingested it, not its host), facts (what",
-    "              the doctor read: each fact's value and src, its file:line;",
-    "              null before doctor), t_first_us, t_last_us",
+    "              the doctor reads, stored at ingest: each fact's value and",
+    "              src, its file:line), t_first_us, t_last_us",
     "              (null when unknown), phases (labels of the last analysis,",
     "              null when never analysed); see the README",
     NULL
@@ -61,7 +62,10 @@ static void add_int(cJSON *o, const char *k, long long v, int known)
     }
 }
 
-/* events (kind -> count), info_dumps, smaps_snapshots and clock of run r */
+static void facts_json(cJSON *o, const cow_fact v[COW_RF_COUNT], int present, int per_server);
+
+/* events (kind -> count), info_dumps, smaps_snapshots, clock and servers
+ * (with their facts) of run r */
 static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
 {
     cow_run_extras x;
@@ -111,6 +115,15 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
             if (pserver[j] == sv[i].seq)
                 cJSON_AddItemToArray(pa, cJSON_CreateString(paths[j]));
         add_str(k, "how", sv[i].how);
+        {   /* its own facts (server_facts) */
+            cow_fact v[COW_RF_COUNT];
+            int present;
+            if ((rc = store_server_facts_get(st, r->id, sv[i].seq, v, &present, e)) != COW_OK) {
+                cJSON_AddItemToArray(sa, k);
+                break;
+            }
+            facts_json(k, v, present, 1);
+        }
         cJSON_AddItemToArray(sa, k);
     }
     for (j = 0; j < np; j++)
@@ -120,27 +133,26 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
     free(sv);
     free(c);
     store_free_extras(&x);
-    return COW_OK;
+    return rc;
 }
 
-/* "facts": what the doctor read, one key per run_facts column
- * (store_runfacts.h) with its value and source, null when unknown;
- * "facts": null when the doctor never ran on the run. */
-static int add_facts(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
+/* o's "facts": one key per column of run_facts (per_server: of
+ * server_facts; store_runfacts.h) with its value and source, null when
+ * unknown; null when there is no row (!present). */
+static void facts_json(cJSON *o, const cow_fact v[COW_RF_COUNT], int present, int per_server)
 {
-    cow_fact v[COW_RF_COUNT];
     cJSON *f;
-    int present, i;
+    int i;
 
-    if (store_run_facts_get(st, r->id, v, &present, e) != COW_OK)
-        return e->code ? e->code : COW_ESQL;
     if (!present) {
         cJSON_AddNullToObject(o, "facts");
-        return COW_OK;
+        return;
     }
     f = cJSON_AddObjectToObject(o, "facts");
     for (i = 0; i < COW_RF_COUNT; i++) {
         cJSON *k;
+        if (per_server && !cow_rf_cols[i].server)
+            continue;
         if (!v[i].known) {
             cJSON_AddNullToObject(f, cow_rf_cols[i].name);
             continue;
@@ -152,6 +164,18 @@ static int add_facts(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
             cJSON_AddStringToObject(k, "value", v[i].text);
         add_str(k, "src", v[i].src[0] ? v[i].src : NULL);
     }
+}
+
+/* "facts": what the doctor reads (run_facts); null when the run has no
+ * row (a database made before them, until the doctor runs). */
+static int add_facts(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
+{
+    cow_fact v[COW_RF_COUNT];
+    int present;
+
+    if (store_run_facts_get(st, r->id, v, &present, e) != COW_OK)
+        return e->code ? e->code : COW_ESQL;
+    facts_json(o, v, present, 0);
     return COW_OK;
 }
 

@@ -362,8 +362,9 @@ int xout_row(void *ctx, const char *const *cols, const cow_xval *v, int n)
     int i;
 
     if (o->ch) {
-        /* the runs exported, and the hosts judged as a whole (run '') */
-        if (n >= 2 && (strcmp(o->table, "runs") == 0 ||
+        /* the runs exported, the hosts judged as a whole (run ''), and the
+         * labels of inputs refused before their run existed (no runs row) */
+        if (n >= 2 && (strcmp(o->table, "runs") == 0 || strcmp(o->table, "inputs") == 0 ||
                        (strcmp(o->table, "checks") == 0 && v[1].type == COW_XTEXT &&
                         v[1].n == 0)))
             keep_key(o, &v[0], &v[1]);

@@ -60,6 +60,27 @@ CREATE TABLE IF NOT EXISTS run_facts (
     stored_at Int64                 -- UTC epoch microseconds
 ) ENGINE = MergeTree() ORDER BY (host, run);
 
+-- A server's own facts, one row per server of a run (server: servers.seq;
+-- a primary and its replicas), each read from that server's files: the
+-- columns of run_facts that store/store_runfacts.c's table marks as a
+-- server's. The host's (kernel, THP, sysctl) are in run_facts.
+CREATE TABLE IF NOT EXISTS server_facts (
+    host String, run String, export_version UInt64, server Int64,
+    server_kind Nullable(String), server_kind_src Nullable(String),
+    server_version Nullable(String), server_version_src Nullable(String),
+    role Nullable(String), role_src Nullable(String),
+    anon_huge_bytes Nullable(Int64), anon_huge_bytes_src Nullable(String),
+    used_memory Nullable(Int64), used_memory_src Nullable(String),
+    maxmemory Nullable(Int64), maxmemory_src Nullable(String),
+    keys Nullable(Int64), keys_src Nullable(String),
+    repl_diskless_sync Nullable(String), repl_diskless_sync_src Nullable(String),
+    save_rules Nullable(String), save_rules_src Nullable(String),
+    appendonly Nullable(String), appendonly_src Nullable(String),
+    latest_fork_usec Nullable(Int64), latest_fork_usec_src Nullable(String),
+    cow_bytes Nullable(Int64), cow_bytes_src Nullable(String),
+    stored_at Int64                 -- UTC epoch microseconds
+) ENGINE = MergeTree() ORDER BY (host, run, server);
+
 -- The servers of a run (a primary and its replicas), as ingest told them
 -- apart; how: what identified it (INFO, log pid, CONFIG port, name).
 CREATE TABLE IF NOT EXISTS servers (
@@ -119,6 +140,60 @@ CREATE TABLE IF NOT EXISTS checks (
     verdict String, method Nullable(String), correction String, comparisons Int64,
     detail String, runs Int64, evaluated_at Int64   -- UTC epoch microseconds
 ) ENGINE = MergeTree() ORDER BY (host, run, limit_name);
+
+-- The windows of a run (fork, save, rewrite, sync) as analyze and check
+-- make them, stored when the run's files landed: a run only checked (no
+-- analyze or report, so no phases rows) has them. idx as in phases.
+CREATE TABLE IF NOT EXISTS windows (
+    host String, run String, export_version UInt64,
+    idx Int64, kind String, label String, t0_us Int64, t1_us Int64,
+    fork_us Nullable(Int64), child_pid Nullable(Int64), source Nullable(String),
+    overlap UInt8, open UInt8, failed UInt8
+) ENGINE = MergeTree() ORDER BY (host, run, t0_us, idx);
+
+-- The answer of each run as the last `doctor` or `report` decided it
+-- (app/answer.c): the window that moved the tail most, the p99.9 verdict
+-- with its estimate and bounds, the cause, the gate, what to do; line: as
+-- doctor prints it; say 0: nothing to say (quiet: flat, unsure, no-window,
+-- no-samples).
+CREATE TABLE IF NOT EXISTS answers (
+    host String, run String, export_version UInt64,
+    say UInt8, quiet Nullable(String), line String,
+    window_label Nullable(String), kind Nullable(String),
+    t0_us Nullable(Int64), len_us Nullable(Int64), nwindows Int64,
+    verdict Nullable(String), method Nullable(String),
+    base_p999_us Nullable(Float64), window_p999_us Nullable(Float64),
+    delta_us Nullable(Float64), delta_lo_us Nullable(Float64), delta_hi_us Nullable(Float64),
+    worst_us Nullable(Float64), fork_ms Nullable(Float64), cow_mb Nullable(Float64),
+    cow_pct_used Nullable(Float64), thp Nullable(String), transfer Nullable(String),
+    cause Nullable(String), gate Nullable(String), gate_why Nullable(String),
+    todo Nullable(String), todo_rule Nullable(String),
+    decided_at Int64                          -- UTC epoch microseconds
+) ENGINE = MergeTree() ORDER BY (host, run);
+
+-- Each replica's sync attempts, step by step from its own log (server:
+-- servers.seq); step times UTC epoch us (NULL: not seen), durations s.
+CREATE TABLE IF NOT EXISTS repl_syncs (
+    host String, run String, export_version UInt64,
+    server Int64, attempt Int64, pid Nullable(Int64), port Nullable(Int64),
+    attach_line Nullable(Int64), mode Nullable(String), outcome String,
+    attach_us Nullable(Int64), resync_us Nullable(Int64), recv_us Nullable(Int64),
+    recv_end_us Nullable(Int64), flush_us Nullable(Int64), load_us Nullable(Int64),
+    up_us Nullable(Int64), lost_us Nullable(Int64), bytes Nullable(Float64),
+    attach_to_up_s Nullable(Float64), wait_s Nullable(Float64),
+    transfer_s Nullable(Float64), flush_s Nullable(Float64), load_s Nullable(Float64)
+) ENGINE = MergeTree() ORDER BY (host, run, server, attempt);
+
+-- The inputs that did not land whole: kind refused (code: parse, unit,
+-- clock, limit, ...) or unrecognised (not read), or rejected (landed, with
+-- `rejected` lines rejected of `rows` records, the first at `line`).
+-- run: the run label, which a refused file's run may not have in runs
+-- (such a label has no row in exports; a re-export replaces its rows too).
+CREATE TABLE IF NOT EXISTS inputs (
+    host String, run String, export_version UInt64,
+    path String, kind String, code Nullable(String), reason Nullable(String),
+    line Nullable(Int64), rejected Int64, rows Int64
+) ENGINE = MergeTree() ORDER BY (host, run, path);
 
 -- only with --samples
 CREATE TABLE IF NOT EXISTS samples (

@@ -17,8 +17,8 @@
 #define KEY "coalesce(r.host, '') AS host, r.label AS run, ?1 AS export_version"
 
 const char *const cow_export_tables[] = {
-    "runs", "run_facts", "servers", "phases", "quantiles", "deltas", "exceedance", "findings", "checks",
-    "samples",
+    "runs", "run_facts", "servers", "server_facts", "phases", "quantiles", "deltas", "exceedance",
+    "findings", "checks", "windows", "answers", "repl_syncs", "inputs", "samples",
     NULL
 };
 
@@ -74,6 +74,36 @@ static const struct {
      " x.evaluated_at"
      " FROM checks x LEFT JOIN runs r ON r.id = x.run"
      " ORDER BY x.run IS NULL, r.id, x.host, x.rowid"},
+    {"windows",
+     "SELECT " KEY ", x.idx, x.kind, x.label, x.t0_us, x.t1_us, x.fork_us, x.child_pid,"
+     " x.source, x.overlap, x.open, x.failed"
+     " FROM windows x JOIN runs r ON r.id = x.run ORDER BY r.id, x.idx"},
+    {"answers",
+     "SELECT " KEY ", x.say, x.quiet, x.line, x.window_label, x.kind, x.t0_us, x.len_us, x.nwindows,"
+     " x.verdict, x.method, x.base_p999_us, x.window_p999_us, x.delta_us, x.delta_lo_us,"
+     " x.delta_hi_us, x.worst_us, x.fork_ms, x.cow_mb, x.cow_pct_used, x.thp, x.transfer,"
+     " x.cause, x.gate, x.gate_why, x.todo, x.todo_rule, x.decided_at"
+     " FROM answers x JOIN runs r ON r.id = x.run ORDER BY r.id"},
+    {"repl_syncs",
+     "SELECT " KEY ", x.server, x.attempt, x.pid, x.port, x.attach_line, x.mode, x.outcome,"
+     " x.attach_us, x.resync_us, x.recv_us, x.recv_end_us, x.flush_us, x.load_us, x.up_us,"
+     " x.lost_us, x.bytes, x.attach_to_up_s, x.wait_s, x.transfer_s, x.flush_s, x.load_s"
+     " FROM repl_syncs x JOIN runs r ON r.id = x.run ORDER BY r.id, x.server, x.attempt"},
+    /* the inputs that did not land whole (app/inputs.c: refused, not
+     * recognised, landed with rejected lines); a refused run's label may
+     * name no run of the database: host '' */
+    {"inputs",
+     "SELECT coalesce(r.host, '') AS host, x.label AS run, ?1 AS export_version, x.path,"
+     " CASE x.code WHEN 'unrecognised' THEN 'unrecognised' ELSE 'refused' END AS kind,"
+     " x.code, x.reason, x.line, 0 AS rejected, 0 AS rows"
+     " FROM refusals x LEFT JOIN runs r ON r.id = coalesce(x.run,"
+     "  (SELECT id FROM runs WHERE label = x.label))"
+     " UNION ALL"
+     " SELECT coalesce(r.host, ''), r.label, ?1, f.path, 'rejected', NULL,"
+     "  (SELECT j.reason FROM rejects j WHERE j.file = f.id ORDER BY j.line LIMIT 1),"
+     "  (SELECT min(j.line) FROM rejects j WHERE j.file = f.id), f.rejected, f.rows"
+     " FROM files f JOIN runs r ON r.id = f.run WHERE f.rejected > 0"
+     " ORDER BY 2, 4"},
     {"samples",
      "SELECT " KEY ", s.t_us, s.lat_us, o.name AS op, f.path AS file, s.seq"
      " FROM runs r JOIN samples s ON s.run = r.id JOIN files f ON f.id = s.file"
@@ -97,13 +127,17 @@ int store_export_rows(cow_store *st, const char *table, int64_t version,
     for (i = 0; i < sizeof(export_sql) / sizeof(export_sql[0]); i++)
         if (strcmp(export_sql[i].table, table) == 0)
             sql = export_sql[i].sql;
-    if (sql == NULL && strcmp(table, "run_facts") == 0) {
-        /* the columns of store_runfacts.c's table */
+    /* the columns of store_runfacts.c's table: a run's facts, a server's */
+    if (sql == NULL && (strcmp(table, "run_facts") == 0 || strcmp(table, "server_facts") == 0)) {
+        int per_server = table[0] == 's';
         char fcols[2400];
-        store_run_facts_cols(fcols, sizeof(fcols), "x.");
+        if (per_server)
+            store_server_facts_cols(fcols, sizeof(fcols), "x.");
+        else
+            store_run_facts_cols(fcols, sizeof(fcols), "x.");
         snprintf(facts_sql, sizeof(facts_sql),
-                 "SELECT " KEY ", %s FROM run_facts x JOIN runs r ON r.id = x.run"
-                 " ORDER BY r.id", fcols);
+                 "SELECT " KEY "%s, %s FROM %s x JOIN runs r ON r.id = x.run ORDER BY r.id%s",
+                 per_server ? ", x.server" : "", fcols, table, per_server ? ", x.server" : "");
         sql = facts_sql;
     }
     if (sql == NULL)

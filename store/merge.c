@@ -14,7 +14,6 @@
 
 #include "schema_sql.h"
 #include "store_int.h"
-#include "store_runfacts.h"
 
 /* The last path component of a file's path, in SQL (no reverse search). */
 #define BASENAME(x) "replace(" x ", rtrim(" x ", replace(" x ", '/', '')), '')"
@@ -70,6 +69,30 @@ static int run_sql(sqlite3 *db, const char *sql, cow_err *e)
         sqlite3_free(msg);
         return COW_ESQL;
     }
+    return COW_OK;
+}
+
+/* ", PREFIXa, PREFIXb, ...": the columns of main.table other than run. */
+static int other_cols(sqlite3 *db, const char *table, const char *prefix, char *buf,
+                      size_t cap, cow_err *e)
+{
+    sqlite3_stmt *q;
+    size_t n = 0;
+    int step;
+
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) WHERE name != 'run'",
+                           -1, &q, NULL) != SQLITE_OK)
+        return COW_FAIL(e, COW_ESQL, "merge: %s", sqlite3_errmsg(db));
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    while ((step = sqlite3_step(q)) == SQLITE_ROW && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, ", %s%s", prefix,
+                              (const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    if (step != SQLITE_DONE && step != SQLITE_ROW)
+        return COW_FAIL(e, COW_ESQL, "merge: %s", sqlite3_errmsg(db));
+    if (n >= cap)
+        return COW_FAIL(e, COW_EINTERNAL, "merge: the columns of %s do not fit", table);
     return COW_OK;
 }
 
@@ -415,17 +438,24 @@ static int copy_results(sqlite3 *db, cow_merge_stats *ms, cow_err *e)
         if ((rc = run_sql(db, sql, e)) != COW_OK)
             return rc;
     }
-    { /* the facts of runs that have none here */
-        char cols[2048], xcols[2400], facts[5200];
-        store_run_facts_cols(cols, sizeof(cols), "");
-        store_run_facts_cols(xcols, sizeof(xcols), "x.");
-        snprintf(facts, sizeof(facts),
-                 "INSERT INTO main.run_facts(run, %s) SELECT r.dst, %s FROM src.run_facts x"
-                 " JOIN temp.run_map r ON r.src = x.run"
-                 " WHERE NOT EXISTS (SELECT 1 FROM main.run_facts WHERE run = r.dst)",
-                 cols, xcols);
-        if ((rc = run_sql(db, facts, e)) != COW_OK)
-            return rc;
+    /* the facts (run's and servers'), answers, replica syncs and windows of
+     * runs that have none here (every column but run, the table's own) */
+    {
+        static const char *const kept[] = {"run_facts", "server_facts", "answers",
+                                           "repl_syncs", "windows"};
+        for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+            char cols[2048], xcols[2400], ins[5200];
+            if ((rc = other_cols(db, kept[i], "", cols, sizeof(cols), e)) != COW_OK ||
+                (rc = other_cols(db, kept[i], "x.", xcols, sizeof(xcols), e)) != COW_OK)
+                return rc;
+            snprintf(ins, sizeof(ins),
+                     "INSERT INTO main.%s(run%s) SELECT r.dst%s FROM src.%s x"
+                     " JOIN temp.run_map r ON r.src = x.run"
+                     " WHERE NOT EXISTS (SELECT 1 FROM main.%s WHERE run = r.dst)",
+                     kept[i], cols, xcols, kept[i], kept[i]);
+            if ((rc = run_sql(db, ins, e)) != COW_OK)
+                return rc;
+        }
     }
     if ((rc = run_sql(db,
                       "INSERT INTO main.findings(run, seq, rule, severity, title, evidence,"

@@ -177,7 +177,8 @@ static const char *const sql_text[SQL_COUNT] = {
         PRIMARY_SIDE("?1", "i.file") " ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_INFO_SUB_MAX] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
-        " WHERE i.run = ?1 AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
+        " WHERE i.run = ?1 AND i.key >= ?2 AND i.key < ?2 || '~'" /* the index's range */
+        " AND substr(i.key, 1, length(?2)) = ?2 AND i.sub = ?3"
         " AND i.num IS NOT NULL" PRIMARY_SIDE("?1", "i.file")
         " ORDER BY i.num DESC LIMIT 1",
     [SQL_FACT_STAT_MAX] =
@@ -459,6 +460,14 @@ static int overlay_results(cow_store *st, cow_err *e)
         "CREATE TEMP TABLE findings AS SELECT * FROM main.findings;"
         "CREATE TEMP TABLE run_facts AS SELECT * FROM main.run_facts;"
         "CREATE UNIQUE INDEX temp.run_facts_run ON run_facts(run);"
+        "CREATE TEMP TABLE server_facts AS SELECT * FROM main.server_facts;"
+        "CREATE UNIQUE INDEX temp.server_facts_run ON server_facts(run, server);"
+        "CREATE TEMP TABLE answers AS SELECT * FROM main.answers;"
+        "CREATE UNIQUE INDEX temp.answers_run ON answers(run);"
+        "CREATE TEMP TABLE windows AS SELECT * FROM main.windows;"
+        "CREATE UNIQUE INDEX temp.windows_run ON windows(run, idx);"
+        "CREATE TEMP TABLE repl_syncs AS SELECT * FROM main.repl_syncs;"
+        "CREATE UNIQUE INDEX temp.repl_syncs_run ON repl_syncs(run, server, attempt);"
         "CREATE INDEX temp.analyses_run ON analyses(run);"
         "CREATE INDEX temp.phases_run ON phases(run);"
         "CREATE INDEX temp.quantiles_run ON quantiles(run);"

@@ -23,9 +23,9 @@ check "ingest says which servers it told apart" has "  servers: primary pid 1666
 check "all 70 files on the run" test "$(json_field "$WORK/s.json" fullsync-disk files)" = 70
 tr -d '\n\t ' < "$WORK/s.json" > "$WORK/s.flat"
 check "servers: the primary from INFO, its log and CONFIG" has '"servers":\[{"role":"primary","pid":1666,"port":7301,"version":"7.0.15","run_id":"8be20f3d5079c5c92068a3c14d2dd67abbfadadc","files":62,"paths":\["config.txt","latency-doctor.txt",' "$WORK/s.flat"
-check "servers: the primary's INFO polls, smaps and its child's smaps" has '"redis.log","smaps_rollup-1796028674638.txt",.*"info/info-1796028671617.txt",.*"smaps_child/smaps_rollup-child-1796028676453.txt"\],"how":"INFOdumps51,logpid1666,CONFIGport"}' "$WORK/s.flat"
-check "servers: the replica from replica/replica.log, port from its banner" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":null,"files":1,"paths":\["replica/replica.log"\],"how":"logpid1678"}\]' "$WORK/s.flat"
-check "servers: host and client files belong to no server" test "$(grep -c 'sysctl.txt\|"latency.csv"\|memory.csv' "$WORK/s.flat")" = 0
+check "servers: the primary's INFO polls, smaps and its child's smaps" has '"redis.log","smaps_rollup-1796028674638.txt",.*"info/info-1796028671617.txt",.*"smaps_child/smaps_rollup-child-1796028676453.txt"\],"how":"INFOdumps51,logpid1666,CONFIGport","facts":{' "$WORK/s.flat"
+check "servers: the replica from replica/replica.log, port from its banner" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":null,"files":1,"paths":\["replica/replica.log"\],"how":"logpid1678","facts":{"server_kind":{"value":"redis","src":"[^"]*replica/replica.log:[0-9]*"}' "$WORK/s.flat"
+check "servers: host and client files belong to no server" test "$(python3 -c 'import json,sys; print("\n".join(p for r in json.load(open(sys.argv[1])) for v in r["servers"] for p in v["paths"]))' "$WORK/s.json" | grep -c 'sysctl.txt\|latency.csv\|memory.csv')" = 0
 check "servers: stored, one row each" test "$(sqlite3 "$WORK/s.db" "SELECT group_concat(seq || ':' || role || ':' || pid, ' ') FROM servers")" = "1:primary:1666 2:replica:1678"
 check "servers: the log split per pid, the fork child under its parent" test "$(sqlite3 "$WORK/s.db" "SELECT group_concat(x.server || ':' || x.pid, ' ') FROM server_files x JOIN files f ON f.id = x.file WHERE f.path LIKE '%.log'")" = "1:1666 1:1844 2:1678"
 
@@ -44,7 +44,7 @@ sed -e 's/^process_id:1666/process_id:1678/' -e 's/^tcp_port:7301/tcp_port:7302/
 "$COW" ingest --db "$WORK/t.db" "$R" > "$WORK/t.out" 2>&1
 check "two configs: exit 0" test $? = 0
 "$COW" runs --db "$WORK/t.db" --json | tr -d '\n\t ' > "$WORK/t.flat"
-check "two configs: replica.conf and replica_info/ are the replica's (pid, port)" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":"aaaa0f3d5079c5c92068a3c14d2dd67abbfadadc","files":3,"paths":\["replica/replica.conf","replica/replica.log","replica_info/info-1796028685500.txt"\],"how":"INFOdumps1,logpid1678,CONFIGport"}' "$WORK/t.flat"
+check "two configs: replica.conf and replica_info/ are the replica's (pid, port)" has '{"role":"replica","pid":1678,"port":7302,"version":"7.0.15","run_id":"aaaa0f3d5079c5c92068a3c14d2dd67abbfadadc","files":3,"paths":\["replica/replica.conf","replica/replica.log","replica_info/info-1796028685500.txt"\],"how":"INFOdumps1,logpid1678,CONFIGport","facts":{' "$WORK/t.flat"
 "$COW" doctor --db "$WORK/t.db" fullsync-disk > "$WORK/t.doc" 2>&1
 check "two configs: disable-thp is the primary's, and said whose" has "disable-thp  *yes  (.*fullsync-disk/config.txt:51, the primary on port 7301)" "$WORK/t.doc"
 check "two configs: the replica's value is not read as the primary's" test "$(grep -c 'replica.conf\|replica_info' "$WORK/t.doc")" = 0

@@ -183,7 +183,7 @@ q "$H2" "CREATE TABLE samples (x String) ENGINE = Memory" > /dev/null
 "$COW" export --db "$B" --clickhouse "http://127.0.0.1:$H2" --samples > "$WORK/xfail" 2>&1
 check "failed export: exit 3" test $? = 3
 check "... says what was sent and what not, and to run it again" has \
-    "export version [0-9]* sent runs, run_facts, servers, phases, quantiles, deltas, exceedance, findings, checks, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
+    "export version [0-9]* sent runs, run_facts, servers, server_facts, phases, quantiles, deltas, exceedance, findings, checks, windows, answers, repl_syncs, inputs, not samples, exports; without its mark in table exports the version is incomplete and the README's query reads the one before it: run the export again" "$WORK/xfail"
 check "... its runs rows are there, a second version" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'")" = 2
 check "... but not marked: the newest marked version is the complete one" test \
   "$(q "$H2" "SELECT count(), sum(samples) FROM runs WHERE host = 'cache-c' AND (host, run, export_version) IN (SELECT host, run, max(export_version) FROM exports GROUP BY host, run) FORMAT TSV")" = \
@@ -196,7 +196,7 @@ for i in $(seq 50); do
     sleep 0.1
 done
 check "... one version left, marked" test "$(q "$H2" "SELECT uniqExact(export_version) FROM runs WHERE host = 'cache-c'") $(q "$H2" "SELECT uniqExact(export_version) FROM exports WHERE host = 'cache-c'")" = "1 1"
-check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,run_facts,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"
+check "... the mark names the tables sent" test "$(q "$H2" "SELECT DISTINCT tables FROM exports WHERE host = 'cache-c'")" = "runs,run_facts,servers,server_facts,phases,quantiles,deltas,exceedance,findings,checks,windows,answers,repl_syncs,inputs,samples"
 
 # a Distributed table over the two servers as shards, and the README's fleet query
 q "$H1" "CREATE TABLE deltas_all AS deltas ENGINE = Distributed(two_shards, cowtail, deltas)" > /dev/null
@@ -233,7 +233,7 @@ distributed() { # the same query over the Distributed tables (two shards)
     sed -e 's/cowtail\.\(deltas\|runs\|run_facts\)\b/cowtail.\1_all/g' \
         -e 's/^ANY LEFT JOIN/GLOBAL ANY LEFT JOIN/' -e 's/) IN$/) GLOBAL IN/'
 }
-for n in lift fork cow gate; do
+for n in lift fork cow gate sync; do
     check "README gives fleet query '$n'" test -n "$(fleet_sql $n)"
 done
 # a gate some runs fail (p99 over 3 ms), judged on every database; a third
@@ -241,6 +241,8 @@ done
 echo '{"max_p99_ms": 3, "min_samples": 1000}' > "$WORK/gate.json"
 C=$WORK/c.db
 "$COW" ingest -q --db "$C" "$SAMPLES/forkless/fork-t1" "$SAMPLES/forkless/forkless-t1" > /dev/null
+# and files refused before their run existed (a label with no runs row)
+"$COW" ingest -q --db "$C" "$SAMPLES/not-loaded" > /dev/null 2>&1
 "$COW" doctor --db "$C" > /dev/null
 for db in "$A" "$B" "$C"; do
     "$COW" check --db "$db" --thresholds "$WORK/gate.json" > /dev/null 2>&1
@@ -299,6 +301,11 @@ check "lift: cache-c's diskless sync ? (its baseline moved), worst first is cach
 "$COW" export -q --db "$B" --clickhouse "http://127.0.0.1:$H1" > /dev/null
 "$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H1" > /dev/null
 check "fleet on server one settled" mutations_done "$H1"
+"$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H1" > /dev/null
+check "C again on server one settled" mutations_done "$H1"
+check "inputs: a refused run's label, re-exported, holds one version" test \
+  "$(q "$H1" "SELECT count(), uniqExact(export_version) FROM inputs WHERE run = 'not-loaded' FORMAT TSV")" = \
+  "$(printf '2\t1')"
 q "$H1" "$(fleet_sql lift)" > "$WORK/lift_one" 2>&1
 check "lift: one server answers as the two shards did" test "$(cat "$WORK/lift_one")" = "$(cat "$WORK/lift_dist")"
 
@@ -336,6 +343,19 @@ check "gate: every failing run counted once ($fails_sqlite)" test \
   "$(awk -F'\t' '{s += $7} END {print s}' "$WORK/gate")" = "$fails_sqlite"
 check "gate: the fleet's failing runs share redis 7.0.15 on 6.18.44-fc-v857 with THP madvise" has \
   "^7.0.15	6.18.44-fc-v857	madvise	0	yes	no	3	\['cache-a','cache-c','cache-d'\]	\['max_p99_ms'\]$" "$WORK/gate"
+
+# 5. replica syncs per host, transfer and the replica's own version (server_facts)
+q "$H1" "$(fleet_sql sync)" > "$WORK/sync" 2>&1
+check "sync: cache-c's diskless full sync, its replica's version from its own log" test \
+  "$(cat "$WORK/sync")" = "$(printf 'cache-c\tyes\tredis 7.0.15\t1\t3.477\t2.681')"
+check "sync: SQLite's figures (B holds the fleet's only replica)" test "$(cat "$WORK/sync")" = \
+  "$(sq "$B" "SELECT r.host, f.repl_diskless_sync, v.server_kind || ' ' || v.server_version, count(*),
+          printf('%g', round(max(y.attach_to_up_s), 3)), printf('%g', round(max(y.transfer_s), 3))
+        FROM repl_syncs y JOIN runs r ON r.id = y.run JOIN run_facts f ON f.run = r.id
+        JOIN server_facts v ON v.run = y.run AND v.server = y.server
+        WHERE y.mode = 'full' AND y.outcome = 'up' AND r.host IS NOT NULL
+        GROUP BY r.host, f.repl_diskless_sync, v.server_kind, v.server_version" | tr '|' '\t')"
+check "sync: no replica in A or C" test "$(sq "$A" "SELECT count(*) FROM repl_syncs")$(sq "$C" "SELECT count(*) FROM repl_syncs")" = 00
 
 t0=$(date +%s%N)
 stop_servers

@@ -12,7 +12,7 @@ DATA=$3
 
 dump() { # dump DB -> the whole database, ingest clock stamps and run uids (random) zeroed
     sqlite3 "$1" "UPDATE runs SET created_at = 0, uid = ''; UPDATE files SET ingested_at = 0;
-                  UPDATE refusals SET at = 0"
+                  UPDATE refusals SET at = 0; UPDATE run_facts SET stored_at = 0; UPDATE server_facts SET stored_at = 0"
     sqlite3 "$1" .dump
 }
 for n in 1 2 8; do

@@ -11,7 +11,7 @@ DATA=$3
 
 TABLES="runs files samples events info stats mem latmon intervals pctl rejects clocks
         analyses phases quantiles deltas exceed findings refusals checks procs servers
-        server_files run_facts"
+        server_files run_facts server_facts windows answers repl_syncs"
 counts() { # counts DB -> "table rows" per line
     for t in $TABLES; do echo "$t $(sqlite3 "$1" "SELECT count(*) FROM $t")"; done
 }

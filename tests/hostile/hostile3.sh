@@ -38,7 +38,7 @@ check "1 ... samples.jsonl a file of its own, whole" test -f "$O/samples.jsonl" 
     -a "$(wc -l < "$O/samples.jsonl")" = 100
 check "1 ... no temporary file left" test -z "$(ls "$O" | grep 'tmp-')"
 check "10 ... the mark written last, one row per run, naming the tables" \
-    has '^{"host":"[^"]*","run":"run1","export_version":[0-9]*,"tables":"runs,run_facts,servers,phases,quantiles,deltas,exceedance,findings,checks,samples"}$' "$O/exports.jsonl"
+    has '^{"host":"[^"]*","run":"run1","export_version":[0-9]*,"tables":"runs,run_facts,servers,server_facts,phases,quantiles,deltas,exceedance,findings,checks,windows,answers,repl_syncs,inputs,samples"}$' "$O/exports.jsonl"
 fi
 
 # --- 2 a long --out: the outputs land inside it, never over a neighbour

@@ -1425,6 +1425,51 @@ static void triage_should_rank_what_the_failing_runs_share(void)
     app_triage_release(&tr);
 }
 
+/* The triage's values are the run's facts (run_facts' columns): each
+ * attribute from its column, "unknown" when the fact is. */
+static void triage_should_read_the_run_facts(void)
+{
+    cow_fact v[COW_RF_COUNT];
+    cow_run_row r;
+    app_triage_facts f;
+    int i;
+
+    memset(v, 0, sizeof(v));
+    for (i = 0; i < COW_RF_COUNT; i++)
+        v[i].num = NAN;
+    memset(&r, 0, sizeof(r));
+    app_triage_of(&r, v, &f);
+    for (i = 0; i < TRI_COUNT; i++)
+        CHECK_STR(f.v[i], APP_TRIAGE_UNKNOWN);
+#define TEXT(id, s) (v[id].known = 1, snprintf(v[id].text, sizeof(v[id].text), "%s", s))
+#define NUM(id, x) (v[id].known = 1, v[id].num = (x))
+    TEXT(RF_SERVER_KIND, "valkey");
+    TEXT(RF_SERVER_VERSION, "8.1.1");
+    TEXT(RF_KERNEL, "6.1.0-18-amd64");
+    TEXT(RF_THP_ENABLED, "always");
+    NUM(RF_ANON_HUGE, 2097152);
+    NUM(RF_OVERCOMMIT, 1);
+    TEXT(RF_DISKLESS, "no");
+    NUM(RF_USED_MEMORY, 151.0 * 1048576);
+    NUM(RF_KEYS, 300000);
+#undef TEXT
+#undef NUM
+    r.host = (char *)"cache-a";
+    app_triage_of(&r, v, &f);
+    CHECK_STR(f.v[TRI_VERSION], "valkey 8.1.1");
+    CHECK_STR(f.v[TRI_KERNEL], "6.1.0-18-amd64");
+    CHECK_STR(f.v[TRI_THP_MODE], "always");
+    CHECK_STR(f.v[TRI_THP_HEAP], "yes");
+    CHECK_STR(f.v[TRI_OVERCOMMIT], "1");
+    CHECK_STR(f.v[TRI_DISKLESS], "no");
+    CHECK_STR(f.v[TRI_DATASET], "128-256 MiB");
+    CHECK_STR(f.v[TRI_KEYS], "100k-1M");
+    CHECK_STR(f.v[TRI_HOST], "cache-a");
+    v[RF_ANON_HUGE].num = 0;
+    app_triage_of(&r, v, &f);
+    CHECK_STR(f.v[TRI_THP_HEAP], "no");
+}
+
 static void triage_bucket_should_be_powers_of_two(void)
 {
     char b[64];
@@ -1582,6 +1627,7 @@ int main(void)
     RUN(reported_ci_should_follow_the_ranks_of_the_counts);
     RUN(triage_should_rank_what_the_failing_runs_share);
     RUN(triage_bucket_should_be_powers_of_two);
+    RUN(triage_should_read_the_run_facts);
     RUN(check_fleet_should_judge_hosts_and_store_the_checks);
     RUN(answers_should_decide_each_run_once);
     RUN(answers_should_give_the_same_evidence_the_same_cause);

@@ -18,6 +18,7 @@
 #include "minunit.h"
 #include "store.h"
 #include "store_runfacts.h"
+#include "store_answers.h"
 
 static cow_store *open_mem(void)
 {
@@ -727,8 +728,10 @@ static void store_should_keep_one_refusal_per_file(void)
     {
         sqlite3 *db = NULL;
         CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
-        /* version 10: before 011 (this index), 017 (run_facts) and 019 */
-        CHECK_INT(sqlite3_exec(db, "DROP TABLE run_facts;"
+        /* version 10: before 011 (this index), 017 (run_facts), 019 and 020 */
+        CHECK_INT(sqlite3_exec(db, "DROP TABLE server_facts; DROP TABLE answers;"
+                               "DROP TABLE repl_syncs; DROP TABLE windows;"
+                               "DROP TABLE run_facts;"
                                "ALTER TABLE deltas DROP COLUMN why;"
                                "ALTER TABLE deltas DROP COLUMN local_base;"
                                "ALTER TABLE phases DROP COLUMN unstable;"
@@ -805,6 +808,33 @@ static void store_should_round_trip_run_facts_by_the_descriptor(void)
     CHECK_ROWS("SELECT count(*), count(host), count(ingested_on), count(DISTINCT uid),"
                " min(length(uid)) FROM runs",
                "2|0|2|2|16\n");
+
+    /* server_facts: the descriptor's server facts, in order, after (run,
+     * server); a host fact given is not stored there */
+    n = 0;
+    for (i = 0; i < COW_RF_COUNT; i++)
+        if (cow_rf_cols[i].server)
+            n += (size_t)snprintf(want + n, sizeof(want) - n, "%s|%s\n%s_src|TEXT\n",
+                                  cow_rf_cols[i].name,
+                                  cow_rf_cols[i].type == COW_RF_INT ? "INTEGER" : "TEXT",
+                                  cow_rf_cols[i].name);
+    snprintf(want + n, sizeof(want) - n, "stored_at|INTEGER\n");
+    CHECK_ROWS("SELECT name, type FROM pragma_table_info('server_facts')"
+               " WHERE name NOT IN ('run', 'server')", want);
+    CHECK(cow_rf_cols[RF_USED_MEMORY].server && !cow_rf_cols[RF_KERNEL].server);
+    v[RF_KERNEL].known = 1;
+    snprintf(v[RF_KERNEL].text, sizeof(v[0].text), "6.1.0");
+    CHECK_INT(store_server_facts_put(st, run, 2, v, &e), COW_OK);
+    CHECK_INT(store_server_facts_get(st, run, 2, back, &present, &e), COW_OK);
+    CHECK_INT(present, 1);
+    CHECK_STR(back[RF_SERVER_KIND].text, "valkey");
+    CHECK_NEAR(back[RF_USED_MEMORY].num, 1073741824.0, 0);
+    CHECK_INT(back[RF_KERNEL].known, 0);
+    CHECK_INT(store_server_facts_get(st, run, 1, back, &present, &e), COW_OK);
+    CHECK_INT(present, 0);
+    CHECK_INT(store_clear_run_rows(st, "server_facts", run, &e), COW_OK);
+    CHECK(store_clear_run_rows(st, "runs", run, &e) == COW_EINTERNAL);
+    CHECK_ROWS("SELECT count(*) FROM server_facts", "0\n");
     store_close(st);
     remove_file();
 }
