@@ -451,10 +451,12 @@ static unsigned char *lrv_lags(const double *x, size_t n, double thr, int listed
 static void lrv_lowfreq(size_t n, unsigned char *const *I, size_t nt, cow_lrv *out)
 {
     double c[COW_LRV_LOWFREQ], sn[COW_LRV_LOWFREQ], cr[COW_LRV_LOWFREQ],
-        sr[COW_LRV_LOWFREQ], acc[COW_DEP_LEVELS][COW_LRV_LOWFREQ];
+        sr[COW_LRV_LOWFREQ], acc[COW_DEP_LEVELS][COW_LRV_LOWFREQ], p[COW_DEP_LEVELS];
+    const unsigned char *live[COW_DEP_LEVELS];
     /* blocks of B samples read at their centre (B = 1 up to
      * COW_LRV_BLOCKS samples) */
-    size_t B = (n + COW_LRV_BLOCKS - 1) / COW_LRV_BLOCKS, nb = (n + B - 1) / B, bk, i, t;
+    size_t B = (n + COW_LRV_BLOCKS - 1) / COW_LRV_BLOCKS, nb = (n + B - 1) / B, bk, i, t,
+           nl = 0;
     int j;
 
     for (j = 0; j < COW_LRV_LOWFREQ; j++) {
@@ -466,16 +468,25 @@ static void lrv_lowfreq(size_t n, unsigned char *const *I, size_t nt, cow_lrv *o
         for (t = 0; t < nt; t++)
             acc[t][j] = 0;
     }
+    for (t = 0; t < nt; t++)
+        if (I[t] != NULL) {
+            live[nl] = I[t];
+            p[nl++] = out[t].p;
+        }
     for (bk = 0; bk < nb; bk++) {
         size_t e = (bk + 1) * B < n ? (bk + 1) * B : n;
-        for (t = 0; t < nt; t++) {
+        for (t = 0; t < nl; t++) {
             size_t ones_b = 0;
             double d;
-            if (I[t] == NULL)
+            if (B == 1) { /* one sample a block: ones_b - p exactly */
+                d = (double)live[t][bk] - p[t];
+                for (j = 0; j < COW_LRV_LOWFREQ; j++)
+                    acc[t][j] += d * c[j];
                 continue;
+            }
             for (i = bk * B; i < e; i++)
-                ones_b += I[t][i];
-            d = (double)ones_b - out[t].p * (double)(e - bk * B);
+                ones_b += live[t][i];
+            d = (double)ones_b - p[t] * (double)(e - bk * B);
             if (e - bk * B != B) { /* the last, shorter block: its own centre */
                 for (j = 0; j < COW_LRV_LOWFREQ; j++)
                     acc[t][j] += d * cos(M_PI * (j + 1) / (double)n *
@@ -493,12 +504,13 @@ static void lrv_lowfreq(size_t n, unsigned char *const *I, size_t nt, cow_lrv *o
             c[j] = cc;
         }
     }
-    for (t = 0; t < nt; t++) {
+    for (t = 0, nl = 0; t < nt; t++) {
         double lf = 0, g0 = out[t].p * (1.0 - out[t].p);
         if (I[t] == NULL)
             continue;
         for (j = 0; j < COW_LRV_LOWFREQ; j++)
-            lf += 2.0 / (double)n * acc[t][j] * acc[t][j];
+            lf += 2.0 / (double)n * acc[nl][j] * acc[nl][j];
+        nl++;
         lf /= (double)COW_LRV_LOWFREQ * g0;
         out[t].lowfreq = lf;
     }
