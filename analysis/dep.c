@@ -137,6 +137,14 @@
  *     levels with COW_DEP_LEVEL_STEP^j times the exceedances: lrv is the
  *     largest of those levels' (j < COW_DEP_LEVELS, not below the
  *     median). Independent samples read about 1 at every level.
+ *  5f. The lag counts of 5a are integers: when the rarer value of the
+ *     indicator is at most 1 / COW_LRV_LISTED of the samples (a tail
+ *     level), each lag's count is read from that value's positions
+ *     instead of all n samples -- the same integers, so the same lrv, at
+ *     a fraction of the work (dep_lrv_direct counts over all n).
+ *  5g. The cosines of 5c depend on n alone: the levels of 5e are read in
+ *     one pass over the blocks, each level's sums taken in the same order
+ *     as on its own (the same lowfreq to the bit).
  *  6. Periods (levels from COW_DEP_BULK: stalls are the tail's): the
  *     clusters of exceedances (run of Requirement 1) start
  *     at s_1 < ... < s_C. With C >= 6 clusters and at least 80% of the
@@ -334,19 +342,44 @@ static double chi2_upper(double k, double z)
     return k * c * c * c;
 }
 
-void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out)
+/* Requirement 5f: the lag-h count of pairs of ones in I[0..n) (s1, s2:
+ * the ones in I[0..n-h) and in I[h..n)); from pos[0..npos), the
+ * positions of the rarer value (rare), when listed, else over all n. */
+static size_t ones_pairs(const unsigned char *I, size_t n, size_t h, size_t s1, size_t s2,
+                         const size_t *pos, size_t npos, unsigned char rare)
+{
+    size_t c = 0, i;
+
+    if (pos == NULL) {
+        const unsigned char *a = I, *b = I + h;
+        for (i = 0; i < n - h; i++)
+            c += a[i] & b[i];
+        return c;
+    }
+    for (i = 0; i < npos && pos[i] + h < n; i++)
+        c += I[pos[i] + h] == rare;
+    /* pairs of zeros: the pairs of ones are the n - h pairs less those
+     * with a zero in front ((n - h) - s1) or behind ((n - h) - s2), less
+     * the pairs of zeros counted twice */
+    return rare ? c : s1 + s2 + c - (n - h);
+}
+
+/* One level of lrv_levels: the indicator (*I, NULL when it is constant
+ * or n < 8: out is then final) and the lag-window part (5a, 5b). */
+static unsigned char *lrv_lags(const double *x, size_t n, double thr, int listed,
+                               cow_lrv *out)
 {
     unsigned char *I;
-    size_t i, h, ones = 0, run = 0, kn, maxlag, m = 0;
-    double p, g0, band, *rho, lf, sum;
-    int j;
+    size_t i, h, ones = 0, run = 0, kn, maxlag, m = 0, *pos = NULL, npos = 0;
+    double p, g0, band, *rho, sum;
+    unsigned char rare;
 
     memset(out, 0, sizeof(*out));
     out->n = n;
     out->kernel = out->lowfreq = out->ratio = 1.0;
     out->df = INFINITY;
     if (n < 8)
-        return;
+        return NULL;
     I = xmalloc(n);
     for (i = 0; i < n; i++) {
         I[i] = x[i] <= thr;
@@ -356,7 +389,14 @@ void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out)
     out->p = p;
     if (ones == 0 || ones == n) {
         free(I);
-        return;
+        return NULL;
+    }
+    rare = ones <= n - ones;
+    if (listed && (rare ? ones : n - ones) <= n / COW_LRV_LISTED) {
+        pos = xmalloc((rare ? ones : n - ones) * sizeof(size_t));
+        for (i = 0; i < n; i++)
+            if (I[i] == rare)
+                pos[npos++] = i;
     }
     g0 = p * (1.0 - p);
     /* Requirement 5a: Politis-White m */
@@ -369,12 +409,10 @@ void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out)
     {
         size_t s1 = ones, s2 = ones, last = 0; /* sum I[0..n-h), sum I[h..n) */
         for (h = 1; h <= maxlag; h++) {
-            size_t c = 0;
-            const unsigned char *a = I, *b = I + h;
+            size_t c;
             s1 -= I[n - h];
             s2 -= I[h - 1];
-            for (i = 0; i < n - h; i++)
-                c += a[i] & b[i];
+            c = ones_pairs(I, n, h, s1, s2, pos, npos, rare);
             /* sum (I_t - p)(I_{t+h} - p) over n - h pairs, over n g0 */
             rho[h] = ((double)c - p * (double)(s1 + s2) + (double)(n - h) * p * p) /
                      ((double)n * g0);
@@ -402,57 +440,121 @@ void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out)
         sum += 2.0 * (t <= 0.5 ? 1.0 : 2.0 * (1.0 - t)) * rho[h];
     }
     free(rho);
+    free(pos);
     out->kernel = sum;
     out->df = m > 0 ? 3.0 * (double)n / (2.0 * (double)(2 * m)) : INFINITY;
-    /* Requirement 5c: the lowest cosine frequencies */
-    lf = 0;
-    if (n >= 4 * COW_LRV_LOWFREQ) {
-        double c[COW_LRV_LOWFREQ], sn[COW_LRV_LOWFREQ], cr[COW_LRV_LOWFREQ],
-            sr[COW_LRV_LOWFREQ], acc[COW_LRV_LOWFREQ];
-        /* blocks of B samples read at their centre (B = 1 up to
-         * COW_LRV_BLOCKS samples) */
-        size_t B = (n + COW_LRV_BLOCKS - 1) / COW_LRV_BLOCKS, nb = (n + B - 1) / B, bk;
-        for (j = 0; j < COW_LRV_LOWFREQ; j++) {
-            double w = M_PI * (j + 1) / (double)n;
-            c[j] = cos(w * (double)B / 2);
-            sn[j] = sin(w * (double)B / 2);
-            cr[j] = cos(w * (double)B);
-            sr[j] = sin(w * (double)B);
-            acc[j] = 0;
+    return I;
+}
+
+/* Requirement 5c for the levels whose indicator I[t] is not NULL, in one
+ * pass: the cosines are the same at every level (5g). */
+static void lrv_lowfreq(size_t n, unsigned char *const *I, size_t nt, cow_lrv *out)
+{
+    double c[COW_LRV_LOWFREQ], sn[COW_LRV_LOWFREQ], cr[COW_LRV_LOWFREQ],
+        sr[COW_LRV_LOWFREQ], acc[COW_DEP_LEVELS][COW_LRV_LOWFREQ], p[COW_DEP_LEVELS];
+    const unsigned char *live[COW_DEP_LEVELS];
+    /* blocks of B samples read at their centre (B = 1 up to
+     * COW_LRV_BLOCKS samples) */
+    size_t B = (n + COW_LRV_BLOCKS - 1) / COW_LRV_BLOCKS, nb = (n + B - 1) / B, bk, i, t,
+           nl = 0;
+    int j;
+
+    for (j = 0; j < COW_LRV_LOWFREQ; j++) {
+        double w = M_PI * (j + 1) / (double)n;
+        c[j] = cos(w * (double)B / 2);
+        sn[j] = sin(w * (double)B / 2);
+        cr[j] = cos(w * (double)B);
+        sr[j] = sin(w * (double)B);
+        for (t = 0; t < nt; t++)
+            acc[t][j] = 0;
+    }
+    for (t = 0; t < nt; t++)
+        if (I[t] != NULL) {
+            live[nl] = I[t];
+            p[nl++] = out[t].p;
         }
-        for (bk = 0; bk < nb; bk++) {
-            size_t e = (bk + 1) * B < n ? (bk + 1) * B : n, ones_b = 0;
+    for (bk = 0; bk < nb; bk++) {
+        size_t e = (bk + 1) * B < n ? (bk + 1) * B : n;
+        for (t = 0; t < nl; t++) {
+            size_t ones_b = 0;
             double d;
+            if (B == 1) { /* one sample a block: ones_b - p exactly */
+                d = (double)live[t][bk] - p[t];
+                for (j = 0; j < COW_LRV_LOWFREQ; j++)
+                    acc[t][j] += d * c[j];
+                continue;
+            }
             for (i = bk * B; i < e; i++)
-                ones_b += I[i];
-            d = (double)ones_b - p * (double)(e - bk * B);
+                ones_b += live[t][i];
+            d = (double)ones_b - p[t] * (double)(e - bk * B);
             if (e - bk * B != B) { /* the last, shorter block: its own centre */
                 for (j = 0; j < COW_LRV_LOWFREQ; j++)
-                    acc[j] += d * cos(M_PI * (j + 1) / (double)n *
-                                      (0.5 * (double)(bk * B + e)));
-                break;
+                    acc[t][j] += d * cos(M_PI * (j + 1) / (double)n *
+                                         (0.5 * (double)(bk * B + e)));
+                continue;
             }
-            for (j = 0; j < COW_LRV_LOWFREQ; j++) {
-                double cc = c[j] * cr[j] - sn[j] * sr[j];
-                acc[j] += d * c[j];
-                sn[j] = sn[j] * cr[j] + c[j] * sr[j];
-                c[j] = cc;
-            }
+            for (j = 0; j < COW_LRV_LOWFREQ; j++)
+                acc[t][j] += d * c[j];
         }
+        if (e - bk * B != B)
+            break;
+        for (j = 0; j < COW_LRV_LOWFREQ; j++) {
+            double cc = c[j] * cr[j] - sn[j] * sr[j];
+            sn[j] = sn[j] * cr[j] + c[j] * sr[j];
+            c[j] = cc;
+        }
+    }
+    for (t = 0, nl = 0; t < nt; t++) {
+        double lf = 0, g0 = out[t].p * (1.0 - out[t].p);
+        if (I[t] == NULL)
+            continue;
         for (j = 0; j < COW_LRV_LOWFREQ; j++)
-            lf += 2.0 / (double)n * acc[j] * acc[j];
+            lf += 2.0 / (double)n * acc[nl][j] * acc[nl][j];
+        nl++;
         lf /= (double)COW_LRV_LOWFREQ * g0;
-        out->lowfreq = lf;
+        out[t].lowfreq = lf;
     }
-    free(I);
-    out->ratio = fmax(1.0, out->kernel) * t_factor(out->df);
-    if (lf > 0 && COW_LRV_LOWFREQ * lf / fmax(1.0, out->kernel) >
-                      chi2_upper(COW_LRV_LOWFREQ, 2.3263478740408408)) {
-        double r = lf * t_factor(COW_LRV_LOWFREQ);
-        out->slow = 1;
-        if (r > out->ratio)
-            out->ratio = r;
+}
+
+/* dep_lrv at thr[0..nt) (nt <= COW_DEP_LEVELS) over the same x. */
+static void lrv_levels(const double *x, size_t n, const double *thr, size_t nt, int listed,
+                       cow_lrv *out)
+{
+    unsigned char *I[COW_DEP_LEVELS];
+    size_t t;
+
+    for (t = 0; t < nt; t++)
+        I[t] = lrv_lags(x, n, thr[t], listed, &out[t]);
+    if (n >= 4 * COW_LRV_LOWFREQ)
+        lrv_lowfreq(n, I, nt, out);
+    for (t = 0; t < nt; t++) {
+        double lf = out[t].lowfreq;
+        if (I[t] == NULL)
+            continue;
+        free(I[t]);
+        if (n < 4 * COW_LRV_LOWFREQ) {
+            lf = 0;
+            out[t].lowfreq = 1.0;
+        }
+        out[t].ratio = fmax(1.0, out[t].kernel) * t_factor(out[t].df);
+        if (lf > 0 && COW_LRV_LOWFREQ * lf / fmax(1.0, out[t].kernel) >
+                          chi2_upper(COW_LRV_LOWFREQ, 2.3263478740408408)) {
+            double r = lf * t_factor(COW_LRV_LOWFREQ);
+            out[t].slow = 1;
+            if (r > out[t].ratio)
+                out[t].ratio = r;
+        }
     }
+}
+
+void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out)
+{
+    lrv_levels(x, n, &thr, 1, 1, out);
+}
+
+void dep_lrv_direct(const double *x, size_t n, double thr, cow_lrv *out)
+{
+    lrv_levels(x, n, &thr, 1, 0, out);
 }
 
 static int cmp_size(const void *pa, const void *pb)
@@ -510,9 +612,9 @@ void dep_period(const double *x, size_t n, double thr, double run,
 void dep_n_eff(const double *x_time, const double *sorted, size_t n, double q,
                cow_clusters *out)
 {
-    cow_lrv lv5;
-    double lv = q, thr, run = 0, *g;
-    size_t k, kk, j;
+    cow_lrv lv5, lo[COW_DEP_LEVELS];
+    double lv = q, thr, run = 0, *g, lt[COW_DEP_LEVELS];
+    size_t k, kk, j, nt = 1;
 
     if (n > 0 && (double)n * (1.0 - q) < COW_DEP_MIN_EXCEED) /* Requirement 3 */
         lv = 1.0 - COW_DEP_MIN_EXCEED / (double)n;
@@ -535,19 +637,20 @@ void dep_n_eff(const double *x_time, const double *sorted, size_t n, double q,
         out->tau *= t_factor((double)out->clusters);
         out->n_eff = (double)n / out->tau;
     }
-    dep_lrv(x_time, n, thr, &lv5); /* Requirement 5 */
+    lt[0] = thr; /* Requirement 5 */
+    if (q >= COW_DEP_BULK && k > 0 && k < COW_DEP_LRV_LOWER) /* Requirement 5e */
+        for (j = 1, kk = k * COW_DEP_LEVEL_STEP; j < COW_DEP_LEVELS && kk <= n / 2;
+             j++, kk *= COW_DEP_LEVEL_STEP)
+            lt[nt++] = sorted[n - 1 - kk];
+    lrv_levels(x_time, n, lt, nt, 1, lo);
+    lv5 = lo[0];
     out->lrv = lv5.ratio;
     out->lrv_lags = lv5.lags;
     out->slow = lv5.slow;
-    if (q >= COW_DEP_BULK && k > 0 && k < COW_DEP_LRV_LOWER) /* Requirement 5e */
-        for (j = 1, kk = k * COW_DEP_LEVEL_STEP; j < COW_DEP_LEVELS && kk <= n / 2;
-             j++, kk *= COW_DEP_LEVEL_STEP) {
-            cow_lrv lo;
-            dep_lrv(x_time, n, sorted[n - 1 - kk], &lo);
-            if (lo.ratio > out->lrv) {
-                out->lrv = lo.ratio;
-                out->slow |= lo.slow;
-            }
+    for (j = 1; j < nt; j++)
+        if (lo[j].ratio > out->lrv) {
+            out->lrv = lo[j].ratio;
+            out->slow |= lo[j].slow;
         }
     lv5.ratio = out->lrv;
     if (n > 0 && (q < COW_DEP_BULK || lv5.ratio > out->tau))

@@ -96,6 +96,9 @@ typedef struct cow_clusters {
 #define COW_LRV_C 1.4
 #define COW_LRV_KN 5
 #define COW_LRV_MAX_LAG 2000
+/* dep_lrv lists the rarer value of 1{x <= thr} when it is at most
+ * n / COW_LRV_LISTED of the samples (dep.c Requirement 5f). */
+#define COW_LRV_LISTED 8
 /* The slow-oscillation check reads this many of the lowest cosine
  * frequencies and fires at this level (Requirement 5c). */
 #define COW_LRV_LOWFREQ 16
@@ -119,6 +122,10 @@ typedef struct cow_lrv {
 
 /* Long-run variance of 1{x[i] <= thr} over x[0..n-1] (time order). */
 void dep_lrv(const double *x, size_t n, double thr, cow_lrv *out);
+
+/* dep_lrv with every lag's pairs counted over all n, not from the
+ * positions of the rarer value (dep.c Requirement 5f): the same result. */
+void dep_lrv_direct(const double *x, size_t n, double thr, cow_lrv *out);
 
 /* A period in the exceedances of thr by x (Requirement 6): *period in
  * samples (0: none), *locked as in cow_clusters. run as dep_clusters. */

@@ -177,6 +177,64 @@ static void lrv_should_see_a_slow_oscillation(void)
     CHECK(l.ratio < 1.2);
 }
 
+/* Requirement 5f: the lag counts read from the rarer value's positions
+ * give what counting over all n gives, to the bit, at tail levels on
+ * either side (few ones, few zeros), with ties at the threshold and
+ * clustered stalls. */
+static void lrv_should_count_lags_from_the_rare_value_exactly(void)
+{
+    enum { N = 20000 };
+    static double x[N];
+    static const double thr[] = {-3.1, -2.3, -1.0, 0.0, 1.0, 2.3, 3.1, 5.0};
+    cow_rng r;
+    size_t i, k;
+    double y = 0;
+
+    rng_seed(&r, 26, 6);
+    for (i = 0; i < N; i++) {
+        y = 0.8 * y + 0.6 * rng_normal(&r);
+        x[i] = i % 997 < 12 ? 5.0 : floor(y * 10) / 10; /* stalls clipped at 5 */
+    }
+    for (k = 0; k < sizeof(thr) / sizeof(thr[0]); k++) {
+        cow_lrv a, b;
+        dep_lrv(x, N, thr[k], &a);
+        dep_lrv_direct(x, N, thr[k], &b);
+        CHECK(a.p == b.p && a.m == b.m && a.lags == b.lags);
+        CHECK(a.kernel == b.kernel && a.lowfreq == b.lowfreq && a.ratio == b.ratio);
+        CHECK(a.df == b.df && a.slow == b.slow);
+    }
+}
+
+/* Requirement 5g: dep_n_eff reads the levels of 5e in one pass; its lrv
+ * is the largest of those levels' read one by one, to the bit. */
+static void n_eff_should_read_the_lower_levels_as_one_by_one(void)
+{
+    enum { N = 20000 };
+    static double x[N], s[N];
+    cow_clusters d;
+    cow_lrv l[3];
+    cow_rng r;
+    size_t i, k;
+    double y = 0, best;
+
+    rng_seed(&r, 26, 7);
+    for (i = 0; i < N; i++) {
+        y = 0.9 * y + 0.4 * rng_normal(&r); /* and a slow swing (5c) */
+        x[i] = exp(y + 0.3 * sin(2 * M_PI * (double)i / 5000.0)) + (i % 1500 < 30 ? 8.0 : 0.0);
+    }
+    sorted_copy(x, N, s);
+    dep_n_eff(x, s, N, 0.99, &d); /* k about 200: levels at k, 4 k, 16 k */
+    dep_lrv_direct(x, N, pct_quantile(s, N, 0.99, COW_PCT_LINEAR), &l[0]);
+    k = (size_t)ceil((double)N * (1.0 - 0.99)); /* as dep_n_eff */
+    dep_lrv_direct(x, N, s[N - 1 - 4 * k], &l[1]);
+    dep_lrv_direct(x, N, s[N - 1 - 16 * k], &l[2]);
+    best = fmax(l[0].ratio, fmax(l[1].ratio, l[2].ratio));
+    CHECK(l[2].slow && best == l[2].ratio && best > l[0].ratio);
+    CHECK(d.lrv == best);
+    CHECK_INT(d.slow, l[0].slow | (l[1].ratio > l[0].ratio ? l[1].slow : 0) |
+                          (l[2].ratio > fmax(l[0].ratio, l[1].ratio) ? l[2].slow : 0));
+}
+
 /* The median of AR(1) phi 0.9: n_eff near n / 13 (the clusters alone gave
  * n when they saw no cluster, n / 27 when they did). */
 static void n_eff_at_the_median_should_follow_the_indicator(void)
@@ -459,6 +517,8 @@ int main(void)
     RUN(qcmp_should_say_unsure_not_flat_on_thin_tails);
     RUN(lrv_should_match_the_ar1_indicator_closed_form);
     RUN(lrv_should_see_a_slow_oscillation);
+    RUN(lrv_should_count_lags_from_the_rare_value_exactly);
+    RUN(n_eff_should_read_the_lower_levels_as_one_by_one);
     RUN(n_eff_at_the_median_should_follow_the_indicator);
     RUN(period_should_tell_locked_stalls);
     RUN(tail_test_should_say_flat_within_the_margin);
