@@ -187,6 +187,21 @@ static void runstats_should_find_a_tail_lift(void)
 
 /* A request sent 4.2 ms before the window opened that took 12.4 ms (it
  * waited out the fork) is the window's, not the baseline's. */
+/* baseline [T0, T0+2s), a window of kind [T0+2s, T0+3s), after to T0+4s */
+static void three_phases(cow_phase *v, int kind)
+{
+    memset(v, 0, 3 * sizeof(*v));
+    v[0].kind = COW_PHASE_BASELINE;
+    v[0].t0_us = T0;
+    v[0].t1_us = T0 + S(2);
+    v[1].kind = kind;
+    v[1].t0_us = T0 + S(2);
+    v[1].t1_us = T0 + S(3);
+    v[2].kind = COW_PHASE_AFTER;
+    v[2].t0_us = T0 + S(3);
+    v[2].t1_us = T0 + S(4);
+}
+
 static void in_flight_should_give_a_straddling_sample_to_the_window(void)
 {
     cow_phase v[3];
@@ -197,16 +212,7 @@ static void in_flight_should_give_a_straddling_sample_to_the_window(void)
     double buf[7];
     size_t n = sizeof(t) / sizeof(t[0]);
 
-    memset(v, 0, sizeof(v));
-    v[0].kind = COW_PHASE_BASELINE;
-    v[0].t0_us = T0;
-    v[0].t1_us = T0 + S(2);
-    v[1].kind = COW_PHASE_BGSAVE;
-    v[1].t0_us = T0 + S(2);
-    v[1].t1_us = T0 + S(3);
-    v[2].kind = COW_PHASE_AFTER;
-    v[2].t0_us = T0 + S(3);
-    v[2].t1_us = T0 + S(4);
+    three_phases(v, COW_PHASE_BGSAVE);
     /* baseline: completed before t0; the 12.4 ms one completed in the
      * window, the one sent 100 us before t0 with 50 us before it */
     memcpy(buf, lat, sizeof(lat));
@@ -243,16 +249,7 @@ static void in_flight_should_treat_both_window_edges_alike(void)
     double lat[] = {5000, 5000, 100, 5000};
     size_t k;
 
-    memset(v, 0, sizeof(v));
-    v[0].kind = COW_PHASE_BASELINE;
-    v[0].t0_us = T0;
-    v[0].t1_us = T0 + S(2);
-    v[1].kind = COW_PHASE_AOF_REWRITE;
-    v[1].t0_us = T0 + S(2);
-    v[1].t1_us = T0 + S(3);
-    v[2].kind = COW_PHASE_AFTER;
-    v[2].t0_us = T0 + S(3);
-    v[2].t1_us = T0 + S(4);
+    three_phases(v, COW_PHASE_AOF_REWRITE);
     CHECK_INT(phase_holds(&ph, 1, t[0], lat[0]), 1); /* joins at the start */
     CHECK_INT(phase_holds(&ph, 0, t[0], lat[0]), 0);
     CHECK_INT(phase_holds(&ph, 1, t[1], lat[1]), 0); /* leaves at the end */
