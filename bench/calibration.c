@@ -701,11 +701,12 @@ static void drift_fleets(const opts *o)
     printf("|---|---:|---:|---:|---:|---:|\n");
     for (pi = 0; pi < 2; pi++) {
         long old_fail = 0, new_fail = 0, moved[2] = {0, 0}, local_n = 0, runs = 0;
-        double *all = malloc((na + nb + nf) * sizeof(double));
+        double *all;
         sample a, b, af;
         cow_rng r;
         if (o->quick && pi == 1)
             continue;
+        all = malloc((na + nb + nf) * sizeof(double));
         sample_make(&a, na);
         sample_make(&b, nb);
         sample_make(&af, nf);

@@ -537,14 +537,17 @@ static int send_table(cow_store *st, cow_xout *o, const char *t, int64_t version
 int app_export(cow_store *st, const cow_export_opts *opt, cow_export_result *res,
                cow_err *e)
 {
-    const char *sent[16], *failed = NULL;
+    const char **sent, *failed = NULL;
     cow_xout *o = NULL;
     struct timeval tv;
-    size_t nsent = 0;
+    size_t nsent = 0, ntab = 0;
     char *tables = xstrdup(""), *t;
     int i, rc;
 
     memset(res, 0, sizeof(*res));
+    while (cow_export_tables[ntab])   /* every table, the mark, the NULL */
+        ntab++;
+    sent = xcalloc(ntab + 2, sizeof(*sent));
     rc = opt->clickhouse ? xout_clickhouse(opt->clickhouse, &o, e)
                          : xout_jsonl(opt->jsonl, &o, e);
     gettimeofday(&tv, NULL);
@@ -587,5 +590,6 @@ int app_export(cow_store *st, const cow_export_opts *opt, cow_export_result *res
         res->rows = xout_rows(o);
     xout_close(o);
     free(tables);
+    free(sent);
     return rc;
 }
