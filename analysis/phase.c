@@ -335,31 +335,48 @@ void phase_release(cow_phases *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* [t, t + lat) overlaps [t0, t1); a zero latency is the point t. */
-static int overlaps(int64_t t, double lat, int64_t t0, int64_t t1)
+/* The latest end among the phases: the capture's end. */
+static int64_t last_end(const cow_phases *ph)
 {
-    return t < t1 && (t >= t0 || (double)(t0 - t) < lat);
+    int64_t m = INT64_MIN;
+    size_t j;
+    for (j = 0; j < ph->n; j++)
+        if (ph->v[j].t1_us > m)
+            m = ph->v[j].t1_us;
+    return m;
+}
+
+/* The request sent at t that took lat completed in p's [t0, t1); a phase
+ * that reaches the capture's end (t1 == end) also keeps those sent before
+ * t1 that completed after it (no later phase is there to take them). */
+static int completes_in(const cow_phase *p, int64_t t, double lat, int64_t end)
+{
+    double c = (double)t + (lat > 0 ? lat : 0);
+
+    if (c < (double)p->t0_us)
+        return 0;
+    return p->t1_us == end ? t < p->t1_us : c < (double)p->t1_us;
 }
 
 int phase_holds(const cow_phases *ph, size_t i, int64_t t, double lat)
 {
     const cow_phase *p = &ph->v[i];
+    int64_t end = last_end(ph);
     size_t j;
 
-    if (phase_is_window(p->kind))
-        return overlaps(t, lat, p->t0_us, p->t1_us);
-    if (!(t >= p->t0_us && t < p->t1_us))
+    if (!completes_in(p, t, lat, end))
         return 0;
+    if (phase_is_window(p->kind))
+        return 1;
     for (j = 0; j < ph->n; j++)
-        if (phase_is_window(ph->v[j].kind) &&
-            overlaps(t, lat, ph->v[j].t0_us, ph->v[j].t1_us))
+        if (phase_is_window(ph->v[j].kind) && completes_in(&ph->v[j], t, lat, end))
             return 0;
     return 1;
 }
 
 int64_t phase_first_send(const cow_phase *p, double max_lat)
 {
-    if (phase_is_window(p->kind) && max_lat > 0)
+    if (max_lat > 0)
         return p->t0_us - (int64_t)ceil(max_lat) - 1;
     return p->t0_us;
 }

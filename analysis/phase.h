@@ -85,22 +85,28 @@ void phase_release(cow_phases *p);
 size_t phase_primary_events(const cow_event *ev, size_t n, cow_event *out,
                             size_t *nreplicas);
 
-/* In-flight assignment (the default): a sample belongs to a window when
- * its request was in flight during it, i.e. [t_send, t_send + latency)
- * overlaps the window's [t0, t1) (a request sent 4 ms before the fork that
- * waited it out is the window's); baseline, between and after keep only
- * the samples sent in their span whose requests overlap no window. The
- * send-time rule (t_send in [t0, t1)) is phase 0's own span.
+/* In-flight assignment (the default): a sample belongs to the phase in
+ * whose [t0, t1) its request completed (t_send + latency), the two edges
+ * alike: a request in flight when a window opens is the window's (one
+ * sent 4 ms before the fork that waited it out), one still in flight when
+ * it closes is the next phase's, so under a steady process the slow
+ * requests a window gains at its start balance those it loses at its end
+ * (the rule "in flight at any time during the window" kept both and
+ * tilted heavy tails toward lift). Baseline, between and after keep only
+ * the samples that completed in their span and in no window; the phase
+ * that reaches the capture's end also keeps those sent before its t1
+ * that completed after it. The send-time rule (t_send in [t0, t1)) is
+ * phase 0's own span.
  * Compacts lat[] (with its send times t[]) to the samples of phase i and
- * returns how many are left. Give a window the samples sent in
- * [t0 - longest latency, t1) so that none in flight is missed. */
+ * returns how many are left. Give a phase the samples sent in
+ * [t0 - longest latency, t1) (phase_first_send) so that none is missed. */
 size_t phase_keep_in_flight(const cow_phases *ph, size_t i, const int64_t *t,
                             double *lat, size_t n);
 /* 1 when the sample sent at t that took lat belongs to phase i by that
  * rule (phase_keep_in_flight keeps exactly these). */
 int phase_holds(const cow_phases *ph, size_t i, int64_t t, double lat);
 /* The earliest send time a sample of phase p can have: t0 less the run's
- * longest latency (and 1 us) for a window, t0 otherwise. */
+ * longest latency (and 1 us), t0 when that is not known. */
 int64_t phase_first_send(const cow_phase *p, double max_lat);
 /* "baseline", "bgsave", "sync-disk", "sync-diskless", "aof-rewrite",
  * "forkless", "between", "after" */

@@ -30,7 +30,7 @@ typedef struct app_analysis {
 int app_analyze(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,
                 app_analysis *out, cow_err *e);
 /* The same choosing how samples are assigned to windows: in flight (0,
- * the default: phase_keep_in_flight) or by send time alone (1). A run
+ * the default: phase_keep_in_flight, by completion time) or by send time alone (1). A run
  * whose server log's clock does not match its samples (see
  * app_settle_clocks) is refused with COW_ECLOCK. */
 int app_analyze_assign(cow_store *st, const cow_run_row *r, const cow_runstats_opts *o,

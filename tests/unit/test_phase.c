@@ -187,6 +187,21 @@ static void runstats_should_find_a_tail_lift(void)
 
 /* A request sent 4.2 ms before the window opened that took 12.4 ms (it
  * waited out the fork) is the window's, not the baseline's. */
+/* baseline [T0, T0+2s), a window of kind [T0+2s, T0+3s), after to T0+4s */
+static void three_phases(cow_phase *v, int kind)
+{
+    memset(v, 0, 3 * sizeof(*v));
+    v[0].kind = COW_PHASE_BASELINE;
+    v[0].t0_us = T0;
+    v[0].t1_us = T0 + S(2);
+    v[1].kind = kind;
+    v[1].t0_us = T0 + S(2);
+    v[1].t1_us = T0 + S(3);
+    v[2].kind = COW_PHASE_AFTER;
+    v[2].t0_us = T0 + S(3);
+    v[2].t1_us = T0 + S(4);
+}
+
 static void in_flight_should_give_a_straddling_sample_to_the_window(void)
 {
     cow_phase v[3];
@@ -197,18 +212,9 @@ static void in_flight_should_give_a_straddling_sample_to_the_window(void)
     double buf[7];
     size_t n = sizeof(t) / sizeof(t[0]);
 
-    memset(v, 0, sizeof(v));
-    v[0].kind = COW_PHASE_BASELINE;
-    v[0].t0_us = T0;
-    v[0].t1_us = T0 + S(2);
-    v[1].kind = COW_PHASE_BGSAVE;
-    v[1].t0_us = T0 + S(2);
-    v[1].t1_us = T0 + S(3);
-    v[2].kind = COW_PHASE_AFTER;
-    v[2].t0_us = T0 + S(3);
-    v[2].t1_us = T0 + S(4);
-    /* baseline: sent before t0; the 12.4 ms one overlaps the window, the
-     * one sent 100 us before t0 with 50 us ends before it */
+    three_phases(v, COW_PHASE_BGSAVE);
+    /* baseline: completed before t0; the 12.4 ms one completed in the
+     * window, the one sent 100 us before t0 with 50 us before it */
     memcpy(buf, lat, sizeof(lat));
     CHECK_INT(phase_keep_in_flight(&ph, 0, t, buf, n), 3);
     CHECK_NEAR(buf[0], 100, 0);
@@ -225,6 +231,37 @@ static void in_flight_should_give_a_straddling_sample_to_the_window(void)
     memcpy(buf, lat, sizeof(lat));
     CHECK_INT(phase_keep_in_flight(&ph, 2, t, buf, n), 1);
     CHECK_NEAR(buf[0], 70, 0);
+}
+
+/* The two edges alike: a request in flight when the window opens joins
+ * it, one in flight when it closes leaves it for the next phase (the
+ * rule "in flight at any time during the window" kept both, and a heavy
+ * tail tilted the window toward lift); the phase that reaches the
+ * capture's end keeps a request completed after it. */
+static void in_flight_should_treat_both_window_edges_alike(void)
+{
+    cow_phase v[3];
+    cow_phases ph = {v, 3, 3};
+    /* 0: straddles the start (sent 1 ms before t0, 5 ms); 1: straddles
+     * the end (sent 1 ms before t1, 5 ms); 2: inside; 3: sent 1 ms
+     * before the capture's end, completed 4 ms after it */
+    int64_t t[] = {T0 + S(2) - 1000, T0 + S(3) - 1000, T0 + S(2) + 500, T0 + S(4) - 1000};
+    double lat[] = {5000, 5000, 100, 5000};
+    size_t k;
+
+    three_phases(v, COW_PHASE_AOF_REWRITE);
+    CHECK_INT(phase_holds(&ph, 1, t[0], lat[0]), 1); /* joins at the start */
+    CHECK_INT(phase_holds(&ph, 0, t[0], lat[0]), 0);
+    CHECK_INT(phase_holds(&ph, 1, t[1], lat[1]), 0); /* leaves at the end */
+    CHECK_INT(phase_holds(&ph, 2, t[1], lat[1]), 1);
+    CHECK_INT(phase_holds(&ph, 1, t[2], lat[2]), 1);
+    CHECK_INT(phase_holds(&ph, 2, t[3], lat[3]), 1); /* the capture's end */
+    /* every sample in exactly one phase */
+    for (k = 0; k < 4; k++)
+        CHECK_INT(phase_holds(&ph, 0, t[k], lat[k]) + phase_holds(&ph, 1, t[k], lat[k]) +
+                      phase_holds(&ph, 2, t[k], lat[k]), 1);
+    /* after is read from its t0 less the longest latency */
+    CHECK(phase_first_send(&v[2], 5000) <= t[1]);
 }
 
 static int cmp_dbl(const void *pa, const void *pb)
@@ -278,6 +315,7 @@ int main(void)
     RUN(phases_should_mark_overlaps_and_use_polls);
     RUN(runstats_should_find_a_tail_lift);
     RUN(in_flight_should_give_a_straddling_sample_to_the_window);
+    RUN(in_flight_should_treat_both_window_edges_alike);
     RUN(runstats_sort_should_match_qsort);
     return REPORT();
 }
