@@ -46,7 +46,25 @@
  *     baseline that moves": drifting healthy fleets failed check 15.0%,
  *     now 0.5%). check does the same with its limit as the margin
  *     (app/check.c Requirement 6). Without an after phase only the halves
- *     are compared and the window is compared with the baseline before. */
+ *     are compared and the window is compared with the baseline before.
+ *  7a. A move within the margin still moves the reference: when the
+ *     baseline moved (a significant move, material or not) but is not
+ *     unstable, the window is compared with the baseline before it as
+ *     always, and a lift or drop stands only if the local baseline on
+ *     both sides confirms it beyond D, D now the largest significant
+ *     move relative to its earlier value (an intersection-union test,
+ *     Berger 1982: each one-sided p the larger of the two tests', so the
+ *     level stays 2.5% a side); else ? with why COW_QCMP_WHY_DRIFT. A 7x
+ *     lift against a median that moved 2% between the baseline's halves
+ *     stands; a window at the crest of a slow drift does not
+ *     (bench/README.md, "A baseline that moves": false lift + drop at the
+ *     20 s drift 64.9% -> 0.0% at p50).
+ *  7b. The intervals of a phase around a moved baseline (the window, its
+ *     baseline, the quiet phase after it) are widened by that movement
+ *     on the ratio scale (verdict.h qcmp_level_ci_moved): a quantile of
+ *     a process whose level moved by D within the stretches seen is not
+ *     known closer than D (the 20 s drift's phase intervals covered
+ *     20.1% at p50; widened, 97%). */
 #include "runstats.h"
 
 #include <math.h>
@@ -241,7 +259,7 @@ static int beyond_moved(const cow_group *a, const cow_group *b, double q, double
  * change must exceed rel x its value */
 static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *br,
                    const cow_group *ph, const cow_runstats_opts *o, uint64_t seed,
-                   int moved, double rel, cow_phase_stats *ps, cow_err *e)
+                   int moved, const cow_drift *d, cow_phase_stats *ps, cow_err *e)
 {
     int i, rc;
     double t99, t999;
@@ -252,7 +270,8 @@ static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *
         const double *ra = base->n > 0 && ph->n > 0 &&
                                    qcmp_uses_bootstrap(&bs->dep[l], &ps->dep[l], pct_level(l))
                                ? base_reps_at(br, base, bs, o, i) : NULL;
-        rc = moved ? beyond_moved(base, ph, pct_level(l), 0.0, rel, &bs->dep[l], &ps->dep[l],
+        rc = moved ? beyond_moved(base, ph, pct_level(l), 0.0, runstats_drift_rel(d, pct_level(l)),
+                                  &bs->dep[l], &ps->dep[l],
                                   ra, &qo, o->margin, &ps->delta[i], e)
                    : qcmp_compute_dep(base, ph, pct_level(l), &bs->dep[l], &ps->dep[l], ra,
                                       0.0, &qo, o->margin, &ps->delta[i], e);
@@ -271,12 +290,12 @@ static int compare(const cow_group *base, const cow_phase_stats *bs, base_reps *
 }
 
 /* Requirement 7 */
-static int drift_one(const cow_group *a, const cow_group *b, double q, int what,
+static int drift_one(const cow_group *a, const cow_group *b, double q, size_t k, int what,
                      const cow_qcmp_margin *m, const cow_qcmp_opts *o, cow_drift *out,
                      double *best, cow_err *e)
 {
     double rel = m ? m->rel : COW_QCMP_MARGIN_REL, abs_us = m ? m->abs_us : COW_QCMP_MARGIN_ABS_US;
-    double mg, score;
+    double mg, score, big;
     int sig, rc;
     cow_qcmp c;
 
@@ -291,11 +310,14 @@ static int drift_one(const cow_group *a, const cow_group *b, double q, int what,
     sig = c.verdict == COW_VERDICT_LIFT || c.verdict == COW_VERDICT_DROP;
     if (sig) {
         out->moved = 1;
-        if (fabs(c.delta) > mg) {
-            out->unstable = 1;
-            if (c.est_a != 0)
-                out->rel = fmax(out->rel, fabs(c.delta / c.est_a));
+        big = fmax(fabs(c.est_a), fabs(c.est_b)); /* a rise to x3 and a fall to
+                                                     x1/3 move alike: 2/3 */
+        if (big > 0) {
+            out->rel = fmax(out->rel, fabs(c.delta) / big);
+            out->rel_at[k] = fmax(out->rel_at[k], fabs(c.delta) / big);
         }
+        if (fabs(c.delta) > mg)
+            out->unstable = 1;
     }
     score = fabs(c.delta) / (mg > 0 ? mg : 1.0) + (sig ? 1e6 : 0.0);
     if (score > *best) {
@@ -335,14 +357,33 @@ int runstats_drift(const cow_group *before, const cow_group *after, const double
     g2.time = before->time + h;
     g2.sorted = s2;
     g2.n = before->n - h;
+    if (nq > COW_DRIFT_MAXQ)
+        nq = COW_DRIFT_MAXQ;
+    out->nq = nq;
     for (k = 0; k < nq && rc == COW_OK; k++) {
-        rc = drift_one(&g1, &g2, qs[k], COW_DRIFT_HALVES, m, o, out, &best, e);
+        out->at[k] = qs[k];
+        rc = drift_one(&g1, &g2, qs[k], k, COW_DRIFT_HALVES, m, o, out, &best, e);
         if (rc == COW_OK && after != NULL)
-            rc = drift_one(before, after, qs[k], COW_DRIFT_AFTER, m, o, out, &best, e);
+            rc = drift_one(before, after, qs[k], k, COW_DRIFT_AFTER, m, o, out, &best, e);
     }
     free(s1);
     free(s2);
     return rc;
+}
+
+double runstats_drift_rel(const cow_drift *d, double q)
+{
+    double best = INFINITY, rel = 0.0;
+    size_t k;
+
+    for (k = 0; d->moved && k < d->nq && k < COW_DRIFT_MAXQ; k++) {
+        double dist = fabs(log1p(-d->at[k]) - log1p(-q));
+        if (dist < best) {
+            best = dist;
+            rel = d->rel_at[k];
+        }
+    }
+    return rel;
 }
 
 cow_group runstats_local_base(const cow_group *before, const cow_group *after, double **t,
@@ -434,6 +475,49 @@ static int beyond_moved(const cow_group *a, const cow_group *b, double q, double
     return COW_OK;
 }
 
+/* Requirement 7a: the intersection-union test. out is the window against
+ * the baseline before it; a lift stands only if the window also lies
+ * beyond shift + D against the local baseline (a drop below shift - D),
+ * D = rel x the local baseline's value at q; else ? with why
+ * COW_QCMP_WHY_DRIFT. Each one-sided p is the larger of the two tests'
+ * (p_up also where a fleet's adjustment could still read it). */
+static int confirm_local(const cow_group *local, const cow_group *win, double q, double shift,
+                         double rel, const cow_clusters *dl, const cow_clusters *dw,
+                         const cow_qcmp_opts *o, const cow_qcmp_margin *m, cow_qcmp *out,
+                         cow_err *e)
+{
+    double d = local->n > 0 ? rel * fabs(pct_quantile(local->sorted, local->n, q, o->method))
+                            : 0.0;
+    int lift = out->verdict == COW_VERDICT_LIFT, drop = out->verdict == COW_VERDICT_DROP;
+    int held = 1, rc;
+    cow_qcmp c;
+
+    if (local->n == 0 || win->n == 0 || out->verdict == COW_VERDICT_NA)
+        return COW_OK;
+    if (lift || out->p_up <= 2 * COW_QCMP_ALPHA_SIDE) {
+        if ((rc = qcmp_compute_dep(local, win, q, dl, dw, NULL, shift + d, o, m, &c, e)) !=
+            COW_OK)
+            return rc;
+        out->p_up = fmax(out->p_up, c.p_up);
+        held = !lift || c.verdict == COW_VERDICT_LIFT;
+    }
+    if (drop) {
+        if ((rc = qcmp_compute_dep(local, win, q, dl, dw, NULL, shift - d, o, m, &c, e)) !=
+            COW_OK)
+            return rc;
+        out->p_down = fmax(out->p_down, c.p_down);
+        held = c.verdict == COW_VERDICT_DROP;
+    }
+    out->p = fmin(1.0, 2 * fmin(out->p_up, out->p_down));
+    if (!held) {
+        out->verdict = COW_VERDICT_UNSURE;
+        out->why = COW_QCMP_WHY_DRIFT;
+        out->lo = out->hi = NAN;
+        out->margin = d;
+    }
+    return COW_OK;
+}
+
 void runstats_drift_text(const cow_drift *d, char *buf, size_t n)
 {
     const char *a = d->what == COW_DRIFT_HALVES ? "in the baseline's first half"
@@ -460,12 +544,18 @@ int runstats_compare_window(const cow_group *before, const cow_group *window,
     cow_clusters da, db;
 
     *local = d != NULL && d->unstable && after != NULL && after->n > 0;
-    if (!*local)
-        return qcmp_compute_margin(before, window, q, shift, o, m, out, e);
+    if (!*local) {
+        rc = qcmp_compute_margin(before, window, q, shift, o, m, out, e);
+        if (rc != COW_OK || d == NULL || !d->moved || after == NULL || after->n == 0)
+            return rc;
+    }
     g = runstats_local_base(before, after, &t, &s);
     local_dep(before, after, q, &da);
     dep_n_eff(window->time, window->sorted, window->n, q, &db);
-    rc = beyond_moved(&g, window, q, shift, d->rel, &da, &db, NULL, o, m, out, e);
+    rc = *local ? beyond_moved(&g, window, q, shift, runstats_drift_rel(d, q), &da, &db, NULL, o,
+                               m, out, e)
+                : confirm_local(&g, window, q, shift, runstats_drift_rel(d, q), &da, &db, o, m,
+                                out, e);
     free(t);
     free(s);
     return rc;
@@ -568,6 +658,29 @@ static int count_phases(const cow_phases *phases, cow_sample_loader load, void *
     return COW_OK;
 }
 
+/* Requirement 7a: each level's verdict against the baseline before the
+ * window confirmed against the local baseline on both sides. */
+static int confirm_window(const cow_group *base, const cow_group *after, const cow_group *win,
+                          const cow_runstats_opts *o, uint64_t seed, cow_phase_stats *ps,
+                          cow_err *e)
+{
+    double *lt, *lsorted;
+    cow_group local = runstats_local_base(base, after, &lt, &lsorted);
+    int i, rc = COW_OK;
+
+    for (i = 0; i < COW_DELTA_LEVELS && rc == COW_OK; i++) {
+        int l = delta_levels[i];
+        cow_qcmp_opts qo = {o->resamples, mix(seed, (uint64_t)i), o->method};
+        cow_clusters dl;
+        local_dep(base, after, pct_level(l), &dl);
+        rc = confirm_local(&local, win, pct_level(l), 0.0, runstats_drift_rel(&ps->drift, pct_level(l)),
+                           &dl, &ps->dep[l], &qo, o->margin, &ps->delta[i], e);
+    }
+    free(lt);
+    free(lsorted);
+    return rc;
+}
+
 /* Requirement 7: window i against the baseline before it, or against the
  * local baseline on both sides when the baseline moved around it. */
 static int compare_window(const cow_phases *phases, size_t i, cow_sample_loader load,
@@ -597,7 +710,9 @@ static int compare_window(const cow_phases *phases, size_t i, cow_sample_loader 
                         o->margin, &qo, &ps->drift, e);
     if (rc != COW_OK || !ps->drift.unstable || after.g.n == 0) {
         if (rc == COW_OK)
-            rc = compare(base, bs, br, win, o, mix(o->seed, i), 0, 0.0, ps, e);
+            rc = compare(base, bs, br, win, o, mix(o->seed, i), 0, NULL, ps, e);
+        if (rc == COW_OK && ps->drift.moved && after.g.n > 0)
+            rc = confirm_window(base, &after.g, win, o, mix(o->seed, i), ps, e);
         group_free(&after);
         return rc;
     }
@@ -609,13 +724,43 @@ static int compare_window(const cow_phases *phases, size_t i, cow_sample_loader 
         local_dep(base, &after.g, pct_level((int)k), &ls.dep[k]);
     group_free(&after);
     if (rc == COW_OK)
-        rc = compare(&local, &ls, &lr, win, o, mix(o->seed, i), 1, ps->drift.rel, ps, e);
+        rc = compare(&local, &ls, &lr, win, o, mix(o->seed, i), 1, &ps->drift, ps, e);
     ps->local_base = 1;
     for (k = 0; k < COW_DELTA_LEVELS; k++)
         free(lr.v[k]);
     free(lt);
     free(lsorted);
     return rc;
+}
+
+/* Requirement 7b: the intervals of a window, its baseline and the quiet
+ * phase after it widened by the largest movement of the baseline seen
+ * around any window it belongs to. */
+static void widen_moved(const cow_phases *phases, cow_runstats *rs)
+{
+    size_t i, j;
+    int l;
+
+    for (i = 0; i < rs->n; i++) {
+        const cow_drift *d = &rs->ph[i].drift;
+        size_t base = rs->ph[i].base >= 0 ? (size_t)rs->ph[i].base : rs->n;
+        if (!d->moved)
+            continue;
+        for (j = i + 1; j < phases->n; j++)
+            if (phases->v[j].kind == COW_PHASE_BETWEEN || phases->v[j].kind == COW_PHASE_AFTER)
+                break;
+        for (l = 0; l < COW_PCT_NLEVELS; l++) {
+            double rel = runstats_drift_rel(d, pct_level(l));
+            rs->ph[i].moved[l] = fmax(rs->ph[i].moved[l], rel);
+            if (base < rs->n)
+                rs->ph[base].moved[l] = fmax(rs->ph[base].moved[l], rel);
+            if (j < phases->n)
+                rs->ph[j].moved[l] = fmax(rs->ph[j].moved[l], rel);
+        }
+    }
+    for (i = 0; i < rs->n; i++)
+        for (l = 0; l < COW_PCT_NLEVELS; l++)
+            qcmp_level_ci_moved(&rs->ph[i].ci[l], rs->ph[i].moved[l]);
 }
 
 int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
@@ -657,11 +802,13 @@ int runstats_compute(const cow_phases *phases, const cow_runstats_opts *o,
                                 &out->ph[i], e);
         } else if (rc == COW_OK && base.g.n > 0 && g.g.n > 0 && p->kind == COW_PHASE_AFTER) {
             out->ph[i].base = ibase;
-            rc = compare(&base.g, &out->ph[ibase], &br, &g.g, o, mix(o->seed, i), 0, 0.0,
+            rc = compare(&base.g, &out->ph[ibase], &br, &g.g, o, mix(o->seed, i), 0, NULL,
                          &out->ph[i], e);
         }
         group_free(&g);
     }
+    if (rc == COW_OK)
+        widen_moved(phases, out);
     group_free(&base);
     for (i = 0; i < COW_DELTA_LEVELS; i++)
         free(br.v[i]);

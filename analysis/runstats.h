@@ -52,14 +52,20 @@ enum cow_drift_what {
 
 /* Levels the baseline's stability is judged at in analyze. */
 #define COW_DRIFT_NLEVELS 2
+/* Most levels one drift assessment holds. */
+#define COW_DRIFT_MAXQ 4
 
 typedef struct cow_drift {
     int assessed;        /* 1 when at least one comparison was made */
     int moved;           /* 1 when one said lift or drop (2.5% each side) */
     int unstable;        /* 1 when one of those moved by more than the
                             materiality margin: the finding */
-    double rel;          /* unstable: the largest material move relative
+    double rel;          /* moved: the largest significant move relative
                             to the earlier value (0 when none) */
+    size_t nq;           /* levels assessed (at most COW_DRIFT_MAXQ) */
+    double at[COW_DRIFT_MAXQ];     /* each level */
+    double rel_at[COW_DRIFT_MAXQ]; /* the largest significant move there,
+                                      relative (0: none) */
     int what;            /* enum cow_drift_what of the move shown (the
                             largest against its margin) */
     double q;            /* its level */
@@ -83,6 +89,12 @@ typedef struct cow_phase_stats {
     cow_tailtest ex999_test;        /* same at p99.9 (dep.h) */
     cow_drift drift;                /* windows: is the baseline around it
                                        stationary (Requirement 7) */
+    double moved[COW_PCT_NLEVELS];  /* per level, the baseline's largest
+                                       movement around a window this
+                                       phase belongs to (a window, its
+                                       baseline, the quiet phase after
+                                       it), relative; ci[] is widened by
+                                       it (Requirement 7b); 0: none */
     int local_base;                 /* 1: compared with the local baseline
                                        on both sides (runstats_local_base),
                                        the baseline having moved */
@@ -140,15 +152,21 @@ int runstats_drift(const cow_group *before, const cow_group *after, const double
  * (*t) and sorted (*s), both the caller's to free. With no after, before. */
 cow_group runstats_local_base(const cow_group *before, const cow_group *after, double **t,
                               double **s);
+/* The baseline's own movement D at q (Requirement 7c): the largest
+ * significant move at the assessed level nearest q on the log (1 - q)
+ * scale (a median that moved says nothing of the tail); 0 when none. */
+double runstats_drift_rel(const cow_drift *d, double q);
 /* "p50 0.200 ms before the window, 0.260 ms after it (+30%)" */
 void runstats_drift_text(const cow_drift *d, char *buf, size_t n);
 /* The comparison analyze and check make of a window at q against the
  * shift: with the baseline before it; when d says the baseline is
  * unstable and there is an after side, with the local baseline on both
  * sides (each side's dependence read on its own series), a lift only
- * beyond shift + D and a drop only below shift - D, D = d->rel x the
- * local baseline's value at q (its own material movement), else ? with
- * why COW_QCMP_WHY_DRIFT (*local set to 1). */
+ * beyond shift + D and a drop only below shift - D, D =
+ * runstats_drift_rel(d, q) x the local baseline's value at q, else ? with why
+ * COW_QCMP_WHY_DRIFT (*local set to 1). When it only moved (Requirement
+ * 7a), the verdict against the baseline before must be confirmed by the
+ * local baseline beyond D; p_up and p_down are the larger of the two. */
 int runstats_compare_window(const cow_group *before, const cow_group *window,
                             const cow_group *after, const cow_drift *d, double q,
                             double shift, const cow_qcmp_opts *o,

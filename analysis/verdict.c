@@ -158,6 +158,24 @@ int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double 
     return rc;
 }
 
+void qcmp_level_ci_moved(cow_qci *ci, double rel)
+{
+    double f;
+
+    if (!(rel > 0))
+        return;
+    f = rel < 1 ? 1.0 / (1.0 - rel) : INFINITY; /* the move's own ratio */
+    if (ci->has_lo && ci->lo > 0)
+        ci->lo /= f;
+    if (ci->has_hi && ci->hi > 0) {
+        ci->hi *= f;
+        if (!isfinite(ci->hi)) {
+            ci->has_hi = 0;
+            ci->hi_rank = 0;
+        }
+    }
+}
+
 void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
 {
     if (why == COW_QCMP_WHY_DRIFT)

@@ -103,6 +103,12 @@ enum cow_qcmp_why {
 int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double q,
                   double probe_us, cow_qci *out, cow_err *e);
 
+/* An interval of a phase whose baseline moved around it by rel (its
+ * largest move relative to the larger value, runstats.h Requirement 7b)
+ * widened by that move's own ratio f = 1 / (1 - rel) on both sides: lo /
+ * f, hi x f (no upper bound when rel >= 1). rel <= 0: unchanged. */
+void qcmp_level_ci_moved(cow_qci *ci, double rel);
+
 /* "stalls every 0.500 s, locked to the probe" for a period of samples
  * sent every probe_s seconds (probe_s <= 0: the period in samples);
  * "the baseline moved as much around the window" for COW_QCMP_WHY_DRIFT;

@@ -335,7 +335,7 @@ static const struct rcell {
 static const double rlevels[3] = {0.5, 0.99, 0.999};
 
 /* One phase's interval (what analyze prints) against the true value. */
-static void phase_ci(const sample *x, double q, double truth, rtally *t)
+static void phase_ci(const sample *x, double q, double truth, double moved, rtally *t)
 {
     cow_clusters d;
     cow_qci ci;
@@ -344,6 +344,7 @@ static void phase_ci(const sample *x, double q, double truth, rtally *t)
     dep_n_eff(x->t, x->s, x->n, q, &d);
     if (qcmp_level_ci(x->s, x->n, &d, q, PROBE_US, &ci, &e) != COW_OK)
         return;
+    qcmp_level_ci_moved(&ci, moved);
     t->ci_n++;
     if (ci.has_lo && ci.has_hi) {
         t->ci++;
@@ -406,8 +407,8 @@ static void real_cells(const opts *o)
                 }
                 x->neff_a += q.dep_a.n_eff / (double)a.n;
                 x->neff_b += q.dep_b.n_eff / (double)b.n;
-                phase_ci(&a, rlevels[li], truth[li], x);
-                phase_ci(&b, rlevels[li], truth[li], x);
+                phase_ci(&a, rlevels[li], truth[li], runstats_drift_rel(&d, rlevels[li]), x);
+                phase_ci(&b, rlevels[li], truth[li], runstats_drift_rel(&d, rlevels[li]), x);
             }
         }
         for (li = 0; li < 3; li++) {

@@ -224,17 +224,25 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
     else if (!baseline)
         printf("  no samples before the first window: nothing to compare with "
                "(compare runs with cowtail diff)\n");
-    for (i = 0; i < ph->n; i++) /* runstats.h Requirement 7 */
-        if (rs->ph[i].drift.unstable) {
-            char moved[200];
-            runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
-            printf("  the baseline is not stationary around %s: %s; %s\n", ph->v[i].label,
-                   moved, rs->ph[i].local_base
-                              ? "that window is compared with the baseline on both sides "
-                                "of it, and a change smaller than the baseline's own "
-                                "movement is '?'"
-                              : "its verdicts read the baseline before it");
-        }
+    for (i = 0; i < ph->n; i++) { /* runstats.h Requirement 7 */
+        char moved[200];
+        runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
+        if (rs->ph[i].drift.unstable)
+            printf("  the baseline is not stationary around %s: %s; %s; the intervals "
+                   "of the phases around it are widened by that movement\n",
+                   ph->v[i].label, moved,
+                   rs->ph[i].local_base
+                       ? "that window is compared with the baseline on both sides "
+                         "of it, and a change smaller than the baseline's own "
+                         "movement is '?'"
+                       : "its verdicts read the baseline before it");
+        else if (rs->ph[i].drift.moved && rs->ph[i].has_delta)
+            printf("  the baseline moved around %s, within the materiality margin of "
+                   "%.3f ms: %s; the intervals of the phases around it are widened by "
+                   "that movement, and a lift or drop stands only if it also holds "
+                   "against the baseline on both sides beyond it\n",
+                   ph->v[i].label, rs->ph[i].drift.margin_us / 1000, moved);
+    }
     if (coarse)
         printf("  latencies sit on a %.3f ms grid (e.g. redis-cli --latency reports "
                "whole ms): lifts smaller than that cannot show\n", step / 1000.0);
@@ -482,6 +490,8 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
             runstats_drift_text(&rs->ph[i].drift, moved, sizeof(moved));
             cJSON_AddStringToObject(po, "unstable_baseline", moved);
         }
+        if (rs->ph[i].drift.moved) /* Requirement 7a-b: the movement at p50, p99 */
+            cJSON_AddNumberToObject(po, "baseline_moved_rel", rs->ph[i].drift.rel);
         cJSON_AddItemToArray(arr, po);
         if (!rs->ph[i].has_delta)
             continue;
