@@ -426,7 +426,7 @@ static void real_cells(const opts *o)
                    pc(x->moved, x->reps), pc(x->unstable, x->reps));
             if (fp > 5.0 + 2 * fse)
                 missed |= 64;
-            if (c->p != R_DRIFT && x->ci > 0 && cv + 2 * cse < 93.0)
+            if (x->ci > 0 && cv + 2 * cse < 93.0)
                 missed |= 128;
         }
         free(all);
