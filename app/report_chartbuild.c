@@ -187,7 +187,8 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
 
 /* ------------------------------------------------- window vs baseline */
 
-cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, cow_err *e)
+cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, const char *note,
+                           cow_err *e)
 {
     char title[COW_CHART_TEXT], name[COW_CHART_NAME];
     size_t i, k, shown = nph < RC_MAX_SERIES ? nph : RC_MAX_SERIES;
@@ -216,7 +217,10 @@ cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, co
         chart_series_set_yerr(s, ph[i].lo, ph[i].hi);
     }
     if (nph > shown)
-        snprintf(c->note, sizeof(c->note), "first %zu of %zu phases", shown, nph);
+        snprintf(c->note, sizeof(c->note), "first %zu of %zu phases%s%s", shown, nph,
+                 note ? "; " : "", note ? note : "");
+    else if (note != NULL)
+        snprintf(c->note, sizeof(c->note), "%s", note);
     return c;
 }
 

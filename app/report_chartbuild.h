@@ -61,7 +61,8 @@ typedef struct rc_phase_q {
 /* Window against baseline at p50/p90/p99/p99.9 on a log scale: one point
  * series per phase (the baseline first), whiskers from the bounds. At most
  * RC_MAX_SERIES phases (the rest are said in the note). */
-cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, cow_err *e);
+cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, const char *note,
+                           cow_err *e);
 
 /* Memory over the run: the series (what, from file) in MB, the save
  * windows shaded and forks marked. */

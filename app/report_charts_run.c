@@ -185,12 +185,19 @@ int charts_window(chart_out *o, const cow_run_row *r, const cow_result_set *rs, 
     char file[200], title[200];
     cow_chart *c;
 
+    int both = 0; /* a window judged against the baseline on both sides
+                     (runstats.h Requirement 7): the quiet phases after
+                     are drawn too, as the verdict read them */
+
+    for (i = 0; i < rs->nd; i++)
+        both |= rs->d[i].local_base;
     chartout_for(o, r->id, "window");
     snprintf(title, sizeof(title), "Window against baseline: %s", r->label);
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
         int kind = phase_kind_from_name(p->kind);
-        if (kind != COW_PHASE_BASELINE && !chartout_is_window(p))
+        if (kind != COW_PHASE_BASELINE && !chartout_is_window(p) &&
+            !(both && (kind == COW_PHASE_AFTER || kind == COW_PHASE_BETWEEN)))
             continue;
         ph[n].label = p->label;
         ph[n].n = (long)p->n;
@@ -206,7 +213,11 @@ int charts_window(chart_out *o, const cow_run_row *r, const cow_result_set *rs, 
         free(ph);
         return COW_OK;
     }
-    c = rc_window_chart(r->label, ph, n, e);
+    c = rc_window_chart(r->label, ph, n,
+                        both ? "the baseline moved around the window: the verdict read it on "
+                               "both sides (after drawn too), intervals widened by its movement"
+                             : NULL,
+                        e);
     free(ph);
     if (c == NULL)
         return e->code;

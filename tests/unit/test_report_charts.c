@@ -203,7 +203,7 @@ static rc_phase_q ph2[2] = {
 static void window_chart_should_draw_whiskers_and_one_sided_bounds(void)
 {
     cow_err e = COW_ERR_INIT;
-    cow_chart *c = rc_window_chart("run", ph2, 2, &e);
+    cow_chart *c = rc_window_chart("run", ph2, 2, NULL, &e);
     cow_layout L;
     size_t i, j, to_top = 0, paths = 0;
 
@@ -214,6 +214,12 @@ static void window_chart_should_draw_whiskers_and_one_sided_bounds(void)
     CHECK_INT(c->y.kind, COW_AXIS_LOG10);
     CHECK_INT(c->ncats, 4);
     CHECK_STR(c->cats[3].label, "p99.9");
+    CHECK_STR(c->note, "");
+    {   /* a window judged on both sides says so under the chart */
+        cow_chart *b = rc_window_chart("run", ph2, 2, "read on both sides", &e);
+        CHECK(b != NULL && strcmp(b->note, "read on both sides") == 0);
+        chart_free(b);
+    }
     CHECK_INT(c->nseries, 2);
     build(c, &L);
     for (i = 0; i < L.nprims; i++) {
