@@ -335,6 +335,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->has_window = 1;
         a->window = xstrdup(w->label);
         a->kind = xstrdup(w->kind);
+        if (w->unstable != NULL && w->unstable[0])
+            a->moved = xstrdup(w->unstable);
         a->t0_us = w->t0_us;
         a->len_us = w->t1_us - w->t0_us;
         a->worst_ms = w->max_us / 1000;
@@ -522,6 +524,7 @@ void app_answers_release(app_answers *a)
     size_t i;
     for (i = 0; a->v != NULL && i < a->n; i++) {
         free(a->v[i].window);
+        free(a->v[i].moved);
         free(a->v[i].kind);
         free(a->v[i].cause);
         free(a->v[i].gate_why);
@@ -772,6 +775,16 @@ char *app_answer_quiet_line(const app_answers *a, int sink)
             unsure_names(&b, a);
     }
     sbuf_add(&b, ".");
+    for (k = 0, shown = 0; k < a->n && shown < 8; k++) /* the story of a ? */
+        if (!a->v[k].say && a->v[k].quiet == APP_QUIET_UNSURE && a->v[k].moved != NULL)
+        {
+            sbuf_add(&b, "%s", shown++ ? "; " : " Where the baseline itself moved: ");
+            sb_text(&b, a->v[k].run, sink);
+            sbuf_add(&b, ": ");
+            sb_text(&b, a->v[k].moved, sink);
+        }
+    if (shown)
+        sbuf_add(&b, ".");
     if (sink == APP_ANSWER_MD && a->nquiet[APP_QUIET_UNSURE])
         sbuf_add(&b, " Their estimates are in the Headline table.");
     return sbuf_take(&b);

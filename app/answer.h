@@ -60,6 +60,10 @@ typedef struct app_answer {
     /* what happened: the window whose tail rose most (not "after") */
     int has_window;
     char *window;         /* "bgsave#1" (owned) */
+    char *moved;          /* how the baseline moved around it, when it
+                             was unstable: "p99 0.977 ms before the
+                             window, 3.812 ms after it (+290%)" (owned),
+                             or NULL */
     char *kind;           /* its phase kind: "bgsave", "sync-diskless" (owned) */
     int64_t t0_us;        /* its start, UTC epoch us */
     int64_t len_us;       /* its length */

@@ -51,6 +51,8 @@ static const char *const proc_name[P_NPROC] = {
 
 typedef struct opts {
     int reps, resamples, quick, check, only_real;
+    int drift_proc; /* --drift-proc K: only fleets of process K (0 drift, 1 the
+                       i.i.d. control; -1 both), to run the two side by side */
     uint64_t seed;
 } opts;
 
@@ -705,7 +707,7 @@ static void drift_fleets(const opts *o)
         double *all;
         sample a, b, af;
         cow_rng r;
-        if (o->quick && pi == 1)
+        if ((o->quick && pi == 1) || (o->drift_proc >= 0 && o->drift_proc != pi))
             continue;
         all = malloc((na + nb + nf) * sizeof(double));
         sample_make(&a, na);
@@ -865,7 +867,7 @@ static void trade(const opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = {1000, 999, 0, 0, 0, 20261201};
+    opts o = {1000, 999, 0, 0, 0, -1, 20261201};
     int i;
     clock_t c0 = clock();
 
@@ -886,9 +888,11 @@ int main(int argc, char **argv)
             o.only_real = 2;
         else if (strcmp(argv[i], "--after") == 0)
             o.only_real = 3;
+        else if (strcmp(argv[i], "--drift-proc") == 0 && i + 1 < argc)
+            o.drift_proc = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: calibration [--reps N] [--resamples R] [--seed S]"
-                            " [--quick] [--check] [--real] [--drift] [--after]\n");
+                            " [--quick] [--check] [--real] [--drift [--drift-proc K]] [--after]\n");
             return 2;
         }
     }

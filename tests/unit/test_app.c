@@ -495,6 +495,18 @@ static void quiet_line_should_name_unsure_runs_by_reason(void)
     free(one);
     v[3].say = 1;
     CHECK(app_answer_quiet_text(&v[3]) == NULL);
+    /* a ? because the baseline moved tells how it moved: the story */
+    snprintf(v[1].delta.why, sizeof(v[1].delta.why), "the baseline moved as much around "
+             "the window");
+    v[1].moved = "p99 0.977 ms before the window, 3.812 ms after it (+290%)";
+    a.nquiet[APP_QUIET_FLAT] = 0;
+    line = app_answer_quiet_line(&a, APP_ANSWER_TERM);
+    CHECK_STR(line, "3 runs have nothing to report: 3 cannot tell (?): a, c (stalls every "
+                    "0.500 s, locked to the probe); b (the baseline moved as much around the "
+                    "window). Where the baseline itself moved: b: p99 0.977 ms before the "
+                    "window, 3.812 ms after it (+290%).");
+    free(line);
+    v[1].moved = NULL;
 }
 
 static void answers_should_list_a_rise_the_p999_could_not_tell(void)
