@@ -362,6 +362,30 @@ static void tail_test_should_say_flat_within_the_margin(void)
     CHECK_INT(c.verdict, COW_VERDICT_LIFT);
 }
 
+enum { DR_NA = 3000, DR_NB = 1500, DR_NF = 3000, DR_N = DR_NA + DR_NB + DR_NF };
+
+/* x[0..DR_N) as a baseline, a window and the stretch after it, judged at
+ * p50 as analyze does: plain (against the baseline before alone), the
+ * baseline's movement d, and the window's comparison c. */
+static void judge_stretches(const double *x, cow_qcmp *plain, cow_drift *d, cow_qcmp *c,
+                            int *local)
+{
+    static double as[DR_NA], bs[DR_NB], fs[DR_NF];
+    static const double qs[2] = {0.5, 0.99};
+    cow_group ga = {x, as, DR_NA}, gb = {x + DR_NA, bs, DR_NB},
+              gf = {x + DR_NA + DR_NB, fs, DR_NF};
+    cow_qcmp_opts o = {199, 3, COW_PCT_LINEAR};
+    cow_err e = COW_ERR_INIT;
+
+    sorted_copy(x, DR_NA, as);
+    sorted_copy(x + DR_NA, DR_NB, bs);
+    sorted_copy(x + DR_NA + DR_NB, DR_NF, fs);
+    CHECK_INT(qcmp_compute(&ga, &gb, 0.5, 0.0, &o, plain, &e), COW_OK);
+    CHECK_INT(runstats_drift(&ga, &gf, qs, 2, NULL, &o, d, &e), COW_OK);
+    CHECK_INT(runstats_compare_window(&ga, &gb, &gf, d, 0.5, 0.0, &o, NULL, c, local, &e),
+              COW_OK);
+}
+
 /* runstats.c Requirement 7: a median rising 60% over baseline, window and
  * after (3,000 / 1,500 / 3,000 samples) reads as a lift at p50 against the
  * baseline before alone; the baseline is found to have moved materially
@@ -371,14 +395,9 @@ static void tail_test_should_say_flat_within_the_margin(void)
  * and the window x 2, the lift stays. */
 static void drifting_baseline_should_be_found_and_not_read_as_a_lift(void)
 {
-    enum { NA = 3000, NB = 1500, NF = 3000, N = NA + NB + NF };
-    static double x[N], as[NA], bs[NB], fs[NF];
-    static const double qs[2] = {0.5, 0.99};
-    cow_group ga = {x, as, NA}, gb = {x + NA, bs, NB}, gf = {x + NA + NB, fs, NF};
-    cow_qcmp_opts o = {199, 3, COW_PCT_LINEAR};
+    static double x[DR_N];
     cow_qcmp c, plain;
     cow_drift d;
-    cow_err e = COW_ERR_INIT;
     cow_rng r;
     char buf[200];
     int pass, local;
@@ -386,17 +405,11 @@ static void drifting_baseline_should_be_found_and_not_read_as_a_lift(void)
 
     for (pass = 0; pass < 3; pass++) {
         rng_seed(&r, 24, 7);
-        for (i = 0; i < N; i++)
+        for (i = 0; i < DR_N; i++)
             x[i] = exp(5.3 + 0.5 * rng_normal(&r)) *
-                   (pass == 0 ? 1.0 : 1.0 + 0.6 * (double)i / N) *
-                   (pass == 2 && i >= NA && i < NA + NB ? 2.0 : 1.0);
-        sorted_copy(x, NA, as);
-        sorted_copy(x + NA, NB, bs);
-        sorted_copy(x + NA + NB, NF, fs);
-        CHECK_INT(qcmp_compute(&ga, &gb, 0.5, 0.0, &o, &plain, &e), COW_OK);
-        CHECK_INT(runstats_drift(&ga, &gf, qs, 2, NULL, &o, &d, &e), COW_OK);
-        CHECK_INT(runstats_compare_window(&ga, &gb, &gf, &d, 0.5, 0.0, &o, NULL, &c, &local, &e),
-                  COW_OK);
+                   (pass == 0 ? 1.0 : 1.0 + 0.6 * (double)i / DR_N) *
+                   (pass == 2 && i >= DR_NA && i < DR_NA + DR_NB ? 2.0 : 1.0);
+        judge_stretches(x, &plain, &d, &c, &local);
         CHECK(d.assessed);
         if (pass == 0) {
             CHECK(!d.moved && !d.unstable && !local);
@@ -433,32 +446,21 @@ static void drifting_baseline_should_be_found_and_not_read_as_a_lift(void)
  * lift. */
 static void window_at_a_crest_should_not_be_a_lift(void)
 {
-    enum { NA = 3000, NB = 1500, NF = 3000, N = NA + NB + NF };
-    static double x[N], as[NA], bs[NB], fs[NF];
-    static const double qs[2] = {0.5, 0.99};
-    cow_group ga = {x, as, NA}, gb = {x + NA, bs, NB}, gf = {x + NA + NB, fs, NF};
-    cow_qcmp_opts o = {199, 3, COW_PCT_LINEAR};
+    static double x[DR_N];
     cow_qcmp c, plain;
     cow_drift d;
-    cow_err e = COW_ERR_INIT;
     cow_rng r;
     int pass, local;
     size_t i;
 
     for (pass = 0; pass < 2; pass++) {
         rng_seed(&r, 24, 11);
-        for (i = 0; i < N; i++) {
-            double t = ((double)i - (NA + NB / 2.0)) * 0.002; /* s from the crest */
+        for (i = 0; i < DR_N; i++) {
+            double t = ((double)i - (DR_NA + DR_NB / 2.0)) * 0.002; /* s from the crest */
             x[i] = exp(5.3 + 0.5 * rng_normal(&r)) * exp(log(1.15) * cos(2 * M_PI * t / 20)) *
-                   (pass == 1 && i >= NA && i < NA + NB ? 2.0 : 1.0);
+                   (pass == 1 && i >= DR_NA && i < DR_NA + DR_NB ? 2.0 : 1.0);
         }
-        sorted_copy(x, NA, as);
-        sorted_copy(x + NA, NB, bs);
-        sorted_copy(x + NA + NB, NF, fs);
-        CHECK_INT(qcmp_compute(&ga, &gb, 0.5, 0.0, &o, &plain, &e), COW_OK);
-        CHECK_INT(runstats_drift(&ga, &gf, qs, 2, NULL, &o, &d, &e), COW_OK);
-        CHECK_INT(runstats_compare_window(&ga, &gb, &gf, &d, 0.5, 0.0, &o, NULL, &c, &local, &e),
-                  COW_OK);
+        judge_stretches(x, &plain, &d, &c, &local);
         CHECK_INT(plain.verdict, COW_VERDICT_LIFT);
         CHECK(d.moved && !d.unstable && !local);
         CHECK(runstats_drift_rel(&d, 0.5) > 0.05 && runstats_drift_rel(&d, 0.5) < 0.2);
