@@ -179,7 +179,7 @@ void qcmp_level_ci_moved(cow_qci *ci, double rel)
 void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
 {
     if (why == COW_QCMP_WHY_DRIFT)
-        snprintf(buf, n, "%s", "the baseline moved as much around the window");
+        snprintf(buf, n, "%s", "a change within the baseline's own movement around the window");
     else if (why != COW_QCMP_WHY_LOCKED)
         snprintf(buf, n, "%s", "");
     else if (probe_s > 0)

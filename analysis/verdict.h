@@ -111,7 +111,7 @@ void qcmp_level_ci_moved(cow_qci *ci, double rel);
 
 /* "stalls every 0.500 s, locked to the probe" for a period of samples
  * sent every probe_s seconds (probe_s <= 0: the period in samples);
- * "the baseline moved as much around the window" for COW_QCMP_WHY_DRIFT;
+ * "a change within the baseline's own movement around the window" for COW_QCMP_WHY_DRIFT;
  * "" for none. */
 void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n);
 

@@ -714,7 +714,7 @@ char *app_answer_quiet_text(const app_answer *a)
 }
 
 /* The runs that cannot tell, named, those of one reason together:
- * "aof-rewrite, fullsync-disk (the baseline moved as much around the
+ * "aof-rewrite, fullsync-disk (a change within the baseline's own movement around the
  * window)". At most 8 names a reason, then how many more. */
 static void unsure_names(cow_sbuf *b, const app_answers *a)
 {
@@ -797,20 +797,20 @@ const char *app_answer_legend(int sink)
                "than the baseline's, a call that is wrong at most 5% of the time when "
                "nothing changed; `~`: the 95% interval of the difference holds zero, no "
                "change shown; `?`: too few samples to tell either way (or, with the reason "
-               "beside it, a baseline that moved as much around the window). A delta shows its "
+               "beside it, a baseline whose own movement around the window was as large). A delta shows its "
                "95% interval `[lo, hi]`, or the one bound the exact tail test can give "
                "(`>= +b`: it rose by at least b). A quantile shown as a number alone has a "
                "two-sided 95% interval; shown as `x (>= b)`: x is the estimate, and too "
-               "few samples lie beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
+               "few samples lie beyond it for an upper bound; with 95% confidence the true value is at least b; where the baseline moved around a window, the intervals of the phases around it are widened by that movement. Latencies in ms.";
     return "How to read these: lift / drop: the window's p99.9 is higher / lower than "
            "the baseline's, a call that is wrong at most 5% of the time when nothing "
            "changed; ~: the 95% interval of the difference holds zero, no change shown; "
            "?: too few samples to tell either way (or, with the reason beside it, a "
-           "baseline that moved as much around the window). A delta shows its 95% interval "
+           "baseline whose own movement around the window was as large). A delta shows its 95% interval "
            "[lo, hi], or the one bound the exact tail test can give (>= +b: it rose by "
            "at least b). A quantile shown as a number alone has a two-sided 95% "
            "interval; shown as x (>= b): x is the estimate, and too few samples lie "
-           "beyond it for an upper bound; with 95% confidence the true value is at least b. Latencies in ms.";
+           "beyond it for an upper bound; with 95% confidence the true value is at least b; where the baseline moved around a window, the intervals of the phases around it are widened by that movement. Latencies in ms.";
 }
 
 /* ------------------------------------------------------- kept */

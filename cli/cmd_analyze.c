@@ -237,8 +237,8 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
                          "movement is '?'"
                        : "its verdicts read the baseline before it");
         else if (rs->ph[i].drift.moved && rs->ph[i].has_delta)
-            printf("  the baseline moved around %s, within the materiality margin of "
-                   "%.3f ms: %s; the intervals of the phases around it are widened by "
+            printf("  the baseline moved around %s, by less than the materiality margin "
+                   "(%.3f ms): %s; the intervals of the phases around it are widened by "
                    "that movement, and a lift or drop stands only if it also holds "
                    "against the baseline on both sides beyond it\n",
                    ph->v[i].label, rs->ph[i].drift.margin_us / 1000, moved);
