@@ -319,6 +319,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->verdict = COW_VERDICT_NA;
     a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
     a->worst_ms = a->run_worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
+    a->both_ms = NAN;
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
     for (j = 0; j < rs.nph; j++) {
@@ -343,6 +344,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->base = app_quant_row(store_result_quantile(&rs, d->base, 0.999), b ? b->n : -1);
         a->win = app_quant_row(store_result_quantile(&rs, d->phase, 0.999), w->n);
         a->delta = app_quant_delta(d);
+        a->both_ms = d->local_base ? d->base_us / 1000 : NAN;
         a->verdict = boot_verdict_of(d->verdict);
         a->method = d->method && strcmp(d->method, "tail-test") == 0 ? "tail-test"
                                                                       : "bootstrap";
@@ -588,8 +590,12 @@ char *app_answer_line(const app_answer *a, int sink)
                 sbuf_add(&b, " (the longest of %d windows)", a->nwindows);
             sbuf_add(&b, ": no latency samples, so no tail verdict");
         } else {
-            sbuf_add(&b, " at %s for %.1f s: p99.9 %s ms -> %s ms: %s%s%s", when,
-                   (double)a->len_us / 1e6, quant_format(&a->base, 0, q2, sizeof(q2)),
+            char both[48] = "";
+            if (!isnan(a->both_ms)) /* the reference the delta was taken against */
+                snprintf(both, sizeof(both), " (both sides of the window: %.3f ms)",
+                         a->both_ms);
+            sbuf_add(&b, " at %s for %.1f s: p99.9 %s ms%s -> %s ms: %s%s%s", when,
+                   (double)a->len_us / 1e6, quant_format(&a->base, 0, q2, sizeof(q2)), both,
                    quant_format(&a->win, 0, q3, sizeof(q3)), bold, verdict_word(a->verdict),
                    bold);
             if (a->verdict != COW_VERDICT_NA)

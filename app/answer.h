@@ -82,6 +82,9 @@ typedef struct app_answer {
     cow_quant shown_delta;  /* the p99 delta, bounds as decided */
     char *shown_in;         /* its window (owned), or NULL: no p99 lift */
     char *shown_finding;    /* the finding's title (owned), or NULL */
+    double both_ms;       /* the delta's reference when the window was
+                             judged against the baseline on both sides
+                             (its p99.9 there, ms), else NaN */
     double worst_ms;      /* worst sample in the window, NaN */
     double run_worst_ms;  /* worst sample of the run (what the timeline
                              rings), NaN */

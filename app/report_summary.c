@@ -158,6 +158,17 @@ static void inputs(const report_summary_in *in, FILE *fp)
                     "`cowtail rejects` lists them.\n\n");
 }
 
+/* The reference of a delta taken against the baseline on both sides of
+ * its window (runstats.h Requirement 7), so the row's arithmetic adds up:
+ * "against both sides' 4.343: "; "" otherwise. */
+static const char *both_sides(const cow_delta_row *d, char *buf, size_t n)
+{
+    if (!d->local_base || isnan(d->base_us))
+        return "";
+    snprintf(buf, n, "against both sides' %.3f: ", d->base_us / 1000);
+    return buf;
+}
+
 static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_err *e)
 {
     size_t i;
@@ -172,7 +183,7 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         const cow_delta_row *d = NULL;
         const cow_phase_row *b = NULL, *w = NULL;
         char b50[COW_QUANT_FMT_MAX], b99[COW_QUANT_FMT_MAX], b999[COW_QUANT_FMT_MAX],
-            w999[COW_QUANT_FMT_MAX], ci[COW_QUANT_FMT_MAX];
+            w999[COW_QUANT_FMT_MAX], ci[COW_QUANT_FMT_MAX], both[64];
         int wi, rc;
 
         if ((rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
@@ -192,9 +203,10 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
                 honest(b ? store_result_quantile(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, b999,
                        sizeof(b999)));
         if (w != NULL && d != NULL)
-            fprintf(fp, " %s | %lld | %s | %s | %s |\n", md(w->label), (long long)w->n,
+            fprintf(fp, " %s | %lld | %s | %s%s | %s |\n", md(w->label), (long long)w->n,
                     honest(store_result_quantile(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
-                    delta_ci(d, ci, sizeof(ci)), verdict_md(d->verdict));
+                    both_sides(d, both, sizeof(both)), delta_ci(d, ci, sizeof(ci)),
+                    verdict_md(d->verdict));
         else if (in->answers != NULL && in->answers->v[i].log_only)
             fprintf(fp, " %s (no samples: %d window%s in the log) | | | | |\n",
                     md(in->answers->v[i].window), in->answers->v[i].nwindows,

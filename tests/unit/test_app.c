@@ -431,6 +431,8 @@ static void answers_should_give_the_same_evidence_the_same_cause(void)
             CHECK_INT(x->verdict, COW_VERDICT_UNSURE);
             CHECK(strstr(line, "(cannot tell: a change within the baseline's own "
                                "movement around the window)") != NULL);
+            /* the delta's reference is printed, so the line's arithmetic adds up */
+            CHECK(!isnan(x->both_ms) && strstr(line, " ms (both sides of the window: ") != NULL);
             for (k = 0; k < fs.n; k++)
                 found |= strcmp(fs.v[k].rule, "unstable_baseline") == 0 &&
                          strcmp(fs.v[k].run, x->run) == 0;
