@@ -25,7 +25,13 @@
  *     after: from the last window's end; between: gaps between windows.
  *     Empty ones are left out. No windows: the whole run is baseline.
  *  7. A forkless save from the log is the save: INFO's
- *     rdb_bgsave_in_progress flag during it adds no BGSAVE window. */
+ *     rdb_bgsave_in_progress flag during it adds no BGSAVE window.
+ *  8. An AOF rewrite's parent finishes after its child: "terminated with
+ *     success" is logged when the child is reaped, then the parent writes
+ *     the residual diff or renames the new base file and manifest, in the
+ *     event loop, until "Background AOF rewrite finished successfully";
+ *     the window ends at that line when it comes before the next rewrite
+ *     starts (its stall is the rewrite's, not the after phase's). */
 #include "phase.h"
 
 #include <math.h>
@@ -214,8 +220,16 @@ static void from_log(const cow_phase_input *in, cow_phases *w)
                 ph->fork_us = v->t_us;
                 ph->child_pid = (long)v->value;
             }
-            size_t stop;
+            size_t stop, fstop;
             j = find(in, i + 1, ends, v->kind, &stop);
+            if (j < in->nev && is(&in->ev[j], "aof_rewrite_done")) { /* Requirement 8 */
+                static const char *const finished[] = {"aof_rewrite_finished", NULL};
+                size_t f = find(in, j + 1, finished, v->kind, &fstop);
+                if (f < in->nev) {
+                    used[j] = 1;
+                    j = f;
+                }
+            }
             close_at(in, ph, j, stop);
             if (j < in->nev)
                 used[j] = 1;

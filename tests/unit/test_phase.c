@@ -71,6 +71,44 @@ static void phases_should_follow_log_windows(void)
     phase_release(&ph);
 }
 
+/* Requirement 8: an AOF rewrite ends when its parent is done ("finished
+ * successfully", 15 ms after the child was reaped), not at the reaping;
+ * without that line, at the reaping. */
+static void aof_rewrite_should_end_when_the_parent_is_done(void)
+{
+    cow_event e[] = {
+        ev(T0 + S(1), "aof_rewrite_start", 10, NULL),
+        ev(T0 + S(3), "aof_rewrite_done", NAN, NULL),
+        ev(T0 + S(3) + 15000, "aof_rewrite_finished", NAN, NULL),
+        ev(T0 + S(5), "aof_rewrite_start", 12, NULL),
+        ev(T0 + S(6), "aof_rewrite_done", NAN, NULL),
+        ev(T0 + S(7), "aof_rewrite_start", 13, NULL),
+        ev(T0 + S(8), "aof_rewrite_finished", NAN, NULL),
+    };
+    cow_phase_input in;
+    cow_phases ph;
+    cow_err err = COW_ERR_INIT;
+    size_t i, k = 0;
+    int64_t ends[3];
+
+    memset(&in, 0, sizeof(in));
+    in.ev = e;
+    in.nev = 7;
+    in.t_first_us = T0;
+    in.t_last_us = T0 + S(10);
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    for (i = 0; i < ph.n && k < 3; i++)
+        if (ph.v[i].kind == COW_PHASE_AOF_REWRITE)
+            ends[k++] = ph.v[i].t1_us;
+    CHECK_INT(k, 3);
+    if (k == 3) {
+        CHECK_INT(ends[0], T0 + S(3) + 15000 + 1000);
+        CHECK_INT(ends[1], T0 + S(6) + 1000); /* no finished line before the next start */
+        CHECK_INT(ends[2], T0 + S(10) + 1); /* no done line: open to the last sample */
+    }
+    phase_release(&ph);
+}
+
 static void phases_should_mark_overlaps_and_use_polls(void)
 {
     cow_event e[] = {
@@ -312,6 +350,7 @@ static void runstats_sort_should_match_qsort(void)
 int main(void)
 {
     RUN(phases_should_follow_log_windows);
+    RUN(aof_rewrite_should_end_when_the_parent_is_done);
     RUN(phases_should_mark_overlaps_and_use_polls);
     RUN(runstats_should_find_a_tail_lift);
     RUN(in_flight_should_give_a_straddling_sample_to_the_window);
