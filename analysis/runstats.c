@@ -40,9 +40,9 @@
  *     stretches gives the two sides' mean level the window's own; each
  *     side's dependence is read on its own series (across the step the
  *     pooled indicator reads as one slow swing: n_eff 15 of 691). A lift
- *     must exceed D = the largest material move relative to its earlier
- *     value, times the local baseline's value at the level, a drop fall
- *     below -D; else ? with why COW_QCMP_WHY_DRIFT (bench/README.md, "A
+ *     must exceed D = the baseline's movement at the level (7c), times
+ *     the local baseline's value at the level, a drop fall below -D;
+ *     else ? with why COW_QCMP_WHY_DRIFT (bench/README.md, "A
  *     baseline that moves": drifting healthy fleets failed check 15.0%,
  *     now 0.5%). check does the same with its limit as the margin
  *     (app/check.c Requirement 6). Without an after phase only the halves
@@ -51,20 +51,26 @@
  *     baseline moved (a significant move, material or not) but is not
  *     unstable, the window is compared with the baseline before it as
  *     always, and a lift or drop stands only if the local baseline on
- *     both sides confirms it beyond D, D now the largest significant
- *     move relative to its earlier value (an intersection-union test,
+ *     both sides confirms it beyond D (7c) (an intersection-union test,
  *     Berger 1982: each one-sided p the larger of the two tests', so the
  *     level stays 2.5% a side); else ? with why COW_QCMP_WHY_DRIFT. A 7x
  *     lift against a median that moved 2% between the baseline's halves
  *     stands; a window at the crest of a slow drift does not
- *     (bench/README.md, "A baseline that moves": false lift + drop at the
- *     20 s drift 64.9% -> 0.0% at p50).
+ *     (bench/README.md, "A move within the margin": false lift + drop at
+ *     the 20 s drift 64.9% -> 0.3% at p50, 33.4% -> 4.3% at p99).
  *  7b. The intervals of a phase around a moved baseline (the window, its
  *     baseline, the quiet phase after it) are widened by that movement
  *     on the ratio scale (verdict.h qcmp_level_ci_moved): a quantile of
  *     a process whose level moved by D within the stretches seen is not
  *     known closer than D (the 20 s drift's phase intervals covered
- *     20.1% at p50; widened, 97%). */
+ *     20.1% at p50; widened, 96.8%; widened in quadrature with the
+ *     sampling interval instead, 89.2%).
+ *  7c. The movement D at a level is the largest significant move at the
+ *     assessed level nearest it on the log (1 - q) scale (runstats_drift_rel:
+ *     a median that tripled after a save says nothing of the tail), as a
+ *     share of the larger of the two values (a rise to x3 and a fall to
+ *     x1/3 are both 2/3; relative to the earlier value bgsave-t1's median
+ *     x3 gave D = 2.07 and made its x10 window median ?). */
 #include "runstats.h"
 
 #include <math.h>

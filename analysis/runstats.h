@@ -60,8 +60,9 @@ typedef struct cow_drift {
     int moved;           /* 1 when one said lift or drop (2.5% each side) */
     int unstable;        /* 1 when one of those moved by more than the
                             materiality margin: the finding */
-    double rel;          /* moved: the largest significant move relative
-                            to the earlier value (0 when none) */
+    double rel;          /* moved: the largest significant move, as a
+                            share of the larger of its two values (0
+                            when none) */
     size_t nq;           /* levels assessed (at most COW_DRIFT_MAXQ) */
     double at[COW_DRIFT_MAXQ];     /* each level */
     double rel_at[COW_DRIFT_MAXQ]; /* the largest significant move there,
