@@ -112,8 +112,11 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
             const cow_phase *p = &ph->v[i];
             snprintf(win, sizeof(win), "%.3f-%.3f", (double)(p->t0_us - t0) / 1e6,
                      (double)(p->t1_us - t0) / 1e6);
-            snprintf(name, sizeof(name), "%s%s%s", p->label, p->overlap ? " (overlap)" : "",
-                     p->open ? " (open)" : "");
+            int l2, moved = 0;
+            for (l2 = 0; l2 < COW_PCT_NLEVELS; l2++)
+                moved |= ps->moved[l2] > 0;
+            snprintf(name, sizeof(name), "%s%s%s%s", p->label, p->overlap ? " (overlap)" : "",
+                     p->open ? " (open)" : "", moved ? " *" : "");
         } else {
             snprintf(win, sizeof(win), "all");
             snprintf(name, sizeof(name), "whole run");
@@ -123,6 +126,16 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
             printf(" %*s", l >= COW_P999 ? 18 : l == COW_P99 ? 17 : 9,
                    quant(ps, l, footnote, b[l], sizeof(b[l])));
         printf(" %9s\n", ms(ps->sum.max, b[5], sizeof(b[5])));
+    }
+    for (i = 0; i < ph->n; i++) { /* runstats.h Requirement 7b */
+        for (l = 0; l < COW_PCT_NLEVELS && !(rs->ph[i].moved[l] > 0); l++)
+            ;
+        if (l < COW_PCT_NLEVELS) {
+            printf("  * intervals widened by the baseline's own movement around the window "
+                   "(see below): the quantile of a process whose level moved is not known "
+                   "closer than that movement\n");
+            break;
+        }
     }
 }
 

@@ -28,6 +28,11 @@ check "the log's zone given" has '"clock":\[{"file":"[^"]*fullsync-disk/redis.lo
 # whose inverted bound passes the estimate: the bound is the shift (it
 # rose), not the estimate again ("+1.719 (>= +1.719)" before)
 "$COW" analyze --db "$DB" bgsave-t1 > "$WORK/t1.txt"
+# runstats.h Requirement 7b: phases whose intervals the baseline's
+# movement widened are marked, and the mark is explained
+"$COW" analyze --db "$DB" aof-rewrite > "$WORK/aofw.txt"
+check "aof-rewrite: widened intervals marked" has "^  baseline \* " "$WORK/aofw.txt"
+check "aof-rewrite: the mark explained" has "^  \* intervals widened by the baseline's own movement" "$WORK/aofw.txt"
 check "bgsave-t1: p99.9 lift bound is the shift, not the estimate" has "p99.9  *+1.719 (>= +0.000) .* lift" "$WORK/t1.txt"
 check "bgsave-t1: no bound equal to its estimate" test "$(grep -c '+1.719 (>= +1.719)' "$WORK/t1.txt")" = 0
 
