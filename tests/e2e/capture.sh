@@ -152,7 +152,7 @@ check "and raises no refusal" test "$(grep -c ingest_refusals "$WORK/meta.doc")"
 "$COW" ingest -q --db "$WORK/aof.db" "$SAMPLES/aof-rewrite" > /dev/null 2>&1
 "$COW" analyze --db "$WORK/aof.db" aof-rewrite > "$WORK/aof.if" 2>&1
 "$COW" analyze --db "$WORK/aof.db" --assign send aof-rewrite > "$WORK/aof.send" 2>&1
-check "in flight: the baseline max is 4.183 ms" has "^  baseline  .* 1492 .* 4.183$" "$WORK/aof.if"
+check "in flight: the baseline max is 4.183 ms" has "^  baseline [ *].* 1492 .* 4.183$" "$WORK/aof.if"
 check "in flight: the window holds 754 samples, the 12.379 ms probe among them" has "^  aof-rewrite#1 .* 754 .* 12.379$" "$WORK/aof.if"
 # the two edges alike: the 16.114 ms probe, still in flight when the
 # rewrite ended, completed in after and is after's (no longer the window's)
@@ -162,7 +162,7 @@ check "in flight: the probe in flight at the window's end is after's" has "^  af
 check "in flight: p99.9 ?, the baseline moved" has "p99.9  *+4.876 (cannot tell: a change within the baseline's own movement around the window) .* ?" "$WORK/aof.if"
 check "in flight: the caveat" has "the baseline is not stationary around aof-rewrite#1: p99 0.977 ms before the window, 3.812 ms after it" "$WORK/aof.if"
 check "--assign send: p99.9 cannot tell" has "p99.9  *+5.801 (cannot tell: a change within the baseline's own movement around the window)" "$WORK/aof.send"
-check "--assign send: the probe in the baseline" has "^  baseline  .* 1493 .* 12.379$" "$WORK/aof.send"
+check "--assign send: the probe in the baseline" has "^  baseline [ *].* 1493 .* 12.379$" "$WORK/aof.send"
 
 # --- clocks: a log in local time UTC+2 without log_tz. With INFO beside
 # it the zone is inferred and the windows are those of log_tz given;
