@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 #include "err.h"
 #include "mem.h"
@@ -241,5 +242,40 @@ static inline const char *col_text(sqlite3_stmt *q, int i)
     const unsigned char *t = sqlite3_column_text(q, i);
     return t ? (const char *)t : "";
 }
+
+/* ------------------------------------------------ column tables
+ * A row struct bound to a statement's parameters (and read back, in
+ * store_results.c) by a table of its fields: where each is, its C type and
+ * when it is NULL (store_cols.c). */
+enum col_type {
+    COL_INT,  /* int */
+    COL_I64,  /* int64_t */
+    COL_DBL,  /* double, never NULL */
+    COL_NUM,  /* double, NULL for NaN */
+    COL_TEXT, /* const char *, NULL for NULL */
+    COL_T,    /* int64_t, NULL for 0 (no time) */
+    COL_NZ,   /* long, NULL for 0 (not known) */
+    COL_STEP, /* int64_t, NULL for 0 or INT64_MIN (a step not seen) */
+    COL_STR0  /* const char *, "" for NULL */
+};
+
+typedef struct col_desc {
+    size_t off;          /* offsetof the field */
+    size_t size;         /* sizeof the field, checked against the type */
+    enum col_type type;
+} col_desc;
+
+#define COL(row, field, type) {offsetof(row, field), sizeof(((row *)0)->field), type}
+#define NCOLS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The first entry of a column table whose field size is not its type's,
+ * or n when all fit. */
+size_t store_cols_bad(const col_desc *c, size_t n);
+
+/* Bind row's fields by the column table c to parameters first, first + 1,
+ * ... of q; COW_EINTERNAL (what named) when a field's size is not its
+ * type's. */
+int store_bind_cols(sqlite3_stmt *q, int first, const void *row, const col_desc *c, size_t n,
+                    const char *what, cow_err *e);
 
 #endif

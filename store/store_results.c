@@ -341,24 +341,6 @@ int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,
  * C type and when it is NULL; its load statement selects the same columns
  * in the same order, read back through the same table. Adding a column: a
  * line here, the column in both statements (store.c) and the migration. */
-enum col_type {
-    COL_INT,  /* int */
-    COL_I64,  /* int64_t */
-    COL_DBL,  /* double, never NULL */
-    COL_NUM,  /* double, NULL for NaN */
-    COL_TEXT, /* const char *, NULL for NULL */
-    COL_T,    /* int64_t, NULL for 0 (no time) */
-    COL_NZ    /* long, NULL for 0 (not known) */
-};
-
-typedef struct col_desc {
-    size_t off;          /* offsetof the field */
-    size_t size;         /* sizeof the field, checked against the type */
-    enum col_type type;
-} col_desc;
-
-#define COL(row, field, type) {offsetof(row, field), sizeof(((row *)0)->field), type}
-
 static const col_desc phase_cols[] = {
     COL(cow_phase_row, idx, COL_INT),         COL(cow_phase_row, kind, COL_TEXT),
     COL(cow_phase_row, label, COL_TEXT),      COL(cow_phase_row, t0_us, COL_I64),
@@ -396,61 +378,16 @@ static const col_desc exceed_cols[] = {
     COL(cow_exceed_row, lo, COL_NUM),         COL(cow_exceed_row, hi, COL_NUM),
     COL(cow_exceed_row, clusters, COL_I64),   COL(cow_exceed_row, p_more, COL_NUM)};
 
-#define NCOLS(t) (sizeof(t) / sizeof((t)[0]))
-
-/* The size a column type reads. */
-static size_t col_size(enum col_type t)
-{
-    switch (t) {
-    case COL_INT: return sizeof(int);
-    case COL_I64:
-    case COL_T: return sizeof(int64_t);
-    case COL_DBL:
-    case COL_NUM: return sizeof(double);
-    case COL_TEXT: return sizeof(const char *);
-    case COL_NZ: return sizeof(long);
-    }
-    return 0;
-}
-
-/* The first entry of a column table whose field size is not its type's,
- * or n when all fit. */
-static size_t cols_bad(const col_desc *c, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n && c[i].size == col_size(c[i].type); i++)
-        ;
-    return i;
-}
-
 /* Bind run and row's columns to the statement stmt, step it. */
 static int put_row(cow_store *st, int stmt, int64_t run, const void *row,
                    const col_desc *c, size_t n, const char *what, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[stmt];
-    const char *base = row;
-    size_t i;
+    int rc;
 
-    if ((i = cols_bad(c, n)) < n)
-        return COW_FAIL(e, COW_EINTERNAL, "%s: column %zu: field of %zu bytes read "
-                        "as %zu", what, i + 2, c[i].size, col_size(c[i].type));
+    if ((rc = store_bind_cols(q, 2, row, c, n, what, e)) != COW_OK)
+        return rc;
     sqlite3_bind_int64(q, 1, run);
-    for (i = 0; i < n; i++) {
-        const void *f = base + c[i].off;
-        int k = (int)i + 2;
-        switch (c[i].type) {
-        case COL_INT: sqlite3_bind_int(q, k, *(const int *)f); break;
-        case COL_I64: sqlite3_bind_int64(q, k, *(const int64_t *)f); break;
-        case COL_DBL: sqlite3_bind_double(q, k, *(const double *)f); break;
-        case COL_NUM: bind_num(q, k, *(const double *)f); break;
-        case COL_TEXT: bind_text(q, k, *(const char *const *)f); break;
-        case COL_T: bind_t(q, k, *(const int64_t *)f); break;
-        case COL_NZ:
-            if (*(const long *)f)
-                sqlite3_bind_int64(q, k, *(const long *)f);
-            break;
-        }
-    }
     return step_done(st, q, e, what);
 }
 
@@ -500,10 +437,12 @@ static void get_row(sqlite3_stmt *q, void *row, const col_desc *c, size_t n, res
         switch (c[i].type) {
         case COL_INT: *(int *)f = sqlite3_column_int(q, k); break;
         case COL_I64:
-        case COL_T: *(int64_t *)f = sqlite3_column_int64(q, k); break;
+        case COL_T:
+        case COL_STEP: *(int64_t *)f = sqlite3_column_int64(q, k); break;
         case COL_DBL: *(double *)f = sqlite3_column_double(q, k); break;
         case COL_NUM: *(double *)f = col_num(q, k); break;
         case COL_TEXT:
+        case COL_STR0:
             *(const char **)f = pool_dup(&x->r->pool, &x->r->npool, &x->pcap, q, k);
             break;
         case COL_NZ: *(long *)f = (long)sqlite3_column_int64(q, k); break;
@@ -521,7 +460,7 @@ static int load_rows(cow_store *st, int stmt, int64_t run, void **arr, size_t *n
     size_t cap = 0;
     int rc;
 
-    if (cols_bad(c, ncols) < ncols)
+    if (store_cols_bad(c, ncols) < ncols)
         return SQLITE_MISUSE;
     sqlite3_bind_int64(q, 1, run);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
