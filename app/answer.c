@@ -63,6 +63,19 @@ const cow_delta_row *app_worst_window(const cow_result_set *rs)
     return best;
 }
 
+double app_floor_us(const cow_result_set *rs)
+{
+    const cow_delta_row *d = app_worst_window(rs);
+    const cow_quantile_row *q = NULL;
+    size_t i;
+    if (d != NULL)
+        q = store_result_quantile(rs, d->base, 0.5);
+    for (i = 0; q == NULL && i < rs->nph; i++)
+        if (strcmp(rs->ph[i].kind, "baseline") == 0)
+            q = store_result_quantile(rs, rs->ph[i].idx, 0.5);
+    return q != NULL ? q->value_us : NAN;
+}
+
 /* The rules whose advice answers "what to do", most specific first: a
  * cause the evidence supports before a symptom, a symptom before a host
  * setting. Each with the short phrase naming the cause. */
@@ -153,9 +166,12 @@ static char *gate_text(const app_thresholds *t, const app_verdict *v)
 }
 
 /* A passing run whose estimate lies over a limit the gate could not show
- * it exceeds: "max_p999_lift_ms 59.598 over 20 but not shown to be (raw p
- * 0.057, adjusted p 1)"; NULL when there is none. */
-static char *gate_near(const app_thresholds *t, const app_verdict *v)
+ * it exceeds, in words that agree with the run's verdict: "max_p999_lift_ms
+ * 59.598 over 20: the excess is not shown at the gate's level (raw p
+ * 0.057, adjusted p 1)"; on a run whose verdict is a lift, the lift limit
+ * says the lift is shown and its size over the limit is not. NULL when
+ * there is none. */
+static char *gate_near(const app_thresholds *t, const app_verdict *v, int verdict)
 {
     cow_sbuf b = {0};
     int k;
@@ -163,8 +179,14 @@ static char *gate_near(const app_thresholds *t, const app_verdict *v)
         if (!t->set[k] || v[k].state != APP_PASS || isnan(v[k].p) || isnan(v[k].value) ||
             !(v[k].value > t->v[k]))
             continue;
-        sbuf_add(&b, "%s%s %.3f over %g but not shown to be (raw p %.3g, adjusted p %.3g)",
-               b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
+        if (k == TH_P999_LIFT && verdict == COW_VERDICT_LIFT)
+            sbuf_add(&b, "%sthe lift is shown, its size over the limit is not: %s %.3f over "
+                         "%g (raw p %.3g, adjusted p %.3g)",
+                     b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
+        else
+            sbuf_add(&b, "%s%s %.3f over %g: the excess is not shown at the gate's level "
+                         "(raw p %.3g, adjusted p %.3g)",
+                     b.n ? ", " : "", app_th_keys[k], v[k].value, t->v[k], v[k].p, v[k].p_adj);
     }
     return b.s;
 }
@@ -319,7 +341,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->verdict = COW_VERDICT_NA;
     a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
     a->worst_ms = a->run_worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
-    a->both_ms = NAN;
+    a->both_ms = a->median_ms = NAN;
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
     for (j = 0; j < rs.nph; j++) {
@@ -341,8 +363,13 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->t0_us = w->t0_us;
         a->len_us = w->t1_us - w->t0_us;
         a->worst_ms = w->max_us / 1000;
+        double floor_us = app_floor_us(&rs);
         a->base = app_quant_row(store_result_quantile(&rs, d->base, 0.999), b ? b->n : -1);
         a->win = app_quant_row(store_result_quantile(&rs, d->phase, 0.999), w->n);
+        /* a lower bound under the baseline's median bounds nothing */
+        a->median_ms = floor_us / 1000;
+        quant_floor(&a->base, floor_us);
+        quant_floor(&a->win, floor_us);
         a->delta = app_quant_delta(d);
         a->both_ms = d->local_base ? d->base_us / 1000 : NAN;
         a->verdict = boot_verdict_of(d->verdict);
@@ -500,7 +527,7 @@ int app_answers_build(cow_store *st, const cow_run_row *rows, size_t n,
                 a->say = 1;
                 a->quiet = APP_QUIET_NO;
             } else {
-                a->gate_why = gate_near(th, fc->v[i]);
+                a->gate_why = gate_near(th, fc->v[i], a->verdict);
             }
         }
         if (a->say)

@@ -85,6 +85,8 @@ typedef struct app_answer {
     double both_ms;       /* the delta's reference when the window was
                              judged against the baseline on both sides
                              (its p99.9 there, ms), else NaN */
+    double median_ms;     /* the baseline's p50: a lower bound of base or
+                             win below it was dropped (quant_floor), NaN */
     double worst_ms;      /* worst sample in the window, NaN */
     double run_worst_ms;  /* worst sample of the run (what the timeline
                              rings), NaN */
@@ -168,6 +170,12 @@ const char *app_answer_legend(int sink);
  * phase): its p99.9 delta row in rs, or NULL. The one choice the headline,
  * the answers and the workbook read. */
 const cow_delta_row *app_worst_window(const cow_result_set *rs);
+
+/* The run's own median that makes a lower bound uninformative
+ * (quant_floor): the p50 of the worst window's baseline, else of the
+ * baseline phase; NaN when neither is stored. Every table of the report
+ * floors its quantiles with it, so one quantile reads one way. */
+double app_floor_us(const cow_result_set *rs);
 
 /* The copy-on-write each window's child reported in the server log
  * ("RDB: N MB of memory used by copy-on-write", "Fork CoW for RDB: ...

@@ -276,6 +276,61 @@ static int throughput(cow_store *st, const cow_run_row *r, const cow_phase *w,
     return rc;
 }
 
+/* Mean of the INFO samples of key polled inside window w, NaN when none. */
+static int info_mean_in(cow_store *st, const cow_run_row *r, const char *key,
+                        const cow_phase *w, double *mean, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *v = NULL, sum = 0;
+    size_t n = 0, i, k = 0;
+    int rc = store_load_info_series(st, r->id, key, &t, &v, &n, e);
+    for (i = 0; rc == COW_OK && i < n; i++)
+        if (t[i] >= w->t0_us && t[i] <= w->t1_us && !isnan(v[i])) {
+            sum += v[i];
+            k++;
+        }
+    *mean = k ? sum / (double)k : NAN;
+    free(t);
+    free(v);
+    return rc;
+}
+
+int facts_rate_in(cow_store *st, const cow_run_row *r, const cow_phase *w, double *ops_s,
+                  const char **src, cow_err *e)
+{
+    int64_t *ti = NULL;
+    double *dur = NULL, *cnt = NULL, *mx = NULL;
+    size_t n = 0;
+    int rc;
+
+    *ops_s = NAN;
+    *src = NULL;
+    if ((rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e)) == COW_OK) {
+        *ops_s = savewin_rate_in(ti, dur, cnt, n, w);
+        *src = "the load writers";
+    }
+    free(ti);
+    free(dur);
+    free(cnt);
+    free(mx);
+    if (rc != COW_OK || !isnan(*ops_s))
+        return rc;
+    ti = NULL;
+    cnt = NULL;
+    if ((rc = store_load_info_series(st, r->id, "total_commands_processed", &ti, &cnt, &n,
+                                     e)) == COW_OK) {
+        *ops_s = savewin_counter_rate_in(ti, cnt, n, w);
+        *src = "INFO total_commands_processed";
+    }
+    free(ti);
+    free(cnt);
+    if (rc != COW_OK || !isnan(*ops_s))
+        return rc;
+    rc = info_mean_in(st, r, "instantaneous_ops_per_sec", w, ops_s, e);
+    *src = isnan(*ops_s) ? NULL : "INFO instantaneous_ops_per_sec";
+    return rc;
+}
+
 /* The metrics the stored phases give: memory growth (save and run), save
  * time, worst round trip (save and run, with their n), throughput (save
  * and run). */

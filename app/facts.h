@@ -28,6 +28,14 @@ int facts_load_gate(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_e
  * and worst round trip over the capture, fork time. */
 int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e);
 
+/* Operations per second during phase w of run r: from the load writers'
+ * throughput intervals (each counted by its share inside w), else INFO
+ * total_commands_processed over the shortest span of polls that holds w,
+ * else the mean of INFO instantaneous_ops_per_sec polled inside w; NaN
+ * when none tells. *src names the source (static), NULL with NaN. */
+int facts_rate_in(cow_store *st, const cow_run_row *r, const cow_phase *w, double *ops_s,
+                  const char **src, cow_err *e);
+
 /* The (host, scenario) group of rows[0..n) that has runs of at least two
  * modes and the most such runs: modes are only comparable on one host
  * and one workload. Returns 0 and sets *host / *scenario (borrowed, may be

@@ -11,6 +11,7 @@
 #include "analyze.h"
 #include "answer.h"
 #include "check.h"
+#include "doc.h"
 #include "fleet.h"
 #include "html.h"
 #include "inputs.h"
@@ -18,6 +19,7 @@
 #include "phase.h"
 #include "quant.h"
 #include "replsync.h"
+#include "report_doc.h"
 #include "reported.h"
 #include "timeconv.h"
 
@@ -32,7 +34,8 @@ typedef struct page {
 
 /* A quantile in the one format (quant.h): "12.300 [11.9, 12.8]",
  * "12.300 (>= 1.563)", "-". */
-static const char *qtext(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
+static const char *qtext(const cow_quantile_row *q, int64_t n, double floor_us, char *buf,
+                         size_t len)
 {
     cow_quant x;
     if (q == NULL) {
@@ -40,6 +43,7 @@ static const char *qtext(const cow_quantile_row *q, int64_t n, char *buf, size_t
         return buf;
     }
     x = app_quant_row(q, n);
+    quant_floor(&x, floor_us); /* a bound under the run's median: "not bounded" */
     return quant_format(&x, COW_QF_INTERVAL, buf, len);
 }
 
@@ -59,7 +63,7 @@ static const char *qside(const cow_result_set *rs, int phase, const cow_phase_ro
     const cow_quantile_row *r = store_result_quantile(rs, phase, q);
     cow_quant x;
     if (r != NULL)
-        return qtext(r, p ? p->n : -1, buf, len);
+        return qtext(r, p ? p->n : -1, q >= 0.99 ? app_floor_us(rs) : NAN, buf, len);
     x = quant_make(q, est_us, NAN, NAN, p ? p->n : -1, NAN);
     return quant_format(&x, COW_QF_INTERVAL, buf, len);
 }
@@ -180,43 +184,18 @@ static size_t parse_evidence(const char *json, cJSON **root, cow_html_evidence *
 
 /* ------------------------------------------------------- the sections */
 
-/* The answers first, in the order answer.h decided (failed gates,
- * critical findings, the largest p99.9 rise), each linking to its run;
- * the quiet runs counted in one line; the legend of the verdict words. */
+/* The answer first, as the document decided it (report_doc.h): the
+ * table, the worst run's chart, the same rows in words, the quiet runs
+ * counted, the legend once. */
 static void answers(page *pg)
 {
-    const report_summary_in *in = pg->in;
-    const app_answers *a = in->answers;
-    size_t i;
-    char *line;
-
-    html_section(&pg->h, NULL, "answers");
-    html_heading(&pg->h, 2, "answers", "Answers");
-    if (a == NULL) {
-        html_para(&pg->h, NULL, "No answers were decided for these runs.");
-        html_section_end(&pg->h);
+    if (pg->in->doc != NULL) {
+        doc_html_answer(pg->in->doc, &pg->h, pg->w, pg->h_px);
         return;
     }
-    fputs("<ol class=\"answers-list\">\n", pg->h.fp);
-    for (i = 0; i < a->nsay; i++) {
-        size_t ri = a->order[i];
-        char href[170];
-        snprintf(href, sizeof(href), "#%s", pg->ids[ri]);
-        line = app_answer_line(&a->v[ri], APP_ANSWER_TERM);
-        fputs("<li>", pg->h.fp);
-        html_link(&pg->h, href, a->v[ri].run);
-        fputs(": ", pg->h.fp);
-        html_text(&pg->h, after_label(line, a->v[ri].run));
-        fputs("</li>\n", pg->h.fp);
-        free(line);
-    }
-    fputs("</ol>\n", pg->h.fp);
-    if ((line = app_answer_quiet_line(a, APP_ANSWER_TERM)) != NULL) {
-        html_para(&pg->h, NULL, line);
-        free(line);
-    }
-    /* one legend: it explains the verdict words and `x (>= b)` once */
-    html_para(&pg->h, "note", app_answer_legend(APP_ANSWER_TERM));
+    html_section(&pg->h, NULL, "answers");
+    html_heading(&pg->h, 2, "answers", "The answer in words");
+    html_para(&pg->h, NULL, "No answers were decided for these runs.");
     html_section_end(&pg->h);
 }
 
@@ -230,6 +209,7 @@ static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
                                        "bound))", 10, head);
     size_t i;
     char b[COW_QUANT_FMT_MAX];
+    double fl = app_floor_us(rs);
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
         html_table_row(t);
@@ -240,9 +220,9 @@ static void phases_table(page *pg, const cow_result_set *rs, int64_t origin)
         html_table_setf(t, 4, "%lld", (long long)p->n);
         if (p->fork_us)
             html_table_setf(t, 5, "at %.3f s", (double)(p->fork_us - origin) / 1e6);
-        html_table_set(t, 6, qtext(store_result_quantile(rs, p->idx, 0.5), p->n, b, sizeof(b)), NULL);
-        html_table_set(t, 7, qtext(store_result_quantile(rs, p->idx, 0.99), p->n, b, sizeof(b)), NULL);
-        html_table_set(t, 8, qtext(store_result_quantile(rs, p->idx, 0.999), p->n, b, sizeof(b)), NULL);
+        html_table_set(t, 6, qtext(store_result_quantile(rs, p->idx, 0.5), p->n, NAN, b, sizeof(b)), NULL);
+        html_table_set(t, 7, qtext(store_result_quantile(rs, p->idx, 0.99), p->n, fl, b, sizeof(b)), NULL);
+        html_table_set(t, 8, qtext(store_result_quantile(rs, p->idx, 0.999), p->n, fl, b, sizeof(b)), NULL);
         if (p->n > 0)
             html_table_setf(t, 9, "%.3f", p->max_us / 1000);
     }
@@ -733,7 +713,7 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
                       FILE *fp, cow_err *e)
 {
     page pg;
-    size_t i, j;
+    size_t i;
     int rc = COW_OK, rc2;
     char lede[600];
 
@@ -742,24 +722,15 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
     pg.w = chart_w;
     pg.h_px = chart_h;
     pg.ids = xcalloc(in->nrows ? in->nrows : 1, sizeof(*pg.ids));
-    for (i = 0; i < in->nrows; i++) {
-        unsigned k = 2;
-        int taken;
-        html_anchor("run", in->rows[i].label, pg.ids[i], sizeof(pg.ids[i]));
-        do { /* labels "a b" and "a/b" share a stem: the later one gets -2 */
-            taken = 0;
-            for (j = 0; j < i && !taken; j++)
-                taken = strcmp(pg.ids[j], pg.ids[i]) == 0;
-            if (taken) {
-                char base[160];
-                html_anchor("run", in->rows[i].label, base, sizeof(base));
-                snprintf(pg.ids[i], sizeof(pg.ids[i]), "%.140s-%u", base, k++);
-            }
-        } while (taken);
-    }
+    for (i = 0; i < in->nrows; i++) /* the document's anchors, the table links to them */
+        if (in->doc != NULL && i < in->doc->nanchors)
+            snprintf(pg.ids[i], sizeof(pg.ids[i]), "%s", in->doc->anchors[i]);
+        else
+            report_doc_anchor(in, i, pg.ids[i], sizeof(pg.ids[i]));
     html_begin(&pg.h, fp, "cowtail report");
-    fputs("<header>\n", fp);
+    /* the title, then at once the answer table (the first screen) */
     html_heading(&pg.h, 1, NULL, "cowtail report");
+    answers(&pg);
     snprintf(lede, sizeof(lede), "%zu run%s from %s. Latencies in ms. Quantiles: "
              "Hyndman-Fan type 7, each with its distribution-free 95%% bound; deltas: "
              "percentile bootstrap, %d resamples, seed %llu, or the exact tail test "
@@ -767,12 +738,12 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
              in->nrows == 1 ? "" : "s", in->db ? in->db : "-", in->resamples,
              (unsigned long long)in->seed);
     html_para(&pg.h, "lede", lede);
-    fputs("</header>\n<nav>\n", fp);
+    fputs("<nav>\n", fp);
     {
         const char **items = xcalloc(in->nrows + 3, sizeof(char *));
         char **hrefs = xcalloc(in->nrows + 3, sizeof(char *));
         size_t n = 0;
-        items[n] = "Answers";
+        items[n] = "The answer in words";
         hrefs[n++] = xstrdup("#answers");
         for (i = 0; i < in->nrows; i++) {
             size_t k = strlen(pg.ids[i]) + 2;
@@ -791,7 +762,6 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
         free(items);
     }
     fputs("</nav>\n<main>\n", fp);
-    answers(&pg);
     for (i = 0; i < in->nrows && rc == COW_OK; i++)
         rc = run_section(&pg, st, i, e);
     if (rc == COW_OK) {

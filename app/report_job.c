@@ -1,6 +1,7 @@
 /* report_job.c -- the report's steps: prepare (analyse, doctor,
  * trade-off), then the folder: charts, workbook, summary (report_job.h). */
 #include "report_job.h"
+#include "report_doc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -197,10 +198,32 @@ static int prepare(app_report *j, cow_err *e)
     return rc;
 }
 
-/* summary.md, then index.html from the same inputs. */
-static int write_summary(app_report *j, cow_err *e)
+/* The inputs of every page: the report's results and its document. */
+static void summary_in(const app_report *j, report_summary_in *in)
 {
-    report_summary_in in;
+    memset(in, 0, sizeof(*in));
+    in->db = j->db;
+    in->rows = j->rows;
+    in->nrows = j->n;
+    in->trade = j->has_trade ? &j->trade : NULL;
+    in->trade_host = j->trade_host;
+    in->trade_scenario = j->trade_scenario;
+    in->charts = j->charts;
+    in->ncharts = j->nch;
+    in->seed = j->seed;
+    in->resamples = j->resamples;
+    in->answers = &j->answers;
+    in->inputs = &j->inputs;
+    if (j->has_fleet) {
+        in->fleet = &j->fleet;
+        in->th = &j->th;
+        in->fleet_path = j->thresholds;
+    }
+}
+
+/* summary.md, then index.html from the same inputs and document. */
+static int write_summary(app_report *j, const report_summary_in *in, cow_err *e)
+{
     char *path = outfile_join(j->dir, "summary.md");
     cow_outfile o;
     int rc;
@@ -209,25 +232,7 @@ static int write_summary(app_report *j, cow_err *e)
     free(path);
     if (rc != COW_OK)
         return rc;
-    memset(&in, 0, sizeof(in));
-    in.db = j->db;
-    in.rows = j->rows;
-    in.nrows = j->n;
-    in.trade = j->has_trade ? &j->trade : NULL;
-    in.trade_host = j->trade_host;
-    in.trade_scenario = j->trade_scenario;
-    in.charts = j->charts;
-    in.ncharts = j->nch;
-    in.seed = j->seed;
-    in.resamples = j->resamples;
-    in.answers = &j->answers;
-    in.inputs = &j->inputs;
-    if (j->has_fleet) {
-        in.fleet = &j->fleet;
-        in.th = &j->th;
-        in.fleet_path = j->thresholds;
-    }
-    rc = report_summary_write(j->st, &in, o.fp, e);
+    rc = report_summary_write(j->st, in, o.fp, e);
     if (rc != COW_OK) {
         outfile_abort(&o);
         return rc;
@@ -240,7 +245,7 @@ static int write_summary(app_report *j, cow_err *e)
     free(path);
     if (rc != COW_OK)
         return rc;
-    rc = report_html_write(j->st, &in, (int)(1600 * j->co.scale), (int)(900 * j->co.scale),
+    rc = report_html_write(j->st, in, (int)(1600 * j->co.scale), (int)(900 * j->co.scale),
                            o.fp, e);
     if (rc != COW_OK) {
         outfile_abort(&o);
@@ -257,6 +262,8 @@ static int write_outputs(app_report *j, cow_err *e)
 {
     cow_workbook *wb = NULL;
     char *path = NULL;
+    report_summary_in in;
+    cow_doc doc;
     size_t i;
     int rc;
 
@@ -271,11 +278,20 @@ static int write_outputs(app_report *j, cow_err *e)
                                 j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK ||
         (rc = report_answers_sheets(wb, &j->answers, &j->inputs, e)) != COW_OK)
         goto done;
-    path = outfile_join(j->dir, "report.xlsx");
-    if ((rc = xlsx_write(wb, path, e)) == COW_OK) {
-        wrote(j, "report.xlsx");
-        rc = write_summary(j, e);
+    /* the document, decided once: the workbook's first sheet, summary.md
+     * and index.html render it */
+    summary_in(j, &in);
+    if ((rc = report_doc_build(j->st, &in, &doc, NULL, e)) != COW_OK)
+        goto done;
+    in.doc = &doc;
+    if ((rc = doc_sheet_answer(&doc, wb, e)) == COW_OK) {
+        path = outfile_join(j->dir, "report.xlsx");
+        if ((rc = xlsx_write(wb, path, e)) == COW_OK) {
+            wrote(j, "report.xlsx");
+            rc = write_summary(j, &in, e);
+        }
     }
+    doc_release(&doc);
 done:
     /* what was written, also after an error: the next report removes it */
     for (i = 0; i < j->nch; i++)

@@ -11,6 +11,7 @@
 
 #include "answer.h"
 #include "diff.h"
+#include "doc.h"
 #include "facts.h"
 #include "fleet.h"
 #include "label.h"
@@ -61,10 +62,13 @@ static void md_release(void)
     }
 }
 
-/* A stored quantile as every output shows it (quant.h). */
-static const char *honest(const cow_quantile_row *q, int64_t n, char *buf, size_t len)
+/* A stored quantile as every output shows it (quant.h), a lower bound
+ * under the run's median (floor_us) shown "not bounded". */
+static const char *honest(const cow_quantile_row *q, int64_t n, double floor_us, char *buf,
+                          size_t len)
 {
     cow_quant v = app_quant_row(q, n);
+    quant_floor(&v, floor_us);
     return quant_format(&v, 0, buf, len);
 }
 
@@ -97,26 +101,12 @@ static const char *delta_ci(const cow_delta_row *d, char *buf, size_t n)
     return quant_format(&v, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
 }
 
-/* One line per run that has something to say, the quiet ones counted,
- * the verdict words explained once (answer.h decided it all). */
+/* The answer, as the document decided it (report_doc.h): the table, the
+ * same rows in words, the quiet runs counted, the legend once. */
 static void answers(const report_summary_in *in, FILE *fp)
 {
-    const app_answers *a = in->answers;
-    size_t i;
-    char *line;
-    if (a == NULL)
-        return;
-    fprintf(fp, "## What happened, run by run\n\n");
-    for (i = 0; i < a->nsay; i++) {
-        line = app_answer_line(&a->v[a->order[i]], APP_ANSWER_MD);
-        fprintf(fp, "- %s\n", line);
-        free(line);
-    }
-    if ((line = app_answer_quiet_line(a, APP_ANSWER_MD)) != NULL) {
-        fprintf(fp, "%s%s\n", a->nsay ? "\n" : "", line);
-        free(line);
-    }
-    fprintf(fp, "\n%s\n\n", app_answer_legend(APP_ANSWER_MD));
+    if (in->doc != NULL)
+        doc_md_answer(in->doc, fp);
 }
 
 /* Every file that did not land whole, with why and what to do, and what
@@ -184,11 +174,13 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         const cow_phase_row *b = NULL, *w = NULL;
         char b50[COW_QUANT_FMT_MAX], b99[COW_QUANT_FMT_MAX], b999[COW_QUANT_FMT_MAX],
             w999[COW_QUANT_FMT_MAX], ci[COW_QUANT_FMT_MAX], both[64];
+        double fl;
         int wi, rc;
 
         if ((rc = store_load_results(st, in->rows[i].id, &rs, e)) != COW_OK)
             return rc;
         wi = worst(&rs, &d);
+        fl = app_floor_us(&rs);
         if (d != NULL) {
             b = phase(&rs, d->base);
             w = phase(&rs, wi);
@@ -198,13 +190,15 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
                 md(in->rows[i].scenario),
                 b ? (long long)b->n : 0LL,
-                honest(b ? store_result_quantile(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, b50, sizeof(b50)),
-                honest(b ? store_result_quantile(&rs, b->idx, 0.99) : NULL, b ? b->n : 0, b99, sizeof(b99)),
-                honest(b ? store_result_quantile(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, b999,
-                       sizeof(b999)));
+                honest(b ? store_result_quantile(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, NAN, b50,
+                       sizeof(b50)),
+                honest(b ? store_result_quantile(&rs, b->idx, 0.99) : NULL, b ? b->n : 0, fl, b99,
+                       sizeof(b99)),
+                honest(b ? store_result_quantile(&rs, b->idx, 0.999) : NULL, b ? b->n : 0, fl,
+                       b999, sizeof(b999)));
         if (w != NULL && d != NULL)
             fprintf(fp, " %s | %lld | %s | %s%s | %s |\n", md(w->label), (long long)w->n,
-                    honest(store_result_quantile(&rs, w->idx, 0.999), w->n, w999, sizeof(w999)),
+                    honest(store_result_quantile(&rs, w->idx, 0.999), w->n, fl, w999, sizeof(w999)),
                     both_sides(d, both, sizeof(both)), delta_ci(d, ci, sizeof(ci)),
                     verdict_md(d->verdict));
         else if (in->answers != NULL && in->answers->v[i].log_only)

@@ -43,6 +43,9 @@ typedef struct report_summary_in {
     const app_answers *answers;
     /* the files that did not land whole (inputs.h); NULL: not listed */
     const app_inputs *inputs;
+    /* the document decided from these (report_doc.h): the answer table
+     * and the answer in words; NULL: the pages open with no answer */
+    const struct cow_doc *doc;
 } report_summary_in;
 
 /* Write the summary to fp. Returns 0 or an error (write failure). */

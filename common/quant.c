@@ -60,9 +60,16 @@ const char *quant_format(const cow_quant *q, int flags, char *buf, size_t n)
     } else if ((flags & COW_QF_SIGNED) && q->why[0] != '\0') {
         snprintf(buf, n, "%s (cannot tell: %s)", est, q->why);
     } else {
-        snprintf(buf, n, "%s (%s)", est, (flags & COW_QF_SIGNED) ? "cannot tell" : "no bound");
+        snprintf(buf, n, "%s (%s)", est, (flags & COW_QF_SIGNED) ? "cannot tell" : "not bounded");
     }
     return buf;
+}
+
+void quant_floor(cow_quant *q, double floor_us)
+{
+    if (q != NULL && isfinite(q->lo_us) && !isfinite(q->hi_us) && isfinite(floor_us) &&
+        q->lo_us < floor_us)
+        q->lo_us = NAN;
 }
 
 const char *quant_format_legend(void)

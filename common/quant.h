@@ -58,12 +58,17 @@ int quant_two_sided(const cow_quant *q);
  *   both bounds              "12.300"            (COW_QF_INTERVAL: "12.300 [10.100, 14.200]")
  *   only the lower bound     "12.300 (>= 1.563)"
  *   only the upper bound     "0.020 (<= 0.031)"
- *   neither                  "12.300 (no bound)" (COW_QF_SIGNED: "+2.396 (cannot tell)",
+ *   neither                  "12.300 (not bounded)" (COW_QF_SIGNED: "+2.396 (cannot tell)",
  *                            with a why: "+2.396 (cannot tell: stalls every 0.500 s,
  *                            locked to the probe)")
  * Returns buf. */
 const char *quant_format(const cow_quant *q, int flags, char *buf, size_t n);
 
+/* Drop a lower bound that tells nothing: one below floor_us (the run's own
+ * median) on a quantile with no upper bound, so it is shown "not bounded"
+ * instead of "x (>= b)" with b under the median. Two-sided intervals and
+ * NaN floors are left as they are. */
+void quant_floor(cow_quant *q, double floor_us);
 /* The sentences that explain quant_format's forms, for a footnote, in
  * plain text (no Markdown). */
 const char *quant_format_legend(void);

@@ -1,6 +1,7 @@
 /* chart_cairo.c -- draws a cow_layout with cairo; nothing is decided here.
  *
  * Exports chart_draw_cairo() and chart_cairo_font() (chart_cairo.h). */
+#include "visible.h"
 #include "chart_cairo.h"
 
 #include <math.h>
@@ -111,7 +112,7 @@ static void draw_text(cairo_t *cr, const cow_prim *p, const cow_style *st)
     if (text_is_utf8(p->text, strlen(p->text))) {
         cairo_show_text(cr, p->text);
     } else { /* cairo refuses invalid UTF-8 (and fails the whole chart) */
-        char *safe = label_safe(p->text, COW_LABEL_XLSX);
+        char *safe = report_visible(p->text, COW_LABEL_XLSX);
         cairo_show_text(cr, safe);
         free(safe);
     }

@@ -3,6 +3,7 @@
  *
  * Exports the chart_* builders, chart_is_drawable() and
  * chart_reduce_columns()/chart_colred_release() declared in chart_data.h. */
+#include "visible.h"
 #include "chart_data.h"
 
 #include <math.h>
@@ -25,7 +26,7 @@ void chart_set_text(char *dst, size_t n, const char *s)
         return;
     /* labels may hold any bytes: control characters and invalid UTF-8
      * would make cairo fail and chart XML not well-formed */
-    safe = label_safe(s, COW_LABEL_XLSX);
+    safe = report_visible(s, COW_LABEL_XLSX);
     len = strlen(safe);
     if (len >= n) {
         len = n - 1;

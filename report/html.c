@@ -1,6 +1,7 @@
 /* html.c -- the report's HTML page from plain structs (html.h). Every
  * string from the captures passes through esc(): label_safe for valid
  * UTF-8 without control characters, then the five HTML metacharacters. */
+#include "visible.h"
 #include "html.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ static const char css[] =
     ".answer{font-size:1.05em;border-left:4px solid #0072b2;padding:.3em 1em;"
     "background:#f4f8fc}\n"
     ".tbl{overflow-x:auto;margin:.6em 0}\n"
+    "table.answer-table{font-size:.8em;margin:.4em 0 1em}\n"
     "table{border-collapse:collapse;font-size:.9em}caption{text-align:left;"
     "font-weight:bold;padding:.3em 0}\n"
     "th,td{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}"
@@ -55,7 +57,7 @@ static void esc(FILE *fp, const char *s)
     char *t, *p;
     if (s == NULL)
         return;
-    t = label_safe(s, COW_LABEL_TEXT);
+    t = report_visible(s, COW_LABEL_TEXT);
     for (p = t; *p; p++)
         switch (*p) {
         case '&': fputs("&amp;", fp); break;

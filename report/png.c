@@ -1,5 +1,6 @@
 /* png.c -- surfaces and files for charts: measure with cairo, lay out,
  * draw, write. The only exported symbol is chart_write_png (png.h). */
+#include "visible.h"
 #include "png.h"
 
 #include <cairo.h>
@@ -30,7 +31,7 @@ static void measure_cairo(void *ctx, const char *s, double size_px, bool bold,
     if (text_is_utf8(s, strlen(s))) {
         cairo_text_extents(m->cr, s, &te);
     } else { /* as draw_text shows it */
-        char *safe = label_safe(s, COW_LABEL_XLSX);
+        char *safe = report_visible(s, COW_LABEL_XLSX);
         cairo_text_extents(m->cr, safe, &te);
         free(safe);
     }

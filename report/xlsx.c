@@ -6,6 +6,7 @@
  * cow_err carrying the output path; libxlsxwriter's own stderr warnings are
  * avoided by handing it only values it accepts (clean sheet names, cut
  * strings, rows and columns inside the grid, PNGs whose header was read). */
+#include "visible.h"
 #include "xlsx.h"
 
 #include <errno.h>
@@ -235,7 +236,7 @@ static lxw_error write_text_safe(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
 static lxw_error write_text(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
                             const char *text, lxw_format *f)
 {
-    char *safe = label_safe(text, COW_LABEL_XLSX);
+    char *safe = report_visible(text, COW_LABEL_XLSX);
     lxw_error err = write_text_safe(ws, r, c, safe, f);
     free(safe);
     return err;
@@ -296,7 +297,7 @@ static uint8_t chart_type(cow_sheet_chart_kind k)
  * a leading space keeps it a plain label. Returns s or buf. */
 static const char *plain_label(const char *s, char *buf, size_t n)
 {
-    char *safe = label_safe(s, COW_LABEL_XLSX);
+    char *safe = report_visible(s, COW_LABEL_XLSX);
     snprintf(buf, n, "%s%s", safe[0] == '=' ? " " : "", safe);
     free(safe);
     return buf;
@@ -510,7 +511,7 @@ static int write_title(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s)
     }
     for (c = 0; c < s->ncols; c++)
         width += column_width(s, c);
-    safe = label_safe(s->title, COW_LABEL_XLSX);
+    safe = report_visible(s->title, COW_LABEL_XLSX);
     /* bold 13 pt is about 1.3 widths of the 11 pt character unit */
     lines = (size_t)ceil((double)utf8_chars(safe) * 1.3 / (width > 1 ? width : 1));
     if (lines < 1)

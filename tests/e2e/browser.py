@@ -13,7 +13,11 @@ standard library only). Fails (exit 1, one line per problem) when:
     opens (a label "<script>alert(1)</script>" that ran would open one),
   - a --expect-text string is not in the page's visible text.
 Writes a screenshot of the page's top (1280 x 2400 CSS px) to SCREENSHOT,
-or, with --at ID, of the page scrolled to that element.
+or, with --at ID, of the page scrolled to that element. With --first-screen
+the viewport is 1280 x 900 (what a laptop shows before any scrolling), the
+screenshot is of that, and it also fails unless the element right after
+the page's title (<h1>) is the answer table (table#answer-table), its top
+inside the viewport and its first data row too.
 Exit 77 (skipped) when chromium is not installed."""
 
 import base64
@@ -194,6 +198,8 @@ def main():
     argv = sys.argv[1:]
     expect = []
     at = None
+    first = "--first-screen" in argv
+    argv = [a for a in argv if a != "--first-screen"]
     if "--at" in argv:
         i = argv.index("--at")
         at = argv[i + 1]
@@ -217,13 +223,29 @@ def main():
         pg = Page(WebSocket(target["webSocketDebuggerUrl"]))
         for dom in ("Page", "Runtime", "Log"):
             pg.call(dom + ".enable")
-        pg.call("Emulation.setDeviceMetricsOverride", width=1280, height=2400,
+        pg.call("Emulation.setDeviceMetricsOverride", width=1280, height=900 if first else 2400,
                 deviceScaleFactor=1, mobile=False)
         pg.events.clear()
         pg.call("Page.navigate", url="file://" + urllib.parse.quote(page_path))
         pg.wait_event("Page.loadEventFired")
         time.sleep(0.5)  # late console messages
         res = pg.js(CHECKS)
+        if first:
+            fs = pg.js("""(() => {
+                const h = document.querySelector('h1');
+                const n = h ? h.nextElementSibling : null;
+                const row = document.querySelector('#answer-table tbody tr');
+                return {after: n ? n.tagName.toLowerCase() + '#' + n.id : 'none',
+                        top: n ? n.getBoundingClientRect().top : -1,
+                        row: row ? row.getBoundingClientRect().bottom : -1,
+                        h: window.innerHeight};
+            })()""")
+            if fs["after"] != "table#answer-table":
+                problems.append(f"first screen: after the title comes {fs['after']}, "
+                                "not the answer table")
+            elif not (0 <= fs["top"] < fs["h"] and 0 < fs["row"] <= fs["h"]):
+                problems.append(f"first screen: the answer table's first row is not in the "
+                                f"{fs['h']} px viewport (top {fs['top']}, row ends {fs['row']})")
         if at is not None:
             if not pg.js("(() => { const e = document.getElementById(%s); "
                          "if (e) e.scrollIntoView(); return e !== null; })()" % json.dumps(at)):

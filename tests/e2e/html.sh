@@ -42,8 +42,11 @@ page=$out/samples/index.html
 check "index.html written" test -s "$page"
 check "tidy: no errors in the samples' page" tidy_ok "$page"
 check "browser: the samples' page" browser "$page" "$out/samples-screenshot.png" \
-    --expect-text "Answers" --expect-text "Across runs" --expect-text "Inputs not used"
+    --expect-text "The answer in words" --expect-text "Across runs" --expect-text "Inputs not used"
 check "screenshot written" test -s "$out/samples-screenshot.png"
+# the first screen (1280 x 900): the title, then at once the answer table
+check "browser: the answer table is the first thing after the title, in the first screen" \
+    browser "$page" "$out/samples-first-screen.png" --first-screen
 # every run has its section, and every finding links to a chart or says none
 check "a section per run" test "$(grep -c '<h2 id="run-' "$page")" -ge 30
 check "findings link to their chart" has 'Shown in <a href="#fig-window-' "$page"

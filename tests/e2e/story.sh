@@ -82,9 +82,9 @@ if command -v unzip > /dev/null; then
     check "workbook has a Percentiles sheet" has 'name="Percentiles"' "$WORK/wb.xml"
     check "workbook has the charts" has 'name="Charts"' "$WORK/wb.xml"
     check "the timeline PNG is inside" test "$(unzip -l "$WORK/rep/report.xlsx" | grep -c 'xl/media/image')" -ge 4
-    # the Answers sheet comes first (and Inputs second when a file did not
+    # the answer table comes first, then the Answers sheet (and Inputs when a file did not
     # land whole); the Summary sheet follows them
-    check "workbook opens with the Answers sheet" has '<sheet name="Answers" sheetId="1"' "$WORK/wb.xml"
+    check "workbook opens with the answer table, then the Answers sheet" has '<sheet name="Answer" sheetId="1".*<sheet name="Answers" sheetId="2"' "$WORK/wb.xml"
     sn=$(grep -o '<sheet name="[^"]*"' "$WORK/wb.xml" | grep -n '"Summary"' | cut -d: -f1)
     unzip -p "$WORK/rep/report.xlsx" "xl/worksheets/sheet$sn.xml" > "$WORK/s1.xml"
     unzip -p "$WORK/rep/report.xlsx" xl/sharedStrings.xml > "$WORK/ss.xml"
@@ -114,7 +114,7 @@ awk 'BEGIN { print "timestamp_us,latency_us,op,intended_us";
     > "$WORK/late/run/latency.csv"
 "$COW" report --db "$WORK/late.db" --out "$WORK/late/rep" "$WORK/late/run" > "$WORK/late/out" 2>&1
 check "late probe: report exits 0" test $? = 0
-check "late probe: the answer warns" has '\*\*Warning\*\*: the probe itself was late: host overloaded; tail figures are lower bounds of what clients saw' "$WORK/late/rep/summary.md"
+check "late probe: the answer warns" has 'Warning: the probe itself was late: host overloaded; tail figures are lower bounds of what clients saw' "$WORK/late/rep/summary.md"
 check "late probe: the send lag stated" has 'Probe: sent late by p99 40.000 ms, at most 40.000 ms, 150 of 3000 samples more than 1 ms late; latency read from the actual send' "$WORK/late/rep/summary.md"
 check "late probe: not called closed-loop" test "$(grep -c 'closed-loop' "$WORK/late/rep/summary.md")" = 0
 check "late probe: caveat says open-loop" has 'The probe is open-loop' "$WORK/late/rep/summary.md"

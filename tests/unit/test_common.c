@@ -443,7 +443,21 @@ static void quant_should_show_the_estimate_with_its_bound(void)
     q = quant_make(0.5, 20, NAN, 31, 3, 3);
     CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "0.020 (<= 0.031)");
     q = quant_make(0.999, 4000, NAN, NAN, 5, 5);
-    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "4.000 (no bound)");
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "4.000 (not bounded)");
+    /* a lower bound below the run's median tells nothing: "not bounded"
+     * (9.404 (>= 0.035) beside a median of 0.3 read as a bound) */
+    q = quant_make(0.99, 9404, 35, NAN, 900, NAN);
+    quant_floor(&q, 300);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "9.404 (not bounded)");
+    q = quant_make(0.99, 9404, 350, NAN, 900, NAN);
+    quant_floor(&q, 300);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "9.404 (>= 0.350)");
+    q = quant_make(0.99, 977, 100, 1200, 1492, NAN); /* two-sided: kept */
+    quant_floor(&q, 300);
+    CHECK_STR(quant_format(&q, COW_QF_INTERVAL, b, sizeof(b)), "0.977 [0.100, 1.200]");
+    q = quant_make(0.99, 9404, 35, NAN, 900, NAN); /* no median known: kept */
+    quant_floor(&q, NAN);
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "9.404 (>= 0.035)");
     /* a difference keeps its sign on both numbers */
     q = quant_make(NAN, 9710, 1477, NAN, 755, NAN);
     CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "+9.710 (>= +1.477)");

@@ -1,0 +1,316 @@
+/* report_doc.c -- the report's document, decided once (report_doc.h).
+ *
+ * Every cell of the answer table is decided here, from the answers
+ * (answer.h) and the stored results; the three renderers of report/doc.c
+ * only lay the cells out. The numbers of one row read against each other:
+ *   - the p99.9 before the arrow is the reference its delta was taken
+ *     against (the baseline on both sides of the window, when the verdict
+ *     used that one), so before + delta = during;
+ *   - "N of M beyond X" counts the window's samples beyond the p99 printed
+ *     before the arrow of the same row, X itself;
+ *   - a lower bound below the baseline's median tells nothing about a
+ *     tail: it is printed "not bounded", never as if it bounded anything. */
+#include "report_doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "facts.h"
+#include "html.h"
+#include "impact.h"
+#include "mem.h"
+#include "quant.h"
+#include "strbuf.h"
+#include "timeconv.h"
+
+static const char *const answer_head[RDOC_NCOLS] = {
+    "run", "event, when", "p99 before \u2192 during (ms)", "p99.9 before \u2192 during (ms)",
+    "verdict (p99.9 delta, ms)", "#longest stall", "throughput before \u2192 during",
+    "slower than p99 before", "cause", "gate", "do"};
+
+/* ------------------------------------------------------------ anchors */
+
+void report_doc_anchor(const report_summary_in *in, size_t i, char *out, size_t n)
+{
+    char (*ids)[160] = xcalloc(i + 1, sizeof(*ids));
+    size_t k, j;
+    for (k = 0; k <= i; k++) {
+        unsigned suffix = 2;
+        int taken;
+        html_anchor("run", in->rows[k].label, ids[k], sizeof(ids[k]));
+        do { /* labels "a b" and "a/b" share a stem: the later one gets -2 */
+            taken = 0;
+            for (j = 0; j < k && !taken; j++)
+                taken = strcmp(ids[j], ids[k]) == 0;
+            if (taken) {
+                char base[160];
+                html_anchor("run", in->rows[k].label, base, sizeof(base));
+                snprintf(ids[k], sizeof(ids[k]), "%.140s-%u", base, suffix++);
+            }
+        } while (taken);
+    }
+    snprintf(out, n, "%s", ids[i]);
+    free(ids);
+}
+
+/* ------------------------------------------------------------ numbers */
+
+/* What to do, short: the advice's first clause (up to ": "). */
+static char *short_do(const char *todo)
+{
+    const char *c;
+    if (todo == NULL)
+        return NULL;
+    c = strstr(todo, ": ");
+    return c ? xstrndup(todo, (size_t)(c - todo)) : xstrdup(todo);
+}
+
+/* The phase of rs.ph at idx as analysis sees it, from ph (facts_phases). */
+static const cow_phase *phase_at(const cow_result_set *rs, const cow_phase *ph, int idx)
+{
+    size_t j;
+    for (j = 0; j < rs->nph; j++)
+        if (rs->ph[j].idx == idx)
+            return &ph[j];
+    return NULL;
+}
+
+/* The window's samples: the longest stall and those beyond thr_us. */
+static int window_impact(cow_store *st, int64_t run, const cow_phase_row *w, double thr_us,
+                         report_doc_impact *x, cow_err *e)
+{
+    double *lat = NULL;
+    int64_t *t = NULL;
+    size_t n = 0;
+    int rc = store_load_range(st, run, w->t0_us, w->t1_us, &lat, &t, &n, e);
+    if (rc == COW_OK && n > 0) {
+        x->stall_ms = impact_longest_stall(t, lat, n) / 1000;
+        x->slow = (long long)impact_count_above(lat, n, thr_us);
+        x->n = (long long)n;
+    }
+    free(lat);
+    free(t);
+    return rc;
+}
+
+static int throughput(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                      const cow_delta_row *d, report_doc_impact *x, cow_err *e)
+{
+    cow_phase *ph = facts_phases(rs);
+    const cow_phase *b = phase_at(rs, ph, d->base), *w = phase_at(rs, ph, d->phase);
+    const char *s1 = NULL, *s2 = NULL;
+    int rc = COW_OK;
+    if (b != NULL && w != NULL && (rc = facts_rate_in(st, r, b, &x->tput_before, &s1, e)) == COW_OK)
+        rc = facts_rate_in(st, r, w, &x->tput_during, &s2, e);
+    free(ph);
+    /* both from one source, or neither is shown */
+    if (rc == COW_OK && s1 != NULL && s2 != NULL && strcmp(s1, s2) == 0 && x->tput_before > 0) {
+        x->tput_src = s1;
+        x->tput_loss_pct = 100 * (1 - x->tput_during / x->tput_before);
+    } else {
+        x->tput_before = x->tput_during = NAN;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ one row */
+
+static void cells_window(cow_doc_table *t, size_t row, const app_answer *a,
+                         const cow_result_set *rs, const cow_delta_row *d,
+                         report_doc_impact *x)
+{
+    const cow_phase_row *b = store_result_phase(rs, d->base), *w = store_result_phase(rs, d->phase);
+    double floor_us = app_floor_us(rs);
+    cow_quant bq = app_quant_row(store_result_quantile(rs, d->base, 0.99), b ? b->n : -1);
+    cow_quant wq = app_quant_row(store_result_quantile(rs, d->phase, 0.99), w ? w->n : -1);
+    char q1[COW_QUANT_FMT_MAX], q2[COW_QUANT_FMT_MAX], q3[COW_QUANT_FMT_MAX];
+    cow_sbuf s = {0};
+    char *v;
+
+    x->base_p99_ms = bq.est_us / 1000;
+    quant_floor(&bq, floor_us);
+    quant_floor(&wq, floor_us);
+    doc_table_setf(t, row, RDOC_P99, "%s \u2192 %s", quant_format(&bq, 0, q1, sizeof(q1)),
+                   quant_format(&wq, 0, q2, sizeof(q2)));
+    /* the delta's own reference before the arrow: before + delta = during */
+    if (!isnan(a->both_ms))
+        snprintf(q1, sizeof(q1), "%.3f (both sides)", a->both_ms);
+    else
+        quant_format(&a->base, 0, q1, sizeof(q1));
+    doc_table_setf(t, row, RDOC_P999, "%s \u2192 %s", q1, quant_format(&a->win, 0, q2, sizeof(q2)));
+    sbuf_add(&s, "%s %s", app_verdict_shown(d->verdict),
+             quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)));
+    if (a->shown_in != NULL)
+        sbuf_add(&s, "; p99 lift %s in %s",
+                 quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)),
+                 a->shown_in);
+    else if (a->shown_finding != NULL) {
+        const char *c = strstr(a->shown_finding, ": ");
+        sbuf_add(&s, "; %.*s", c ? (int)(c - a->shown_finding) : (int)strlen(a->shown_finding),
+                 a->shown_finding);
+    }
+    v = sbuf_take(&s);
+    doc_table_set(t, row, RDOC_VERDICT, v, NULL);
+    free(v);
+    if (!isnan(x->stall_ms))
+        doc_table_setf(t, row, RDOC_STALL, "%.1f ms", x->stall_ms);
+    if (!isnan(x->tput_before))
+        doc_table_setf(t, row, RDOC_TPUT, "%.0f \u2192 %.0f/s (%+.0f%%)", x->tput_before,
+                       x->tput_during, -x->tput_loss_pct);
+    else
+        doc_table_set(t, row, RDOC_TPUT, "not measured", NULL);
+    if (x->n > 0 && !isnan(x->base_p99_ms))
+        doc_table_setf(t, row, RDOC_SLOW, "%lld of %lld beyond %.3f", x->slow, x->n,
+                       x->base_p99_ms);
+}
+
+static const char *gate_cell(const app_answer *a, char *buf, size_t n)
+{
+    if (a->gate == APP_GATE_FAIL)
+        snprintf(buf, n, "fails: %s", a->gate_why ? a->gate_why : "");
+    else if (a->gate == APP_GATE_PASS && a->gate_why != NULL)
+        snprintf(buf, n, "passes: %s", a->gate_why);
+    else if (a->gate == APP_GATE_PASS)
+        snprintf(buf, n, "passes");
+    else
+        snprintf(buf, n, "no limits given");
+    return buf;
+}
+
+static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_doc *d,
+                   report_doc_impact *x, cow_err *e)
+{
+    const app_answer *a = &in->answers->v[ri];
+    const cow_run_row *r = &in->rows[ri];
+    cow_doc_table *t = &d->answer;
+    size_t row = doc_table_row(t);
+    char href[170], when[40], gate[1200], *todo;
+    cow_result_set rs;
+    const cow_delta_row *dw;
+    int rc;
+
+    memset(x, 0, sizeof(*x));
+    x->base_p99_ms = x->stall_ms = x->tput_before = x->tput_during = x->tput_loss_pct = NAN;
+    snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
+    doc_table_set(t, row, RDOC_RUN, a->run, href);
+    if (a->has_window) {
+        time_format_iso_s(a->t0_us, when, sizeof(when));
+        doc_table_setf(t, row, RDOC_EVENT, "%s at %s, %.1f s", a->window, when,
+                       (double)a->len_us / 1e6);
+    } else {
+        doc_table_set(t, row, RDOC_EVENT, a->nwindows ? "no baseline to compare with"
+                                                      : "no fork, save or sync window", NULL);
+    }
+    if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
+        return rc;
+    dw = a->has_window && !a->log_only ? app_worst_window(&rs) : NULL;
+    if (dw != NULL) {
+        const cow_phase_row *w = store_result_phase(&rs, dw->phase);
+        const cow_quantile_row *b99 = store_result_quantile(&rs, dw->base, 0.99);
+        if (w != NULL)
+            rc = window_impact(st, r->id, w, b99 ? b99->value_us : NAN, x, e);
+        if (rc == COW_OK)
+            rc = throughput(st, r, &rs, dw, x, e);
+        if (rc == COW_OK)
+            cells_window(t, row, a, &rs, dw, x);
+    } else {
+        doc_table_set(t, row, RDOC_VERDICT, "no latency samples: no tail verdict", NULL);
+    }
+    store_free_results(&rs);
+    if (rc != COW_OK)
+        return rc;
+    doc_table_set(t, row, RDOC_CAUSE, a->cause, NULL);
+    doc_table_set(t, row, RDOC_GATE, gate_cell(a, gate, sizeof(gate)), NULL);
+    todo = short_do(a->todo);
+    doc_table_set(t, row, RDOC_DO, todo, NULL);
+    free(todo);
+    return COW_OK;
+}
+
+/* ------------------------------------------------------------ the rest */
+
+/* The line without its leading "label: " (the link beside it shows it). */
+static const char *after_label(const char *line, const char *label)
+{
+    size_t k = strlen(label);
+    return strncmp(line, label, k) == 0 && line[k] == ':' && line[k + 1] == ' ' ? line + k + 2
+                                                                               : line;
+}
+
+static void worst_chart(const report_summary_in *in, size_t ri, cow_doc *d)
+{
+    size_t i;
+    for (i = 0; i < in->ncharts; i++) {
+        const report_chart *c = &in->charts[i];
+        char stem[220], id[260];
+        size_t k;
+        if (c->run != in->rows[ri].id || strcmp(c->kind, "timeline") != 0 || !c->file[0])
+            continue;
+        snprintf(stem, sizeof(stem), "%s", c->file);
+        k = strlen(stem);
+        if (k > 4 && strcmp(stem + k - 4, ".png") == 0)
+            stem[k - 4] = '\0';
+        html_anchor("worst", stem, id, sizeof(id));
+        d->worst_file = xstrdup(c->file);
+        d->worst_id = xstrdup(id);
+        d->worst_title = xasprintf("The worst run, %s: %s", in->rows[ri].label, c->title);
+        return;
+    }
+}
+
+static const char legend_cols[] =
+    "Columns: before is the baseline the verdict compared the window with (\"both "
+    "sides\": the baseline on both sides of the window, when it moved), during is the "
+    "window; the verdict's delta is during minus before. A bound below the baseline's "
+    "median tells nothing about a tail and is printed \"not bounded\". Longest stall: the "
+    "longest time no reply came while a request was outstanding. Slower than p99 before: "
+    "the window's requests beyond the p99 printed before the arrow. ";
+
+int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
+                     report_doc_impact **imp, cow_err *e)
+{
+    const app_answers *a = in->answers;
+    report_doc_impact *x;
+    size_t i;
+    int rc = COW_OK;
+    char *line;
+
+    doc_init(d);
+    doc_table_init(&d->answer, "The answer: one row per run that has something to say, "
+                   "most severe first (latencies in ms)", RDOC_NCOLS, answer_head);
+    d->anchors = xcalloc(in->nrows ? in->nrows : 1, sizeof(char *));
+    d->nanchors = in->nrows;
+    for (i = 0; i < in->nrows; i++) {
+        char id[160];
+        report_doc_anchor(in, i, id, sizeof(id));
+        d->anchors[i] = xstrdup(id);
+    }
+    x = xcalloc(a && a->nsay ? a->nsay : 1, sizeof(*x));
+    for (i = 0; a != NULL && i < a->nsay && rc == COW_OK; i++) {
+        size_t ri = a->order[i];
+        char href[170];
+        rc = one_row(st, in, ri, d, &x[i], e);
+        line = app_answer_line(&a->v[ri], APP_ANSWER_TERM);
+        snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
+        doc_add_line(d, a->v[ri].run, href, after_label(line, a->v[ri].run));
+        free(line);
+    }
+    if (rc != COW_OK) {
+        free(x);
+        doc_release(d);
+        return rc;
+    }
+    if (a != NULL) {
+        d->quiet = app_answer_quiet_line(a, APP_ANSWER_TERM);
+        if (a->nsay > 0)
+            worst_chart(in, a->order[0], d);
+        d->legend = xasprintf("%s%s", legend_cols, app_answer_legend(APP_ANSWER_TERM));
+    }
+    if (imp != NULL)
+        *imp = x;
+    else
+        free(x);
+    return COW_OK;
+}
