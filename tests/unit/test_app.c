@@ -21,6 +21,7 @@
 #include "minunit.h"
 #include "pct.h"
 #include "reported.h"
+#include "report_doc.h"
 #include "report_job.h"
 #include "savewin.h"
 #include "tradeoff_run.h"
@@ -1011,6 +1012,114 @@ static void report_should_judge_each_fleet_run_once(void)
     store_close(st);
 }
 
+/* The numbers of one row of the answer table read against each other, on
+ * the bundled fleet (cache-a's verdict used the baseline on both sides of
+ * its window; its baseline p99 has a lower bound under the median):
+ *   1. the p99.9 before the arrow plus the verdict's delta is the p99.9
+ *      after it: the baseline shown is the one the delta was taken against;
+ *   2. "N of M beyond X": X is the p99 printed before the arrow, and N the
+ *      window's samples beyond that very number, counted here apart;
+ *   3. no "(>= b)" in a quantile cell with b under the run's median: such
+ *      a bound is printed "not bounded". */
+static double first_num(const char *s)
+{
+    return s ? strtod(s, NULL) : NAN;
+}
+
+static void bounds_over_floor(const char *cell, double floor_ms)
+{
+    const char *p = cell;
+    while (p && (p = strstr(p, "(>= ")) != NULL) {
+        double b = strtod(p + 4, NULL);
+        CHECK(b >= floor_ms - 0.0005);
+        p += 4;
+    }
+}
+
+static void report_doc_rows_should_read_against_each_other(void)
+{
+    static const char *const names[] = {"fleet/cache-a/bgsave", "fleet/cache-d/bgsave",
+                                        "fleet/cache-e/bgsave"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, i, k, both = 0, unbounded = 0;
+    cow_store *st = loaded(names, 3, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    report_summary_in in;
+    report_doc_impact *imp = NULL;
+    cow_doc d;
+    char dir[128];
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/doc-report", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "test.db";
+    j.dir = j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = 1;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    memset(&in, 0, sizeof(in));
+    in.rows = j.rows;
+    in.nrows = j.n;
+    in.answers = &j.answers;
+    CHECK_INT(report_doc_build(st, &in, &d, &imp, &e), COW_OK);
+    CHECK_INT(d.answer.nrows, j.answers.nsay);
+    CHECK(d.answer.nrows >= 2);
+    for (k = 0; k < d.answer.nrows; k++) {
+        const app_answer *a = &j.answers.v[j.answers.order[k]];
+        const char *p99 = doc_table_cell(&d.answer, k, RDOC_P99);
+        const char *p999 = doc_table_cell(&d.answer, k, RDOC_P999);
+        const char *v = doc_table_cell(&d.answer, k, RDOC_VERDICT);
+        const char *slow = doc_table_cell(&d.answer, k, RDOC_SLOW);
+        const char *arrow = p999 ? strstr(p999, "\u2192 ") : NULL;
+        const cow_delta_row *dw;
+        cow_result_set rs;
+        double *lat = NULL;
+        int64_t *t = NULL;
+        size_t m = 0, beyond = 0;
+        char want[64];
+        for (i = 0; i < j.n && j.rows[i].id != a->run_id; i++)
+            ;
+        CHECK_INT(store_load_results(st, a->run_id, &rs, &e), COW_OK);
+        dw = app_worst_window(&rs);
+        CHECK(dw != NULL && arrow != NULL && v != NULL && slow != NULL);
+        /* 1 */
+        CHECK_NEAR(first_num(p999) + strtod(strchr(v, ' ') + 1, NULL),
+                   first_num(arrow + strlen("\u2192 ")), 0.0015);
+        both += strstr(p999, "(both sides)") != NULL;
+        unbounded += strstr(p99, "not bounded") != NULL || strstr(p999, "not bounded") != NULL;
+        /* 2 */
+        {
+            const cow_phase_row *w = store_result_phase(&rs, dw->phase);
+            double thr = first_num(p99) * 1000;
+            CHECK_INT(store_load_range(st, a->run_id, w->t0_us, w->t1_us, &lat, &t, &m, &e),
+                      COW_OK);
+            for (i = 0; i < m; i++)
+                beyond += lat[i] > store_result_quantile(&rs, dw->base, 0.99)->value_us;
+            snprintf(want, sizeof(want), "%zu of %zu beyond %.3f", beyond, m, thr / 1000);
+            CHECK_STR(slow, want);
+            CHECK_INT(imp[k].slow, (long long)beyond);
+        }
+        /* 3 */
+        bounds_over_floor(p99, app_floor_us(&rs) / 1000);
+        bounds_over_floor(p999, app_floor_us(&rs) / 1000);
+        free(lat);
+        free(t);
+        store_free_results(&rs);
+    }
+    CHECK(both >= 1);      /* cache-a: against both sides */
+    CHECK(unbounded >= 1); /* cache-a's p99 bound 0.035 under its median 0.232 */
+    free(imp);
+    doc_release(&d);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 /* One run, one mode, one host: the charts that compare modes or hosts are
  * skipped, and summary.md says why. */
 static void report_should_say_why_a_chart_is_not_drawn(void)
@@ -1654,5 +1763,6 @@ int main(void)
     RUN(answer_should_state_the_probes_send_lag);
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
+    RUN(report_doc_rows_should_read_against_each_other);
     return REPORT();
 }
