@@ -180,10 +180,12 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
             printf("\n");
         }
         for (k = 0; k < 2; k++)
-            printf("    beyond baseline %s %zu of %zu (%.2f%%, 95%% CI %.2f-%.2f%%); "
+            /* the threshold named is the one counted against (the baseline
+             * on both sides of the window when it moved), printed beside it */
+            printf("    beyond baseline %s %.3f ms: %zu of %zu (%.2f%%, 95%% CI %.2f-%.2f%%); "
                    "more than the baseline has: p=%.3g (tail test, tau %.1f)\n",
-                   xn[k], xv[k]->count, xv[k]->n, 100 * xv[k]->p, 100 * xv[k]->lo,
-                   100 * xv[k]->hi, xt[k]->p_up, xt[k]->tau);
+                   xn[k], xv[k]->threshold / 1000, xv[k]->count, xv[k]->n, 100 * xv[k]->p,
+                   100 * xv[k]->lo, 100 * xv[k]->hi, xt[k]->p_up, xt[k]->tau);
     }
 }
 

@@ -35,6 +35,7 @@ check "aof-rewrite: widened intervals marked" has "^  baseline \* " "$WORK/aofw.
 check "aof-rewrite: the mark explained" has "^  \* intervals widened by the baseline's own movement" "$WORK/aofw.txt"
 check "bgsave-t1: p99.9 lift bound is the shift, not the estimate" has "p99.9  *+1.719 (>= +0.000) .* lift" "$WORK/t1.txt"
 check "bgsave-t1: no bound equal to its estimate" test "$(grep -c '+1.719 (>= +1.719)' "$WORK/t1.txt")" = 0
+check "bgsave-t1: the threshold named is the one counted beyond (the printed baseline p99)" has "beyond baseline p99:   0.892 ms: 102 of 886" "$WORK/t1.txt"
 
 # the thresholds file's materiality margin: 0 takes the tail test's ~ away
 printf '{"margin_rel": 0, "margin_ms": 0}' > "$WORK/m0.json"
