@@ -328,6 +328,51 @@ int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e)
     return COW_OK;
 }
 
+/* What a run without latency samples holds besides them: its findings,
+ * latency intervals, memory and throughput series. */
+static int held(cow_store *st, const cow_run_row *r, const cow_findings *fs, app_answer *a,
+                cow_err *e)
+{
+    int64_t *t = NULL;
+    double *dur = NULL, *cnt = NULL, *mx = NULL, *v = NULL;
+    size_t n = 0, j;
+    int rc;
+    a->held_interval_max_ms = NAN;
+    for (j = 0; fs != NULL && j < fs->n; j++)
+        if (strcmp(fs->v[j].run, r->label) == 0) {
+            a->held_findings++;
+            a->held_warnings += fs->v[j].severity >= COW_SEV_WARN;
+        }
+    if ((rc = store_load_intervals(st, r->id, 0, &t, &dur, &cnt, &mx, &n, e)) == COW_OK) {
+        a->held_intervals = (long long)n;
+        for (j = 0; j < n; j++)
+            if (!isnan(mx[j]) && (isnan(a->held_interval_max_ms) ||
+                                  mx[j] / 1000 > a->held_interval_max_ms))
+                a->held_interval_max_ms = mx[j] / 1000;
+    }
+    free(t);
+    free(dur);
+    free(cnt);
+    free(mx);
+    t = NULL;
+    dur = cnt = mx = NULL;
+    if (rc == COW_OK && (rc = store_load_intervals(st, r->id, 1, &t, &dur, &cnt, &mx, &n, e)) ==
+                            COW_OK)
+        a->held_tput = (long long)n;
+    free(t);
+    free(dur);
+    free(cnt);
+    free(mx);
+    t = NULL;
+    if (rc == COW_OK && (rc = store_load_mem(st, r->id, &t, &v, &n, e)) == COW_OK)
+        a->held_mem = (long long)n;
+    free(t);
+    free(v);
+    a->held = a->held_findings > 0 || a->held_intervals > 0 || a->held_mem > 0 ||
+              a->held_tput > 0;
+    return rc;
+}
+
 static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                const cow_findings *fs, app_answer *a, cow_err *e)
 {
@@ -469,6 +514,11 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
      * monitor's own stalls or huge-page advice */
     if (r->samples == 0 && f != NULL &&
         (!isnan(a->cow_mb) || a->latmon_thp || !isnan(a->latmon_spike_ms)))
+        a->say = 1;
+    /* nothing with evidence is called empty */
+    if (r->samples == 0 && (rc = held(st, r, fs, a, e)) != COW_OK)
+        return rc;
+    if (a->held)
         a->say = 1;
     a->crit = crit;
     if (a->say)
@@ -648,6 +698,8 @@ char *app_answer_line(const app_answer *a, int sink)
             sb_text(&b, a->run_worst_in, sink);
             sbuf_add(&b, ")");
         }
+    } else if (a->held) {
+        sbuf_add(&b, "no latency samples, so no tail verdict");
     } else if (a->nwindows == 0) {
         sbuf_add(&b, "no fork, save or sync window");
     } else {
@@ -655,6 +707,11 @@ char *app_answer_line(const app_answer *a, int sink)
                a->nwindows == 1 ? "" : "s");
     }
     sbuf_add(&b, ". ");
+    if (a->held) {
+        char *h = app_answer_held_text(a);
+        sbuf_add(&b, "It holds %s. ", h);
+        free(h);
+    }
     /* the probe itself late: what clients saw was worse than this */
     if (app_probe_was_late(a))
         sbuf_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
@@ -718,6 +775,36 @@ char *app_answer_line(const app_answer *a, int sink)
     }
     while (b.n > 0 && b.s[b.n - 1] == ' ')
         b.s[--b.n] = '\0';
+    return sbuf_take(&b);
+}
+
+char *app_answer_held_text(const app_answer *a)
+{
+    cow_sbuf b = {0};
+    const char *sep = "";
+    if (!a->held)
+        return NULL;
+    if (a->held_findings > 0) {
+        sbuf_add(&b, "%d finding%s", a->held_findings, a->held_findings == 1 ? "" : "s");
+        if (a->held_warnings > 0)
+            sbuf_add(&b, " (%d of warning or worse)", a->held_warnings);
+        sep = ", ";
+    }
+    if (a->held_intervals > 0) {
+        sbuf_add(&b, "%s%lld latency interval%s", sep, a->held_intervals,
+                 a->held_intervals == 1 ? "" : "s");
+        if (!isnan(a->held_interval_max_ms))
+            sbuf_add(&b, " (worst %.1f ms)", a->held_interval_max_ms);
+        sep = ", ";
+    }
+    if (a->held_tput > 0) {
+        sbuf_add(&b, "%s%lld throughput interval%s", sep, a->held_tput,
+                 a->held_tput == 1 ? "" : "s");
+        sep = ", ";
+    }
+    if (a->held_mem > 0)
+        sbuf_add(&b, "%sa memory series of %lld poll%s", sep, a->held_mem,
+                 a->held_mem == 1 ? "" : "s");
     return sbuf_take(&b);
 }
 

@@ -107,6 +107,14 @@ typedef struct app_answer {
     long long probe_n, probe_late; /* samples with one; sent > 1 ms late */
     double probe_p99_ms, probe_max_ms; /* send - intended (p99 NaN: older note) */
     int probe_from_intended; /* latency read from the intended send */
+    /* a run without latency samples that holds other evidence: listed,
+     * with what it holds (never "nothing to report") */
+    int held;             /* 1: no samples, but findings, intervals or series */
+    int held_findings, held_warnings; /* its findings, and those of warning or worse */
+    long long held_intervals;   /* latency intervals (redis-cli, hiccup logs) */
+    double held_interval_max_ms; /* their worst, NaN */
+    long long held_mem;   /* memory polls */
+    long long held_tput;  /* throughput intervals of the load writers */
     /* the gate */
     int gate;             /* enum app_gate: every limit */
     int gate_lift;        /* enum app_gate: the max_p999_lift_ms limit alone
@@ -163,6 +171,11 @@ char *app_answer_quiet_line(const app_answers *a, int sink);
 /* Why one quiet run has nothing to report, as one phrase (caller frees),
  * NULL when it has something to say: the per-run form of the quiet line. */
 char *app_answer_quiet_text(const app_answer *a);
+/* What a held run (no samples, other evidence) holds, as one phrase:
+ * "2 findings (1 of warning or worse), 40 latency intervals (worst
+ * 1800.0 ms), a memory series of 120 polls" (caller frees); NULL when
+ * a->held is 0. */
+char *app_answer_held_text(const app_answer *a);
 /* The legend printed once under the list: lift, drop, ~, ?, >=. */
 const char *app_answer_legend(int sink);
 

@@ -215,6 +215,11 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
             rc = throughput(st, r, &rs, dw, x, e);
         if (rc == COW_OK)
             cells_window(t, row, a, &rs, dw, x);
+    } else if (a->held) {
+        char *h = app_answer_held_text(a);
+        doc_table_setf(t, row, RDOC_VERDICT, "no latency samples: no tail verdict; it holds %s",
+                       h);
+        free(h);
     } else {
         doc_table_set(t, row, RDOC_VERDICT, "no latency samples: no tail verdict", NULL);
     }
@@ -226,6 +231,63 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
     todo = short_do(a->todo);
     doc_table_set(t, row, RDOC_DO, todo, NULL);
     free(todo);
+    return COW_OK;
+}
+
+/* ------------------------------------------------------------ held runs */
+
+static int sev_rank(const char *sev)
+{
+    return strcmp(sev, "critical") == 0 ? 0 : strcmp(sev, "warning") == 0 ? 1 : 2;
+}
+
+/* A run without latency samples that holds other evidence gets its own
+ * part of the answer: what it holds, its findings most severe first. */
+static int held_section(cow_store *st, const report_summary_in *in, size_t ri, cow_doc *d,
+                        cow_err *e)
+{
+    static const char *const head[] = {"what", "#how many", "detail"};
+    const app_answer *a = &in->answers->v[ri];
+    cow_finding_row *f;
+    size_t nf, j;
+    int rank, rc;
+    char href[170], *h = app_answer_held_text(a), *text;
+    cow_doc_held *x;
+
+    snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
+    text = xasprintf("no latency samples, so no tail verdict; it holds %s.", h);
+    x = doc_add_held(d, a->run, href, text);
+    free(text);
+    free(h);
+    doc_table_init(&x->what, NULL, 3, head);
+    if ((rc = store_load_findings(st, a->run_id, &f, &nf, e)) != COW_OK)
+        return rc;
+    for (rank = 0; rank < 3; rank++)
+        for (j = 0; j < nf; j++)
+            if (sev_rank(f[j].severity) == rank) {
+                size_t r = doc_table_row(&x->what);
+                doc_table_setf(&x->what, r, 0, "%s finding %s", f[j].severity, f[j].rule);
+                doc_table_set(&x->what, r, 1, "1", NULL);
+                doc_table_set(&x->what, r, 2, f[j].title, NULL);
+            }
+    store_free_findings(f, nf);
+    if (a->held_intervals > 0) {
+        size_t r = doc_table_row(&x->what);
+        doc_table_set(&x->what, r, 0, "latency intervals (redis-cli, hiccup logs)", NULL);
+        doc_table_setf(&x->what, r, 1, "%lld", a->held_intervals);
+        if (!isnan(a->held_interval_max_ms))
+            doc_table_setf(&x->what, r, 2, "worst %.1f ms", a->held_interval_max_ms);
+    }
+    if (a->held_tput > 0) {
+        size_t r = doc_table_row(&x->what);
+        doc_table_set(&x->what, r, 0, "throughput intervals (load writers)", NULL);
+        doc_table_setf(&x->what, r, 1, "%lld", a->held_tput);
+    }
+    if (a->held_mem > 0) {
+        size_t r = doc_table_row(&x->what);
+        doc_table_set(&x->what, r, 0, "memory polls", NULL);
+        doc_table_setf(&x->what, r, 1, "%lld", a->held_mem);
+    }
     return COW_OK;
 }
 
@@ -297,6 +359,9 @@ int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
         doc_add_line(d, a->v[ri].run, href, after_label(line, a->v[ri].run));
         free(line);
     }
+    for (i = 0; a != NULL && i < a->nsay && rc == COW_OK; i++)
+        if (a->v[a->order[i]].held)
+            rc = held_section(st, in, a->order[i], d, e);
     if (rc != COW_OK) {
         free(x);
         doc_release(d);

@@ -406,6 +406,24 @@ static int log_windows_table(page *pg, cow_store *st, const cow_run_row *r, cow_
     return COW_OK;
 }
 
+static int sev_rank(const char *sev)
+{
+    return strcmp(sev, "critical") == 0 ? 0 : strcmp(sev, "warning") == 0 ? 1 : 2;
+}
+
+/* Critical, then warning, then info; the doctor's order within each
+ * (insertion sort: stable, and a run has a handful). */
+static void sort_by_severity(cow_finding_row *f, size_t n)
+{
+    size_t i, j;
+    for (i = 1; i < n; i++) {
+        cow_finding_row x = f[i];
+        for (j = i; j > 0 && sev_rank(f[j - 1].severity) > sev_rank(x.severity); j--)
+            f[j] = f[j - 1];
+        f[j] = x;
+    }
+}
+
 static int run_findings(page *pg, cow_store *st, size_t ri, cow_err *e)
 {
     const report_summary_in *in = pg->in;
@@ -414,7 +432,8 @@ static int run_findings(page *pg, cow_store *st, size_t ri, cow_err *e)
     int rc = store_load_findings(st, in->rows[ri].id, &f, &nf, e);
     if (rc != COW_OK)
         return rc;
-    html_heading(&pg->h, 3, NULL, nf ? "Findings" : "Findings: none");
+    sort_by_severity(f, nf);
+    html_heading(&pg->h, 3, NULL, nf ? "Findings (most severe first)" : "Findings: none");
     for (i = 0; i < nf; i++) {
         cow_html_finding hf;
         cow_html_evidence *ev;

@@ -11,9 +11,11 @@ Fails (exit 1, one line per problem) unless:
     two-sided interval it does not have;
   - no table says a verdict in words the legend does not explain
     ("unsure", "flat"): the verdict columns say lift / drop / ~ / ? / n/a;
-  - the "x (>= b)" form is explained once in the answers, not twice."""
+  - the "x (>= b)" form is explained once in the answers, not twice;
+  - each run's findings are most severe first (critical, warning, info)."""
 
 import html.parser
+import re
 import sys
 
 
@@ -96,6 +98,12 @@ def main():
     n = text.count("too few samples lie beyond it")
     if n != 1:
         problems.append("the x (>= b) form is explained %d times, not once" % n)
+    rank = {"critical": 0, "warning": 1, "info": 2}
+    for sec in re.split(r'<h2 id="', page)[1:]:
+        sev = re.findall(r'class="finding (critical|warning|info)"', sec)
+        if sev != sorted(sev, key=rank.get):
+            problems.append("%s: findings not most severe first: %s"
+                            % (sec.split('"')[0], " ".join(sev)))
     for line in problems:
         print(line)
     if not problems:
