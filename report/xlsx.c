@@ -34,6 +34,13 @@
 /* Computed widths stay readable: [min, max] Excel character units. */
 #define WIDTH_MIN 6.0
 #define WIDTH_MAX 60.0
+/* The widest sheet, in character units, that a landscape A4 page holds at
+ * 8 pt or more when printed one page wide: the page's 10.9 printable
+ * inches are about 150 units of the 11 pt default font, 205 at 8/11 of it,
+ * less each column's padding. Wider sheets wrap their widest text columns
+ * (PRINT_TEXT_MIN units at the narrowest) instead of shrinking the font. */
+#define PRINT_WIDTH_MAX 170.0
+#define PRINT_TEXT_MIN 14.0
 /* Native charts are drawn this much larger than libxlsxwriter's 480x288. */
 #define CHART_SCALE 1.5
 #define DOC_TITLE "cowtail report"
@@ -64,6 +71,9 @@ typedef struct xlsx_ctx {
     lxw_format *num[NFMT];  /* cell format per cow_colfmt; NULL = General */
     lxw_format *boolean;    /* TRUE/FALSE: LibreOffice shows 1/0 without it */
     lxw_format *caption;    /* an image's caption: bold */
+    lxw_format *wrap;       /* a text cell of a column narrowed to print: wrapped, top */
+    double *width;          /* the sheet being written: each column's width */
+    unsigned char *wrapped; /* and whether its text wraps (narrowed to print) */
     const char *path;       /* the output file, for error messages */
     cow_err *e;             /* where errors go */
 } xlsx_ctx;
@@ -103,8 +113,10 @@ static int add_formats(xlsx_ctx *x)
 {
     if (!(x->title = add_format(x)) || !(x->head_text = add_format(x)) ||
         !(x->head_num = add_format(x)) || !(x->boolean = add_format(x)) ||
-        !(x->caption = add_format(x)))
+        !(x->caption = add_format(x)) || !(x->wrap = add_format(x)))
         return COW_EINTERNAL;
+    format_set_text_wrap(x->wrap);
+    format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
     format_set_bold(x->caption);
     format_set_num_format(x->boolean, "\"TRUE\";\"TRUE\";\"FALSE\"");
     format_set_bold(x->title);
@@ -195,6 +207,44 @@ static double column_width(const cow_sheet *s, size_t col)
     return w < WIDTH_MIN ? WIDTH_MIN : w > WIDTH_MAX ? WIDTH_MAX : w;
 }
 
+/* Each column's width into x->width, the text columns narrowed (and
+ * marked to wrap) when the sheet is wider than a page holds at 8 pt: one
+ * cap for every text column, the largest that fits, at least
+ * PRINT_TEXT_MIN. */
+static void fit_widths(xlsx_ctx *x, const cow_sheet *s)
+{
+    double fixed = 0, lo = PRINT_TEXT_MIN, hi = WIDTH_MAX, total = 0;
+    size_t c;
+    int i;
+    for (c = 0; c < s->ncols; c++) {
+        x->width[c] = column_width(s, c);
+        /* text longer than its column wraps: LibreOffice prints the text
+         * that overflows into the empty cells beside it, and shrinks the
+         * whole sheet to fit that on the page */
+        x->wrapped[c] = s->cols[c].fmt == COW_COLFMT_TEXT && x->width[c] >= WIDTH_MAX;
+        total += x->width[c];
+        if (s->cols[c].fmt != COW_COLFMT_TEXT || s->cols[c].width > 0)
+            fixed += x->width[c];
+    }
+    if (total <= PRINT_WIDTH_MAX)
+        return;
+    for (i = 0; i < 30; i++) { /* bisect the cap */
+        double cap = (lo + hi) / 2, sum = fixed;
+        for (c = 0; c < s->ncols; c++)
+            if (s->cols[c].fmt == COW_COLFMT_TEXT && s->cols[c].width <= 0)
+                sum += x->width[c] < cap ? x->width[c] : cap;
+        if (sum <= PRINT_WIDTH_MAX)
+            lo = cap;
+        else
+            hi = cap;
+    }
+    for (c = 0; c < s->ncols; c++)
+        if (s->cols[c].fmt == COW_COLFMT_TEXT && s->cols[c].width <= 0 && x->width[c] > lo) {
+            x->width[c] = floor(lo);
+            x->wrapped[c] = 1;
+        }
+}
+
 /* ---------------------------------------------------------------- cells */
 
 double xlsx_serial_from_us(int64_t us)
@@ -273,7 +323,8 @@ static lxw_error write_cell(xlsx_ctx *x, lxw_worksheet *ws, lxw_row_t r,
     lxw_format *f = x->num[fmt];
     switch (cell->kind) {
     case COW_CELL_EMPTY: return LXW_NO_ERROR;
-    case COW_CELL_TEXT: return write_text(ws, r, c, cell->v.text, NULL);
+    case COW_CELL_TEXT:
+        return write_text(ws, r, c, cell->v.text, x->wrapped[c] ? x->wrap : NULL);
     case COW_CELL_BOOL: return worksheet_write_boolean(ws, r, c, cell->v.b, x->boolean);
     case COW_CELL_NUM: return write_double(ws, r, c, cell->v.num, fmt, f);
     case COW_CELL_INT: return write_int(ws, r, c, cell->v.i, fmt, f);
@@ -367,9 +418,10 @@ static int write_chart(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
     if (rc)
         return rc;
     lxw_chart_options opt = {.x_scale = CHART_SCALE, .y_scale = CHART_SCALE};
-    bool right = s->ncols + 1 < LXW_COL_MAX;
-    lxw_row_t row = right ? hdr : hdr + (lxw_row_t)s->nrows + 2;
-    lxw_col_t col = right ? (lxw_col_t)(s->ncols + 1) : 0;
+    /* below the table, not beside it: a chart to the right widens the
+     * printed sheet and fitting it one page wide shrinks the table's font */
+    lxw_row_t row = hdr + (lxw_row_t)s->nrows + 2;
+    lxw_col_t col = 0;
     lxw_error err = worksheet_insert_chart_opt(ws, row, col, ch, &opt);
     return err ? lib_fail(x, err, s, "chart") : COW_OK;
 }
@@ -510,7 +562,7 @@ static int write_title(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s)
         return COW_OK;
     }
     for (c = 0; c < s->ncols; c++)
-        width += column_width(s, c);
+        width += x->width[c];
     safe = report_visible(s->title, COW_LABEL_XLSX);
     /* bold 13 pt is about 1.3 widths of the 11 pt character unit */
     lines = (size_t)ceil((double)utf8_chars(safe) * 1.3 / (width > 1 ? width : 1));
@@ -581,7 +633,7 @@ static int write_view(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
     lxw_error err;
     for (size_t c = 0; c < s->ncols; c++) {
         lxw_col_t col = (lxw_col_t)c;
-        if ((err = worksheet_set_column(ws, col, col, column_width(s, c), NULL)))
+        if ((err = worksheet_set_column(ws, col, col, x->width[c], NULL)))
             return lib_fail(x, err, s, "column widths");
     }
     if (s->freeze_header)
@@ -604,6 +656,9 @@ static int write_sheet(xlsx_ctx *x, const cow_sheet *s)
     lxw_worksheet *ws = workbook_add_worksheet(x->book, s->name);
     if (ws == NULL)
         return lib_fail(x, LXW_ERROR_PARAMETER_VALIDATION, s, "the name");
+    x->width = xcalloc(s->ncols ? s->ncols : 1, sizeof(*x->width));
+    x->wrapped = xcalloc(s->ncols ? s->ncols : 1, 1);
+    fit_widths(x, s);
     int rc = write_header(x, ws, s, hdr);
     if (rc == COW_OK)
         rc = write_rows(x, ws, s, hdr);
@@ -615,6 +670,10 @@ static int write_sheet(xlsx_ctx *x, const cow_sheet *s)
         rc = write_images(x, ws, s, hdr);
     if (rc == COW_OK)
         rc = write_print(x, ws, s, hdr);
+    free(x->width);
+    free(x->wrapped);
+    x->width = NULL;
+    x->wrapped = NULL;
     return rc;
 }
 
