@@ -1,6 +1,7 @@
 # cowtail -- thin wrapper over CMake that also installs Debian packages.
 #
 #   make demo    build, then run the main job (cowtail report) on samples/
+#   make readme-table  the demo, then README's headline table rewritten from it
 #   make test    build and run every test, also under ASan+UBSan, then
 #                the build without export and capture (make test-min),
 #                then fuzz every target for FUZZ_SECONDS (make fuzz-smoke)
@@ -33,7 +34,7 @@ DEBS = cmake gcc make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev \
        fonts-dejavu-core sqlite3 bc time unzip redis-server redis-tools libhiredis-dev tidy chromium python3 \
        dpkg-dev file groff-base man-db gzip clang libclang-rt-14-dev
 
-.PHONY: all deps build test test-asan test-min test-package fuzz-smoke package demo bench golden gallery clean
+.PHONY: all deps build test test-asan test-min test-package fuzz-smoke package demo readme-table bench golden gallery clean
 
 all: build
 
@@ -117,6 +118,12 @@ demo: build
 	./$(BUILD)/cowtail report --db $(DEMO_OUT).db --out $(DEMO_OUT)-report --force \
 	  --thresholds samples/fleet/thresholds.json samples/; rc=$$?; test $$rc -le 1
 	@echo "open $(DEMO_OUT)-report/index.html (summary.md, charts and report.xlsx beside it)"
+
+# README's headline table, rewritten from the demo's summary.md (review
+# the diff: the sentences around the table are not rewritten)
+readme-table: demo
+	python3 tools/readme_table.py --write README.md $(DEMO_OUT)-report/summary.md
+	git diff --stat README.md
 
 golden: build
 	cd $(BUILD) && COW_UPDATE_GOLDEN=1 ctest --output-on-failure -R 'e2e_golden|test_chart|test_report_charts|test_xlsx'
