@@ -3,6 +3,7 @@
  * quantile without a finite 95% interval is shown as ">= lower bound". */
 #include "report_summary.h"
 #include "reported.h"
+#include "visible.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,8 +20,9 @@
 #include "pct.h"
 
 /* Text from the captures (labels, scenarios, hosts, modes, paths) made
- * safe for a Markdown table cell: label_safe(COW_LABEL_MD) escapes | < >
- * ` * _ [ ] and the rest, control characters show as \xNN. The result
+ * safe for a Markdown table cell through report_visible: label_safe's
+ * COW_LABEL_MD escapes | < > ` * _ [ ] and the rest, control characters
+ * show as \xNN, bidi and zero-width controls as \uXXXX. The result
  * stays valid until MD_RING further calls (a ring, so that one fprintf
  * may hold several); md_release frees it at the end of the document. */
 #define MD_RING 16
@@ -31,7 +33,7 @@ static const char *md(const char *s)
 {
     unsigned k = md_next++ % MD_RING;
     free(md_ring[k]);
-    md_ring[k] = label_safe(s ? s : "", COW_LABEL_MD);
+    md_ring[k] = report_visible(s ? s : "", COW_LABEL_MD);
     return md_ring[k];
 }
 
@@ -42,7 +44,7 @@ static const char *md_code(const char *s)
 {
     unsigned k = md_next++ % MD_RING;
     size_t i, n;
-    char *t = label_safe(s ? s : "", COW_LABEL_TERM);
+    char *t = report_visible(s ? s : "", COW_LABEL_TERM);
     for (i = 0, n = strlen(t); i < n; i++)
         if (t[i] == '`')
             t[i] = '\'';

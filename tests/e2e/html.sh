@@ -69,7 +69,7 @@ esc=$(printf '\033')
 bad="$WORK/in/<script>alert(1)</script> \"q\" 'a' ${esc}[31mred"
 mkdir -p "$(dirname "$bad")"
 cp -r "$samples/steady" "$bad"
-sed -i 's|"label": "steady"|"label": "<script>alert(1)</script> \\"q\\" '"'a'"' \\u001b[2J \& <b>bold</b>"|' \
+sed -i 's|"label": "steady"|"label": "<script>alert(1)</script> \\"q\\" '"'a'"' \\u001b[2J \& <b>bold</b> \\u202egnp.exe\\u200b"|' \
     "$bad/run.json"
 "$bin" report --db "$WORK/h.db" --out "$out/hostile" "$WORK/in" >"$WORK/h.txt" 2>&1 ||
     { cat "$WORK/h.txt"; echo "FAIL: report on a hostile label"; exit 1; }
@@ -79,7 +79,17 @@ check "hostile: no raw <script> in the page" \
 check "hostile: no ESC byte in the page" bash -c "! grep -q \$'\\033' '$out/hostile/index.html'"
 check "hostile: shown as text, nothing run" browser "$out/hostile/index.html" \
     "$out/hostile-screenshot.png" \
-    --expect-text "<script>alert(1)</script> \"q\" 'a' \\x1B[2J & <b>bold</b>"
+    --expect-text "<script>alert(1)</script> \"q\" 'a' \\x1B[2J & <b>bold</b> \\u202Egnp.exe\\u200B"
+# bidi and zero-width controls shown escaped in every output, never as
+# the invisible characters that reorder a label
+rlo=$(printf '\342\200\256') zwsp=$(printf '\342\200\213')
+unzip -p "$out/hostile/report.xlsx" xl/sharedStrings.xml > "$WORK/h-strings.xml" 2>/dev/null
+for f in "$out/hostile/index.html" "$out/hostile/summary.md" "$WORK/h-strings.xml"; do
+    check "hostile: no raw U+202E or U+200B in $(basename "$f")" \
+        bash -c "! grep -q '$rlo\\|$zwsp' '$f'"
+    check "hostile: shown as \\u202E in $(basename "$f")" grep -q 'gnp.exe' "$f"
+done
+check "hostile: summary.md shows the escape" grep -q '\\u202Egnp.exe' "$out/hostile/summary.md"
 
 # 3. a run without samples: its windows from the server log, as a table
 "$bin" report --db "$WORK/l.db" --out "$out/logonly" "$here/../data/e2e/logonly" \

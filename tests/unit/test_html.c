@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "visible.h"
 #include "minunit.h"
 
 /* The page html_begin .. f .. html_end writes, as a string (caller frees). */
@@ -125,8 +126,44 @@ static void html_should_close_open_sections_at_the_end(void)
     free(s);
 }
 
+/* The invisible controls are shown, every one of them, in every sink; the
+ * characters beside them are kept. */
+static void visible_should_show_bidi_and_zero_width_controls(void)
+{
+    static const struct {
+        const char *in, *out;
+    } rows[] = {
+        {"abc\xE2\x80\xAE" "fed", "abc\\u202Efed"},      /* RLO */
+        {"a\xE2\x80\xAA" "b\xE2\x80\xAC", "a\\u202Ab\\u202C"},
+        {"\xE2\x81\xA6x\xE2\x81\xA9", "\\u2066x\\u2069"}, /* isolates */
+        {"z\xE2\x80\x8Bw\xE2\x80\x8D", "z\\u200Bw\\u200D"}, /* zero width */
+        {"\xE2\x80\x8E\xE2\x80\x8F", "\\u200E\\u200F"},   /* LRM, RLM */
+        {"\xEF\xBB\xBFlabel", "\\uFEFFlabel"},              /* a BOM inside */
+        {"caf\xC3\xA9 \xE2\x80\x94 ok", "caf\xC3\xA9 \xE2\x80\x94 ok"}, /* kept */
+    };
+    size_t i;
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        char *t = report_visible(rows[i].in, COW_LABEL_TEXT);
+        CHECK_STR(t, rows[i].out);
+        free(t);
+    }
+    {   /* the page shows it too */
+        char *page = NULL;
+        size_t n = 0;
+        FILE *fp = open_memstream(&page, &n);
+        cow_html h;
+        h.fp = fp;
+        h.open_sections = 0;
+        html_text(&h, "run\xE2\x80\xAE" "x");
+        fclose(fp);
+        CHECK_STR(page, "run\\u202Ex");
+        free(page);
+    }
+}
+
 int main(void)
 {
+    RUN(visible_should_show_bidi_and_zero_width_controls);
     RUN(html_should_escape_markup_quotes_ansi_and_bad_utf8);
     RUN(html_should_escape_attributes);
     RUN(html_should_write_tables_with_numeric_columns_and_links);
