@@ -707,11 +707,6 @@ char *app_answer_line(const app_answer *a, int sink)
                a->nwindows == 1 ? "" : "s");
     }
     sbuf_add(&b, ". ");
-    if (a->held) {
-        char *h = app_answer_held_text(a);
-        sbuf_add(&b, "It holds %s. ", h);
-        free(h);
-    }
     /* the probe itself late: what clients saw was worse than this */
     if (app_probe_was_late(a))
         sbuf_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
@@ -752,6 +747,11 @@ char *app_answer_line(const app_answer *a, int sink)
                a->latmon_spike_ms);
     if (any)
         sbuf_add(&b, ". ");
+    if (a->held) { /* what a run without samples holds, after its evidence */
+        char *h = app_answer_held_text(a);
+        sbuf_add(&b, "It holds %s. ", h);
+        free(h);
+    }
     if (a->cause != NULL) {
         sbuf_add(&b, "Cause: ");
         sb_text(&b, a->cause, sink);
