@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blocktest.h"
 #include "boot.h"
 #include "dep.h"
 #include "err.h"
@@ -37,8 +38,14 @@
 
 enum cow_qcmp_method {
     COW_QCMP_BOOT = 0,  /* dependence-aware percentile bootstrap */
-    COW_QCMP_TAIL       /* exact cluster-count tail test */
+    COW_QCMP_TAIL,      /* exact cluster-count tail test */
+    COW_QCMP_BLOCK      /* the window against the baseline's own blocks
+                           (blocktest.h): a sustained tail shift */
 };
+
+/* Levels from which the block test is tried where the others could not
+ * tell (Requirement 9). */
+#define COW_QCMP_BLOCK_Q 0.9
 
 /* The tail test's materiality margin (Requirement 7): a change smaller
  * than max(COW_QCMP_MARGIN_REL x the baseline's value, the absolute
@@ -69,6 +76,10 @@ typedef struct cow_qcmp {
     cow_boot_result boot; /* bootstrap: estimates and ratio always; its
                            intervals only when method == COW_QCMP_BOOT */
     cow_tailtest test;  /* tail test (method == COW_QCMP_TAIL only) */
+    cow_blocktest block;/* the block test, when it was tried (q >=
+                           COW_QCMP_BLOCK_Q and the first rule could not
+                           tell): block.ran 0 with block.need_n > 0 says
+                           how long a baseline it needed */
     double est_a, est_b;/* point estimates by opts.method */
     double delta;       /* est_b - est_a */
     double lo, hi;      /* BOOT: 95% interval; TAIL: one-sided bound (lo
@@ -78,7 +89,7 @@ typedef struct cow_qcmp {
     double p_down;      /* one-sided p-value of delta < shift */
     double p;           /* two-sided: min(1, 2 min(p_up, p_down)) */
     int verdict;        /* enum cow_verdict */
-    int thin;           /* method == COW_QCMP_TAIL */
+    int thin;           /* decided by a test, not an interval */
     double margin;      /* TAIL: the materiality margin used (us); a ~
                            from the tail test has lo and hi within
                            shift -+ margin (Requirement 7); NaN: none */

@@ -812,6 +812,139 @@ static void alt_after_cells(const opts *o)
     }
 }
 
+/* ---------- saves: a sustained tail shift, and the nulls it must not see ---------- */
+
+/* A save's window: every sample's upper half stretched on the log scale,
+ * z -> z c for z > 0, c = 1 + ln(f) / (SIGMA z_0.99), so the p99 is f x
+ * the baseline's and the median is unchanged (f = 3: p99.9 x 4.3). The
+ * body is i.i.d. or AR(1) 0.3 on z; front-30% stretches only the
+ * window's first 30% (f x 3 there: copy-on-write is heaviest while the
+ * child is young), the window's p99 then about x4. Nulls: a two-state Markov-modulated
+ * server (busy x3 for about 50 probes, 5% of the time), Poisson GC-like
+ * stalls (one every 2 s on average, 2-30 ms, a probe sent into one
+ * waits it out), a slow random walk of the median (about 10% over
+ * 10,000 probes). The aftermath is 1.5 x the baseline's p99. */
+enum sproc { S_IID, S_AR3, S_FRONT, S_MARKOV, S_GC, S_WALK, S_NPROC };
+static const char *const sproc_name[S_NPROC] = {"iid-lognormal", "ar1-0.3", "front-30%-ar1-0.3",
+                                                "markov-busy", "gc-stalls-2-30ms", "walk-median"};
+#define Z99 2.3263478740408408
+
+typedef struct sstate {
+    double y, walk, stall_left;
+    int busy;
+} sstate;
+
+static void sgen(cow_rng *r, int p, sstate *st, size_t n, double f, double *x)
+{
+    double c = f > 1 ? 1.0 + log(f) / (SIGMA * Z99) : 1.0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        double z = rng_normal(r), m = MU;
+        if (p == S_AR3 || p == S_FRONT) {
+            st->y = 0.3 * st->y + sqrt(1 - 0.09) * z;
+            z = st->y;
+        }
+        if (z > 0 && (p != S_FRONT || (double)i < 0.3 * (double)n))
+            z *= c;
+        if (p == S_MARKOV) {
+            double u = rng_uniform(r);
+            st->busy = st->busy ? u >= 0.02 : u < 0.02 * 0.05 / 0.95;
+            m += st->busy ? log(3.0) : 0;
+        }
+        if (p == S_WALK) {
+            st->walk += 0.001 * rng_normal(r);
+            m += st->walk;
+        }
+        x[i] = exp(m + SIGMA * z);
+        if (p == S_GC) {
+            if (st->stall_left <= 0 && rng_uniform(r) < 1.0 / 1000.0)
+                st->stall_left = 2000.0 + 28000.0 * rng_uniform(r);
+            if (st->stall_left > 0) {
+                x[i] += st->stall_left;
+                st->stall_left -= PROBE_US;
+            }
+        }
+    }
+}
+
+static void save_cells(const opts *o)
+{
+    static const size_t ss[][3] = {{10000, 2000, 5000}, {1500, 700, 1500}};
+    size_t si;
+    int p, f, aft, li, rep;
+
+    printf("\n## Saves: a sustained tail shift (p99 x3, median unchanged) and the nulls it "
+           "must not see (analyze's decision, with the aftermath after the window)\n\n");
+    printf("| process | p99 x | aftermath | n_base | n_window | q | reps | lift %% ± se |"
+           " drop %% | ? %% | ~ %% | by blocks %% | oracle lift %% |\n");
+    printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (si = 0; si < 2; si++)
+        for (p = 0; p < S_NPROC; p++)
+            for (f = 1; f <= 3; f += 2)
+                for (aft = 0; aft < 2; aft++) {
+                    long lift[2] = {0, 0}, drop[2] = {0, 0}, uns[2] = {0, 0}, flat[2] = {0, 0},
+                         blk[2] = {0, 0}, orc[2] = {0, 0};
+                    sample a, b, af;
+                    cow_rng r;
+                    sstate st;
+                    if (f == 3 && p > S_FRONT)
+                        continue; /* the effect on the two bodies; the rest are nulls */
+                    if (f == 1 && aft == 1)
+                        continue;
+                    sample_make(&a, ss[si][0]);
+                    sample_make(&b, ss[si][1]);
+                    sample_make(&af, ss[si][2]);
+                    rng_seed(&r, o->seed, 7000 + si * 100 + (size_t)p * 10 + (size_t)f + (size_t)aft);
+                    for (rep = 0; rep < o->reps; rep++) {
+                        memset(&st, 0, sizeof(st));
+                        sgen(&r, p, &st, a.n, 1.0, a.t);
+                        sgen(&r, p, &st, b.n, p == S_FRONT && f > 1 ? 3.0 * f : (double)f, b.t);
+                        sgen(&r, p, &st, af.n, aft ? 1.5 : 1.0, af.t);
+                        sample_sort(&a);
+                        sample_sort(&b);
+                        sample_sort(&af);
+                        for (li = 0; li < 2; li++) {
+                            cow_qcmp c;
+                            cow_drift d;
+                            int local;
+                            size_t kb = 0, i;
+                            window_verdict(&a, &b, &af, levels[li], 0.0, NULL,
+                                           o->seed + (uint64_t)rep, o, &c, &d, &local);
+                            lift[li] += c.verdict == COW_VERDICT_LIFT;
+                            drop[li] += c.verdict == COW_VERDICT_DROP;
+                            uns[li] += c.verdict == COW_VERDICT_UNSURE;
+                            flat[li] += c.verdict == COW_VERDICT_FLAT;
+                            blk[li] += c.method == COW_QCMP_BLOCK &&
+                                       (c.verdict == COW_VERDICT_LIFT || c.verdict == COW_VERDICT_DROP);
+                            /* the oracle knows the samples are independent and the
+                             * baseline's true tail: window beyond the true quantile,
+                             * binomial at 2.5% one-sided */
+                            for (i = 0; i < b.n; i++)
+                                kb += b.t[i] > exp(MU + SIGMA * (li ? 3.090232306167813 : Z99));
+                            orc[li] += dep_binom_sf(kb, b.n, 1.0 - levels[li]) <= 0.025;
+                        }
+                    }
+                    for (li = 0; li < 2; li++) {
+                        double lp = pc(lift[li], o->reps), fl = pc(lift[li] + drop[li], o->reps);
+                        double fs = se(lift[li] + drop[li], o->reps);
+                        printf("| %s | %d | %s | %zu | %zu | %g | %d | %.1f ± %.1f | %.1f | %.1f |"
+                               " %.1f | %.1f | %.1f |\n",
+                               sproc_name[p], f, aft ? "1.5x" : "none", a.n, b.n, levels[li],
+                               o->reps, lp, se(lift[li], o->reps), pc(drop[li], o->reps),
+                               pc(uns[li], o->reps), pc(flat[li], o->reps), pc(blk[li], o->reps),
+                               pc(orc[li], o->reps));
+                        if (f == 1 && fl > 5.0 + 2 * fs)
+                            missed |= 64;
+                        /* power: p99 x3 >= 80% at 10,000 / 2,000, >= 60% at 1,500 / 700 */
+                        if (f == 3 && li == 0 && lp < (si == 0 ? 80.0 : 60.0))
+                            missed |= 8;
+                    }
+                    free(a.t); free(a.s); free(b.t); free(b.s); free(af.t); free(af.s);
+                    fflush(stdout);
+                }
+}
+
 /* Today's ratio interval, for comparison: percentile bootstrap of the
  * trials (each replicate resamples both groups' trials), 999 replicates. */
 static int boot_ratio_covers(const double *a, const double *b, int n, double truth,
@@ -888,11 +1021,13 @@ int main(int argc, char **argv)
             o.only_real = 2;
         else if (strcmp(argv[i], "--after") == 0)
             o.only_real = 3;
+        else if (strcmp(argv[i], "--saves") == 0)
+            o.only_real = 4;
         else if (strcmp(argv[i], "--drift-proc") == 0 && i + 1 < argc)
             o.drift_proc = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: calibration [--reps N] [--resamples R] [--seed S]"
-                            " [--quick] [--check] [--real] [--drift [--drift-proc K]] [--after]\n");
+                            " [--quick] [--check] [--real] [--drift [--drift-proc K]] [--after] [--saves]\n");
             return 2;
         }
     }
@@ -902,6 +1037,11 @@ int main(int argc, char **argv)
     }
     printf("calibration: %d reps per cell, R = %d, seed %llu\n\n", o.reps, o.resamples,
            (unsigned long long)o.seed);
+    if (o.only_real == 4) {
+        save_cells(&o);
+        printf("\ncpu %.1f s; code %d\n", (double)(clock() - c0) / CLOCKS_PER_SEC, missed);
+        return o.check && missed ? 1 : 0;
+    }
     if (o.only_real >= 2) {
         if (o.only_real == 2)
             drift_fleets(&o);
@@ -922,6 +1062,7 @@ int main(int argc, char **argv)
     fleets(&o);
     drift_fleets(&o);
     alt_after_cells(&o);
+    save_cells(&o);
     trade(&o);
     printf("\ncpu %.1f s; targets %s (code %d: 1 null false rate, 2 coverage, 4 p99.9 "
            "power, 8 p99 power, 16 fleets, 32 trade-off, 64 real-process false rate, 128 real-process phase interval "

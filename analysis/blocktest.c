@@ -1,0 +1,239 @@
+/* blocktest.c -- the window against the baseline's own blocks
+ * (blocktest.h).
+ *
+ * Requirements:
+ *  1. u is the baseline's q-quantile (type 7); k_a counts baseline values
+ *     above u, k_b window values above u + shift, both strict, so ties at
+ *     u (whole-millisecond clients) fall on the same side in both groups.
+ *  2. L = max(COW_BLOCK_MIN_LEN (250: with blocks of 50-100 a baseline of
+ *     1,500 held one or two busy spells or GC pauses and 6-7.5% of such
+ *     windows were called lifts by this rule; from 250 the rule needs a
+ *     baseline of 5,000 and keeps the Markov and GC nulls at 2.5-3.5%), COW_BLOCK_RUNS x run, COW_BLOCK_RUNS x the
+ *     mean span of the baseline's clusters at u (first to last value
+ *     beyond u, gaps up to run within one), COW_BLOCK_MAX_SPANS x the
+ *     longest, COW_BLOCK_MIN_PER / (1 - q), n_a / (2 COW_BLOCK_MIN)): a
+ *     block spans many of the baseline's clusters, so the
+ *     share within it varies as the share of a longer stretch would,
+ *     scaled by 1 / L (short-range dependence; the drift rules of
+ *     runstats.h cover the rest). The rule runs only when the baseline
+ *     holds COW_BLOCK_MIN disjoint blocks, COW_BLOCK_MIN_K values beyond u
+ *     and COW_BLOCK_MIN_CLUSTERS clusters of them (a baseline of 3 s holds
+ *     one or two busy spells or GC pauses: no count within it says how
+ *     often they come; with 5 clusters allowed, 7-8.5% of such windows
+ *     were called lifts at 1,500 / 700), and the window expects COW_BLOCK_MIN_WIN beyond it;
+ *     otherwise need_n / need_nb say what it would need, and the caller
+ *     says so.
+ *  3. The share's long-run variance is the overlapping-batch-means one
+ *     over the baseline's blocks, n L / ((n - L + 1)(n - L)) sum (B_i -
+ *     p)^2, never below the binomial p (1 - p): the baseline's blocks can
+ *     show more clustering than independence, never less.
+ *  4. z = (k_b / n_b - k_a / n_a) / sqrt(p (1 - p) lrv (1 / n_b + 1 / n_a));
+ *     p-values from Student's t with blocks - 1 degrees of freedom (the
+ *     variance is estimated from that many independent stretches).
+ *  5. block_bound: k_b falls as shift rises, so p_up rises; bisection.
+ *  6. The guard: a lift also needs the window's share above the share of
+ *     every stretch of the baseline as long as the window (a drop below
+ *     every one), so the baseline must be at least as long as the window.
+ *     The t reference assumes the share is near normal at the window's
+ *     length; a server that turns busy for 50 probes twice per window
+ *     (a Markov-modulated null) has a skewed share, and without the guard
+ *     the rule called 6.5% of such windows lifts at 10,000 / 2,000. The
+ *     guard needs no distribution: a save's window stands above all of the
+ *     baseline's stretches, a chance one rarely does. The spans of
+ *     Requirement 2 are what L must outgrow: a busy spell of 50 probes
+ *     has exceedances a few probes apart (a short run) but a span of 50,
+ *     and blocks of 50-100 read its variance at half its size. */
+#include "blocktest.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "pct.h"
+
+/* values of sorted[0..n) strictly above v */
+static size_t above(const double *sorted, size_t n, double v)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] > v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return n - lo;
+}
+
+/* P(T_df >= z) */
+static double t_sf(double z, double df)
+{
+    double tail;
+    if (!isfinite(z))
+        return z > 0 ? 0.0 : 1.0;
+    tail = 0.5 * pct_betainc(df / (df + z * z), df / 2.0, 0.5);
+    return z >= 0 ? tail : 1.0 - tail;
+}
+
+/* Requirement 3: the share's variance over the binomial one. */
+static double obm_ratio(const double *x, size_t n, double u, size_t len, double p,
+                        double *block_hi)
+{
+    size_t i, c = 0;
+    double ss = 0, hi = 0, v;
+
+    for (i = 0; i < len; i++)
+        c += x[i] > u;
+    for (i = 0;; i++) {
+        double d = (double)c / (double)len;
+        ss += (d - p) * (d - p);
+        if (d > hi)
+            hi = d;
+        if (i + len >= n)
+            break;
+        c += (size_t)(x[i + len] > u);
+        c -= (size_t)(x[i] > u);
+    }
+    *block_hi = hi;
+    v = (double)n * (double)len / ((double)(n - len + 1) * (double)(n - len)) * ss;
+    v /= p * (1.0 - p);
+    return v > 1.0 ? v : 1.0;
+}
+
+/* Requirement 6: the extremes of the share beyond u over every stretch of
+ * len consecutive values of x (len <= n). */
+static void span_shares(const double *x, size_t n, double u, size_t len, double *hi,
+                        double *lo)
+{
+    size_t i, c = 0;
+
+    for (i = 0; i < len; i++)
+        c += (size_t)(x[i] > u);
+    *hi = *lo = (double)c / (double)len;
+    for (i = 0; i + len < n; i++) {
+        double d;
+        c += (size_t)(x[i + len] > u);
+        c -= (size_t)(x[i] > u);
+        d = (double)c / (double)len;
+        *hi = d > *hi ? d : *hi;
+        *lo = d < *lo ? d : *lo;
+    }
+}
+
+/* Requirement 2: the mean and longest span of x's clusters beyond u;
+ * the clusters' count. */
+static size_t spans(const double *x, size_t n, double u, double run, double *mean, double *max)
+{
+    size_t i, first = 0, last = 0, c = 0, in = 0;
+    double sum = 0;
+
+    *max = 0;
+    for (i = 0; i <= n; i++) {
+        if (i < n && !(x[i] > u))
+            continue;
+        if (in && (i == n || (double)(i - last) > run)) {
+            double sp = (double)(last - first + 1);
+            sum += sp;
+            *max = sp > *max ? sp : *max;
+            c++;
+            in = 0;
+        }
+        if (i == n)
+            break;
+        if (!in) {
+            first = i;
+            in = 1;
+        }
+        last = i;
+    }
+    *mean = c ? sum / (double)c : 0;
+    return c;
+}
+
+/* Requirements 1, 2: u, the counts and L; 1 when the rule can run. */
+static int plan(const cow_group *a, const cow_group *b, double q, double run,
+                cow_blocktest *out)
+{
+    double l = COW_BLOCK_MIN_LEN, sp_mean, sp_max;
+
+    memset(out, 0, sizeof(*out));
+    out->q = q;
+    out->na = a->n;
+    out->nb = b->n;
+    out->threshold = NAN;
+    out->z = out->p_up = out->p_down = out->lrv = out->block_hi = NAN;
+    out->span_hi = out->span_lo = NAN;
+    if (!(q >= 0.5 && q < 1.0) || a->n == 0 || b->n == 0)
+        return 0;
+    out->threshold = pct_quantile(a->sorted, a->n, q, COW_PCT_LINEAR);
+    out->k_a = above(a->sorted, a->n, out->threshold);
+    out->clusters = spans(a->time, a->n, out->threshold, run, &sp_mean, &sp_max);
+    l = fmax(l, COW_BLOCK_RUNS * fmax(run, sp_mean));
+    l = fmax(l, COW_BLOCK_MAX_SPANS * sp_max);
+    l = fmax(l, COW_BLOCK_MIN_PER / (1.0 - q));
+    out->need_n = (size_t)COW_BLOCK_MIN * (size_t)ceil(l);
+    if (out->clusters < COW_BLOCK_MIN_CLUSTERS) { /* at the clusters' rate */
+        double more = out->clusters ? (double)a->n * COW_BLOCK_MIN_CLUSTERS / (double)out->clusters
+                                    : (double)a->n * COW_BLOCK_MIN_CLUSTERS;
+        if (more > (double)out->need_n)
+            out->need_n = (size_t)ceil(more);
+    }
+    l = fmax(l, (double)a->n / (2.0 * COW_BLOCK_MIN));
+    out->len = (size_t)ceil(l);
+    out->blocks = a->n / out->len;
+    out->need_nb = (size_t)ceil(COW_BLOCK_MIN_WIN / (1.0 - q));
+    if (out->k_a < COW_BLOCK_MIN_K && (double)COW_BLOCK_MIN_K / (1.0 - q) > (double)out->need_n)
+        out->need_n = (size_t)ceil((double)COW_BLOCK_MIN_K / (1.0 - q));
+    if (b->n > out->need_n) /* Requirement 6 */
+        out->need_n = b->n;
+    return out->blocks >= COW_BLOCK_MIN && out->k_a >= COW_BLOCK_MIN_K && out->k_a < a->n &&
+           out->clusters >= COW_BLOCK_MIN_CLUSTERS &&
+           b->n >= out->need_nb && a->n >= b->n;
+}
+
+/* Requirement 4 at one shift, the plan made. */
+static void decide(const cow_group *a, const cow_group *b, double shift, cow_blocktest *t)
+{
+    double p = (double)t->k_a / (double)a->n, se;
+
+    t->k_b = above(b->sorted, b->n, t->threshold + shift);
+    se = sqrt(p * (1.0 - p) * t->lrv * (1.0 / (double)b->n + 1.0 / (double)a->n));
+    t->z = ((double)t->k_b / (double)b->n - p) / se;
+    t->p_up = t_sf(t->z, (double)(t->blocks - 1));
+    t->p_down = t_sf(-t->z, (double)(t->blocks - 1));
+    t->above_all = (double)t->k_b / (double)b->n > t->span_hi; /* Requirement 6 */
+    t->below_all = (double)t->k_b / (double)b->n < t->span_lo;
+}
+
+void block_test(const cow_group *a, const cow_group *b, double q, double shift,
+                double run, cow_blocktest *out)
+{
+    double p;
+
+    if (!plan(a, b, q, run, out))
+        return;
+    p = (double)out->k_a / (double)a->n;
+    out->lrv = obm_ratio(a->time, a->n, out->threshold, out->len, p, &out->block_hi);
+    span_shares(a->time, a->n, out->threshold, b->n, &out->span_hi, &out->span_lo);
+    out->ran = 1;
+    decide(a, b, shift, out);
+}
+
+double block_bound(const cow_group *a, const cow_group *b, double q, double run,
+                   double lo, double hi, double alpha)
+{
+    cow_blocktest t;
+    int i;
+
+    block_test(a, b, q, lo, run, &t);
+    if (!t.ran || !(t.p_up <= alpha && t.above_all))
+        return NAN;
+    for (i = 0; i < 50 && hi - lo > 1e-9 * (fabs(hi) + fabs(lo) + 1); i++) {
+        double mid = 0.5 * (lo + hi);
+        decide(a, b, mid, &t);
+        if (t.p_up <= alpha && t.above_all)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
