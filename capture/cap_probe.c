@@ -8,7 +8,8 @@
  *     server that answers nothing does not hold back the next request.
  *  2. No catch-up: a slot is sent at most one interval after its intended
  *     time. A slot that cannot be sent is a gap with its reason, in
- *     probe-gaps.csv (intended_us of the first slot, slots, reason):
+ *     probe-gaps.csv
+ *     (intended_us of the first slot, slots, length_us, reason):
  *     "late" (the probe thread itself ran late: this host), "buffer" (the
  *     connection's send buffer is full: the server reads nothing), "cap"
  *     (CAP_PROBE_MAX_WAITING requests already wait for a reply).
@@ -148,8 +149,9 @@ static void gap_flush(probe *p)
     if (p->gap_kind == GAP_NONE)
         return;
     if (p->gaps)
-        fprintf(p->gaps, "%lld,%lld,%s\n", (long long)cap_wall_us(p->c, p->gap_first),
-                p->gap_slots, gap_why[p->gap_kind]);
+        fprintf(p->gaps, "%lld,%lld,%lld,%s\n", (long long)cap_wall_us(p->c, p->gap_first),
+                p->gap_slots, p->gap_slots * (long long)p->c->o->interval_us,
+                gap_why[p->gap_kind]);
     p->gap_kind = GAP_NONE;
 }
 
@@ -343,7 +345,7 @@ static int probe_open(probe *p)
     setvbuf(p->lat, NULL, _IOFBF, 1 << 16);
     fprintf(p->lat, "timestamp_us,latency_us,op,intended_us\n");
     fprintf(p->stalls, "start_us,length_us,waiting,ended\n");
-    fprintf(p->gaps, "intended_us,slots,reason\n");
+    fprintf(p->gaps, "intended_us,slots,length_us,reason\n");
     return 0;
 }
 

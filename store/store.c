@@ -88,6 +88,12 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_PROC] =
         "INSERT INTO procs(run, file, pid, roles, parent, replica, server, port, version,"
         " line) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_QUIET] =
+        "INSERT INTO quiet(run, file, line, kind, t_us, dur_us, n, how)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+    [SQL_LOAD_QUIET] =
+        "SELECT kind, t_us, dur_us, n, how FROM quiet WHERE run = ?1"
+        " ORDER BY t_us, kind",
     [SQL_INTERVAL] =
         "INSERT INTO intervals(run, file, line, t_us, dur_s, min_us, max_us, avg_us,"
         " count, op) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",

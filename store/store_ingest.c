@@ -388,6 +388,17 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
         sqlite3_bind_int64(q, 10, v->line);
         break;
     }
+    case COW_REC_QUIET: {
+        const cow_quiet *v = &r->u.quiet;
+        q = st->stmt[SQL_QUIET];
+        sqlite3_bind_int64(q, 3, v->line);
+        bind_text(q, 4, v->kind);
+        sqlite3_bind_int64(q, 5, v->t_us);
+        sqlite3_bind_int64(q, 6, v->dur_us);
+        sqlite3_bind_int64(q, 7, v->n);
+        bind_text(q, 8, v->how);
+        break;
+    }
     case COW_REC_SAMPLE:
     case COW_REC_NOTE:
     default:

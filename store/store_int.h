@@ -47,6 +47,8 @@ enum {
     SQL_MEM,
     SQL_LATMON,
     SQL_PROC,
+    SQL_QUIET,
+    SQL_LOAD_QUIET,
     SQL_INTERVAL,
     SQL_PCTL,
     SQL_RUNS,
