@@ -90,10 +90,12 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
         cow_rec r;
         const char *why;
         if (kind == 0) {
-            if ((kind = which(ln.p, ln.n)) == 0)
-                return COW_FAIL(e, COW_EPARSE, "%s:%ld: the header is neither '%s' nor "
-                                "'%s': not a probe's stalls or gaps file", s->name, ln.no,
-                                stall_head, gap_head);
+            if ((kind = which(ln.p, ln.n)) == 0) {
+                cow_err_at(e, s->name, ln.no, 0);
+                return COW_FAIL(e, COW_EPARSE, "the header is neither '%s' nor '%s': not "
+                                "a probe's stalls or gaps file (give the file its own "
+                                "--format, or leave it out)", stall_head, gap_head);
+            }
             continue;
         }
         if (ln.n == 0)

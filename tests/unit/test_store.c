@@ -728,8 +728,9 @@ static void store_should_keep_one_refusal_per_file(void)
     {
         sqlite3 *db = NULL;
         CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
-        /* version 10: before 011 (this index), 017 (run_facts), 019 and 020 */
-        CHECK_INT(sqlite3_exec(db, "DROP TABLE server_facts; DROP TABLE answers;"
+        /* version 10: before 011 (this index), 017 (run_facts), 019, 020, 021 */
+        CHECK_INT(sqlite3_exec(db, "DROP TABLE quiet;"
+                               "DROP TABLE server_facts; DROP TABLE answers;"
                                "DROP TABLE repl_syncs; DROP TABLE windows;"
                                "DROP TABLE run_facts;"
                                "ALTER TABLE deltas DROP COLUMN why;"
