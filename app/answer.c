@@ -322,6 +322,9 @@ int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e)
             a->probe_max_ms = mx / 1000;
             q = strstr(q, "(--latency-from intended)");
             a->probe_from_intended = q != NULL && (end == NULL || q < end);
+            /* report --latency-from reads the other reading of what ingest stored */
+            if (store_latency_from(st) != COW_FROM_STORED)
+                a->probe_from_intended = store_latency_from(st) == COW_FROM_INTENDED;
         }
     }
     free(notes);

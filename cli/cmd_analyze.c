@@ -55,6 +55,7 @@ const char *const cmd_analyze_usage[] = {
     "  --jobs N           analyse N runs at once (default: one per core); one",
     "                     writer stores them in run order: the database and",
     "                     the output are the same for every N",
+    CLI_LATENCY_FROM_HELP,
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
     "samples at hand (p99 needs n >= 368, p99.9 n >= 3,688, p99.99",
@@ -68,6 +69,7 @@ typedef struct analyze_opts {
     int json;               /* --json */
     int by_send;            /* --assign send: by send time alone */
     int jobs;               /* --jobs */
+    int latency_from;       /* --latency-from: enum cow_latency_from */
     cow_qcmp_margin margin; /* --thresholds: its margin (rs.margin points here) */
 } analyze_opts;
 
@@ -733,6 +735,7 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"json", no_argument, NULL, 'j'},
         {"assign", required_argument, NULL, 'a'},
         {"jobs", required_argument, NULL, 'J'},
+        CLI_OPT_LATENCY_FROM,
         {"thresholds", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -779,6 +782,10 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
             if (cli_opt_jobs(argv[0], optarg, &o->jobs) != EXIT_OK)
                 return EXIT_USAGE;
             break;
+        case 'I':
+            if (cli_opt_latency_from(argv[0], optarg, &o->latency_from) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 't':
             if (app_load_thresholds(optarg, &th, &e) != COW_OK) {
                 cli_error(&e);
@@ -810,6 +817,7 @@ int cmd_analyze(int argc, char **argv)
         return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
+    store_set_latency_from(st, o.latency_from);
     code = cli_select_runs("analyze", rows, n, argv + optind, argc - optind, &sel, &nsel);
     if (o.json)
         out = cJSON_CreateArray();

@@ -28,6 +28,11 @@ typedef struct cow_sample {
     int64_t t_us;       /* request start (or completion), epoch us */
     double lat_us;      /* round-trip latency in microseconds */
     const char *op;     /* command name, or NULL */
+    int64_t alt_us;     /* the shift to the sample's other reading (us):
+                           t_us + alt_us, lat_us - alt_us; > 0 when read
+                           from the intended send (the other: the actual
+                           send), < 0 when read from the actual send, 0
+                           when no intended send is known */
 } cow_sample;
 
 typedef struct cow_event {

@@ -93,8 +93,8 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
             if ((kind = which(ln.p, ln.n)) == 0) {
                 cow_err_at(e, s->name, ln.no, 0);
                 return COW_FAIL(e, COW_EPARSE, "the header is neither '%s' nor '%s': not "
-                                "a probe's stalls or gaps file (give the file its own "
-                                "--format, or leave it out)", stall_head, gap_head);
+                                "a probe's stalls or gaps file (name its parser with "
+                                "--parser, or leave the file out)", stall_head, gap_head);
             }
             continue;
         }

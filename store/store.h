@@ -152,6 +152,13 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
 
 /* ------------------------------------------------------------ analysis */
 
+/* Which reading of a sample with an intended send the loads below give
+ * (migration 022): as ingest stored it (the default), from the actual
+ * send, or from the intended send. A sample without one reads the same in
+ * all three. Set per connection; store_open_reader's copy inherits it. */
+enum cow_latency_from { COW_FROM_STORED = 0, COW_FROM_SENT, COW_FROM_INTENDED };
+void store_set_latency_from(cow_store *st, int from);
+int store_latency_from(const cow_store *st);
 /* A run's samples in time order: t_us[] and lat_us[] (caller frees both). */
 int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e);
