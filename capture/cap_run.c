@@ -18,6 +18,7 @@
  *     closed, the end dumps are tried, and run.json "interrupted" says why.
  *  5. Whatever cannot be read is in run.json "unreadable" with the reason. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -128,14 +129,19 @@ static double quant(const float *v, size_t n, double q)
 /* This host's 1-minute load average, NAN when it cannot be read. */
 static double load1(void)
 {
-    FILE *fp = fopen("/proc/loadavg", "r");
-    double v = NAN;
-    if (fp == NULL)
+    char buf[64], *end;
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    ssize_t k;
+    double v;
+    if (fd < 0)
         return NAN;
-    if (fscanf(fp, "%lf", &v) != 1)
-        v = NAN;
-    fclose(fp);
-    return v;
+    k = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (k <= 0)
+        return NAN;
+    buf[k] = '\0';
+    v = strtod(buf, &end);
+    return end == buf ? NAN : v;
 }
 
 /* Was the probe held back by this host? Only the host's own evidence

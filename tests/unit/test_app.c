@@ -637,6 +637,7 @@ static void answer_should_state_the_probes_send_lag(void)
     memset(&fl, 0, sizeof(fl));
     memset(&tot, 0, sizeof(tot));
     fl.quiet = 1;
+    fl.latency_from = "send"; /* the default is the intended send */
     paths[0] = dir;
     CHECK_INT(store_open(":memory:", &st, &e), COW_OK);
     CHECK_INT(app_ingest_paths(st, paths, 1, &fl, &tot), EXIT_OK);
