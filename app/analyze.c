@@ -358,7 +358,8 @@ int app_analyze_compute_from(cow_store *rd, const cow_run_row *r,
         (rc = clock_refusal(rd, r, e)) != COW_OK ||
         (rc = build_phases(rd, r, a, e)) != COW_OK ||
         (rc = runstats_compute(&a->ph, o, load_from_store, &loader, &a->rs, e)) != COW_OK ||
-        (rc = app_replica_syncs(rd, r->id, &a->repl, e)) != COW_OK)
+        (rc = app_replica_syncs(rd, r->id, &a->repl, e)) != COW_OK ||
+        (rc = store_load_quiet(rd, r->id, &a->quiet, &a->nquiet, e)) != COW_OK)
         return rc;
     a->n = a->rs.all.sum.n; /* the whole run, loaded once by runstats */
     return COW_OK;
@@ -394,6 +395,7 @@ void app_analysis_release(app_analysis *a)
     runstats_release(&a->rs);
     app_reported_release(&a->rep);
     app_replsyncs_release(&a->repl);
+    free(a->quiet);
     memset(a, 0, sizeof(*a));
 }
 

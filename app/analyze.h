@@ -23,6 +23,8 @@ typedef struct app_analysis {
     int64_t t_last_us;   /* last sample (0 without samples) */
     app_reported rep;    /* percentiles percentile-only tools reported */
     app_replsyncs repl;  /* the replicas' sync attempts (not stored) */
+    cow_quiet_row *quiet; /* the probe's stalls and gaps, as ingested */
+    size_t nquiet;
 } app_analysis;
 
 /* Analyse run r with options o and store the results; out (released with

@@ -322,6 +322,9 @@ int app_probe_lag(cow_store *st, int64_t run, app_answer *a, cow_err *e)
             a->probe_max_ms = mx / 1000;
             q = strstr(q, "(--latency-from intended)");
             a->probe_from_intended = q != NULL && (end == NULL || q < end);
+            /* report --latency-from reads the other reading of what ingest stored */
+            if (store_latency_from(st) != COW_FROM_STORED)
+                a->probe_from_intended = store_latency_from(st) == COW_FROM_INTENDED;
         }
     }
     free(notes);
@@ -709,8 +712,10 @@ char *app_answer_line(const app_answer *a, int sink)
     sbuf_add(&b, ". ");
     /* the probe itself late: what clients saw was worse than this */
     if (app_probe_was_late(a))
-        sbuf_add(&b, "%sWarning%s: the probe itself was late: host overloaded; tail "
-                   "figures are lower bounds of what clients saw. ", bold, bold);
+        sbuf_add(&b, "%sWarning%s: the probe itself was sent late (a probe that waits "
+                   "for each reply waits out the server's stalls; a busy host delays "
+                   "it too): tail figures read from the actual send are lower bounds "
+                   "of what clients saw. ", bold, bold);
     if (a->probe_known) {
         sbuf_add(&b, "Probe: sent late by ");
         if (!isnan(a->probe_p99_ms))

@@ -41,7 +41,10 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
     o->time_unit = fl->time_unit ? fl->time_unit : r->meta.time_unit;
     o->latency_unit = fl->latency_unit ? fl->latency_unit : r->meta.latency_unit;
     {
-        const char *from = fl->latency_from ? fl->latency_from : r->meta.latency_from;
+        /* what a client felt runs from the intended send: the default
+         * wherever one is known (a sample without one keeps its send) */
+        const char *from = fl->latency_from ? fl->latency_from
+                           : r->meta.latency_from ? r->meta.latency_from : "intended";
         if (from && strcmp(from, "intended") != 0 && strcmp(from, "send") != 0)
             return COW_FAIL(e, COW_EUSAGE, "run.json \"latency_from\" is '%s': "
                             "expected \"send\" or \"intended\"", from);

@@ -182,6 +182,10 @@ static int rec_strings(cow_rec *r, const char ***s)
         s[n++] = &r->u.note.key;
         s[n++] = &r->u.note.value;
         break;
+    case COW_REC_QUIET:
+        s[n++] = &r->u.quiet.kind;
+        s[n++] = &r->u.quiet.how;
+        break;
     case COW_REC_PROC:
         s[n++] = &r->u.proc.roles;
         s[n++] = &r->u.proc.version;

@@ -487,11 +487,12 @@ static void probe_caveat(const report_summary_in *in, FILE *fp)
             warned += app_probe_was_late(&a->v[i]) ? 1u : 0u;
         }
     if (a != NULL && open == a->n && open > 0) {
-        fprintf(fp, "- The probe is open-loop: each sample carries its intended send, so "
-                    "a stall does not hold back the next request. Latency is read from "
-                    "the actual send unless `--latency-from intended`; a probe sent late "
-                    "(host overloaded) hides part of what clients saw: each run's answer "
-                    "states its send lag (%zu with a p99 of %g ms or more).\n",
+        fprintf(fp, "- Each sample carries its intended send, so its latency can be "
+                    "read from it: the time a stall held a request back counts "
+                    "(`--latency-from intended`, the default for a `cowtail capture` "
+                    "folder). Read from the actual send, a probe sent late hides part "
+                    "of what clients saw: each run's answer states its send lag (%zu "
+                    "with a p99 of %g ms or more read from the actual send).\n",
                 warned, APP_PROBE_LATE_MS);
         return;
     }

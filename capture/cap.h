@@ -84,6 +84,20 @@ typedef struct cap_result {
     long long late;            /* sent more than 1 ms after their intended time */
     double lag_p50_us, lag_p99_us, lag_max_us; /* actual - intended send */
     double rtt_min_us, rtt_p50_us, rtt_p99_us; /* probe round trips */
+    long long gaps_late, gaps_buffer, gaps_cap; /* slots not sent, by reason
+                                  (probe-gaps.csv) */
+    long long stalls;          /* periods the server answered nothing (stalls.csv) */
+    double stall_max_ms;       /* the longest */
+    long long waiting_max;     /* most probe requests waiting at once */
+    long long unanswered;      /* probe requests waiting when it ended */
+    int probe_conns;           /* connections the probe used */
+    double load1_before, load1_after; /* this host's 1-minute load average */
+    int cpus;                  /* this host's online CPUs */
+    int host_busy;             /* this host's own evidence says the probe
+                                  was held back (never the server's stall) */
+    char host_busy_why[256];   /* that evidence, or "" */
+    int write_failed;          /* a write to the folder failed: exit 1 */
+    char write_why[512];       /* which file and why */
     double probe_cpu_pct;      /* probe thread CPU, % of one core */
     double total_cpu_pct;      /* the whole capture's CPU, % of one core */
     long long info_polls;      /* INFO dumps written */

@@ -11,6 +11,15 @@
 
 #include "cap.h"
 
+/* The probe's limits (cap_probe.c). */
+#define CAP_PROBE_MAX_WAITING 65536  /* requests waiting for a reply: 131 s of
+                                        a 2 ms probe, 1 MB of bookkeeping */
+#define CAP_PROBE_MAX_REPLY (1 << 20) /* a reply to PING or SET is a few bytes */
+#define CAP_PROBE_DEAD_S 60           /* no reply this long: a hung server */
+#define CAP_PROBE_DRAIN_MS 1000       /* at the end, for the waiting replies */
+#define CAP_STALL_MIN_US 10000        /* a quiet period shorter than this is
+                                         not a stall (stalls.csv) */
+
 /* What the INFO poller last saw (under ctx->mu). */
 typedef struct cap_state {
     long long polls;            /* INFO replies parsed */
@@ -40,6 +49,14 @@ typedef struct cap_ctx {
     long pid;                   /* its pid */
     /* probe results */
     long long samples, late, errors;
+    long long gaps[3];          /* slots not sent: late, buffer, cap */
+    long long stalls;           /* stalls.csv rows */
+    long long stall_max_us;     /* the longest */
+    size_t waiting_max;         /* most requests waiting at once */
+    long long unanswered;       /* waiting when the capture ended */
+    int probe_conns;            /* connections the probe used */
+    int write_failed;           /* a write to the folder failed (sticky) */
+    char write_why[512];        /* the first one: file and reason */
     float *lag, *rtt;           /* per sample, us */
     size_t nlag, caplag;
     long long stride;           /* every stride-th sample is kept */
@@ -65,6 +82,9 @@ int cap_sleep_until(cap_ctx *c, int64_t mono_ns);
 void cap_stop(cap_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cap_missing(cap_ctx *c, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A write to the folder's file name failed with errno er: listed, the
+ * capture ends (exit 1, run.json says what was lost). */
+void cap_write_failed(cap_ctx *c, const char *name, int er);
 /* Create (or, with --force, replace) a file of the capture folder. */
 FILE *cap_create(cap_ctx *c, const char *name, cow_err *e);
 

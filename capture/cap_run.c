@@ -18,6 +18,7 @@
  *     closed, the end dumps are tried, and run.json "interrupted" says why.
  *  5. Whatever cannot be read is in run.json "unreadable" with the reason. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -123,6 +124,44 @@ static double quant(const float *v, size_t n, double q)
         return NAN;
     i = (size_t)ceil(q * (double)n);
     return v[i == 0 ? 0 : (i > n ? n : i) - 1];
+}
+
+/* This host's 1-minute load average, NAN when it cannot be read. */
+static double load1(void)
+{
+    char buf[64], *end;
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    ssize_t k;
+    double v;
+    if (fd < 0)
+        return NAN;
+    k = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (k <= 0)
+        return NAN;
+    buf[k] = '\0';
+    v = strtod(buf, &end);
+    return end == buf ? NAN : v;
+}
+
+/* Was the probe held back by this host? Only the host's own evidence
+ * counts: the probe thread waking more than an interval late, its sends
+ * late by 1 ms at p99, or a load average above the CPUs. A server that
+ * answers nothing does not delay an open-loop send, so it never counts. */
+static void host_evidence(cap_result *res)
+{
+    long long slots = res->samples + res->gaps_late + res->gaps_buffer + res->gaps_cap;
+    if (res->gaps_late > 0 && res->gaps_late * 1000 >= slots)
+        snprintf(res->host_busy_why, sizeof(res->host_busy_why), "the probe thread ran "
+                 "more than one interval late: %lld of %lld slots not sent",
+                 res->gaps_late, slots);
+    else if (res->lag_p99_us >= 1000)
+        snprintf(res->host_busy_why, sizeof(res->host_busy_why), "the probe's sends were "
+                 "late by %.0f us at p99 (its own thread, not the server)", res->lag_p99_us);
+    else if (res->cpus > 0 && res->load1_after > res->cpus)
+        snprintf(res->host_busy_why, sizeof(res->host_busy_why), "load average %.2f on "
+                 "%d CPUs at the end", res->load1_after, res->cpus);
+    res->host_busy = res->host_busy_why[0] != '\0';
 }
 
 static double cpu_s(void)
@@ -371,6 +410,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     }
     cpu0 = cpu_s();
     res->start_us = c.wall0_us;
+    res->load1_before = load1();
+    res->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     say(o, "capture: %s (%s %s, role %s%s) into %s", addr, si.name, si.version, si.role,
         c.host_local ? ", on this host" : "", o->out);
     if (c.host_local && !c.local)
@@ -527,6 +568,16 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         res->rtt_p50_us = quant(c.rtt, n, 0.5);
         res->rtt_p99_us = quant(c.rtt, n, 0.99);
         res->probe_cpu_pct = res->seconds > 0 ? 100 * c.probe_cpu_s / res->seconds : NAN;
+        res->gaps_late = c.gaps[0];
+        res->gaps_buffer = c.gaps[1];
+        res->gaps_cap = c.gaps[2];
+        res->stalls = c.stalls;
+        res->stall_max_ms = (double)c.stall_max_us / 1000.0;
+        res->waiting_max = (long long)c.waiting_max;
+        res->unanswered = c.unanswered;
+        res->probe_conns = c.probe_conns;
+        res->load1_after = load1();
+        host_evidence(res);
         res->total_cpu_pct = res->seconds > 0 ? 100 * (cpu_s() - cpu0) / res->seconds : NAN;
         res->info_polls = c.info_polls;
         res->proc_polls = c.proc_polls;
@@ -541,6 +592,9 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         res->unreadable = (int)c.nmiss;
         snprintf(res->interrupted, sizeof(res->interrupted), "%s", c.why);
         cap_write_runjson(&c, &si, &tg, res, 0, end_us);
+        res->unreadable = (int)c.nmiss; /* run.json's own write may add one */
+        res->write_failed = c.write_failed;
+        snprintf(res->write_why, sizeof(res->write_why), "%s", c.write_why);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

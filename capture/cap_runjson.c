@@ -67,6 +67,8 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     if (c->host_local)
         cJSON_AddStringToObject(j, "log_tz", si->tz);
     cJSON_AddNullToObject(j, "t0");
+    /* the probe is open loop: what a client felt runs from the intended send */
+    cJSON_AddStringToObject(j, "latency_from", "intended");
     snprintf(buf, sizeof(buf), "%s %s", si->name, si->version);
     cJSON_AddStringToObject(j, "server", buf);
     add_int(j, "start_epoch_us", (long long)c->wall0_us);
@@ -105,8 +107,10 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     cJSON_AddStringToObject(p, "command", o->probe_set ? "SET" : "PING");
     add_int(p, "interval_us", (long long)o->interval_us);
     cJSON_AddStringToObject(p, "schedule", "open loop: sample i is meant to go at "
-                            "start + i x interval; late samples go as soon as possible, "
-                            "none is skipped");
+                            "start + i x interval and goes then, pipelined on one "
+                            "connection whatever the server answers; a slot that cannot "
+                            "go within one interval is a gap (probe-gaps.csv), never "
+                            "sent in a burst");
     cJSON_AddStringToObject(p, "clock", "one CLOCK_REALTIME reading at start plus "
                             "CLOCK_MONOTONIC deltas");
     add_int(p, "samples", (long long)res->samples);
@@ -121,6 +125,26 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
     cJSON_AddItemToObject(x, "p50", num_or_null(res->rtt_p50_us));
     cJSON_AddItemToObject(x, "p99", num_or_null(res->rtt_p99_us));
     cJSON_AddItemToObject(p, "cpu_pct_of_core", num_or_null(res->probe_cpu_pct));
+    x = cJSON_AddObjectToObject(p, "health");
+    add_int(x, "connections", res->probe_conns);
+    add_int(x, "waiting_max", res->waiting_max);
+    add_int(x, "waiting_cap", CAP_PROBE_MAX_WAITING);
+    add_int(x, "unanswered_at_end", res->unanswered);
+    a = cJSON_AddObjectToObject(x, "gaps");
+    add_int(a, "late", res->gaps_late);
+    add_int(a, "buffer", res->gaps_buffer);
+    add_int(a, "cap", res->gaps_cap);
+    add_int(x, "stalls", res->stalls);
+    add_int(x, "stall_min_us", CAP_STALL_MIN_US);
+    cJSON_AddItemToObject(x, "stall_max_ms", num_or_null(res->stall_max_ms));
+    cJSON_AddItemToObject(x, "loadavg_1m_before", isfinite(res->load1_before)
+                          ? cJSON_CreateNumber(res->load1_before) : cJSON_CreateNull());
+    cJSON_AddItemToObject(x, "loadavg_1m_after", isfinite(res->load1_after)
+                          ? cJSON_CreateNumber(res->load1_after) : cJSON_CreateNull());
+    add_int(x, "cpus", res->cpus);
+    cJSON_AddBoolToObject(x, "host_busy", res->host_busy);
+    if (res->host_busy)
+        cJSON_AddStringToObject(x, "host_busy_why", res->host_busy_why);
 
     x = cJSON_AddObjectToObject(cap, "info");
     cJSON_AddStringToObject(x, "sections", o->info_sections);

@@ -78,6 +78,19 @@ void cap_missing(cap_ctx *c, const char *what, const char *fmt, ...)
     pthread_mutex_unlock(&c->mu);
 }
 
+void cap_write_failed(cap_ctx *c, const char *name, int er)
+{
+    const char *why = er ? strerror(er) : "write error";
+    pthread_mutex_lock(&c->mu);
+    if (!c->write_failed)
+        snprintf(c->write_why, sizeof(c->write_why), "%s: %s", name, why);
+    c->write_failed = 1;
+    pthread_mutex_unlock(&c->mu);
+    cap_missing(c, name, "write failed (%s): the file ends where the write failed; "
+                "free space in the folder's file system and capture again", why);
+    cap_stop(c, "a write to %s failed: %s", name, why);
+}
+
 FILE *cap_create(cap_ctx *c, const char *name, cow_err *e)
 {
     char *path = outfile_join(c->dir, name); /* never cut: a long --out */

@@ -116,6 +116,8 @@ typedef struct cli_shared {
     const char *thresholds; /* --thresholds FILE */
     int json;               /* --json */
     int jobs;               /* --jobs N (0 when not given: one per core) */
+    int latency_from;       /* --latency-from: enum cow_latency_from
+                               (COW_FROM_STORED when not given) */
 } cli_shared;
 #define CLI_OPT_DB {"db", required_argument, NULL, 'd'}
 #define CLI_OPT_THRESHOLDS {"thresholds", required_argument, NULL, 't'}
@@ -137,6 +139,17 @@ int cli_opt_double(const char *cmd, const char *opt, const char *arg, double lo,
 int cli_opt_seed(const char *cmd, const char *arg, uint64_t *seed);
 /* --resamples: 99 to COW_BOOT_MAX_RESAMPLES. */
 int cli_opt_resamples(const char *cmd, const char *arg, int *resamples);
+/* --latency-from intended|sent (send is taken too, as ingest spells it):
+ * COW_FROM_INTENDED or COW_FROM_SENT (store.h). */
+int cli_opt_latency_from(const char *cmd, const char *arg, int *from);
+#define CLI_OPT_LATENCY_FROM {"latency-from", required_argument, NULL, 'I'}
+/* Its help lines, shared by report, analyze and check. */
+#define CLI_LATENCY_FROM_HELP \
+    "  --latency-from W   intended or sent: read each sample with an intended", \
+    "                     send from it (reply - intended: what a client felt,", \
+    "                     without coordinated omission) or from the actual send", \
+    "                     (default: as ingest read it, intended unless", \
+    "                     'ingest --latency-from send')"
 /* --jobs: 1 to COW_MAX_JOBS. */
 #define COW_MAX_JOBS 64
 int cli_opt_jobs(const char *cmd, const char *arg, int *jobs);

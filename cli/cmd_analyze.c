@@ -55,6 +55,7 @@ const char *const cmd_analyze_usage[] = {
     "  --jobs N           analyse N runs at once (default: one per core); one",
     "                     writer stores them in run order: the database and",
     "                     the output are the same for every N",
+    CLI_LATENCY_FROM_HELP,
     "",
     "A quantile whose two-sided 95% interval cannot be finite with the",
     "samples at hand (p99 needs n >= 368, p99.9 n >= 3,688, p99.99",
@@ -68,6 +69,7 @@ typedef struct analyze_opts {
     int json;               /* --json */
     int by_send;            /* --assign send: by send time alone */
     int jobs;               /* --jobs */
+    int latency_from;       /* --latency-from: enum cow_latency_from */
     cow_qcmp_margin margin; /* --thresholds: its margin (rs.margin points here) */
 } analyze_opts;
 
@@ -609,6 +611,55 @@ static void print_reported(const app_reported *rep)
     }
 }
 
+/* The probe's stalls, one line each, and its gaps summed by reason:
+ * "the server answered nothing for D ms at +T s". */
+static void print_quiet(const app_analysis *a)
+{
+    static const char *const why[] = {"late", "buffer", "cap"};
+    static const char *const says[] = {
+        "the probe itself ran late (this host)", "the send buffer was full (the "
+        "server read nothing)", "65536 requests already waited"};
+    long long slots[3] = {0, 0, 0};
+    size_t i, k;
+    for (i = 0; i < a->nquiet; i++) {
+        const cow_quiet_row *q = &a->quiet[i];
+        if (q->gap) {
+            for (k = 0; k < 3; k++)
+                slots[k] += strcmp(q->how, why[k]) == 0 ? q->n : 0;
+            continue;
+        }
+        printf("  stall: the server answered nothing for %.1f ms at %+.1f s (%lld probe "
+               "%s waiting%s)\n", (double)q->dur_us / 1000.0,
+               (double)(q->t_us - a->t_first_us) / 1e6, (long long)q->n,
+               q->n == 1 ? "request" : "requests",
+               strcmp(q->how, "end") == 0 ? "; still none when the capture ended" : "");
+    }
+    for (k = 0; k < 3; k++)
+        if (slots[k] > 0)
+            printf("  probe gap: %lld %s not sent: %s\n", slots[k],
+                   slots[k] == 1 ? "slot" : "slots", says[k]);
+}
+
+/* stalls: [{start_us, length_us, waiting, ended}], gaps: [{...}]. */
+static cJSON *json_quiet(const app_analysis *a, int gaps)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t i;
+    for (i = 0; i < a->nquiet; i++) {
+        const cow_quiet_row *q = &a->quiet[i];
+        cJSON *o;
+        if (q->gap != gaps)
+            continue;
+        o = cJSON_CreateObject();
+        rawint(o, "start_us", (long long)q->t_us);
+        rawint(o, "length_us", (long long)q->dur_us);
+        rawint(o, gaps ? "slots" : "waiting", (long long)q->n);
+        cJSON_AddStringToObject(o, gaps ? "reason" : "ended", q->how);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
 /* ------------------------------------------------------------- driver */
 
 /* What printing the runs in order needs. */
@@ -640,6 +691,8 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
         cJSON *jr = json_run(r->label, &a->ph, &a->rs, o);
         cJSON_AddItemToObject(jr, "reported_percentiles", json_reported(&a->rep));
         cJSON_AddItemToObject(jr, "replica_syncs", json_replica_syncs(&a->repl));
+        cJSON_AddItemToObject(jr, "stalls", json_quiet(a, 0));
+        cJSON_AddItemToObject(jr, "probe_gaps", json_quiet(a, 1));
         cJSON_AddItemToArray(p->out, jr);
     } else {
         char t0[40];
@@ -665,6 +718,7 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
         }
         print_reported(&a->rep);
         print_replica_syncs(&a->repl);
+        print_quiet(a);
         printf("\n");
     }
     return COW_OK;
@@ -681,6 +735,7 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
         {"json", no_argument, NULL, 'j'},
         {"assign", required_argument, NULL, 'a'},
         {"jobs", required_argument, NULL, 'J'},
+        CLI_OPT_LATENCY_FROM,
         {"thresholds", required_argument, NULL, 't'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -727,6 +782,10 @@ static int parse_args(int argc, char **argv, const char **db, analyze_opts *o)
             if (cli_opt_jobs(argv[0], optarg, &o->jobs) != EXIT_OK)
                 return EXIT_USAGE;
             break;
+        case 'I':
+            if (cli_opt_latency_from(argv[0], optarg, &o->latency_from) != EXIT_OK)
+                return EXIT_USAGE;
+            break;
         case 't':
             if (app_load_thresholds(optarg, &th, &e) != COW_OK) {
                 cli_error(&e);
@@ -758,6 +817,7 @@ int cmd_analyze(int argc, char **argv)
         return code;
     if ((code = cli_open_runs(db, &st, &rows, &n)) != EXIT_OK)
         return code;
+    store_set_latency_from(st, o.latency_from);
     code = cli_select_runs("analyze", rows, n, argv + optind, argc - optind, &sel, &nsel);
     if (o.json)
         out = cJSON_CreateArray();

@@ -30,8 +30,15 @@ const char *const cmd_capture_usage[] = {
     "                   --probe set) on an open-loop schedule; per sample the",
     "                   actual send (timestamp_us), the round trip (latency_us)",
     "                   and the intended send (intended_us): reply - intended",
-    "                   is the latency without coordinated omission. Late",
-    "                   samples go as soon as possible; none is skipped",
+    "                   is the latency without coordinated omission, and what",
+    "                   ingest reads by default. Requests are pipelined, so a",
+    "                   server that answers nothing does not hold back the next",
+    "                   one; a slot that cannot go within one period is a gap",
+    "  probe-gaps.csv   slots not sent and why (late: this host ran the probe",
+    "                   late; buffer: the server reads nothing; cap: 65536 wait)",
+    "  stalls.csv       each period of 10 ms or more in which the server answered",
+    "                   nothing while probe requests waited: start, length, how",
+    "                   many waited",
     "  info.txt         INFO every --info-every, every 50 ms while a fork",
     "                   child exists, each after a '# ts=<epoch us>' line",
     "  config.txt       CONFIG GET * at the start (requirepass, masterauth and",
@@ -432,6 +439,17 @@ int cmd_capture(int argc, char **argv)
     printf("probe round trip: min %.0f us, median %.0f us, p99 %.0f us; probe CPU %.2f%% "
            "of a core, the whole capture %.2f%%\n",
            r.rtt_min_us, r.rtt_p50_us, r.rtt_p99_us, r.probe_cpu_pct, r.total_cpu_pct);
+    printf("probe health: %d %s, at most %lld waiting at once; %lld %s not sent "
+           "(%lld late, %lld send buffer full, %lld at the cap of waiting requests); "
+           "%lld %s (the server answered nothing for %.0f ms at most); %lld unanswered at "
+           "the end\n", r.probe_conns, PL(r.probe_conns, "connection", "connections"),
+           r.waiting_max, r.gaps_late + r.gaps_buffer + r.gaps_cap,
+           PL(r.gaps_late + r.gaps_buffer + r.gaps_cap, "slot", "slots"), r.gaps_late,
+           r.gaps_buffer, r.gaps_cap, r.stalls, PL(r.stalls, "stall", "stalls"),
+           r.stall_max_ms, r.unanswered);
+    if (r.host_busy)
+        printf("host busy: %s; tail figures may be lower bounds of what clients saw\n",
+               r.host_busy_why);
     if (r.load_ops > 0)
         printf("load: %lld %s answered\n", r.load_ops,
                o.load_get ? PL(r.load_ops, "GET", "GETs") : PL(r.load_ops, "SET", "SETs"));

@@ -55,6 +55,7 @@ const char *const cmd_check_usage[] = {
     "  --fdr              adjust the p-values by Benjamini-Hochberg (false",
     "                     discovery rate) instead of Holm (family-wise)",
     CLI_JOBS_HELP,
+    CLI_LATENCY_FROM_HELP,
     "",
     "exit: 0 every run and host passes; 1 a run or a host fails; 2 unusable",
     "input (bad thresholds file, no runs); 3 database or file system error.",
@@ -296,14 +297,14 @@ static int check_runs(cow_store *st, const cow_run_row *rows, size_t n,
 
 /* Options; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, const char **db, const char **tpath,
-                      int *json, int *method, int *jobs)
+                      int *json, int *method, int *jobs, int *from)
 {
     static const struct option opts[] = {
         CLI_OPT_DB, CLI_OPT_THRESHOLDS, CLI_OPT_JSON,
         {"fdr", no_argument, NULL, 'f'},
-        CLI_OPT_JOBS, CLI_OPT_HELP,
+        CLI_OPT_JOBS, CLI_OPT_LATENCY_FROM, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    cli_shared sh = {*db, *tpath, *json, *jobs};
+    cli_shared sh = {*db, *tpath, *json, *jobs, COW_FROM_STORED};
     int c, code;
 
     optind = 1;
@@ -317,6 +318,7 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
     *tpath = sh.thresholds;
     *json = sh.json;
     *jobs = sh.jobs;
+    *from = sh.latency_from;
     if (*tpath == NULL) {
         cli_errorf("check: --thresholds FILE is required (see 'cowtail help check')");
         return EXIT_USAGE;
@@ -326,7 +328,7 @@ static int parse_args(int argc, char **argv, const char **db, const char **tpath
 
 /* Open db, ingest the capture folders given (judging each run against t
  * as it lands: pre), list the runs. */
-static int open_runs(const char *db, char **paths, int npaths, int json, int jobs,
+static int open_runs(const char *db, char **paths, int npaths, int json, int jobs, int from,
                      const app_thresholds *t, app_prejudged *pre, cow_store **st,
                      cow_run_row **rows, size_t *n)
 {
@@ -335,6 +337,7 @@ static int open_runs(const char *db, char **paths, int npaths, int json, int job
 
     if ((code = cli_store_open(db, st)) != EXIT_OK)
         return code;
+    store_set_latency_from(*st, from);
     if (npaths > 0) {
         cow_ingest_totals tot;
         int64_t since = (int64_t)time(NULL);
@@ -371,15 +374,17 @@ int cmd_check(int argc, char **argv)
     size_t n = 0;
     size_t nhosts = 0;
     int json = 0, jobs = 0, code, failed = 0, hfailed = 0, method = COW_FLEET_HOLM;
+    int from = COW_FROM_STORED;
 
-    if ((code = parse_args(argc, argv, &db, &tpath, &json, &method, &jobs)) >= 0)
+    if ((code = parse_args(argc, argv, &db, &tpath, &json, &method, &jobs, &from)) >= 0)
         return code;
     if (app_load_thresholds(tpath, &t, &e) != COW_OK) {
         cli_error(&e);
         return EXIT_USAGE;
     }
     memset(&pre, 0, sizeof(pre));
-    code = open_runs(db, argv + optind, argc - optind, json, jobs, &t, &pre, &st, &rows, &n);
+    code = open_runs(db, argv + optind, argc - optind, json, jobs, from, &t, &pre, &st, &rows,
+                     &n);
     if (code == EXIT_OK)
         code = check_runs(st, rows, n, &t, json, method, jobs, &pre, &failed, &hfailed,
                           &nhosts);

@@ -101,7 +101,7 @@ static int parse_args(int argc, char **argv, const char **db, int *json)
         {"rules", no_argument, NULL, 'r'},
         CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    cli_shared sh = {*db, NULL, *json, 0};
+    cli_shared sh = {*db, NULL, *json, 0, COW_FROM_STORED};
     int c, code;
 
     optind = 1;

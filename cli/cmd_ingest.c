@@ -35,11 +35,13 @@ const char *const cmd_ingest_usage[] = {
     "                       machine's name (kept apart as ingested_on)",
     "  --time-unit U        unit of unitless time columns: s, ms, us, ns [time_unit]",
     "  --latency-unit U     unit of unitless latency columns [latency_unit]",
-    "  --latency-from W     send (default) or intended: with an intended-send",
-    "                       column (cowtail capture's intended_us), place each",
-    "                       sample at its intended send and read its latency",
-    "                       from there: the latency without coordinated",
-    "                       omission [latency_from]",
+    "  --latency-from W     intended (default) or send (sent): with an",
+    "                       intended-send column (cowtail capture's intended_us),",
+    "                       place each sample at its intended send and read its",
+    "                       latency from there: what a client felt, without",
+    "                       coordinated omission; send reads it from the actual",
+    "                       send. Both are kept: report, analyze and check read",
+    "                       the other with their --latency-from [latency_from]",
     "  --mem-unit U         unit of memory columns without one: bytes, kB, MB,",
     "                       GB [mem_unit]",
     "  --t0 TIME            start of relative time columns: epoch s/ms/us or",
@@ -113,12 +115,14 @@ static int parse_args(int argc, char **argv, const char **db, cow_ingest_flags *
             fl->latency_unit = optarg;
             break;
         case 'I':
-            if (strcmp(optarg, "send") != 0 && strcmp(optarg, "intended") != 0) {
-                cli_errorf("--latency-from: '%s' is neither send nor intended (see "
+            if (strcmp(optarg, "send") != 0 && strcmp(optarg, "sent") != 0 &&
+                strcmp(optarg, "intended") != 0) {
+                cli_errorf("--latency-from: '%s' is neither intended nor send (see "
                            "'cowtail help ingest')", optarg);
                 return EXIT_USAGE;
             }
-            fl->latency_from = optarg;
+            /* as run.json spells it */
+            fl->latency_from = strcmp(optarg, "sent") == 0 ? "send" : optarg;
             break;
         case '0':
             if (cli_opt_instant(argv[0], "--t0", optarg, &fl->t0_us) != EXIT_OK)

@@ -78,7 +78,7 @@ int cmd_rejects(int argc, char **argv)
         {"file", required_argument, NULL, 'f'},
         CLI_OPT_JSON, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0};
+    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0, COW_FROM_STORED};
     const char *run = NULL, *file = NULL;
     cow_store *st = NULL;
     cow_run_row *rows = NULL;

@@ -46,6 +46,7 @@ const char *const cmd_report_usage[] = {
     "  --created EPOCH_S  pin the workbook's document date (default: the",
     "                     newest sample, so output depends only on the data)",
     CLI_JOBS_HELP,
+    CLI_LATENCY_FROM_HELP,
     NULL
 };
 
@@ -99,7 +100,7 @@ static void print_answers(const app_report *j)
 }
 
 /* Options; returns -1 to go on, else the exit code. */
-static int parse_args(app_report *j, int *jobs, int argc, char **argv)
+static int parse_args(app_report *j, int *jobs, int *from, int argc, char **argv)
 {
     static const struct option opts[] = {
         CLI_OPT_DB,
@@ -111,9 +112,9 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
         {"resamples", required_argument, NULL, 'R'},
         {"created", required_argument, NULL, 'c'},
         {"force", no_argument, NULL, 'f'},
-        CLI_OPT_JOBS, CLI_OPT_HELP,
+        CLI_OPT_JOBS, CLI_OPT_LATENCY_FROM, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    cli_shared sh = {j->db, j->thresholds, 0, *jobs};
+    cli_shared sh = {j->db, j->thresholds, 0, *jobs, COW_FROM_STORED};
     int c, code;
 
     optind = 1;
@@ -147,6 +148,7 @@ static int parse_args(app_report *j, int *jobs, int argc, char **argv)
     j->db = sh.db;
     j->thresholds = sh.thresholds;
     *jobs = sh.jobs;
+    *from = sh.latency_from;
     j->co.dir = j->dir;
     if (lift_limit(j->thresholds, &j->co.lift_limit_ms) != EXIT_OK)
         return EXIT_USAGE;
@@ -158,7 +160,7 @@ int cmd_report(int argc, char **argv)
     app_report j;
     cow_err e = COW_ERR_INIT;
     size_t i, drawn = 0;
-    int code, jobs = 0;
+    int code, jobs = 0, from = COW_FROM_STORED;
 
     memset(&j, 0, sizeof(j));
     j.db = COW_DEFAULT_DB;
@@ -167,7 +169,7 @@ int cmd_report(int argc, char **argv)
     j.seed = 1;
     j.resamples = COW_BOOT_RESAMPLES;
     j.created = -1;
-    if ((code = parse_args(&j, &jobs, argc, argv)) >= 0)
+    if ((code = parse_args(&j, &jobs, &from, argc, argv)) >= 0)
         return code;
     code = EXIT_OK;
     if (app_report_check_dir(j.dir, j.force, &e) != COW_OK) {
@@ -176,6 +178,7 @@ int cmd_report(int argc, char **argv)
     }
     if ((code = cli_store_open(j.db, &j.st)) != EXIT_OK)
         return code;
+    store_set_latency_from(j.st, from);
     j.jobs = jobs;
     if (optind < argc) {
         cow_ingest_totals tot;

@@ -284,7 +284,7 @@ int cmd_runs(int argc, char **argv)
     static const struct option opts[] = {
         CLI_OPT_DB, CLI_OPT_JSON, CLI_OPT_HELP,
         {NULL, 0, NULL, 0}};
-    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0};
+    cli_shared sh = {COW_DEFAULT_DB, NULL, 0, 0, COW_FROM_STORED};
     cow_store *st = NULL;
     cow_run_row *rows = NULL;
     size_t n = 0;

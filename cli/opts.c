@@ -133,9 +133,26 @@ int cli_opt_offset(const char *cmd, const char *opt, const char *arg, int *off_s
     return optval_utc_offset(opt, arg, off_s, &e) == COW_OK ? EXIT_OK : bad_value(cmd, &e);
 }
 
+int cli_opt_latency_from(const char *cmd, const char *arg, int *from)
+{
+    if (strcmp(arg, "intended") == 0)
+        *from = COW_FROM_INTENDED;
+    else if (strcmp(arg, "sent") == 0 || strcmp(arg, "send") == 0)
+        *from = COW_FROM_SENT;
+    else {
+        cli_errorf("%s: --latency-from: '%s' is neither intended nor sent (see 'cowtail "
+                   "help %s')", cmd, arg, cmd);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int cli_shared_opt(int c, const char *cmd, const char *const *usage, cli_shared *s)
 {
     switch (c) {
+    case 'I':
+        return cli_opt_latency_from(cmd, optarg, &s->latency_from) == EXIT_OK ? CLI_OPT_NEXT
+                                                                              : EXIT_USAGE;
     case 'd': s->db = optarg; return CLI_OPT_NEXT;
     case 't': s->thresholds = optarg; return CLI_OPT_NEXT;
     case 'j': s->json = 1; return CLI_OPT_NEXT;

@@ -20,13 +20,19 @@ enum cow_rec_kind {
     COW_REC_PCTL,       /* a percentile from a percentile-only source */
     COW_REC_REJECT,     /* a rejected input line */
     COW_REC_NOTE,       /* what the parser recognised or assumed */
-    COW_REC_PROC        /* a process that wrote a server log, and who it is */
+    COW_REC_PROC,       /* a process that wrote a server log, and who it is */
+    COW_REC_QUIET       /* a probe's stall (no reply) or gap (slots not sent) */
 };
 
 typedef struct cow_sample {
     int64_t t_us;       /* request start (or completion), epoch us */
     double lat_us;      /* round-trip latency in microseconds */
     const char *op;     /* command name, or NULL */
+    int64_t alt_us;     /* the shift to the sample's other reading (us):
+                           t_us + alt_us, lat_us - alt_us; > 0 when read
+                           from the intended send (the other: the actual
+                           send), < 0 when read from the actual send, 0
+                           when no intended send is known */
 } cow_sample;
 
 typedef struct cow_event {
@@ -132,6 +138,19 @@ typedef struct cow_proc {
     long line;           /* its first line */
 } cow_proc;
 
+/* A period a probe reports of itself (`cowtail capture`'s stalls.csv and
+ * probe-gaps.csv): a stall, in which the server answered nothing while
+ * requests waited, or a gap, slots the probe did not send. */
+typedef struct cow_quiet {
+    const char *kind;    /* "stall" or "gap" */
+    int64_t t_us;        /* start, epoch us */
+    int64_t dur_us;      /* length */
+    int64_t n;           /* stall: requests waiting at its end; gap: slots */
+    const char *how;     /* stall: "reply" or "end" (the capture ended
+                            first); gap: "late", "buffer" or "cap" */
+    long line;           /* input line */
+} cow_quiet;
+
 typedef struct cow_rec {
     int kind;            /* enum cow_rec_kind */
     union {
@@ -146,6 +165,7 @@ typedef struct cow_rec {
         cow_reject reject;
         cow_note note;
         cow_proc proc;
+        cow_quiet quiet;
     } u;
 } cow_rec;
 

@@ -32,6 +32,7 @@ static const cow_parser *const parsers[] = {
     &cow_parser_latency_monitor,
     &cow_parser_cli_latency,
     &cow_parser_throughput_csv,
+    &cow_parser_probe_quiet,
     &cow_parser_transcript,
     NULL
 };

@@ -22,6 +22,7 @@ extern const cow_parser cow_parser_latency_monitor; /* latmon.c */
 extern const cow_parser cow_parser_cli_latency;    /* clilat.c */
 
 extern const cow_parser cow_parser_throughput_csv; /* tput.c */
+extern const cow_parser cow_parser_probe_quiet;    /* quiet.c */
 extern const cow_parser cow_parser_transcript;     /* transcript.c */
 
 #endif

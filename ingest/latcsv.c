@@ -166,15 +166,19 @@ static int row(csvstate *st, const cow_line *ln, cow_err *e)
     if (latcols_latency(&st->lc, f[st->lc.lat_col].p, f[st->lc.lat_col].n,
                         &smp->lat_us, &why) != COW_OK)
         return reject(st, ln, why, e);
+    smp->alt_us = 0;
     if (st->lc.int_col >= 0) {
         int64_t lag;
         if (latcols_intended(&st->lc, st->lc.int_col < k ? f[st->lc.int_col].p : "",
                              st->lc.int_col < k ? f[st->lc.int_col].n : 0, smp->t_us,
-                             smp->lat_us, &lag) &&
-            st->lc.o && st->lc.o->latency_from_intended) {
-            /* latcols.c requirement 7: reply - intended */
-            smp->t_us -= lag;
-            smp->lat_us += (double)lag;
+                             smp->lat_us, &lag)) {
+            smp->alt_us = -lag; /* the intended send, lag before */
+            if (st->lc.o && st->lc.o->latency_from_intended) {
+                /* latcols.c requirement 7: reply - intended */
+                smp->t_us -= lag;
+                smp->lat_us += (double)lag;
+                smp->alt_us = lag;
+            }
         }
     }
     smp->op = NULL;

@@ -188,6 +188,7 @@ static int object(jstate *st, const cJSON *obj, long line, const char *text,
     if (rc != COW_OK)
         return reject(st, line, why, text, n, e);
     smp->op = NULL;
+    smp->alt_us = 0; /* no intended send in this format */
     o = st->okey[0] ? cJSON_GetObjectItemCaseSensitive(obj, st->okey) : NULL;
     if (cJSON_IsString(o) && o->valuestring[0])
         smp->op = opnames_intern(&st->ops, o->valuestring, strlen(o->valuestring));

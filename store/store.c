@@ -68,7 +68,8 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_OP_FIND] = "SELECT id FROM ops WHERE name = ?1",
     [SQL_OP_ADD] = "INSERT INTO ops(name) VALUES(?1)",
     [SQL_SAMPLE_1] =
-        "INSERT INTO samples(run, t_us, file, seq, lat_us, op) VALUES(?1,?3,?2,?4,?5,?6)",
+        "INSERT INTO samples(run, t_us, file, seq, lat_us, op, alt_us)"
+        " VALUES(?1,?3,?2,?4,?5,?6,?7)",
     [SQL_SAMPLE_N] = NULL, /* built in store_open: STORE_ROWS value tuples */
     [SQL_REJECT] = "INSERT INTO rejects(file, line, reason, excerpt) VALUES(?1,?2,?3,?4)",
     [SQL_EVENT] =
@@ -88,6 +89,12 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_PROC] =
         "INSERT INTO procs(run, file, pid, roles, parent, replica, server, port, version,"
         " line) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [SQL_QUIET] =
+        "INSERT INTO quiet(run, file, line, kind, t_us, dur_us, n, how)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+    [SQL_LOAD_QUIET] =
+        "SELECT kind, t_us, dur_us, n, how FROM quiet WHERE run = ?1"
+        " ORDER BY t_us, kind",
     [SQL_INTERVAL] =
         "INSERT INTO intervals(run, file, line, t_us, dur_s, min_us, max_us, avg_us,"
         " count, op) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
@@ -406,14 +413,15 @@ static int on_busy(void *arg, int count)
 
 static char *multi_insert_sql(void)
 {
-    const char *head = "INSERT OR FAIL INTO samples(run, t_us, file, seq, lat_us, op) VALUES";
-    size_t cap = strlen(head) + STORE_ROWS * 40 + 1, i;
+    const char *head = "INSERT OR FAIL INTO samples(run, t_us, file, seq, lat_us, op, alt_us)"
+                       " VALUES";
+    size_t cap = strlen(head) + STORE_ROWS * 48 + 1, i;
     char *s = xmalloc(cap), *p = s;
     p += sprintf(p, "%s", head);
     for (i = 0; i < STORE_ROWS; i++) {
         int b = 3 + (int)i * STORE_ROW_BINDS;
-        p += sprintf(p, "%s(?1,?%d,?2,?%d,?%d,?%d)", i ? "," : "", b, b + 1, b + 2,
-                     b + 3);
+        p += sprintf(p, "%s(?1,?%d,?2,?%d,?%d,?%d,?%d)", i ? "," : "", b, b + 1, b + 2,
+                     b + 3, b + 4);
     }
     return s;
 }
@@ -606,6 +614,17 @@ int store_is_full(const cow_store *st)
     return st->full;
 }
 
+void store_set_latency_from(cow_store *st, int from)
+{
+    st->latency_from = from;
+    st->alt_run = 0;
+}
+
+int store_latency_from(const cow_store *st)
+{
+    return st->latency_from;
+}
+
 int store_open_reader(cow_store *st, cow_store **out, cow_err *e)
 {
     int rc;
@@ -624,7 +643,9 @@ int store_open_reader(cow_store *st, cow_store **out, cow_err *e)
     if ((rc = exec(*out, "PRAGMA cache_size = -8192;", e)) != COW_OK) {
         store_close(*out);
         *out = NULL;
+        return rc;
     }
+    (*out)->latency_from = st->latency_from;
     return rc;
 }
 

@@ -152,6 +152,13 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
 
 /* ------------------------------------------------------------ analysis */
 
+/* Which reading of a sample with an intended send the loads below give
+ * (migration 022): as ingest stored it (the default), from the actual
+ * send, or from the intended send. A sample without one reads the same in
+ * all three. Set per connection; store_open_reader's copy inherits it. */
+enum cow_latency_from { COW_FROM_STORED = 0, COW_FROM_SENT, COW_FROM_INTENDED };
+void store_set_latency_from(cow_store *st, int from);
+int store_latency_from(const cow_store *st);
 /* A run's samples in time order: t_us[] and lat_us[] (caller frees both). */
 int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e);
@@ -346,6 +353,18 @@ int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char 
                      size_t npath, cow_err *e);
 /* Intervals of a run whose op is (or is not, when op is NULL) "throughput":
  * t_us, dur_s, count, max_us arrays (caller frees all four). */
+/* One period a probe reported of itself (migration 021, rec.h cow_quiet). */
+typedef struct cow_quiet_row {
+    int gap;             /* 0: a stall (the server answered nothing while
+                            requests waited), 1: a gap (slots not sent) */
+    int64_t t_us;        /* start, epoch us */
+    int64_t dur_us;      /* length */
+    int64_t n;           /* stall: requests waiting; gap: slots */
+    char how[8];         /* stall: reply / end; gap: late / buffer / cap */
+} cow_quiet_row;
+/* Run's stalls and gaps in time order into *v (caller frees; NULL and 0
+ * when none). */
+int store_load_quiet(cow_store *st, int64_t run, cow_quiet_row **v, size_t *n, cow_err *e);
 int store_load_intervals(cow_store *st, int64_t run, int throughput,
                          int64_t **t_us, double **dur_s, double **count,
                          double **max_us, size_t *n, cow_err *e);

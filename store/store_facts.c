@@ -335,6 +335,35 @@ int store_load_intervals(cow_store *st, int64_t run, int throughput,
 }
 
 
+int store_load_quiet(cow_store *st, int64_t run, cow_quiet_row **v, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_QUIET];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *v = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_quiet_row *r;
+        *v = xgrow(*v, sizeof(**v), k + 1, &cap);
+        r = &(*v)[k++];
+        r->gap = strcmp(col_text(q, 0), "gap") == 0;
+        r->t_us = sqlite3_column_int64(q, 1);
+        r->dur_us = sqlite3_column_int64(q, 2);
+        r->n = sqlite3_column_int64(q, 3);
+        snprintf(r->how, sizeof(r->how), "%s", col_text(q, 4));
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        free(*v);
+        *v = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading the probe's stalls and gaps");
+    }
+    return COW_OK;
+}
+
 int store_fact_refusals(cow_store *st, const char *label, cow_fact *f, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_FACT_REFUSALS];

@@ -201,6 +201,7 @@ static int bind_sample(cow_store *st, sqlite3_stmt *q, int b, int64_t file,
         sqlite3_bind_int64(q, b + 3, op);
     else
         sqlite3_bind_null(q, b + 3);
+    sqlite3_bind_int64(q, b + 4, s->alt_us);
     return COW_OK;
 }
 
@@ -210,6 +211,7 @@ int store_add_samples(cow_store *st, int64_t run, int64_t file,
     size_t i = 0, j;
     int rc;
 
+    st->alt_run = 0; /* the run's largest shift may change */
     for (; i + STORE_ROWS <= n; i += STORE_ROWS) {
         sqlite3_stmt *q = st->stmt[SQL_SAMPLE_N];
         sqlite3_bind_int64(q, 1, run);
@@ -386,6 +388,17 @@ int store_add_rec(cow_store *st, int64_t run, int64_t file, const cow_rec *r,
             sqlite3_bind_int64(q, 8, v->port);
         bind_text(q, 9, v->version);
         sqlite3_bind_int64(q, 10, v->line);
+        break;
+    }
+    case COW_REC_QUIET: {
+        const cow_quiet *v = &r->u.quiet;
+        q = st->stmt[SQL_QUIET];
+        sqlite3_bind_int64(q, 3, v->line);
+        bind_text(q, 4, v->kind);
+        sqlite3_bind_int64(q, 5, v->t_us);
+        sqlite3_bind_int64(q, 6, v->dur_us);
+        sqlite3_bind_int64(q, 7, v->n);
+        bind_text(q, 8, v->how);
         break;
     }
     case COW_REC_SAMPLE:

@@ -19,7 +19,7 @@
  * each row binds 4 values, so 512 rows bind 2,050 values (< 32,766).
  * Measured with bench/ingest.sh: 512 rows and 16 KiB pages cut the
  * writer's time by about a fifth against 64 rows and 4 KiB pages. */
-#define STORE_ROW_BINDS 4
+#define STORE_ROW_BINDS 5
 #define STORE_ROWS 512
 /* INFO rows per multi-row INSERT (store_add_infos): 8 values a row. */
 #define STORE_INFO_BINDS 8
@@ -47,6 +47,8 @@ enum {
     SQL_MEM,
     SQL_LATMON,
     SQL_PROC,
+    SQL_QUIET,
+    SQL_LOAD_QUIET,
     SQL_INTERVAL,
     SQL_PCTL,
     SQL_RUNS,
@@ -125,6 +127,10 @@ struct cow_store {
     int gave_up;                 /* the busy handler gave up (waited busy_ms) */
     int full;                    /* opened for reading on a full file system */
     char path[512];              /* database path, for the wait notice */
+    int latency_from;            /* enum cow_latency_from: which reading
+                                    the sample loads give */
+    int64_t alt_run;             /* the run alt_max_us is of, or 0 */
+    int64_t alt_max_us;          /* its largest |alt_us| */
 };
 
 /* "database is locked by pid N (name)..." (store.c). */

@@ -15,12 +15,69 @@
 
 /* ------------------------------------------------------------ analysis */
 
+/* The shift from the stored reading to the one asked for
+ * (store_set_latency_from): a sample read from the other one moves by
+ * alt_us (schemas/022_latency_from.sql). */
+#define SHIFT_SENT "max(alt_us, 0)"
+#define SHIFT_INTENDED "min(alt_us, 0)"
+
+static const char *const load_sql[] = {
+    [COW_FROM_SENT] = "SELECT t_us + " SHIFT_SENT " AS t, lat_us - " SHIFT_SENT
+                      " FROM samples WHERE run = ?1 ORDER BY t",
+    [COW_FROM_INTENDED] = "SELECT t_us + " SHIFT_INTENDED " AS t, lat_us - " SHIFT_INTENDED
+                          " FROM samples WHERE run = ?1 ORDER BY t"};
+/* [t0, t1) on the reading's time; the stored time bounds it within the
+ * run's largest shift (?4), so the key range is still what is read */
+static const char *const range_sql[] = {
+    [COW_FROM_SENT] = "SELECT lat_us - " SHIFT_SENT ", t_us + " SHIFT_SENT " AS t"
+                      " FROM samples WHERE run = ?1 AND t_us >= ?2 - ?4 AND t_us < ?3 + ?4"
+                      " AND t_us + " SHIFT_SENT " >= ?2 AND t_us + " SHIFT_SENT " < ?3"
+                      " ORDER BY t",
+    [COW_FROM_INTENDED] = "SELECT lat_us - " SHIFT_INTENDED ", t_us + " SHIFT_INTENDED " AS t"
+                          " FROM samples WHERE run = ?1 AND t_us >= ?2 - ?4 AND t_us < ?3 + ?4"
+                          " AND t_us + " SHIFT_INTENDED " >= ?2 AND t_us + " SHIFT_INTENDED
+                          " < ?3 ORDER BY t"};
+
+/* Does run hold samples whose reading differs from the stored one? 1 and
+ * the largest shift in *max_us; 0 when every sample reads as stored. */
+static int shifted(cow_store *st, int64_t run, int64_t *max_us, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    if (st->latency_from == COW_FROM_STORED)
+        return 0;
+    if (st->alt_run != run) {
+        if (prep(st, st->latency_from == COW_FROM_SENT
+                 ? "SELECT coalesce(max(alt_us), 0) FROM samples WHERE run = ?1"
+                 : "SELECT coalesce(-min(alt_us), 0) FROM samples WHERE run = ?1",
+                 &q, e) != COW_OK)
+            return -1;
+        sqlite3_bind_int64(q, 1, run);
+        rc = sqlite3_step(q);
+        st->alt_max_us = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+        unprep(st, q);
+        if (rc != SQLITE_ROW) {
+            sql_fail(st, e, "reading the samples' shifts");
+            return -1;
+        }
+        st->alt_run = run;
+    }
+    *max_us = st->alt_max_us;
+    return st->alt_max_us > 0;
+}
+
 int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
                        double **lat_us, size_t *n, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_LOAD_SAMPLES];
     size_t cap = 4096, k = 0;
-    int rc;
+    int64_t mx;
+    int rc, sh = shifted(st, run, &mx, e);
+
+    if (sh < 0)
+        return e->code;
+    if (sh && (rc = prep(st, load_sql[st->latency_from], &q, e)) != COW_OK)
+        return rc;
 
     /* grown as the rows come (counting them first was a second pass over
      * the run: a third of the load of 10 M samples) */
@@ -37,7 +94,10 @@ int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
         (*t_us)[k] = sqlite3_column_int64(q, 0);
         (*lat_us)[k++] = sqlite3_column_double(q, 1);
     }
-    sqlite3_reset(q);
+    if (sh)
+        unprep(st, q);
+    else
+        sqlite3_reset(q);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
         free(*t_us);
         free(*lat_us);
@@ -136,13 +196,26 @@ int store_sample_bounds(cow_store *st, int64_t run, int *any, int64_t *t_first_u
                         int64_t *t_last_us, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_SAMPLE_BOUNDS];
-    int rc;
+    int64_t mx;
+    int rc, sh = shifted(st, run, &mx, e);
+    if (sh < 0)
+        return e->code;
+    /* another reading: its span needs the shifts (a scan of the run) */
+    if (sh && (rc = prep(st, st->latency_from == COW_FROM_SENT
+                         ? "SELECT min(t_us + " SHIFT_SENT "), max(t_us + " SHIFT_SENT ")"
+                           " FROM samples WHERE run = ?1"
+                         : "SELECT min(t_us + " SHIFT_INTENDED "), max(t_us + " SHIFT_INTENDED
+                           ") FROM samples WHERE run = ?1", &q, e)) != COW_OK)
+        return rc;
     sqlite3_bind_int64(q, 1, run);
     rc = sqlite3_step(q);
     *any = rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL;
     *t_first_us = *any ? sqlite3_column_int64(q, 0) : 0;
     *t_last_us = *any ? sqlite3_column_int64(q, 1) : 0;
-    sqlite3_reset(q);
+    if (sh)
+        unprep(st, q);
+    else
+        sqlite3_reset(q);
     if (rc != SQLITE_ROW)
         return sql_fail(st, e, "reading the samples' span");
     return COW_OK;
@@ -153,14 +226,21 @@ int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
 {
     sqlite3_stmt *q = st->stmt[SQL_LOAD_LAT];
     size_t cap = 0, tcap = 0, k = 0;
-    int rc;
+    int64_t mx;
+    int rc, sh = shifted(st, run, &mx, e);
 
     *lat = NULL;
     if (t)
         *t = NULL;
+    if (sh < 0)
+        return e->code;
+    if (sh && (rc = prep(st, range_sql[st->latency_from], &q, e)) != COW_OK)
+        return rc;
     sqlite3_bind_int64(q, 1, run);
     sqlite3_bind_int64(q, 2, t0_us);
     sqlite3_bind_int64(q, 3, t1_us);
+    if (sh)
+        sqlite3_bind_int64(q, 4, mx);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (k == cap)
             *lat = xgrow(*lat, sizeof(double), k + 1, &cap);
@@ -171,7 +251,10 @@ int store_load_range(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
             (*t)[k] = sqlite3_column_int64(q, 1);
         k++;
     }
-    sqlite3_reset(q);
+    if (sh)
+        unprep(st, q);
+    else
+        sqlite3_reset(q);
     *n = k;
     if (rc == SQLITE_DONE && *lat == NULL) /* none: still an array (memcpy of 0) */
         *lat = xmalloc(sizeof(double));

@@ -34,8 +34,8 @@ for c in $commands; do
     # (the shared ones as CLI_OPT_DB, CLI_OPT_JSON, ... of cli/cli.h)
     { grep -oE '\{"[a-z0-9-]+", *(no|required|optional)_argument' "$src/cli/cmd_$c.c" |
           sed -E 's/\{"([^"]+)".*/--\1/'
-      grep -oE '\bCLI_OPT_(DB|THRESHOLDS|JSON|JOBS|HELP)\b' "$src/cli/cmd_$c.c" |
-          sed -E 's/CLI_OPT_(.*)/--\L\1/'
+      grep -oE '\bCLI_OPT_(DB|THRESHOLDS|JSON|JOBS|LATENCY_FROM|HELP)\b' "$src/cli/cmd_$c.c" |
+          sed -E 's/CLI_OPT_(.*)/--\L\1/; s/_/-/g'
     } | grep -vx -- --help | sort -u >"$WORK/table-$c"
     grep -vx -- --help "$WORK/help-$c" >"$WORK/listed-$c"
     if ! diff -u "$WORK/listed-$c" "$WORK/table-$c" >"$WORK/tdiff-$c"; then

@@ -112,12 +112,21 @@ awk 'BEGIN { print "timestamp_us,latency_us,op,intended_us";
              for (i = 0; i < 3000; i++) { w = 1738591331000000 + i * 2000;
                  printf "%.0f,300,ping,%.0f\n", w + (i % 20 == 0 ? 40000 : 50), w } }' \
     > "$WORK/late/run/latency.csv"
-"$COW" report --db "$WORK/late.db" --out "$WORK/late/rep" "$WORK/late/run" > "$WORK/late/out" 2>&1
-check "late probe: report exits 0" test $? = 0
-check "late probe: the answer warns" has 'Warning: the probe itself was late: host overloaded; tail figures are lower bounds of what clients saw' "$WORK/late/rep/summary.md"
+"$COW" report --db "$WORK/late.db" --out "$WORK/late/rep" --latency-from sent "$WORK/late/run" > "$WORK/late/out" 2>&1
+check "late probe: report --latency-from sent on the folder exits 0" test $? = 0
+check "late probe: the answer warns, and does not blame the host" has 'Warning: the probe itself was sent late (a probe that waits for each reply waits out the server.s stalls; a busy host delays it too): tail figures read from the actual send are lower bounds of what clients saw' "$WORK/late/rep/summary.md"
 check "late probe: the send lag stated" has 'Probe: sent late by p99 40.000 ms, at most 40.000 ms, 150 of 3000 samples more than 1 ms late; latency read from the actual send' "$WORK/late/rep/summary.md"
 check "late probe: not called closed-loop" test "$(grep -c 'closed-loop' "$WORK/late/rep/summary.md")" = 0
-check "late probe: caveat says open-loop" has 'The probe is open-loop' "$WORK/late/rep/summary.md"
+check "late probe: caveat says the samples carry their intended send" has 'Each sample carries its intended send' "$WORK/late/rep/summary.md"
+# the same database read from the intended send (the default): no warning
+"$COW" report --db "$WORK/late.db" --out "$WORK/late/rep-int" > "$WORK/late/out2" 2>&1
+check "late probe: report (intended, the default) exits 0" test $? = 0
+check "late probe: read from the intended send by default, no run warned of" has "each run.s answer states its send lag (0 with a p99 of 1 ms or more" "$WORK/late/rep-int/summary.md"
+check "late probe: from the intended send, no warning" test "$(grep -c 'Warning: the probe itself' "$WORK/late/rep-int/summary.md")" = 0
+"$COW" analyze --db "$WORK/late.db" --latency-from sent > "$WORK/late/an-sent" 2>&1
+"$COW" analyze --db "$WORK/late.db" --latency-from intended > "$WORK/late/an-int" 2>&1
+check "late probe: analyze --latency-from sent and intended differ" test -n "$(diff "$WORK/late/an-sent" "$WORK/late/an-int")"
+check "late probe: from the intended send, the late sends' 40 ms show in the max" has "40\.300" "$WORK/late/an-int"
 check "closed-loop caveat kept for the story's probe" has 'A closed-loop probe waits out each stall' "$WORK/rep/summary.md"
 
 finish

@@ -220,6 +220,14 @@ static void fz_check_rec(const fz_pass *f, const cow_rec *r)
         fz_str(f, r->u.note.key, "note.key");
         fz_str(f, r->u.note.value, "note.value");
         break;
+    case COW_REC_QUIET:
+        fz_str(f, r->u.quiet.kind, "quiet.kind");
+        fz_time(f, r->u.quiet.t_us, "quiet.t_us");
+        FZ_CHECK(f, r->u.quiet.dur_us >= 0, "quiet.dur_us < 0");
+        FZ_CHECK(f, r->u.quiet.n >= 0, "quiet.n < 0");
+        fz_str_opt(f, r->u.quiet.how, "quiet.how");
+        fz_line(f, r->u.quiet.line, 1, "quiet.line");
+        break;
     case COW_REC_PROC:
         FZ_CHECK(f, r->u.proc.pid > 0, "proc.pid %ld", r->u.proc.pid);
         fz_str_opt(f, r->u.proc.roles, "proc.roles");

@@ -79,6 +79,9 @@ static inline int collect_emit(void *ctx, const cow_rec *r, cow_err *e)
     case COW_REC_NOTE: c->nnotes++;
         d->u.note.key = COLLECT_DUP(c, r->u.note.key);
         d->u.note.value = COLLECT_DUP(c, r->u.note.value); break;
+    case COW_REC_QUIET:
+        d->u.quiet.kind = COLLECT_DUP(c, r->u.quiet.kind);
+        d->u.quiet.how = COLLECT_DUP(c, r->u.quiet.how); break;
     case COW_REC_PROC:
         d->u.proc.roles = COLLECT_DUP(c, r->u.proc.roles);
         d->u.proc.version = COLLECT_DUP(c, r->u.proc.version); break;

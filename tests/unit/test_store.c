@@ -261,12 +261,63 @@ static void store_should_insert_samples_in_any_batch_size(void)
     store_close(st);
 }
 
+/* Migration 022: a sample stored at its intended send (alt_us > 0), one
+ * at its actual send (alt_us < 0) and one without an intended send read
+ * as stored, from the actual send and from the intended send. */
+static void store_should_give_either_reading_of_a_sample(void)
+{
+    static const struct { int from; int64_t t[3]; double lat[3]; } want[] = {
+        /* 1. as ingested */
+        {COW_FROM_STORED, {1000000, 1000300, 1000600}, {500.0, 50.0, 7.0}},
+        /* 2. sent: the first moves to its send, 200 us later, 200 us shorter */
+        {COW_FROM_SENT, {1000200, 1000300, 1000600}, {300.0, 50.0, 7.0}},
+        /* 3. intended: the second moves 40 us back, 40 us longer */
+        {COW_FROM_INTENDED, {1000000, 1000260, 1000600}, {500.0, 90.0, 7.0}}};
+    cow_store *st = open_mem();
+    cow_err e = COW_ERR_INIT;
+    int64_t run = add_run(st, "r"), file = 0, base = 1738591331000000LL, *t, t0, t1;
+    cow_sample s[3] = {{base + 1000000, 500.0, NULL, 200}, {base + 1000300, 50.0, NULL, -40},
+                       {base + 1000600, 7.0, NULL, 0}};
+    double *lat;
+    size_t n, i, k;
+    int any;
+
+    CHECK_INT(store_begin(st, &e), COW_OK);
+    CHECK_INT(store_file_begin(st, run, "latency.csv", 10, "latency-csv", &file, &e), COW_OK);
+    CHECK_INT(store_add_samples(st, run, file, s, 3, &e), COW_OK);
+    CHECK_INT(store_commit(st, &e), COW_OK);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        store_set_latency_from(st, want[i].from);
+        CHECK_INT(store_latency_from(st), want[i].from);
+        CHECK_INT(store_load_samples(st, run, &t, &lat, &n, &e), COW_OK);
+        CHECK_INT(n, 3);
+        for (k = 0; k < 3; k++) {
+            CHECK_INT(t[k], base + want[i].t[k]);
+            CHECK_NEAR(lat[k], want[i].lat[k], 1e-9);
+        }
+        free(t);
+        free(lat);
+        CHECK_INT(store_sample_bounds(st, run, &any, &t0, &t1, &e), COW_OK);
+        CHECK_INT(t0, base + want[i].t[0]);
+        CHECK_INT(t1, base + want[i].t[2]);
+        /* a window on the reading's own time: [t[1], t[2]) holds the second alone */
+        CHECK_INT(store_load_range(st, run, base + want[i].t[1], base + want[i].t[2], &lat, &t,
+                                   &n, &e), COW_OK);
+        CHECK_INT(n, 1);
+        CHECK_NEAR(lat[0], want[i].lat[1], 1e-9);
+        CHECK_INT(t[0], base + want[i].t[1]);
+        free(t);
+        free(lat);
+    }
+    store_close(st);
+}
+
 static void store_should_forget_a_rolled_back_file(void)
 {
     cow_store *st = open_mem();
     cow_err e = COW_ERR_INIT;
     int64_t run = add_run(st, "r"), file = 0;
-    cow_sample s = {1738591331000000LL, 5.0, NULL};
+    cow_sample s = {1738591331000000LL, 5.0, NULL, 0};
     cow_run_row *rows;
     size_t n;
     int seen = -1;
@@ -394,7 +445,7 @@ static void store_should_round_trip_every_column_of_every_record(void)
     cow_err e = COW_ERR_INIT;
     cow_run_meta m = {"host/r1", "/data/r1", "bgsave", "fork", "vm1", 4, "{\"x\":1}"};
     int64_t run = 0, file = 0;
-    cow_sample s[2] = {{1738591331000001LL, 812.25, "SET"}, {1738591331000002LL, 3.5, NULL}};
+    cow_sample s[2] = {{1738591331000001LL, 812.25, "SET", 0}, {1738591331000002LL, 3.5, NULL, 0}};
     cow_rec r[9];
     size_t i;
 
@@ -728,10 +779,12 @@ static void store_should_keep_one_refusal_per_file(void)
     {
         sqlite3 *db = NULL;
         CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
-        /* version 10: before 011 (this index), 017 (run_facts), 019 and 020 */
-        CHECK_INT(sqlite3_exec(db, "DROP TABLE server_facts; DROP TABLE answers;"
+        /* version 10: before 011 (this index), 017 (run_facts), 019, 020, 021, 022 */
+        CHECK_INT(sqlite3_exec(db, "DROP TABLE quiet;"
+                               "DROP TABLE server_facts; DROP TABLE answers;"
                                "DROP TABLE repl_syncs; DROP TABLE windows;"
                                "DROP TABLE run_facts;"
+                               "ALTER TABLE samples DROP COLUMN alt_us;"
                                "ALTER TABLE deltas DROP COLUMN why;"
                                "ALTER TABLE deltas DROP COLUMN local_base;"
                                "ALTER TABLE phases DROP COLUMN unstable;"
@@ -847,6 +900,7 @@ int main(void)
     RUN(store_should_insert_samples_in_any_batch_size);
     RUN(store_should_add_infos_as_single_records);
     RUN(store_should_forget_a_rolled_back_file);
+    RUN(store_should_give_either_reading_of_a_sample);
     RUN(store_should_keep_nothing_of_a_failed_sample_batch);
     RUN(store_should_take_every_record_kind);
     RUN(store_should_round_trip_every_column_of_every_record);
