@@ -879,6 +879,10 @@ static void save_cells(const opts *o)
     printf("| process | p99 x | aftermath | n_base | n_window | q | reps | lift %% ± se |"
            " drop %% | ? %% | ~ %% | by blocks %% | oracle lift %% |\n");
     printf("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    if (o->quick) { /* --saves runs them; ctest's --quick does not */
+        printf("(not in --quick: calibration --saves)\n");
+        return;
+    }
     for (si = 0; si < 2; si++)
         for (p = 0; p < S_NPROC; p++)
             for (f = 1; f <= 3; f += 2)
