@@ -35,9 +35,17 @@ static int by_reply(const void *x, const void *y)
 
 double impact_longest_stall(const int64_t *send_us, const double *lat_us, size_t n)
 {
+    return impact_longest_stall_at(send_us, lat_us, n, NULL);
+}
+
+double impact_longest_stall_at(const int64_t *send_us, const double *lat_us, size_t n,
+                               double *start_us)
+{
     sr *v;
-    double *minsend, best = NAN, prev;
+    double *minsend, best = NAN, prev, at = NAN;
     size_t i, m = 0;
+    if (start_us != NULL)
+        *start_us = NAN;
     if (n == 0)
         return NAN; /* Requirement 4 */
     v = xcalloc(n, sizeof(*v));
@@ -48,6 +56,8 @@ double impact_longest_stall(const int64_t *send_us, const double *lat_us, size_t
         }
     if (m == 0) {
         free(v);
+        if (start_us != NULL)
+            *start_us = NAN;
         return NAN;
     }
     qsort(v, m, sizeof(*v), by_reply);
@@ -60,12 +70,16 @@ double impact_longest_stall(const int64_t *send_us, const double *lat_us, size_t
     prev = -INFINITY; /* Requirement 2 */
     for (i = 0; i < m; i++) {
         double start = prev > minsend[i] ? prev : minsend[i], gap = v[i].r - start;
-        if (isnan(best) || gap > best) /* Requirement 1 */
+        if (isnan(best) || gap > best) { /* Requirement 1 */
             best = gap;
+            at = start;
+        }
         prev = v[i].r;
     }
     free(minsend);
     free(v);
+    if (start_us != NULL)
+        *start_us = at;
     return best < 0 ? 0 : best;
 }
 

@@ -16,6 +16,12 @@
  * (Requirements 1-4), in microseconds; NaN when n == 0. */
 double impact_longest_stall(const int64_t *send_us, const double *lat_us, size_t n);
 
+/* The same, and where the stall began (us, on send_us's clock: the
+ * reply before it or its oldest outstanding send, the later) into
+ * *start_us (may be NULL; NaN when there is none). */
+double impact_longest_stall_at(const int64_t *send_us, const double *lat_us, size_t n,
+                               double *start_us);
+
 /* Requests with lat_us[i] > thr_us (Requirement 5); 0 when thr_us is NaN. */
 size_t impact_count_above(const double *lat_us, size_t n, double thr_us);
 

@@ -53,7 +53,7 @@
  *     always, and a lift or drop stands only if the local baseline on
  *     both sides confirms it beyond D (7c) (an intersection-union test,
  *     Berger 1982: each one-sided p the larger of the two tests', so the
- *     level stays 2.5% a side); else ? with why COW_QCMP_WHY_DRIFT. A 7x
+ *     level stays 2.5% a side); else ? with why COW_QCMP_WHY_LOCAL. A 7x
  *     lift against a median that moved 2% between the baseline's halves
  *     stands; a window at the crest of a slow drift does not
  *     (bench/README.md, "A move within the margin": false lift + drop at
@@ -465,15 +465,25 @@ static int beyond_moved(const cow_group *a, const cow_group *b, double q, double
                                  : qcmp_compute_margin(a, b, q, (s), o, m, (x), e))
     if ((rc = CMP(shift + d, out)) != COW_OK)
         return rc;
-    if (out->verdict == COW_VERDICT_LIFT || out->verdict == COW_VERDICT_NA)
+    if (out->verdict == COW_VERDICT_LIFT || out->verdict == COW_VERDICT_NA ||
+        (!(d > 0) && out->verdict == COW_VERDICT_UNSURE)) /* no movement here: its own ? */
         return COW_OK;
     if ((rc = CMP(shift - d, &dn)) != COW_OK)
         return rc;
-#undef CMP
     if (dn.verdict == COW_VERDICT_DROP) {
         *out = dn;
         return COW_OK;
     }
+    /* the movement decided it only if the window, taken against the
+     * baseline as it stands, would have been called: else the first
+     * rule's own reason stands (a ? with too few samples is not a drift) */
+    if (d > 0 && (rc = CMP(shift, &dn)) != COW_OK)
+        return rc;
+    if (d > 0 && dn.verdict == COW_VERDICT_UNSURE) {
+        *out = dn;
+        return COW_OK;
+    }
+#undef CMP
     out->verdict = COW_VERDICT_UNSURE;
     out->why = COW_QCMP_WHY_DRIFT;
     out->lo = out->hi = NAN;
@@ -517,7 +527,7 @@ static int confirm_local(const cow_group *local, const cow_group *win, double q,
     out->p = fmin(1.0, 2 * fmin(out->p_up, out->p_down));
     if (!held) {
         out->verdict = COW_VERDICT_UNSURE;
-        out->why = COW_QCMP_WHY_DRIFT;
+        out->why = COW_QCMP_WHY_LOCAL;
         out->lo = out->hi = NAN;
         out->margin = d;
     }

@@ -73,9 +73,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pct.h"
+#include "strbuf.h"
 
 const char *qcmp_method_name(int m)
 {
@@ -187,16 +189,71 @@ void qcmp_level_ci_moved(cow_qci *ci, double rel)
     }
 }
 
-void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n)
+/* The numbers of a tail-level ? the first rule left undecided: the tail
+ * test's counts, then why the block test did not decide (the baseline or
+ * window it would need, or the baseline's own stretches it did not pass). */
+static void why_tests(const cow_qcmp *d, cow_sbuf *b)
 {
-    if (why == COW_QCMP_WHY_DRIFT)
-        snprintf(buf, n, "%s", "a change within the baseline's own movement around the window");
-    else if (why != COW_QCMP_WHY_LOCKED)
-        snprintf(buf, n, "%s", "");
-    else if (probe_s > 0)
-        snprintf(buf, n, "stalls every %.3f s, locked to the probe", period * probe_s);
+    const cow_blocktest *k = &d->block;
+    double p = fmin(1.0, 2.0 * fmin(d->test.p_up, d->test.p_down)); /* as analyze prints it */
+    if (d->method == COW_QCMP_TAIL)
+        sbuf_add(b, "the tail test: %zu vs %zu samples (%zu vs %zu clusters) beyond the pooled "
+                    "p%.2f, p=%.2g", d->test.ka, d->test.kb, d->test.ca, d->test.cb,
+                 100 * d->test.level, p);
     else
-        snprintf(buf, n, "stalls every %.0f samples, locked to the probe", period);
+        sbuf_add(b, "the bootstrap's interval holds %+.3f", d->shift / 1000);
+    if (d->q < COW_QCMP_BLOCK_Q)
+        return;
+    if (!k->ran && k->need_n > k->na)
+        sbuf_add(b, "; the block test needs %zu baseline samples (%d blocks of %zu), has %zu",
+                 k->need_n, COW_BLOCK_MIN, k->len, k->na);
+    else if (!k->ran && k->need_nb > k->nb)
+        sbuf_add(b, "; the block test needs %zu window samples, has %zu", k->need_nb, k->nb);
+    else if (!k->ran)
+        sbuf_add(b, "; the block test needs %d baseline samples beyond p%g in %d clusters, "
+                    "has %zu in %zu", COW_BLOCK_MIN_K, 100 * d->q, COW_BLOCK_MIN_CLUSTERS,
+                 k->k_a, k->clusters);
+    else
+        sbuf_add(b, "; the baseline's own stretches as long as the window reach %.1f%% "
+                    "beyond its p%g, the window %.1f%% (block p=%.2g)",
+                 100 * k->span_hi, 100 * d->q,
+                 k->nb ? 100.0 * (double)k->k_b / (double)k->nb : 0.0,
+                 d->delta >= d->shift ? k->p_up : k->p_down);
+}
+
+void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n)
+{
+    cow_sbuf b = {0};
+    char *s;
+    if (d->verdict != COW_VERDICT_UNSURE) {
+        snprintf(buf, n, "%s", "");
+        return;
+    }
+    if (d->why == COW_QCMP_WHY_DRIFT && !(d->margin > 0))
+        sbuf_add(&b, "%+.3f ms, and no change (~) is said while the baseline moved around the "
+                     "window", (d->delta - d->shift) / 1000);
+    else if (d->why == COW_QCMP_WHY_DRIFT && fabs(d->delta - d->shift) <= d->margin)
+        sbuf_add(&b, "a change of %+.3f ms, within the baseline's own movement of %.3f ms "
+                     "around the window", (d->delta - d->shift) / 1000, d->margin / 1000);
+    else if (d->why == COW_QCMP_WHY_DRIFT)
+        sbuf_add(&b, "%+.3f ms, not shown beyond the baseline's own movement of %.3f ms "
+                     "around the window", (d->delta - d->shift) / 1000, d->margin / 1000);
+    else if (d->why == COW_QCMP_WHY_LOCAL && d->margin > 0)
+        sbuf_add(&b, "%+.3f ms against the baseline before the window, not confirmed beyond "
+                     "%.3f ms against the baseline on both sides of it",
+                 (d->delta - d->shift) / 1000, d->margin / 1000);
+    else if (d->why == COW_QCMP_WHY_LOCAL)
+        sbuf_add(&b, "%+.3f ms against the baseline before the window, not confirmed against "
+                     "the baseline on both sides of it", (d->delta - d->shift) / 1000);
+    else if (d->why == COW_QCMP_WHY_LOCKED && probe_s > 0)
+        sbuf_add(&b, "stalls every %.3f s, locked to the probe", d->period * probe_s);
+    else if (d->why == COW_QCMP_WHY_LOCKED)
+        sbuf_add(&b, "stalls every %.0f samples, locked to the probe", d->period);
+    else
+        why_tests(d, &b);
+    s = sbuf_take(&b);
+    snprintf(buf, n, "%s", s ? s : "");
+    free(s);
 }
 
 static void equivalence(const cow_group *a, const cow_group *b, const cow_tailplan *plan,

@@ -102,8 +102,11 @@ enum cow_qcmp_why {
     COW_QCMP_WHY_NONE = 0,
     COW_QCMP_WHY_LOCKED,  /* stalls recur locked to the probe (dep.c
                              Requirement 6): no interval, verdict ? */
-    COW_QCMP_WHY_DRIFT    /* the baseline moved around the window by more
+    COW_QCMP_WHY_DRIFT,   /* the baseline moved around the window by more
                              than the change (runstats.h Requirement 7) */
+    COW_QCMP_WHY_LOCAL    /* a lift or drop against the baseline before the
+                             window that the baseline on both sides of it
+                             did not confirm (runstats.h Requirement 7a) */
 };
 
 /* The distribution-free interval of one phase's quantile q as analyze
@@ -120,11 +123,18 @@ int qcmp_level_ci(const double *sorted, size_t n, const cow_clusters *d, double 
  * f, hi x f (no upper bound when rel >= 1). rel <= 0: unchanged. */
 void qcmp_level_ci_moved(cow_qci *ci, double rel);
 
-/* "stalls every 0.500 s, locked to the probe" for a period of samples
- * sent every probe_s seconds (probe_s <= 0: the period in samples);
- * "a change within the baseline's own movement around the window" for COW_QCMP_WHY_DRIFT;
- * "" for none. */
-void qcmp_why_text(int why, double period, double probe_s, char *buf, size_t n);
+/* Why d is ?, with the numbers the deciding rule compared ("" when d is
+ * not ?): COW_QCMP_WHY_LOCKED "stalls every 0.500 s, locked to the probe"
+ * (probe_s: the samples' spacing, <= 0 not known: the period in samples);
+ * COW_QCMP_WHY_DRIFT "a change of +0.200 ms, within the baseline's own
+ * movement of 0.370 ms around the window", or "+23.005 ms, not shown
+ * beyond the baseline's own movement of 9.100 ms around the window";
+ * COW_QCMP_WHY_LOCAL "+2.310 ms against the baseline before the window,
+ * not confirmed against the baseline on both sides of it";
+ * otherwise the tail test's counts and why the block test did not decide
+ * ("the tail test: 0 vs 18 samples beyond the pooled p98.61, p=1; the
+ * block test needs 5000 baseline samples (20 blocks of 250), has 501"). */
+void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n);
 
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,

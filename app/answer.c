@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "facts.h"
+#include "impact.h"
 #include "boot.h"
 #include "label.h"
 #include "mem.h"
@@ -262,26 +264,29 @@ static int log_window(cow_store *st, const cow_run_row *r, app_answer *a, cow_er
 }
 
 /* A window whose p99.9 could not tell (or showed no change) may still show
- * a lift at p99: the largest such lift of any window (not "after") into
- * a->shown_delta / a->shown_in; 0 when none did. */
+ * a lift lower down: the largest lift of any window (not "after") at the
+ * highest of p99, p90 and p50 that has one, into a->shown_delta (its q
+ * set) / a->shown_in; 0 when none did. */
 static int lower_lift(const cow_result_set *rs, app_answer *a)
 {
+    static const double levels[] = {0.99, 0.9, 0.5};
     const cow_delta_row *best = NULL;
-    size_t i;
-    for (i = 0; i < rs->nd; i++) {
-        const cow_delta_row *d = &rs->d[i];
-        const cow_phase_row *p = store_result_phase(rs, d->phase);
-        if (fabs(d->q - 0.99) > 1e-9 || p == NULL ||
-            phase_kind_from_name(p->kind) == COW_PHASE_AFTER ||
-            boot_verdict_of(d->verdict) != COW_VERDICT_LIFT)
-            continue;
-        if (best == NULL || d->delta_us > best->delta_us)
-            best = d;
-    }
+    size_t i, l;
+    for (l = 0; l < sizeof(levels) / sizeof(levels[0]) && best == NULL; l++)
+        for (i = 0; i < rs->nd; i++) {
+            const cow_delta_row *d = &rs->d[i];
+            const cow_phase_row *p = store_result_phase(rs, d->phase);
+            if (fabs(d->q - levels[l]) > 1e-9 || p == NULL ||
+                phase_kind_from_name(p->kind) == COW_PHASE_AFTER ||
+                boot_verdict_of(d->verdict) != COW_VERDICT_LIFT)
+                continue;
+            if (best == NULL || d->delta_us > best->delta_us)
+                best = d;
+        }
     if (best == NULL)
         return 0;
     a->shown_delta = app_quant_delta(best);
-    a->shown_delta.q = 0.99;
+    a->shown_delta.q = best->q;
     a->shown_in = xstrdup(store_result_phase(rs, best->phase)->label);
     return 1;
 }
@@ -376,6 +381,89 @@ static int held(cow_store *st, const cow_run_row *r, const cow_findings *fs, app
     return rc;
 }
 
+app_impact app_impact_none(void)
+{
+    app_impact x;
+    memset(&x, 0, sizeof(x));
+    x.base_p99_ms = x.stall_ms = x.stall_at_s = x.base_stall_ms = NAN;
+    x.tput_before = x.tput_during = x.tput_loss_pct = NAN;
+    return x;
+}
+
+/* The phase of rs.ph at idx as analysis sees it, from ph (facts_phases). */
+static const cow_phase *phase_at(const cow_result_set *rs, const cow_phase *ph, int idx)
+{
+    size_t j;
+    for (j = 0; j < rs->nph; j++)
+        if (rs->ph[j].idx == idx)
+            return &ph[j];
+    return NULL;
+}
+
+/* The window's samples: the longest stall, where it began, and those
+ * beyond thr_us; the baseline's own longest stall beside it, when the
+ * baseline lies apart from the window. */
+static int window_impact(cow_store *st, int64_t run, const cow_phase_row *w,
+                         const cow_phase_row *b, double thr_us, app_impact *x, cow_err *e)
+{
+    double *lat = NULL, at;
+    int64_t *t = NULL;
+    size_t n = 0;
+    int rc = store_load_range(st, run, w->t0_us, w->t1_us, &lat, &t, &n, e);
+    if (rc == COW_OK && n > 0) {
+        x->stall_ms = impact_longest_stall_at(t, lat, n, &at) / 1000;
+        x->stall_at_s = (at - (double)w->t0_us) / 1e6;
+        x->slow = (long long)impact_count_above(lat, n, thr_us);
+        x->n = (long long)n;
+    }
+    free(lat);
+    free(t);
+    lat = NULL;
+    t = NULL;
+    if (rc == COW_OK && b != NULL && (b->t1_us <= w->t0_us || b->t0_us >= w->t1_us) &&
+        (rc = store_load_range(st, run, b->t0_us, b->t1_us, &lat, &t, &n, e)) == COW_OK && n > 0)
+        x->base_stall_ms = impact_longest_stall(t, lat, n) / 1000;
+    free(lat);
+    free(t);
+    return rc;
+}
+
+static int throughput(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                      const cow_delta_row *d, app_impact *x, cow_err *e)
+{
+    cow_phase *ph = facts_phases(rs);
+    const cow_phase *b = phase_at(rs, ph, d->base), *w = phase_at(rs, ph, d->phase);
+    const char *s1 = NULL, *s2 = NULL;
+    int rc = COW_OK;
+    if (b != NULL && w != NULL && (rc = facts_rate_in(st, r, b, &x->tput_before, &s1, e)) == COW_OK)
+        rc = facts_rate_in(st, r, w, &x->tput_during, &s2, e);
+    free(ph);
+    /* both from one source, or neither is shown */
+    if (rc == COW_OK && s1 != NULL && s2 != NULL && strcmp(s1, s2) == 0 && x->tput_before > 0) {
+        x->tput_src = s1;
+        x->tput_loss_pct = 100 * (1 - x->tput_during / x->tput_before);
+    } else {
+        x->tput_before = x->tput_during = NAN;
+    }
+    return rc;
+}
+
+/* What the window cost the clients, measured from its samples and the
+ * throughput series (a->impact). */
+static int measure_impact(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
+                          const cow_delta_row *d, app_impact *x, cow_err *e)
+{
+    const cow_phase_row *w = store_result_phase(rs, d->phase), *b = store_result_phase(rs, d->base);
+    const cow_quantile_row *b99 = store_result_quantile(rs, d->base, 0.99);
+    int rc = COW_OK;
+    x->base_p99_ms = b99 ? b99->value_us / 1000 : NAN;
+    if (w != NULL)
+        rc = window_impact(st, r->id, w, b, b99 ? b99->value_us : NAN, x, e);
+    if (rc == COW_OK)
+        rc = throughput(st, r, rs, d, x, e);
+    return rc;
+}
+
 static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                const cow_findings *fs, app_answer *a, cow_err *e)
 {
@@ -390,6 +478,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
     a->worst_ms = a->run_worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
     a->both_ms = a->median_ms = NAN;
+    a->impact = app_impact_none();
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
     for (j = 0; j < rs.nph; j++) {
@@ -425,6 +514,10 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                                                                       : "bootstrap";
         if (a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP)
             lower_lift(&rs, a);
+        if ((rc = measure_impact(st, r, &rs, d, &a->impact, e)) != COW_OK) {
+            store_free_results(&rs);
+            return rc;
+        }
         if (strcmp(w->kind, "sync-disk") == 0)
             a->xfer = APP_XFER_DISK;
         else if (strcmp(w->kind, "sync-diskless") == 0)
@@ -649,6 +742,39 @@ const char *app_delta_method(const cow_delta_row *d)
     return d->method;
 }
 
+/* The facts that need no sampling argument, from the probe's own record
+ * and the throughput series: "; the server answered nothing for 23.8 ms
+ * at +0.6 s (the baseline's longest wait 0.9 ms); 117 of
+ * 798 requests slower than the baseline's p99 0.489 ms; throughput 20000
+ * -> 4354/s (-78%)". */
+static void impact_facts(cow_sbuf *b, const app_impact *x)
+{
+    if (!isnan(x->stall_ms) && x->stall_ms > 0) {
+        sbuf_add(b, "; the server answered nothing for %.1f ms at %+.1f s", 
+                 x->stall_ms, x->stall_at_s);
+        if (!isnan(x->base_stall_ms))
+            sbuf_add(b, " (the baseline's longest wait %.1f ms)", x->base_stall_ms);
+    }
+    if (x->n > 0 && !isnan(x->base_p99_ms))
+        sbuf_add(b, "; %lld of %lld requests (%.1f%%) slower than the baseline's p99 %.3f ms",
+                 x->slow, x->n, 100.0 * (double)x->slow / (double)x->n, x->base_p99_ms);
+    if (!isnan(x->tput_before))
+        sbuf_add(b, "; throughput %.0f -> %.0f/s (%+.0f%%)", x->tput_before, x->tput_during,
+                 -x->tput_loss_pct);
+}
+
+char *app_answer_shown(const app_answer *a)
+{
+    cow_sbuf b = {0};
+    char q[COW_QUANT_FMT_MAX];
+    if (a->shown_in == NULL)
+        return a->shown_finding != NULL ? xstrdup(a->shown_finding) : NULL;
+    sbuf_add(&b, "p%g lift %s ms in %s", 100 * a->shown_delta.q,
+             quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q, sizeof(q)),
+             a->shown_in);
+    return sbuf_take(&b);
+}
+
 char *app_answer_line(const app_answer *a, int sink)
 {
     cow_sbuf b = {0};
@@ -682,10 +808,10 @@ char *app_answer_line(const app_answer *a, int sink)
                 sbuf_add(&b, " %s ms", quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL,
                                                    q1, sizeof(q1)));
             if (a->shown_in != NULL) {
-                sbuf_add(&b, "; but p99 %slift%s %s ms in ", bold, bold,
-                       quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1,
-                                    sizeof(q1)));
-                sb_text(&b, a->shown_in, sink);
+                char *sh = app_answer_shown(a);
+                sbuf_add(&b, "; but ");
+                sb_text(&b, sh, sink);
+                free(sh);
             } else if (a->shown_finding != NULL) {
                 sbuf_add(&b, "; but ");
                 sb_text(&b, a->shown_finding, sink);
@@ -701,6 +827,7 @@ char *app_answer_line(const app_answer *a, int sink)
             sb_text(&b, a->run_worst_in, sink);
             sbuf_add(&b, ")");
         }
+        impact_facts(&b, &a->impact);
     } else if (a->held) {
         sbuf_add(&b, "no latency samples, so no tail verdict");
     } else if (a->nwindows == 0) {
@@ -821,6 +948,24 @@ static const char *unsure_why(const app_answer *a)
     return a->delta.why[0] != '\0' ? a->delta.why : "too few samples in the window";
 }
 
+const char *app_why_short(const char *why)
+{
+    const char *b = why ? strstr(why, "; the block test needs ") : NULL;
+    return b != NULL ? b + 2 : why;
+}
+
+/* The rule behind a run's ?, for naming the runs of one rule together (the
+ * numbers stay in each run's own line): a baseline too short for the
+ * block test, else the reason itself. */
+static const char *unsure_rule(const app_answer *a)
+{
+    const char *w = unsure_why(a);
+    if (strstr(w, "the block test needs ") != NULL && strstr(w, " baseline samples (") != NULL)
+        return "a baseline too short for a tail verdict: each run's section gives the "
+               "samples it has and the block test needs";
+    return w;
+}
+
 char *app_answer_quiet_text(const app_answer *a)
 {
     static const char *const why[APP_QUIET_COUNT] = {
@@ -852,7 +997,7 @@ static void unsure_names(cow_sbuf *b, const app_answers *a)
             continue;
         for (j = 0; j < i && first; j++)   /* its reason already listed */
             if (!a->v[j].say && a->v[j].quiet == APP_QUIET_UNSURE &&
-                strcmp(unsure_why(&a->v[j]), unsure_why(x)) == 0)
+                strcmp(unsure_rule(&a->v[j]), unsure_rule(x)) == 0)
                 first = 0;
         if (!first)
             continue;
@@ -861,7 +1006,7 @@ static void unsure_names(cow_sbuf *b, const app_answers *a)
         for (j = i, named = 0, more = 0; j < a->n; j++) {
             const app_answer *y = &a->v[j];
             if (y->say || y->quiet != APP_QUIET_UNSURE ||
-                strcmp(unsure_why(y), unsure_why(x)) != 0)
+                strcmp(unsure_rule(y), unsure_rule(x)) != 0)
                 continue;
             if (named < 8)
                 sbuf_add(b, "%s%s", named++ ? ", " : "", y->run);
@@ -870,7 +1015,7 @@ static void unsure_names(cow_sbuf *b, const app_answers *a)
         }
         if (more)
             sbuf_add(b, " and %zu more", more);
-        sbuf_add(b, " (%s)", unsure_why(x));
+        sbuf_add(b, " (%s)", unsure_rule(x));
     }
 }
 

@@ -51,6 +51,24 @@ enum app_quiet {
     APP_QUIET_COUNT
 };
 
+/* What a window cost the clients, measured (answer.c): what the answer
+ * line states as facts and the answer table's cells print. */
+typedef struct app_impact {
+    double base_p99_ms;     /* the baseline's p99 (the threshold of slow), NaN */
+    double stall_ms;        /* the longest time no reply came while a request
+                               was outstanding, in the window, NaN */
+    double stall_at_s;      /* where it began, s after the window opened */
+    double base_stall_ms;   /* the baseline's own longest, NaN */
+    double tput_before;     /* ops/s in the baseline, NaN */
+    double tput_during;     /* ops/s in the window, NaN */
+    double tput_loss_pct;   /* 100 (1 - during / before), NaN */
+    const char *tput_src;   /* where the rates come from (static), or NULL */
+    long long slow, n;      /* window samples beyond base_p99_ms, and all */
+} app_impact;
+
+/* Nothing measured: every number NaN, counts 0. */
+app_impact app_impact_none(void);
+
 typedef struct app_answer {
     const char *run;      /* label (borrowed from the run row) */
     int64_t run_id;
@@ -88,6 +106,7 @@ typedef struct app_answer {
     double median_ms;     /* the baseline's p50: a lower bound of base or
                              win below it was dropped (quant_floor), NaN */
     double worst_ms;      /* worst sample in the window, NaN */
+    app_impact impact;    /* the window's measured cost (app_impact_none: none) */
     double run_worst_ms;  /* worst sample of the run (what the timeline
                              rings), NaN */
     char *run_worst_in;   /* the phase that holds it (owned), or NULL */
@@ -148,6 +167,16 @@ void app_answers_release(app_answers *a);
 
 /* Where a line goes: Markdown (escaped, `code`) or a terminal. */
 enum app_answer_sink { APP_ANSWER_TERM = 0, APP_ANSWER_MD };
+
+/* A ?'s reason for a table cell: its binding part ("the block test needs
+ * 10000 baseline samples (20 blocks of 500), has 501"), else why itself
+ * (borrowed from why). */
+const char *app_why_short(const char *why);
+
+/* What showed a rise the p99.9 verdict could not: "p90 lift +0.214
+ * [+0.168, +0.255] ms in bgsave#1", else the finding's title; NULL when
+ * neither (caller frees). */
+char *app_answer_shown(const app_answer *a);
 
 /* The run's one line (caller frees), e.g.
  * "bgsave-t2: bgsave at 2026-11-30 12:04:01 UTC for 3.1 s: p99.9 lift

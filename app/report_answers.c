@@ -86,14 +86,11 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
         TRY(txt(s, r, 15, gate_word(x->gate), e));
         TRY(txt(s, r, 16, x->gate_why, e));
         TRY(txt(s, r, 17, x->todo, e));
-        if (x->shown_in != NULL) {
-            char sh[COW_QUANT_FMT_MAX + 200];
-            snprintf(sh, sizeof(sh), "p99 lift %s ms in %s",
-                     quant_format(&x->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q1,
-                                  sizeof(q1)), x->shown_in);
-            TRY(txt(s, r, 18, sh, e));
-        } else {
-            TRY(txt(s, r, 18, x->shown_finding, e));
+        {
+            char *sh = app_answer_shown(x);
+            int rc = txt(s, r, 18, sh, e);
+            free(sh);
+            TRY(rc);
         }
     }
     table_move_sheet(wb, wb->nsheets - 1, 0);

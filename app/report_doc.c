@@ -19,7 +19,6 @@
 #include "answer.h"
 #include "facts.h"
 #include "html.h"
-#include "impact.h"
 #include "mem.h"
 #include "quant.h"
 #include "strbuf.h"
@@ -67,54 +66,6 @@ static char *short_do(const char *todo)
     return c ? xstrndup(todo, (size_t)(c - todo)) : xstrdup(todo);
 }
 
-/* The phase of rs.ph at idx as analysis sees it, from ph (facts_phases). */
-static const cow_phase *phase_at(const cow_result_set *rs, const cow_phase *ph, int idx)
-{
-    size_t j;
-    for (j = 0; j < rs->nph; j++)
-        if (rs->ph[j].idx == idx)
-            return &ph[j];
-    return NULL;
-}
-
-/* The window's samples: the longest stall and those beyond thr_us. */
-static int window_impact(cow_store *st, int64_t run, const cow_phase_row *w, double thr_us,
-                         report_doc_impact *x, cow_err *e)
-{
-    double *lat = NULL;
-    int64_t *t = NULL;
-    size_t n = 0;
-    int rc = store_load_range(st, run, w->t0_us, w->t1_us, &lat, &t, &n, e);
-    if (rc == COW_OK && n > 0) {
-        x->stall_ms = impact_longest_stall(t, lat, n) / 1000;
-        x->slow = (long long)impact_count_above(lat, n, thr_us);
-        x->n = (long long)n;
-    }
-    free(lat);
-    free(t);
-    return rc;
-}
-
-static int throughput(cow_store *st, const cow_run_row *r, const cow_result_set *rs,
-                      const cow_delta_row *d, report_doc_impact *x, cow_err *e)
-{
-    cow_phase *ph = facts_phases(rs);
-    const cow_phase *b = phase_at(rs, ph, d->base), *w = phase_at(rs, ph, d->phase);
-    const char *s1 = NULL, *s2 = NULL;
-    int rc = COW_OK;
-    if (b != NULL && w != NULL && (rc = facts_rate_in(st, r, b, &x->tput_before, &s1, e)) == COW_OK)
-        rc = facts_rate_in(st, r, w, &x->tput_during, &s2, e);
-    free(ph);
-    /* both from one source, or neither is shown */
-    if (rc == COW_OK && s1 != NULL && s2 != NULL && strcmp(s1, s2) == 0 && x->tput_before > 0) {
-        x->tput_src = s1;
-        x->tput_loss_pct = 100 * (1 - x->tput_during / x->tput_before);
-    } else {
-        x->tput_before = x->tput_during = NAN;
-    }
-    return rc;
-}
-
 /* ------------------------------------------------------------ one row */
 
 static void cells_window(cow_doc_table *t, size_t row, const app_answer *a,
@@ -129,7 +80,6 @@ static void cells_window(cow_doc_table *t, size_t row, const app_answer *a,
     cow_sbuf s = {0};
     char *v;
 
-    x->base_p99_ms = bq.est_us / 1000;
     quant_floor(&bq, floor_us);
     quant_floor(&wq, floor_us);
     doc_table_setf(t, row, RDOC_P99, "%s \u2192 %s", quant_format(&bq, 0, q1, sizeof(q1)),
@@ -140,16 +90,17 @@ static void cells_window(cow_doc_table *t, size_t row, const app_answer *a,
     else
         quant_format(&a->base, 0, q1, sizeof(q1));
     doc_table_setf(t, row, RDOC_P999, "%s \u2192 %s", q1, quant_format(&a->win, 0, q2, sizeof(q2)));
-    sbuf_add(&s, "%s %s", app_verdict_shown(d->verdict),
-             quant_format(&a->delta, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)));
-    if (a->shown_in != NULL)
-        sbuf_add(&s, "; p99 lift %s in %s",
-                 quant_format(&a->shown_delta, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)),
-                 a->shown_in);
-    else if (a->shown_finding != NULL) {
-        const char *c = strstr(a->shown_finding, ": ");
-        sbuf_add(&s, "; %.*s", c ? (int)(c - a->shown_finding) : (int)strlen(a->shown_finding),
-                 a->shown_finding);
+    {
+        cow_quant dq = a->delta; /* the cell gives the reason's binding part */
+        snprintf(dq.why, sizeof(dq.why), "%s", app_why_short(a->delta.why));
+        sbuf_add(&s, "%s %s", app_verdict_shown(d->verdict),
+                 quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)));
+    }
+    if (a->shown_in != NULL || a->shown_finding != NULL) {
+        char *sh = app_answer_shown(a); /* a finding's title up to its ": " */
+        const char *c = a->shown_in == NULL ? strstr(sh, ": ") : NULL;
+        sbuf_add(&s, "; %.*s", c ? (int)(c - sh) : (int)strlen(sh), sh);
+        free(sh);
     }
     v = sbuf_take(&s);
     doc_table_set(t, row, RDOC_VERDICT, v, NULL);
@@ -191,8 +142,7 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
     const cow_delta_row *dw;
     int rc;
 
-    memset(x, 0, sizeof(*x));
-    x->base_p99_ms = x->stall_ms = x->tput_before = x->tput_during = x->tput_loss_pct = NAN;
+    *x = app_impact_none();
     snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
     doc_table_set(t, row, RDOC_RUN, a->run, href);
     if (a->has_window) {
@@ -207,14 +157,8 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
         return rc;
     dw = a->has_window && !a->log_only ? app_worst_window(&rs) : NULL;
     if (dw != NULL) {
-        const cow_phase_row *w = store_result_phase(&rs, dw->phase);
-        const cow_quantile_row *b99 = store_result_quantile(&rs, dw->base, 0.99);
-        if (w != NULL)
-            rc = window_impact(st, r->id, w, b99 ? b99->value_us : NAN, x, e);
-        if (rc == COW_OK)
-            rc = throughput(st, r, &rs, dw, x, e);
-        if (rc == COW_OK)
-            cells_window(t, row, a, &rs, dw, x);
+        *x = a->impact; /* measured once, by the answer */
+        cells_window(t, row, a, &rs, dw, x);
     } else if (a->held) {
         char *h = app_answer_held_text(a);
         doc_table_setf(t, row, RDOC_VERDICT, "no latency samples: no tail verdict; it holds %s",

@@ -15,6 +15,7 @@
 #ifndef COW_APP_REPORT_DOC_H
 #define COW_APP_REPORT_DOC_H
 
+#include "answer.h"
 #include "doc.h"
 #include "report_summary.h"
 #include "store.h"
@@ -35,17 +36,9 @@ enum report_doc_col {
     RDOC_NCOLS
 };
 
-/* One row's facts as measured (what the cells print), kept beside the
- * document for the tests and for a later source of the same facts. */
-typedef struct report_doc_impact {
-    double base_p99_ms;     /* the p99 printed before the arrow, NaN */
-    double stall_ms;        /* the longest stall in the window, NaN */
-    double tput_before;     /* ops/s in the baseline, NaN */
-    double tput_during;     /* ops/s in the window, NaN */
-    double tput_loss_pct;   /* 100 (1 - during / before), NaN */
-    const char *tput_src;   /* where the rates come from (static), or NULL */
-    long long slow, n;      /* window samples beyond base_p99_ms, and all */
-} report_doc_impact;
+/* One row's facts as measured (what the cells print): the answer's own
+ * (answer.h app_impact), kept beside the document for the tests. */
+typedef app_impact report_doc_impact;
 
 /* Build the document of in (answers required; NULL answers give an empty
  * table). The document's run anchors are in d->answer's RDOC_RUN links;

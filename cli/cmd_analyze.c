@@ -169,7 +169,7 @@ static void print_deltas(const cow_phases *ph, const cow_runstats *rs,
             if (d->verdict == COW_VERDICT_NA)
                 dq.est_us = NAN;
             if (d->verdict == COW_VERDICT_UNSURE) /* the probe interval: span over samples */
-                qcmp_why_text(d->why, d->period,
+                qcmp_why_text(d,
                               d->nb ? (double)(ph->v[i].t1_us - ph->v[i].t0_us) / 1e6 /
                                           (double)d->nb : 0.0, dq.why, sizeof(dq.why));
             quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
@@ -524,9 +524,9 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
             verdict_json(dj, d);
             if (rs->ph[i].local_base) /* runstats.h Requirement 7 */
                 cJSON_AddBoolToObject(dj, "both_sides", 1);
-            if (d->verdict == COW_VERDICT_UNSURE && d->why != COW_QCMP_WHY_NONE) {
-                char why[120];
-                qcmp_why_text(d->why, d->period,
+            if (d->verdict == COW_VERDICT_UNSURE) {
+                char why[256];
+                qcmp_why_text(d,
                               d->nb ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb
                                     : 0.0, why, sizeof(why));
                 cJSON_AddStringToObject(dj, "why", why);

@@ -162,7 +162,7 @@ static void print_text(const app_diff_row *r)
         if (d->verdict == COW_VERDICT_NA)
             dq.est_us = NAN;
         if (d->verdict == COW_VERDICT_UNSURE) /* runs have no one probe interval */
-            qcmp_why_text(d->why, d->period, 0.0, dq.why, sizeof(dq.why));
+            qcmp_why_text(d, 0.0, dq.why, sizeof(dq.why));
         quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, ci, sizeof(ci));
         if (!isnan(d->boot.ratio))
             snprintf(ratio, sizeof(ratio), "x%.2f", d->boot.ratio);
