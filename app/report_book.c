@@ -495,32 +495,44 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
     return COW_OK;
 }
 
-/* Rows a chart takes at half scale (450 px at the default 20 px rows),
- * plus its caption and a gap. */
-#define CHART_ROWS 26
-/* Charts side by side (three across prints a dozen charts on a landscape
- * page one sheet wide) and the columns one takes at half scale (800 px at
- * the default 64 px columns, and a gap). */
-#define CHARTS_ACROSS 3
-#define CHART_COLS 13
+/* The Charts sheet prints one chart to a landscape A4 page (xlsx.c breaks
+ * the page above each) at CHART_SCALE of its 1600 px (about 10.4 in at 96
+ * dpi, its 15 px ticks about 7 pt): CHART_ROWS rows each (585 px at 20 px
+ * rows, with its caption and a gap). At most CHARTS_RUNS runs' timelines,
+ * the answer's most severe first, keep the printout near 40 pages; the
+ * others are in index.html and beside the workbook as PNG files. */
+#define CHART_SCALE 0.65
+#define CHART_ROWS 31
+#define CHARTS_RUNS 6
 
-/* The charts the workbook carries: those across runs and each run's
- * timeline and window against baseline; the other per-run kinds are in
- * index.html (a workbook of every chart printed to twice the pages). */
-static int in_book(const report_chart *c)
+/* 1 when the run of chart c is among the first CHARTS_RUNS the answer
+ * lists (answers NULL: every run). */
+static int listed(const report_chart *c, const app_answers *a)
 {
-    return c->file[0] && (c->run == 0 || strcmp(c->kind, "timeline") == 0 ||
-                          strcmp(c->kind, "window") == 0);
+    size_t k;
+    if (a == NULL)
+        return 1;
+    for (k = 0; k < a->nsay && k < CHARTS_RUNS; k++)
+        if (a->v[a->order[k]].run_id == c->run)
+            return 1;
+    return 0;
+}
+
+/* The charts the workbook carries: those across runs and the timelines of
+ * the runs the answer lists first. */
+static int in_book(const report_chart *c, const app_answers *a)
+{
+    return c->file[0] && (c->run == 0 || (strcmp(c->kind, "timeline") == 0 && listed(c, a)));
 }
 
 static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
-                        const char *dir, cow_err *e)
+                        const app_answers *a, const char *dir, cow_err *e)
 {
     cow_sheet *s;
-    size_t i, row = 1, k = 0;
+    size_t i, row = 1;
     int rc;
 
-    for (i = 0; i < n && !in_book(&charts[i]); i++)
+    for (i = 0; i < n && !in_book(&charts[i], a); i++)
         ;
     if (i == n)
         return COW_OK;
@@ -529,16 +541,14 @@ static int charts_sheet(cow_workbook *wb, const report_chart *charts, size_t n,
     s->autofilter = false;
     for (i = 0; i < n; i++) {
         char *path;
-        if (!in_book(&charts[i]))
+        if (!in_book(&charts[i], a))
             continue;
         path = outfile_join(dir, charts[i].file);
-        rc = table_add_image(s, path, row, CHART_COLS * (k % CHARTS_ACROSS), 0.5,
-                             charts[i].title, e);
+        rc = table_add_image(s, path, row, 0, CHART_SCALE, charts[i].title, e);
         free(path);
         if (rc != COW_OK)
             return rc;
-        if (++k % CHARTS_ACROSS == 0)
-            row += CHART_ROWS;
+        row += CHART_ROWS;
     }
     return COW_OK;
 }
@@ -604,8 +614,9 @@ static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *r
 
 int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_tradeoff *t, int64_t created_s,
-                      const report_chart *charts, size_t ncharts, const char *dir,
-                      cow_workbook **out, cow_err *e)
+                      const report_chart *charts, size_t ncharts,
+                      const app_answers *answers, const char *dir, cow_workbook **out,
+                      cow_err *e)
 {
     cow_workbook *wb = table_book_new(created_s);
     int rc;
@@ -618,7 +629,7 @@ int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
         (t && t->ngroups > 0 && (rc = tradeoff_sheet(wb, t, e)) != COW_OK) ||
         (rc = findings_sheet(wb, st, rows, n, e)) != COW_OK ||
         (rc = events_sheet(wb, st, rows, n, e)) != COW_OK ||
-        (rc = charts_sheet(wb, charts, ncharts, dir, e)) != COW_OK) {
+        (rc = charts_sheet(wb, charts, ncharts, answers, dir, e)) != COW_OK) {
         table_book_free(wb);
         return rc;
     }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "answer.h"
 #include "report_summary.h"
 #include "store.h"
 #include "table.h"
@@ -12,12 +13,15 @@
 
 /* Build the workbook of every run in rows[0..n): summary, runs, phases,
  * percentiles, deltas, trade-off (when t is not NULL), findings, events,
- * and a Charts sheet with the PNGs written in dir (charts[0..ncharts)).
+ * and a Charts sheet with the PNGs written in dir (charts[0..ncharts)):
+ * the charts across runs and the timelines of the runs the answer lists
+ * (answers, may be NULL: every run's), one across so they print legibly.
  * created_s pins the document date. Caller frees with table_book_free;
  * the PNG files must exist until xlsx_write. */
 int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
                       const cow_tradeoff *t, int64_t created_s,
-                      const report_chart *charts, size_t ncharts, const char *dir,
-                      cow_workbook **out, cow_err *e);
+                      const report_chart *charts, size_t ncharts,
+                      const app_answers *answers, const char *dir, cow_workbook **out,
+                      cow_err *e);
 
 #endif

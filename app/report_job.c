@@ -275,7 +275,8 @@ static int write_outputs(app_report *j, cow_err *e)
     if ((rc = report_charts_write(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
                                   &j->co, &j->charts, &j->nch, e)) != COW_OK ||
         (rc = report_book_build(j->st, j->rows, j->n, j->has_trade ? &j->trade : NULL,
-                                j->created, j->charts, j->nch, j->dir, &wb, e)) != COW_OK ||
+                                j->created, j->charts, j->nch, &j->answers, j->dir, &wb, e)) !=
+            COW_OK ||
         (rc = report_answers_sheets(wb, &j->answers, &j->inputs, e)) != COW_OK)
         goto done;
     /* the document, decided once: the workbook's first sheet, summary.md

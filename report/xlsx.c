@@ -72,6 +72,7 @@ typedef struct xlsx_ctx {
     lxw_format *boolean;    /* TRUE/FALSE: LibreOffice shows 1/0 without it */
     lxw_format *caption;    /* an image's caption: bold */
     lxw_format *wrap;       /* a text cell of a column narrowed to print: wrapped, top */
+    lxw_format *top;        /* every other cell: top-aligned */
     double *width;          /* the sheet being written: each column's width */
     unsigned char *wrapped; /* and whether its text wraps (narrowed to print) */
     const char *path;       /* the output file, for error messages */
@@ -113,8 +114,12 @@ static int add_formats(xlsx_ctx *x)
 {
     if (!(x->title = add_format(x)) || !(x->head_text = add_format(x)) ||
         !(x->head_num = add_format(x)) || !(x->boolean = add_format(x)) ||
-        !(x->caption = add_format(x)) || !(x->wrap = add_format(x)))
+        !(x->caption = add_format(x)) || !(x->wrap = add_format(x)) ||
+        !(x->top = add_format(x)))
         return COW_EINTERNAL;
+    /* a row made tall by a wrapped cell reads from the top in every cell */
+    format_set_align(x->top, LXW_ALIGN_VERTICAL_TOP);
+    format_set_align(x->boolean, LXW_ALIGN_VERTICAL_TOP);
     format_set_text_wrap(x->wrap);
     format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
     format_set_bold(x->caption);
@@ -125,7 +130,11 @@ static int add_formats(xlsx_ctx *x)
     format_set_align(x->title, LXW_ALIGN_VERTICAL_TOP);
     format_set_bold(x->head_text);
     format_set_bottom(x->head_text, LXW_BORDER_THIN);
+    format_set_text_wrap(x->head_text);
+    format_set_align(x->head_text, LXW_ALIGN_VERTICAL_BOTTOM);
     format_set_bold(x->head_num);
+    format_set_text_wrap(x->head_num);
+    format_set_align(x->head_num, LXW_ALIGN_VERTICAL_BOTTOM);
     format_set_bottom(x->head_num, LXW_BORDER_THIN);
     format_set_align(x->head_num, LXW_ALIGN_RIGHT);
     for (size_t i = 0; i < NFMT; i++) {
@@ -134,6 +143,7 @@ static int add_formats(xlsx_ctx *x)
         if (!(x->num[i] = add_format(x)))
             return COW_EINTERNAL;
         format_set_num_format(x->num[i], num_formats[i]);
+        format_set_align(x->num[i], LXW_ALIGN_VERTICAL_TOP);
     }
     return COW_OK;
 }
@@ -189,6 +199,50 @@ static size_t cell_chars(const cow_cell *c, cow_colfmt fmt)
 }
 
 /* The column's width: given, or from its widest cell and header. */
+/* The characters of the longest space-separated word of text. */
+static size_t longest_word(const char *text)
+{
+    size_t best = 0, cur = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == ' ') {
+            cur = 0;
+            continue;
+        }
+        if ((*p & 0xC0) != 0x80 && ++cur > best) /* count a character once */
+            best = cur;
+    }
+    return best;
+}
+
+/* The lines a text (a header, a wrapped cell) takes in a column of width
+ * w: words wrap at spaces, a word longer than the line takes the lines it
+ * fills; about one character of padding. */
+static size_t header_lines(const char *head, double w)
+{
+    size_t lines = 1, used = 0;
+    /* a proportional font's characters average about 0.85 of the unit */
+    double room = w - 1 > 1 ? (w - 1) / 0.85 : 1;
+    const char *p = head;
+    while (*p) {
+        const char *q = strchr(p, ' ');
+        size_t len = q ? (size_t)(q - p) : strlen(p), n = 0;
+        for (size_t i = 0; i < len; i++)
+            n += ((unsigned char)p[i] & 0xC0) != 0x80;
+        if (used > 0 && (double)(used + 1 + n) > room) {
+            lines++;
+            used = n;
+        } else {
+            used += (used > 0) + n;
+        }
+        while ((double)used > room) { /* a long word breaks where it must */
+            lines++;
+            used -= (size_t)room;
+        }
+        p = q ? q + 1 : p + len;
+    }
+    return lines;
+}
+
 static double column_width(const cow_sheet *s, size_t col)
 {
     const cow_column *c = &s->cols[col];
@@ -196,8 +250,9 @@ static double column_width(const cow_sheet *s, size_t col)
         return c->width;
     char head[1024];
     header_text(c, head, sizeof head);
-    /* The autofilter button covers about 3 characters of the header. */
-    double w = (double)utf8_chars(head) + (s->autofilter ? 3 : 0);
+    /* The header wraps at its spaces (write_header): its longest word sets
+     * the least width; the autofilter button covers about 3 characters. */
+    double w = (double)longest_word(head) + (s->autofilter ? 3 : 0);
     for (size_t r = 0; r < s->nrows && w < WIDTH_MAX; r++) {
         double cw = (double)cell_chars(&s->cells[r * s->ncols + col], c->fmt);
         if (cw > w)
@@ -320,11 +375,11 @@ static lxw_error write_int(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
 static lxw_error write_cell(xlsx_ctx *x, lxw_worksheet *ws, lxw_row_t r,
                             lxw_col_t c, const cow_cell *cell, cow_colfmt fmt)
 {
-    lxw_format *f = x->num[fmt];
+    lxw_format *f = x->num[fmt] ? x->num[fmt] : x->top;
     switch (cell->kind) {
     case COW_CELL_EMPTY: return LXW_NO_ERROR;
     case COW_CELL_TEXT:
-        return write_text(ws, r, c, cell->v.text, x->wrapped[c] ? x->wrap : NULL);
+        return write_text(ws, r, c, cell->v.text, x->wrapped[c] ? x->wrap : x->top);
     case COW_CELL_BOOL: return worksheet_write_boolean(ws, r, c, cell->v.b, x->boolean);
     case COW_CELL_NUM: return write_double(ws, r, c, cell->v.num, fmt, f);
     case COW_CELL_INT: return write_int(ws, r, c, cell->v.i, fmt, f);
@@ -533,12 +588,26 @@ static int write_image(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
 static int write_images(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
                         lxw_row_t hdr)
 {
+    lxw_row_t *brk;
+    size_t nb = 0;
+    lxw_error err = LXW_NO_ERROR;
     for (size_t i = 0; i < s->nimages; i++) {
         int rc = write_image(x, ws, s, hdr, i);
         if (rc)
             return rc;
     }
-    return COW_OK;
+    /* a sheet of images alone prints a row of them to a page: a break
+     * above each later row's caption (Excel keeps at most 1023) */
+    if (s->ncols > 0 || s->nimages < 2)
+        return COW_OK;
+    brk = xcalloc(s->nimages + 1, sizeof(*brk));
+    for (size_t i = 1; i < s->nimages && nb < 1023; i++)
+        if (s->images[i].row > s->images[i - 1].row && s->images[i].row > 1)
+            brk[nb++] = (lxw_row_t)(s->images[i].row - 1);
+    if (nb > 0)
+        err = worksheet_set_h_pagebreaks(ws, brk);
+    free(brk);
+    return err ? lib_fail(x, err, s, "the page breaks") : COW_OK;
 }
 
 /* --------------------------------------------------------------- sheets */
@@ -601,13 +670,20 @@ static int write_header(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
     int rc = write_title(x, ws, s);
     if (rc != COW_OK)
         return rc;
+    size_t lines = 1;
     for (size_t c = 0; c < s->ncols; c++) {
         char head[1024];
         header_text(&s->cols[c], head, sizeof head);
         lxw_format *f = s->cols[c].fmt == COW_COLFMT_TEXT ? x->head_text : x->head_num;
+        size_t l = header_lines(head, x->width[c] - (s->autofilter ? 3 : 0));
+        if (l > lines)
+            lines = l;
         if ((err = write_text(ws, hdr, (lxw_col_t)c, head, f)))
             return cell_fail(x, err, s, hdr, (lxw_col_t)c);
     }
+    /* a header wrapped at its spaces gets the height of its lines */
+    if (lines > 1 && (err = worksheet_set_row(ws, hdr, 15.0 * (double)lines, NULL)))
+        return lib_fail(x, err, s, "the header row");
     return COW_OK;
 }
 
@@ -616,11 +692,26 @@ static int write_rows(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
 {
     for (size_t r = 0; r < s->nrows; r++) {
         lxw_row_t row = hdr + 1 + (lxw_row_t)r;
+        size_t lines = 1;
         for (size_t c = 0; c < s->ncols; c++) {
             const cow_cell *cell = &s->cells[r * s->ncols + c];
             lxw_error err = write_cell(x, ws, row, (lxw_col_t)c, cell, s->cols[c].fmt);
             if (err)
                 return cell_fail(x, err, s, row, (lxw_col_t)c);
+            if (x->wrapped[c] && cell->kind == COW_CELL_TEXT && cell->v.text != NULL) {
+                size_t l = header_lines(cell->v.text, x->width[c]);
+                if (l > lines)
+                    lines = l;
+            }
+        }
+        /* a spreadsheet keeps a row one line tall however its cells wrap
+         * (LibreOffice prints the rest over the next rows): as tall as
+         * its most wrapped cell */
+        if (lines > 1) {
+            lxw_error err = worksheet_set_row(ws, row, 13.0 * (double)(lines > 40 ? 40 : lines),
+                                              NULL);
+            if (err)
+                return lib_fail(x, err, s, "a row's height");
         }
     }
     return COW_OK;
