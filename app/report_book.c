@@ -506,11 +506,11 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
 #define CHARTS_RUNS 6
 
 /* 1 when the run of chart c is among the first CHARTS_RUNS the answer
- * lists (answers NULL: every run). */
+ * lists (answers NULL, or no more runs than that: every run). */
 static int listed(const report_chart *c, const app_answers *a)
 {
     size_t k;
-    if (a == NULL)
+    if (a == NULL || a->n <= CHARTS_RUNS)
         return 1;
     for (k = 0; k < a->nsay && k < CHARTS_RUNS; k++)
         if (a->v[a->order[k]].run_id == c->run)
