@@ -7,7 +7,7 @@
 
 The table sits between two markers in README.md:
 
-    <!-- readme-table runs="fullsync-disk fullsync-diskless steady" -->
+    <!-- readme-table runs="bgsave-t2 fullsync-disk steady" -->
     | run | baseline n | ...
     <!-- /readme-table -->
 
