@@ -3,7 +3,12 @@
  * `check`), under the null and under a real stall lift.
  *
  *     calibration [--reps N] [--resamples R] [--seed S] [--quick] [--check]
- *                 [--real | --drift | --after]
+ *                 [--real | --drift | --after | --saves]
+ *
+ * --saves: a sustained tail shift (synthetic bodies and nulls) and the
+ * same on real probes (the bundled steady captures, block-resampled; run
+ * from the source tree); COW_CAL_WHY=1 prints, for the first reps of the
+ * real cells, which rule decided and its reason (verdict.h qcmp_why_text).
  *
  * Cells: (n_base, n_window) x q in {0.99, 0.999} x process (i.i.d.
  * lognormal, Pareto a=2, AR(1) on the log scale phi 0.5 / 0.9, stall
@@ -812,6 +817,22 @@ static void alt_after_cells(const opts *o)
     }
 }
 
+/* The verdicts of one cell at one level: what analyze decided, and how
+ * many of its lifts and drops the block test decided. */
+typedef struct vtally {
+    long lift, drop, uns, flat, blk;
+} vtally;
+
+static void vtally_add(vtally *t, const cow_qcmp *c)
+{
+    t->lift += c->verdict == COW_VERDICT_LIFT;
+    t->drop += c->verdict == COW_VERDICT_DROP;
+    t->uns += c->verdict == COW_VERDICT_UNSURE;
+    t->flat += c->verdict == COW_VERDICT_FLAT;
+    t->blk += c->method == COW_QCMP_BLOCK &&
+              (c->verdict == COW_VERDICT_LIFT || c->verdict == COW_VERDICT_DROP);
+}
+
 /* ---------- saves: a sustained tail shift, and the nulls it must not see ---------- */
 
 /* A save's window: every sample's upper half stretched on the log scale,
@@ -887,8 +908,8 @@ static void save_cells(const opts *o)
         for (p = 0; p < S_NPROC; p++)
             for (f = 1; f <= 3; f += 2)
                 for (aft = 0; aft < 2; aft++) {
-                    long lift[2] = {0, 0}, drop[2] = {0, 0}, uns[2] = {0, 0}, flat[2] = {0, 0},
-                         blk[2] = {0, 0}, orc[2] = {0, 0};
+                    vtally t[2];
+                    long orc[2] = {0, 0};
                     sample a, b, af;
                     cow_rng r;
                     sstate st;
@@ -896,6 +917,7 @@ static void save_cells(const opts *o)
                         continue; /* the effect on the two bodies; the rest are nulls */
                     if (f == 1 && aft == 1)
                         continue;
+                    memset(t, 0, sizeof(t));
                     sample_make(&a, ss[si][0]);
                     sample_make(&b, ss[si][1]);
                     sample_make(&af, ss[si][2]);
@@ -915,12 +937,7 @@ static void save_cells(const opts *o)
                             size_t kb = 0, i;
                             window_verdict(&a, &b, &af, levels[li], 0.0, NULL,
                                            o->seed + (uint64_t)rep, o, &c, &d, &local);
-                            lift[li] += c.verdict == COW_VERDICT_LIFT;
-                            drop[li] += c.verdict == COW_VERDICT_DROP;
-                            uns[li] += c.verdict == COW_VERDICT_UNSURE;
-                            flat[li] += c.verdict == COW_VERDICT_FLAT;
-                            blk[li] += c.method == COW_QCMP_BLOCK &&
-                                       (c.verdict == COW_VERDICT_LIFT || c.verdict == COW_VERDICT_DROP);
+                            vtally_add(&t[li], &c);
                             /* the oracle knows the samples are independent and the
                              * baseline's true tail: window beyond the true quantile,
                              * binomial at 2.5% one-sided */
@@ -930,13 +947,14 @@ static void save_cells(const opts *o)
                         }
                     }
                     for (li = 0; li < 2; li++) {
-                        double lp = pc(lift[li], o->reps), fl = pc(lift[li] + drop[li], o->reps);
-                        double fs = se(lift[li] + drop[li], o->reps);
+                        const vtally *x = &t[li];
+                        double lp = pc(x->lift, o->reps), fl = pc(x->lift + x->drop, o->reps);
+                        double fs = se(x->lift + x->drop, o->reps);
                         printf("| %s | %d | %s | %zu | %zu | %g | %d | %.1f ± %.1f | %.1f | %.1f |"
                                " %.1f | %.1f | %.1f |\n",
                                sproc_name[p], f, aft ? "1.5x" : "none", a.n, b.n, levels[li],
-                               o->reps, lp, se(lift[li], o->reps), pc(drop[li], o->reps),
-                               pc(uns[li], o->reps), pc(flat[li], o->reps), pc(blk[li], o->reps),
+                               o->reps, lp, se(x->lift, o->reps), pc(x->drop, o->reps),
+                               pc(x->uns, o->reps), pc(x->flat, o->reps), pc(x->blk, o->reps),
                                pc(orc[li], o->reps));
                         if (f == 1 && fl > 5.0 + 2 * fs)
                             missed |= 64;
@@ -947,6 +965,152 @@ static void save_cells(const opts *o)
                     free(a.t); free(a.s); free(b.t); free(b.s); free(af.t); free(af.s);
                     fflush(stdout);
                 }
+}
+
+/* ---------- saves on real probes: the bundled steady captures, block-resampled ---------- */
+
+/* The latency column (us) of a capture CSV "timestamp_us,latency_us,...";
+ * NULL when the file cannot be read. */
+static double *load_capture(const char *path, size_t *n)
+{
+    FILE *fp = fopen(path, "r");
+    char line[512];
+    double *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    if (fp == NULL)
+        return NULL;
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        char *c = strchr(line, ',');
+        double x;
+        if (c == NULL || sscanf(c + 1, "%lf", &x) != 1 || !(x > 0))
+            continue; /* the header, or a line without a latency */
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 8192;
+            v = realloc(v, cap * sizeof(double));
+        }
+        v[(*n)++] = x;
+    }
+    fclose(fp);
+    return v;
+}
+
+#define RC_BLOCK 500 /* 1 s of a probe every 2 ms: the real dependence kept */
+
+/* n samples of blocks of RC_BLOCK consecutive probes of one capture, each
+ * at a random offset: its own dependence within a block, its own level
+ * throughout (blocks of different servers would be a change). */
+static void rc_fill(cow_rng *r, const double *cap, size_t ncap, size_t n, double *x)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t off = (size_t)rng_below(r, (uint64_t)(ncap - RC_BLOCK)), k;
+        for (k = 0; k < RC_BLOCK && i < n; k++)
+            x[i++] = cap[off + k];
+    }
+}
+
+/* A save on real probes: the window's samples above the captures' median
+ * m stretched on the log scale, x -> m (x / m)^c, c so that the pooled p99
+ * becomes f times its own (the median unchanged). */
+static void rc_stretch(double *x, size_t n, double m, double p99, double f)
+{
+    double c = 1.0 + log(f) / log(p99 / m);
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (x[i] > m)
+            x[i] = m * pow(x[i] / m, c);
+}
+
+static void realcap_cells(const opts *o)
+{
+    static const char *const files[] = {"samples/steady/latency.csv",
+                                        "samples/fleet/cache-a/steady/latency.csv",
+                                        "samples/fleet/cache-e/steady/latency.csv"};
+    static const size_t ss[][3] = {{10000, 2000, 5000}, {1500, 700, 1500}};
+    double *cap[3], m[3], p99[3];
+    size_t ncap[3], si;
+    int nc = 0, i, f, li, rep;
+
+    printf("\n## Saves on real probes: the bundled steady captures (Redis 7.0, a probe every "
+           "2 ms, no event), each rep from one of them, block-resampled in blocks of %d "
+           "consecutive probes; the window stretched so that its p99 is f x the capture's "
+           "(median unchanged)\n\n", RC_BLOCK);
+    for (i = 0; i < 3; i++) {
+        double *sorted;
+        cap[nc] = load_capture(files[i], &ncap[nc]);
+        if (cap[nc] == NULL || ncap[nc] <= 2 * RC_BLOCK) {
+            free(cap[nc]);
+            continue;
+        }
+        sorted = malloc(ncap[nc] * sizeof(double));
+        memcpy(sorted, cap[nc], ncap[nc] * sizeof(double));
+        runstats_sort(sorted, ncap[nc]);
+        m[nc] = pct_quantile(sorted, ncap[nc], 0.5, COW_PCT_LINEAR);
+        p99[nc] = pct_quantile(sorted, ncap[nc], 0.99, COW_PCT_LINEAR);
+        printf("%s: %zu probes, median %.3f ms, p99 %.3f ms\n", files[i], ncap[nc],
+               m[nc] / 1000, p99[nc] / 1000);
+        free(sorted);
+        nc++;
+    }
+    if (nc == 0) {
+        printf("(skipped: run from the source tree, which holds samples/)\n");
+        return;
+    }
+    printf("\n");
+    printf("| p99 x | n_base | n_window | q | reps | lift %% ± se | drop %% | ? %% | ~ %% |"
+           " by blocks %% |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (si = 0; si < 2; si++)
+        for (f = 1; f <= 3; f += 2) {
+            vtally t[2];
+            sample a, b, af;
+            cow_rng r;
+            memset(t, 0, sizeof(t));
+            sample_make(&a, ss[si][0]);
+            sample_make(&b, ss[si][1]);
+            sample_make(&af, ss[si][2]);
+            rng_seed(&r, o->seed, 7500 + si * 10 + (size_t)f);
+            for (rep = 0; rep < o->reps; rep++) {
+                int k = (int)rng_below(&r, (uint64_t)nc);
+                rc_fill(&r, cap[k], ncap[k], a.n, a.t);
+                rc_fill(&r, cap[k], ncap[k], b.n, b.t);
+                rc_fill(&r, cap[k], ncap[k], af.n, af.t);
+                if (f > 1)
+                    rc_stretch(b.t, b.n, m[k], p99[k], (double)f);
+                sample_sort(&a);
+                sample_sort(&b);
+                sample_sort(&af);
+                for (li = 0; li < 2; li++) {
+                    cow_qcmp c;
+                    cow_drift d;
+                    int local;
+                    window_verdict(&a, &b, &af, levels[li], 0.0, NULL, o->seed + (uint64_t)rep,
+                                   o, &c, &d, &local);
+                    vtally_add(&t[li], &c);
+                    if (rep < 3 && getenv("COW_CAL_WHY") != NULL) { /* what decided a ? */
+                        char why[256];
+                        qcmp_why_text(&c, 0, why, sizeof(why));
+                        fprintf(stderr, "f %d n %zu q %g: %s %s\n", f, a.n, levels[li],
+                                qcmp_method_name(c.method), why);
+                    }
+                }
+            }
+            for (li = 0; li < 2; li++) {
+                const vtally *x = &t[li];
+                double fl = pc(x->lift + x->drop, o->reps);
+                printf("| %d | %zu | %zu | %g | %d | %.1f ± %.1f | %.1f | %.1f | %.1f | %.1f |\n",
+                       f, a.n, b.n, levels[li], o->reps, pc(x->lift, o->reps),
+                       se(x->lift, o->reps), pc(x->drop, o->reps), pc(x->uns, o->reps),
+                       pc(x->flat, o->reps), pc(x->blk, o->reps));
+                if (f == 1 && fl > 5.0 + 2 * se(x->lift + x->drop, o->reps))
+                    missed |= 64;
+            }
+            free(a.t); free(a.s); free(b.t); free(b.s); free(af.t); free(af.s);
+            fflush(stdout);
+        }
+    for (i = 0; i < nc; i++)
+        free(cap[i]);
 }
 
 /* Today's ratio interval, for comparison: percentile bootstrap of the
@@ -1043,6 +1207,7 @@ int main(int argc, char **argv)
            (unsigned long long)o.seed);
     if (o.only_real == 4) {
         save_cells(&o);
+        realcap_cells(&o);
         printf("\ncpu %.1f s; code %d\n", (double)(clock() - c0) / CLOCKS_PER_SEC, missed);
         return o.check && missed ? 1 : 0;
     }
@@ -1067,6 +1232,8 @@ int main(int argc, char **argv)
     drift_fleets(&o);
     alt_after_cells(&o);
     save_cells(&o);
+    if (!o.quick)
+        realcap_cells(&o);
     trade(&o);
     printf("\ncpu %.1f s; targets %s (code %d: 1 null false rate, 2 coverage, 4 p99.9 "
            "power, 8 p99 power, 16 fleets, 32 trade-off, 64 real-process false rate, 128 real-process phase interval "
