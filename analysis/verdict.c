@@ -197,16 +197,24 @@ static void why_tests(const cow_qcmp *d, cow_sbuf *b)
     const cow_blocktest *k = &d->block;
     double p = fmin(1.0, 2.0 * fmin(d->test.p_up, d->test.p_down)); /* as analyze prints it */
     if (d->method == COW_QCMP_TAIL)
-        sbuf_add(b, "the tail test: %zu vs %zu samples (%zu vs %zu clusters) beyond the pooled "
-                    "p%.2f, p=%.2g", d->test.ka, d->test.kb, d->test.ca, d->test.cb,
-                 100 * d->test.level, p);
+    {
+        double tau = d->test.tau >= 1 ? d->test.tau : 1; /* clustered samples count once */
+        sbuf_add(b, "the tail test: %zu vs %zu samples beyond the pooled p%.2f, as %.1f vs "
+                    "%.1f independent ones (clusters of %.1f), p=%.2g", d->test.ka, d->test.kb,
+                 100 * d->test.level, (double)d->test.ka / tau, (double)d->test.kb / tau, tau,
+                 p);
+    }
     else
         sbuf_add(b, "the bootstrap's interval holds %+.3f", d->shift / 1000);
     if (d->q < COW_QCMP_BLOCK_Q)
         return;
-    if (!k->ran && k->need_n > k->na)
+    if (!k->ran && k->need_n > k->na && k->need_n == (size_t)COW_BLOCK_MIN * k->len)
         sbuf_add(b, "; the block test needs %zu baseline samples (%d blocks of %zu), has %zu",
                  k->need_n, COW_BLOCK_MIN, k->len, k->na);
+    else if (!k->ran && k->need_n > k->na)
+        sbuf_add(b, "; the block test needs %zu baseline samples to hold %d clusters beyond its "
+                    "p%g, has %zu (with %zu)", k->need_n, COW_BLOCK_MIN_CLUSTERS, 100 * d->q,
+                 k->na, k->clusters);
     else if (!k->ran && k->need_nb > k->nb)
         sbuf_add(b, "; the block test needs %zu window samples, has %zu", k->need_nb, k->nb);
     else if (!k->ran)

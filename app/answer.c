@@ -756,7 +756,7 @@ static void impact_facts(cow_sbuf *b, const app_impact *x)
             sbuf_add(b, " (the baseline's longest wait %.1f ms)", x->base_stall_ms);
     }
     if (x->n > 0 && !isnan(x->base_p99_ms))
-        sbuf_add(b, "; %lld of %lld requests (%.1f%%) slower than the baseline's p99 %.3f ms",
+        sbuf_add(b, "; %lld of %lld probes (%.1f%%) slower than the baseline's p99 %.3f ms",
                  x->slow, x->n, 100.0 * (double)x->slow / (double)x->n, x->base_p99_ms);
     if (!isnan(x->tput_before))
         sbuf_add(b, "; throughput %.0f -> %.0f/s (%+.0f%%)", x->tput_before, x->tput_during,
@@ -894,7 +894,7 @@ char *app_answer_line(const app_answer *a, int sink)
         sb_text(&b, a->gate_why, sink);
         sbuf_add(&b, ". ");
     } else if (a->gate == APP_GATE_PASS && a->gate_why != NULL) {
-        sbuf_add(&b, "Gate: passes: ");
+        sbuf_add(&b, "Gate: passes, not shown over a limit its estimate exceeds: ");
         sb_text(&b, a->gate_why, sink);
         sbuf_add(&b, ". ");
     } else if (a->gate == APP_GATE_PASS) {
@@ -960,7 +960,7 @@ const char *app_why_short(const char *why)
 static const char *unsure_rule(const app_answer *a)
 {
     const char *w = unsure_why(a);
-    if (strstr(w, "the block test needs ") != NULL && strstr(w, " baseline samples (") != NULL)
+    if (strstr(w, "the block test needs ") != NULL && strstr(w, " baseline samples") != NULL)
         return "a baseline too short for a tail verdict: each run's section gives the "
                "samples it has and the block test needs";
     return w;

@@ -122,7 +122,7 @@ static const char *gate_cell(const app_answer *a, char *buf, size_t n)
     if (a->gate == APP_GATE_FAIL)
         snprintf(buf, n, "fails: %s", a->gate_why ? a->gate_why : "");
     else if (a->gate == APP_GATE_PASS && a->gate_why != NULL)
-        snprintf(buf, n, "passes: %s", a->gate_why);
+        snprintf(buf, n, "passes, not shown over a limit its estimate exceeds: %s", a->gate_why);
     else if (a->gate == APP_GATE_PASS)
         snprintf(buf, n, "passes");
     else

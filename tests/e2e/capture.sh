@@ -160,7 +160,7 @@ check "in flight: the probe in flight at the window's end is after's" has "^  af
 # its baseline moves around the window (p99 0.977 ms before, 3.812 after):
 # against the baseline on both sides the tail test cannot tell, and says
 # with what numbers; the block test says how long a baseline it needs
-check "in flight: p99.9 ?, the tail test's numbers" has "p99.9  *+4.876 (cannot tell: the tail test: 2 vs 3 samples (2 vs 3 clusters) beyond the pooled p99.87, p=0.24; the block test needs 10000 baseline samples (20 blocks of 500), has 2984) .* ?" "$WORK/aof.if"
+check "in flight: p99.9 ?, the tail test's numbers" has "p99.9  *+4.876 (cannot tell: the tail test: 2 vs 3 samples beyond the pooled p99.87, as 2.0 vs 3.0 independent ones (clusters of 1.0), p=0.24; the block test needs 10000 baseline samples (20 blocks of 500), has 2984) .* ?" "$WORK/aof.if"
 check "in flight: the caveat" has "the baseline is not stationary around aof-rewrite#1: p99 0.977 ms before the window, 3.812 ms after it" "$WORK/aof.if"
 check "--assign send: p99.9 cannot tell" has "p99.9  *+5.801 (cannot tell: the tail test: 2 vs 3 samples" "$WORK/aof.send"
 check "--assign send: the probe in the baseline" has "^  baseline [ *].* 1493 .* 12.379$" "$WORK/aof.send"

@@ -65,6 +65,7 @@ static void why_should_agree_with_its_numbers(void)
     d.test.ka = 0;
     d.test.kb = 18;
     d.test.cb = 1;
+    d.test.tau = 14.3;
     d.test.level = 0.9861;
     d.test.p_up = 0.54;
     d.test.p_down = 0.9;
@@ -72,9 +73,17 @@ static void why_should_agree_with_its_numbers(void)
     d.block.need_n = 5000;
     d.block.len = 250;
     qcmp_why_text(&d, 0, buf, sizeof(buf));
-    CHECK(strstr(buf, "0 vs 18 samples (0 vs 1 clusters) beyond the pooled p98.61, p=1;") != NULL);
+    CHECK(strstr(buf, "0 vs 18 samples beyond the pooled p98.61, as 0.0 vs 1.3 independent "
+                      "ones (clusters of 14.3), p=1;") != NULL);
     CHECK(strstr(buf, "needs 5000 baseline samples (20 blocks of 250), has 501") != NULL);
     CHECK(why_agrees(&d, buf));
+    d.block.need_n = 29100; /* a need set by the clusters, not by 20 blocks */
+    d.block.clusters = 1;
+    d.block.na = 2910;
+    qcmp_why_text(&d, 0, buf, sizeof(buf));
+    CHECK(strstr(buf, "needs 29100 baseline samples to hold 10 clusters beyond its p99.9, "
+                      "has 2910 (with 1)") != NULL);
+    CHECK(strstr(buf, "blocks of") == NULL && why_agrees(&d, buf));
     d.verdict = COW_VERDICT_LIFT; /* only a ? has a reason */
     qcmp_why_text(&d, 0, buf, sizeof(buf));
     CHECK(buf[0] == '\0');
