@@ -71,7 +71,7 @@ double app_floor_us(const cow_result_set *rs)
     if (d != NULL)
         q = store_result_quantile(rs, d->base, 0.5);
     for (i = 0; q == NULL && i < rs->nph; i++)
-        if (strcmp(rs->ph[i].kind, "baseline") == 0)
+        if (phase_kind_from_name(rs->ph[i].kind) == COW_PHASE_BASELINE)
             q = store_result_quantile(rs, rs->ph[i].idx, 0.5);
     return q != NULL ? q->value_us : NAN;
 }
@@ -425,15 +425,15 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                                                                       : "bootstrap";
         if (a->verdict != COW_VERDICT_LIFT && a->verdict != COW_VERDICT_DROP)
             lower_lift(&rs, a);
-        if (strcmp(w->kind, "sync-disk") == 0)
+        if (phase_kind_from_name(w->kind) == COW_PHASE_SYNC_DISK)
             a->xfer = APP_XFER_DISK;
-        else if (strcmp(w->kind, "sync-diskless") == 0)
+        else if (phase_kind_from_name(w->kind) == COW_PHASE_SYNC_DISKLESS)
             a->xfer = APP_XFER_DISKLESS;
     }
     store_free_results(&rs);
     if (d == NULL && r->samples == 0 && (rc = log_window(st, r, a, e)) != COW_OK)
         return rc;
-    forkless = a->kind != NULL && strcmp(a->kind, "forkless") == 0;
+    forkless = a->kind != NULL && phase_kind_from_name(a->kind) == COW_PHASE_FORKLESS;
     a->probe_p99_ms = a->probe_max_ms = NAN;
     if (r->samples > 0 && (rc = app_probe_lag(st, r->id, a, e)) != COW_OK)
         return rc;
@@ -442,7 +442,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     if (f != NULL) {
         if (!forkless && f->latest_fork_usec.known && f->latest_fork_usec.num > 0)
             a->fork_ms = f->latest_fork_usec.num / 1000;
-        if (a->kind != NULL && strncmp(a->kind, "aof", 3) == 0 && f->aof_last_cow_size.known)
+        if (a->kind != NULL && phase_kind_from_name(a->kind) == COW_PHASE_AOF_REWRITE &&
+            f->aof_last_cow_size.known)
             a->cow_mb = f->aof_last_cow_size.num / 1048576;
         else if (forkless)
             ; /* no fork, no copy-on-write */
