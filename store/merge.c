@@ -9,6 +9,7 @@
 #include "store_fleet.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -133,8 +134,8 @@ static int64_t one_int(sqlite3 *db, const char *sql, const char *arg)
 }
 
 /* The input file's name without folder and .db: the prefix for a
- * colliding run of unknown host. */
-static void origin_stem(const char *path, char *out, size_t cap)
+ * colliding run of unknown host. The caller frees it. */
+static char *origin_stem(const char *path)
 {
     const char *b = strrchr(path, '/');
     size_t n;
@@ -142,13 +143,13 @@ static void origin_stem(const char *path, char *out, size_t cap)
     n = strlen(b);
     if (n > 3 && strcmp(b + n - 3, ".db") == 0)
         n -= 3;
-    snprintf(out, cap, "%.*s", (int)n, b);
+    return xstrndup(b, n);
 }
 
 /* Where a run of label/host goes: its id here (0 when it is new) and the
- * label it has here. */
+ * label it has here (*dst_label, the caller frees it, set on failure too). */
 static int place_run(sqlite3 *db, const char *label, const char *host,
-                     const char *uid, const char *stem, int64_t *dst, char *dst_label, size_t cap,
+                     const char *uid, const char *stem, int64_t *dst, char **dst_label,
                      cow_err *e)
 {
     const char *sql =
@@ -157,11 +158,11 @@ static int place_run(sqlite3 *db, const char *label, const char *host,
     sqlite3_stmt *q;
     int attempt, rc;
 
+    *dst_label = xstrdup(label);
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
         return fail(db, e, "preparing run lookup");
-    snprintf(dst_label, cap, "%s", label);
     for (attempt = 0; attempt < 2; attempt++) {
-        sqlite3_bind_text(q, 1, dst_label, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(q, 1, *dst_label, -1, SQLITE_TRANSIENT);
         if (host)
             sqlite3_bind_text(q, 2, host, -1, SQLITE_STATIC);
         else
@@ -186,13 +187,14 @@ static int place_run(sqlite3 *db, const char *label, const char *host,
             return COW_OK;
         }
         sqlite3_reset(q);
-        snprintf(dst_label, cap, "%s/%s", host ? host : stem, label);
+        free(*dst_label);
+        *dst_label = xasprintf("%s/%s", host ? host : stem, label);
     }
     sqlite3_finalize(q);
     return COW_FAIL(e, COW_EUSAGE,
                     "run '%s' (host %s) collides with two other runs ('%s' and "
                     "'%s'): rename one with run.json \"label\" and ingest again",
-                    label, host ? host : "unknown", label, dst_label);
+                    label, host ? host : "unknown", label, *dst_label);
 }
 
 /* Fill temp.run_map, adding the runs that are new here. */
@@ -220,12 +222,13 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
         const char *label = (const char *)sqlite3_column_text(q, 1);
         const char *host = (const char *)sqlite3_column_text(q, 2);
         const char *uid = (const char *)sqlite3_column_text(q, 3);
-        char dst_label[1024];
+        char *dst_label = NULL;
         int fresh;
 
-        if ((rc = place_run(db, label, host, uid, stem, &dst, dst_label, sizeof(dst_label),
-                            e)) != COW_OK)
+        if ((rc = place_run(db, label, host, uid, stem, &dst, &dst_label, e)) != COW_OK) {
+            free(dst_label);
             goto out;
+        }
         fresh = dst == 0;
         if (fresh) {
             sqlite3_bind_int64(add, 1, src);
@@ -236,6 +239,7 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
                 sqlite3_bind_null(add, 3);
             if (sqlite3_step(add) != SQLITE_DONE) {
                 rc = fail(db, e, "adding run");
+                free(dst_label);
                 goto out;
             }
             sqlite3_reset(add);
@@ -251,11 +255,13 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
         sqlite3_bind_int(put, 3, fresh);
         if (sqlite3_step(put) != SQLITE_DONE) {
             rc = fail(db, e, "mapping run");
+            free(dst_label);
             goto out;
         }
         sqlite3_reset(put);
         if (opt->on_run)
             opt->on_run(opt->ctx, label, dst_label, fresh);
+        free(dst_label);
     }
     if (step != SQLITE_DONE)
         rc = fail(db, e, "reading runs");
@@ -674,8 +680,7 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
     sqlite3 *db = out->db;
     sqlite3_stmt *q;
     struct stat sb;
-    char stem[256];
-    char *uri = NULL;
+    char *stem = NULL, *uri = NULL;
     merge_budget budget = {0, 0};
     int rc, was_defensive = 0, was_trusted = 1;
 
@@ -705,7 +710,7 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
         rc = explain(db, in_path, &budget, rc, e);
         goto restore;
     }
-    origin_stem(in_path, stem, sizeof(stem));
+    stem = origin_stem(in_path);
     if ((rc = run_sql(db,
                       "BEGIN IMMEDIATE;"
                       "CREATE TEMP TABLE run_map(src INTEGER PRIMARY KEY, dst INTEGER,"
@@ -743,5 +748,6 @@ restore:
     sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, was_trusted, NULL);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, was_defensive, NULL);
     sqlite3_free(uri);
+    free(stem);
     return rc;
 }
