@@ -21,6 +21,7 @@
 #include "html.h"
 #include "impact.h"
 #include "mem.h"
+#include "phase.h"
 #include "quant.h"
 #include "strbuf.h"
 #include "timeconv.h"
@@ -77,14 +78,36 @@ static const cow_phase *phase_at(const cow_result_set *rs, const cow_phase *ph, 
     return NULL;
 }
 
-/* The window's samples: the longest stall and those beyond thr_us. */
-static int window_impact(cow_store *st, int64_t run, const cow_phase_row *w, double thr_us,
-                         report_doc_impact *x, cow_err *e)
+/* The window's samples by the rule analyze assigns them (in flight,
+ * phase_holds: completed in the window, each request in one phase), not
+ * by send time, so its count is the window's n: the longest stall and
+ * those beyond thr_us. */
+static int window_impact(cow_store *st, int64_t run, const cow_result_set *rs,
+                         const cow_phase_row *w, double thr_us, report_doc_impact *x,
+                         cow_err *e)
 {
-    double *lat = NULL;
+    double *lat = NULL, max_lat = -1;
     int64_t *t = NULL;
-    size_t n = 0;
-    int rc = store_load_range(st, run, w->t0_us, w->t1_us, &lat, &t, &n, e);
+    size_t n = 0, i, k, m = 0;
+    cow_phases ph = {facts_phases(rs), rs->nph, rs->nph};
+    int rc;
+
+    for (i = 0, k = rs->nph; i < rs->nph; i++) {
+        if (rs->ph[i].max_us > max_lat) /* the run's longest latency (NaN: none) */
+            max_lat = rs->ph[i].max_us;
+        if (rs->ph[i].idx == w->idx)
+            k = i;
+    }
+    rc = k == rs->nph ? COW_OK
+                      : store_load_range(st, run, phase_first_send(&ph.v[k], max_lat), w->t1_us,
+                                         &lat, &t, &n, e);
+    for (i = 0; rc == COW_OK && i < n; i++)
+        if (phase_holds(&ph, k, t[i], lat[i])) {
+            t[m] = t[i];
+            lat[m++] = lat[i];
+        }
+    n = m;
+    free(ph.v);
     if (rc == COW_OK && n > 0) {
         x->stall_ms = impact_longest_stall(t, lat, n) / 1000;
         x->slow = (long long)impact_count_above(lat, n, thr_us);
@@ -210,7 +233,7 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
         const cow_phase_row *w = store_result_phase(&rs, dw->phase);
         const cow_quantile_row *b99 = store_result_quantile(&rs, dw->base, 0.99);
         if (w != NULL)
-            rc = window_impact(st, r->id, w, b99 ? b99->value_us : NAN, x, e);
+            rc = window_impact(st, r->id, &rs, w, b99 ? b99->value_us : NAN, x, e);
         if (rc == COW_OK)
             rc = throughput(st, r, &rs, dw, x, e);
         if (rc == COW_OK)
