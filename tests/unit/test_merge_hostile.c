@@ -39,14 +39,16 @@ static void make_input(void)
     store_close(st);
 }
 
+/* The input and its WAL sidecars. */
 static void drop_input(void)
 {
+    static const char *const sides[] = {"", "-wal", "-shm"};
     char side[96];
-    unlink(in_path);
-    snprintf(side, sizeof(side), "%s-wal", in_path);
-    unlink(side);
-    snprintf(side, sizeof(side), "%s-shm", in_path);
-    unlink(side);
+    size_t i;
+    for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+        snprintf(side, sizeof(side), "%s%s", in_path, sides[i]);
+        unlink(side);
+    }
 }
 
 /* Run sql on the input with plain SQLite (the planting). */
