@@ -60,9 +60,7 @@ app/report_html.c:stem:220
 app/report_html.c:stem:64
 app/report_summary.h:file:200
 app/report_summary.h:title:160
-cli/cmd_analyze.c:name:64
 cli/cmd_capture.c:rhost:256
-cli/cmd_check.c:label:64
 cli/opts.c:names:256
 ingest/kfile.h:name:48
 ingest/latcols.h:dup_name:64
