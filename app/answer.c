@@ -73,7 +73,7 @@ double app_floor_us(const cow_result_set *rs)
     if (d != NULL)
         q = store_result_quantile(rs, d->base, 0.5);
     for (i = 0; q == NULL && i < rs->nph; i++)
-        if (strcmp(rs->ph[i].kind, "baseline") == 0)
+        if (phase_kind_from_name(rs->ph[i].kind) == COW_PHASE_BASELINE)
             q = store_result_quantile(rs, rs->ph[i].idx, 0.5);
     return q != NULL ? q->value_us : NAN;
 }
@@ -400,17 +400,49 @@ static const cow_phase *phase_at(const cow_result_set *rs, const cow_phase *ph, 
     return NULL;
 }
 
+/* The samples phase k holds by the rule analyze assigns them (in flight,
+ * phase_holds: completed in it, each request in one phase), not by send
+ * time, so a count is the phase's n; *lat / *t owned by the caller. */
+static int phase_samples(cow_store *st, int64_t run, const cow_result_set *rs, const cow_phases *ph,
+                         size_t k, double **lat, int64_t **t, size_t *n, cow_err *e)
+{
+    double max_lat = -1;
+    size_t i, m = 0;
+    int rc;
+    for (i = 0; i < rs->nph; i++)
+        if (rs->ph[i].max_us > max_lat) /* the run's longest latency (NaN: none) */
+            max_lat = rs->ph[i].max_us;
+    rc = store_load_range(st, run, phase_first_send(&ph->v[k], max_lat), rs->ph[k].t1_us, lat,
+                          t, n, e);
+    for (i = 0; rc == COW_OK && i < *n; i++)
+        if (phase_holds(ph, k, (*t)[i], (*lat)[i])) {
+            (*t)[m] = (*t)[i];
+            (*lat)[m++] = (*lat)[i];
+        }
+    *n = rc == COW_OK ? m : 0;
+    return rc;
+}
+
 /* The window's samples: the longest stall, where it began, and those
- * beyond thr_us; the baseline's own longest stall beside it, when the
- * baseline lies apart from the window. */
-static int window_impact(cow_store *st, int64_t run, const cow_phase_row *w,
-                         const cow_phase_row *b, double thr_us, app_impact *x, cow_err *e)
+ * beyond thr_us; the baseline's own longest stall beside it. */
+static int window_impact(cow_store *st, int64_t run, const cow_result_set *rs,
+                         const cow_phase_row *w, const cow_phase_row *b, double thr_us,
+                         app_impact *x, cow_err *e)
 {
     double *lat = NULL, at;
     int64_t *t = NULL;
-    size_t n = 0;
-    int rc = store_load_range(st, run, w->t0_us, w->t1_us, &lat, &t, &n, e);
-    if (rc == COW_OK && n > 0) {
+    size_t n = 0, i, kw = rs->nph, kb = rs->nph;
+    cow_phases ph = {facts_phases(rs), rs->nph, rs->nph};
+    int rc = COW_OK;
+
+    for (i = 0; i < rs->nph; i++) {
+        if (rs->ph[i].idx == w->idx)
+            kw = i;
+        if (b != NULL && rs->ph[i].idx == b->idx)
+            kb = i;
+    }
+    if (kw < rs->nph && (rc = phase_samples(st, run, rs, &ph, kw, &lat, &t, &n, e)) == COW_OK &&
+        n > 0) {
         x->stall_ms = impact_longest_stall_at(t, lat, n, &at) / 1000;
         x->stall_at_s = (at - (double)w->t0_us) / 1e6;
         x->slow = (long long)impact_count_above(lat, n, thr_us);
@@ -420,11 +452,12 @@ static int window_impact(cow_store *st, int64_t run, const cow_phase_row *w,
     free(t);
     lat = NULL;
     t = NULL;
-    if (rc == COW_OK && b != NULL && (b->t1_us <= w->t0_us || b->t0_us >= w->t1_us) &&
-        (rc = store_load_range(st, run, b->t0_us, b->t1_us, &lat, &t, &n, e)) == COW_OK && n > 0)
+    if (rc == COW_OK && kb < rs->nph &&
+        (rc = phase_samples(st, run, rs, &ph, kb, &lat, &t, &n, e)) == COW_OK && n > 0)
         x->base_stall_ms = impact_longest_stall(t, lat, n) / 1000;
     free(lat);
     free(t);
+    free(ph.v);
     return rc;
 }
 
@@ -458,7 +491,7 @@ static int measure_impact(cow_store *st, const cow_run_row *r, const cow_result_
     int rc = COW_OK;
     x->base_p99_ms = b99 ? b99->value_us / 1000 : NAN;
     if (w != NULL)
-        rc = window_impact(st, r->id, w, b, b99 ? b99->value_us : NAN, x, e);
+        rc = window_impact(st, r->id, rs, w, b, b99 ? b99->value_us : NAN, x, e);
     if (rc == COW_OK)
         rc = throughput(st, r, rs, d, x, e);
     return rc;
@@ -518,15 +551,15 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
             store_free_results(&rs);
             return rc;
         }
-        if (strcmp(w->kind, "sync-disk") == 0)
+        if (phase_kind_from_name(w->kind) == COW_PHASE_SYNC_DISK)
             a->xfer = APP_XFER_DISK;
-        else if (strcmp(w->kind, "sync-diskless") == 0)
+        else if (phase_kind_from_name(w->kind) == COW_PHASE_SYNC_DISKLESS)
             a->xfer = APP_XFER_DISKLESS;
     }
     store_free_results(&rs);
     if (d == NULL && r->samples == 0 && (rc = log_window(st, r, a, e)) != COW_OK)
         return rc;
-    forkless = a->kind != NULL && strcmp(a->kind, "forkless") == 0;
+    forkless = a->kind != NULL && phase_kind_from_name(a->kind) == COW_PHASE_FORKLESS;
     a->probe_p99_ms = a->probe_max_ms = NAN;
     if (r->samples > 0 && (rc = app_probe_lag(st, r->id, a, e)) != COW_OK)
         return rc;
@@ -535,7 +568,8 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     if (f != NULL) {
         if (!forkless && f->latest_fork_usec.known && f->latest_fork_usec.num > 0)
             a->fork_ms = f->latest_fork_usec.num / 1000;
-        if (a->kind != NULL && strncmp(a->kind, "aof", 3) == 0 && f->aof_last_cow_size.known)
+        if (a->kind != NULL && phase_kind_from_name(a->kind) == COW_PHASE_AOF_REWRITE &&
+            f->aof_last_cow_size.known)
             a->cow_mb = f->aof_last_cow_size.num / 1048576;
         else if (forkless)
             ; /* no fork, no copy-on-write */

@@ -54,6 +54,36 @@ const char *const app_th_keys[TH_COUNT] = {
     "max_cow_fraction", "max_fork_ms", "require_thp_off", "min_samples"};
 
 
+/* The line of top-level key `key` in the thresholds text ("key" then ':');
+ * 1 when it is spelt with escapes (the error still names the key). */
+static long key_line(const char *text, size_t n, const char *key)
+{
+    size_t klen = strlen(key), i, j;
+    long line = 1;
+
+    for (i = 0; i < n; i++) {
+        if (text[i] == '\n')
+            line++;
+        else if (text[i] == '"' && i + klen + 1 < n && memcmp(text + i + 1, key, klen) == 0 &&
+                 text[i + klen + 1] == '"') {
+            for (j = i + klen + 2; j < n && strchr(" \t\r\n", text[j]) != NULL; j++)
+                ;
+            if (j < n && text[j] == ':')
+                return line;
+        }
+    }
+    return 1;
+}
+
+/* A value that is a duration in ms (margin_ms, max_*_ms) must stay finite
+ * and non-negative in us; other numbers must be finite and non-negative. */
+static int bad_number(const char *key, double v)
+{
+    size_t n = strlen(key);
+    double scale = n > 3 && strcmp(key + n - 3, "_ms") == 0 ? 1000 : 1;
+    return !(v >= 0) || !isfinite(v * scale);
+}
+
 int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
 {
     cow_src s;
@@ -76,14 +106,14 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
     if (!cJSON_IsObject(root)) {
         free(text);
         cJSON_Delete(root);
-        cow_err_at(e, path, 0, 0);
+        cow_err_at(e, path, 1, 0);
         return COW_FAIL(e, COW_EPARSE, "thresholds must be a JSON object "
                         "(see schemas/thresholds.schema.json)");
     }
     /* a limit named twice, or 1e999 (infinite: every value passes) */
     rc = json_strict_check(text, n, path, 1, e);
-    free(text);
     if (rc != COW_OK) {
+        free(text);
         cJSON_Delete(root);
         return rc;
     }
@@ -91,10 +121,12 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
         const cJSON *lim = it;
         int mp = 0;
         if (strcmp(it->string, "margin_rel") == 0 || strcmp(it->string, "margin_ms") == 0) {
-            if (!cJSON_IsNumber(it) || it->valuedouble < 0) {
-                cow_err_at(e, path, 0, 0);
+            if (!cJSON_IsNumber(it) || bad_number(it->string, it->valuedouble)) {
+                cow_err_at(e, path, key_line(text, n, it->string), 0);
                 rc = COW_FAIL(e, COW_EPARSE, "\"%s\" must be a non-negative number "
-                              "(see schemas/thresholds.schema.json)", it->string);
+                              "(finite in us) (see schemas/thresholds.schema.json)",
+                              it->string);
+                free(text);
                 cJSON_Delete(root);
                 return rc;
             }
@@ -118,7 +150,8 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
                 lim = NULL;
             mp = ms != NULL && lim != NULL && strcmp(ms->valuestring, "pass") == 0;
             if (lim == NULL) {
-                cow_err_at(e, path, 0, 0);
+                cow_err_at(e, path, key_line(text, n, it->string), 0);
+                free(text);
                 rc = COW_FAIL(e, COW_EPARSE, "\"%s\": an object takes \"limit\" and "
                               "\"missing\" (\"pass\" or \"fail\") only", it->string);
                 cJSON_Delete(root);
@@ -126,12 +159,13 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
             }
         }
         if (k == TH_COUNT || (k == TH_THP ? !cJSON_IsBool(lim) : !cJSON_IsNumber(lim)) ||
-            (k != TH_THP && lim->valuedouble < 0)) {
-            cow_err_at(e, path, 0, 0);
+            (k != TH_THP && bad_number(it->string, lim->valuedouble))) {
+            cow_err_at(e, path, key_line(text, n, it->string), 0);
+            free(text);
             rc = COW_FAIL(e, COW_EPARSE, k == TH_COUNT
                           ? "unknown key \"%s\" (see schemas/thresholds.schema.json)"
                           : "\"%s\" must be a %s", it->string,
-                          k == TH_THP ? "boolean" : "non-negative number");
+                          k == TH_THP ? "boolean" : "non-negative, finite number (in us)");
             cJSON_Delete(root);
             return rc;
         }
@@ -139,6 +173,7 @@ int app_load_thresholds(const char *path, app_thresholds *t, cow_err *e)
         t->v[k] = k == TH_THP ? cJSON_IsTrue(lim) : lim->valuedouble;
         t->missing_pass[k] = mp;
     }
+    free(text);
     cJSON_Delete(root);
     return COW_OK;
 }

@@ -710,9 +710,9 @@ int facts_pool_group(cow_store *st, const cow_run_row *rows, size_t n,
 }
 
 
-void facts_group_name(const cow_run_row *r, char *buf, size_t n)
+char *facts_group_name(const cow_run_row *r)
 {
-    snprintf(buf, n, "%s%s%s%s%s%s", r->scenario ? r->scenario : r->label,
+    return xasprintf("%s%s%s%s%s%s", r->scenario ? r->scenario : r->label,
              r->mode || r->host ? " (" : "", r->mode ? r->mode : "",
              r->mode && r->host ? ", " : "", r->host ? r->host : "",
              r->mode || r->host ? ")" : "");

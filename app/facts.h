@@ -53,7 +53,7 @@ int facts_same_group(const cow_run_row *a, const cow_run_row *b);
 int facts_pool_group(cow_store *st, const cow_run_row *rows, size_t n,
                      const cow_run_row *like, double **v, size_t *m, int *runs,
                      cow_err *e);
-/* "scenario (mode, host)" with the parts run.json gave. */
-void facts_group_name(const cow_run_row *r, char *buf, size_t n);
+/* "scenario (mode, host)" with the parts run.json gave; the caller frees it. */
+char *facts_group_name(const cow_run_row *r);
 
 #endif

@@ -185,7 +185,7 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
         for (j = 0; j < rs.nph; j++) {
             const cow_phase_row *p = &rs.ph[j];
             size_t k = table_add_row(ps), kq = table_add_row(qs);
-            char name[160], thin[64] = "";
+            char *name, thin[64] = "";
             double v[5], lo99 = NAN, hi99 = NAN, lo999 = NAN, hi999 = NAN;
             cow_quant q999 = quant_make(0.999, NAN, NAN, NAN, p->n, NAN);
             char shown[COW_QUANT_FMT_MAX];
@@ -233,8 +233,11 @@ static int phases_sheets(cow_workbook *wb, cow_store *st, const cow_run_row *row
                         }
                     }
             }
-            snprintf(name, sizeof(name), "%s / %s", rows[i].label, p->label);
-            TRY(txt(qs, kq, 0, name, e));
+            int rc_name;
+            name = xasprintf("%s / %s", rows[i].label, p->label);
+            rc_name = txt(qs, kq, 0, name, e);
+            free(name);
+            TRY(rc_name);
             TRY(table_set_int(qs, kq, 1, p->n, e));
             for (l = 0; l < 5; l++)
                 TRY(num(qs, kq, 2 + l, v[l] / 1000, e));
@@ -314,22 +317,22 @@ static int tradeoff_sheet(cow_workbook *wb, const cow_tradeoff *t, cow_err *e)
     return COW_OK;
 }
 
-/* "samples/a/info.txt:11224" -> file and line; "analysis" -> itself, 0. */
-static void split_source(const char *src, char *file, size_t n, long *line)
+/* "samples/a/info.txt:11224" -> file and line; "analysis" -> itself, 0.
+ * The file is the caller's to free. */
+static char *split_source(const char *src, long *line)
 {
     const char *colon = src ? strrchr(src, ':') : NULL;
-    char *end;
+    char *file = xstrdup(src ? src : ""), *end;
     long v;
     *line = 0;
-    snprintf(file, n, "%s", src ? src : "");
     if (colon == NULL || colon[1] == '\0')
-        return;
+        return file;
     v = strtol(colon + 1, &end, 10);
     if (*end != '\0' || v <= 0)
-        return;
+        return file;
     *line = v;
-    if ((size_t)(colon - src) < n)
-        file[colon - src] = '\0';
+    file[colon - src] = '\0';
+    return file;
 }
 
 /* Findings, one row each, and their evidence, one row per piece: rule,
@@ -369,17 +372,20 @@ static int findings_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *ro
             cJSON_ArrayForEach(it, root) {
                 const char *src = cJSON_GetStringValue(
                     cJSON_GetObjectItemCaseSensitive(it, "source"));
-                char file[512];
                 long line;
                 size_t r = table_add_row(es);
-                split_source(src, file, sizeof(file), &line);
+                char *file;
+                int rc_file;
                 TRY(txt(es, r, 0, rows[i].label, e));
                 TRY(txt(es, r, 1, f[j].rule, e));
                 TRY(txt(es, r, 2, cJSON_GetStringValue(
                                       cJSON_GetObjectItemCaseSensitive(it, "metric")), e));
                 TRY(txt(es, r, 3, cJSON_GetStringValue(
                                       cJSON_GetObjectItemCaseSensitive(it, "value")), e));
-                TRY(txt(es, r, 4, file, e));
+                file = split_source(src, &line);
+                rc_file = txt(es, r, 4, file, e);
+                free(file);
+                TRY(rc_file);
                 if (line > 0)
                     TRY(table_set_int(es, r, 5, line, e));
                 nev++;
@@ -598,9 +604,10 @@ static int scenarios_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *r
         free(v);
         k = table_add_row(s);
         {
-            char name[160];
-            facts_group_name(&rows[i], name, sizeof(name));
-            TRY(txt(s, k, 0, name, e));
+            char *name = facts_group_name(&rows[i]);
+            int rc_name = txt(s, k, 0, name, e);
+            free(name);
+            TRY(rc_name);
         }
         TRY(table_set_int(s, k, 1, runs, e));
         TRY(table_set_int(s, k, 2, (int64_t)m, e));

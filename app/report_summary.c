@@ -266,10 +266,10 @@ static int by_scenario(cow_store *st, const report_summary_in *in, FILE *fp, cow
                         "| scenario | runs | n | p50 | p99 | p99.9 | max |\n"
                         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         {
-            char name[160];
-            facts_group_name(r, name, sizeof(name));
+            char *name = facts_group_name(r);
             fprintf(fp, "| %s | %d | %zu | %s | %s | %s | %.3f |\n", md(name), runs, m,
                     cell[0], cell[1], cell[2], m ? v[m - 1] / 1000 : NAN);
+            free(name);
         }
         free(v);
     }

@@ -16,6 +16,7 @@
 #include "answer.h"
 #include "cli.h"
 #include "commands.h"
+#include "mem.h"
 #include "phase.h"
 #include "quant.h"
 #include "runstats.h"
@@ -109,7 +110,7 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
            "window (s)", "n", "p50", "p90", "p99", "p99.9", "p99.99", "max");
     for (i = 0; i <= ph->n; i++) {
         const cow_phase_stats *ps = i < ph->n ? &rs->ph[i] : &rs->all;
-        char win[40], name[64];
+        char win[40], *name;
         if (i < ph->n) {
             const cow_phase *p = &ph->v[i];
             snprintf(win, sizeof(win), "%.3f-%.3f", (double)(p->t0_us - t0) / 1e6,
@@ -117,13 +118,14 @@ static void print_phase_table(const cow_phases *ph, const cow_runstats *rs,
             int l2, moved = 0;
             for (l2 = 0; l2 < COW_PCT_NLEVELS; l2++)
                 moved |= ps->moved[l2] > 0;
-            snprintf(name, sizeof(name), "%s%s%s%s", p->label, p->overlap ? " (overlap)" : "",
-                     p->open ? " (open)" : "", moved ? " *" : "");
+            name = xasprintf("%s%s%s%s", p->label, p->overlap ? " (overlap)" : "",
+                             p->open ? " (open)" : "", moved ? " *" : "");
         } else {
             snprintf(win, sizeof(win), "all");
-            snprintf(name, sizeof(name), "whole run");
+            name = xstrdup("whole run");
         }
         printf("  %-18s %-17s %8zu", name, win, ps->sum.n);
+        free(name);
         for (l = 0; l < COW_PCT_NLEVELS; l++)
             printf(" %*s", l >= COW_P999 ? 18 : l == COW_P99 ? 17 : 9,
                    quant(ps, l, footnote, b[l], sizeof(b[l])));

@@ -208,9 +208,9 @@ static void hosts_text(const app_thresholds *t, const app_fleet_check *fc)
     printf("%-32s %-18s %-5s %12s  %s\n", "host (runs pooled)", "check", "", "value",
            "detail");
     for (i = 0; i < fc->nh; i++) {
-        char label[64];
-        snprintf(label, sizeof(label), "%.40s (%zu runs)", fc->h[i].host, fc->h[i].nruns);
+        char *label = xasprintf("%s (%zu runs)", fc->h[i].host, fc->h[i].nruns);
         verdict_text(label, t, fc->hv[i], fc->method);
+        free(label);
     }
     printf("%s over %zu comparisons (hosts x latency limits), a family of its own: a host "
            "with several runs is judged once, baselines pooled with baselines and windows "

@@ -32,9 +32,14 @@ const char *const cmd_merge_usage[] = {
     "(it grew or changed between the two ingests) is refused, as ingest",
     "refuses it: its rows would count twice.",
     "",
+    "An input is read as data only (read-only, its schema untrusted): one",
+    "whose tables are not what this cowtail writes (a view, a trigger, other",
+    "columns), that is damaged, or whose reading runs past a step budget is",
+    "refused, with nothing of it merged.",
+    "",
     "Exit codes: 0 merged; 1 a file refused (the rest merged); 2 an input",
-    "is not a cowtail database of this version (nothing of it merged), or",
-    "is the output itself; 3 database error.",
+    "is not a cowtail database of this version, is damaged or crafted",
+    "(nothing of it merged), or is the output itself; 3 database error.",
     NULL
 };
 
@@ -83,7 +88,7 @@ int cmd_merge(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     cow_err e = COW_ERR_INIT;
-    cow_merge_opts mo = {0, on_run, NULL, on_refused};
+    cow_merge_opts mo = {0, on_run, NULL, on_refused, 0};
     merge_ctx ctx = {NULL, 0};
     cow_store *st = NULL;
     int c, i, code = EXIT_OK;

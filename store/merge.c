@@ -9,6 +9,7 @@
 #include "store_fleet.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -133,8 +134,8 @@ static int64_t one_int(sqlite3 *db, const char *sql, const char *arg)
 }
 
 /* The input file's name without folder and .db: the prefix for a
- * colliding run of unknown host. */
-static void origin_stem(const char *path, char *out, size_t cap)
+ * colliding run of unknown host. The caller frees it. */
+static char *origin_stem(const char *path)
 {
     const char *b = strrchr(path, '/');
     size_t n;
@@ -142,13 +143,13 @@ static void origin_stem(const char *path, char *out, size_t cap)
     n = strlen(b);
     if (n > 3 && strcmp(b + n - 3, ".db") == 0)
         n -= 3;
-    snprintf(out, cap, "%.*s", (int)n, b);
+    return xstrndup(b, n);
 }
 
 /* Where a run of label/host goes: its id here (0 when it is new) and the
- * label it has here. */
+ * label it has here (*dst_label, the caller frees it, set on failure too). */
 static int place_run(sqlite3 *db, const char *label, const char *host,
-                     const char *uid, const char *stem, int64_t *dst, char *dst_label, size_t cap,
+                     const char *uid, const char *stem, int64_t *dst, char **dst_label,
                      cow_err *e)
 {
     const char *sql =
@@ -157,11 +158,11 @@ static int place_run(sqlite3 *db, const char *label, const char *host,
     sqlite3_stmt *q;
     int attempt, rc;
 
+    *dst_label = xstrdup(label);
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
         return fail(db, e, "preparing run lookup");
-    snprintf(dst_label, cap, "%s", label);
     for (attempt = 0; attempt < 2; attempt++) {
-        sqlite3_bind_text(q, 1, dst_label, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(q, 1, *dst_label, -1, SQLITE_TRANSIENT);
         if (host)
             sqlite3_bind_text(q, 2, host, -1, SQLITE_STATIC);
         else
@@ -186,13 +187,14 @@ static int place_run(sqlite3 *db, const char *label, const char *host,
             return COW_OK;
         }
         sqlite3_reset(q);
-        snprintf(dst_label, cap, "%s/%s", host ? host : stem, label);
+        free(*dst_label);
+        *dst_label = xasprintf("%s/%s", host ? host : stem, label);
     }
     sqlite3_finalize(q);
     return COW_FAIL(e, COW_EUSAGE,
                     "run '%s' (host %s) collides with two other runs ('%s' and "
                     "'%s'): rename one with run.json \"label\" and ingest again",
-                    label, host ? host : "unknown", label, dst_label);
+                    label, host ? host : "unknown", label, *dst_label);
 }
 
 /* Fill temp.run_map, adding the runs that are new here. */
@@ -220,12 +222,13 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
         const char *label = (const char *)sqlite3_column_text(q, 1);
         const char *host = (const char *)sqlite3_column_text(q, 2);
         const char *uid = (const char *)sqlite3_column_text(q, 3);
-        char dst_label[1024];
+        char *dst_label = NULL;
         int fresh;
 
-        if ((rc = place_run(db, label, host, uid, stem, &dst, dst_label, sizeof(dst_label),
-                            e)) != COW_OK)
+        if ((rc = place_run(db, label, host, uid, stem, &dst, &dst_label, e)) != COW_OK) {
+            free(dst_label);
             goto out;
+        }
         fresh = dst == 0;
         if (fresh) {
             sqlite3_bind_int64(add, 1, src);
@@ -236,6 +239,7 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
                 sqlite3_bind_null(add, 3);
             if (sqlite3_step(add) != SQLITE_DONE) {
                 rc = fail(db, e, "adding run");
+                free(dst_label);
                 goto out;
             }
             sqlite3_reset(add);
@@ -251,11 +255,13 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
         sqlite3_bind_int(put, 3, fresh);
         if (sqlite3_step(put) != SQLITE_DONE) {
             rc = fail(db, e, "mapping run");
+            free(dst_label);
             goto out;
         }
         sqlite3_reset(put);
         if (opt->on_run)
             opt->on_run(opt->ctx, label, dst_label, fresh);
+        free(dst_label);
     }
     if (step != SQLITE_DONE)
         rc = fail(db, e, "reading runs");
@@ -522,21 +528,151 @@ static int tell_refused(sqlite3 *db, const cow_merge_opts *opt, cow_err *e)
     return rc == SQLITE_DONE ? COW_OK : fail(db, e, "reading refused files");
 }
 
+/* The input is data, never code: its version first (newer, older, none),
+ * then every table this build has must be a table there with the same
+ * columns (name, type, not null, key, hidden or generated), and no view or
+ * trigger may be there that this build's schema does not hold as it is:
+ * a planted view named like a table would run as code. */
 static int check_input(sqlite3 *db, const char *in_path, cow_err *e)
 {
+    static const char *const odd_sql =
+        "SELECT s.type || ' ' || s.name FROM src.sqlite_schema s"
+        " WHERE s.type IN ('view', 'trigger') AND NOT EXISTS (SELECT 1 FROM"
+        "  main.sqlite_schema m WHERE m.type = s.type AND m.name = s.name COLLATE NOCASE"
+        "  AND m.sql IS s.sql)"
+        " UNION ALL SELECT 'table ' || m.name || ' (missing, or not a plain table)'"
+        " FROM main.sqlite_schema m WHERE m.type = 'table'"
+        " AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND NOT EXISTS (SELECT 1 FROM"
+        "  src.sqlite_schema s WHERE s.type = 'table' AND s.name = m.name COLLATE NOCASE"
+        "  AND s.sql NOT LIKE 'CREATE VIRTUAL%')"
+        " UNION ALL SELECT 'table ' || m.name || ' (other columns)' FROM main.sqlite_schema m"
+        " WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND EXISTS"
+        " (SELECT name, upper(type), \"notnull\", pk, hidden FROM pragma_table_xinfo(m.name, 'main')"
+        "  EXCEPT SELECT name, upper(type), \"notnull\", pk, hidden"
+        "  FROM pragma_table_xinfo(m.name, 'src')"
+        "  UNION ALL SELECT name, upper(type), \"notnull\", pk, hidden"
+        "  FROM pragma_table_xinfo(m.name, 'src')"
+        "  EXCEPT SELECT name, upper(type), \"notnull\", pk, hidden"
+        "  FROM pragma_table_xinfo(m.name, 'main'))"
+        " LIMIT 1";
     int64_t v = one_int(db, "PRAGMA src.user_version", NULL);
     int64_t runs = one_int(db,
                            "SELECT count(*) FROM src.sqlite_schema WHERE type = 'table'"
                            " AND name IN ('runs', 'files', 'samples')",
                            NULL);
-    if (runs != 3)
-        return COW_FAIL(e, COW_EUSAGE, "%s: not a cowtail database", in_path);
-    if (v != cow_migration_count)
+    sqlite3_stmt *q;
+    int rc;
+
+    if (v > cow_migration_count)
+        return COW_FAIL(e, COW_EUSAGE,
+                        "%s was written by a newer cowtail (schema %lld > %d, the newest "
+                        "this build knows): upgrade cowtail and merge again",
+                        in_path, (long long)v, cow_migration_count);
+    if (v <= 0 && runs != 3)
+        return COW_FAIL(e, COW_EUSAGE, "%s: not a cowtail database: name a database "
+                        "that cowtail ingest wrote", in_path);
+    if (v < cow_migration_count)
         return COW_FAIL(e, COW_EUSAGE,
                         "%s: schema version %lld, this cowtail writes %d: open it once "
                         "with this cowtail (cowtail runs --db %s) and merge again",
                         in_path, (long long)v, cow_migration_count, in_path);
-    return COW_OK;
+    if (sqlite3_prepare_v2(db, odd_sql, -1, &q, NULL) != SQLITE_OK)
+        return fail(db, e, "checking the input's schema");
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        rc = COW_FAIL(e, COW_EUSAGE,
+                      "%s is not a cowtail database of this version: %s is not what "
+                      "cowtail writes (crafted or edited): merge a database as cowtail "
+                      "ingest wrote it",
+                      in_path, (const char *)sqlite3_column_text(q, 0));
+    else if (rc == SQLITE_DONE)
+        rc = COW_OK;
+    else
+        rc = fail(db, e, "checking the input's schema");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* The progress budget: VM steps, counted in units of COW_MERGE_TICK, for
+ * the whole merge of one input. Every statement here reads each row a
+ * bounded number of times, so a real merge takes steps in proportion to
+ * the two files' bytes: the samples' copy, the largest, took 664 k steps
+ * for 17,034 rows of a 5 MB input (about 39 a row, under 1 a byte of the
+ * samples), so 200 a byte plus 2e8 is far above any real merge; a runaway
+ * statement (a loop a crafted file smuggled past the checks) is stopped. */
+#define COW_MERGE_TICK 1000
+#define COW_MERGE_STEPS_PER_BYTE 200
+#define COW_MERGE_STEPS_MIN 200000000LL
+
+typedef struct merge_budget {
+    long long left;  /* ticks before the statement is interrupted */
+    int spent;       /* the budget ended a statement */
+} merge_budget;
+
+static int on_progress(void *ctx)
+{
+    merge_budget *b = ctx;
+    if (--b->left > 0)
+        return 0;
+    b->spent = 1;
+    return 1;
+}
+
+static long long file_bytes(const char *path)
+{
+    struct stat sb;
+    return path && stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* "file:PATH?mode=ro", PATH percent-encoded but for the safe bytes;
+ * sqlite3_free it. */
+static char *readonly_uri(const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = strlen(path), i, k = 0;
+    char *enc = sqlite3_malloc64(3 * n + 1), *uri;
+
+    if (enc == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '/' || c == '.' || c == '_' || c == '-') {
+            enc[k++] = (char)c;
+        } else {
+            enc[k++] = '%';
+            enc[k++] = hex[c >> 4];
+            enc[k++] = hex[c & 15];
+        }
+    }
+    enc[k] = '\0';
+    /* an absolute path after an empty authority: file:///a/b */
+    uri = sqlite3_mprintf("file:%s%s?mode=ro", path[0] == '/' ? "//" : "", enc);
+    sqlite3_free(enc);
+    return uri;
+}
+
+/* Say what a failure means for the input: the budget spent, or a damaged
+ * file (SQLite's corrupt or not-a-database; the input's quick_check says
+ * which of the two files it is). */
+static int explain(sqlite3 *db, const char *in_path, const merge_budget *b, int rc,
+                   cow_err *e)
+{
+    int code = sqlite3_extended_errcode(db) & 0xff;
+    char msg[sizeof(e->msg)];
+
+    snprintf(msg, sizeof(msg), "%s", e->msg);
+    if (b->spent)
+        return COW_FAIL(e, COW_EUSAGE,
+                        "%s: a statement ran past its budget; the file is not a cowtail "
+                        "database or is crafted: merge a database as cowtail ingest wrote it",
+                        in_path);
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+        return COW_FAIL(e, COW_EUSAGE,
+                        "%s is damaged (malformed) or not a cowtail database: %s: merge a "
+                        "good copy (sqlite3 %s 'PRAGMA integrity_check' shows the damage)",
+                        in_path, sqlite3_errmsg(db), in_path);
+    return rc;
 }
 
 int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
@@ -545,23 +681,37 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
     sqlite3 *db = out->db;
     sqlite3_stmt *q;
     struct stat sb;
-    char stem[256];
-    int rc;
+    char *stem = NULL, *uri = NULL;
+    merge_budget budget = {0, 0};
+    int rc, was_defensive = 0, was_trusted = 1;
 
     memset(ms, 0, sizeof(*ms));
     /* ATTACH would create a missing file: refuse it first */
     if (stat(in_path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return COW_FAIL(e, COW_EUSAGE, "%s: no such database file", in_path);
-    if (sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS src", -1, &q, NULL) != SQLITE_OK)
-        return fail(db, e, "preparing attach");
-    sqlite3_bind_text(q, 1, in_path, -1, SQLITE_STATIC);
+    /* the input read-only, its schema untrusted (no function a view or
+     * trigger could call), the connection defensive, every step counted */
+    if ((uri = readonly_uri(in_path)) == NULL)
+        return COW_FAIL(e, COW_EINTERNAL, "merge: out of memory");
+    budget.left = opt->budget_steps > 0 ? opt->budget_steps / COW_MERGE_TICK + 1
+                  : (COW_MERGE_STEPS_MIN + COW_MERGE_STEPS_PER_BYTE *
+                     (file_bytes(in_path) + file_bytes(out->path))) / COW_MERGE_TICK;
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, &was_defensive);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &was_trusted);
+    sqlite3_progress_handler(db, COW_MERGE_TICK, on_progress, &budget);
+    if (sqlite3_prepare_v2(db, "ATTACH DATABASE ?1 AS src", -1, &q, NULL) != SQLITE_OK) {
+        rc = fail(db, e, "preparing attach");
+        goto restore;
+    }
+    sqlite3_bind_text(q, 1, uri, -1, SQLITE_STATIC);
     rc = sqlite3_step(q);
     sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
-        return COW_FAIL(e, COW_EUSAGE, "%s: cannot open: %s", in_path, sqlite3_errmsg(db));
-    if ((rc = check_input(db, in_path, e)) != COW_OK)
-        goto detach;
-    origin_stem(in_path, stem, sizeof(stem));
+    if (rc != SQLITE_DONE) {
+        rc = COW_FAIL(e, COW_EUSAGE, "%s: cannot open: %s", in_path, sqlite3_errmsg(db));
+        rc = explain(db, in_path, &budget, rc, e);
+        goto restore;
+    }
+    stem = origin_stem(in_path);
     if ((rc = run_sql(db,
                       "BEGIN IMMEDIATE;"
                       "CREATE TEMP TABLE run_map(src INTEGER PRIMARY KEY, dst INTEGER,"
@@ -570,9 +720,15 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
                       "CREATE TEMP TABLE file_map(src INTEGER PRIMARY KEY, dst INTEGER,"
                       " fresh INTEGER, complete INTEGER, refused INTEGER DEFAULT 0);"
                       "CREATE TEMP TABLE op_map(src INTEGER PRIMARY KEY, dst INTEGER)",
-                      e)) != COW_OK)
+                      e)) != COW_OK) {
+        rc = explain(db, in_path, &budget, rc, e);
+        if (!sqlite3_get_autocommit(db))
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         goto detach;
-    if ((rc = map_runs(db, stem, opt, ms, e)) != COW_OK ||
+    }
+    /* checked inside the transaction: what is read is what was checked */
+    if ((rc = check_input(db, in_path, e)) != COW_OK ||
+        (rc = map_runs(db, stem, opt, ms, e)) != COW_OK ||
         (rc = map_files(db, in_path, opt->results_only, ms, e)) != COW_OK ||
         (rc = copy_rows(db, opt->results_only, ms, e)) != COW_OK ||
         (rc = copy_results(db, ms, e)) != COW_OK ||
@@ -581,10 +737,18 @@ int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
                       "DROP TABLE temp.run_map; DROP TABLE temp.file_map;"
                       " DROP TABLE temp.op_map; COMMIT",
                       e)) != COW_OK) {
+        rc = explain(db, in_path, &budget, rc, e);
         if (!sqlite3_get_autocommit(db))
             sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     }
 detach:
+    sqlite3_progress_handler(db, 0, NULL, NULL);
     sqlite3_exec(db, "DETACH DATABASE src", NULL, NULL, NULL);
+restore:
+    sqlite3_progress_handler(db, 0, NULL, NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, was_trusted, NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, was_defensive, NULL);
+    sqlite3_free(uri);
+    free(stem);
     return rc;
 }

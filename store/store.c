@@ -504,8 +504,16 @@ static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
     snprintf(st->path, sizeof(st->path), "%s", path);
     *out = NULL;
     *sqlite_rc = SQLITE_OK;
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-                        (full ? 0 : SQLITE_OPEN_CREATE), NULL) != SQLITE_OK) {
+    /* URIs on (merge attaches its inputs read-only as file:...?mode=ro); a
+     * path of ours that reads as one keeps its meaning behind "./" */
+    {
+        char *own = strncmp(path, "file:", 5) == 0 ? sqlite3_mprintf("./%s", path) : NULL;
+        rc = sqlite3_open_v2(own ? own : path, &st->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI |
+                             (full ? 0 : SQLITE_OPEN_CREATE), NULL);
+        sqlite3_free(own);
+    }
+    if (rc != SQLITE_OK) {
         *sqlite_rc = st->db ? sqlite3_extended_errcode(st->db) : SQLITE_NOMEM;
         rc = COW_FAIL(e, COW_ESQL, "cannot open database %s: %s", path,
                       st->db ? sqlite3_errmsg(st->db) : "out of memory");

@@ -31,6 +31,9 @@ typedef struct cow_merge_opts {
      * of its name with other bytes (ingest's rule: grown or changed since
      * one of them was ingested). Its rows stay out. May be NULL. */
     void (*on_refused)(void *ctx, const char *label, const char *path);
+    /* VM steps the merge of one input may take before it is stopped as a
+     * runaway; 0: the default, from the two files' sizes (merge.c). */
+    long long budget_steps;
 } cow_merge_opts;
 
 typedef struct cow_merge_stats {
@@ -44,8 +47,12 @@ typedef struct cow_merge_stats {
     long stale;            /* runs that got new files but kept OUT's results */
 } cow_merge_stats;
 
-/* Merge the database at in_path into out. Refuses (COW_EUSAGE) an input
- * that is not a cowtail database of the same schema version. */
+/* Merge the database at in_path into out. The input is read-only data:
+ * refused (COW_EUSAGE, nothing merged, the message names the file and says
+ * what to do) when it is not a cowtail database of the same schema version
+ * (older, newer, none), when a table merge reads is a view, has other
+ * columns, or a view or trigger this build does not write is there, when
+ * it is damaged, or when a statement runs past the step budget. */
 int store_merge(cow_store *out, const char *in_path, const cow_merge_opts *opt,
                 cow_merge_stats *ms, cow_err *e);
 

@@ -106,21 +106,23 @@ static void process_name(pid_t pid, char *out, size_t cap)
 
 int store_lock_holder(const char *path, char *out, size_t cap)
 {
-    char shm[600], db[600], name[80];
+    char *shm, *db, name[80]; /* name: "cowtail CMD", CMD cut at 40 (process_name) */
     int fds[2], status;
     pid_t child, self = getpid(), holder = 0;
     ssize_t got;
 
     out[0] = '\0';
-    if (strcmp(path, ":memory:") == 0 || path[0] == '\0' ||
-        snprintf(shm, sizeof(shm), "%s-shm", path) >= (int)sizeof(shm))
+    if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
         return 0;
-    snprintf(db, sizeof(db), "%s", path);
     if (pipe(fds) != 0)
         return 0;
+    shm = xasprintf("%s-shm", path);
+    db = xstrdup(path);
     if ((child = fork()) < 0) {
         close(fds[0]);
         close(fds[1]);
+        free(shm);
+        free(db);
         return 0;
     }
     if (child == 0) {
@@ -131,6 +133,8 @@ int store_lock_holder(const char *path, char *out, size_t cap)
             _exit(1);
         _exit(0);
     }
+    free(shm);
+    free(db);
     close(fds[1]);
     do
         got = read(fds[0], &holder, sizeof(holder));

@@ -45,7 +45,7 @@ printf '{"margin_rel": -1}' > "$WORK/mbad.json"
 check "margin: the defaults give ~ by the tail test" test "$(grep -c '~ .*tail-test' "$WORK/m.def")" -ge 1
 check "margin 0 from the thresholds file: no ~ by the tail test" test "$(grep -c '~ .*tail-test' "$WORK/m.0")" = 0
 "$COW" analyze --db "$DB" --thresholds "$WORK/mbad.json" > /dev/null 2> "$WORK/m.err"
-check "a negative margin is refused, naming the file and the key" has 'mbad.json: "margin_rel" must be a non-negative number' "$WORK/m.err"
+check "a negative margin is refused, naming the file and the key" has 'mbad.json:[0-9]*: "margin_rel" must be a non-negative number' "$WORK/m.err"
 
 # check.c Requirement 6: a lift limit on a run whose baseline moved around
 # the window by more than the limit is judged against both sides, and says so

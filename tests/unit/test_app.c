@@ -208,6 +208,41 @@ static const char *scratch_file(const char *name, const char *text)
     return path;
 }
 
+/* A margin or limit whose value in us is not finite (1e306 ms is inf us)
+ * or is negative is refused at the key's line, naming the key. */
+static void thresholds_should_refuse_numbers_beyond_a_double_in_us(void)
+{
+    static const char *const bad[][2] = {
+        {"{\n  \"margin_rel\": 0.25,\n  \"margin_ms\": 1e306\n}\n", "margin_ms"},
+        {"{\n\n  \"max_p99_ms\": 1e306\n}\n", "max_p99_ms"},
+        {"{\"min_samples\": 1,\n \"max_fork_ms\": {\"limit\": 1e307}}\n", "max_fork_ms"},
+        {"{\"min_samples\": 1,\n\n \"margin_rel\": -0.5}\n", "margin_rel"},
+        {"{\"min_samples\": 1,\n \"max_p99_ms\": {\"limit\": 1, \"x\": 2}}\n", "max_p99_ms"}};
+    static const long lines[] = {3, 3, 2, 3, 2};
+    app_thresholds t;
+    size_t i;
+
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cow_err e = COW_ERR_INIT;
+        const char *path = scratch_file("m.json", bad[i][0]);
+        CHECK_INT(app_load_thresholds(path, &t, &e), COW_EPARSE);
+        CHECK_STR(e.path, path);
+        CHECK_INT(e.line, lines[i]);
+        CHECK(strstr(e.msg, bad[i][1]) != NULL);
+    }
+    {
+        cow_err e = COW_ERR_INIT;
+        CHECK_INT(app_load_thresholds(scratch_file("ok.json", "{\"margin_ms\": 1e300}"), &t, &e),
+                  COW_OK);
+        CHECK(isfinite(t.margin.abs_us));
+    }
+    remove(scratch_file("m.json", NULL));
+    remove(scratch_file("ok.json", NULL));
+    rmdir(scratch);
+}
+
 static void diff_should_pool_the_windows_of_a_saving_run(void)
 {
     static const char *const names[] = {"steady", "bgsave-t1"};
@@ -843,7 +878,6 @@ static void tradeoff_should_compare_fork_with_forkless(void)
         double *v = NULL;
         size_t m = 0;
         int runs = 0;
-        char name[128];
         CHECK(facts_same_group(a, b));
         CHECK(!facts_same_group(a, c));
         CHECK_INT(facts_pool_group(st, rows, n, a, &v, &m, &runs, &e), COW_OK);
@@ -852,8 +886,11 @@ static void tradeoff_should_compare_fork_with_forkless(void)
         for (i = 1; i < m; i++)
             CHECK(v[i - 1] <= v[i]);
         free(v);
-        facts_group_name(a, name, sizeof(name));
-        CHECK_STR(name, "bgsave (fork, lab-docker-1)");
+        {
+            char *gname = facts_group_name(a);
+            CHECK_STR(gname, "bgsave (fork, lab-docker-1)");
+            free(gname);
+        }
     }
     store_free_runs(rows, n);
     store_close(st);
@@ -1750,6 +1787,7 @@ int main(void)
     RUN(check_should_fail_a_limit_below_the_measured_p99);
     RUN(diff_should_pool_the_windows_of_a_saving_run);
     RUN(check_should_judge_every_limit);
+    RUN(thresholds_should_refuse_numbers_beyond_a_double_in_us);
     RUN(doctor_should_store_the_findings_it_returns);
     RUN(tradeoff_should_compare_fork_with_forkless);
     RUN(report_should_write_every_output);
