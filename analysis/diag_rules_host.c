@@ -185,8 +185,10 @@ int rule_clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_finding 
 }
 
 /* A replica lagging this much (INFO slaveN lag, whole seconds) during a
- * run means the primary stalled or the link saturated. */
-#define REPLICA_LAG_WARN_S 1
+ * run means the primary stalled or the link saturated. lag is the seconds
+ * since the replica's last REPLCONF ACK, which it sends every second: 0
+ * and 1 are a healthy link. */
+#define REPLICA_LAG_WARN_S 2
 
 static const struct cow_threshold replica_lag = {
     DIAG_FACT(replica_lag), DIAG_AT_LEAST, REPLICA_LAG_WARN_S, 0,

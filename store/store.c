@@ -182,6 +182,11 @@ static const char *const sql_text[SQL_COUNT] = {
         " FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
         PRIMARY_SIDE("?1", "i.file") " ORDER BY i.num DESC LIMIT 1",
+    [SQL_FACT_INFO_AT] = /* the first poll at or after ?3, before ?4 */
+        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
+        " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
+        " AND i.t_us >= ?3 AND i.t_us < ?4" PRIMARY_SIDE("?1", "i.file")
+        " ORDER BY i.t_us LIMIT 1",
     [SQL_FACT_INFO_SUB_MAX] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key >= ?2 AND i.key < ?2 || '~'" /* the index's range */

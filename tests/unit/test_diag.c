@@ -778,8 +778,8 @@ static void doctor_should_apply_threshold_rules_at_their_limits(void)
     known(&r[0].swappiness, 10, "10");      /* SWAPPINESS_WARN: not above */
     known(&r[1].swappiness, 11, "11");
     known(&r[2].swappiness, NAN, "?");
-    known(&r[0].replica_lag, 1, "1");       /* REPLICA_LAG_WARN_S: at least */
-    known(&r[1].replica_lag, 0.99, "0.99");
+    known(&r[0].replica_lag, 2, "2");       /* REPLICA_LAG_WARN_S: at least */
+    known(&r[1].replica_lag, 1, "1");       /* one ACK a second: lag 1 is normal */
     known(&r[2].cow_mb, 120, "120");
     known(&r[3].cow_mb, 120, "120");
     known(&r[3].used_memory, 5e9, "5000000000"); /* INFO weighs it: silent */
@@ -797,7 +797,7 @@ static void doctor_should_apply_threshold_rules_at_their_limits(void)
           strcmp(x->ev[0].src, "x/info.txt:7") == 0);
     CHECK(!fired(&f, "nan", "swappiness_high"));
     CHECK((x = finding(&f, "at", "replica_lag")) != NULL);
-    CHECK(x && strcmp(x->title, "a replica lagged 1 s behind the primary (INFO slaveN "
+    CHECK(x && strcmp(x->title, "a replica lagged 2 s behind the primary (INFO slaveN "
                       "lag)") == 0);
     CHECK(!fired(&f, "over", "replica_lag"));
     CHECK(fired(&f, "nan", "log_cow"));
