@@ -128,6 +128,8 @@ static char *after_fork(const app_answer *a)
     else
         sbuf_add(&b, "the child's I/O or the host after the fork, not the fork "
                    "(copy-on-write only %.0f%% of used_memory)", a->cow_pct_used);
+    if (!isnan(a->fork_ms) && a->fork_ms >= 10) /* long enough to stall: named too */
+        sbuf_add(&b, "; also the fork (%.1f ms)", a->fork_ms);
     return sbuf_take(&b);
 }
 

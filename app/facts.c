@@ -237,11 +237,14 @@ static int own_fork(cow_store *st, const cow_run_row *r, int64_t fork_us, int64_
     return COW_OK;
 }
 
+/* "waited it out": half the fork (diag_rules_lift.c's FORK_WAIT_SHARE) */
+#define FORK_WAIT_SHARE_APP 0.5
+
 /* The samples in flight while the latest fork ran (diag.h): the fork
  * ended at fork_end_us (the log's "started" stamp) and took
  * latest_fork_usec. */
 static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_us,
-                         cow_run_facts *f, cow_err *e)
+                         int64_t window_end_us, cow_run_facts *f, cow_err *e)
 {
     double *lat = NULL;
     int64_t *t = NULL, start;
@@ -274,6 +277,26 @@ static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_u
             f->fork_inflight_max_us = lat[i];
             f->fork_inflight_sent_us = (double)(t[i] - start);
         }
+    }
+    free(lat);
+    free(t);
+    /* what came after it in its window: as slow as the fork's stall */
+    f->fork_after_min_us = FORK_WAIT_SHARE_APP * f->fork_dur_us;
+    f->fork_after_span_us = NAN;
+    if (window_end_us <= fork_end_us)
+        return COW_OK;
+    lat = NULL;
+    t = NULL;
+    if ((rc = store_load_range(st, r->id, fork_end_us, window_end_us, &lat, &t, &n, e)) !=
+        COW_OK)
+        return rc;
+    for (i = 0; i < n; i++) {
+        if (t[i] < fork_end_us || !(lat[i] >= f->fork_after_min_us))
+            continue;
+        f->fork_after_n++;
+        if (isnan(f->fork_after_span_us) ||
+            (double)(t[i] - fork_end_us) + lat[i] > f->fork_after_span_us)
+            f->fork_after_span_us = (double)(t[i] - fork_end_us) + lat[i];
     }
     free(lat);
     free(t);
@@ -628,7 +651,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
 {
     cow_result_set rs;
     cow_phase *ph;
-    int64_t fork_end_us = 0, fork_until_us = INT64_MAX;
+    int64_t fork_end_us = 0, fork_until_us = INT64_MAX, fork_window_end_us = 0;
     int rc;
 
     memset(f, 0, sizeof(*f));
@@ -649,6 +672,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
                 f->run_max_us = rs.ph[k].max_us;
             if (rs.ph[k].fork_us > 0 && rs.ph[k].fork_us > fork_end_us) {
                 fork_end_us = rs.ph[k].fork_us;
+                fork_window_end_us = rs.ph[k].t1_us;
                 snprintf(f->fork_window, sizeof(f->fork_window), "%s", rs.ph[k].label);
             }
         }
@@ -713,7 +737,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
         return rc;
     if ((rc = child_killed_fact(st, r, f, e)) != COW_OK ||
-        (rc = fork_inflight(st, r, fork_end_us, f, e)) != COW_OK)
+        (rc = fork_inflight(st, r, fork_end_us, fork_window_end_us, f, e)) != COW_OK)
         return rc;
     if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
         return rc;

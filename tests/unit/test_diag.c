@@ -496,6 +496,54 @@ static void doctor_should_say_when_the_fork_is_the_cost(void)
     diag_release(&f);
 }
 
+/* The fork is the cause only when its stall explains the window's excess:
+ * the live capture's shape, a 49.9 ms fork that 2 samples waited out,
+ * then 7 s of 40-85 ms medians (3,412 samples of 25 ms or more after the
+ * fork ended): not the fork's; copy-on-write (or CPU) first, the fork
+ * named as also there. The forkstall shape (nothing slow after the fork)
+ * stays the fork's. */
+static void doctor_should_clear_a_fork_the_slowness_outlasts(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+
+    base(&r, "live", "bgsave");
+    known(&r.latest_fork_usec, 49900, "49900");
+    r.fork_dur = r.latest_fork_usec;
+    r.fork_inflight = 1;
+    snprintf(r.fork_window, sizeof(r.fork_window), "bgsave#1");
+    r.fork_dur_us = 49900;
+    r.fork_inflight_n = 2;
+    r.fork_inflight_max_us = 49100;
+    r.fork_inflight_sent_us = 800;
+    r.run_max_us = 92000;
+    r.fork_after_n = 3412;
+    r.fork_after_min_us = 24950;
+    r.fork_after_span_us = 7.04e6;
+    r.worst.present = 1;
+    snprintf(r.worst.label, sizeof(r.worst.label), "bgsave#1");
+    r.worst.value_us[0] = 61000;
+    r.worst.base_us[0] = 900;
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "live", "fork_is_the_cost") == NULL);
+    CHECK((x = finding(&f, "live", "fork_not_the_cost")) != NULL);
+    if (x) {
+        CHECK(strstr(x->title, "the fork of bgsave#1 took 49.9 ms, but 3412 samples sent "
+                               "after it ended took 24.950 ms or more, the last 7.0 s after it "
+                               "(the window's p50 61.000 ms, the baseline's 0.900 ms): the "
+                               "slowness outlasts the fork") != NULL);
+        CHECK(strstr(x->title, "also there: 2 samples waited it out") != NULL);
+        CHECK(strstr(x->advice, "copy-on-write") != NULL);
+    }
+    diag_release(&f);
+    r.fork_after_n = 3; /* nothing slow after it: the fork's */
+    r.fork_after_span_us = 40000;
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "live", "fork_is_the_cost") != NULL);
+    diag_release(&f);
+}
+
 /* "p50 did not move" only when p50's own interval says so: a p50 that rose
  * from 0.021 to 0.215 ms (95% [+0.099, +0.272]) is a move, however small
  * next to the tail's; one whose interval holds zero did not move. */
@@ -824,6 +872,7 @@ int main(void)
     RUN(doctor_should_read_evidence_without_samples);
     RUN(doctor_should_keep_long_labels_whole);
     RUN(doctor_should_say_when_the_fork_is_the_cost);
+    RUN(doctor_should_clear_a_fork_the_slowness_outlasts);
     RUN(doctor_should_judge_p50_by_its_own_interval);
     RUN(doctor_should_warn_of_thp_only_for_always);
     RUN(doctor_should_count_one_fork_per_sync_line);
