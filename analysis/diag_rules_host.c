@@ -17,6 +17,17 @@
 
 /* ----------------------------------------------------------- settings */
 
+const char *diag_overcommit_advice(const cow_run_facts *x)
+{
+    if (!x->overcommit.known || isnan(x->overcommit.num))
+        return "make sure vm.overcommit_memory=1 (not captured)";
+    if (x->overcommit.num == 1)
+        return "keep vm.overcommit_memory=1";
+    if (x->overcommit.num == 2)
+        return "set vm.overcommit_memory=1 (it is 2 here)";
+    return "set vm.overcommit_memory=1 (it is 0 here)";
+}
+
 int rule_overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     int bad = r[i].overcommit.known && !isnan(r[i].overcommit.num) &&
@@ -237,11 +248,12 @@ int rule_child_killed(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
              r[i].child_killed.num == 1 ? "was" : "were", r[i].child_killed.text);
     diag_fact(f, "killed or failed children", &r[i].child_killed);
     diag_advice(f,
-             "signal 9 during a save is usually the kernel's OOM killer (dmesg: "
-             "'Out of memory: Killed process'): copy-on-write pushed memory past "
-             "what the host has. Leave headroom for copy-on-write, keep "
-             "vm.overcommit_memory=1, lower maxmemory; a save that did not finish "
-             "left no new snapshot, and a replica waiting for it syncs again");
+             "find who killed it before blaming memory: the kernel's OOM killer "
+             "leaves 'Out of memory: Killed process <pid>' in dmesg, and no kernel "
+             "log is in this run; when it is the OOM killer, copy-on-write pushed "
+             "memory past what the host has: leave headroom for it, %s, lower "
+             "maxmemory. A save that did not finish left no new snapshot, and a "
+             "replica waiting for it syncs again", diag_overcommit_advice(&r[i]));
     return 1;
 }
 

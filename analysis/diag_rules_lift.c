@@ -250,12 +250,11 @@ int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findin
                   x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
                   x->fork_inflight_sent_us < 0 ? "before" : "after");
     diag_evidence(f, "worst sample of the run", "analysis", "%.3f ms", x->run_max_us / 1000);
-    diag_advice(f, "keep instances small, save on a replica or off-peak, keep "
-                "vm.overcommit_memory=1. A fork copies the server's page tables and stops "
+    diag_advice(f, "keep instances small, save on a replica or off-peak, %s. A fork copies the server's page tables and stops "
                 "it meanwhile, so its time grows with the resident set (about 10-20 ms per "
                 "GB on bare metal, more in a virtual machine); huge pages make the page "
                 "tables 512x smaller and the fork faster, at a cost during the save (see "
-                "the THP findings)");
+                "the THP findings)", diag_overcommit_advice(x));
     return 1;
 }
 
@@ -282,9 +281,8 @@ int rule_slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     diag_advice(f,
              "fork copies the page tables: expect 10-20 ms per GB on bare metal; "
              "slower forks come from virtual machines (some hypervisors are far "
-             "slower), huge resident sets, or memory overcommit checks. Keep "
-             "vm.overcommit_memory=1, prefer smaller instances, check the "
-             "hypervisor");
+             "slower), huge resident sets, or memory overcommit checks; %s, prefer "
+             "smaller instances, check the hypervisor", diag_overcommit_advice(&r[i]));
     return 1;
 }
 

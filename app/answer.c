@@ -86,7 +86,7 @@ static const struct {
                     never the run's "Do" (a forkless save's "no fork
                     recorded" is no cause of anything) */
 } todo_rank[] = {
-    {"save_child_killed", "a fork child killed (out of memory?) or failed", 0},
+    {"save_child_killed", "a fork child killed or failed (who killed it: no kernel log)", 0},
     {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
     {"thp_backing_heap", "huge pages backing the heap", 0},
     {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)", 0},

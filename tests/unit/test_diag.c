@@ -391,6 +391,9 @@ static void doctor_should_read_evidence_without_samples(void)
     if (x) {
         CHECK(strstr(x->title, "signal 9") != NULL);
         CHECK_STR(x->ev[0].src, "logonly/redis.log:11");
+        /* the OOM killer named only with kernel evidence: none here */
+        CHECK(strstr(x->advice, "usually the kernel's OOM killer") == NULL);
+        CHECK(strstr(x->advice, "no kernel log is in this run") != NULL);
     }
     CHECK((x = finding(&f, "logonly", "latency_doctor_thp")) != NULL);
     if (x)
@@ -409,6 +412,10 @@ static void doctor_should_read_evidence_without_samples(void)
     diag_run(&r, 1, &f);
     CHECK(finding(&f, "logonly", "log_cow") == NULL);
     CHECK(finding(&f, "logonly", "cow_memory_headroom") != NULL);
+    /* no pointer to a table the doctor's report does not hold */
+    CHECK(finding(&f, "logonly", "cow_memory_headroom") &&
+          strstr(finding(&f, "logonly", "cow_memory_headroom")->advice,
+                 "trade-off table") == NULL);
     CHECK(finding(&f, "logonly", "latency_spike") == NULL);
     diag_release(&f);
 }
@@ -477,8 +484,22 @@ static void doctor_should_say_when_the_fork_is_the_cost(void)
                                "waited it out, up to 195.3 ms (sent 2.0 ms after the fork "
                                "began): the run's worst sample is among them") != NULL);
         CHECK_STR(x->ev[2].value, "195.337 ms, sent 1.963 ms after the fork began");
+        /* advice conditional on the setting it names: not captured here */
+        CHECK(strstr(x->advice, "make sure vm.overcommit_memory=1 (not captured)") != NULL);
     }
     diag_release(&f);
+    known(&r.overcommit, 0, "0");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    CHECK(x && strstr(x->advice, "set vm.overcommit_memory=1 (it is 0 here)") != NULL &&
+          strstr(x->advice, "keep vm.overcommit") == NULL);
+    diag_release(&f);
+    known(&r.overcommit, 1, "1");
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
+    CHECK(x && strstr(x->advice, "keep vm.overcommit_memory=1") != NULL);
+    diag_release(&f);
+    memset(&r.overcommit, 0, sizeof(r.overcommit));
     r.run_max_us = 400000;
     diag_run(&r, 1, &f);
     CHECK((x = finding(&f, "forkstall", "fork_is_the_cost")) != NULL);
