@@ -272,25 +272,72 @@ int rule_latmon_thp(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     return diag_threshold_fire(&latmon_thp, r, n, i, f);
 }
 
+/* What a latency monitor event is and what to do about it, by its name
+ * (the events of Redis's and Valkey's latency monitor): a command to
+ * SLOWLOG, a fork to the fork findings, the AOF's writes and fsyncs to
+ * the disk and appendfsync, the expire and eviction cycles to the keys
+ * they free; "" for a name it does not know. */
+static const struct {
+    const char *prefix, *advice;
+} latmon_advice[] = {
+    {"command", "a command that blocked the server that long: read SLOWLOG GET for it "
+                "(large keys deleted or expired, KEYS, big LRANGE/SMEMBERS) and whether it "
+                "ran during a save"},
+    {"fast-command", "an O(1) command that blocked the server that long waited on the "
+                     "host (swap, CPU steal, a fault): read SLOWLOG GET and the host's "
+                     "memory and CPU at that time"},
+    {"fork", "the fork itself stalled the server that long: the fork findings weigh it "
+             "against the samples; keep instances small, save on a replica or off-peak"},
+    {"aof-fsync-always", "appendfsync always waited that long on the disk's fsync: a "
+                         "slower disk or a save's child writing at the same time; use "
+                         "appendfsync everysec, or give the AOF its own disk"},
+    {"aof-write", "a write of the AOF blocked the server that long: the disk was busy "
+                  "(often with a save's child or an AOF rewrite); set "
+                  "no-appendfsync-on-rewrite yes or give the AOF its own disk"},
+    {"aof-fstat", "the AOF's fstat blocked that long: the disk was saturated; check its "
+                  "I/O during saves and rewrites"},
+    {"aof-rename", "renaming the rewritten AOF blocked that long (closing the old file "
+                   "frees it on the main thread): give the AOF its own disk or enable "
+                   "lazyfree where the server supports it"},
+    {"aof-rewrite-diff-write", "writing the rewrite's diff blocked that long: the disk "
+                               "was busy; rewrite when writes are low"},
+    {"expire-cycle", "the active expire cycle freed keys for that long: many keys "
+                     "expiring at once or large ones; spread the TTLs and set "
+                     "lazyfree-lazy-expire yes"},
+    {"eviction", "evicting keys under maxmemory blocked that long: set "
+                 "lazyfree-lazy-eviction yes, or leave headroom under maxmemory"},
+    {"active-defrag", "active defragmentation ran that long: lower "
+                      "active-defrag-cycle-max"},
+};
+
+static const char *latmon_event_advice(const char *event)
+{
+    size_t k;
+    for (k = 0; k < sizeof(latmon_advice) / sizeof(latmon_advice[0]); k++) {
+        size_t n = strlen(latmon_advice[k].prefix);
+        if (strncmp(event, latmon_advice[k].prefix, n) == 0 &&
+            (event[n] == ' ' || event[n] == '-' || event[n] == '\0'))
+            return latmon_advice[k].advice;
+    }
+    return "";
+}
+
 int rule_latmon_spike(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    int command;
+    const char *advice;
     (void)n;
     if (!r[i].latmon_spike.known || !(r[i].latmon_spike.num >= LATMON_SPIKE_MS))
         return 0;
-    command = strncmp(r[i].latmon_spike.text, "command", 7) == 0 ||
-              strncmp(r[i].latmon_spike.text, "fast-command", 12) == 0;
+    advice = latmon_event_advice(r[i].latmon_spike.text);
     diag_title(f,
              "the server's latency monitor recorded a %.0f ms stall: %s",
              r[i].latmon_spike.num, r[i].latmon_spike.text);
     diag_evidence(f, "largest LATENCY event", r[i].latmon_spike.src, "%.0f ms, %s",
                   r[i].latmon_spike.num, r[i].latmon_spike.text);
     diag_advice(f, "%s",
-             command ? "a command that blocked the server that long: read SLOWLOG GET "
-                       "for it (large keys deleted or expired, KEYS, big LRANGE/SMEMBERS) "
-                       "and whether it ran during a save"
-                     : "line its time up with the saves in the log: a fork or an AOF "
-                       "fsync of that length stalls every client; the fork and "
-                       "copy-on-write findings say which");
+             advice[0] ? advice
+                       : "line its time up with the saves in the log: a fork or an AOF "
+                         "fsync of that length stalls every client; the fork and "
+                         "copy-on-write findings say which");
     return 1;
 }

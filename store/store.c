@@ -227,8 +227,11 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_FACT_LATMON_SPIKE] =
         "SELECT max(coalesce(l.max_ms, 0), coalesce(l.lat_ms, 0)) AS m, l.event, l.kind,"
         " f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
-        " WHERE l.run = ?1 AND l.kind IN ('latest', 'history') AND l.event IS NOT NULL"
-        PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.file, l.line LIMIT 1",
+        " WHERE l.run = ?1 AND (l.kind IN ('latest', 'history') OR"
+        " (l.kind = 'doctor' AND l.event IS NOT NULL))" /* DOCTOR's worst: at a tie, the
+                                                        reply that holds its time */
+        PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.kind = 'doctor', l.file, l.line"
+        " LIMIT 1",
     [SQL_LOAD_MEM] =
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"

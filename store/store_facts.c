@@ -279,8 +279,10 @@ int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
         const char *path = (const char *)sqlite3_column_text(q, 3);
         f->known = 1;
         f->num = sqlite3_column_double(q, 0);
-        snprintf(f->text, sizeof(f->text), "%s (LATENCY %s)", ev ? ev : "?",
-                 kind && strcmp(kind, "latest") == 0 ? "LATEST" : "HISTORY");
+        snprintf(f->text, sizeof(f->text), "%s (LATENCY %s)", ev ? ev : "an unnamed event",
+                 kind && strcmp(kind, "latest") == 0   ? "LATEST"
+                 : kind && strcmp(kind, "doctor") == 0 ? "DOCTOR"
+                                                       : "HISTORY");
         snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
                  (long long)sqlite3_column_int64(q, 4));
     }

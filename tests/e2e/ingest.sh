@@ -128,4 +128,19 @@ check "observe-only: the replica was read" has "slave0" "$WORK/obs/observe/info.
 check "observe-only: sync_full 2 since start is no full resync in the capture" bash -c "! grep -q full_resyncs \"$WORK/obs.doc\""
 check "observe-only: lag=1 is no finding" bash -c "! grep -q replica_lag \"$WORK/obs.doc\""
 
+# LATENCY DOCTOR alone is evidence: a wrapped event line (an 80-column
+# terminal cut it mid-number) reporting a 500 ms command stall is a
+# finding with SLOWLOG's advice, not "nothing to report"
+mkdir -p "$WORK/ld/doctoronly"
+printf '%s\n' "Dave, I have observed latency spikes in this Redis instance. You don't mind talking about it, do you Dave?" "" \
+    "1. command: 3 latency spikes (average 180ms, mean deviation 120ms, period 40.1" \
+    "2 sec). Worst all time event 500ms." \
+    "2. aof-fsync-always: 2 latency spikes (average 30ms, mean deviation 5ms," \
+    "period 60.00 sec). Worst all time event 41ms." "" \
+    "I have a few advices for you:" > "$WORK/ld/doctoronly/latency-doctor.txt"
+"$COW" ingest -q --db "$WORK/ld.db" "$WORK/ld/doctoronly" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/ld.db" > "$WORK/ld.doc" 2>&1
+check "DOCTOR only: the wrapped 500 ms command stall is a finding" has "latency_spike: the server's latency monitor recorded a 500 ms stall: command (LATENCY DOCTOR)" "$WORK/ld.doc"
+check "DOCTOR only: its advice is SLOWLOG's" has "read SLOWLOG GET" "$WORK/ld.doc"
+
 finish

@@ -418,6 +418,30 @@ static void doctor_should_read_evidence_without_samples(void)
                  "trade-off table") == NULL);
     CHECK(finding(&f, "logonly", "latency_spike") == NULL);
     diag_release(&f);
+    /* each event its own advice: an AOF fsync to the disk, the expire
+     * cycle to the keys it frees, a command (DOCTOR's) to SLOWLOG, an
+     * event with no name to the saves */
+    {
+        static const struct {
+            const char *text, *want, *not;
+        } ev[] = {
+            {"aof-fsync-always (LATENCY DOCTOR)", "appendfsync everysec", "SLOWLOG"},
+            {"aof-write-pending-fsync (LATENCY HISTORY)", "no-appendfsync-on-rewrite", "SLOWLOG"},
+            {"expire-cycle (LATENCY HISTORY)", "lazyfree-lazy-expire", "SLOWLOG"},
+            {"eviction-del (LATENCY LATEST)", "lazyfree-lazy-eviction", "SLOWLOG"},
+            {"command (LATENCY DOCTOR)", "SLOWLOG GET", "fork"},
+            {"an unnamed event (LATENCY HISTORY)", "line its time up", "SLOWLOG"},
+        };
+        size_t k;
+        for (k = 0; k < sizeof(ev) / sizeof(ev[0]); k++) {
+            known(&r.latmon_spike, 431, ev[k].text);
+            diag_run(&r, 1, &f);
+            CHECK((x = finding(&f, "logonly", "latency_spike")) != NULL);
+            CHECK(x && strstr(x->advice, ev[k].want) != NULL &&
+                  strstr(x->advice, ev[k].not) == NULL);
+            diag_release(&f);
+        }
+    }
 }
 
 /* No fixed-size text in a finding: a run labelled with 2,000 characters
