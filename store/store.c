@@ -37,6 +37,17 @@
     NO_SERVER_OR_PRIMARY(R, F) " AND sf_.pid IN (0, coalesce(" P ", 0))))"
 /* Which server a config value came from, when the run has several:
  * "the primary on port 7301" (NULL otherwise). */
+/* A fork child's file, by its own name (smaps_rollup-child-...) or the
+ * child's own folder (child/, child-2365/), never a word further up the
+ * path (a run folder named killed-children-run is no child's): 1 or 0.
+ * BASE(p) is the last part of a path, DIR(p) what comes before it. */
+#define PATH_DIR(P) "rtrim(" P ", replace(" P ", '/', ''))"
+#define PATH_BASE(P) "substr(" P ", length(" PATH_DIR(P) ") + 1)"
+#define CHILD_FILE(P)                                                             \
+    "(" PATH_BASE(P) " LIKE '%child%' OR"                                         \
+    " " PATH_BASE("rtrim(" PATH_DIR(P) ", '/')") " IN ('child', 'children') OR"  \
+    " " PATH_BASE("rtrim(" PATH_DIR(P) ", '/')") " LIKE 'child-%' OR"             \
+    " " PATH_BASE("rtrim(" PATH_DIR(P) ", '/')") " LIKE 'child\\_%' ESCAPE '\\')"
 #define CONFIG_SERVER                                                          \
     ", CASE WHEN i.section = 'config' AND (SELECT count(*) FROM servers sv_"   \
     " WHERE sv_.run = i.run) > 1 THEN (SELECT 'the ' || sv_.role ||"           \
@@ -196,7 +207,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_FACT_STAT_MAX] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
         " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3 AND s.num IS NOT NULL"
-        " AND (f.path LIKE '%child%') = ?4" PRIMARY_SIDE("?1", "s.file")
+        " AND " CHILD_FILE("f.path") " = ?4" PRIMARY_SIDE("?1", "s.file")
         " ORDER BY s.num DESC LIMIT 1",
     [SQL_FACT_STAT_LAST] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"

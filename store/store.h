@@ -311,8 +311,10 @@ int store_fact_info_at(cow_store *st, int64_t run, const char *key, int64_t from
 int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
                             const char *sub, cow_fact *f, cow_err *e);
 /* Kernel-side value: the largest over snapshots of the server process
- * (snapshots whose file name says "child" are the fork child's and are
- * skipped unless child is 1, then only they count). */
+ * (snapshots whose own file name says "child", or that sit in the child's
+ * own folder -- child/, child-N/ -- are the fork child's and are skipped
+ * unless child is 1, then only they count; a word further up the path is
+ * not the child's). */
 int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
                         const char *key, int child, cow_fact *f, cow_err *e);
 /* Kernel-side value as text (THP choice, sysctl), last snapshot. */

@@ -143,4 +143,15 @@ printf '%s\n' "Dave, I have observed latency spikes in this Redis instance. You 
 check "DOCTOR only: the wrapped 500 ms command stall is a finding" has "latency_spike: the server's latency monitor recorded a 500 ms stall: command (LATENCY DOCTOR)" "$WORK/ld.doc"
 check "DOCTOR only: its advice is SLOWLOG's" has "read SLOWLOG GET" "$WORK/ld.doc"
 
+# a fork child's files by their own name or the child's own folder: a run
+# folder whose name holds "children" keeps the server's smaps evidence,
+# while the child's own smaps_rollup-child-* files stay the child's
+mkdir -p "$WORK/kc/killed-children-run"
+cp "$DATA"/../../../samples/bgsave-t1/* "$WORK/kc/killed-children-run/"
+sed -i 's/"label": "bgsave-t1"/"label": "killed-children-run"/' "$WORK/kc/killed-children-run/run.json"
+"$COW" ingest -q --db "$WORK/kc.db" "$WORK/kc/killed-children-run" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/kc.db" > "$WORK/kc.doc" 2>&1
+check "a folder named killed-children-run: the server's AnonHugePages still read" \
+    has "AnonHugePages  *0 kB  (.*killed-children-run/smaps_rollup-1796028626606.txt:16)" "$WORK/kc.doc"
+
 finish
