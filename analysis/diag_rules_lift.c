@@ -149,17 +149,21 @@ static int slowness_outlasts_fork(const cow_run_facts *x)
            x->fork_after_span_us >= FORK_OUTLAST_MIN_US;
 }
 
-static int fork_outlasted(const cow_run_facts *x, cow_finding *f)
+int rule_slowness_outlasts_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
+    const cow_run_facts *x = &r[i];
     const cow_window_fact *w = &x->worst;
+    (void)n;
+    if (!slowness_outlasts_fork(x))
+        return 0;
     char p50[96] = "";
     if (w->present && !isnan(w->value_us[0]) && !isnan(w->base_us[0]))
         snprintf(p50, sizeof(p50), " (the window's p50 %.3f ms, the baseline's %.3f ms)",
                  w->value_us[0] / 1000, w->base_us[0] / 1000);
-    diag_title(f, "the fork of %s took %.1f ms, but %lld samples sent after it ended took "
-               "%.3f ms or more, the last %.1f s after it%s: the slowness outlasts the fork, "
-               "so the fork itself is not the cost (it is also there: %lld sample%s waited "
-               "it out)",
+    diag_title(f, "the slowness outlasts the fork: the fork of %s took %.1f ms, and %lld "
+               "samples sent after it ended took %.3f ms or more, the last %.1f s after "
+               "it%s: the fork itself is not the cost (it is also there: %lld sample%s "
+               "waited it out)",
                x->fork_window[0] ? x->fork_window : "the latest save", x->fork_dur_us / 1000,
                (long long)x->fork_after_n, x->fork_after_min_us / 1000,
                x->fork_after_span_us / 1e6, p50, (long long)x->fork_inflight_n,
@@ -188,8 +192,8 @@ int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findi
     double fork_us = r[i].latest_fork_usec.num;
     int l, larger;
     (void)n;
-    if (slowness_outlasts_fork(&r[i]))
-        return fork_outlasted(&r[i], f);
+    if (slowness_outlasts_fork(&r[i])) /* slowness_outlasts_fork says it */
+        return 0;
     if (!diag_lifted(w) || !r[i].latest_fork_usec.known || isnan(fork_us) ||
         w->kind == COW_PHASE_FORKLESS)
         return 0;
@@ -227,7 +231,7 @@ int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findin
     (void)n;
     if (!x->fork_inflight || x->fork_inflight_n == 0 || !(x->fork_dur_us >= FORK_STALL_MIN_US) ||
         !(x->fork_inflight_max_us >= FORK_WAIT_SHARE * x->fork_dur_us) ||
-        slowness_outlasts_fork(x)) /* not the fork's: fork_not_the_cost says so */
+        slowness_outlasts_fork(x)) /* not the fork's: slowness_outlasts_fork says so */
         return 0;
     worst = !isnan(x->run_max_us) && x->fork_inflight_max_us >= x->run_max_us;
     f->severity = worst ? COW_SEV_WARN : COW_SEV_INFO;

@@ -87,6 +87,7 @@ static const struct {
                     recorded" is no cause of anything) */
 } todo_rank[] = {
     {"save_child_killed", "a fork child killed or failed (who killed it: no kernel log)", 0},
+    {"slowness_outlasts_fork", "", 0}, /* after_fork(): not the fork, the fork also */
     {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
     {"thp_backing_heap", "huge pages backing the heap", 0},
     {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)", 0},
@@ -477,6 +478,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
             continue;
         crit |= x->severity == COW_SEV_CRIT;
         if ((forkless && (strcmp(x->rule, "fork_not_the_cost") == 0 ||
+                          strcmp(x->rule, "slowness_outlasts_fork") == 0 ||
                           strcmp(x->rule, "fork_is_the_cost") == 0)) ||
             (strcmp(x->rule, "slow_fork") == 0 && x->severity < COW_SEV_WARN))
             continue;
@@ -505,6 +507,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
          j++)
         if (strcmp(fs->v[j].run, r->label) == 0 &&
             (strcmp(fs->v[j].rule, "fork_is_the_cost") == 0 ||
+             strcmp(fs->v[j].rule, "slowness_outlasts_fork") == 0 ||
              strcmp(fs->v[j].rule, "full_lift") == 0 ||
              strcmp(fs->v[j].rule, "tail_only_lift") == 0))
             a->shown_finding = xstrdup(fs->v[j].title);

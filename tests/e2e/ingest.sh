@@ -154,4 +154,21 @@ sed -i 's/"label": "bgsave-t1"/"label": "killed-children-run"/' "$WORK/kc/killed
 check "a folder named killed-children-run: the server's AnonHugePages still read" \
     has "AnonHugePages  *0 kB  (.*killed-children-run/smaps_rollup-1796028626606.txt:16)" "$WORK/kc.doc"
 
+# ... and the same fork followed by 1.6 s of 120 ms samples (the shape of
+# a live capture: a fork, then seconds of slow medians): the slowness
+# outlasts the fork, so it is not the fork's, and the fork is named as also
+mkdir -p "$WORK/fs3/forkslow"
+cp "$DATA/forkstall/info.txt" "$DATA/forkstall/redis.log" "$WORK/fs3/forkslow/"
+sed 's/"label": "forkstall"/"label": "forkslow"/' "$DATA/forkstall/run.json" > "$WORK/fs3/forkslow/run.json"
+awk -F, 'NR > 1 && $1 >= 1796200003300000 && $1 < 1796200004900000 { print $1 ",120000.0"; next } { print }' \
+    "$DATA/forkstall/latency.csv" > "$WORK/fs3/forkslow/latency.csv"
+"$COW" ingest -q --db "$WORK/f3.db" "$WORK/fs3/forkslow" > /dev/null 2>&1
+"$COW" doctor --db "$WORK/f3.db" > "$WORK/f3.doc"
+check "slowness after the fork: not fork_is_the_cost" bash -c "! grep -q 'fork_is_the_cost' \"$WORK/f3.doc\""
+check "slowness after the fork: slowness_outlasts_fork with its numbers" has \
+    "slowness_outlasts_fork: the slowness outlasts the fork: the fork of bgsave#1 took 197.0 ms, and [0-9]* samples sent after it ended took 98.500 ms or more, the last 1.[0-9] s after it" "$WORK/f3.doc"
+check "slowness after the fork: the answer says it though the p99.9 cannot tell" has \
+    "^  forkslow: bgsave .*: ? .*; but the slowness outlasts the fork" "$WORK/f3.doc"
+check "slowness after the fork: the cause names the fork as also" has "Cause: .*not the fork.*; also the fork (197.0 ms)" "$WORK/f3.doc"
+
 finish
