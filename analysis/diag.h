@@ -129,6 +129,12 @@ typedef struct cow_run_facts {
     char fork_window[32];
     int64_t fork_inflight_n;
     double fork_dur_us, fork_inflight_max_us, fork_inflight_sent_us, run_max_us;
+    /* after the fork, in its window: fork_after_n samples sent after the
+     * fork ended took at least fork_after_min_us (half the fork: as slow as
+     * its stall), the last of them answered fork_after_span_us after the
+     * fork ended (0 and NaN when none) */
+    int64_t fork_after_n;
+    double fork_after_min_us, fork_after_span_us;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */

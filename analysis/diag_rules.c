@@ -19,6 +19,8 @@ static const cow_rule rules[] = {
      "a tool's p99.9 from fewer than 3,688 requests)"},
     {"fork_not_the_cost", COW_SEV_INFO, rule_fork_not_the_cost,
      "latest_fork_usec is small next to the measured lift"},
+    {"slowness_outlasts_fork", COW_SEV_WARN, rule_slowness_outlasts_fork,
+     "samples as slow as the fork's stall go on for a second or more after it: not the fork's"},
     {"fork_is_the_cost", COW_SEV_WARN, rule_fork_is_the_cost,
      "samples in flight while the fork ran waited it out (warning when the run's worst "
      "sample is among them)"},

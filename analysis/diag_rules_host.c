@@ -17,6 +17,17 @@
 
 /* ----------------------------------------------------------- settings */
 
+const char *diag_overcommit_advice(const cow_run_facts *x)
+{
+    if (!x->overcommit.known || isnan(x->overcommit.num))
+        return "make sure vm.overcommit_memory=1 (not captured)";
+    if (x->overcommit.num == 1)
+        return "keep vm.overcommit_memory=1";
+    if (x->overcommit.num == 2)
+        return "set vm.overcommit_memory=1 (it is 2 here)";
+    return "set vm.overcommit_memory=1 (it is 0 here)";
+}
+
 int rule_overcommit(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     int bad = r[i].overcommit.known && !isnan(r[i].overcommit.num) &&
@@ -185,8 +196,10 @@ int rule_clock_mismatch(const cow_run_facts *r, size_t n, size_t i, cow_finding 
 }
 
 /* A replica lagging this much (INFO slaveN lag, whole seconds) during a
- * run means the primary stalled or the link saturated. */
-#define REPLICA_LAG_WARN_S 1
+ * run means the primary stalled or the link saturated. lag is the seconds
+ * since the replica's last REPLCONF ACK, which it sends every second: 0
+ * and 1 are a healthy link. */
+#define REPLICA_LAG_WARN_S 2
 
 static const struct cow_threshold replica_lag = {
     DIAG_FACT(replica_lag), DIAG_AT_LEAST, REPLICA_LAG_WARN_S, 0,
@@ -235,11 +248,12 @@ int rule_child_killed(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
              r[i].child_killed.num == 1 ? "was" : "were", r[i].child_killed.text);
     diag_fact(f, "killed or failed children", &r[i].child_killed);
     diag_advice(f,
-             "signal 9 during a save is usually the kernel's OOM killer (dmesg: "
-             "'Out of memory: Killed process'): copy-on-write pushed memory past "
-             "what the host has. Leave headroom for copy-on-write, keep "
-             "vm.overcommit_memory=1, lower maxmemory; a save that did not finish "
-             "left no new snapshot, and a replica waiting for it syncs again");
+             "find who killed it before blaming memory: the kernel's OOM killer "
+             "leaves 'Out of memory: Killed process <pid>' in dmesg, and no kernel "
+             "log is in this run; when it is the OOM killer, copy-on-write pushed "
+             "memory past what the host has: leave headroom for it, %s, lower "
+             "maxmemory. A save that did not finish left no new snapshot, and a "
+             "replica waiting for it syncs again", diag_overcommit_advice(&r[i]));
     return 1;
 }
 
@@ -258,25 +272,72 @@ int rule_latmon_thp(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     return diag_threshold_fire(&latmon_thp, r, n, i, f);
 }
 
+/* What a latency monitor event is and what to do about it, by its name
+ * (the events of Redis's and Valkey's latency monitor): a command to
+ * SLOWLOG, a fork to the fork findings, the AOF's writes and fsyncs to
+ * the disk and appendfsync, the expire and eviction cycles to the keys
+ * they free; "" for a name it does not know. */
+static const struct {
+    const char *prefix, *advice;
+} latmon_advice[] = {
+    {"command", "a command that blocked the server that long: read SLOWLOG GET for it "
+                "(large keys deleted or expired, KEYS, big LRANGE/SMEMBERS) and whether it "
+                "ran during a save"},
+    {"fast-command", "an O(1) command that blocked the server that long waited on the "
+                     "host (swap, CPU steal, a fault): read SLOWLOG GET and the host's "
+                     "memory and CPU at that time"},
+    {"fork", "the fork itself stalled the server that long: the fork findings weigh it "
+             "against the samples; keep instances small, save on a replica or off-peak"},
+    {"aof-fsync-always", "appendfsync always waited that long on the disk's fsync: a "
+                         "slower disk or a save's child writing at the same time; use "
+                         "appendfsync everysec, or give the AOF its own disk"},
+    {"aof-write", "a write of the AOF blocked the server that long: the disk was busy "
+                  "(often with a save's child or an AOF rewrite); set "
+                  "no-appendfsync-on-rewrite yes or give the AOF its own disk"},
+    {"aof-fstat", "the AOF's fstat blocked that long: the disk was saturated; check its "
+                  "I/O during saves and rewrites"},
+    {"aof-rename", "renaming the rewritten AOF blocked that long (closing the old file "
+                   "frees it on the main thread): give the AOF its own disk or enable "
+                   "lazyfree where the server supports it"},
+    {"aof-rewrite-diff-write", "writing the rewrite's diff blocked that long: the disk "
+                               "was busy; rewrite when writes are low"},
+    {"expire-cycle", "the active expire cycle freed keys for that long: many keys "
+                     "expiring at once or large ones; spread the TTLs and set "
+                     "lazyfree-lazy-expire yes"},
+    {"eviction", "evicting keys under maxmemory blocked that long: set "
+                 "lazyfree-lazy-eviction yes, or leave headroom under maxmemory"},
+    {"active-defrag", "active defragmentation ran that long: lower "
+                      "active-defrag-cycle-max"},
+};
+
+static const char *latmon_event_advice(const char *event)
+{
+    size_t k;
+    for (k = 0; k < sizeof(latmon_advice) / sizeof(latmon_advice[0]); k++) {
+        size_t n = strlen(latmon_advice[k].prefix);
+        if (strncmp(event, latmon_advice[k].prefix, n) == 0 &&
+            (event[n] == ' ' || event[n] == '-' || event[n] == '\0'))
+            return latmon_advice[k].advice;
+    }
+    return "";
+}
+
 int rule_latmon_spike(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
-    int command;
+    const char *advice;
     (void)n;
     if (!r[i].latmon_spike.known || !(r[i].latmon_spike.num >= LATMON_SPIKE_MS))
         return 0;
-    command = strncmp(r[i].latmon_spike.text, "command", 7) == 0 ||
-              strncmp(r[i].latmon_spike.text, "fast-command", 12) == 0;
+    advice = latmon_event_advice(r[i].latmon_spike.text);
     diag_title(f,
              "the server's latency monitor recorded a %.0f ms stall: %s",
              r[i].latmon_spike.num, r[i].latmon_spike.text);
     diag_evidence(f, "largest LATENCY event", r[i].latmon_spike.src, "%.0f ms, %s",
                   r[i].latmon_spike.num, r[i].latmon_spike.text);
     diag_advice(f, "%s",
-             command ? "a command that blocked the server that long: read SLOWLOG GET "
-                       "for it (large keys deleted or expired, KEYS, big LRANGE/SMEMBERS) "
-                       "and whether it ran during a save"
-                     : "line its time up with the saves in the log: a fork or an AOF "
-                       "fsync of that length stalls every client; the fork and "
-                       "copy-on-write findings say which");
+             advice[0] ? advice
+                       : "line its time up with the saves in the log: a fork or an AOF "
+                         "fsync of that length stalls every client; the fork and "
+                         "copy-on-write findings say which");
     return 1;
 }

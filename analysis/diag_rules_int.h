@@ -14,6 +14,11 @@ extern const char *const diag_level_name[4];
 
 /* p99 or p99.9 lifted significantly. */
 int diag_lifted(const cow_window_fact *w);
+/* What advice says about vm.overcommit_memory, by what the run holds:
+ * "keep vm.overcommit_memory=1" only when it is 1; "set
+ * vm.overcommit_memory=1 (it is 0 here)" when it is not; "make sure
+ * vm.overcommit_memory=1 (not captured)" when unknown. */
+const char *diag_overcommit_advice(const cow_run_facts *x);
 /* p50 moved significantly, by a material share of its baseline and of the
  * tail's move. */
 int diag_median_moved(const cow_window_fact *w);
@@ -67,6 +72,7 @@ int rule_full_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
+int rule_slowness_outlasts_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);

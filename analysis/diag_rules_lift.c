@@ -133,12 +133,67 @@ int rule_thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
  * (a 4.1 ms fork under a 7.3 ms lift and a 4.6 ms fork under 9.7 ms alike). */
 #define FORK_STALL_MIN_US 10000.0   /* a fork shorter than 10 ms stalls no one */
 
+/* The fork's stall explains a window's excess only when the slowness ends
+ * with it: FORK_OUTLAST_MIN_N samples or more sent after the fork ended as
+ * slow as its stall (half of it), more than twice those that waited it
+ * out, over FORK_OUTLAST_MIN_US or more after it, are not the fork's (a
+ * 49.9 ms fork followed by 7 s of 40-85 ms medians). */
+#define FORK_OUTLAST_MIN_N 10
+#define FORK_OUTLAST_MIN_US 1000000.0
+
+static int slowness_outlasts_fork(const cow_run_facts *x)
+{
+    return x->fork_inflight && x->fork_dur_us >= FORK_STALL_MIN_US &&
+           x->fork_after_n >= FORK_OUTLAST_MIN_N &&
+           x->fork_after_n > 2 * x->fork_inflight_n &&
+           x->fork_after_span_us >= FORK_OUTLAST_MIN_US;
+}
+
+int rule_slowness_outlasts_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
+{
+    const cow_run_facts *x = &r[i];
+    const cow_window_fact *w = &x->worst;
+    (void)n;
+    if (!slowness_outlasts_fork(x))
+        return 0;
+    char p50[96] = "";
+    if (w->present && !isnan(w->value_us[0]) && !isnan(w->base_us[0]))
+        snprintf(p50, sizeof(p50), " (the window's p50 %.3f ms, the baseline's %.3f ms)",
+                 w->value_us[0] / 1000, w->base_us[0] / 1000);
+    diag_title(f, "the slowness outlasts the fork: the fork of %s took %.1f ms, and %lld "
+               "samples sent after it ended took %.3f ms or more, the last %.1f s after "
+               "it%s: the fork itself is not the cost (it is also there: %lld sample%s "
+               "waited it out)",
+               x->fork_window[0] ? x->fork_window : "the latest save", x->fork_dur_us / 1000,
+               (long long)x->fork_after_n, x->fork_after_min_us / 1000,
+               x->fork_after_span_us / 1e6, p50, (long long)x->fork_inflight_n,
+               x->fork_inflight_n == 1 ? "" : "s");
+    diag_fact(f, "fork time", x->fork_dur.known ? &x->fork_dur : &x->latest_fork_usec);
+    diag_evidence(f, "samples as slow as the fork after it", "analysis",
+                  "%lld at >= %.3f ms, the last answered %.3f s after the fork ended",
+                  (long long)x->fork_after_n, x->fork_after_min_us / 1000,
+                  x->fork_after_span_us / 1e6);
+    diag_evidence(f, "samples in flight during the fork", "analysis", "%lld",
+                  (long long)x->fork_inflight_n);
+    if (w->present && !isnan(w->value_us[0]))
+        diag_evidence(f, "p50 of the window", w->label, "%.3f ms (baseline %.3f ms)",
+                      w->value_us[0] / 1000, w->base_us[0] / 1000);
+    diag_advice(f,
+             "look at what the save does after the fork: copy-on-write faults "
+             "while the server writes to pages the child still shares, the child's "
+             "disk I/O (a diskless sync removes the disk part) and CPU contention "
+             "between the child and the server");
+    return 1;
+}
+
 int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     const cow_window_fact *w = &r[i].worst;
     double fork_us = r[i].latest_fork_usec.num;
     int l, larger;
     (void)n;
+    if (slowness_outlasts_fork(&r[i])) /* slowness_outlasts_fork says it */
+        return 0;
     if (!diag_lifted(w) || !r[i].latest_fork_usec.known || isnan(fork_us) ||
         w->kind == COW_PHASE_FORKLESS)
         return 0;
@@ -175,7 +230,8 @@ int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findin
     int worst;
     (void)n;
     if (!x->fork_inflight || x->fork_inflight_n == 0 || !(x->fork_dur_us >= FORK_STALL_MIN_US) ||
-        !(x->fork_inflight_max_us >= FORK_WAIT_SHARE * x->fork_dur_us))
+        !(x->fork_inflight_max_us >= FORK_WAIT_SHARE * x->fork_dur_us) ||
+        slowness_outlasts_fork(x)) /* not the fork's: slowness_outlasts_fork says so */
         return 0;
     worst = !isnan(x->run_max_us) && x->fork_inflight_max_us >= x->run_max_us;
     f->severity = worst ? COW_SEV_WARN : COW_SEV_INFO;
@@ -198,12 +254,11 @@ int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findin
                   x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
                   x->fork_inflight_sent_us < 0 ? "before" : "after");
     diag_evidence(f, "worst sample of the run", "analysis", "%.3f ms", x->run_max_us / 1000);
-    diag_advice(f, "keep instances small, save on a replica or off-peak, keep "
-                "vm.overcommit_memory=1. A fork copies the server's page tables and stops "
+    diag_advice(f, "keep instances small, save on a replica or off-peak, %s. A fork copies the server's page tables and stops "
                 "it meanwhile, so its time grows with the resident set (about 10-20 ms per "
                 "GB on bare metal, more in a virtual machine); huge pages make the page "
                 "tables 512x smaller and the fork faster, at a cost during the save (see "
-                "the THP findings)");
+                "the THP findings)", diag_overcommit_advice(x));
     return 1;
 }
 
@@ -230,9 +285,8 @@ int rule_slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
     diag_advice(f,
              "fork copies the page tables: expect 10-20 ms per GB on bare metal; "
              "slower forks come from virtual machines (some hypervisors are far "
-             "slower), huge resident sets, or memory overcommit checks. Keep "
-             "vm.overcommit_memory=1, prefer smaller instances, check the "
-             "hypervisor");
+             "slower), huge resident sets, or memory overcommit checks; %s, prefer "
+             "smaller instances, check the hypervisor", diag_overcommit_advice(&r[i]));
     return 1;
 }
 

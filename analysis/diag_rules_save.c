@@ -294,7 +294,8 @@ int rule_cow_headroom(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
              "leave headroom for copy-on-write (up to the whole dataset under "
              "heavy writes). When memory is the constraint, Valkey 9.2's forkless "
              "save keeps memory nearly flat, at the cost of a longer save and "
-             "lower write throughput while it runs (see the trade-off table)");
+             "lower write throughput while it runs (`cowtail tradeoff` weighs a fork "
+             "run against a forkless one)");
     return 1;
 }
 

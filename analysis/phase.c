@@ -31,7 +31,20 @@
  *     the residual diff or renames the new base file and manifest, in the
  *     event loop, until "Background AOF rewrite finished successfully";
  *     the window ends at that line when it comes before the next rewrite
- *     starts (its stall is the rewrite's, not the after phase's). */
+ *     starts (its stall is the rewrite's, not the after phase's).
+ *  9. Each window's fork is its own: the preroll of Requirement 2 is the
+ *     duration of the fork observed inside that event (phase_fork_dur:
+ *     the first latest_fork_usec poll after the child's start line, else
+ *     a LATENCY HISTORY fork sample, before the next fork began), never
+ *     another fork's; the run-wide fork_preroll_us only when none was.
+ * 10. A window never opens before its trigger: a BGSAVE or AOF rewrite
+ *     whose trigger line ("N changes in M seconds. Saving...", "Starting
+ *     automatic rewriting of AOF") precedes it opens no earlier than that
+ *     line, and never before the previous window of the server closed.
+ * 11. A full sync ends when the replica's link is up: a replica link-up
+ *     line after the primary's end of the sync (and before the next sync
+ *     began) moves its end there, so the replica's load of the RDB, and
+ *     the samples that wait for it, are the sync's. */
 #include "phase.h"
 
 #include <math.h>
@@ -168,6 +181,95 @@ static void close_at(const cow_phase_input *in, cow_phase *ph, size_t j,
     }
 }
 
+static int is_fork_start(const cow_event *v)
+{
+    return is(v, "bgsave_start") || is(v, "aof_rewrite_start") ||
+           is(v, "rdb_transfer_start") || is(v, "sync_bgsave_start");
+}
+
+/* When the next fork after event i began (INT64_MAX when none did) */
+static int64_t next_fork(const cow_phase_input *in, size_t i)
+{
+    size_t k;
+    for (k = i + 1; k < in->nev; k++)
+        if (is_fork_start(&in->ev[k]) && in->ev[k].t_us > in->ev[i].t_us)
+            return in->ev[k].t_us;
+    return INT64_MAX;
+}
+
+double phase_fork_dur(const cow_phase_input *in, int64_t fork_us, int64_t until_us,
+                      int *from_poll)
+{
+    size_t k;
+    if (from_poll)
+        *from_poll = 0;
+    for (k = 0; k < in->nfork_polls; k++) {
+        const cow_fork_obs *o = &in->fork_polls[k];
+        if (o->t_us >= until_us)
+            break;
+        if (o->t_us >= fork_us && o->dur_us > 0) {
+            if (from_poll)
+                *from_poll = 1;
+            return o->dur_us;
+        }
+    }
+    /* a history sample is stamped with the second the fork ended in */
+    for (k = 0; k < in->nfork_hist; k++) {
+        const cow_fork_obs *o = &in->fork_hist[k];
+        if (o->t_us >= until_us)
+            break;
+        if (o->t_us > fork_us - 1000000 && o->dur_us > 0)
+            return o->dur_us;
+    }
+    return NAN;
+}
+
+/* Requirements 2, 9, 10: where the window of the child started at event i
+ * opens */
+static int64_t fork_open(const cow_phase_input *in, size_t i, const cow_phases *w)
+{
+    const cow_event *v = &in->ev[i];
+    double d = phase_fork_dur(in, v->t_us, next_fork(in, i), NULL);
+    int64_t pre = !isnan(d) ? (int64_t)ceil(d) + 1000 : in->fork_preroll_us;
+    int64_t t0 = v->t_us - pre, floor = INT64_MIN;
+    size_t k;
+    for (k = i; k-- > 0;) {
+        const cow_event *u = &in->ev[k];
+        if (u->t_us < t0)
+            break;
+        if (is(u, "bgsave_trigger") || is(u, "aof_rewrite_trigger")) {
+            floor = u->t_us;
+            break;
+        }
+    }
+    for (k = 0; k < w->n; k++)
+        if (w->v[k].t1_us <= v->t_us && w->v[k].t1_us > floor)
+            floor = w->v[k].t1_us;
+    return t0 > floor ? t0 : floor;
+}
+
+/* Requirement 11: a full sync's end moved to the replica's link-up */
+static void sync_link_up(const cow_phase_input *in, cow_phase *ph, size_t i)
+{
+    int64_t until = INT64_MAX;
+    size_t k;
+    for (k = i + 1; k < in->nev; k++)
+        if (is(&in->ev[k], "sync_bgsave_start")) {
+            until = in->ev[k].t_us;
+            break;
+        }
+    for (k = 0; k < in->nreplica_up; k++) {
+        int64_t t = in->replica_up[k];
+        if (t >= until)
+            break;
+        if ((ph->open || t >= ph->t1_us - 1000) && t > ph->t0_us) {
+            ph->t1_us = t % 1000 == 0 ? t + 1000 : t + 1;
+            ph->open = 0;
+            return;
+        }
+    }
+}
+
 /* Requirement 1: windows from log events. */
 static void from_log(const cow_phase_input *in, cow_phases *w)
 {
@@ -205,6 +307,7 @@ static void from_log(const cow_phase_input *in, cow_phases *w)
             close_at(in, ph, s, stop);
             if (s < in->nev)
                 used[s] = 1;
+            sync_link_up(in, ph, i);
         } else if (is(v, "bgsave_start") || is(v, "aof_rewrite_start") ||
                    is(v, "forkless_start")) {
             int kind = is(v, "bgsave_start") ? COW_PHASE_BGSAVE
@@ -213,8 +316,7 @@ static void from_log(const cow_phase_input *in, cow_phases *w)
             const char *const *ends = kind == COW_PHASE_BGSAVE ? save_end
                                     : kind == COW_PHASE_AOF_REWRITE ? aof_end
                                     : fl_end;
-            ph = push(w, kind, kind == COW_PHASE_FORKLESS ? v->t_us
-                                                          : v->t_us - in->fork_preroll_us,
+            ph = push(w, kind, kind == COW_PHASE_FORKLESS ? v->t_us : fork_open(in, i, w),
                       0, "log");
             if (kind != COW_PHASE_FORKLESS) {
                 ph->fork_us = v->t_us;

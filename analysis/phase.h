@@ -58,6 +58,13 @@ typedef struct cow_flag_poll {
     int on;              /* flag value */
 } cow_flag_poll;
 
+/* One observation of a fork's duration: a latest_fork_usec poll, or a
+ * LATENCY HISTORY `fork` sample (stamped to the second). */
+typedef struct cow_fork_obs {
+    int64_t t_us;        /* when it was read (poll) or stamped (history) */
+    double dur_us;       /* the fork's duration */
+} cow_fork_obs;
+
 typedef struct cow_phase_input {
     const cow_event *ev;        /* events in time order */
     size_t nev;
@@ -68,13 +75,33 @@ typedef struct cow_phase_input {
     int64_t fork_preroll_us;    /* a child's start line is logged after
                                    fork() returns: its window opens this
                                    much earlier (fork time + 1 ms of stamp
-                                   truncation); 0 when unknown */
+                                   truncation); 0 when unknown. Only
+                                   the fallback: a window whose own fork
+                                   is observed (fork_polls, fork_hist)
+                                   opens by that fork's time */
+    const cow_fork_obs *fork_polls; /* latest_fork_usec polls, time order */
+    size_t nfork_polls;
+    const cow_fork_obs *fork_hist;  /* LATENCY HISTORY fork, time order */
+    size_t nfork_hist;
+    const int64_t *replica_up;  /* a replica's link-up lines ("MASTER <->
+                                   REPLICA sync: Finished with success"),
+                                   time order: a full sync ends there */
+    size_t nreplica_up;
     int64_t t_first_us;         /* first sample of the run (0 if none) */
     int64_t t_last_us;          /* last sample of the run */
 } cow_phase_input;
 
 int phase_build(const cow_phase_input *in, cow_phases *out, cow_err *e);
 void phase_release(cow_phases *p);
+
+/* The duration of the fork whose child's start line is at fork_us, from
+ * what was observed inside its event and before the next fork began
+ * (until_us): the first latest_fork_usec poll at or after the line (the
+ * parent sets it before it logs), else a LATENCY HISTORY fork sample of
+ * that second or later; NAN when neither was seen (a poll or sample of
+ * another fork is never used). *from_poll (may be NULL) says which. */
+double phase_fork_dur(const cow_phase_input *in, int64_t fork_us, int64_t until_us,
+                      int *from_poll);
 
 /* The primary's events: drop those of replica processes (a pid with any
  * replica-side event: role_change, repl_*) and of the children they

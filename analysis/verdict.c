@@ -233,6 +233,9 @@ void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n)
 {
     cow_sbuf b = {0};
     char *s;
+    /* the change itself: a drift's delta was tested against shift + its
+     * margin (runstats.c beyond_moved), so its shift is taken back */
+    double base = d->why == COW_QCMP_WHY_DRIFT && d->margin > 0 ? d->shift - d->margin : d->shift;
     if (d->verdict != COW_VERDICT_UNSURE) {
         snprintf(buf, n, "%s", "");
         return;
@@ -240,12 +243,12 @@ void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n)
     if (d->why == COW_QCMP_WHY_DRIFT && !(d->margin > 0))
         sbuf_add(&b, "%+.3f ms, and no change (~) is said while the baseline moved around the "
                      "window", (d->delta - d->shift) / 1000);
-    else if (d->why == COW_QCMP_WHY_DRIFT && fabs(d->delta - d->shift) <= d->margin)
+    else if (d->why == COW_QCMP_WHY_DRIFT && fabs(d->delta - base) <= d->margin)
         sbuf_add(&b, "a change of %+.3f ms, within the baseline's own movement of %.3f ms "
-                     "around the window", (d->delta - d->shift) / 1000, d->margin / 1000);
+                     "around the window", (d->delta - base) / 1000, d->margin / 1000);
     else if (d->why == COW_QCMP_WHY_DRIFT)
         sbuf_add(&b, "%+.3f ms, not shown beyond the baseline's own movement of %.3f ms "
-                     "around the window", (d->delta - d->shift) / 1000, d->margin / 1000);
+                     "around the window", (d->delta - base) / 1000, d->margin / 1000);
     else if (d->why == COW_QCMP_WHY_LOCAL && d->margin > 0)
         sbuf_add(&b, "%+.3f ms against the baseline before the window, not confirmed beyond "
                      "%.3f ms against the baseline on both sides of it",

@@ -242,6 +242,70 @@ static int load_from_store(void *ctx, int64_t t0, int64_t t1, double **v, size_t
     return COW_OK;
 }
 
+/* A series as fork observations (caller frees), each value times scale */
+static cow_fork_obs *fork_series(const int64_t *t, const double *v, size_t n, double scale)
+{
+    cow_fork_obs *o = xmalloc((n ? n : 1) * sizeof(*o));
+    size_t i;
+    for (i = 0; i < n; i++) {
+        o[i].t_us = t[i];
+        o[i].dur_us = v[i] * scale;
+    }
+    return o;
+}
+
+int app_fork_obs_load(cow_store *st, int64_t run, app_fork_obs *o, cow_err *e)
+{
+    int64_t *t = NULL;
+    double *v = NULL;
+    cow_event_set ev;
+    size_t i;
+    int rc;
+
+    memset(o, 0, sizeof(*o));
+    memset(&ev, 0, sizeof(ev));
+    if ((rc = store_load_info_series(st, run, "latest_fork_usec", &t, &v, &o->npolls, e)) ==
+        COW_OK)
+        o->polls = fork_series(t, v, o->npolls, 1);
+    free(t);
+    free(v);
+    t = NULL;
+    v = NULL;
+    if (rc == COW_OK &&
+        (rc = store_load_latmon_fork(st, run, &t, &v, &o->nhist, e)) == COW_OK)
+        o->hist = fork_series(t, v, o->nhist, 1000);
+    free(t);
+    free(v);
+    if (rc == COW_OK && (rc = store_load_events(st, run, &ev, e)) == COW_OK) {
+        o->up = xmalloc((ev.n ? ev.n : 1) * sizeof(*o->up));
+        for (i = 0; i < ev.n; i++)
+            if (ev.v[i].kind != NULL && strcmp(ev.v[i].kind, "repl_done") == 0)
+                o->up[o->nup++] = ev.v[i].t_us;
+    }
+    store_free_events(&ev);
+    if (rc != COW_OK)
+        app_fork_obs_release(o);
+    return rc;
+}
+
+void app_fork_obs_into(const app_fork_obs *o, cow_phase_input *in)
+{
+    in->fork_polls = o->polls;
+    in->nfork_polls = o->npolls;
+    in->fork_hist = o->hist;
+    in->nfork_hist = o->nhist;
+    in->replica_up = o->up;
+    in->nreplica_up = o->nup;
+}
+
+void app_fork_obs_release(app_fork_obs *o)
+{
+    free(o->polls);
+    free(o->hist);
+    free(o->up);
+    memset(o, 0, sizeof(*o));
+}
+
 /* The phases of run r from its events, INFO polls and fork time. */
 static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, cow_err *e)
 {
@@ -250,12 +314,15 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     cow_fact fork;
     cow_flag_poll *bg = NULL, *aof = NULL;
     cow_event *prim = NULL;
+    app_fork_obs fo;
     size_t nb = 0, na = 0, nrep = 0;
     int rc, any = 0, by_table = 0;
 
     memset(&ev, 0, sizeof(ev));
     memset(&in, 0, sizeof(in));
+    memset(&fo, 0, sizeof(fo));
     if ((rc = store_sample_bounds(st, r->id, &any, &a->t_first_us, &a->t_last_us, e)) != COW_OK ||
+        (rc = app_fork_obs_load(st, r->id, &fo, e)) != COW_OK ||
         (rc = store_load_primary_events(st, r->id, &ev, &by_table, e)) != COW_OK ||
         (rc = polls(st, r->id, "rdb_bgsave_in_progress", &bg, &nb, e)) != COW_OK ||
         (rc = polls(st, r->id, "aof_rewrite_in_progress", &aof, &na, e)) != COW_OK ||
@@ -276,10 +343,12 @@ static int build_phases(cow_store *st, const cow_run_row *r, app_analysis *a, co
     in.aof = aof;
     in.naof = na;
     in.fork_preroll_us = fork.known && fork.num > 0 ? (int64_t)fork.num + 1000 : 0;
+    app_fork_obs_into(&fo, &in);
     in.t_first_us = a->t_first_us;
     in.t_last_us = a->t_last_us;
     rc = phase_build(&in, &a->ph, e);
 done:
+    app_fork_obs_release(&fo);
     free(prim);
     free(bg);
     free(aof);

@@ -104,4 +104,17 @@ int app_analyze_each(cow_store *st, const cow_run_row *rows, size_t n, int only_
 /* "linear" or "nearest". */
 const char *app_method_name(int method);
 
+/* What a run holds about each fork's duration and its replicas' link-ups
+ * (phase.h's cow_phase_input: fork_polls, fork_hist, replica_up):
+ * latest_fork_usec polls, LATENCY HISTORY fork samples, repl_done lines. */
+typedef struct app_fork_obs {
+    cow_fork_obs *polls, *hist;
+    size_t npolls, nhist;
+    int64_t *up;
+    size_t nup;
+} app_fork_obs;
+int app_fork_obs_load(cow_store *st, int64_t run, app_fork_obs *o, cow_err *e);
+void app_fork_obs_into(const app_fork_obs *o, cow_phase_input *in);
+void app_fork_obs_release(app_fork_obs *o);
+
 #endif

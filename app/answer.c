@@ -88,7 +88,8 @@ static const struct {
                     never the run's "Do" (a forkless save's "no fork
                     recorded" is no cause of anything) */
 } todo_rank[] = {
-    {"save_child_killed", "a fork child killed (out of memory?) or failed", 0},
+    {"save_child_killed", "a fork child killed or failed (who killed it: no kernel log)", 0},
+    {"slowness_outlasts_fork", "", 0}, /* after_fork(): not the fork, the fork also */
     {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
     {"thp_backing_heap", "huge pages backing the heap", 0},
     {"latency_doctor_thp", "huge pages backing the heap (the server's LATENCY DOCTOR)", 0},
@@ -130,6 +131,8 @@ static char *after_fork(const app_answer *a)
     else
         sbuf_add(&b, "the child's I/O or the host after the fork, not the fork "
                    "(copy-on-write only %.0f%% of used_memory)", a->cow_pct_used);
+    if (!isnan(a->fork_ms) && a->fork_ms >= 10) /* long enough to stall: named too */
+        sbuf_add(&b, "; also the fork (%.1f ms)", a->fork_ms);
     return sbuf_take(&b);
 }
 
@@ -602,6 +605,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
             continue;
         crit |= x->severity == COW_SEV_CRIT;
         if ((forkless && (strcmp(x->rule, "fork_not_the_cost") == 0 ||
+                          strcmp(x->rule, "slowness_outlasts_fork") == 0 ||
                           strcmp(x->rule, "fork_is_the_cost") == 0)) ||
             (strcmp(x->rule, "slow_fork") == 0 && x->severity < COW_SEV_WARN))
             continue;
@@ -630,6 +634,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
          j++)
         if (strcmp(fs->v[j].run, r->label) == 0 &&
             (strcmp(fs->v[j].rule, "fork_is_the_cost") == 0 ||
+             strcmp(fs->v[j].rule, "slowness_outlasts_fork") == 0 ||
              strcmp(fs->v[j].rule, "full_lift") == 0 ||
              strcmp(fs->v[j].rule, "tail_only_lift") == 0))
             a->shown_finding = xstrdup(fs->v[j].title);

@@ -188,11 +188,63 @@ static int memory(cow_store *st, const cow_run_row *r, const cow_phase *ph, size
     return COW_OK;
 }
 
+/* A counter since server start (sync_full) as what happened in the
+ * capture: its rise from the first poll to the last; unknown with fewer
+ * than two polls (one dump counts the server's whole life, not the run). */
+static int counter_rise(cow_store *st, const cow_run_row *r, const char *key, cow_fact *f,
+                        cow_err *e)
+{
+    int64_t *t = NULL;
+    double *v = NULL;
+    size_t n = 0;
+    int rc;
+
+    if (!f->known)
+        return COW_OK;
+    if ((rc = store_load_info_series(st, r->id, key, &t, &v, &n, e)) != COW_OK)
+        return rc;
+    if (n < 2 || v[n - 1] < v[0]) { /* a restart resets it: not a rise either */
+        f->known = 0;
+        f->num = NAN;
+    } else {
+        f->num = v[n - 1] - v[0];
+        snprintf(f->text, sizeof(f->text), "rose %.0f over the capture (%.0f -> %.0f)",
+                 f->num, v[0], v[n - 1]);
+    }
+    free(t);
+    free(v);
+    return COW_OK;
+}
+
+/* The fork time of the latest fork window is its own (phase.c,
+ * Requirement 9): the first latest_fork_usec poll after its child's start
+ * line and before the next window opened; the last poll of the run is
+ * another fork's when
+ * it came before this one or after the next, and is not used. */
+static int own_fork(cow_store *st, const cow_run_row *r, int64_t fork_us, int64_t until_us,
+                    cow_run_facts *f, cow_err *e)
+{
+    cow_fact v;
+    int rc;
+
+    if (fork_us <= 0)
+        return COW_OK;
+    if ((rc = store_fact_info_at(st, r->id, "latest_fork_usec", fork_us, until_us, &v, e)) !=
+        COW_OK)
+        return rc;
+    f->latest_fork_usec = v; /* unknown when the event holds none (fork_inflight
+                                then reads LATENCY HISTORY's fork) */
+    return COW_OK;
+}
+
+/* "waited it out": half the fork (diag_rules_lift.c's FORK_WAIT_SHARE) */
+#define FORK_WAIT_SHARE_APP 0.5
+
 /* The samples in flight while the latest fork ran (diag.h): the fork
  * ended at fork_end_us (the log's "started" stamp) and took
  * latest_fork_usec. */
 static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_us,
-                         cow_run_facts *f, cow_err *e)
+                         int64_t window_end_us, cow_run_facts *f, cow_err *e)
 {
     double *lat = NULL;
     int64_t *t = NULL, start;
@@ -225,6 +277,26 @@ static int fork_inflight(cow_store *st, const cow_run_row *r, int64_t fork_end_u
             f->fork_inflight_max_us = lat[i];
             f->fork_inflight_sent_us = (double)(t[i] - start);
         }
+    }
+    free(lat);
+    free(t);
+    /* what came after it in its window: as slow as the fork's stall */
+    f->fork_after_min_us = FORK_WAIT_SHARE_APP * f->fork_dur_us;
+    f->fork_after_span_us = NAN;
+    if (window_end_us <= fork_end_us)
+        return COW_OK;
+    lat = NULL;
+    t = NULL;
+    if ((rc = store_load_range(st, r->id, fork_end_us, window_end_us, &lat, &t, &n, e)) !=
+        COW_OK)
+        return rc;
+    for (i = 0; i < n; i++) {
+        if (t[i] < fork_end_us || !(lat[i] >= f->fork_after_min_us))
+            continue;
+        f->fork_after_n++;
+        if (isnan(f->fork_after_span_us) ||
+            (double)(t[i] - fork_end_us) + lat[i] > f->fork_after_span_us)
+            f->fork_after_span_us = (double)(t[i] - fork_end_us) + lat[i];
     }
     free(lat);
     free(t);
@@ -579,7 +651,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
 {
     cow_result_set rs;
     cow_phase *ph;
-    int64_t fork_end_us = 0;
+    int64_t fork_end_us = 0, fork_until_us = INT64_MAX, fork_window_end_us = 0;
     int rc;
 
     memset(f, 0, sizeof(*f));
@@ -600,9 +672,17 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
                 f->run_max_us = rs.ph[k].max_us;
             if (rs.ph[k].fork_us > 0 && rs.ph[k].fork_us > fork_end_us) {
                 fork_end_us = rs.ph[k].fork_us;
+                fork_window_end_us = rs.ph[k].t1_us;
                 snprintf(f->fork_window, sizeof(f->fork_window), "%s", rs.ph[k].label);
             }
         }
+    }
+    {   /* the fork window's own fork ends where the next window opens */
+        size_t k;
+        for (k = 0; fork_end_us > 0 && k < rs.nph; k++)
+            if (phase_is_window(phase_kind_from_name(rs.ph[k].kind)) &&
+                rs.ph[k].t0_us > fork_end_us && rs.ph[k].t0_us < fork_until_us)
+                fork_until_us = rs.ph[k].t0_us;
     }
     ph = facts_phases(&rs);
     windows(&rs, ph, f);
@@ -630,6 +710,9 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if (!f->version.known)
         INFO(version, "redis_version");
 #undef INFO
+    if ((rc = own_fork(st, r, fork_end_us, fork_until_us, f, e)) != COW_OK ||
+        (rc = counter_rise(st, r, "sync_full", &f->sync_full, e)) != COW_OK)
+        return rc;
     if ((rc = store_fact_info_last(st, r->id, "rdb_last_cow_size", &f->rdb_last_cow_size, e)) ||
         (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "AnonHugePages", 0, &f->anon_huge, e)) ||
         (rc = store_fact_stat_max(st, r->id, "smaps_rollup", "Anonymous", 0, &f->anonymous, e)) ||
@@ -654,7 +737,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_stat_max(st, r->id, "smaps", "AnonHugePages", 0, &f->anon_huge, e)))
         return rc;
     if ((rc = child_killed_fact(st, r, f, e)) != COW_OK ||
-        (rc = fork_inflight(st, r, fork_end_us, f, e)) != COW_OK)
+        (rc = fork_inflight(st, r, fork_end_us, fork_window_end_us, f, e)) != COW_OK)
         return rc;
     if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
         return rc;

@@ -132,7 +132,7 @@ static const struct {
     {"tail_only_lift", "window"},       {"full_lift", "window"},
     {"thin_tail", "window"},            {"monitor_blind_spot", "window"},
     {"readonly_control_flat", "window"}, {"periodic_save_spikes", "timeline"},
-    {"fork_not_the_cost", "timeline"},  {"slow_fork", "timeline"},
+    {"fork_not_the_cost", "timeline"},  {"slowness_outlasts_fork", "timeline"},  {"slow_fork", "timeline"},
     {"overlapping_forks", "timeline"},  {"clock_mismatch", "timeline"},
     {"cow_memory_headroom", "memory"},  {"aof_rewrite_still_forks", "memory"},
     {"full_resyncs", "replsync"},       {"replica_lag", "replsync"},

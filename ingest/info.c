@@ -171,6 +171,8 @@ typedef struct info_ctx {
     long long fields;     /* key:value lines kept */
     char *scratch;        /* composite values split in place */
     size_t capscratch;    /* its size */
+    int unplaced_ok;      /* cow_parse_opts.info_unplaced */
+    int noted_unplaced;   /* its note was given */
 } info_ctx;
 
 static void dump_reset(info_dump *d)
@@ -314,6 +316,18 @@ static int info_place(info_ctx *c, int more, int64_t *t_us, cow_err *e)
                        "server_time_usec (Server section, Redis 6.2+), no "
                        "timestamp line and no stamp in its file name: it is "
                        "kept unplaced (t=0)");
+    } else if (c->unplaced_ok && c->by_server == 0 && c->by_stamp == 0) {
+        /* a transcript's replies without a time: in their order (the dump
+         * index), none placed in time */
+        *t_us = 0;
+        if (!c->noted_unplaced) {
+            c->noted_unplaced = 1;
+            rc = info_note(c, "info_time", e, "INFO dumps without server_time_usec "
+                           "(Server section, Redis 6.2+) or a timestamp line, from dump "
+                           "%d (line %ld) on: kept unplaced (t=0) in the order they came, "
+                           "so the last one gives the run's values and none is a point "
+                           "of a series in time", c->ndumps, d->first_line);
+        }
     } else {
         cow_err_at(e, c->s->name, d->first_line, 0);
         return COW_FAIL(e, COW_EUNIT, "INFO dump %d of a series cannot be "
@@ -574,6 +588,7 @@ static int info_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err 
     c.k = k;
     dump_reset(&c.d);
     c.has_name = info_name_stamp(o ? o->fname : NULL, "info", &c.name_us);
+    c.unplaced_ok = o != NULL && o->info_unplaced;
     while ((rc = src_next_line(s, &ln, e)) == 1)
         if ((rc = info_line(&c, &ln, e)) != COW_OK)
             goto done;

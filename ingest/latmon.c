@@ -394,9 +394,64 @@ static int lm_doctor_event(lm_ctx *c, const char *line, long no, cow_err *e)
     if (sscanf(line, "%d. %63[^:]: %d latency spikes (average %lums, mean "
                "deviation %lums, period %lf sec). Worst all time event %lums.%n",
                &idx, ev, &spikes, &avg, &mdev, &period, &worst, &used) != 7 ||
-        used == 0 || !lm_is_name(ev, strlen(ev)))
+        used == 0 || !lm_is_name(ev, strlen(ev))) {
+        c->doctor_event_hit = 0;
         return COW_OK;
+    }
+    c->doctor_event_hit = 1;
     return lm_emit(c, 0, "doctor", ev, (double)avg, (double)worst, line, 0, no, e);
+}
+
+/* "N. ": the start of a numbered DOCTOR line (a wrapped "40.1\n2 sec)" is
+ * not one) */
+static int lm_numbered(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && lm_digit(p[i]))
+        i++;
+    return i > 0 && i + 1 < n && p[i] == '.' && p[i + 1] == ' ';
+}
+
+/* An event line of DOCTOR at line index li, with the lines a terminal
+ * wrapped it onto (up to a blank line or the next "N." line) joined: as
+ * wrapped at a space (joined with one), else cut mid-word (joined with
+ * none). */
+static int lm_doctor_joined(lm_ctx *c, size_t li, size_t last, cow_err *e)
+{
+    size_t k, len = 0, end = li;
+    char *soft, *hard;
+    int rc, pass;
+
+    for (k = li; k <= last; k++) {
+        const char *p = c->bytes + c->lines[k].off;
+        size_t n = c->lines[k].n;
+        text_trim(&p, &n);
+        if (k > li && (n == 0 || lm_numbered(p, n) || p[0] == '-'))
+            break;
+        len += n + 1;
+        end = k;
+    }
+    soft = xmalloc(len + 1);
+    hard = xmalloc(len + 1);
+    for (pass = 0; pass < 2; pass++) {
+        char *o = pass == 0 ? soft : hard;
+        for (k = li; k <= end; k++) {
+            const char *p = c->bytes + c->lines[k].off;
+            size_t n = c->lines[k].n;
+            text_trim(&p, &n);
+            if (k > li && pass == 0)
+                *o++ = ' ';
+            memcpy(o, p, n);
+            o += n;
+        }
+        *o = '\0';
+    }
+    rc = lm_doctor_event(c, soft, c->lines[li].no, e);
+    if (rc == COW_OK && !c->doctor_event_hit && end > li)
+        rc = lm_doctor_event(c, hard, c->lines[li].no, e);
+    free(soft);
+    free(hard);
+    return rc;
 }
 
 /* Lower-cased copy with every run of blanks and line ends made one space,
@@ -469,8 +524,8 @@ static int lm_doctor(lm_ctx *c, cow_err *e)
         const char *p = c->bytes + c->lines[li].off;
         size_t n = c->lines[li].n;
         text_trim(&p, &n);
-        if (n > 3 && lm_digit(p[0]))
-            rc = lm_doctor_event(c, c->bytes + c->lines[li].off, c->lines[li].no, e);
+        if (n > 3 && lm_numbered(p, n))
+            rc = lm_doctor_joined(c, li, last, e);
     }
     return rc;
 }

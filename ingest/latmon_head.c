@@ -139,7 +139,9 @@ void lm_name_hints(lm_ctx *c, const char *fname)
     else if ((h = strstr(low, "history")) != NULL) {
         c->name_kind = LM_HISTORY;
         h = base + (h - low) + 7;
-        if (*h == '-' || *h == '_' || *h == '.') {
+        /* "history-fork", "history_command"; never "history.txt": what
+         * follows a dot is the file's extension, not an event */
+        if (*h == '-' || *h == '_') {
             h++;
             for (n = 0; h[n] && h[n] != '.' && n + 1 < LM_NAME_MAX; n++)
                 ;

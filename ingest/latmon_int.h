@@ -49,6 +49,7 @@ typedef struct lm_ctx {
     long long lines_ok;       /* lines that held usable content */
     int noted_valkey;         /* the 5-number note was emitted */
     int noted_noevent;        /* the unknown-event note was emitted */
+    int doctor_event_hit;     /* the last DOCTOR event line read whole */
     int nsections;            /* sections parsed so far */
     char seen[256];           /* what was recognised, for the final note */
 } lm_ctx;

@@ -40,6 +40,11 @@ typedef struct cow_parse_opts {
     const char *fname;        /* base name of the file (stamps in names) */
     const char *mem_unit;     /* "bytes","kB","MB","GB" for a memory column
                                  whose name has no unit (run.json mem_unit), or NULL */
+    int info_unplaced;        /* several INFO dumps without a time are kept
+                                 unplaced (t=0), in their order, with a
+                                 note, not refused: a terminal transcript's
+                                 INFO replies (an older server has no
+                                 server_time_usec) */
     /* How a parser that holds other formats' outputs (a terminal
      * transcript) recognises each one: set by parser_run to parser_detect,
      * so no parser calls back into the table that lists it. NULL: the

@@ -148,7 +148,16 @@ static int tr_group(tr_ctx *c, size_t a, size_t b, const cow_src *s,
     src_open_mem(&sub, s->name, c->text + c->sec[a].off,
                  c->sec[b - 1].end - c->sec[a].off);
     sub.line = c->sec[a].line - 1;
-    rc = c->sec[a].p->parse(&sub, o, k, &se);
+    {   /* several INFO replies typed one after the other: kept in order
+         * even without a time (an older server's) */
+        cow_parse_opts io;
+        if (o != NULL)
+            io = *o;
+        else
+            memset(&io, 0, sizeof(io));
+        io.info_unplaced = b > a + 1;
+        rc = c->sec[a].p->parse(&sub, &io, k, &se);
+    }
     src_close(&sub);
     if (rc == COW_OK) {
         (*landed)++;

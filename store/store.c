@@ -37,6 +37,17 @@
     NO_SERVER_OR_PRIMARY(R, F) " AND sf_.pid IN (0, coalesce(" P ", 0))))"
 /* Which server a config value came from, when the run has several:
  * "the primary on port 7301" (NULL otherwise). */
+/* A fork child's file, by its own name (smaps_rollup-child-...) or the
+ * child's own folder (child/, child-2365/), never a word further up the
+ * path (a run folder named killed-children-run is no child's): 1 or 0.
+ * BASE(p) is the last part of a path, DIR(p) what comes before it. */
+#define PATH_DIR(P) "rtrim(" P ", replace(" P ", '/', ''))"
+#define PATH_BASE(P) "substr(" P ", length(" PATH_DIR(P) ") + 1)"
+#define CHILD_FILE(P)                                                             \
+    "(" PATH_BASE(P) " LIKE '%child%' OR"                                         \
+    " " PATH_BASE("rtrim(" PATH_DIR(P) ", '/')") " IN ('child', 'children') OR"  \
+    " " PATH_BASE("rtrim(" PATH_DIR(P) ", '/')") " LIKE 'child-%' OR"             \
+    " " PATH_BASE("rtrim(" PATH_DIR(P) ", '/')") " LIKE 'child\\_%' ESCAPE '\\')"
 #define CONFIG_SERVER                                                          \
     ", CASE WHEN i.section = 'config' AND (SELECT count(*) FROM servers sv_"   \
     " WHERE sv_.run = i.run) > 1 THEN (SELECT 'the ' || sv_.role ||"           \
@@ -182,6 +193,11 @@ static const char *const sql_text[SQL_COUNT] = {
         " FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
         PRIMARY_SIDE("?1", "i.file") " ORDER BY i.num DESC LIMIT 1",
+    [SQL_FACT_INFO_AT] = /* the first poll at or after ?3, before ?4 */
+        "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
+        " WHERE i.run = ?1 AND i.key = ?2 AND i.sub IS NULL AND i.num IS NOT NULL"
+        " AND i.t_us >= ?3 AND i.t_us < ?4" PRIMARY_SIDE("?1", "i.file")
+        " ORDER BY i.t_us LIMIT 1",
     [SQL_FACT_INFO_SUB_MAX] =
         "SELECT i.num, i.text, f.path, i.line FROM info i JOIN files f ON f.id = i.file"
         " WHERE i.run = ?1 AND i.key >= ?2 AND i.key < ?2 || '~'" /* the index's range */
@@ -191,7 +207,7 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_FACT_STAT_MAX] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
         " WHERE s.run = ?1 AND s.source = ?2 AND s.key = ?3 AND s.num IS NOT NULL"
-        " AND (f.path LIKE '%child%') = ?4" PRIMARY_SIDE("?1", "s.file")
+        " AND " CHILD_FILE("f.path") " = ?4" PRIMARY_SIDE("?1", "s.file")
         " ORDER BY s.num DESC LIMIT 1",
     [SQL_FACT_STAT_LAST] =
         "SELECT s.num, s.text, f.path, s.line FROM stats s JOIN files f ON f.id = s.file"
@@ -222,8 +238,11 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_FACT_LATMON_SPIKE] =
         "SELECT max(coalesce(l.max_ms, 0), coalesce(l.lat_ms, 0)) AS m, l.event, l.kind,"
         " f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
-        " WHERE l.run = ?1 AND l.kind IN ('latest', 'history') AND l.event IS NOT NULL"
-        PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.file, l.line LIMIT 1",
+        " WHERE l.run = ?1 AND (l.kind IN ('latest', 'history') OR"
+        " (l.kind = 'doctor' AND l.event IS NOT NULL))" /* DOCTOR's worst: at a tie, the
+                                                        reply that holds its time */
+        PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.kind = 'doctor', l.file, l.line"
+        " LIMIT 1",
     [SQL_LOAD_MEM] =
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"

@@ -302,13 +302,19 @@ int store_fact_info_last(cow_store *st, int64_t run, const char *key, cow_fact *
 /* Largest numeric value of an INFO field over the series. */
 int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f,
                         cow_err *e);
+/* The first poll of an INFO field at or after from_us and before
+ * until_us (the value an event's own poll read). */
+int store_fact_info_at(cow_store *st, int64_t run, const char *key, int64_t from_us,
+                       int64_t until_us, cow_fact *f, cow_err *e);
 /* Largest numeric sub-field sub of INFO keys starting with key_prefix
  * (e.g. "slave", "lag": the worst replica lag). */
 int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
                             const char *sub, cow_fact *f, cow_err *e);
 /* Kernel-side value: the largest over snapshots of the server process
- * (snapshots whose file name says "child" are the fork child's and are
- * skipped unless child is 1, then only they count). */
+ * (snapshots whose own file name says "child", or that sit in the child's
+ * own folder -- child/, child-N/ -- are the fork child's and are skipped
+ * unless child is 1, then only they count; a word further up the path is
+ * not the child's). */
 int store_fact_stat_max(cow_store *st, int64_t run, const char *source,
                         const char *key, int child, cow_fact *f, cow_err *e);
 /* Kernel-side value as text (THP choice, sysctl), last snapshot. */
@@ -339,6 +345,10 @@ int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const c
 /* The largest latency LATENCY LATEST or HISTORY recorded for any event:
  * num in ms, text "command (LATENCY LATEST)", src file:line; known 0 when
  * none. */
+/* Every LATENCY HISTORY `fork` sample of run with a time, in time order
+ * (t_us, lat_ms); caller frees both arrays. */
+int store_load_latmon_fork(cow_store *st, int64_t run, int64_t **t_us, double **ms,
+                           size_t *n, cow_err *e);
 int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
 int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
                       cow_err *e);

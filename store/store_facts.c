@@ -73,6 +73,14 @@ int store_fact_info_max(cow_store *st, int64_t run, const char *key, cow_fact *f
     return fact_key(st, SQL_FACT_INFO_MAX, run, key, f, e);
 }
 
+int store_fact_info_at(cow_store *st, int64_t run, const char *key, int64_t from_us,
+                       int64_t until_us, cow_fact *f, cow_err *e)
+{
+    sqlite3_bind_int64(st->stmt[SQL_FACT_INFO_AT], 3, from_us);
+    sqlite3_bind_int64(st->stmt[SQL_FACT_INFO_AT], 4, until_us);
+    return fact_key(st, SQL_FACT_INFO_AT, run, key, f, e);
+}
+
 int store_fact_info_sub_max(cow_store *st, int64_t run, const char *key_prefix,
                             const char *sub, cow_fact *f, cow_err *e)
 {
@@ -198,6 +206,32 @@ int store_fact_latmon_fork_near(cow_store *st, int64_t run, int64_t t_us, cow_fa
     return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading LATENCY HISTORY fork");
 }
 
+int store_load_latmon_fork(cow_store *st, int64_t run, int64_t **t_us, double **ms,
+                           size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0, cap2 = 0, k = 0;
+    int rc;
+
+    *t_us = NULL;
+    *ms = NULL;
+    *n = 0;
+    if ((rc = prep(st, "SELECT t_us, lat_ms FROM latmon WHERE run = ?1 AND kind = 'history'"
+                   " AND event = 'fork' AND lat_ms IS NOT NULL AND t_us IS NOT NULL"
+                   " ORDER BY t_us", &q, e)) != COW_OK)
+        return rc;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &cap);
+        *ms = xgrow(*ms, sizeof(double), k + 1, &cap2);
+        (*t_us)[k] = sqlite3_column_int64(q, 0);
+        (*ms)[k++] = sqlite3_column_double(q, 1);
+    }
+    unprep(st, q);
+    *n = k;
+    return rc == SQLITE_DONE ? COW_OK : sql_fail(st, e, "reading LATENCY HISTORY fork");
+}
+
 int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
                          cow_fact *f, cow_err *e)
 {
@@ -245,8 +279,10 @@ int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
         const char *path = (const char *)sqlite3_column_text(q, 3);
         f->known = 1;
         f->num = sqlite3_column_double(q, 0);
-        snprintf(f->text, sizeof(f->text), "%s (LATENCY %s)", ev ? ev : "?",
-                 kind && strcmp(kind, "latest") == 0 ? "LATEST" : "HISTORY");
+        snprintf(f->text, sizeof(f->text), "%s (LATENCY %s)", ev ? ev : "an unnamed event",
+                 kind && strcmp(kind, "latest") == 0   ? "LATEST"
+                 : kind && strcmp(kind, "doctor") == 0 ? "DOCTOR"
+                                                       : "HISTORY");
         snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
                  (long long)sqlite3_column_int64(q, 4));
     }

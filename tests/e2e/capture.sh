@@ -194,7 +194,8 @@ check "with the zone to give" has "give the log's zone with --log-tz +02:00" "$W
 "$COW" ingest --db "$WORK/c.db" --log-tz +02:00 "$C/nopair" > /dev/null 2>&1
 "$COW" analyze --db "$WORK/c.db" --json nopair > "$WORK/c2.json" 2>&1
 check "the zone given later settles it" test $? = 0
-check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627622000,"t1_us":1796028629589000' <(tr -d '\n\t ' < "$WORK/c2.json")
+# its own fork (LATENCY HISTORY fork, 5 ms) opens it 6 ms before the start line
+check "bgsave#1 ends where the given zone puts it" has '"label":"bgsave#1","kind":"bgsave","t0_us":1796028627616000,"t1_us":1796028629589000' <(tr -d '\n\t ' < "$WORK/c2.json")
 
 # --- a log taken as UTC (no pair) whose windows a whole-hour offset would
 # place better: an unmatched save start inside the samples, the real save

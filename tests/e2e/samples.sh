@@ -57,10 +57,12 @@ check "check: aof-rewrite's p99 limit judged against the baseline on both sides"
 "$COW" analyze --db "$DB" --json fullsync-disk > "$WORK/a.json"
 tr -d '\n\t ' < "$WORK/a.json" > "$WORK/a.flat"
 check "disk full sync window from the log" has '"label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*,"source":"log"' "$WORK/a.flat"
-# the baseline's median moved +610% after the sync (the replica still
-# loading): against the baseline on both sides, beyond that movement, ?
-check "p99.9 of the disk sync: ? against the baseline on both sides" has '"phase":"sync-disk#1","baseline":"baseline","quantile":"p999","base_us":[0-9.]*,"value_us":[0-9.]*,"delta_us":2310.3[0-9]*,"ci_low_us":null,"ci_high_us":null,"ratio":[0-9.]*,"ratio_low":null,"ratio_high":null,"verdict":"unsure","thin":true,"method":"tail-test","n_base":3006,"n":691,.*"both_sides":true,"why":"thetailtest:3vs2samplesbeyondthepooledp99.86,as[0-9.]*vs[0-9.]*independentones(clustersof[0-9.]*),p=1;theblocktestneeds10000baselinesamples(20blocksof500),has3006"' "$WORK/a.flat"
-check "the window says its baseline moved" has '"label":"sync-disk#1",[^}]*"unstable_baseline":"p500.022msbeforethewindow,0.155msafterit' "$WORK/a.flat"
+# the sync ends at the replica's link-up ("MASTER <-> REPLICA sync:
+# Finished with success", phase.c Requirement 11), its load inside the
+# window; the baseline's median moved +600% after it: against the
+# baseline on both sides, the tail test cannot tell, ?
+check "p99.9 of the disk sync: ? against the baseline on both sides" has '"phase":"sync-disk#1","baseline":"baseline","quantile":"p999","base_us":[0-9.]*,"value_us":[0-9.]*,"delta_us":972.3[0-9]*,"ci_low_us":null,"ci_high_us":null,"ratio":[0-9.]*,"ratio_low":null,"ratio_high":null,"verdict":"unsure","thin":true,"method":"tail-test","n_base":3006,"n":907,.*"both_sides":true,"why":"thetailtest:3vs2samplesbeyondthepooledp99.87,as[0-9.]*vs[0-9.]*independentones(clustersof[0-9.]*),p=1;theblocktestneeds10000baselinesamples(20blocksof500),has3006"' "$WORK/a.flat"
+check "the window says its baseline moved" has '"label":"sync-disk#1",[^}]*"unstable_baseline":"p500.022msbeforethewindow,0.153msafterit' "$WORK/a.flat"
 check "phase objects carry the documented keys" has '"phase":"during","label":"sync-disk#1","kind":"fullsync_disk","t0_us":[0-9]*,"t1_us":[0-9]*' "$WORK/a.flat"
 
 # The replica's own steps (replica/replica.log, pid 1678): Connecting to

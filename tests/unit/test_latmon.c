@@ -205,12 +205,60 @@ static void latmon_should_name_history_events_from_file_names(void)
     CHECK(lm_is(lm(&c, 0), "history", "expire-cycle", 0, NAN, NAN, 1));
     collect_free(&c);
 
+    /* "latency-history.txt" names no event: the extension is not one */
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_latency_monitor, "latency-history.txt",
+                        "1796026496\n431\n", &c, &e), COW_OK);
+    CHECK(lm(&c, 0) == NULL || lm(&c, 0)->event == NULL ||
+          strcmp(lm(&c, 0)->event, "txt") != 0);
+    CHECK(find_note(&c, "latency_history_event") != NULL);
+    collect_free(&c);
+
     /* an empty reply that nothing names is refused, with what to do */
     collect_init(&c);
     CHECK_INT(parse_mem(&cow_parser_latency_monitor, "out.txt", "(empty array)\r\n",
                         &c, &e), COW_EPARSE);
     CHECK(strstr(e.msg, "=== LATENCY HISTORY fork ===") != NULL);
     CHECK_INT(e.line, 1);
+    collect_free(&c);
+}
+
+/* A DOCTOR event line a terminal wrapped (an 80-column redis-cli, cut
+ * mid-word and at a space) is read whole: the 500 ms stall is kept. */
+static void latmon_should_join_wrapped_doctor_lines(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    const char *text =
+        "Dave, I have observed latency spikes in this Redis instance. You don't mind "
+        "talking about it, do you Dave?\n"
+        "\n"
+        "1. command: 3 latency spikes (average 180ms, mean deviation 120ms, period 40.1\n"
+        "2 sec). Worst all time event 500ms.\n"
+        "2. aof-fsync-always: 2 latency spikes (average 30ms, mean deviation 5ms,\n"
+        "period 60.00 sec). Worst all time event 41ms.\n"
+        "\n"
+        "I have a few advices for you:\n"
+        "\n"
+        "- Check your Slow Log to understand what are the commands you are running which "
+        "are too slow to execute.\n";
+    size_t i, k = 0;
+
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_latency_monitor, "latency-doctor.txt", text, &c, &e),
+              COW_OK);
+    for (i = 0; lm(&c, i) != NULL; i++) {
+        const cow_latmon *r = lm(&c, i);
+        if (r->event && strcmp(r->event, "command") == 0) {
+            CHECK(r->max_ms == 500 && r->lat_ms == 180 && r->line == 3);
+            k++;
+        }
+        if (r->event && strcmp(r->event, "aof-fsync-always") == 0) {
+            CHECK(r->max_ms == 41 && r->line == 5);
+            k++;
+        }
+    }
+    CHECK_INT(k, 2);
     collect_free(&c);
 }
 
@@ -544,6 +592,7 @@ int main(void)
     RUN(latmon_should_read_every_latest_shape);
     RUN(latmon_should_name_history_events_from_file_names);
     RUN(latmon_should_see_when_the_doctor_saw_nothing);
+    RUN(latmon_should_join_wrapped_doctor_lines);
     RUN(latmon_should_read_the_seed_000_shape);
     RUN(latmon_should_reject_bad_lines_not_crash);
     RUN(clilat_should_read_piped_latency_history);

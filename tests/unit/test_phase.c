@@ -65,10 +65,79 @@ static void phases_should_follow_log_windows(void)
     /* the fork happened before its log line: the window opens earlier */
     in.fork_preroll_us = 2707;
     CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
-    CHECK_INT(ph.v[1].t0_us, T0 + S(2) + 1000 - 2707);
+    /* ... but never before its trigger line (Requirement 10): the fork
+     * began after "1 changes in 3600 seconds. Saving..." was logged */
+    CHECK_INT(ph.v[1].t0_us, T0 + S(2));
     CHECK_INT(ph.v[1].fork_us, T0 + S(2) + 1000);
     CHECK_INT(ph.v[3].t0_us, T0 + S(6)); /* a sync opens at its trigger */
     phase_release(&ph);
+}
+
+/* Requirements 9-11, on the shapes of a live capture: INFO polled every
+ * 100 ms reads latest_fork_usec 193000 (a fork before the capture), then
+ * 7000 after the BGSAVE's child started and 8400 after the AOF rewrite's;
+ * a diskless sync whose replica logs "MASTER <-> REPLICA sync: Finished
+ * with success" 408 ms after the primary's "Synchronization with replica
+ * ... succeeded". */
+static void each_window_should_use_its_own_fork(void)
+{
+    cow_event e[] = {
+        ev(T0 + S(3) + 610000, "bgsave_start", 2365, "pid"),
+        ev(T0 + S(5), "bgsave_done", NAN, NULL),
+        ev(T0 + S(6) + 4000, "aof_rewrite_start", 2370, "pid"),
+        ev(T0 + S(7), "aof_rewrite_done", NAN, NULL),
+        ev(T0 + S(8) + 62000, "sync_bgsave_start", NAN, "socket"),
+        ev(T0 + S(8) + 67000, "rdb_transfer_start", 2380, "pid"),
+        ev(T0 + S(10) + 386000, "rdb_transfer_done", NAN, NULL),
+        ev(T0 + S(10) + 386000, "sync_success", NAN, NULL),
+    };
+    cow_fork_obs polls[] = {
+        {T0 + S(3) + 500000, 193000}, /* before the BGSAVE: another fork's */
+        {T0 + S(3) + 700000, 7000},   /* the BGSAVE's own */
+        {T0 + S(6) + 100000, 8400},   /* the AOF rewrite's */
+    };
+    int64_t up[] = {T0 + S(10) + 794000};
+    cow_phase_input in;
+    cow_phases ph;
+    cow_err err = COW_ERR_INIT;
+    int poll = 0;
+    size_t i;
+
+    memset(&in, 0, sizeof(in));
+    in.ev = e;
+    in.nev = sizeof(e) / sizeof(e[0]);
+    in.t_first_us = T0;
+    in.t_last_us = T0 + S(12);
+    in.fork_preroll_us = 193000 + 1000; /* the run's largest: the old rule */
+    in.fork_polls = polls;
+    in.nfork_polls = 3;
+    in.replica_up = up;
+    in.nreplica_up = 1;
+    CHECK(phase_fork_dur(&in, T0 + S(3) + 610000, T0 + S(6) + 4000, &poll) == 7000);
+    CHECK_INT(poll, 1);
+    CHECK(isnan(phase_fork_dur(&in, T0 + S(3) + 610000, T0 + S(3) + 650000, NULL)));
+    CHECK_INT(phase_build(&in, &ph, &err), COW_OK);
+    for (i = 0; i < ph.n; i++) {
+        if (strcmp(ph.v[i].label, "bgsave#1") == 0)
+            CHECK_INT(ph.v[i].t0_us, T0 + S(3) + 610000 - 7000 - 1000);
+        if (strcmp(ph.v[i].label, "aof-rewrite#1") == 0)
+            CHECK_INT(ph.v[i].t0_us, T0 + S(6) + 4000 - 8400 - 1000);
+        if (strcmp(ph.v[i].label, "sync-diskless#1") == 0)
+            CHECK_INT(ph.v[i].t1_us, T0 + S(10) + 794000 + 1000); /* the replica's link-up */
+    }
+    phase_release(&ph);
+
+    /* a LATENCY HISTORY fork sample (stamped to the second) when no poll
+     * came inside the event */
+    {
+        cow_fork_obs hist[] = {{T0 + S(3), 7000}};
+        in.nfork_polls = 0;
+        in.fork_hist = hist;
+        in.nfork_hist = 1;
+        CHECK(phase_fork_dur(&in, T0 + S(3) + 610000, T0 + S(6) + 4000, &poll) == 7000);
+        CHECK_INT(poll, 0);
+        CHECK(isnan(phase_fork_dur(&in, T0 + S(4) + 10000, T0 + S(6), NULL)));
+    }
 }
 
 /* Requirement 8: an AOF rewrite ends when its parent is done ("finished
@@ -350,6 +419,7 @@ static void runstats_sort_should_match_qsort(void)
 int main(void)
 {
     RUN(phases_should_follow_log_windows);
+    RUN(each_window_should_use_its_own_fork);
     RUN(aof_rewrite_should_end_when_the_parent_is_done);
     RUN(phases_should_mark_overlaps_and_use_polls);
     RUN(runstats_should_find_a_tail_lift);

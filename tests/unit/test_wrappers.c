@@ -274,6 +274,35 @@ static void transcript_should_read_info_dumps_between_prompts(void)
     collect_free(&c);
 }
 
+/* The same session on a server without server_time_usec (before Redis
+ * 6.2): two INFO replies that nothing places in time are kept, unplaced
+ * and in order (dump 0 then dump 1), with a note, not refused whole. */
+static void transcript_should_keep_unstamped_info_dumps_in_order(void)
+{
+    const cow_parser *p;
+    collect c;
+    cow_err e;
+    size_t i, n0 = 0, n1 = 0, notes = 0;
+
+    CHECK_INT(ingest_fixture("transcript/info-twice-nostamp.txt", "info-twice-nostamp.txt",
+                             &p, &c, &e), COW_OK);
+    CHECK(p == &cow_parser_transcript);
+    CHECK_INT(c.nrejects, 0);
+    for (i = 0; i < c.n; i++) {
+        if (c.recs[i].kind == COW_REC_INFO) {
+            CHECK(c.recs[i].u.info.t_us == 0);
+            n0 += c.recs[i].u.info.dump == 0;
+            n1 += c.recs[i].u.info.dump == 1;
+        }
+        if (c.recs[i].kind == COW_REC_NOTE && strcmp(c.recs[i].u.note.key, "info_time") == 0 &&
+            strstr(c.recs[i].u.note.value, "in the order they came") != NULL)
+            notes++;
+    }
+    CHECK(n0 > 150 && n1 == n0);
+    CHECK_INT(notes, 1);
+    collect_free(&c);
+}
+
 /* A shell session: `redis-cli --latency` stopped with ^C, DEBUG SLEEP's
  * "OK", LATENCY LATEST and LATENCY DOCTOR, each after a "$ " prompt. */
 static void transcript_should_read_shell_prompts_and_skip_echoes(void)
@@ -335,6 +364,7 @@ int main(void)
     RUN(source_should_peel_and_skip_as_the_tests_decide);
     RUN(transcript_should_parse_each_commands_output);
     RUN(transcript_should_read_info_dumps_between_prompts);
+    RUN(transcript_should_keep_unstamped_info_dumps_in_order);
     RUN(transcript_should_read_shell_prompts_and_skip_echoes);
     RUN(clilat_should_detect_every_shape);
     return REPORT();
