@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -112,12 +113,27 @@ void *cap_replica_info_main(void *arg);
 void *cap_proc_main(void *arg);
 void *cap_writer_main(void *arg);
 
+/* The server's log: at most this many bytes, for at most this long. */
+#define CAP_LOG_MAX_BYTES (256LL << 20)
+#define CAP_LOG_COPY_S 10
+/* Open path for reading only when it is a regular file (O_NOFOLLOW,
+ * O_NONBLOCK, then fstat): the fd and its stat, or -1 with the reason
+ * listed under the path. */
+struct stat;
+int cap_open_regular(cap_ctx *c, const char *path, struct stat *sb);
 /* Host files before/after (local servers): THP, sysctls, meminfo, vmstat,
  * loadavg; tag is "before" or "after". */
 void cap_host_facts(cap_ctx *c, const char *tag);
 /* Copy a file's bytes from offset into the folder as name: the bytes
  * copied (0: nothing logged, no file), or -1 (listed as unreadable). */
 long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name);
+
+/* Write an INFO reply line by line; a line that is not INFO's own shape
+ * ("# Name", "key:value", empty) is written as CAP_ESCAPED_KEY ":" and the
+ * line, so that no reply can forge the capture's "# ts=" framing. Returns
+ * how many lines were escaped. */
+#define CAP_ESCAPED_KEY "cowtail_escaped_line"
+size_t cap_put_reply_lines(FILE *fp, const char *s, size_t len);
 
 /* A command's reply (redisCommand with a va_list), NULL when none came. */
 redisReply *cap_cmd(redisContext *r, const char *fmt, ...);
@@ -145,7 +161,10 @@ int cap_server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e);
  * when the replica runs on this host. */
 void cap_replica_log_start(cap_ctx *c, redisContext *rr);
 
-/* cap_dump.c: blank the value of every secret parameter of a CONFIG GET
+/* cap_dump.c: whether a CONFIG parameter may hold a secret (a rule on its
+ * name); */
+bool cap_is_secret_param(const char *name);
+/* blank the value of every secret parameter of a CONFIG GET
  * reply. */
 void cap_redact_config(redisReply *rep);
 /* Save a reply (freed here) flattened as the folder's file name; 0, or -1
