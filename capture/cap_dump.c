@@ -99,8 +99,11 @@ int cap_dump(cap_ctx *c, redisContext *r, const char *name, const char *what,
         fputc('\n', fp); /* an empty reply is one empty line, as redis-cli writes */
     else
         put_flat(fp, rep);
-    if (fclose(fp) != 0)
-        cap_missing(c, name, "write error");
+    {
+        int bad = ferror(fp);
+        if (fclose(fp) != 0 || bad)
+            cap_write_failed(c, name, errno);
+    }
     freeReplyObject(rep);
     return 0;
 }

@@ -3,6 +3,7 @@
 #define COW_CAPTURE_CAP_INT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -135,8 +136,18 @@ long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const cha
 #define CAP_ESCAPED_KEY "cowtail_escaped_line"
 size_t cap_put_reply_lines(FILE *fp, const char *s, size_t len);
 
-/* A command's reply (redisCommand with a va_list), NULL when none came. */
+/* A command's reply, NULL when none came within CAP_CMD_TMO_MS or a
+ * signal came (cap_signal, set by cap_run.c's handler); cap_timed_out
+ * tells the first from a lost connection. */
+#define CAP_CMD_TMO_MS 10000
+#define CAP_TIMEOUT_WHY "no reply within the deadline"
+extern volatile sig_atomic_t cap_signal;
+extern int cap_cmd_tmo_ms; /* cap_cmd's deadline: CAP_CMD_TMO_MS, less at the end */
 redisReply *cap_cmd(redisContext *r, const char *fmt, ...);
+/* The same with a deadline of tmo_ms and a stop flag (a thread's). */
+redisReply *cap_cmd_within(redisContext *r, int tmo_ms, atomic_int *stop,
+                           const char *fmt, ...);
+bool cap_timed_out(const redisContext *r);
 
 /* What INFO said of the server at the start. */
 typedef struct srv_info {
@@ -180,6 +191,11 @@ void cap_find_log(cap_ctx *c, redisContext *r, long pid, int local, const char *
 
 /* cap_runjson.c: "bgsave", "bgrewriteaof", "replicaof" or "none". */
 const char *cap_trig_name(int t);
+/* Create run.json at the start, CAP_RUNJSON_RESERVE bytes that say the
+ * capture did not finish, so that the account has its room on a file
+ * system that fills later; cap_write_runjson overwrites it in place. */
+#define CAP_RUNJSON_RESERVE 32768
+void cap_reserve_runjson(cap_ctx *c);
 /* Write run.json from the capture's state and its result. */
 void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
                        cap_result *res, double total_cpu_s, int64_t end_us);

@@ -80,11 +80,16 @@ size_t cap_put_reply_lines(FILE *fp, const char *s, size_t len)
 /* One INFO poll into its series file (requirement 1): the "# ts=" line,
  * then the reply line by line, ending in a newline; a line of the reply
  * that is not INFO's own shape is escaped (cap_put_reply_lines). */
-static void put_info(FILE *fp, int64_t ts_us, const redisReply *rep)
+static int put_info(cap_ctx *c, FILE *fp, const char *name, int64_t ts_us,
+                    const redisReply *rep)
 {
     fprintf(fp, "# ts=%lld\n", (long long)ts_us);
     cap_put_reply_lines(fp, rep->str, rep->len);
-    fflush(fp);
+    if (fflush(fp) != 0 || ferror(fp)) {
+        cap_write_failed(c, name, errno);
+        return -1;
+    }
+    return 0;
 }
 
 void *cap_info_main(void *arg)
@@ -108,10 +113,12 @@ void *cap_info_main(void *arg)
     }
     for (;;) {
         int64_t t = cap_mono_ns();
-        redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
+        redisReply *rep = cap_cmd_within(r, CAP_CMD_TMO_MS, &c->stop, "INFO %s",
+                                         o->info_sections);
         int child;
-        if (rep == NULL && r->err == REDIS_ERR_IO &&
-            strcmp(r->errstr, strerror(EAGAIN)) == 0) {
+        if (rep == NULL && atomic_load(&c->stop))
+            break;
+        if (rep == NULL && cap_timed_out(r)) {
             /* no reply in 10 s: a stalled server, not a dead one (the probe
              * shows the stall); a new connection, and the poll is missed */
             cow_err e2 = COW_ERR_INIT;
@@ -133,7 +140,10 @@ void *cap_info_main(void *arg)
             freeReplyObject(rep);
             break;
         }
-        put_info(fp, cap_wall_us(c, t), rep);
+        if (put_info(c, fp, "info.txt", cap_wall_us(c, t), rep) != 0) {
+            freeReplyObject(rep);
+            break;
+        }
         pthread_mutex_lock(&c->mu);
         c->st.polls++;
         c->st.poll_us = cap_wall_us(c, t);
@@ -159,8 +169,8 @@ void *cap_info_main(void *arg)
     if (timeouts)
         cap_missing(c, "INFO polls", "%ld polls had no reply within 10 s (the server "
                     "stalled): info.txt has a gap there", timeouts);
-    if (fflush(fp) != 0 || ferror(fp))
-        cap_missing(c, "info.txt", "write error: the file may be incomplete");
+    if (!c->write_failed && (fflush(fp) != 0 || ferror(fp)))
+        cap_write_failed(c, "info.txt", errno);
     fclose(fp);
     if (r)
         redisFree(r);
@@ -262,7 +272,7 @@ static char *snap(cap_ctx *c, series *s, const char *path, int64_t ts)
 static void close_series(cap_ctx *c, series *s)
 {
     if (s->fp && (fflush(s->fp) != 0 || ferror(s->fp)))
-        cap_missing(c, s->name, "write error: the file may be incomplete");
+        cap_write_failed(c, s->name, errno);
     if (s->fp)
         fclose(s->fp);
 }
@@ -368,7 +378,7 @@ out:
     close_series(c, &csm);
     close_series(c, &cst);
     if (fflush(rss) || fflush(pss) || ferror(rss) || ferror(pss))
-        cap_missing(c, "memory.csv", "write error: the file may be incomplete");
+        cap_write_failed(c, "memory.csv", errno);
     fclose(rss);
     fclose(pss);
     return NULL;
@@ -534,7 +544,10 @@ void *cap_replica_info_main(void *arg)
     }
     for (;;) {
         int64_t t = cap_mono_ns();
-        redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
+        redisReply *rep = cap_cmd_within(r, CAP_CMD_TMO_MS, &c->stop, "INFO %s",
+                                         o->info_sections);
+        if (rep == NULL && atomic_load(&c->stop))
+            break;
         if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
             cap_missing(c, what, "stopped: %s", rep == NULL ? r->errstr
                         : rep->type == REDIS_REPLY_ERROR ? rep->str : "not a text reply");
@@ -542,7 +555,10 @@ void *cap_replica_info_main(void *arg)
                 freeReplyObject(rep);
             break;
         }
-        put_info(fp, cap_wall_us(c, t), rep);
+        if (put_info(c, fp, "replica-info.txt", cap_wall_us(c, t), rep) != 0) {
+            freeReplyObject(rep);
+            break;
+        }
         freeReplyObject(rep);
         next += (atomic_load(&c->child) ? o->info_fast_us : o->info_every_us) * 1000;
         if (next < cap_mono_ns())
@@ -550,8 +566,8 @@ void *cap_replica_info_main(void *arg)
         if (cap_sleep_until(c, next))
             break;
     }
-    if (fflush(fp) != 0 || ferror(fp))
-        cap_missing(c, "replica-info.txt", "write error: the file may be incomplete");
+    if (!c->write_failed && (fflush(fp) != 0 || ferror(fp)))
+        cap_write_failed(c, "replica-info.txt", errno);
     fclose(fp);
     redisFree(r);
     return NULL;

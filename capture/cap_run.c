@@ -45,6 +45,7 @@ static void on_signal(int sig)
         return;
     }
     got_signal = sig;
+    cap_signal = sig; /* a pending read gives up (cap_cmd) */
 }
 
 void cap_opts_init(cap_opts *o)
@@ -408,9 +409,12 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         free(c.miss);
         return rc;
     }
+    cap_reserve_runjson(&c);
 
     /* signals: the handler only sets a flag; worker threads block them */
     got_signal = 0;
+    cap_signal = 0;
+    cap_cmd_tmo_ms = CAP_CMD_TMO_MS;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
@@ -546,7 +550,12 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     }
     res->load_ops = atomic_load(&c.load_ops);
 
-    /* the end dumps, on a fresh connection when the old one is gone */
+    /* the end dumps, on a fresh connection when the old one is gone; after
+     * a signal each read has 300 ms at most (a second signal ends it) */
+    if (got_signal) {
+        cap_cmd_tmo_ms = 300;
+        cap_signal = 0;
+    }
     {
         redisReply *ping = cap_cmd(r, "PING");
         if (ping == NULL) {
