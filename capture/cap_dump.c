@@ -2,7 +2,9 @@
  * CONFIG GET with its secrets blanked, the LATENCY dumps at the end, and
  * where the server's log file is. Replies are written flattened, one leaf
  * a line, as redis-cli prints them piped. */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,30 +35,43 @@ static void put_flat(FILE *fp, const redisReply *r)
     }
 }
 
-/* CONFIG parameters whose value is a secret: never written to a capture
- * folder (people share those). */
-static const char *const secret_params[] = {
-    "requirepass", "masterauth", "tls-key-file-pass", "tls-client-key-file-pass",
-    "sentinel-pass", NULL};
+/* Whether a CONFIG parameter's value may be a secret, by rule rather than by
+ * a list of instances: a name that speaks of authentication, a password, a
+ * secret or an ACL (requirepass, masterauth, Valkey's primaryauth,
+ * tls-key-file-pass, sentinel-pass, aclfile, ...), or a TLS key. New
+ * parameters of a later Redis or Valkey that follow the same naming are
+ * covered without a change here. */
+bool cap_is_secret_param(const char *name)
+{
+    static const char *const words[] = {"auth", "pass", "secret", "acl", "token",
+                                        "credential", NULL};
+    char low[128];
+    size_t i, n = strlen(name);
+    if (n >= sizeof(low))
+        return true; /* an odd name: blank it rather than guess */
+    for (i = 0; i <= n; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    for (i = 0; words[i]; i++)
+        if (strstr(low, words[i]))
+            return true;
+    return strncmp(low, "tls", 3) == 0 && strstr(low, "key") != NULL;
+}
 
 /* Blank the value of every secret parameter of a CONFIG GET reply. */
 void cap_redact_config(redisReply *rep)
 {
-    size_t i, k;
+    size_t i;
     if (rep == NULL || rep->type != REDIS_REPLY_ARRAY)
         return;
     for (i = 0; i + 1 < rep->elements; i += 2) {
         redisReply *name = rep->element[i], *val = rep->element[i + 1];
+        static const char r[] = "(redacted by cowtail capture)";
         if (name->type != REDIS_REPLY_STRING || val->type != REDIS_REPLY_STRING ||
-            val->len == 0)
+            val->len == 0 || !cap_is_secret_param(name->str))
             continue;
-        for (k = 0; secret_params[k]; k++)
-            if (strcmp(name->str, secret_params[k]) == 0) {
-                static const char r[] = "(redacted by cowtail capture)";
-                free(val->str);
-                val->str = xstrdup(r);
-                val->len = sizeof(r) - 1;
-            }
+        free(val->str);
+        val->str = xstrdup(r);
+        val->len = sizeof(r) - 1;
     }
 }
 
@@ -84,8 +99,11 @@ int cap_dump(cap_ctx *c, redisContext *r, const char *name, const char *what,
         fputc('\n', fp); /* an empty reply is one empty line, as redis-cli writes */
     else
         put_flat(fp, rep);
-    if (fclose(fp) != 0)
-        cap_missing(c, name, "write error");
+    {
+        int bad = ferror(fp);
+        if (fclose(fp) != 0 || bad)
+            cap_write_failed(c, name, errno);
+    }
     freeReplyObject(rep);
     return 0;
 }

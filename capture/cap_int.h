@@ -3,7 +3,9 @@
 #define COW_CAPTURE_CAP_INT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -112,6 +114,14 @@ void *cap_replica_info_main(void *arg);
 void *cap_proc_main(void *arg);
 void *cap_writer_main(void *arg);
 
+/* The server's log: at most this many bytes, for at most this long. */
+#define CAP_LOG_MAX_BYTES (256LL << 20)
+#define CAP_LOG_COPY_S 10
+/* Open path for reading only when it is a regular file (O_NOFOLLOW,
+ * O_NONBLOCK, then fstat): the fd and its stat, or -1 with the reason
+ * listed under the path. */
+struct stat;
+int cap_open_regular(cap_ctx *c, const char *path, struct stat *sb);
 /* Host files before/after (local servers): THP, sysctls, meminfo, vmstat,
  * loadavg; tag is "before" or "after". */
 void cap_host_facts(cap_ctx *c, const char *tag);
@@ -119,8 +129,25 @@ void cap_host_facts(cap_ctx *c, const char *tag);
  * copied (0: nothing logged, no file), or -1 (listed as unreadable). */
 long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name);
 
-/* A command's reply (redisCommand with a va_list), NULL when none came. */
+/* Write an INFO reply line by line; a line that is not INFO's own shape
+ * ("# Name", "key:value", empty) is written as CAP_ESCAPED_KEY ":" and the
+ * line, so that no reply can forge the capture's "# ts=" framing. Returns
+ * how many lines were escaped. */
+#define CAP_ESCAPED_KEY "cowtail_escaped_line"
+size_t cap_put_reply_lines(FILE *fp, const char *s, size_t len);
+
+/* A command's reply, NULL when none came within CAP_CMD_TMO_MS or a
+ * signal came (cap_signal, set by cap_run.c's handler); cap_timed_out
+ * tells the first from a lost connection. */
+#define CAP_CMD_TMO_MS 10000
+#define CAP_TIMEOUT_WHY "no reply within the deadline"
+extern volatile sig_atomic_t cap_signal;
+extern int cap_cmd_tmo_ms; /* cap_cmd's deadline: CAP_CMD_TMO_MS, less at the end */
 redisReply *cap_cmd(redisContext *r, const char *fmt, ...);
+/* The same with a deadline of tmo_ms and a stop flag (a thread's). */
+redisReply *cap_cmd_within(redisContext *r, int tmo_ms, atomic_int *stop,
+                           const char *fmt, ...);
+bool cap_timed_out(const redisContext *r);
 
 /* What INFO said of the server at the start. */
 typedef struct srv_info {
@@ -145,7 +172,10 @@ int cap_server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e);
  * when the replica runs on this host. */
 void cap_replica_log_start(cap_ctx *c, redisContext *rr);
 
-/* cap_dump.c: blank the value of every secret parameter of a CONFIG GET
+/* cap_dump.c: whether a CONFIG parameter may hold a secret (a rule on its
+ * name); */
+bool cap_is_secret_param(const char *name);
+/* blank the value of every secret parameter of a CONFIG GET
  * reply. */
 void cap_redact_config(redisReply *rep);
 /* Save a reply (freed here) flattened as the folder's file name; 0, or -1
@@ -161,6 +191,11 @@ void cap_find_log(cap_ctx *c, redisContext *r, long pid, int local, const char *
 
 /* cap_runjson.c: "bgsave", "bgrewriteaof", "replicaof" or "none". */
 const char *cap_trig_name(int t);
+/* Create run.json at the start, CAP_RUNJSON_RESERVE bytes that say the
+ * capture did not finish, so that the account has its room on a file
+ * system that fills later; cap_write_runjson overwrites it in place. */
+#define CAP_RUNJSON_RESERVE 32768
+void cap_reserve_runjson(cap_ctx *c);
 /* Write run.json from the capture's state and its result. */
 void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
                        cap_result *res, double total_cpu_s, int64_t end_us);

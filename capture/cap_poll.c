@@ -14,9 +14,11 @@
  *     server plus its child: it grows by the pages copied on write; a
  *     snapshot during which the child appeared or left is taken again).
  *  3. What cannot be read is listed (cap_missing) once, with the reason. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +28,68 @@
 #include "cap_int.h"
 #include "mem.h"
 
+/* Whether an INFO reply's line is one the server writes: empty, a section
+ * header "# Name", or "key:value" with a key of INFO's characters that
+ * starts with a letter. Anything else (a "# ts=" line, an epoch, ISO 8601,
+ * `date -u` output) could pass for the capture's own framing. */
+static bool info_line_plain(const char *p, size_t n)
+{
+    size_t i;
+    if (n > 0 && p[n - 1] == '\r')
+        n--;
+    if (n == 0)
+        return true;
+    if (n >= 3 && p[0] == '#' && p[1] == ' ' && isalpha((unsigned char)p[2])) {
+        for (i = 3; i < n; i++)
+            if (!isalnum((unsigned char)p[i]) && p[i] != '_')
+                return false;
+        return true;
+    }
+    if (!isalpha((unsigned char)p[0]))
+        return false;
+    for (i = 1; i < n && p[i] != ':'; i++)
+        if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != '|' &&
+            p[i] != '-' && p[i] != '.')
+            return false;
+    return i < n && (i + 1 == n || (p[i + 1] != ' ' && p[i + 1] != '\t'));
+}
+
+size_t cap_put_reply_lines(FILE *fp, const char *s, size_t len)
+{
+    size_t at = 0, escaped = 0;
+    while (at < len) {
+        const char *p = s + at, *nl = memchr(p, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - p) : len - at;
+        if (!info_line_plain(p, n)) {
+            /* the framing is the capture's: such a line becomes a field the
+             * ingest keeps as text, never a stamp or a header */
+            fputs(CAP_ESCAPED_KEY ":", fp);
+            while (n > 0 && (*p == ' ' || *p == '\t')) {
+                p++;
+                n--;
+            }
+            escaped++;
+        }
+        fwrite(p, 1, n, fp);
+        fputc('\n', fp);
+        at += (nl ? (size_t)(nl - (s + at)) + 1 : len - at);
+    }
+    return escaped;
+}
+
 /* One INFO poll into its series file (requirement 1): the "# ts=" line,
- * then the reply as the server wrote it, ending in a newline. */
-static void put_info(FILE *fp, int64_t ts_us, const redisReply *rep)
+ * then the reply line by line, ending in a newline; a line of the reply
+ * that is not INFO's own shape is escaped (cap_put_reply_lines). */
+static int put_info(cap_ctx *c, FILE *fp, const char *name, int64_t ts_us,
+                    const redisReply *rep)
 {
     fprintf(fp, "# ts=%lld\n", (long long)ts_us);
-    fwrite(rep->str, 1, rep->len, fp);
-    if (rep->len == 0 || rep->str[rep->len - 1] != '\n')
-        fputc('\n', fp);
-    fflush(fp);
+    cap_put_reply_lines(fp, rep->str, rep->len);
+    if (fflush(fp) != 0 || ferror(fp)) {
+        cap_write_failed(c, name, errno);
+        return -1;
+    }
+    return 0;
 }
 
 void *cap_info_main(void *arg)
@@ -58,10 +113,12 @@ void *cap_info_main(void *arg)
     }
     for (;;) {
         int64_t t = cap_mono_ns();
-        redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
+        redisReply *rep = cap_cmd_within(r, CAP_CMD_TMO_MS, &c->stop, "INFO %s",
+                                         o->info_sections);
         int child;
-        if (rep == NULL && r->err == REDIS_ERR_IO &&
-            strcmp(r->errstr, strerror(EAGAIN)) == 0) {
+        if (rep == NULL && atomic_load(&c->stop))
+            break;
+        if (rep == NULL && cap_timed_out(r)) {
             /* no reply in 10 s: a stalled server, not a dead one (the probe
              * shows the stall); a new connection, and the poll is missed */
             cow_err e2 = COW_ERR_INIT;
@@ -83,7 +140,10 @@ void *cap_info_main(void *arg)
             freeReplyObject(rep);
             break;
         }
-        put_info(fp, cap_wall_us(c, t), rep);
+        if (put_info(c, fp, "info.txt", cap_wall_us(c, t), rep) != 0) {
+            freeReplyObject(rep);
+            break;
+        }
         pthread_mutex_lock(&c->mu);
         c->st.polls++;
         c->st.poll_us = cap_wall_us(c, t);
@@ -109,8 +169,8 @@ void *cap_info_main(void *arg)
     if (timeouts)
         cap_missing(c, "INFO polls", "%ld polls had no reply within 10 s (the server "
                     "stalled): info.txt has a gap there", timeouts);
-    if (fflush(fp) != 0 || ferror(fp))
-        cap_missing(c, "info.txt", "write error: the file may be incomplete");
+    if (!c->write_failed && (fflush(fp) != 0 || ferror(fp)))
+        cap_write_failed(c, "info.txt", errno);
     fclose(fp);
     if (r)
         redisFree(r);
@@ -212,7 +272,7 @@ static char *snap(cap_ctx *c, series *s, const char *path, int64_t ts)
 static void close_series(cap_ctx *c, series *s)
 {
     if (s->fp && (fflush(s->fp) != 0 || ferror(s->fp)))
-        cap_missing(c, s->name, "write error: the file may be incomplete");
+        cap_write_failed(c, s->name, errno);
     if (s->fp)
         fclose(s->fp);
 }
@@ -318,7 +378,7 @@ out:
     close_series(c, &csm);
     close_series(c, &cst);
     if (fflush(rss) || fflush(pss) || ferror(rss) || ferror(pss))
-        cap_missing(c, "memory.csv", "write error: the file may be incomplete");
+        cap_write_failed(c, "memory.csv", errno);
     fclose(rss);
     fclose(pss);
     return NULL;
@@ -394,38 +454,65 @@ void cap_host_facts(cap_ctx *c, const char *tag)
     host_file(c, "/proc/loadavg", name, ts);
 }
 
+int cap_open_regular(cap_ctx *c, const char *path, struct stat *sb)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        cap_missing(c, path, "%s%s", strerror(errno),
+                    errno == ELOOP ? " (a symbolic link: cowtail reads the server's "
+                    "log only as a regular file; copy it into the capture folder "
+                    "yourself)" : "");
+        return -1;
+    }
+    if (fstat(fd, sb) != 0 || !S_ISREG(sb->st_mode)) {
+        cap_missing(c, path, "not a regular file (a FIFO, a device or a socket): "
+                    "cowtail does not read it, as it could block or never end; point "
+                    "the server's logfile at a file, or copy the log yourself");
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 long long cap_copy_tail(cap_ctx *c, const char *src, long long offset, const char *name)
 {
     cow_err e = COW_ERR_INIT;
-    FILE *in = fopen(src, "rb"), *out;
-    char buf[65536];
-    size_t k;
-    long long total = 0;
     struct stat sb;
+    int fd = cap_open_regular(c, src, &sb);
+    FILE *out = NULL;
+    char buf[65536];
+    ssize_t k;
+    long long total = 0;
+    int64_t deadline = cap_mono_ns() + (int64_t)CAP_LOG_COPY_S * 1000000000LL;
 
-    if (in == NULL) {
-        cap_missing(c, src, "%s", strerror(errno));
+    if (fd < 0)
         return -1;
-    }
     /* a log rotated or truncated since the start is copied whole */
-    if (fstat(fileno(in), &sb) == 0 && sb.st_size >= offset)
-        fseeko(in, (off_t)offset, SEEK_SET);
-    if ((k = fread(buf, 1, sizeof(buf), in)) == 0) {
-        fclose(in); /* nothing logged during the capture: no empty file */
-        return 0;
-    }
-    if ((out = cap_create(c, name, &e)) == NULL) {
-        cap_missing(c, name, "%s", e.msg);
-        fclose(in);
-        return -1;
-    }
-    do {
-        fwrite(buf, 1, k, out);
+    if (sb.st_size >= offset)
+        lseek(fd, (off_t)offset, SEEK_SET);
+    while ((k = read(fd, buf, sizeof(buf))) > 0) {
+        if (out == NULL && (out = cap_create(c, name, &e)) == NULL) {
+            cap_missing(c, name, "%s", e.msg);
+            close(fd);
+            return -1;
+        }
+        if (fwrite(buf, 1, (size_t)k, out) != (size_t)k) {
+            cap_write_failed(c, name, errno);
+            break;
+        }
         total += (long long)k;
-    } while ((k = fread(buf, 1, sizeof(buf), in)) > 0);
-    fclose(in);
-    if (fclose(out) != 0) {
-        cap_missing(c, name, "write error");
+        if (total >= CAP_LOG_MAX_BYTES || cap_mono_ns() > deadline) {
+            cap_missing(c, name, "cut after %lld bytes (%s): the server's log %s grew "
+                        "faster than it could be copied, or is larger than cowtail "
+                        "copies; the rest is in %s", total,
+                        total >= CAP_LOG_MAX_BYTES ? "the byte cap" : "the deadline",
+                        src, src);
+            break;
+        }
+    }
+    close(fd); /* nothing logged during the capture: no empty file */
+    if (out && fclose(out) != 0) {
+        cap_write_failed(c, name, errno);
         return -1;
     }
     return total;
@@ -457,7 +544,10 @@ void *cap_replica_info_main(void *arg)
     }
     for (;;) {
         int64_t t = cap_mono_ns();
-        redisReply *rep = redisCommand(r, "INFO %s", o->info_sections);
+        redisReply *rep = cap_cmd_within(r, CAP_CMD_TMO_MS, &c->stop, "INFO %s",
+                                         o->info_sections);
+        if (rep == NULL && atomic_load(&c->stop))
+            break;
         if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
             cap_missing(c, what, "stopped: %s", rep == NULL ? r->errstr
                         : rep->type == REDIS_REPLY_ERROR ? rep->str : "not a text reply");
@@ -465,7 +555,10 @@ void *cap_replica_info_main(void *arg)
                 freeReplyObject(rep);
             break;
         }
-        put_info(fp, cap_wall_us(c, t), rep);
+        if (put_info(c, fp, "replica-info.txt", cap_wall_us(c, t), rep) != 0) {
+            freeReplyObject(rep);
+            break;
+        }
         freeReplyObject(rep);
         next += (atomic_load(&c->child) ? o->info_fast_us : o->info_every_us) * 1000;
         if (next < cap_mono_ns())
@@ -473,8 +566,8 @@ void *cap_replica_info_main(void *arg)
         if (cap_sleep_until(c, next))
             break;
     }
-    if (fflush(fp) != 0 || ferror(fp))
-        cap_missing(c, "replica-info.txt", "write error: the file may be incomplete");
+    if (!c->write_failed && (fflush(fp) != 0 || ferror(fp)))
+        cap_write_failed(c, "replica-info.txt", errno);
     fclose(fp);
     redisFree(r);
     return NULL;

@@ -45,6 +45,7 @@ static void on_signal(int sig)
         return;
     }
     got_signal = sig;
+    cap_signal = sig; /* a pending read gives up (cap_cmd) */
 }
 
 void cap_opts_init(cap_opts *o)
@@ -94,6 +95,22 @@ static int prepare_dir(const cap_opts *o, int create, cow_err *e)
                             strerror(errno));
         return COW_OK;
     }
+    if (!S_ISLNK(sb.st_mode) && strlen(o->out) > 1 && o->out[strlen(o->out) - 1] == '/') {
+        /* "link/" is followed by lstat: look at the name without the slashes */
+        char *bare = xstrdup(o->out);
+        size_t len = strlen(bare);
+        while (len > 1 && bare[len - 1] == '/')
+            bare[--len] = '\0';
+        struct stat lb;
+        if (lstat(bare, &lb) == 0 && S_ISLNK(lb.st_mode))
+            sb.st_mode = S_IFLNK;
+        free(bare);
+    }
+    if (S_ISLNK(sb.st_mode))
+        return COW_FAIL(e, COW_EUSAGE, "%s is a symbolic link: cowtail does not write "
+                        "a capture through links (its files are opened with O_NOFOLLOW); "
+                        "give the folder the link points to, or a new folder, with --out",
+                        o->out);
     if (!S_ISDIR(sb.st_mode))
         return COW_FAIL(e, COW_EUSAGE, "%s exists and is not a folder: give a new "
                         "or empty folder with --out", o->out);
@@ -392,9 +409,12 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         free(c.miss);
         return rc;
     }
+    cap_reserve_runjson(&c);
 
     /* signals: the handler only sets a flag; worker threads block them */
     got_signal = 0;
+    cap_signal = 0;
+    cap_cmd_tmo_ms = CAP_CMD_TMO_MS;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
@@ -426,10 +446,11 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         cap_host_facts(&c, "before");
     cap_find_log(&c, r, c.pid, c.host_local, "server log", logpath, sizeof(c.logpath));
     if (logpath[0]) {
-        if (stat(logpath, &sb) == 0)
+        int fd = cap_open_regular(&c, logpath, &sb);
+        if (fd >= 0) {
             c.log_off = (long long)sb.st_size;
-        else {
-            cap_missing(&c, logpath, "%s", strerror(errno));
+            close(fd);
+        } else {
             logpath[0] = '\0';
         }
     }
@@ -529,7 +550,12 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     }
     res->load_ops = atomic_load(&c.load_ops);
 
-    /* the end dumps, on a fresh connection when the old one is gone */
+    /* the end dumps, on a fresh connection when the old one is gone; after
+     * a signal each read has 300 ms at most (a second signal ends it) */
+    if (got_signal) {
+        cap_cmd_tmo_ms = 300;
+        cap_signal = 0;
+    }
     {
         redisReply *ping = cap_cmd(r, "PING");
         if (ping == NULL) {

@@ -1,13 +1,18 @@
 /* cap_runjson.c -- the capture folder's run.json (cap_int.h): what was
  * captured, how, and what could not be read (requirement 5 of cap_run.c). */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "cap_int.h"
+#include "outfile.h"
 
 const char *cap_trig_name(int t)
 {
@@ -48,6 +53,51 @@ static void add_int(cJSON *o, const char *key, long long v)
 }
 
 
+/* The reserved run.json (cap_reserve_runjson) overwritten in place, so that
+ * a full file system still gets the account; 0, or -1 when there is none. */
+static int put_runjson(cap_ctx *c, const char *text)
+{
+    char *path = outfile_join(c->dir, "run.json");
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    size_t n = strlen(text), at = 0;
+    int rc = 0;
+    free(path);
+    if (fd < 0)
+        return -1;
+    while (at < n) {
+        ssize_t k = write(fd, text + at, n - at);
+        if (k <= 0) {
+            rc = -1;
+            break;
+        }
+        at += (size_t)k;
+    }
+    if (rc == 0 && (write(fd, "\n", 1) != 1 || ftruncate(fd, (off_t)n + 1) != 0))
+        rc = -1;
+    if (close(fd) != 0)
+        rc = -1;
+    return rc;
+}
+
+void cap_reserve_runjson(cap_ctx *c)
+{
+    static const char head[] = "{\"complete\": false, \"lost\": \"the capture did not "
+                               "finish: cowtail ended before it wrote this file\"}\n";
+    cow_err e = COW_ERR_INIT;
+    FILE *fp = cap_create(c, "run.json", &e);
+    size_t i;
+    if (fp == NULL) {
+        cap_missing(c, "run.json", "%s", e.msg);
+        return;
+    }
+    fputs(head, fp);
+    for (i = sizeof(head) - 1; i < CAP_RUNJSON_RESERVE; i++)
+        fputc(i % 80 == 79 ? '\n' : ' ', fp);
+    if (fclose(fp) != 0)
+        cap_write_failed(c, "run.json", errno);
+}
+
+
 void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
                           cap_result *res, double total_cpu_s, int64_t end_us)
 {
@@ -78,6 +128,16 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         cJSON_AddStringToObject(j, "interrupted", c->why);
     else
         cJSON_AddNullToObject(j, "interrupted");
+    /* a failed write (a full disk): what landed is kept, what was lost said */
+    cJSON_AddBoolToObject(j, "complete", !c->write_failed);
+    if (c->write_failed) {
+        char lost[700];
+        snprintf(lost, sizeof(lost), "everything after the failed write to %s: that file "
+                 "ends there and the capture stopped", c->write_why);
+        cJSON_AddStringToObject(j, "lost", lost);
+    } else {
+        cJSON_AddNullToObject(j, "lost");
+    }
 
     cap = cJSON_AddObjectToObject(j, "capture");
     cJSON_AddStringToObject(cap, "made_by", "cowtail capture");
@@ -208,7 +268,7 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         cJSON_AddItemToArray(a, m);
     }
     text = cJSON_Print(j);
-    if (text && (fp = cap_create(c, "run.json", &e)) != NULL) {
+    if (text && put_runjson(c, text) != 0 && (fp = cap_create(c, "run.json", &e)) != NULL) {
         fputs(text, fp);
         fputc('\n', fp);
         fclose(fp);

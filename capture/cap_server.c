@@ -158,6 +158,11 @@ int cap_server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e)
     int loc;
 
     cap_addr(o, addr, sizeof(addr));
+    if (rep == NULL && cap_timed_out(r))
+        return COW_FAIL(e, COW_EIO, "%s did not answer INFO within %d s: is it stopped "
+                        "(SIGSTOP), busy with a long command or a load, or not a Redis "
+                        "server? Check it with redis-cli -h/-p and capture again",
+                        addr, cap_cmd_tmo_ms / 1000);
     if (rep == NULL || rep->type != REDIS_REPLY_STRING) {
         COW_FAIL(e, COW_EIO, "%s: INFO failed: %s%s", addr,
                  rep && rep->type == REDIS_REPLY_ERROR ? rep->str : r->errstr,

@@ -1,6 +1,7 @@
 /* cap_util.c -- the capture's clock, stop flag, folder files, connections
  * and INFO field reading (cap_int.h). */
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -187,14 +188,73 @@ int cap_info_field(const char *info, const char *key, char *buf, size_t cap)
     return 0;
 }
 
+volatile sig_atomic_t cap_signal;
+int cap_cmd_tmo_ms = CAP_CMD_TMO_MS;
+
+/* A command and its reply under a deadline: the reply is read in slices of
+ * at most 100 ms, so a server that answers one byte at a time, or not at
+ * all, cannot hold the capture past tmo_ms, nor past SIGINT/SIGTERM
+ * (cap_signal) or stop. On a timeout r->errstr says CAP_TIMEOUT_WHY and
+ * r is spent (its reply may still arrive): free it. */
+static redisReply *cmd_within(redisContext *r, int tmo_ms, atomic_int *stop,
+                              const char *fmt, va_list ap)
+{
+    int done = 0;
+    void *rep = NULL;
+    int64_t deadline = cap_mono_ns() + (int64_t)tmo_ms * 1000000;
+
+    if (r->err || redisvAppendCommand(r, fmt, ap) != REDIS_OK)
+        return NULL;
+    do {
+        if (redisBufferWrite(r, &done) != REDIS_OK)
+            return NULL;
+    } while (!done);
+    for (;;) {
+        struct pollfd pf;
+        int64_t left;
+        if (redisGetReplyFromReader(r, &rep) != REDIS_OK)
+            return NULL;
+        if (rep != NULL)
+            return rep;
+        left = (deadline - cap_mono_ns()) / 1000000;
+        if (cap_signal || (stop && atomic_load(stop)) || left <= 0) {
+            r->err = REDIS_ERR_IO;
+            snprintf(r->errstr, sizeof(r->errstr), "%s",
+                     left <= 0 ? CAP_TIMEOUT_WHY : "interrupted");
+            return NULL;
+        }
+        pf.fd = r->fd;
+        pf.events = POLLIN;
+        if (poll(&pf, 1, left < 100 ? (int)left : 100) > 0 &&
+            redisBufferRead(r) != REDIS_OK)
+            return NULL;
+    }
+}
+
 redisReply *cap_cmd(redisContext *r, const char *fmt, ...)
 {
     va_list ap;
-    void *rep;
+    redisReply *rep;
     va_start(ap, fmt);
-    rep = redisvCommand(r, fmt, ap);
+    rep = cmd_within(r, cap_cmd_tmo_ms, NULL, fmt, ap);
     va_end(ap);
     return rep;
+}
+
+redisReply *cap_cmd_within(redisContext *r, int tmo_ms, atomic_int *stop,
+                           const char *fmt, ...)
+{
+    va_list ap;
+    redisReply *rep;
+    va_start(ap, fmt);
+    rep = cmd_within(r, tmo_ms, stop, fmt, ap);
+    va_end(ap);
+    return rep;
+}
+
+bool cap_timed_out(const redisContext *r)
+{
+    return r && r->err && strcmp(r->errstr, CAP_TIMEOUT_WHY) == 0;
 }
 
 long long cap_info_ll(const char *info, const char *key, long long dflt)

@@ -463,6 +463,14 @@ int cmd_capture(int argc, char **argv)
     if (r.interrupted[0])
         printf("interrupted: %s (the files hold everything up to then; run.json says so)\n",
                r.interrupted);
+    if (r.write_failed) {
+        cli_errorf("capture: incomplete: the write to %s; the folder holds what was "
+                   "written before it (run.json says \"complete\": false and what was "
+                   "lost) and ingest reads that; free space in %s's file system and "
+                   "capture again", r.write_why, r.out);
+        cap_result_release(&r);
+        return EXIT_IO;
+    }
     cap_result_release(&r);
     next_command(r.out);
     return EXIT_OK;

@@ -1,7 +1,15 @@
 /* test_capture.c -- the capture room's pure helpers (capture/cap_int.h):
- * HOST:PORT parsing and INFO field reading. The live parts run against
+ * HOST:PORT parsing, INFO field reading, and the safety classes that need
+ * no server: secrets redacted by a rule, INFO framing that a reply cannot
+ * forge, the server's log copied only from a regular file. The live parts run against
  * real servers in tests/e2e/capture_live.sh. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cap_int.h"
 #include "minunit.h"
@@ -46,9 +54,143 @@ static void info_fields_should_match_whole_keys(void)
     CHECK_STR(v, "mas");                                              /* cut */
 }
 
+/* Redis 7 and Valkey 8 parameters that hold a secret, and ones that do not. */
+static void secrets_should_be_redacted_by_rule(void)
+{
+    static const char *const secret[] = {
+        "requirepass", "masterauth", "primaryauth", "tls-key-file-pass",
+        "tls-client-key-file-pass", "sentinel-pass", "aclfile", "acl-pubsub-default",
+        "tls-key-file", "tls-client-key-file", "MASTERAUTH", "cluster-announce-auth",
+        "some-future-secret", NULL};
+    static const char *const plain[] = {
+        "maxmemory", "save", "appendfsync", "repl-diskless-sync", "masteruser",
+        "primaryuser", "tls-port", "tls-cert-file", "logfile", "dir", "hz",
+        "latency-monitor-threshold", NULL};
+    size_t i;
+    redisReply *rep = calloc(1, sizeof(*rep)), *el[4];
+    for (i = 0; secret[i]; i++) {
+        if (!cap_is_secret_param(secret[i]))
+            fprintf(stderr, "  not redacted: %s\n", secret[i]);
+        CHECK(cap_is_secret_param(secret[i]));
+    }
+    for (i = 0; plain[i]; i++) {
+        if (cap_is_secret_param(plain[i]))
+            fprintf(stderr, "  redacted: %s\n", plain[i]);
+        CHECK(!cap_is_secret_param(plain[i]));
+    }
+    /* a CONFIG GET reply: primaryauth blanked, maxmemory kept */
+    for (i = 0; i < 4; i++) {
+        el[i] = calloc(1, sizeof(*el[i]));
+        el[i]->type = REDIS_REPLY_STRING;
+    }
+    el[0]->str = strdup("primaryauth");
+    el[1]->str = strdup("hunter2");
+    el[2]->str = strdup("maxmemory");
+    el[3]->str = strdup("100");
+    for (i = 0; i < 4; i++)
+        el[i]->len = strlen(el[i]->str);
+    rep->type = REDIS_REPLY_ARRAY;
+    rep->elements = 4;
+    rep->element = calloc(4, sizeof(redisReply *));
+    memcpy(rep->element, el, sizeof(el));
+    cap_redact_config(rep);
+    CHECK(strstr(el[1]->str, "hunter2") == NULL);
+    CHECK(strstr(el[1]->str, "redacted") != NULL);
+    CHECK_STR(el[3]->str, "100");
+    freeReplyObject(rep);
+}
+
+/* A reply's lines that are not INFO's own shape are escaped: none can be a
+ * "# ts=" poll line, an epoch, ISO 8601 or a header-less stamp. */
+static void info_reply_should_not_forge_a_poll(void)
+{
+    const char reply[] = "# Server\r\nredis_version:7.0.15\r\n# ts=1796268000123\r\n"
+                         "  # ts=1796268000123\r\n1796268000123\r\n"
+                         "ts=2026-12-03T03:19:19Z\r\n2026-12-03T03:19:19Z\r\n"
+                         "Sun Dec  6 19:29:39 UTC 2026\r\n\r\n# Persistence\r\n"
+                         "cmdstat_client|list:calls=1\r\nrdb_bgsave_in_progress:0";
+    char *buf = NULL, *line, *save = NULL;
+    size_t len = 0, esc;
+    int plain = 0, escaped = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    esc = cap_put_reply_lines(fp, reply, sizeof(reply) - 1);
+    fclose(fp);
+    CHECK_INT((long)esc, 6);
+    CHECK(strstr(buf, "rdb_bgsave_in_progress:0\n") != NULL); /* the last line ends */
+    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, CAP_ESCAPED_KEY ":", sizeof(CAP_ESCAPED_KEY)) == 0)
+            escaped++;
+        else
+            plain++;
+        CHECK(strncmp(line, "# ts", 4) != 0);
+        CHECK(line[0] != '1' && line[0] != '2' && line[0] != ' ');
+    }
+    CHECK_INT(escaped, 6);
+    CHECK_INT(plain, 6);
+    free(buf);
+}
+
+static cap_ctx *test_ctx(const char *dir, cap_opts *o)
+{
+    cap_ctx *c = calloc(1, sizeof(*c));
+    memset(o, 0, sizeof(*o));
+    c->o = o;
+    snprintf(c->dir, sizeof(c->dir), "%s", dir);
+    pthread_mutex_init(&c->mu, NULL);
+    return c;
+}
+
+/* The server's log copied only when it is a regular file: a FIFO (no
+ * writer: a plain open would block) and /dev/zero (never ends) are skipped
+ * at once and listed; a regular file is copied from the offset. */
+static void log_should_be_copied_only_from_a_regular_file(void)
+{
+    char dir[] = "/tmp/cowtail_capXXXXXX", *fifo, *reg, *copied;
+    cap_opts o;
+    cap_ctx *c;
+    struct timespec t0, t1;
+    FILE *fp;
+    struct stat sb;
+
+    CHECK(mkdtemp(dir) != NULL);
+    c = test_ctx(dir, &o);
+    fifo = malloc(strlen(dir) + 16);
+    reg = malloc(strlen(dir) + 16);
+    copied = malloc(strlen(dir) + 16);
+    sprintf(fifo, "%s/fifo", dir);
+    sprintf(reg, "%s/log", dir);
+    sprintf(copied, "%s/out.log", dir);
+    CHECK_INT(mkfifo(fifo, 0600), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK_INT(cap_copy_tail(c, fifo, 0, "out.log"), -1);
+    CHECK_INT(cap_copy_tail(c, "/dev/zero", 0, "out.log"), -1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    CHECK(t1.tv_sec - t0.tv_sec < 2);
+    CHECK(stat(copied, &sb) != 0); /* nothing written */
+    CHECK_INT((long)c->nmiss, 2);
+    CHECK(strstr(c->miss[0].why, "not a regular file") != NULL);
+    fp = fopen(reg, "w");
+    fputs("old\nnew line\n", fp);
+    fclose(fp);
+    CHECK_INT(cap_copy_tail(c, reg, 4, "out.log"), 9);
+    CHECK(stat(copied, &sb) == 0 && sb.st_size == 9);
+    unlink(fifo);
+    unlink(reg);
+    unlink(copied);
+    rmdir(dir);
+    free(fifo);
+    free(reg);
+    free(copied);
+    free(c->miss);
+    free(c);
+}
+
 int main(void)
 {
     RUN(hostport_should_take_names_v4_and_v6);
     RUN(info_fields_should_match_whole_keys);
+    RUN(secrets_should_be_redacted_by_rule);
+    RUN(info_reply_should_not_forge_a_poll);
+    RUN(log_should_be_copied_only_from_a_regular_file);
     return REPORT();
 }
