@@ -696,7 +696,9 @@ static void fleets(const opts *o)
  * window alone (the rule before); now: check's rule. */
 static void drift_fleets(const opts *o)
 {
-    const int nfleet = o->quick ? 20 : o->reps, nrun = 50;
+    /* --quick: 20 fleets (fewer when fewer replicates are asked, as the
+     * sanitizer build's smoke run does) */
+    const int nfleet = o->quick ? (o->reps < 20 ? o->reps : 20) : o->reps, nrun = 50;
     const double lim[2] = {200.0, 500.0};
     const size_t na = 3000, nb = 1500, nf = 3000;
     static const int procs[2] = {R_DRIFT, R_IID};
