@@ -98,8 +98,14 @@ void qcmp_format_bounds(int method, int verdict, double lo_us, double hi_us,
         snprintf(buf, n, "-");
     else if (verdict == COW_VERDICT_UNSURE)
         snprintf(buf, n, "cannot tell");
+    /* a bound the test proved beyond zero but that rounds to it reads as
+     * no change at three decimals ("at least +0.000"): "> 0" says it */
+    else if (method != COW_QCMP_BOOT && verdict == COW_VERDICT_LIFT && lo_us < 0.5)
+        snprintf(buf, n, "> 0");
     else if (method != COW_QCMP_BOOT && verdict == COW_VERDICT_LIFT)
         snprintf(buf, n, ">= %+.3f", lo_us / 1000.0);
+    else if (method != COW_QCMP_BOOT && verdict == COW_VERDICT_DROP && hi_us > -0.5)
+        snprintf(buf, n, "< 0");
     else if (method != COW_QCMP_BOOT && verdict == COW_VERDICT_DROP)
         snprintf(buf, n, "<= %+.3f", hi_us / 1000.0);
     else

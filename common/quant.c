@@ -53,8 +53,14 @@ const char *quant_format(const cow_quant *q, int flags, char *buf, size_t n)
             snprintf(buf, n, "%s [%s, %s]", est, lo, hi);
         else
             snprintf(buf, n, "%s", est);
+    } else if (has_lo && (flags & COW_QF_SIGNED) && q->lo_us >= 0 && q->lo_us < 0.5) {
+        /* a change proved beyond zero whose bound rounds to it: "at least
+         * +0.000" would read as no change */
+        snprintf(buf, n, "%s (> 0)", est);
     } else if (has_lo) {
         snprintf(buf, n, "%s (>= %s)", est, lo);
+    } else if (has_hi && (flags & COW_QF_SIGNED) && q->hi_us <= 0 && q->hi_us > -0.5) {
+        snprintf(buf, n, "%s (< 0)", est);
     } else if (has_hi) {
         snprintf(buf, n, "%s (<= %s)", est, hi);
     } else if ((flags & COW_QF_SIGNED) && q->why[0] != '\0') {

@@ -20,7 +20,10 @@ bad() { echo "FAIL: $1" >&2; echo "$2" >&2; fails=$((fails + 1)); }
 # cap_create: O_NOFOLLOW | O_EXCL, appended while the capture runs, so a
 # killed capture leaves what it wrote readable under its own name).
 hits=$(grep -nE 'f(re)?open[a-z]*\([^;]*"[^"]*[wa+][^"]*"|[^_a-z]open(at)?\([^;]*O_(CREAT|WRONLY|RDWR)|O_CREAT|[^_a-z]creat\(|mk[a-z]*temp[a-z]*\(|[^_a-z]rename(at)?\(|tmpfile\(' $files |
-       grep -v 'fopencookie' | grep -v '^capture/cap_util.c:.*int fd, flags = O_WRONLY | O_CREAT | O_NOFOLLOW')
+       grep -v 'fopencookie' | grep -v '^capture/cap_util.c:.*int fd, flags = O_WRONLY | O_CREAT | O_NOFOLLOW' |
+       grep -v '^capture/cap_runjson.c:.*int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);')
+# (and its run.json, reserved by cap_create at the start and overwritten in
+# place at the end, never created there, so a full disk still gets it)
 [ -n "$hits" ] && bad "a file opened for writing outside common/outfile.c (use outfile_open)" "$hits"
 
 # paths in fixed buffers: a local or file-level char path[N], dir[N],

@@ -458,6 +458,16 @@ static void quant_should_show_the_estimate_with_its_bound(void)
     q = quant_make(0.99, 9404, 35, NAN, 900, NAN); /* no median known: kept */
     quant_floor(&q, NAN);
     CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "9.404 (>= 0.035)");
+    /* a delta proved beyond zero whose bound rounds to it reads "> 0", not
+     * "at least +0.000" (bgsave-t1's p99.9 lift) */
+    q = quant_make(0.999, 1719, 0.0, NAN, 886, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "+1.719 (> 0)");
+    q = quant_make(0.999, 1719, 125, NAN, 886, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "+1.719 (>= +0.125)");
+    q = quant_make(0.999, -900, NAN, -0.2, 886, NAN);
+    CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "-0.900 (< 0)");
+    q = quant_make(0.5, 0, 0.0, NAN, 886, NAN); /* a quantile, not a change */
+    CHECK_STR(quant_format(&q, 0, b, sizeof(b)), "0.000 (>= 0.000)");
     /* a difference keeps its sign on both numbers */
     q = quant_make(NAN, 9710, 1477, NAN, 755, NAN);
     CHECK_STR(quant_format(&q, COW_QF_SIGNED, b, sizeof(b)), "+9.710 (>= +1.477)");

@@ -688,9 +688,27 @@ static void tradeoff_ratio_should_be_the_welch_interval_on_logs(void)
     CHECK(isnan(t.ratio) && isnan(t.lo)); /* nothing to divide by */
 }
 
+/* A bound proved beyond zero but below 0.5 us reads "> 0", never "at
+ * least +0.000" (bgsave-t1's p99.9 lift printed ">= +0.000"). */
+static void bounds_should_not_print_a_proved_lift_as_zero(void)
+{
+    char buf[64];
+    qcmp_format_bounds(COW_QCMP_TAIL, COW_VERDICT_LIFT, 0.3, NAN, buf, sizeof(buf));
+    CHECK(strcmp(buf, "> 0") == 0);
+    qcmp_format_bounds(COW_QCMP_TAIL, COW_VERDICT_LIFT, 125.0, NAN, buf, sizeof(buf));
+    CHECK(strcmp(buf, ">= +0.125") == 0);
+    qcmp_format_bounds(COW_QCMP_BLOCK, COW_VERDICT_DROP, NAN, -0.2, buf, sizeof(buf));
+    CHECK(strcmp(buf, "< 0") == 0);
+    qcmp_format_bounds(COW_QCMP_BLOCK, COW_VERDICT_DROP, NAN, -700.0, buf, sizeof(buf));
+    CHECK(strcmp(buf, "<= -0.700") == 0);
+    qcmp_format_bounds(COW_QCMP_BOOT, COW_VERDICT_LIFT, 0.3, 900.0, buf, sizeof(buf));
+    CHECK(strcmp(buf, "[+0.000, +0.900]") == 0);
+}
+
 int main(void)
 {
     RUN(fleet_should_adjust_like_p_adjust);
+    RUN(bounds_should_not_print_a_proved_lift_as_zero);
     RUN(dep_should_count_clusters);
     RUN(tail_test_should_see_a_heavier_tail_only);
     RUN(tail_plan_should_match_the_size_to_the_level);
