@@ -242,7 +242,10 @@ static int64_t fork_open(const cow_phase_input *in, size_t i, const cow_phases *
             break;
         }
     }
-    for (k = 0; k < w->n; k++)
+    /* the windows are made in the order of their events: the last 64 hold
+     * the one that closed last before this event (a scan of all of them
+     * made a log of 160k unmatched saves quadratic: 28 s) */
+    for (k = w->n; k-- > 0 && w->n - k <= 64;)
         if (w->v[k].t1_us <= v->t_us && w->v[k].t1_us > floor)
             floor = w->v[k].t1_us;
     return t0 > floor ? t0 : floor;
