@@ -48,6 +48,8 @@ typedef struct cap_opts {
     int trigger;               /* enum cap_trigger */
     const char *replica_host;  /* replicaof: the replica told to attach */
     int replica_port;
+    int keep_replica;          /* replicaof: leave the replica attached (the
+                                  default gives it back its role at the end) */
     int64_t at_us;             /* trigger time from start (default 10 s) */
     int64_t after_us;          /* keep going this long after the work ends */
     int64_t duration_us;       /* hard limit (0 = trigger: at + 10 min + after;
@@ -114,6 +116,9 @@ typedef struct cap_result {
     long long load_ops;        /* writer SETs answered */
     int unreadable;            /* entries of run.json "unreadable" */
     cap_miss *miss;            /* those entries (cap_result_release frees) */
+    char replica_after[1400];  /* replicaof: what was done with the replica at
+                                  the end ("" for other triggers) */
+    int replica_restore_failed; /* the replica could not be given its role back */
     char interrupted[512];     /* "" or what ended the capture early */
     int signal;                /* SIGINT/SIGTERM that ended it, or 0 */
 } cap_result;

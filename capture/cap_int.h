@@ -162,6 +162,12 @@ typedef struct trig_state {
     int seen;                  /* a child (or sync) seen after the trigger */
     long long forks0;
     char reply[256];
+    /* replicaof: the replica's role before REPLICAOF (its master, or none)
+     * and what was done at the end to give it back */
+    int rep_known;             /* the role was read before the trigger */
+    char rep_master[300];      /* "" when it was a primary, else "HOST PORT" */
+    char rep_after[1400];
+    int rep_failed;
 } trig_state;
 
 /* cap_server.c: INFO at the start (role, version, pid), and whether the
@@ -171,6 +177,13 @@ int cap_server_facts(cap_ctx *c, redisContext *r, srv_info *si, cow_err *e);
 /* replicaof: the replica's log from now on (c->rlogpath, c->rlog_off),
  * when the replica runs on this host. */
 void cap_replica_log_start(cap_ctx *c, redisContext *rr);
+/* cap_replica.c: before the capture, the replica's role into tg (the
+ * master it follows, or none); COW_EUSAGE for a server holding keys of
+ * its own that the sync would replace, COW_EIO when it cannot be read. */
+int cap_replica_check(cap_ctx *c, trig_state *tg, cow_err *e);
+/* At the end: give the replica its role back (REPLICAOF NO ONE, or its old
+ * master) unless --keep-replica; what was done into tg->rep_after. */
+void cap_replica_restore(cap_ctx *c, trig_state *tg);
 
 /* cap_dump.c: whether a CONFIG parameter may hold a secret (a rule on its
  * name); */

@@ -392,7 +392,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     /* requirement 1: the server first, then the folder */
     if ((r = cap_connect(o, o->host, o->port, o->socket, 5000, e)) == NULL)
         return COW_EIO;
-    if ((rc = prepare_dir(o, 0, e)) != COW_OK || (rc = cap_server_facts(&c, r, &si, e)) != COW_OK) {
+    if ((rc = prepare_dir(o, 0, e)) != COW_OK || (rc = cap_server_facts(&c, r, &si, e)) != COW_OK ||
+        (rc = cap_replica_check(&c, &tg, e)) != COW_OK) {
         redisFree(r);
         free(c.miss);
         return rc;
@@ -556,6 +557,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         cap_cmd_tmo_ms = 300;
         cap_signal = 0;
     }
+    cap_replica_restore(&c, &tg);
     {
         redisReply *ping = cap_cmd(r, "PING");
         if (ping == NULL) {
@@ -615,6 +617,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         snprintf(res->server, sizeof(res->server), "%.15s %.47s", si.name, si.version);
         res->trigger_us = tg.sent ? tg.sent_us : 0;
         res->work_end_us = tg.done_us;
+        snprintf(res->replica_after, sizeof(res->replica_after), "%s", tg.rep_after);
+        res->replica_restore_failed = tg.rep_failed;
         res->unreadable = (int)c.nmiss;
         snprintf(res->interrupted, sizeof(res->interrupted), "%s", c.why);
         cap_write_runjson(&c, &si, &tg, res, 0, end_us);

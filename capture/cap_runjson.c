@@ -233,6 +233,12 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
         if (o->trigger == CAP_TRIG_REPLICAOF) {
             snprintf(buf, sizeof(buf), "%s:%d", o->replica_host, o->replica_port);
             cJSON_AddStringToObject(x, "replica", buf);
+            cJSON_AddStringToObject(x, "replica_role_before", !tg->rep_known ? "unknown"
+                                    : tg->rep_master[0] ? tg->rep_master : "primary");
+            if (tg->rep_after[0])
+                cJSON_AddStringToObject(x, "replica_at_end", tg->rep_after);
+            else
+                cJSON_AddNullToObject(x, "replica_at_end");
         }
         if (tg->sent) {
             add_int(x, "sent_epoch_us", (long long)tg->sent_us);

@@ -93,7 +93,10 @@ const char *const cmd_capture_usage[] = {
     "  --no-proc          do not read the server's /proc files",
     "Trigger and load (these change the server):",
     "  --trigger T        bgsave, bgrewriteaof, replicaof=HOST:PORT (the replica",
-    "                     there is told REPLICAOF this server) or none (default)",
+    "                     there is told REPLICAOF this server, and given its role",
+    "                     back at the end; it must hold no keys of its own) or",
+    "                     none (default)",
+    "  --keep-replica     replicaof: leave the replica attached at the end",
     "  --at D             when to trigger (default 10s)",
     "  --after D          stop this long after the trigger's work is over, as",
     "                     INFO shows it (default 10s)",
@@ -234,7 +237,7 @@ int cmd_capture(int argc, char **argv)
     enum { O_HOST = 1000, O_PORT, O_SOCKET, O_USER, O_PASSENV, O_OUT, O_FORCE,
            O_RATE, O_PROBE, O_INFO_EVERY, O_INFO_SECT, O_NOPROC, O_TRIGGER, O_AT,
            O_AFTER, O_DURATION, O_LOAD, O_WRITERS, O_KEYS, O_VSIZE,
-           O_SEED, O_SCEN, O_LABEL, O_LOADOP, O_HOSTNAME };
+           O_SEED, O_SCEN, O_LABEL, O_LOADOP, O_HOSTNAME, O_KEEPREP };
     static const struct option opts[] = {
         {"host", required_argument, NULL, O_HOST},
         {"port", required_argument, NULL, O_PORT},
@@ -249,6 +252,7 @@ int cmd_capture(int argc, char **argv)
         {"info-sections", required_argument, NULL, O_INFO_SECT},
         {"no-proc", no_argument, NULL, O_NOPROC},
         {"trigger", required_argument, NULL, O_TRIGGER},
+        {"keep-replica", no_argument, NULL, O_KEEPREP},
         {"at", required_argument, NULL, O_AT},
         {"after", required_argument, NULL, O_AFTER},
         {"duration", required_argument, NULL, O_DURATION},
@@ -331,6 +335,7 @@ int cmd_capture(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
+        case O_KEEPREP: o.keep_replica = 1; break;
         case O_AT:
             if (dur("--at", optarg, 0, 86400000000, &o.at_us) != EXIT_OK)
                 return EXIT_USAGE;
@@ -413,6 +418,10 @@ int cmd_capture(int argc, char **argv)
                    "cannot attach through a unix socket");
         return EXIT_USAGE;
     }
+    if (o.keep_replica && o.trigger != CAP_TRIG_REPLICAOF) {
+        cli_errorf("capture: --keep-replica is for --trigger replicaof=HOST:PORT only");
+        return EXIT_USAGE;
+    }
     if (o.out == NULL) {
         time_t now = time(NULL);
         struct tm tm;
@@ -460,6 +469,10 @@ int cmd_capture(int argc, char **argv)
         for (i = 0; i < r.unreadable; i++)
             printf("  %s: %s\n", r.miss[i].what, r.miss[i].why);
     }
+    if (r.replica_after[0] && !r.replica_restore_failed)
+        printf("replica: %s\n", r.replica_after);
+    else if (r.replica_after[0])
+        cli_errorf("capture: replica %s", r.replica_after);
     if (r.interrupted[0])
         printf("interrupted: %s (the files hold everything up to then; run.json says so)\n",
                r.interrupted);

@@ -187,8 +187,11 @@ if [ "$PART" = main ]; then
         --at 1s --after 1s --duration 30s -q > "$WORK/sync.out" 2> "$WORK/sync.err"
     check "replicaof: exits 0" test $? = 0
     check "replicaof: the sync was seen over" grep -q '"done_epoch_us":	1' "$OUT/run.json"
-    check "replicaof: the replica is attached" \
-        test "$(redis-cli -p "$replica_PORT" info replication | tr -d '\r' | grep master_link_status)" = "master_link_status:up"
+    check "replicaof: the replica given back its role (a primary again)" \
+        test "$(redis-cli -p "$replica_PORT" info replication | tr -d '\r' | grep '^role:')" = "role:master"
+    check "replicaof: the capture says so" has "^replica: restored: 127.0.0.1:$replica_PORT .*REPLICAOF NO ONE" "$WORK/sync.out"
+    check "replicaof: run.json says so" has '"replica_at_end":	"restored: ' "$OUT/run.json"
+    check "replicaof: run.json has its role before" has '"replica_role_before":	"primary"' "$OUT/run.json"
     "$COW" ingest --db "$WORK/s.db" "$OUT" > "$WORK/s.out" 2>&1
     check "replicaof: ingested" test $? = 0
     check "replicaof: the replica's log copied" has "MASTER <-> REPLICA sync" "$OUT/replica.log"
@@ -197,6 +200,26 @@ if [ "$PART" = main ]; then
     check "replicaof: ingest tells the replica apart" has "servers: primary pid $primary_PID port $primary_PORT .*, replica pid $replica_PID" "$WORK/s.out"
     check "replicaof: the full sync is in the primary's log" \
         test "$(sqlite3 "$WORK/s.db" "SELECT count(*) FROM events WHERE kind LIKE '%sync%' OR kind LIKE 'bgsave%'")" -gt 0
+
+    # the replica, a primary again, now holds the synced keys: refused before
+    # anything is written (a sync would replace them); emptied, it is taken,
+    # and --keep-replica leaves it attached
+    "$COW" capture --port "$primary_PORT" --out "$WORK/owndata" --trigger "replicaof=127.0.0.1:$replica_PORT" \
+        --at 1s --duration 30s -q > /dev/null 2> "$WORK/own.err"
+    check "a replica with keys of its own: exit 2" test $? = 2
+    check "a replica with keys of its own: says why" has "holds [0-9]* keys of its own .*replace" "$WORK/own.err"
+    check "a replica with keys of its own: nothing written" test ! -e "$WORK/owndata"
+    check "a replica with keys of its own: still a primary" \
+        test "$(redis-cli -p "$replica_PORT" info replication | tr -d '\r' | grep '^role:')" = "role:master"
+    redis-cli -p "$replica_PORT" flushall > /dev/null
+    "$COW" capture --port "$primary_PORT" --out "$WORK/keep" --trigger "replicaof=127.0.0.1:$replica_PORT" \
+        --keep-replica --at 1s --after 0s --duration 30s -q > "$WORK/keep.out" 2> "$WORK/keep.err"
+    check "--keep-replica: exits 0" test $? = 0
+    check "--keep-replica: the replica is attached" \
+        test "$(redis-cli -p "$replica_PORT" info replication | tr -d '\r' | grep master_link_status)" = "master_link_status:up"
+    check "--keep-replica: the capture says so" has "^replica: kept attached (--keep-replica)" "$WORK/keep.out"
+    "$COW" capture --port "$primary_PORT" --out "$WORK/kr" --keep-replica --duration 1s > /dev/null 2> "$WORK/kr.err"
+    check "--keep-replica without replicaof: exit 2" test $? = 2
 
     # a folder that is not empty; a port nobody listens on
     "$COW" capture --port "$primary_PORT" --out "$WORK/bgsave" --duration 1s > /dev/null 2> "$WORK/ne.err"
