@@ -411,6 +411,12 @@ if [ "$PART" = stall ]; then
     # as long as from the intended send (a closed-loop probe had one)
     check "stall: from the send, the stall's slots (>= 4,000)" test "$send1s" -ge 4000
     check "stall: from the intended send, the stall's slots (>= 4,000)" test "$int1s" -ge 4000
+    # report and analyze take the same choice, on the capture folder itself
+    "$COW" report --db "$WORK/str.db" --out "$WORK/str" --latency-from intended "$OUT" > "$WORK/str.out" 2>&1
+    check "stall: report --latency-from intended on the capture folder: exit 0" test $? = 0
+    check "stall: report --latency-from intended: summary.md written" test -s "$WORK/str/summary.md"
+    "$COW" analyze --db "$WORK/str.db" --latency-from sent > "$WORK/stra.out" 2>&1
+    check "stall: analyze --latency-from sent on that database: exit 0" test $? = 0
     cp -r "$OUT" "$WORK/stall2"
     sed -i 's/"latency_from":	"intended"/"latency_from": "later"/' "$WORK/stall2/run.json"
     "$COW" ingest --db "$WORK/st2.db" "$WORK/stall2" > /dev/null 2> "$WORK/st2.err"
