@@ -244,32 +244,53 @@ const char *rc_mem_name(const char *what)
 }
 
 cow_chart *rc_memory(const char *run, const char *what, const char *file,
-                     const int64_t *t_us, const double *bytes, size_t n, int64_t t0_us,
-                     const rc_window *w, size_t nw, cow_err *e)
+                     const int64_t *t_us, const double *bytes, size_t n,
+                     const rc_cow_series *cow, int64_t t0_us, const rc_window *w,
+                     size_t nw, cow_err *e)
 {
-    char title[COW_CHART_TEXT];
-    double *x, *y;
+    char title[COW_CHART_TEXT], name[COW_CHART_NAME];
+    size_t ncow = cow ? cow->n : 0, m = n > ncow ? n : ncow;
+    double *x, *y, peak = 0;
     cow_chart *c;
     size_t i;
 
-    if (n == 0) {
+    if (n == 0 && ncow == 0) {
         COW_FAIL(e, COW_EUSAGE, "no memory series");
         return NULL;
     }
     snprintf(title, sizeof(title), "Memory during the save: %s", run);
     c = chart_new(title);
-    snprintf(c->subtitle, sizeof(c->subtitle), "%s of the server (%s), from %s",
-             rc_mem_name(what), what && what[0] ? what : "-", file && file[0] ? file : "-");
+    if (n > 0)
+        snprintf(c->subtitle, sizeof(c->subtitle), "%s of the server (%s), from %s%s%s",
+                 rc_mem_name(what), what && what[0] ? what : "-",
+                 file && file[0] ? file : "-", ncow ? "; copy-on-write of the fork child: "
+                 : "", ncow ? cow->what : "");
+    else
+        snprintf(c->subtitle, sizeof(c->subtitle), "copy-on-write of the fork child: %s",
+                 cow->what);
     chart_axis_set(&c->x, COW_AXIS_TIME, "time", "s");
     c->x.origin_us = t0_us;
-    chart_axis_set(&c->y, COW_AXIS_LINEAR, rc_mem_name(what), "MB");
-    x = xmalloc(n * sizeof(double));
-    y = xmalloc(n * sizeof(double));
-    for (i = 0; i < n; i++) {
-        x[i] = (double)(t_us[i] - t0_us) / 1e6;
-        y[i] = bytes[i] / 1048576;
+    chart_axis_set(&c->y, COW_AXIS_LINEAR, n > 0 ? rc_mem_name(what) : "copy-on-write",
+                   "MB");
+    x = xmalloc((m ? m : 1) * sizeof(double));
+    y = xmalloc((m ? m : 1) * sizeof(double));
+    if (n > 0) {
+        for (i = 0; i < n; i++) {
+            x[i] = (double)(t_us[i] - t0_us) / 1e6;
+            y[i] = bytes[i] / 1048576;
+        }
+        chart_add_line(c, rc_mem_name(what), x, y, n)->color = 0;
     }
-    chart_add_line(c, rc_mem_name(what), x, y, n)->color = 0;
+    if (ncow > 0) {
+        for (i = 0; i < ncow; i++) {
+            x[i] = (double)(cow->t_us[i] - t0_us) / 1e6;
+            y[i] = cow->bytes[i] / 1048576;
+            if (y[i] > peak)
+                peak = y[i];
+        }
+        snprintf(name, sizeof(name), "copy-on-write, peak %.0f MB", peak);
+        chart_add_line(c, name, x, y, ncow)->color = 1;
+    }
     add_windows(c, w, nw);
     free(x);
     free(y);

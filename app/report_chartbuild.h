@@ -64,11 +64,22 @@ typedef struct rc_phase_q {
 cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, const char *note,
                            cow_err *e);
 
-/* Memory over the run: the series (what, from file) in MB, the save
- * windows shaded and forks marked. */
+/* The fork child's copy-on-write over the run, bytes at t_us: INFO
+ * current_cow_size polls, or the child's smaps_rollup Private_Dirty. */
+typedef struct rc_cow_series {
+    const char *what;    /* "INFO current_cow_size", "child Private_Dirty" */
+    const int64_t *t_us;
+    const double *bytes;
+    size_t n;
+} rc_cow_series;
+
+/* Memory over the run: the series (what, from file) in MB, the child's
+ * copy-on-write beside it (cow: NULL or n 0 for none; its peak in the
+ * legend), the save windows shaded and forks marked. */
 cow_chart *rc_memory(const char *run, const char *what, const char *file,
-                     const int64_t *t_us, const double *bytes, size_t n, int64_t t0_us,
-                     const rc_window *w, size_t nw, cow_err *e);
+                     const int64_t *t_us, const double *bytes, size_t n,
+                     const rc_cow_series *cow, int64_t t0_us, const rc_window *w,
+                     size_t nw, cow_err *e);
 /* "RSS", "PSS", "cgroup memory.current"... for a mem series' what. */
 const char *rc_mem_name(const char *what);
 

@@ -227,13 +227,42 @@ int charts_window(chart_out *o, const cow_run_row *r, const cow_result_set *rs, 
 
 /* ---------------------------------------------- memory of one run */
 
+/* The fork child's copy-on-write: INFO current_cow_size while a child
+ * lived (Redis 6.2+), else the child's own smaps_rollup Private_Dirty;
+ * n 0 when the run has neither (or only zeros). */
+static int load_cow(cow_store *st, int64_t run, rc_cow_series *cow, int64_t **t,
+                    double **b, cow_err *e)
+{
+    size_t i;
+    int rc;
+
+    cow->what = "INFO current_cow_size";
+    if ((rc = store_load_info_series(st, run, "current_cow_size", t, b, &cow->n, e)) !=
+        COW_OK)
+        return rc;
+    for (i = 0; i < cow->n && (*b)[i] <= 0; i++)
+        ;
+    if (i == cow->n) {
+        free(*t);
+        free(*b);
+        cow->what = "the child's smaps_rollup Private_Dirty";
+        if ((rc = store_load_child_stat_series(st, run, "smaps_rollup", "Private_Dirty", t, b,
+                                               &cow->n, e)) != COW_OK)
+            return rc;
+    }
+    cow->t_us = *t;
+    cow->bytes = *b;
+    return COW_OK;
+}
+
 int charts_memory_run(chart_out *o, cow_store *st, const cow_run_row *r, const cow_result_set *rs,
                       cow_err *e)
 {
-    int64_t *t = NULL, t0;
-    double *b = NULL;
+    int64_t *t = NULL, *ct = NULL, t0;
+    double *b = NULL, *cb = NULL;
     size_t m = 0, nw = 0;
     rc_window *w = NULL;
+    rc_cow_series cow = {NULL, NULL, NULL, 0};
     /* src: the memory file's stored name, shown in the chart, never opened */
     char file[200], title[200], what[64], src[512];
     cow_chart *c;
@@ -243,16 +272,18 @@ int charts_memory_run(chart_out *o, cow_store *st, const cow_run_row *r, const c
     snprintf(title, sizeof(title), "Memory during the save: %s", r->label);
     if ((rc = store_mem_source(st, r->id, what, sizeof(what), src, sizeof(src), e)) != COW_OK)
         return rc;
-    if (!what[0] && !src[0])
-        return COW_OK; /* no memory series: nothing to say per run */
-    if ((rc = store_load_mem(st, r->id, &t, &b, &m, e)) != COW_OK)
+    if ((rc = load_cow(st, r->id, &cow, &ct, &cb, e)) != COW_OK)
         goto done;
-    t0 = r->t_first_us ? r->t_first_us : (m ? t[0] : 0);
+    if (!what[0] && !src[0] && cow.n == 0)
+        goto done; /* no memory series: nothing to say per run */
+    if ((what[0] || src[0]) && (rc = store_load_mem(st, r->id, &t, &b, &m, e)) != COW_OK)
+        goto done;
+    t0 = r->t_first_us ? r->t_first_us : (m ? t[0] : cow.n ? cow.t_us[0] : 0);
     if ((rc = run_windows(st, r, rs, t0, &w, &nw, e)) != COW_OK)
         goto done;
     if (nw == 0) /* no save: the timeline says all there is */
         goto done;
-    if ((c = rc_memory(r->label, what, src, t, b, m, t0, w, nw, e)) == NULL) {
+    if ((c = rc_memory(r->label, what, src, t, b, m, &cow, t0, w, nw, e)) == NULL) {
         rc = e->code;
         goto done;
     }
@@ -261,6 +292,8 @@ int charts_memory_run(chart_out *o, cow_store *st, const cow_run_row *r, const c
 done:
     free(t);
     free(b);
+    free(ct);
+    free(cb);
     free(w);
     return rc;
 }

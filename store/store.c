@@ -159,6 +159,10 @@ static const char *const sql_text[SQL_COUNT] = {
         "SELECT i.t_us, i.num FROM info i WHERE i.run = ?1 AND i.key = ?2 AND"
         " i.sub IS NULL AND i.t_us IS NOT NULL AND i.num IS NOT NULL"
         PRIMARY_SIDE("?1", "i.file") " ORDER BY i.t_us",
+    [SQL_LOAD_CHILD_STAT] =
+        "SELECT s.t_us, s.num FROM stats s JOIN files f ON f.id = s.file WHERE s.run = ?1"
+        " AND s.source = ?2 AND s.key = ?3 AND s.t_us IS NOT NULL AND s.num IS NOT NULL"
+        " AND " CHILD_FILE("f.path") " ORDER BY s.t_us",
     [SQL_DEL_ANALYSIS] = "DELETE FROM analyses WHERE run = ?1",
     [SQL_DEL_PHASES] = "DELETE FROM phases WHERE run = ?1",
     [SQL_DEL_QUANTILES] = "DELETE FROM quantiles WHERE run = ?1",

@@ -224,6 +224,13 @@ void store_free_events(cow_event_set *s);
 int store_load_info_series(cow_store *st, int64_t run, const char *key,
                            int64_t **t_us, double **num, size_t *n, cow_err *e);
 
+/* A kernel value of the fork child's own snapshots (smaps_rollup
+ * Private_Dirty: the copy-on-write), in time order: files of the child by
+ * name or folder, as store_fact_stat_max with child 1. Caller frees both. */
+int store_load_child_stat_series(cow_store *st, int64_t run, const char *source,
+                                 const char *key, int64_t **t_us, double **num,
+                                 size_t *n, cow_err *e);
+
 /* Results of one analysis of one run; store_analysis_begin deletes the
  * run's previous results (call inside a transaction). */
 int store_analysis_begin(cow_store *st, int64_t run, uint64_t seed,

@@ -360,17 +360,15 @@ void store_free_events(cow_event_set *s)
     memset(s, 0, sizeof(*s));
 }
 
-int store_load_info_series(cow_store *st, int64_t run, const char *key,
-                           int64_t **t_us, double **num, size_t *n, cow_err *e)
+/* Rows of (t_us, num) of a bound statement q into two grown arrays. */
+static int load_t_num(cow_store *st, sqlite3_stmt *q, int64_t **t_us, double **num,
+                      size_t *n, const char *what, cow_err *e)
 {
-    sqlite3_stmt *q = st->stmt[SQL_LOAD_INFO];
     size_t cap = 0, cap2 = 0, k = 0;
     int rc;
 
     *t_us = NULL;
     *num = NULL;
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         *t_us = xgrow(*t_us, sizeof(int64_t), k + 1, &cap);
         *num = xgrow(*num, sizeof(double), k + 1, &cap2);
@@ -380,8 +378,30 @@ int store_load_info_series(cow_store *st, int64_t run, const char *key,
     sqlite3_reset(q);
     *n = k;
     if (rc != SQLITE_DONE)
-        return sql_fail(st, e, "loading INFO series");
+        return sql_fail(st, e, what);
     return COW_OK;
+}
+
+int store_load_info_series(cow_store *st, int64_t run, const char *key,
+                           int64_t **t_us, double **num, size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_INFO];
+
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    return load_t_num(st, q, t_us, num, n, "loading INFO series", e);
+}
+
+int store_load_child_stat_series(cow_store *st, int64_t run, const char *source,
+                                 const char *key, int64_t **t_us, double **num,
+                                 size_t *n, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_CHILD_STAT];
+
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_text(q, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+    return load_t_num(st, q, t_us, num, n, "loading the fork child's snapshots", e);
 }
 
 int store_analysis_drop(cow_store *st, int64_t run, cow_err *e)

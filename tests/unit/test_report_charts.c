@@ -286,13 +286,19 @@ static void memory_chart_should_say_what_it_plots(void)
 
     for (i = 0; i < 5; i++)
         t[i] = INT64_C(1796028720000000) + (int64_t)i * 1000000;
-    c = rc_memory("run", "memory_current", "run/memory.csv", t, b, 5, t[0], &w, 1, &e);
+    double cb[3] = {0, 150e6, 0};
+    rc_cow_series cow = {"INFO current_cow_size", t + 1, cb, 3};
+
+    c = rc_memory("run", "memory_current", "run/memory.csv", t, b, 5, &cow, t[0], &w, 1, &e);
     if (c == NULL) {
         CHECK(0);
         return;
     }
     CHECK(strstr(c->subtitle, "cgroup memory.current") != NULL);
     CHECK(strstr(c->subtitle, "run/memory.csv") != NULL);
+    CHECK(strstr(c->subtitle, "copy-on-write of the fork child: INFO current_cow_size") != NULL);
+    CHECK(c->nseries == 2 && c->series[1].n == 3);
+    CHECK(c->nseries == 2 && strcmp(c->series[1].name, "copy-on-write, peak 143 MB") == 0);
     CHECK_STR(c->y.label, "cgroup memory.current");
     CHECK_STR(rc_mem_name("rss_bytes"), "RSS");
     CHECK_STR(rc_mem_name("pss_bytes"), "PSS");
