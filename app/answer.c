@@ -987,6 +987,22 @@ static const char *unsure_why(const app_answer *a)
     return a->delta.why[0] != '\0' ? a->delta.why : "too few samples in the window";
 }
 
+const char *app_answer_base_cell(const app_answer *a, char *buf, size_t n)
+{
+    if (!isnan(a->both_ms))
+        snprintf(buf, n, "%.3f (both sides)", a->both_ms);
+    else
+        quant_format(&a->base, 0, buf, n);
+    return buf;
+}
+
+const char *app_answer_delta_cell(const app_answer *a, char *buf, size_t n)
+{
+    cow_quant dq = a->delta; /* the cell gives the reason's binding part */
+    snprintf(dq.why, sizeof(dq.why), "%s", app_why_short(a->delta.why));
+    return quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, buf, n);
+}
+
 const char *app_why_short(const char *why)
 {
     const char *b = why ? strstr(why, "; the block test needs ") : NULL;

@@ -173,6 +173,14 @@ enum app_answer_sink { APP_ANSWER_TERM = 0, APP_ANSWER_MD };
  * (borrowed from why). */
 const char *app_why_short(const char *why);
 
+/* The p99.9 cells of a table row, read against each other: the delta's
+ * own reference ("15.066 (both sides)" when the window was judged against
+ * the baseline on both sides, else the baseline before it), and the delta
+ * with its bound and a ?'s short reason (app_why_short). Each returns buf
+ * (COW_QUANT_FMT_MAX bytes). */
+const char *app_answer_base_cell(const app_answer *a, char *buf, size_t n);
+const char *app_answer_delta_cell(const app_answer *a, char *buf, size_t n);
+
 /* What showed a rise the p99.9 verdict could not: "p90 lift +0.214
  * [+0.168, +0.255] ms in bgsave#1", else the finding's title; NULL when
  * neither (caller frees). */

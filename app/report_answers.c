@@ -25,11 +25,6 @@ static const char *thp_word(int thp)
            : thp == APP_THP_OFF ? "never" : NULL;
 }
 
-static const char *gate_word(int g)
-{
-    return g == APP_GATE_FAIL ? "fails" : g == APP_GATE_PASS ? "passes" : NULL;
-}
-
 static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
 {
     static const struct { const char *name, *unit; cow_colfmt fmt; } cols[] = {
@@ -38,14 +33,16 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
         {"length", "s", COW_COLFMT_MS3}, {"baseline p99.9", "ms", COW_COLFMT_TEXT},
         {"window p99.9", "ms", COW_COLFMT_TEXT}, {"p99.9 delta", "ms", COW_COLFMT_TEXT},
         {"verdict", NULL, COW_COLFMT_TEXT}, {"fork", "ms", COW_COLFMT_MS3},
-        {"copy-on-write", "MB", COW_COLFMT_INT}, {"of used_memory", "%", COW_COLFMT_INT},
+        {"COW", "MB", COW_COLFMT_INT}, {"COW/used", "%", COW_COLFMT_INT},
         {"THP", NULL, COW_COLFMT_TEXT}, {"child killed", NULL, COW_COLFMT_TEXT},
-        {"cause", NULL, COW_COLFMT_TEXT}, {"gate", NULL, COW_COLFMT_TEXT},
-        {"gate detail", NULL, COW_COLFMT_TEXT}, {"do", NULL, COW_COLFMT_TEXT},
         {"shown below p99.9", NULL, COW_COLFMT_TEXT}};
-    cow_sheet *s = table_add_sheet(wb, "Answers", "What happened, run by run: the "
-                                   "decisions summary.md opens with (estimate with its "
-                                   "bound beside it where only one side is known)");
+    /* the cause, the gate and what to do are the Answer sheet's (one
+     * document, report_doc.c); this sheet is every run's numbers beside
+     * them, narrow enough to print one page wide at 8 pt or more */
+    cow_sheet *s = table_add_sheet(wb, "Answers", "Every run's numbers: the window, p99.9 "
+                                   "against its baseline (estimate with its bound beside it "
+                                   "where only one side is known), and the evidence; the "
+                                   "cause, gate and what to do are on the Answer sheet");
     size_t i, c, k;
     for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
         TRY(table_add_column(s, cols[c].name, cols[c].unit, cols[c].fmt, e));
@@ -71,10 +68,10 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
             TRY(num(s, r, 4, (double)x->len_us / 1e6, e));
         }
         if (x->has_window && !x->log_only) {
-            TRY(txt(s, r, 5, quant_format(&x->base, 0, q1, sizeof(q1)), e));
+            /* the delta's own reference and reason, as the Answer sheet */
+            TRY(txt(s, r, 5, app_answer_base_cell(x, q1, sizeof(q1)), e));
             TRY(txt(s, r, 6, quant_format(&x->win, 0, q2, sizeof(q2)), e));
-            TRY(txt(s, r, 7, quant_format(&x->delta, COW_QF_SIGNED | COW_QF_INTERVAL, q3,
-                                          sizeof(q3)), e));
+            TRY(txt(s, r, 7, app_answer_delta_cell(x, q3, sizeof(q3)), e));
             TRY(txt(s, r, 8, boot_verdict_symbol(x->verdict), e));
         }
         TRY(num(s, r, 9, x->fork_ms, e));
@@ -82,13 +79,9 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
         TRY(num(s, r, 11, isnan(x->cow_pct_used) ? NAN : round(x->cow_pct_used), e));
         TRY(txt(s, r, 12, thp_word(x->thp), e));
         TRY(txt(s, r, 13, x->child_killed ? "yes" : "", e));
-        TRY(txt(s, r, 14, x->cause, e));
-        TRY(txt(s, r, 15, gate_word(x->gate), e));
-        TRY(txt(s, r, 16, x->gate_why, e));
-        TRY(txt(s, r, 17, x->todo, e));
         {
             char *sh = app_answer_shown(x);
-            int rc = txt(s, r, 18, sh, e);
+            int rc = txt(s, r, 14, sh, e);
             free(sh);
             TRY(rc);
         }

@@ -509,7 +509,7 @@ static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *row
  * others are in index.html and beside the workbook as PNG files. */
 #define CHART_SCALE 0.65
 #define CHART_ROWS 31
-#define CHARTS_RUNS 6
+#define CHARTS_RUNS 4
 
 /* 1 when the run of chart c is among the first CHARTS_RUNS the answer
  * lists (answers NULL, or no more runs than that: every run). */

@@ -85,17 +85,10 @@ static void cells_window(cow_doc_table *t, size_t row, const app_answer *a,
     doc_table_setf(t, row, RDOC_P99, "%s \u2192 %s", quant_format(&bq, 0, q1, sizeof(q1)),
                    quant_format(&wq, 0, q2, sizeof(q2)));
     /* the delta's own reference before the arrow: before + delta = during */
-    if (!isnan(a->both_ms))
-        snprintf(q1, sizeof(q1), "%.3f (both sides)", a->both_ms);
-    else
-        quant_format(&a->base, 0, q1, sizeof(q1));
-    doc_table_setf(t, row, RDOC_P999, "%s \u2192 %s", q1, quant_format(&a->win, 0, q2, sizeof(q2)));
-    {
-        cow_quant dq = a->delta; /* the cell gives the reason's binding part */
-        snprintf(dq.why, sizeof(dq.why), "%s", app_why_short(a->delta.why));
-        sbuf_add(&s, "%s %s", app_verdict_shown(d->verdict),
-                 quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)));
-    }
+    doc_table_setf(t, row, RDOC_P999, "%s \u2192 %s", app_answer_base_cell(a, q1, sizeof(q1)),
+                   quant_format(&a->win, 0, q2, sizeof(q2)));
+    sbuf_add(&s, "%s %s", app_verdict_shown(d->verdict),
+             app_answer_delta_cell(a, q3, sizeof(q3)));
     if (a->shown_in != NULL || a->shown_finding != NULL) {
         char *sh = app_answer_shown(a); /* a finding's title up to its ": " */
         const char *c = a->shown_in == NULL ? strstr(sh, ": ") : NULL;

@@ -34,13 +34,19 @@
 /* Computed widths stay readable: [min, max] Excel character units. */
 #define WIDTH_MIN 6.0
 #define WIDTH_MAX 60.0
-/* The widest sheet, in character units, that a landscape A4 page holds at
- * 8 pt or more when printed one page wide: the page's 10.9 printable
- * inches are about 150 units of the 11 pt default font, 205 at 8/11 of it,
- * less each column's padding. Wider sheets wrap their widest text columns
- * (PRINT_TEXT_MIN units at the narrowest) instead of shrinking the font. */
-#define PRINT_WIDTH_MAX 170.0
-#define PRINT_TEXT_MIN 14.0
+/* A sheet printed one page wide on landscape A4 keeps 8.5 pt or more of
+ * its 11 pt font when its columns take at most PRINT_PX pixels at 96 dpi:
+ * the page's 10.89 printable inches are 1,045 px, and 1,045 x 11 / 8.5 is
+ * 1,352. A column of width w (Excel character units of the default font,
+ * 7 px each) takes 7w + 5 px with its padding. Wider sheets wrap their
+ * widest text columns (PRINT_TEXT_MIN units at the narrowest) instead of
+ * shrinking the font. */
+#define PRINT_PX 1352.0
+#define PRINT_TEXT_MIN 10.0
+static double print_px(double width_units, size_t ncols)
+{
+    return 7.0 * width_units + 5.0 * (double)ncols;
+}
 /* Native charts are drawn this much larger than libxlsxwriter's 480x288. */
 #define CHART_SCALE 1.5
 #define DOC_TITLE "cowtail report"
@@ -263,7 +269,7 @@ static double column_width(const cow_sheet *s, size_t col)
 }
 
 /* Each column's width into x->width, the text columns narrowed (and
- * marked to wrap) when the sheet is wider than a page holds at 8 pt: one
+ * marked to wrap) when the sheet is wider than a page holds at 8.5 pt: one
  * cap for every text column, the largest that fits, at least
  * PRINT_TEXT_MIN. */
 static void fit_widths(xlsx_ctx *x, const cow_sheet *s)
@@ -281,14 +287,14 @@ static void fit_widths(xlsx_ctx *x, const cow_sheet *s)
         if (s->cols[c].fmt != COW_COLFMT_TEXT || s->cols[c].width > 0)
             fixed += x->width[c];
     }
-    if (total <= PRINT_WIDTH_MAX)
+    if (print_px(total, s->ncols) <= PRINT_PX)
         return;
     for (i = 0; i < 30; i++) { /* bisect the cap */
         double cap = (lo + hi) / 2, sum = fixed;
         for (c = 0; c < s->ncols; c++)
             if (s->cols[c].fmt == COW_COLFMT_TEXT && s->cols[c].width <= 0)
                 sum += x->width[c] < cap ? x->width[c] : cap;
-        if (sum <= PRINT_WIDTH_MAX)
+        if (print_px(sum, s->ncols) <= PRINT_PX)
             lo = cap;
         else
             hi = cap;
@@ -419,6 +425,16 @@ static void chart_labels(lxw_chart *ch, const cow_sheet_chart *spec)
     if (spec->y_title)
         chart_axis_set_name(ch->y_axis, plain_label(spec->y_title, buf, sizeof buf));
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    /* the chart's text at 11 pt, the sheet's own size: printed one page
+     * wide it shrinks with the sheet and stays at 8 pt or more */
+    {
+        lxw_chart_font f = {.size = 11};
+        chart_axis_set_num_font(ch->x_axis, &f);
+        chart_axis_set_num_font(ch->y_axis, &f);
+        chart_axis_set_name_font(ch->x_axis, &f);
+        chart_axis_set_name_font(ch->y_axis, &f);
+        chart_legend_set_font(ch, &f);
+    }
 }
 
 static void chart_axes(lxw_chart *ch, const cow_sheet *s,
@@ -472,7 +488,14 @@ static int write_chart(xlsx_ctx *x, lxw_worksheet *ws, const cow_sheet *s,
     int rc = chart_series(x, ch, s, hdr);
     if (rc)
         return rc;
-    lxw_chart_options opt = {.x_scale = CHART_SCALE, .y_scale = CHART_SCALE};
+    /* as wide as the table above it (printed one page wide, no wider) */
+    double table_px = 0;
+    for (size_t c = 0; c < s->ncols; c++)
+        table_px += x->width[c];
+    table_px = print_px(table_px, s->ncols);
+    lxw_chart_options opt = {
+        .x_scale = table_px / 480.0 > CHART_SCALE ? table_px / 480.0 : CHART_SCALE,
+        .y_scale = CHART_SCALE};
     /* below the table, not beside it: a chart to the right widens the
      * printed sheet and fitting it one page wide shrinks the table's font */
     lxw_row_t row = hdr + (lxw_row_t)s->nrows + 2;

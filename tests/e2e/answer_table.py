@@ -21,7 +21,10 @@ The rules (--check-rules), one line per row that breaks one:
   - (a bound under the baseline's median printed "not bounded" is held by
     test_common's quant_floor rows and test_app's answer table rows);
   - threshold: "N of M beyond X": X is the p99 printed before the arrow;
-  - gate: a row whose verdict is a lift never says "but not shown to be"."""
+  - gate: a row whose verdict is a lift never says "but not shown to be";
+  - sheets: the workbook's Answers sheet (its second) shows, for each run
+    of the table, the same p99.9 reference before the arrow and the same
+    delta: one number per thing, whichever sheet it is read in."""
 
 import html.parser
 import re
@@ -117,13 +120,13 @@ def col_index(letters):
     return n - 1
 
 
-def from_xlsx(path):
+def from_xlsx(path, index=0):
     import xml.etree.ElementTree as ET
     ns = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
           "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
     z = zipfile.ZipFile(path)
     wb = ET.fromstring(z.read("xl/workbook.xml"))
-    first = wb.find("m:sheets/m:sheet", ns)
+    first = wb.findall("m:sheets/m:sheet", ns)[index]
     rid = first.get("{%s}id" % ns["r"])
     rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
     target = [r.get("Target") for r in rels if r.get("Id") == rid][0]
@@ -180,6 +183,28 @@ def check_rules(rows):
     return problems
 
 
+def check_sheets(rows, answers):
+    head, problems = rows[0], []
+    col = {h: i for i, h in enumerate(head)}
+    p999 = [h for h in head if h.startswith("p99.9 before")][0]
+    verdict = [h for h in head if h.startswith("verdict")][0]
+    ah = answers[0]
+    base = [i for i, h in enumerate(ah) if h.startswith("baseline p99.9")][0]
+    delta = [i for i, h in enumerate(ah) if h.startswith("p99.9 delta")][0]
+    by_run = {r[0]: r for r in answers[1:]}
+    for r in rows[1:]:
+        a = by_run.get(r[0])
+        if a is None:
+            problems.append(f"{r[0]}: sheets: not on the Answers sheet")
+            continue
+        ref = r[col[p999]].split(" \u2192 ")[0]
+        if a[base] != ref:
+            problems.append(f"{r[0]}: sheets: Answers' baseline {a[base]!r}, the answer's {ref!r}")
+        if a[delta] and a[delta] not in r[col[verdict]]:
+            problems.append(f"{r[0]}: sheets: Answers' delta {a[delta]!r}, the answer's {r[col[verdict]]!r}")
+    return problems
+
+
 def main():
     args = sys.argv[1:]
     rules = "--check-rules" in args
@@ -202,6 +227,7 @@ def main():
             problems.append(f"report.xlsx has {len(book)} rows, summary.md {len(md or [])}")
     if rules and md:
         problems += check_rules(md)
+        problems += check_sheets(md, from_xlsx(d + "/report.xlsx", 1))
     if problems:
         for p in problems:
             print("FAIL: " + p, file=sys.stderr)

@@ -9,8 +9,9 @@ Fails (exit 1, one line per problem) unless:
     title names, and its p99.9 series has a value for every phase whose
     p99.9 has only a lower bound (an empty "p99.9 95% hi" cell): the
     estimate is plotted, never a blank;
-  - every sheet prints landscape, one page wide, and every sheet with a
-    table repeats its title and header rows on each page;
+  - every sheet prints landscape, one page wide, at 8 pt or more (its
+    columns narrow enough), and every sheet with a table repeats its title
+    and header rows on each page;
   - the title of each sheet is merged across its table (printed whole);
   - sheet Evidence has rows of rule, metric, value, file and line, with
     file:line split apart for the evidence that came from a file."""
@@ -67,6 +68,13 @@ def main():
             problems.append(f"sheet {name}: not landscape")
         if 'fitToPage="1"' not in x or 'fitToHeight="0"' not in x:
             problems.append(f"sheet {name}: not fitted to one page wide")
+        # printed one page wide, a sheet keeps 8 pt of its 11 pt font when
+        # its columns take at most 1,045 x 11 / 8 px (7 px a width unit,
+        # 5 px padding a column; 10.89 printable inches of A4 landscape)
+        widths = [float(w) for w in re.findall(r'<col [^>]*width="([\d.]+)"', x)]
+        if widths and 7 * sum(widths) + 5 * len(widths) > 1045 * 11 / 8:
+            problems.append(f"sheet {name}: {len(widths)} columns of {sum(widths):.0f} "
+                            "units print below 8 pt one page wide")
         has_table = name != "Charts"
         if has_table and not re.search(r'_xlnm\.Print_Titles" localSheetId="%d">[^<]*\$1:\$2<'
                                        % [n for n, _ in sheets].index(name), wb):
