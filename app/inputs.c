@@ -31,7 +31,19 @@ static int one(void *ctx, const cow_input_row *r)
     x->rows = r->rows;
     x->kind = r->code == NULL                         ? APP_INPUT_REJECTED
               : strcmp(r->code, "unrecognised") == 0 ? APP_INPUT_UNRECOGNISED
+              : strcmp(r->code, "year") == 0         ? APP_INPUT_YEAR_GUESSED
                                                       : APP_INPUT_REFUSED;
+    if (x->kind == APP_INPUT_YEAR_GUESSED) {
+        /* the note ends at its last year ("... taken as 2025"); the file's
+         * other notes follow it */
+        char *t = strstr(x->reason, " taken as ");
+        if (t != NULL) {
+            t += strlen(" taken as ");
+            while (*t >= '0' && *t <= '9')
+                t++;
+            *t = '\0';
+        }
+    }
     c->out->count[x->kind]++;
     return 0;
 }
@@ -124,6 +136,10 @@ static const char *todo(const app_input *in)
 {
     if (in->kind == APP_INPUT_UNRECOGNISED)
         return "nothing, if it is not a capture";
+    if (in->kind == APP_INPUT_YEAR_GUESSED)
+        return "if the year is wrong, ingest the folder again with --log-year YEAR (the "
+               "year of the log's first line) and --replace, or put \"log_year\" in "
+               "run.json";
     if (in->kind == APP_INPUT_REJECTED)
         return "cowtail rejects --file NAME lists every rejected line; fix the writer "
                "or the lines and ingest again with --replace";
@@ -147,6 +163,9 @@ char *app_input_line(const app_input *in, int sink)
     switch (in->kind) {
     case APP_INPUT_REFUSED: sbuf_add(&b, ": refused, nothing of it loaded: "); break;
     case APP_INPUT_UNRECOGNISED: sbuf_add(&b, ": not recognised, not read: "); break;
+    case APP_INPUT_YEAR_GUESSED:
+        sbuf_add(&b, ": its lines carry no year, and it was guessed: ");
+        break;
     default:
         sbuf_add(&b, ": %lld line%s rejected (%lld records landed); the first: ",
                (long long)in->rejected, in->rejected == 1 ? "" : "s", (long long)in->rows);
@@ -161,11 +180,21 @@ char *app_input_line(const app_input *in, int sink)
     return b.s;
 }
 
+const char *app_input_kind_word(int kind)
+{
+    static const char *const w[APP_INPUT_KINDS] = {"refused", "not recognised",
+                                                   "rejected lines", "year guessed"};
+    return kind >= 0 && kind < APP_INPUT_KINDS ? w[kind] : "?";
+}
+
 char *app_inputs_count_line(const app_inputs *in)
 {
     cow_sbuf b = {0};
     sbuf_add(&b, "%zu file%s refused, %zu not recognised, %zu with rejected lines",
            in->count[APP_INPUT_REFUSED], in->count[APP_INPUT_REFUSED] == 1 ? "" : "s",
            in->count[APP_INPUT_UNRECOGNISED], in->count[APP_INPUT_REJECTED]);
+    if (in->count[APP_INPUT_YEAR_GUESSED] > 0)
+        sbuf_add(&b, ", %zu log%s dated by a guessed year", in->count[APP_INPUT_YEAR_GUESSED],
+                 in->count[APP_INPUT_YEAR_GUESSED] == 1 ? "" : "s");
     return b.s;
 }

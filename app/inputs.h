@@ -20,8 +20,10 @@
 enum app_input_kind {
     APP_INPUT_REFUSED = 0,   /* refused whole: nothing of it landed */
     APP_INPUT_UNRECOGNISED,  /* no parser recognised it: not read */
-    APP_INPUT_REJECTED       /* landed, some lines rejected */
+    APP_INPUT_REJECTED,      /* landed, some lines rejected */
+    APP_INPUT_YEAR_GUESSED   /* landed, its year taken from the file's date */
 };
+#define APP_INPUT_KINDS 4
 
 typedef struct app_input {
     char *run;            /* run label (owned) */
@@ -37,7 +39,7 @@ typedef struct app_input {
 typedef struct app_inputs {
     app_input *v;
     size_t n;
-    size_t count[3];      /* per kind */
+    size_t count[APP_INPUT_KINDS]; /* per kind */
 } app_inputs;
 
 /* Every recorded input that did not land whole, at or after since_s
@@ -52,6 +54,9 @@ void app_inputs_release(app_inputs *in);
 /* One line (caller frees): "steady: probe-first-try.csv:1 refused: latency
  * column ... Do: ..." for a sink of answer.h. */
 char *app_input_line(const app_input *in, int sink);
+/* The kind in a table's "what" cell: "refused", "not recognised",
+ * "rejected lines", "year guessed". */
+const char *app_input_kind_word(int kind);
 /* "1 file refused, 1 not recognised, 0 with rejected lines" (caller frees). */
 char *app_inputs_count_line(const app_inputs *in);
 

@@ -92,7 +92,6 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
 
 static int inputs_sheet(cow_workbook *wb, const app_inputs *in, cow_err *e)
 {
-    static const char *const kinds[] = {"refused", "not recognised", "rejected lines"};
     cow_sheet *s;
     size_t i;
     if (in == NULL || in->n == 0)
@@ -112,7 +111,7 @@ static int inputs_sheet(cow_workbook *wb, const app_inputs *in, cow_err *e)
         TRY(txt(s, r, 1, x->path, e));
         if (x->line > 0)
             TRY(table_set_int(s, r, 2, x->line, e));
-        TRY(txt(s, r, 3, kinds[x->kind], e));
+        TRY(txt(s, r, 3, app_input_kind_word(x->kind), e));
         if (x->kind == APP_INPUT_REJECTED)
             TRY(table_set_int(s, r, 4, x->rejected, e));
         TRY(txt(s, r, 5, x->reason, e));

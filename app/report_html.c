@@ -685,7 +685,6 @@ static void fleet_section(page *pg)
 static void inputs_section(page *pg)
 {
     static const char *const head[] = {"run", "file", "what", "why and what to do"};
-    static const char *const kinds[] = {"refused", "not recognised", "lines rejected"};
     const app_inputs *in = pg->in->inputs;
     cow_html_table *t;
     char *line;
@@ -716,7 +715,7 @@ static void inputs_section(page *pg)
             html_table_setf(t, 2, "%lld lines rejected, %lld landed", (long long)x->rejected,
                             (long long)x->rows);
         else
-            html_table_set(t, 2, kinds[x->kind >= 0 && x->kind < 3 ? x->kind : 0], NULL);
+            html_table_set(t, 2, app_input_kind_word(x->kind), NULL);
         line = app_input_line(x, APP_ANSWER_TERM);
         html_table_set(t, 3, line, NULL);
         free(line);

@@ -146,8 +146,9 @@ static void inputs(const report_summary_in *in, FILE *fp)
                 : x->count[APP_INPUT_REFUSED]      ? "the refused files"
                                                    : "the rejected lines");
     else
-        fprintf(fp, "Files not recognised do not change the exit status (0). "
-                    "`cowtail rejects` lists them.\n\n");
+        fprintf(fp, "Files not recognised and logs dated by a guessed year do not "
+                    "change the exit status (0). `cowtail rejects` lists the files not "
+                    "recognised.\n\n");
 }
 
 /* The reference of a delta taken against the baseline on both sides of

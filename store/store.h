@@ -534,7 +534,9 @@ typedef int (*cow_reject_cb)(void *ctx, const cow_reject_row *r);
 int store_list_rejects(cow_store *st, const char *label, const char *file,
                        cow_reject_cb cb, void *ctx, cow_err *e);
 /* A file that did not land whole: refused, not recognised (code
- * "unrecognised"), or landed with rejected lines (code NULL). */
+ * "unrecognised"), landed with rejected lines (code NULL), or a log that
+ * landed on a guessed year (code "year": its lines carry none, and the
+ * file's modification time gave it; reason the note, from its year on). */
 typedef struct cow_input_row {
     const char *label;   /* run */
     const char *path;    /* file */

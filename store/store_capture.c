@@ -534,6 +534,13 @@ int store_list_inputs(cow_store *st, int64_t since_s, cow_input_cb cb, void *ctx
         "  (SELECT min(j.line) FROM rejects j WHERE j.file = f.id), f.rejected, f.rows"
         " FROM files f JOIN runs r ON r.id = f.run"
         " WHERE f.rejected > 0 AND f.ingested_at >= ?1"
+        /* a log whose lines carry no year, placed by the file's date: the
+         * note from "log_year " to its end or the next note */
+        " UNION ALL"
+        " SELECT r.label, f.path, 'year', substr(f.notes, instr(f.notes, 'log_year ') + 9),"
+        "  0, 0, f.rows FROM files f JOIN runs r ON r.id = f.run"
+        " WHERE f.notes LIKE '%log_year % from the file''s modification time%'"
+        " AND f.ingested_at >= ?1"
         " ORDER BY 1, 2", &q, e)) != COW_OK)
         return rc;
     sqlite3_bind_int64(q, 1, since_s);

@@ -1,0 +1,36 @@
+#!/bin/bash
+# logyear.sh COWTAIL -- a log whose lines carry no year (Redis 3.x/4.x
+# stamps) is dated by the file's modification time, and the report says so
+# on its first screen, with --log-year to fix it; given the year, it says
+# nothing of a guess.
+set -u
+. "$(dirname "$0")/lib.sh"
+COW=$1
+cd "$WORK" || exit 2
+not_in_file() { ! grep -q -- "$1" "$2"; }
+mkdir -p old/run
+cat > old/run/redis.log << 'LOG'
+3205:M 14 Mar 09:12:01.100 * Background saving started by pid 3301
+3301:C 14 Mar 09:12:03.400 * DB saved on disk
+3301:C 14 Mar 09:12:03.401 * RDB: 12 MB of memory used by copy-on-write
+3205:M 14 Mar 09:12:03.500 * Background saving terminated with success
+LOG
+touch -d '2026-11-30 12:00:00 UTC' old/run/redis.log
+"$COW" report --db old.db --out rep old > rep.out 2>&1
+check "report of a year-less log: exit 0 (a guess is not a rejection)" test $? = 0
+sed '/^## Headline/,$d' rep/summary.md > first-screen.md
+check "first screen: the guessed year, from the file's date" \
+    has '^- \*\*run\*\*: `old/run/redis.log`: its lines carry no year, and it was guessed: 2026 from the file.s modification time' first-screen.md
+check "first screen: what to do" has 'ingest the folder again with --log-year YEAR' first-screen.md
+check "the count says it" has 'with rejected lines, 1 log dated by a guessed year' first-screen.md
+check "the terminal says it" has 'not every file landed whole (.*1 log dated by a guessed year)' rep.out
+check "the workbook's Inputs sheet says it" sh -c "unzip -p rep/report.xlsx xl/sharedStrings.xml | grep -q 'year guessed'"
+check "the events are dated in that year" \
+    test "$(sqlite3 old.db "SELECT strftime('%Y', min(t_us) / 1e6, 'unixepoch') FROM events")" = 2026
+"$COW" ingest --db given.db --log-year 2015 old > given.out 2>&1
+check "--log-year 2015: exit 0" test $? = 0
+check "--log-year 2015: the events are dated 2015" \
+    test "$(sqlite3 given.db "SELECT strftime('%Y', min(t_us) / 1e6, 'unixepoch') FROM events")" = 2015
+"$COW" report --db given.db --out rep2 > rep2.out 2>&1
+check "--log-year given: no guess reported" not_in_file 'guessed' rep2/summary.md
+finish
