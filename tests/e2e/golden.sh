@@ -44,6 +44,9 @@ cd "$WORK" || exit 2
 check "runs exits 0" test $? = 0
 "$COW" analyze --db s.db --json > analyze.json
 check "analyze exits 0" test $? = 0
+# the real captures whose tail rose: a lift, or a ? naming what it lacks
+python3 "$HERE/real_saves.py" analyze.json > real-saves.txt
+check "real saves: a lift at p99 / p99.9 or a measured shortfall; readonly-control no lift" test $? = 0
 "$COW" doctor --db s.db --json > doctor.json
 check "doctor exits 0" test $? = 0
 # the facts the doctor read, as columns (run_facts)
