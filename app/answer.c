@@ -510,6 +510,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
 
     a->run = r->label;
     a->run_id = r->id;
+    a->synthetic = r->synthetic;
     a->verdict = COW_VERDICT_NA;
     a->base = a->win = a->delta = a->shown_delta = quant_make(NAN, NAN, NAN, NAN, -1, NAN);
     a->worst_ms = a->run_worst_ms = a->fork_ms = a->cow_mb = a->cow_pct_used = a->latmon_spike_ms = NAN;
@@ -1136,6 +1137,17 @@ const char *app_answer_legend(int sink)
            "at least b). A quantile shown as a number alone has a two-sided 95% "
            "interval; shown as x (>= b): x is the estimate, and too few samples lie "
            "beyond it for an upper bound; with 95% confidence the true value is at least b; where the baseline moved around a window, the intervals of the phases around it are widened by that movement. Latencies in ms.";
+}
+
+const char *app_answer_badge(const app_answer *a)
+{
+    return a->synthetic ? "SYNTHETIC" : NULL;
+}
+
+const char *app_answer_badge_note(void)
+{
+    return "SYNTHETIC: the run's run.json says a generator made its files (\"synthetic\": "
+           "true), not a server: an example of the shape, not an incident.";
 }
 
 /* ------------------------------------------------------- kept */

@@ -72,6 +72,8 @@ app_impact app_impact_none(void);
 typedef struct app_answer {
     const char *run;      /* label (borrowed from the run row) */
     int64_t run_id;
+    int synthetic;        /* run.json says a generator made it: every output
+                             marks the run (app_answer_badge) */
     int say;              /* 1: listed; 0: counted in its quiet reason */
     int crit;             /* a critical finding fired for the run */
     int quiet;            /* enum app_quiet */
@@ -215,6 +217,13 @@ char *app_answer_quiet_text(const app_answer *a);
 char *app_answer_held_text(const app_answer *a);
 /* The legend printed once under the list: lift, drop, ~, ?, >=. */
 const char *app_answer_legend(int sink);
+/* The mark set beside a run's name wherever the report names it
+ * ("SYNTHETIC": run.json says a generator made it, not a server), or NULL
+ * for a real capture (static). */
+const char *app_answer_badge(const app_answer *a);
+/* What the mark means, one sentence (static): the report prints it once,
+ * under the answer, when some run carries it. */
+const char *app_answer_badge_note(void);
 
 /* The window whose p99.9 rose most against its baseline (not an "after"
  * phase): its p99.9 delta row in rs, or NULL. The one choice the headline,

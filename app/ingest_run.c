@@ -114,6 +114,7 @@ static int ensure_run(cow_store *st, const cow_capture_run *r,
     m.host = r->meta.host;
     m.trial = r->meta.trial;
     m.meta = r->meta.text;
+    m.synthetic = r->has_meta ? r->meta.synthetic : -1;
     return store_run_upsert(st, &m, run_id, e);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "boot.h"
+#include "mem.h"
 
 #define TRY(x) do { int rc_ = (x); if (rc_ != COW_OK) return rc_; } while (0)
 
@@ -60,7 +61,14 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
                     break;
         }
         x = &a->v[i];
-        TRY(txt(s, r, 0, x->run, e));
+        if (app_answer_badge(x) != NULL) { /* the mark beside the name, as on the Answer sheet */
+            char *name = xasprintf("%s %s", x->run, app_answer_badge(x));
+            int rc = txt(s, r, 0, name, e);
+            free(name);
+            TRY(rc);
+        } else {
+            TRY(txt(s, r, 0, x->run, e));
+        }
         TRY(txt(s, r, 1, x->say ? "yes" : "", e));
         TRY(txt(s, r, 2, x->window, e));
         if (x->has_window) {

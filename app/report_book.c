@@ -65,7 +65,17 @@ static const char *phase_kind(const cow_result_set *rs, int idx)
     return NULL;
 }
 
-static int runs_sheet(cow_workbook *wb, const cow_run_row *rows, size_t n, cow_err *e)
+/* The run's name with its mark beside it (answer.h app_answer_badge) when
+ * the answers are given; caller frees. */
+static char *run_name(const cow_run_row *r, size_t i, const app_answers *a)
+{
+    const char *badge = a != NULL && i < a->n && a->v[i].run_id == r->id
+                            ? app_answer_badge(&a->v[i]) : NULL;
+    return badge ? xasprintf("%s %s", r->label, badge) : xstrdup(r->label);
+}
+
+static int runs_sheet(cow_workbook *wb, const cow_run_row *rows, size_t n,
+                      const app_answers *a, cow_err *e)
 {
     static const colspec cols[] = {
         {"run", NULL, COW_COLFMT_TEXT}, {"scenario", NULL, COW_COLFMT_TEXT},
@@ -81,7 +91,10 @@ static int runs_sheet(cow_workbook *wb, const cow_run_row *rows, size_t n, cow_e
     for (i = 0; i < n; i++) {
         const cow_run_row *r = &rows[i];
         size_t k = table_add_row(s);
-        TRY(txt(s, k, 0, r->label, e));
+        char *name = run_name(r, i, a);
+        int rc = txt(s, k, 0, name, e);
+        free(name);
+        TRY(rc);
         TRY(txt(s, k, 1, r->scenario, e));
         TRY(txt(s, k, 2, r->mode, e));
         TRY(txt(s, k, 3, r->host, e));
@@ -630,7 +643,7 @@ int report_book_build(cow_store *st, const cow_run_row *rows, size_t n,
 
     if ((rc = summary_sheet(wb, st, rows, n, e)) != COW_OK ||
         (rc = scenarios_sheet(wb, st, rows, n, e)) != COW_OK ||
-        (rc = runs_sheet(wb, rows, n, e)) != COW_OK ||
+        (rc = runs_sheet(wb, rows, n, answers, e)) != COW_OK ||
         (rc = phases_sheets(wb, st, rows, n, e)) != COW_OK ||
         (rc = reported_sheet(wb, st, rows, n, e)) != COW_OK ||
         (t && t->ngroups > 0 && (rc = tradeoff_sheet(wb, t, e)) != COW_OK) ||

@@ -138,6 +138,7 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
     *x = app_impact_none();
     snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
     doc_table_set(t, row, RDOC_RUN, a->run, href);
+    doc_table_badge(t, row, app_answer_badge(a));
     if (a->has_window) {
         time_format_iso_s(a->t0_us, when, sizeof(when));
         doc_table_setf(t, row, RDOC_EVENT, "%s at %s, %.1f s", a->window, when,
@@ -193,7 +194,7 @@ static int held_section(cow_store *st, const report_summary_in *in, size_t ri, c
 
     snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
     text = xasprintf("no latency samples, so no tail verdict; it holds %s.", h);
-    x = doc_add_held(d, a->run, href, text);
+    x = doc_add_held(d, a->run, href, app_answer_badge(a), text);
     free(text);
     free(h);
     doc_table_init(&x->what, NULL, 3, head);
@@ -280,11 +281,16 @@ int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
     doc_table_init(&d->answer, "The answer: one row per run that has something to say, "
                    "most severe first (latencies in ms)", RDOC_NCOLS, answer_head);
     d->anchors = xcalloc(in->nrows ? in->nrows : 1, sizeof(char *));
+    d->badges = xcalloc(in->nrows ? in->nrows : 1, sizeof(char *));
     d->nanchors = in->nrows;
     for (i = 0; i < in->nrows; i++) {
         char id[160];
+        const char *badge = a != NULL && i < a->n ? app_answer_badge(&a->v[i]) : NULL;
         report_doc_anchor(in, i, id, sizeof(id));
         d->anchors[i] = xstrdup(id);
+        d->badges[i] = badge ? xstrdup(badge) : NULL;
+        if (badge && d->badge_note == NULL)
+            d->badge_note = xstrdup(app_answer_badge_note());
     }
     x = xcalloc(a && a->nsay ? a->nsay : 1, sizeof(*x));
     for (i = 0; a != NULL && i < a->nsay && rc == COW_OK; i++) {
@@ -293,7 +299,8 @@ int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
         rc = one_row(st, in, ri, d, &x[i], e);
         line = app_answer_line(&a->v[ri], APP_ANSWER_TERM);
         snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
-        doc_add_line(d, a->v[ri].run, href, after_label(line, a->v[ri].run));
+        doc_add_line(d, a->v[ri].run, href, app_answer_badge(&a->v[ri]),
+                     after_label(line, a->v[ri].run));
         free(line);
     }
     for (i = 0; a != NULL && i < a->nsay && rc == COW_OK; i++)

@@ -482,7 +482,14 @@ static int run_section(page *pg, cow_store *st, size_t ri, cow_err *e)
     if ((rc = store_load_results(st, r->id, &rs, e)) != COW_OK)
         return rc;
     html_section(&pg->h, NULL, "run");
-    html_heading(&pg->h, 2, pg->ids[ri], r->label);
+    {
+        const cow_doc *d = pg->in->doc;
+        const char *badge = d != NULL && d->badges != NULL && ri < d->nanchors
+                                ? d->badges[ri] : NULL;
+        html_heading_badge(&pg->h, 2, pg->ids[ri], r->label, badge);
+        if (badge != NULL)
+            html_para(&pg->h, "note badge-note", d->badge_note);
+    }
     if ((ans = run_answer(pg->in, ri)) != NULL) {
         html_para(&pg->h, "answer", after_label(ans, r->label));
         free(ans);

@@ -177,6 +177,7 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         const cow_phase_row *b = NULL, *w = NULL;
         char b50[COW_QUANT_FMT_MAX], b99[COW_QUANT_FMT_MAX], b999[COW_QUANT_FMT_MAX],
             w999[COW_QUANT_FMT_MAX], ci[COW_QUANT_FMT_MAX], both[64];
+        const char *badge;
         double fl;
         int wi, rc;
 
@@ -190,7 +191,10 @@ static int headline(cow_store *st, const report_summary_in *in, FILE *fp, cow_er
         } else if (rs.nph > 0) {
             b = &rs.ph[0];
         }
-        fprintf(fp, "| %s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
+        badge = in->doc != NULL && in->doc->badges != NULL && i < in->doc->nanchors
+                    ? in->doc->badges[i] : NULL;
+        fprintf(fp, "| %s%s%s%s | %s | %lld | %s | %s | %s |", md(in->rows[i].label),
+                badge ? " **" : "", badge ? md(badge) : "", badge ? "**" : "",
                 md(in->rows[i].scenario),
                 b ? (long long)b->n : 0LL,
                 honest(b ? store_result_quantile(&rs, b->idx, 0.5) : NULL, b ? b->n : 0, NAN, b50,

@@ -1,7 +1,7 @@
 /* cmd_runs.c -- `cowtail runs`: list the runs in the database.
  *
  * The --json form is an array of objects with the stable keys documented
- * in the README: label, scenario, mode, host, trial, files, samples,
+ * in the README: label, scenario, mode, host, trial, synthetic, files, samples,
  * rejected, events (kind -> count), info_dumps, smaps_snapshots, clock,
  * servers (role, pid, port, version, run_id, files, paths, how, facts),
  * ingested_on, facts (store_runfacts.h's columns: value and src each),
@@ -28,7 +28,8 @@ const char *const cmd_runs_usage[] = {
     "",
     "  --db FILE   database (default cowtail.db)",
     "  --json      an array of objects with keys label, scenario, mode, host,",
-    "              trial, files, samples, rejected, events (an object: event",
+    "              trial, synthetic (run.json says a generator made it),",
+    "              files, samples, rejected, events (an object: event",
     "              kind -> count), info_dumps, smaps_snapshots, clock (how",
     "              each server log's zone was settled), servers (each role,",
     "              pid, port, version, run_id, files, paths, how, facts: its",
@@ -194,6 +195,7 @@ static int print_json(cow_store *st, const cow_run_row *rows, size_t n)
         add_str(o, "mode", r->mode);
         add_str(o, "host", r->host);
         add_int(o, "trial", r->trial, r->trial >= 0);
+        cJSON_AddBoolToObject(o, "synthetic", r->synthetic);
         add_int(o, "files", r->files, 1);
         add_int(o, "samples", r->samples, 1);
         add_int(o, "rejected", r->rejected, 1);

@@ -66,6 +66,8 @@ typedef struct cow_runjson {
     char *interrupted;  /* "interrupted": why the capture ended early
                            (cowtail capture), NULL when null or absent */
     int64_t start_us;   /* "start_epoch_us": when the capture began, 0 */
+    int synthetic;      /* "synthetic": 1 when true (a generator made the
+                           files, not a server), 0 when false or absent */
     cow_filemap *files; /* "files": {"glob": {"role": .., "parser": ..}} */
     size_t nfiles;
     char *text;         /* the file verbatim */

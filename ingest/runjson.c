@@ -135,6 +135,17 @@ int runjson_parse(const char *path, const char *text, size_t n, cow_runjson *r,
         }
         r->trial = (long)v->valuedouble;
     }
+    /* a generated sample must never pass for a real incident: anything
+     * but true or false is refused rather than guessed */
+    if ((v = cJSON_GetObjectItemCaseSensitive(root, "synthetic")) != NULL && !cJSON_IsNull(v)) {
+        if (!cJSON_IsBool(v)) {
+            cJSON_Delete(root);
+            cow_err_at(e, path, 0, 0);
+            return COW_FAIL(e, COW_EPARSE, "run.json \"synthetic\" must be true or false "
+                            "(true: a generator made the run's files)");
+        }
+        r->synthetic = cJSON_IsTrue(v);
+    }
     if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(root, "log_year"))) {
         if (!(v->valuedouble >= 1990 && v->valuedouble < 2100)) {
             cJSON_Delete(root);

@@ -49,6 +49,9 @@ void doc_table_release(cow_doc_table *t)
         free(t->cells[i]);
         free(t->href[i]);
     }
+    for (i = 0; t->badge != NULL && i < t->nrows; i++)
+        free(t->badge[i]);
+    free(t->badge);
     for (i = 0; t->head != NULL && i < t->ncols; i++)
         free(t->head[i]);
     free(t->cells);
@@ -66,8 +69,11 @@ size_t doc_table_row(cow_doc_table *t)
         t->cap = t->cap ? 2 * t->cap : 16;
         t->cells = xrealloc(t->cells, t->cap * (t->ncols ? t->ncols : 1) * sizeof(char *));
         t->href = xrealloc(t->href, t->cap * (t->ncols ? t->ncols : 1) * sizeof(char *));
+        t->badge = xrealloc(t->badge, t->cap * sizeof(char *));
         for (c = old * t->ncols; c < t->cap * t->ncols; c++)
             t->cells[c] = t->href[c] = NULL;
+        for (c = old; c < t->cap; c++)
+            t->badge[c] = NULL;
     }
     return t->nrows++;
 }
@@ -103,17 +109,33 @@ const char *doc_table_cell(const cow_doc_table *t, size_t row, size_t col)
     return row < t->nrows && col < t->ncols ? t->cells[row * t->ncols + col] : NULL;
 }
 
-void doc_add_line(cow_doc *d, const char *run, const char *href, const char *text)
+void doc_table_badge(cow_doc_table *t, size_t row, const char *badge)
+{
+    if (row >= t->nrows)
+        return;
+    free(t->badge[row]);
+    t->badge[row] = dup_or_null(badge);
+}
+
+const char *doc_table_row_badge(const cow_doc_table *t, size_t row)
+{
+    return row < t->nrows ? t->badge[row] : NULL;
+}
+
+void doc_add_line(cow_doc *d, const char *run, const char *href, const char *badge,
+                  const char *text)
 {
     cow_doc_line *l;
     d->lines = xgrow(d->lines, sizeof(*d->lines), d->nlines + 1, &d->caplines);
     l = &d->lines[d->nlines++];
     l->run = xstrdup(run ? run : "");
     l->href = dup_or_null(href);
+    l->badge = dup_or_null(badge);
     l->text = xstrdup(text ? text : "");
 }
 
-cow_doc_held *doc_add_held(cow_doc *d, const char *run, const char *href, const char *text)
+cow_doc_held *doc_add_held(cow_doc *d, const char *run, const char *href, const char *badge,
+                           const char *text)
 {
     cow_doc_held *x;
     d->held = xgrow(d->held, sizeof(*d->held), d->nheld + 1, &d->capheld);
@@ -121,6 +143,7 @@ cow_doc_held *doc_add_held(cow_doc *d, const char *run, const char *href, const 
     memset(x, 0, sizeof(*x));
     x->run = xstrdup(run ? run : "");
     x->href = dup_or_null(href);
+    x->badge = dup_or_null(badge);
     x->text = xstrdup(text ? text : "");
     return x;
 }
@@ -132,17 +155,24 @@ void doc_release(cow_doc *d)
     for (i = 0; i < d->nlines; i++) {
         free(d->lines[i].run);
         free(d->lines[i].href);
+        free(d->lines[i].badge);
         free(d->lines[i].text);
     }
     for (i = 0; i < d->nheld; i++) {
         free(d->held[i].run);
         free(d->held[i].href);
+        free(d->held[i].badge);
         free(d->held[i].text);
         doc_table_release(&d->held[i].what);
     }
-    for (i = 0; i < d->nanchors; i++)
+    for (i = 0; i < d->nanchors; i++) {
         free(d->anchors[i]);
+        if (d->badges != NULL)
+            free(d->badges[i]);
+    }
     free(d->anchors);
+    free(d->badges);
+    free(d->badge_note);
     free(d->lines);
     free(d->held);
     free(d->quiet);
@@ -161,6 +191,16 @@ static void md_put(FILE *fp, const char *s)
     char *t = report_visible(s ? s : "", COW_LABEL_MD);
     fputs(t, fp);
     free(t);
+}
+
+/* A name's mark, set apart: " **MARK**" (NULL: nothing). */
+static void md_badge(FILE *fp, const char *badge)
+{
+    if (badge == NULL)
+        return;
+    fputs(" **", fp);
+    md_put(fp, badge);
+    fputs("**", fp);
 }
 
 static void md_table(const cow_doc_table *t, FILE *fp)
@@ -187,6 +227,8 @@ static void md_table(const cow_doc_table *t, FILE *fp)
             fputs(" ", fp);
             if (x != NULL && x[0])
                 md_put(fp, x);
+            if (c == 0)
+                md_badge(fp, t->badge[r]);
             fputs(" |", fp);
         }
         fputs("\n", fp);
@@ -202,10 +244,16 @@ void doc_md_answer(const cow_doc *d, FILE *fp)
         md_table(&d->answer, fp);
     else
         fputs("No run has anything to report.\n\n", fp);
+    if (d->badge_note) {
+        md_put(fp, d->badge_note);
+        fputs("\n\n", fp);
+    }
     for (i = 0; i < d->nlines; i++) {
         fputs("- **", fp);
         md_put(fp, d->lines[i].run);
-        fputs("**: ", fp);
+        fputs("**", fp);
+        md_badge(fp, d->lines[i].badge);
+        fputs(": ", fp);
         md_put(fp, d->lines[i].text);
         fputs("\n", fp);
     }
@@ -220,7 +268,9 @@ void doc_md_answer(const cow_doc *d, FILE *fp)
             fputs("### Runs without latency samples\n\n", fp);
         fputs("**", fp);
         md_put(fp, d->held[i].run);
-        fputs("**: ", fp);
+        fputs("**", fp);
+        md_badge(fp, d->held[i].badge);
+        fputs(": ", fp);
         md_put(fp, d->held[i].text);
         fputs("\n\n", fp);
         if (d->held[i].what.nrows > 0)
@@ -271,6 +321,8 @@ static void html_doc_table(cow_html *h, const cow_doc_table *t, const char *id,
                 html_link(h, t->href[k], t->cells[k]);
             else
                 html_text(h, t->cells[k]);
+            if (c == 0 && t->badge != NULL)
+                html_badge(h, t->badge[r]);
             fputs("</td>", h->fp);
         }
         fputs("</tr>\n", h->fp);
@@ -285,6 +337,8 @@ void doc_html_answer(const cow_doc *d, cow_html *h, int width, int height)
         html_doc_table(h, &d->answer, "answer-table", "answer-table");
     else
         html_para(h, "answer", "No run has anything to report.");
+    if (d->badge_note)
+        html_para(h, "note badge-note", d->badge_note);
     if (d->worst_file != NULL) {
         cow_html_figure f;
         memset(&f, 0, sizeof(f));
@@ -305,6 +359,7 @@ void doc_html_answer(const cow_doc *d, cow_html *h, int width, int height)
                 html_link(h, d->lines[i].href, d->lines[i].run);
             else
                 html_text(h, d->lines[i].run);
+            html_badge(h, d->lines[i].badge);
             fputs(": ", h->fp);
             html_text(h, d->lines[i].text);
             fputs("</li>\n", h->fp);
@@ -321,6 +376,7 @@ void doc_html_answer(const cow_doc *d, cow_html *h, int width, int height)
             html_link(h, d->held[i].href, d->held[i].run);
         else
             html_text(h, d->held[i].run);
+        html_badge(h, d->held[i].badge);
         fputs(": ", h->fp);
         html_text(h, d->held[i].text);
         fputs("</p>\n", h->fp);
@@ -342,16 +398,25 @@ void doc_html_answer(const cow_doc *d, cow_html *h, int width, int height)
 int doc_sheet_answer(const cow_doc *d, cow_workbook *wb, cow_err *e)
 {
     const cow_doc_table *t = &d->answer;
-    cow_sheet *s = table_add_sheet(wb, "Answer", t->caption);
+    char *title = d->badge_note && t->caption ? xasprintf("%s. %s", t->caption, d->badge_note)
+                                              : NULL;
+    cow_sheet *s = table_add_sheet(wb, "Answer", title ? title : t->caption);
     size_t r, c, row;
+    free(title);
     for (c = 0; c < t->ncols; c++)
         TRY(table_add_column(s, t->head[c], NULL, COW_COLFMT_TEXT, e));
     for (r = 0; r < t->nrows; r++) {
         row = table_add_row(s);
         for (c = 0; c < t->ncols; c++) {
             const char *x = t->cells[r * t->ncols + c];
-            if (x != NULL && x[0])
+            if (c == 0 && t->badge[r] != NULL) {
+                char *v = xasprintf("%s %s", x ? x : "", t->badge[r]);
+                int rc = table_set_text(s, row, c, v, e);
+                free(v);
+                TRY(rc);
+            } else if (x != NULL && x[0]) {
                 TRY(table_set_text(s, row, c, x, e));
+            }
         }
     }
     table_move_sheet(wb, wb->nsheets - 1, 0);

@@ -33,6 +33,8 @@ typedef struct cow_doc_table {
     unsigned char *num;   /* ncols flags: right-aligned */
     char **cells;         /* nrows * ncols, row-major, owned; NULL = empty */
     char **href;          /* nrows * ncols in-page link targets ("#run-x"), or NULL */
+    char **badge;         /* nrows: a mark set beside the row's first cell
+                             ("SYNTHETIC", owned), or NULL */
     size_t nrows, cap;    /* rows used / allocated */
 } cow_doc_table;
 
@@ -41,6 +43,7 @@ typedef struct cow_doc_line {
     char *run;            /* the run's label (owned) */
     char *href;           /* its section's anchor in index.html (owned), or NULL */
     char *text;           /* what the run's answer says, without the label (owned) */
+    char *badge;          /* the run's mark beside its label (owned), or NULL */
 } cow_doc_line;
 
 /* A run without latency samples that holds other evidence: what it holds. */
@@ -48,6 +51,7 @@ typedef struct cow_doc_held {
     char *run;            /* label (owned) */
     char *href;           /* anchor (owned), or NULL */
     char *text;           /* one sentence: what it holds and what that shows (owned) */
+    char *badge;          /* the run's mark beside its label (owned), or NULL */
     cow_doc_table what;   /* its evidence, one row per series or finding */
 } cow_doc_held;
 
@@ -63,7 +67,10 @@ typedef struct cow_doc {
     cow_doc_held *held;   /* runs without samples that hold evidence */
     size_t nheld, capheld;
     char **anchors;       /* each run's anchor in index.html, in run order (owned) */
+    char **badges;        /* nanchors: each run's mark beside its name wherever
+                             a page names it ("SYNTHETIC"), NULL entries none */
     size_t nanchors;
+    char *badge_note;     /* what the marks mean, when some run has one, or NULL */
 } cow_doc;
 
 void doc_init(cow_doc *d);
@@ -84,14 +91,25 @@ void doc_table_setf(cow_doc_table *t, size_t row, size_t col, const char *fmt, .
     __attribute__((format(printf, 4, 5)));
 /* The cell's text, or NULL. */
 const char *doc_table_cell(const cow_doc_table *t, size_t row, size_t col);
+/* Set the mark beside row's first cell (copied; NULL: none). */
+void doc_table_badge(cow_doc_table *t, size_t row, const char *badge);
+/* The row's mark, or NULL. */
+const char *doc_table_row_badge(const cow_doc_table *t, size_t row);
 
 /* Append a line, a held run (strings copied; NULL allowed where the
  * field says so). */
-void doc_add_line(cow_doc *d, const char *run, const char *href, const char *text);
-cow_doc_held *doc_add_held(cow_doc *d, const char *run, const char *href, const char *text);
+void doc_add_line(cow_doc *d, const char *run, const char *href, const char *badge,
+                  const char *text);
+cow_doc_held *doc_add_held(cow_doc *d, const char *run, const char *href, const char *badge,
+                           const char *text);
 
 /* Every string a renderer writes passes report_visible (visible.h) first:
  * the one place a label is made visible, then escaped for the format. */
+
+/* A mark beside a name is laid out as its format sets a word apart:
+ * Markdown "name **MARK**", HTML "name <strong class=badge>MARK</strong>",
+ * the workbook's cell "name MARK"; the text of all three reads "name MARK".
+ * badge_note follows the table (in the workbook: the sheet's title). */
 
 /* Markdown: the answer table, the answer in words, the quiet line, the
  * runs that hold evidence without samples, the legend. */

@@ -40,6 +40,8 @@ static const char css[] =
     "margin:.8em 0}.finding.critical{border-left-color:#c0392b}"
     ".finding.warning{border-left-color:#d55e00}.finding.info{border-left-color:#0072b2}\n"
     ".sev{font-weight:bold;text-transform:uppercase;font-size:.8em;margin-right:.4em}\n"
+    ".badge{background:#7a1fa2;color:#fff;font-size:.75em;font-weight:bold;"
+    "padding:.05em .4em;border-radius:3px;white-space:nowrap}\n"
     "code,.src{font-family:'DejaVu Sans Mono',monospace;font-size:.88em}\n"
     "nav ul{columns:3;padding-left:1.2em}\n"
     ":target{outline:3px solid #f0c040}\n"
@@ -143,7 +145,22 @@ void html_section_end(cow_html *h)
     h->open_sections--;
 }
 
+void html_badge(cow_html *h, const char *badge)
+{
+    if (badge == NULL)
+        return;
+    put(h, " <strong class=\"badge\">");
+    esc(h->fp, badge);
+    put(h, "</strong>");
+}
+
 void html_heading(cow_html *h, int level, const char *id, const char *text)
+{
+    html_heading_badge(h, level, id, text, NULL);
+}
+
+void html_heading_badge(cow_html *h, int level, const char *id, const char *text,
+                        const char *badge)
 {
     if (level < 1)
         level = 1;
@@ -153,6 +170,7 @@ void html_heading(cow_html *h, int level, const char *id, const char *text)
     attr(h, "id", id);
     put(h, ">");
     esc(h->fp, text);
+    html_badge(h, badge);
     if (id && id[0]) {
         put(h, "<a class=\"self\" href=\"#");
         esc(h->fp, id);

@@ -50,6 +50,12 @@ void html_section_end(cow_html *h);
 /* <hN id=id>text <a class="self" href="#id">#</a></hN>: the link a person
  * copies to paste one run or one finding. level 1..4; id may be NULL. */
 void html_heading(cow_html *h, int level, const char *id, const char *text);
+/* html_heading with a mark beside the text (html_badge); badge NULL: none. */
+void html_heading_badge(cow_html *h, int level, const char *id, const char *text,
+                        const char *badge);
+/* A mark set apart beside a name: " <strong class="badge">badge</strong>"
+ * ("SYNTHETIC"); NULL writes nothing. */
+void html_badge(cow_html *h, const char *badge);
 /* <p class=cls>text</p>; cls may be NULL. */
 void html_para(cow_html *h, const char *cls, const char *text);
 /* <a href=href>text</a> (href escaped as an attribute). */

@@ -208,8 +208,9 @@ static int map_runs(sqlite3 *db, const char *stem, const cow_merge_opts *opt,
                            &q, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "INSERT INTO main.runs(label, path, scenario, mode, host, trial,"
-                           " meta, created_at, ingested_on, uid) SELECT ?2, path, scenario,"
-                           " mode, ?3, trial, meta, created_at, ingested_on, uid"
+                           " meta, created_at, ingested_on, uid, synthetic) SELECT ?2, path,"
+                           " scenario, mode, ?3, trial, meta, created_at, ingested_on, uid,"
+                           " synthetic"
                            " FROM src.runs WHERE id = ?1",
                            -1, &add, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO temp.run_map(src, dst, fresh) VALUES(?1, ?2, ?3)",

@@ -62,7 +62,8 @@ static const char *const sql_text[SQL_COUNT] = {
     [SQL_RUN_META] =
         "UPDATE runs SET path = coalesce(?2, path), scenario = coalesce(?3, scenario),"
         " mode = coalesce(?4, mode), host = coalesce(?5, host),"
-        " trial = coalesce(?6, trial), meta = coalesce(?7, meta) WHERE id = ?1",
+        " trial = coalesce(?6, trial), meta = coalesce(?7, meta),"
+        " synthetic = coalesce(?8, synthetic) WHERE id = ?1",
     /* the same bytes under the same file name: a copy of the file already
      * loaded. Two different files that happen to hold the same bytes (two
      * empty LATENCY replies) are both kept. */
@@ -122,7 +123,7 @@ static const char *const sql_text[SQL_COUNT] = {
         " (SELECT max(t_us) FROM samples s WHERE s.run = r.id),"
         " (SELECT group_concat(label, ' ') FROM"
         "   (SELECT label FROM phases p WHERE p.run = r.id ORDER BY idx)),"
-        " r.ingested_on"
+        " r.ingested_on, r.synthetic"
         " FROM runs r ORDER BY r.label",
     [SQL_LOAD_SAMPLES] =
         "SELECT t_us, lat_us FROM samples WHERE run = ?1 ORDER BY run, t_us",

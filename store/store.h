@@ -32,6 +32,8 @@ typedef struct cow_run_meta {
     const char *host;     /* run.json "host" */
     long trial;           /* run.json "trial", -1 if none */
     const char *meta;     /* run.json verbatim */
+    int synthetic;        /* run.json "synthetic": 1 true, 0 false or absent,
+                             -1 no run.json (the stored value stays) */
 } cow_run_meta;
 
 /* One line of `cowtail runs`. */
@@ -52,6 +54,7 @@ typedef struct cow_run_row {
                              space separated; NULL if never analysed */
     char *ingested_on;    /* owned: the machine that ingested it (not its
                              host), NULL if unknown */
+    int synthetic;        /* 1: run.json says a generator made it (migration 023) */
 } cow_run_row;
 
 /* How long a writer waits for another one to finish (a real ingest of

@@ -55,6 +55,8 @@ int store_run_upsert(cow_store *st, const cow_run_meta *m, int64_t *run_id,
     if (m->trial >= 0)
         sqlite3_bind_int64(q, 6, m->trial);
     bind_text(q, 7, m->meta);
+    if (m->synthetic >= 0)
+        sqlite3_bind_int(q, 8, m->synthetic != 0);
     return step_done(st, q, e, "updating run");
 }
 

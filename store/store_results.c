@@ -747,6 +747,7 @@ int store_list_runs(cow_store *st, cow_run_row **rows, size_t *n, cow_err *e)
         r->t_last_us = sqlite3_column_int64(q, 11);
         r->phases = col_dup(q, 12);
         r->ingested_on = col_dup(q, 13);
+        r->synthetic = sqlite3_column_int(q, 14) != 0;
     }
     sqlite3_reset(q);
     if (rc != SQLITE_DONE) {
@@ -765,7 +766,7 @@ int store_list_runs_brief(cow_store *st, cow_run_row **rows, size_t *n, cow_err 
     size_t k = 0, cap = 0;
     int rc;
 
-    if ((rc = prep(st, "SELECT id, label, scenario, mode, host, trial FROM runs"
+    if ((rc = prep(st, "SELECT id, label, scenario, mode, host, trial, synthetic FROM runs"
                        " ORDER BY label", &q, e)) != COW_OK)
         return rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -774,6 +775,7 @@ int store_list_runs_brief(cow_store *st, cow_run_row **rows, size_t *n, cow_err 
         r = &v[k++];
         memset(r, 0, sizeof(*r));
         read_run_key(q, r);
+        r->synthetic = sqlite3_column_int(q, 6) != 0;
     }
     unprep(st, q);
     if (rc != SQLITE_DONE) {

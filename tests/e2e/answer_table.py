@@ -46,6 +46,9 @@ def md_cells(line):
             cur.append(body[i + 1])
             i += 2
             continue
+        if c == "*":  # unescaped: emphasis (a run's mark, **SYNTHETIC**)
+            i += 1
+            continue
         if c == "|":
             cells.append("".join(cur).strip())
             cur = []

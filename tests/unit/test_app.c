@@ -13,11 +13,13 @@
 #include "analyze.h"
 #include "answer.h"
 #include "app.h"
+#include "capture.h"
 #include "check.h"
 #include "fleet.h"
 #include "diff.h"
 #include "doctor.h"
 #include "facts.h"
+#include "mem.h"
 #include "minunit.h"
 #include "pct.h"
 #include "reported.h"
@@ -1166,6 +1168,157 @@ static void report_doc_rows_should_read_against_each_other(void)
     store_close(st);
 }
 
+/* A file's bytes as a string (caller frees), NULL when it cannot be read. */
+static char *read_text(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    char *text;
+    long len;
+    if (fp == NULL)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    len = ftell(fp);
+    rewind(fp);
+    text = calloc(1, (size_t)len + 1);
+    if (fread(text, 1, (size_t)len, fp) != (size_t)len) {
+        free(text);
+        text = NULL;
+    }
+    fclose(fp);
+    return text;
+}
+
+/* run.json "synthetic": true, false, absent (0) or anything else
+ * (refused: a sample must never pass for an incident by a typo). */
+static void runjson_should_read_synthetic_strictly(void)
+{
+    static const struct { const char *text; int rc, synthetic; } cases[] = {
+        {"{\"synthetic\": true}", COW_OK, 1},
+        {"{\"synthetic\": false}", COW_OK, 0},
+        {"{\"label\": \"x\"}", COW_OK, 0},
+        {"{\"synthetic\": null}", COW_OK, 0},
+        {"{\"synthetic\": \"yes\"}", COW_EPARSE, 0},
+        {"{\"synthetic\": 1}", COW_EPARSE, 0},
+    };
+    size_t i;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cow_runjson r;
+        cow_err e = COW_ERR_INIT;
+        CHECK_INT(runjson_parse("run.json", cases[i].text, strlen(cases[i].text), &r, &e),
+                  cases[i].rc);
+        if (cases[i].rc == COW_OK)
+            CHECK_INT(r.synthetic, cases[i].synthetic);
+        else
+            CHECK(strstr(e.msg, "\"synthetic\" must be true or false") != NULL);
+        runjson_release(&r);
+    }
+}
+
+/* A run whose run.json says "synthetic": true (the bundled fleet's
+ * cache-e) is marked beside its name in the answer table, the answer in
+ * words, the headline and the run's section, in summary.md, index.html
+ * and the workbook alike; a real capture (bgsave-t2) never is. */
+static void report_should_mark_a_synthetic_run_and_no_other(void)
+{
+    static const char *const names[] = {"bgsave-t2", "fleet/cache-e/bgsave"};
+    cow_run_row *rows = NULL;
+    size_t n = 0, k, marked = 0, real = 0;
+    cow_store *st = loaded(names, 2, &rows, &n);
+    cow_err e = COW_ERR_INIT;
+    app_report j;
+    report_summary_in in;
+    cow_doc d;
+    char dir[128], path[256];
+    char *md, *page, *sheet, *cmd;
+
+    CHECK_STR(rows[0].label, "bgsave-t2");
+    CHECK_INT(rows[0].synthetic, 0);
+    CHECK_STR(rows[1].label, "fleet/cache-e/bgsave");
+    CHECK_INT(rows[1].synthetic, 1);
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, sizeof(dir), "%s/synthetic", scratch);
+    memset(&j, 0, sizeof(j));
+    j.db = "test.db";
+    j.dir = j.co.dir = dir;
+    j.co.scale = 0.5;
+    j.seed = 1;
+    j.resamples = 199;
+    j.created = 1;
+    j.st = st;
+    CHECK_INT(app_report_write(&j, &e), COW_OK);
+    CHECK_INT(j.answers.v[0].synthetic, 0);
+    CHECK_INT(j.answers.v[1].synthetic, 1);
+    CHECK(app_answer_badge(&j.answers.v[0]) == NULL);
+    CHECK_STR(app_answer_badge(&j.answers.v[1]), "SYNTHETIC");
+    memset(&in, 0, sizeof(in));
+    in.rows = j.rows;
+    in.nrows = j.n;
+    in.answers = &j.answers;
+    CHECK_INT(report_doc_build(st, &in, &d, NULL, &e), COW_OK);
+    CHECK(d.answer.nrows == 2);
+    for (k = 0; k < d.answer.nrows; k++) {
+        const char *run = doc_table_cell(&d.answer, k, RDOC_RUN);
+        const char *badge = doc_table_row_badge(&d.answer, k);
+        if (strcmp(run, "fleet/cache-e/bgsave") == 0) {
+            CHECK_STR(badge, "SYNTHETIC");
+            CHECK_STR(d.lines[k].badge, "SYNTHETIC");
+            marked++;
+        } else {
+            CHECK(badge == NULL && d.lines[k].badge == NULL);
+            real++;
+        }
+    }
+    CHECK_INT(marked, 1);
+    CHECK_INT(real, 1);
+    CHECK(d.badges[0] == NULL);
+    CHECK_STR(d.badges[1], "SYNTHETIC");
+    CHECK(d.badge_note != NULL && strstr(d.badge_note, "\"synthetic\": true") != NULL);
+    doc_release(&d);
+
+    snprintf(path, sizeof(path), "%s/summary.md", dir);
+    md = read_text(path);
+    CHECK(md != NULL);
+    if (md != NULL) {
+        CHECK(strstr(md, "| fleet/cache-e/bgsave **SYNTHETIC** | bgsave#1 at ") != NULL);
+        CHECK(strstr(md, "- **fleet/cache-e/bgsave** **SYNTHETIC**: ") != NULL);
+        CHECK(strstr(md, "| fleet/cache-e/bgsave **SYNTHETIC** | bgsave | ") != NULL); /* headline */
+        CHECK(strstr(md, "SYNTHETIC: the run's run.json says a generator made") != NULL);
+        CHECK(strstr(md, "bgsave-t2 **SYNTHETIC**") == NULL);
+        CHECK(strstr(md, "| bgsave-t2 | bgsave#1 at ") != NULL);
+        free(md);
+    }
+    snprintf(path, sizeof(path), "%s/index.html", dir);
+    page = read_text(path);
+    CHECK(page != NULL);
+    if (page != NULL) {
+        /* the answer table's cell and the run's own heading */
+        CHECK(strstr(page, ">fleet/cache-e/bgsave</a> <strong class=\"badge\">SYNTHETIC</strong>"
+                           "</td>") != NULL);
+        CHECK(strstr(page, ">fleet/cache-e/bgsave <strong class=\"badge\">SYNTHETIC</strong>"
+                           "<a class=\"self\"") != NULL);
+        CHECK(strstr(page, "bgsave-t2</a> <strong class=\"badge\">") == NULL);
+        CHECK(strstr(page, ">bgsave-t2 <strong class=\"badge\">") == NULL);
+        free(page);
+    }
+    /* the workbook: the Answer sheet (first) and the Answers sheet */
+    snprintf(path, sizeof(path), "%s/strings.xml", scratch);
+    cmd = xasprintf("unzip -p '%s/report.xlsx' xl/sharedStrings.xml > '%s' 2>/dev/null", dir,
+                    path);
+    if (system(cmd) == 0 && (sheet = read_text(path)) != NULL) {
+        CHECK(strstr(sheet, ">fleet/cache-e/bgsave SYNTHETIC<") != NULL);
+        CHECK(strstr(sheet, "bgsave-t2 SYNTHETIC") == NULL);
+        free(sheet);
+    } else {
+        printf("note: unzip not available, the workbook's cells not read\n");
+    }
+    remove(path);
+    free(cmd);
+    app_report_release(&j);
+    store_free_runs(rows, n);
+    store_close(st);
+}
+
 /* One run, one mode, one host: the charts that compare modes or hosts are
  * skipped, and summary.md says why. */
 static void report_should_say_why_a_chart_is_not_drawn(void)
@@ -1811,5 +1964,7 @@ int main(void)
     RUN(reported_should_read_one_command_at_every_level);
     RUN(report_should_judge_each_fleet_run_once);
     RUN(report_doc_rows_should_read_against_each_other);
+    RUN(runjson_should_read_synthetic_strictly);
+    RUN(report_should_mark_a_synthetic_run_and_no_other);
     return REPORT();
 }

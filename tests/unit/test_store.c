@@ -443,7 +443,7 @@ static void store_should_round_trip_every_column_of_every_record(void)
 {
     cow_store *st = open_file();
     cow_err e = COW_ERR_INIT;
-    cow_run_meta m = {"host/r1", "/data/r1", "bgsave", "fork", "vm1", 4, "{\"x\":1}"};
+    cow_run_meta m = {"host/r1", "/data/r1", "bgsave", "fork", "vm1", 4, "{\"x\":1}", 1};
     int64_t run = 0, file = 0;
     cow_sample s[2] = {{1738591331000001LL, 812.25, "SET", 0}, {1738591331000002LL, 3.5, NULL, 0}};
     cow_rec r[9];
@@ -489,8 +489,26 @@ static void store_should_round_trip_every_column_of_every_record(void)
     CHECK_INT(store_add_refusal(st, 0, "host/r2", "/data/r2/x.txt", 0, NULL, "unit",
                                 "unknown unit", &e), COW_OK);
 
-    CHECK_ROWS("SELECT id, label, path, scenario, mode, host, trial, meta, created_at > 0"
-               " FROM runs", "1|host/r1|/data/r1|bgsave|fork|vm1|4|{\"x\":1}|1\n");
+    CHECK_ROWS("SELECT id, label, path, scenario, mode, host, trial, meta, created_at > 0,"
+               " synthetic FROM runs", "1|host/r1|/data/r1|bgsave|fork|vm1|4|{\"x\":1}|1|1\n");
+    /* a later file without run.json keeps the mark; a run.json without it clears it */
+    m.synthetic = -1;
+    CHECK_INT(store_run_upsert(st, &m, &run, &e), COW_OK);
+    CHECK_ROWS("SELECT synthetic FROM runs", "1\n");
+    {
+        cow_run_row *rows = NULL;
+        size_t nr = 0;
+        CHECK_INT(store_list_runs(st, &rows, &nr, &e), COW_OK);
+        CHECK_INT(nr, 1);
+        CHECK_INT(rows[0].synthetic, 1);
+        store_free_runs(rows, nr);
+        CHECK_INT(store_list_runs_brief(st, &rows, &nr, &e), COW_OK);
+        CHECK_INT(rows[0].synthetic, 1);
+        store_free_runs(rows, nr);
+    }
+    m.synthetic = 0;
+    CHECK_INT(store_run_upsert(st, &m, &run, &e), COW_OK);
+    CHECK_ROWS("SELECT synthetic FROM runs", "0\n");
     CHECK_ROWS("SELECT id, run, path, size, sha256, parser, rows, rejected, notes,"
                " ingested_at > 0 FROM files",
                "1|1|/data/r1/lat.csv|4096|ab12|latency-csv|11|1|time_unit=epoch us|1\n");
@@ -779,7 +797,8 @@ static void store_should_keep_one_refusal_per_file(void)
     {
         sqlite3 *db = NULL;
         CHECK_INT(sqlite3_open(db_path, &db), SQLITE_OK);
-        /* version 10: before 011 (this index), 017 (run_facts), 019, 020, 021, 022 */
+        /* version 10: before 011 (this index), 017 (run_facts), 019, 020, 021,
+         * 022, 023 (runs.synthetic, read from the run.json kept in meta) */
         CHECK_INT(sqlite3_exec(db, "DROP TABLE quiet;"
                                "DROP TABLE server_facts; DROP TABLE answers;"
                                "DROP TABLE repl_syncs; DROP TABLE windows;"
@@ -790,6 +809,12 @@ static void store_should_keep_one_refusal_per_file(void)
                                "ALTER TABLE phases DROP COLUMN unstable;"
                                "ALTER TABLE runs DROP COLUMN ingested_on;"
                                "ALTER TABLE runs DROP COLUMN uid;"
+                               "ALTER TABLE runs DROP COLUMN synthetic;"
+                               "INSERT INTO runs(label, meta, created_at) VALUES"
+                               " ('gen', '{\"synthetic\": true}', 1),"
+                               " ('real', '{\"synthetic\": false}', 1),"
+                               " ('said', '{\"synthetic\": \"true\"}', 1),"
+                               " ('bare', NULL, 1);"
                                "DROP INDEX refusals_file;"
                                "INSERT INTO refusals(label, path, code, reason, at)"
                                " VALUES('r', '/d/r/bad.csv', 'unit', 'recorded last', 1);"
@@ -800,6 +825,9 @@ static void store_should_keep_one_refusal_per_file(void)
     CHECK_INT(store_open(db_path, &st, &e), COW_OK);
     CHECK_ROWS("SELECT count(*) FROM refusals WHERE path = '/d/r/bad.csv'", "1\n");
     CHECK_ROWS("SELECT reason FROM refusals WHERE path = '/d/r/bad.csv'", "recorded last\n");
+    CHECK_ROWS("SELECT label || '=' || synthetic FROM runs WHERE label IN"
+               " ('gen', 'real', 'said', 'bare') ORDER BY label",
+               "bare=0\ngen=1\nreal=0\nsaid=0\n");
     store_close(st);
     remove_file();
 }
