@@ -198,6 +198,24 @@ static const cow_run_row *row(const cow_run_row *rows, size_t n, const char *lab
 
 /* A file under a fresh scratch folder. */
 static char scratch[64];
+
+/* A report job over st into a new scratch folder's sub (dir, dcap): the
+ * options every report test shares (test.db, scale 0.5, seed 1, 199
+ * resamples, created 1); a test sets what it needs beside them. */
+static void report_job(app_report *j, cow_store *st, const char *sub, char *dir, size_t dcap)
+{
+    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
+    CHECK(mkdtemp(scratch) != NULL);
+    snprintf(dir, dcap, "%s/%s", scratch, sub);
+    memset(j, 0, sizeof(*j));
+    j->db = "test.db";
+    j->dir = j->co.dir = dir;
+    j->co.scale = 0.5;
+    j->seed = 1;
+    j->resamples = 199;
+    j->created = 1;
+    j->st = st;
+}
 static const char *scratch_file(const char *name, const char *text)
 {
     static char path[128];
@@ -913,19 +931,9 @@ static void report_should_write_every_output(void)
     FILE *fp;
     long len;
 
-    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
-    CHECK(mkdtemp(scratch) != NULL);
-    snprintf(dir, sizeof(dir), "%s/out/report", scratch);
-    memset(&j, 0, sizeof(j));
-    j.db = "test.db";
-    j.dir = dir;
-    j.co.dir = dir;
-    j.co.scale = 0.5;
+    report_job(&j, st, "out/report", dir, sizeof(dir));
     j.co.lift_limit_ms = 1;
-    j.seed = 1;
-    j.resamples = 199;
     j.created = -1;
-    j.st = st;
     CHECK_INT(app_report_write(&j, &e), COW_OK);
     CHECK_INT(j.n, 4);
     CHECK(j.has_trade);
@@ -993,19 +1001,9 @@ static void report_should_judge_each_fleet_run_once(void)
     app_fleet_check fc;
     char dir[128];
 
-    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
-    CHECK(mkdtemp(scratch) != NULL);
-    snprintf(dir, sizeof(dir), "%s/fleet-report", scratch);
-    memset(&j, 0, sizeof(j));
-    j.db = "test.db";
-    j.dir = j.co.dir = dir;
-    j.co.scale = 0.5;
+    report_job(&j, st, "fleet-report", dir, sizeof(dir));
     j.co.lift_limit_ms = 20;
     j.thresholds = sample("fleet/thresholds.json");
-    j.seed = 1;
-    j.resamples = 199;
-    j.created = 1;
-    j.st = st;
     CHECK_INT(app_report_write(&j, &e), COW_OK);
     CHECK_INT(j.n, 7);
     CHECK_INT(j.answers.n, 7);
@@ -1098,17 +1096,7 @@ static void report_doc_rows_should_read_against_each_other(void)
     cow_doc d;
     char dir[128];
 
-    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
-    CHECK(mkdtemp(scratch) != NULL);
-    snprintf(dir, sizeof(dir), "%s/doc-report", scratch);
-    memset(&j, 0, sizeof(j));
-    j.db = "test.db";
-    j.dir = j.co.dir = dir;
-    j.co.scale = 0.5;
-    j.seed = 1;
-    j.resamples = 199;
-    j.created = 1;
-    j.st = st;
+    report_job(&j, st, "doc-report", dir, sizeof(dir));
     CHECK_INT(app_report_write(&j, &e), COW_OK);
     memset(&in, 0, sizeof(in));
     in.rows = j.rows;
@@ -1235,17 +1223,7 @@ static void report_should_mark_a_synthetic_run_and_no_other(void)
     CHECK_INT(rows[0].synthetic, 0);
     CHECK_STR(rows[1].label, "fleet/cache-e/bgsave");
     CHECK_INT(rows[1].synthetic, 1);
-    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
-    CHECK(mkdtemp(scratch) != NULL);
-    snprintf(dir, sizeof(dir), "%s/synthetic", scratch);
-    memset(&j, 0, sizeof(j));
-    j.db = "test.db";
-    j.dir = j.co.dir = dir;
-    j.co.scale = 0.5;
-    j.seed = 1;
-    j.resamples = 199;
-    j.created = 1;
-    j.st = st;
+    report_job(&j, st, "synthetic", dir, sizeof(dir));
     CHECK_INT(app_report_write(&j, &e), COW_OK);
     CHECK_INT(j.answers.v[0].synthetic, 0);
     CHECK_INT(j.answers.v[1].synthetic, 1);
@@ -1333,18 +1311,10 @@ static void report_should_say_why_a_chart_is_not_drawn(void)
     FILE *fp;
     int not_drawn = 0;
 
-    snprintf(scratch, sizeof(scratch), "/tmp/cow_test_appXXXXXX");
-    CHECK(mkdtemp(scratch) != NULL);
-    snprintf(dir, sizeof(dir), "%s/r", scratch);
-    memset(&j, 0, sizeof(j));
+    report_job(&j, st, "r", dir, sizeof(dir));
     j.db = "x.db";
-    j.dir = j.co.dir = dir;
-    j.co.scale = 0.5;
     j.co.lift_limit_ms = NAN;
-    j.seed = 1;
-    j.resamples = 199;
     j.created = 1796000000;
-    j.st = st;
     CHECK_INT(app_report_write(&j, &e), COW_OK);
     CHECK(!j.has_trade);
     CHECK_INT(j.created, 1796000000);
