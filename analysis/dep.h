@@ -43,6 +43,11 @@
 #define COW_TAIL_MATCH 1.25
 #define COW_TAIL_MATCH_MAX 200
 
+/* Below this many pooled exceedances the tail test cannot see clusters
+ * (dep.c Requirement 4f): the counts' variance inflation tau is taken as
+ * at least the baseline's dependence at the lower levels. */
+#define COW_TAIL_TAU_MIN_K 60
+
 /* theta is taken as 1 (no clusters) unless below 1 - this / sqrt(gaps):
  * the 1% point of the estimate for independent samples. */
 #define COW_DEP_THETA_Z 2.3
@@ -159,6 +164,11 @@ typedef struct cow_tailtest {
     size_t ca, cb;     /* clusters of them */
     double run;        /* declustering run length, from both groups */
     double tau;        /* variance inflation of the counts: sum(s^2)/sum(s) */
+    double lrv_low;    /* the baseline's dependence at the lower levels
+                          (the indicator's long-run variance, the largest;
+                          1 when not read): Requirement 4f */
+    int tau_floor;     /* tau was raised to lrv_low: too few exceedances
+                          to see clusters (Requirement 4f) */
     double pi;         /* n_b / N: b's share of clusters when nothing changed */
     double p_up;       /* P(X >= kb / tau), X ~ Binomial(k / tau, pi): small = b's tail heavier */
     double p_down;     /* P(X <= kb / tau): small = b's tail lighter */

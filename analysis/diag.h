@@ -19,6 +19,8 @@
 
 #include "clock.h"
 #include "fact.h"
+#include "cmdhist.h"
+#include "kacct.h"
 #include "phase.h"
 
 enum cow_severity { COW_SEV_INFO = 0, COW_SEV_WARN, COW_SEV_CRIT };
@@ -73,9 +75,13 @@ typedef struct cow_run_facts {
     cow_fact anon_huge;   /* AnonHugePages of the server (max over snapshots) */
     cow_fact anonymous;   /* Anonymous of the server */
     cow_fact thp_enabled, overcommit, swappiness, numa;
+    cow_fact swap_total;  /* /proc/meminfo SwapTotal (bytes; 0: the host has no swap) */
     cow_fact thp_split;   /* /proc/vmstat thp_split_pmd's rise over the capture */
     /* server log */
     cow_fact warn_thp, warn_overcommit, full_resync, cow_mb;
+    /* "Replication backlog created" lines: the primary had no backlog, so
+     * those syncs were its replicas' first, which are always full */
+    cow_fact backlog_created;
     /* "Starting BGSAVE for SYNC" lines: one fork each, however many
      * replicas it serves */
     cow_fact sync_forks;
@@ -135,6 +141,13 @@ typedef struct cow_run_facts {
      * fork ended (0 and NaN when none) */
     int64_t fork_after_n;
     double fork_after_min_us, fork_after_span_us;
+    /* the kernel's own account of the latest fork window (kacct.h;
+     * capture's kstat.csv): kstat.known when there is one, src the file
+     * and the lines of the window's ends */
+    cow_fact kstat;
+    cow_kacct kacct;
+    /* the server's own per-command latency (LATENCY HISTOGRAM, cmdhist.h) */
+    cow_cmdhist cmdhist;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */
@@ -200,6 +213,13 @@ typedef struct cow_rule {
 /* Count, for each run, the other runs of the same host whose windows
  * overlap its own in time (several instances saving at once). */
 void diag_host_overlaps(cow_run_facts *runs, size_t n);
+
+/* The fork time the kernel's account weighs (ms, NAN unknown), and the
+ * cause it supports as one phrase (heap string; NULL when it has no
+ * account or blames the fork alone): diag_rules_kernel.c, read by the
+ * finding and the answer alike. */
+double diag_kernel_fork_ms(const cow_run_facts *x);
+char *diag_kernel_cause(const cow_run_facts *x);
 
 /* The rule table, terminated by a NULL id. */
 const cow_rule *diag_rules(void);

@@ -19,6 +19,11 @@ static const cow_rule rules[] = {
      "a tool's p99.9 from fewer than 3,688 requests)"},
     {"fork_not_the_cost", COW_SEV_INFO, rule_fork_not_the_cost,
      "latest_fork_usec is small next to the measured lift"},
+    {"kernel_account", COW_SEV_WARN, rule_kernel_account,
+     "the kernel's account of the latest fork window (capture's kstat.csv): copy-on-write "
+     "faults, run-queue wait or the fork, the strongest first, with the numbers"},
+    {"slow_command", COW_SEV_WARN, rule_slow_command,
+     "commands the server itself timed over 10 ms (LATENCY HISTOGRAM), the slowest first"},
     {"slowness_outlasts_fork", COW_SEV_WARN, rule_slowness_outlasts_fork,
      "samples as slow as the fork's stall go on for a second or more after it: not the fork's"},
     {"fork_is_the_cost", COW_SEV_WARN, rule_fork_is_the_cost,

@@ -57,6 +57,9 @@ static const struct cow_threshold swappiness = {
 
 int rule_swappiness(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
+    /* a host without swap swaps nothing, whatever vm.swappiness says */
+    if (r[i].swap_total.known && r[i].swap_total.num == 0)
+        return 0;
     return diag_threshold_fire(&swappiness, r, n, i, f);
 }
 

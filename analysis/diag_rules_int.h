@@ -72,6 +72,8 @@ int rule_full_lift(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
+int rule_kernel_account(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
+int rule_slow_command(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_slowness_outlasts_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);

@@ -236,8 +236,8 @@ int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findin
     worst = !isnan(x->run_max_us) && x->fork_inflight_max_us >= x->run_max_us;
     f->severity = worst ? COW_SEV_WARN : COW_SEV_INFO;
     diag_title(f, "the fork itself was the stall: the fork of %s took %.1f ms, and %lld "
-               "sample%s in flight waited it out, up to %.1f ms (sent %.1f ms %s the fork "
-               "began)%s", x->fork_window[0] ? x->fork_window : "the latest save",
+               "sample%s in flight while it ran, the longest %.1f ms (sent %.1f ms %s the "
+               "fork began)%s", x->fork_window[0] ? x->fork_window : "the latest save",
                x->fork_dur_us / 1000,
                (long long)x->fork_inflight_n, x->fork_inflight_n == 1 ? "" : "s",
                x->fork_inflight_max_us / 1000, fabs(x->fork_inflight_sent_us) / 1000,
@@ -282,11 +282,21 @@ int rule_slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
              fork_us / 1000, mem / 1048576);
     diag_fact(f, "latest_fork_usec", &r[i].latest_fork_usec);
     diag_fact(f, "used_memory", &r[i].used_memory);
-    diag_advice(f,
-             "fork copies the page tables: expect 10-20 ms per GB on bare metal; "
-             "slower forks come from virtual machines (some hypervisors are far "
-             "slower), huge resident sets, or memory overcommit checks; %s, prefer "
-             "smaller instances, check the hypervisor", diag_overcommit_advice(&r[i]));
+    /* the fork's time follows the page tables, so a small server that
+     * forks slowly points at the host, not at its size (overcommit decides
+     * whether a fork fails, not how long it takes) */
+    if (mem >= 1024.0 * 1024 * 1024)
+        diag_advice(f,
+                 "a fork copies the page tables: expect 10-20 ms per GB on bare "
+                 "metal, more in a virtual machine (some hypervisors are far "
+                 "slower); prefer smaller instances, or huge pages for a faster "
+                 "fork (see the THP findings), and check the hypervisor");
+    else
+        diag_advice(f,
+                 "a fork copies the page tables: expect 10-20 ms per GB on bare "
+                 "metal, so %.0f MB should fork in a few ms: look at the host, not "
+                 "the server's size (a virtual machine's hypervisor, a busy host's "
+                 "load average, memory pressure)", mem / 1048576);
     return 1;
 }
 
@@ -301,10 +311,17 @@ static int is_readonly(const cow_run_facts *x)
 int rule_readonly_control(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     size_t j, other = n;
-    if (!is_readonly(&r[i]) || !r[i].worst.present || diag_lifted(&r[i].worst))
+    /* "flat" is the control's own verdict: an interval that holds zero
+     * ("~"), never a "?" (a tail that may well have risen) */
+    if (!is_readonly(&r[i]) || !r[i].worst.present || diag_lifted(&r[i].worst) ||
+        r[i].worst.verdict[L999] != COW_VERDICT_FLAT)
         return 0;
+    /* the write run to set it against: one of the same window kind (a
+     * sync against a sync) when there is one */
     for (j = 0; j < n; j++)
-        if (j != i && !is_readonly(&r[j]) && diag_lifted(&r[j].worst))
+        if (j != i && !is_readonly(&r[j]) && diag_lifted(&r[j].worst) &&
+            (other == n || (r[j].worst.kind == r[i].worst.kind &&
+                            r[other].worst.kind != r[i].worst.kind)))
             other = j;
     if (other == n)
         return 0;
@@ -356,7 +373,8 @@ int rule_monitor_blind_spot(const cow_run_facts *r, size_t n, size_t i,
     diag_delta_evidence(f, w, l);
     diag_fact(f, "latency-monitor-threshold", &r[i].lm_threshold);
     diag_fact(f, "LATENCY HISTORY fork rows", &r[i].latmon_fork);
-    diag_fact(f, "DOCTOR 'no spike observed'", &r[i].latmon_none);
+    if (none) /* cited only when DOCTOR said it */
+        diag_fact(f, "DOCTOR 'no spike observed'", &r[i].latmon_none);
     diag_advice(f,
              "LATENCY DOCTOR only sees events above latency-monitor-threshold "
              "(0 = off) and is tuned for spikes of hundreds of ms: measure "

@@ -104,11 +104,20 @@ int rule_thp_not_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding
                  r[i].thp_enabled.text);
         diag_fact(f, "THP enabled", &r[i].thp_enabled);
         diag_fact(f, "AnonHugePages", &r[i].anon_huge);
+        /* why it is 0 depends on the setting: under madvise only memory
+         * that asks gets huge pages, and the server does not ask (its
+         * disable-thp acts on 'always' alone) */
         diag_fact(f, "disable-thp", &r[i].disable_thp);
-        diag_advice(f,
-                 "do not chase THP here: since Redis 6.2 disable-thp yes (the "
-                 "default) turns THP off for the server without a log line. Look "
-                 "at plain 4 KiB copy-on-write and the child's disk I/O");
+        if (diag_thp_is(&r[i].thp_enabled, "always"))
+            diag_advice(f,
+                     "do not chase THP here: since Redis 6.2 disable-thp yes (the "
+                     "default) turns THP off for the server without a log line. Look "
+                     "at plain 4 KiB copy-on-write and the child's disk I/O");
+        else
+            diag_advice(f,
+                     "do not chase THP here: under madvise only memory that asks for "
+                     "huge pages gets them, and the server does not ask. Look at plain "
+                     "4 KiB copy-on-write and the child's disk I/O");
     } else {
         /* only 'always' puts huge pages under a server that did not ask
          * (madvise, the recommended setting, needs the server to ask) */
@@ -227,10 +236,21 @@ int rule_full_resyncs(const cow_run_facts *r, size_t n, size_t i, cow_finding *f
     diag_fact(f, "sync_full", &r[i].sync_full);
     diag_fact(f, "full resync log lines", &r[i].full_resync);
     diag_fact(f, "Starting BGSAVE for SYNC lines", &r[i].sync_forks);
-    diag_advice(f,
-             "size repl-backlog-size to cover the longest replica disconnect so "
-             "replicas resume with a partial sync; attach new replicas (autoscaling) "
-             "off-peak, or seed them from a replica");
+    if (r[i].backlog_created.known && r[i].backlog_created.num > 0) {
+        /* the backlog was made for this sync: a first sync, which no
+         * backlog size turns into a partial one */
+        diag_fact(f, "replication backlog created", &r[i].backlog_created);
+        diag_advice(f,
+                 "the primary created its replication backlog for this sync: a "
+                 "replica's first sync is always a full one, whatever "
+                 "repl-backlog-size says. Attach new replicas (autoscaling) off-peak, "
+                 "or seed them from a replica; repl-backlog-size matters for the "
+                 "reconnects after");
+    } else
+        diag_advice(f,
+                 "size repl-backlog-size to cover the longest replica disconnect so "
+                 "replicas resume with a partial sync; attach new replicas (autoscaling) "
+                 "off-peak, or seed them from a replica");
     return 1;
 }
 

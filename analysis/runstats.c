@@ -70,7 +70,20 @@
  *     a median that tripled after a save says nothing of the tail), as a
  *     share of the larger of the two values (a rise to x3 and a fall to
  *     x1/3 are both 2/3; relative to the earlier value bgsave-t1's median
- *     x3 gave D = 2.07 and made its x10 window median ?). */
+ *     x3 gave D = 2.07 and made its x10 window median ?).
+ *  7d. The after phase as aftermath (runstats_window_drift): what
+ *     follows a save, a sync or a rewrite is often its aftermath (a
+ *     replica now fed, the rewrite's residual work). Where the window
+ *     stands beyond both sides and the after phase lies nearer the
+ *     baseline than the window (a step that decays), the after phase is
+ *     judged on its own against the baseline and never used as a second
+ *     baseline: the baseline's stability is read from its halves alone,
+ *     and a lift must stand beyond their movement D (7c) against the
+ *     baseline before, as when there is no after phase. Where the after
+ *     phase is at or beyond the window's level (a ramp that goes on),
+ *     7 and 7a stand: a slow drift cannot be told from a save by the
+ *     baseline's halves alone (bench/README.md, "saves").
+ */
 #include "runstats.h"
 
 #include <math.h>
@@ -338,17 +351,21 @@ static int drift_one(const cow_group *a, const cow_group *b, double q, size_t k,
     return COW_OK;
 }
 
-int runstats_drift(const cow_group *before, const cow_group *after, const double *qs,
-                   size_t nq, const cow_qcmp_margin *m, const cow_qcmp_opts *o,
-                   cow_drift *out, cow_err *e)
+/* Requirement 7: the baseline's halves (out cleared, *best -1), then
+ * (after not NULL) the baseline before against after, at each level */
+static int drift_halves(const cow_group *before, const double *qs, size_t nq,
+                        const cow_qcmp_margin *m, const cow_qcmp_opts *o, cow_drift *out,
+                        double *best, cow_err *e)
 {
     size_t h = before->n / 2, k;
-    double *s1, *s2, best = -1.0;
+    double *s1, *s2;
     cow_group g1, g2;
     int rc = COW_OK;
 
     memset(out, 0, sizeof(*out));
     out->q = out->a_us = out->b_us = out->margin_us = out->p = NAN;
+    out->aft_q = out->aft_b_us = out->aft_w_us = out->aft_f_us = NAN;
+    *best = -1.0;
     s1 = xmalloc((h ? h : 1) * sizeof(double));
     s2 = xmalloc((before->n - h + 1) * sizeof(double));
     if (h > 0) {
@@ -368,12 +385,86 @@ int runstats_drift(const cow_group *before, const cow_group *after, const double
     out->nq = nq;
     for (k = 0; k < nq && rc == COW_OK; k++) {
         out->at[k] = qs[k];
-        rc = drift_one(&g1, &g2, qs[k], k, COW_DRIFT_HALVES, m, o, out, &best, e);
-        if (rc == COW_OK && after != NULL)
-            rc = drift_one(before, after, qs[k], k, COW_DRIFT_AFTER, m, o, out, &best, e);
+        rc = drift_one(&g1, &g2, qs[k], k, COW_DRIFT_HALVES, m, o, out, best, e);
     }
     free(s1);
     free(s2);
+    return rc;
+}
+
+static int drift_after(const cow_group *before, const cow_group *after,
+                       const cow_qcmp_margin *m, const cow_qcmp_opts *o, cow_drift *out,
+                       double *best, cow_err *e)
+{
+    size_t k;
+    int rc = COW_OK;
+
+    for (k = 0; k < out->nq && rc == COW_OK; k++)
+        rc = drift_one(before, after, out->at[k], k, COW_DRIFT_AFTER, m, o, out, best, e);
+    return rc;
+}
+
+int runstats_drift(const cow_group *before, const cow_group *after, const double *qs,
+                   size_t nq, const cow_qcmp_margin *m, const cow_qcmp_opts *o,
+                   cow_drift *out, cow_err *e)
+{
+    double best;
+    int rc = drift_halves(before, qs, nq, m, o, out, &best, e);
+    if (rc == COW_OK && after != NULL)
+        rc = drift_after(before, after, m, o, out, &best, e);
+    return rc;
+}
+
+/* Requirement 7d: at the level where the window moved most from the
+ * baseline (p50 or p99, on the log scale), the window beyond the after
+ * phase's level and the after phase nearer the baseline than the window
+ * (a step that decays). A step that stays (the after phase at the
+ * window's level) is not read as aftermath even on a baseline whose
+ * halves did not move: healthy fleets drifting over 20 s then failed
+ * check 10% of the time (bench/README.md, "saves"). */
+static int read_aftermath(const cow_group *before, const cow_group *window,
+                          const cow_group *after, int method, cow_drift *out)
+{
+    static const double qs[2] = {0.5, 0.99};
+    double best = -1.0, b = NAN, w = NAN, f = NAN, q = NAN;
+    size_t k;
+
+    if (before->n == 0 || window->n == 0 || after == NULL || after->n == 0)
+        return 0;
+    for (k = 0; k < 2; k++) {
+        double vb = pct_quantile(before->sorted, before->n, qs[k], method);
+        double vw = pct_quantile(window->sorted, window->n, qs[k], method);
+        double m = vb > 0 && vw > 0 ? fabs(log(vw / vb)) : 0.0;
+        if (m > best) {
+            best = m;
+            q = qs[k];
+            b = vb;
+            w = vw;
+            f = pct_quantile(after->sorted, after->n, qs[k], method);
+        }
+    }
+    if (!((w - b) * (w - f) > 0) || !(2 * fabs(f - b) < fabs(w - b)))
+        return 0;
+    out->aft_q = q;
+    out->aft_b_us = b;
+    out->aft_w_us = w;
+    out->aft_f_us = f;
+    return 1;
+}
+
+int runstats_window_drift(const cow_group *before, const cow_group *window,
+                          const cow_group *after, const double *qs, size_t nq,
+                          const cow_qcmp_margin *m, const cow_qcmp_opts *o, cow_drift *out,
+                          cow_err *e)
+{
+    double best;
+    int rc = drift_halves(before, qs, nq, m, o, out, &best, e);
+
+    if (rc != COW_OK || after == NULL)
+        return rc;
+    out->aftermath = read_aftermath(before, window, after, o->method, out);
+    if (!out->aftermath)
+        rc = drift_after(before, after, m, o, out, &best, e);
     return rc;
 }
 
@@ -559,7 +650,12 @@ int runstats_compare_window(const cow_group *before, const cow_group *window,
 
     cow_clusters da, db;
 
+    if (d != NULL && d->aftermath) /* Requirement 7d */
+        after = NULL;
     *local = d != NULL && d->unstable && after != NULL && after->n > 0;
+    if (!*local && d != NULL && d->moved && (after == NULL || after->n == 0))
+        return beyond_moved(before, window, q, shift, runstats_drift_rel(d, q), NULL, NULL,
+                            NULL, o, m, out, e);
     if (!*local) {
         rc = qcmp_compute_margin(before, window, q, shift, o, m, out, e);
         if (rc != COW_OK || d == NULL || !d->moved || after == NULL || after->n == 0)
@@ -722,11 +818,15 @@ static int compare_window(const cow_phases *phases, size_t i, cow_sample_loader 
         (rc = load_group(load, ctx, phases->v[j].t0_us, phases->v[j].t1_us, &after, e)) !=
             COW_OK)
         return rc;
-    rc = runstats_drift(base, after.g.n > 0 ? &after.g : NULL, qs, COW_DRIFT_NLEVELS,
-                        o->margin, &qo, &ps->drift, e);
+    rc = runstats_window_drift(base, win, after.g.n > 0 ? &after.g : NULL, qs,
+                               COW_DRIFT_NLEVELS, o->margin, &qo, &ps->drift, e);
+    if (rc == COW_OK && ps->drift.aftermath) /* Requirement 7d */
+        group_free(&after);
     if (rc != COW_OK || !ps->drift.unstable || after.g.n == 0) {
+        int halves = after.g.n == 0 && ps->drift.moved; /* 7d: their D */
         if (rc == COW_OK)
-            rc = compare(base, bs, br, win, o, mix(o->seed, i), 0, NULL, ps, e);
+            rc = compare(base, bs, br, win, o, mix(o->seed, i), halves,
+                         halves ? &ps->drift : NULL, ps, e);
         if (rc == COW_OK && ps->drift.moved && after.g.n > 0)
             rc = confirm_window(base, &after.g, win, o, mix(o->seed, i), ps, e);
         group_free(&after);

@@ -73,6 +73,12 @@ typedef struct cow_drift {
     double a_us, b_us;   /* the earlier and the later stretch's value */
     double margin_us;    /* the materiality it was held against */
     double p;            /* two-sided p of "no change" (verdict.h) */
+    int aftermath;       /* Requirement 7d: the quiet phase after the window
+                            read as the event's aftermath and not used as a
+                            baseline (runstats_window_drift) */
+    double aft_q;        /* aftermath: the level it was read at, and the */
+    double aft_b_us, aft_w_us, aft_f_us; /* baseline's, window's and after
+                                            phase's values there */
 } cow_drift;
 
 typedef struct cow_phase_stats {
@@ -148,6 +154,16 @@ cow_group runstats_group(const double *time, size_t n, double **sorted);
 int runstats_drift(const cow_group *before, const cow_group *after, const double *qs,
                    size_t nq, const cow_qcmp_margin *m, const cow_qcmp_opts *o,
                    cow_drift *out, cow_err *e);
+/* Requirement 7d: runstats_drift for the window between before and
+ * after, the after phase left out (out->aftermath 1) when it is the
+ * event's aftermath: at the level where the window moved most (p50 or
+ * p99, on the log scale), the window stands beyond both sides and the
+ * after phase lies nearer the baseline than the window (a step that
+ * decays, not a ramp that goes on). */
+int runstats_window_drift(const cow_group *before, const cow_group *window,
+                          const cow_group *after, const double *qs, size_t nq,
+                          const cow_qcmp_margin *m, const cow_qcmp_opts *o, cow_drift *out,
+                          cow_err *e);
 /* The local baseline on both sides of a window: the last k samples of
  * before and the first k of after, k the smaller count, in time order
  * (*t) and sorted (*s), both the caller's to free. With no after, before. */
@@ -160,7 +176,9 @@ double runstats_drift_rel(const cow_drift *d, double q);
 /* "p50 0.200 ms before the window, 0.260 ms after it (+30%)" */
 void runstats_drift_text(const cow_drift *d, char *buf, size_t n);
 /* The comparison analyze and check make of a window at q against the
- * shift: with the baseline before it; when d says the baseline is
+ * shift: with the baseline before it (when d's halves moved and there is
+ * no after side, or it is the aftermath, a lift beyond shift + D and a
+ * drop below shift - D only, D from the halves); when d says the baseline is
  * unstable and there is an after side, with the local baseline on both
  * sides (each side's dependence read on its own series), a lift only
  * beyond shift + D and a drop only below shift - D, D =

@@ -139,6 +139,26 @@ double savewin_rate_in(const int64_t *t_us, const double *dur_s, const double *o
     return sum_s > 0 ? sum_ops / sum_s : NAN;
 }
 
+int savewin_rate_steady(const int64_t *t_us, const double *dur_s, const double *ops, size_t n,
+                        const cow_phase *w, double rel)
+{
+    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    size_t i, k = 0;
+    for (i = 0; i < n; i++) {
+        double r;
+        if (isnan(dur_s[i]) || isnan(ops[i]) || !(dur_s[i] > 0) ||
+            ((double)t_us[i] < (double)w->t1_us &&
+             (double)t_us[i] + dur_s[i] * 1e6 > (double)w->t0_us))
+            continue;
+        r = ops[i] / dur_s[i];
+        sum += r;
+        lo = fmin(lo, r);
+        hi = fmax(hi, r);
+        k++;
+    }
+    return k >= 3 && sum > 0 && hi - lo <= rel * sum / (double)k;
+}
+
 double savewin_counter_rate_in(const int64_t *t_us, const double *c, size_t n,
                                const cow_phase *w)
 {

@@ -52,6 +52,12 @@ double savewin_growth_all(const double *bytes, size_t n);
 double savewin_rate_in(const int64_t *t_us, const double *dur_s, const double *ops,
                        size_t n, const cow_phase *w);
 
+/* 1 when the intervals outside w (none of it overlapping w, at least 3)
+ * each ran within rel (a share) of their mean rate: a load paced at a
+ * fixed rate, whose throughput falls only when the server falls behind. */
+int savewin_rate_steady(const int64_t *t_us, const double *dur_s, const double *ops, size_t n,
+                        const cow_phase *w, double rel);
+
 /* Operations per second during window w from a cumulative counter: over
  * the shortest span of its samples that holds the window (Requirement 9),
  * NaN when no sample is that early or that late. */

@@ -206,9 +206,9 @@ static void why_tests(const cow_qcmp *d, cow_sbuf *b)
     {
         double tau = d->test.tau >= 1 ? d->test.tau : 1; /* clustered samples count once */
         sbuf_add(b, "the tail test: %zu vs %zu samples beyond the pooled p%.2f, as %.1f vs "
-                    "%.1f independent ones (clusters of %.1f), p=%.2g", d->test.ka, d->test.kb,
+                    "%.1f independent ones (clusters of %.1f%s), p=%.2g", d->test.ka, d->test.kb,
                  100 * d->test.level, (double)d->test.ka / tau, (double)d->test.kb / tau, tau,
-                 p);
+                 d->test.tau_floor ? ", the baseline's own dependence: too few to see them" : "", p);
     }
     else
         sbuf_add(b, "the bootstrap's interval holds %+.3f", d->shift / 1000);
@@ -252,9 +252,11 @@ void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n)
     else if (d->why == COW_QCMP_WHY_DRIFT && fabs(d->delta - base) <= d->margin)
         sbuf_add(&b, "a change of %+.3f ms, within the baseline's own movement of %.3f ms "
                      "around the window", (d->delta - base) / 1000, d->margin / 1000);
-    else if (d->why == COW_QCMP_WHY_DRIFT)
-        sbuf_add(&b, "%+.3f ms, not shown beyond the baseline's own movement of %.3f ms "
-                     "around the window", (d->delta - base) / 1000, d->margin / 1000);
+    else if (d->why == COW_QCMP_WHY_DRIFT) { /* beyond it as estimated, the test says why not */
+        sbuf_add(&b, "%+.3f ms, beyond the baseline's own movement of %.3f ms as estimated "
+                     "but not shown to be: ", (d->delta - base) / 1000, d->margin / 1000);
+        why_tests(d, &b);
+    }
     else if (d->why == COW_QCMP_WHY_LOCAL && d->margin > 0)
         sbuf_add(&b, "%+.3f ms against the baseline before the window, not confirmed beyond "
                      "%.3f ms against the baseline on both sides of it",

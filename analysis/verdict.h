@@ -127,8 +127,9 @@ void qcmp_level_ci_moved(cow_qci *ci, double rel);
  * not ?): COW_QCMP_WHY_LOCKED "stalls every 0.500 s, locked to the probe"
  * (probe_s: the samples' spacing, <= 0 not known: the period in samples);
  * COW_QCMP_WHY_DRIFT "a change of +0.200 ms, within the baseline's own
- * movement of 0.370 ms around the window", or "+23.005 ms, not shown
- * beyond the baseline's own movement of 9.100 ms around the window";
+ * movement of 0.370 ms around the window", or "+23.005 ms, beyond the
+ * baseline's own movement of 9.100 ms as estimated but not shown to be:
+ * the tail test: ..." (the test of the change beyond it, as below);
  * COW_QCMP_WHY_LOCAL "+2.310 ms against the baseline before the window,
  * not confirmed against the baseline on both sides of it";
  * otherwise the tail test's counts and why the block test did not decide

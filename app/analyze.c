@@ -368,7 +368,7 @@ static int clock_refusal(cow_store *st, const cow_run_row *r, cow_err *e)
         if (strcmp(c[i].decided, "mismatch") == 0)
             rc = COW_FAIL(e, COW_ECLOCK, "run %s not analysed: %s: %s", r->label,
                           c[i].path, c[i].evidence);
-    free(c);
+    store_free_clocks(c, n);
     return rc;
 }
 

@@ -89,6 +89,7 @@ static const struct {
                     recorded" is no cause of anything) */
 } todo_rank[] = {
     {"save_child_killed", "a fork child killed or failed (who killed it: no kernel log)", 0},
+    {"kernel_account", "", 0},         /* diag_kernel_cause(): the kernel's own account */
     {"slowness_outlasts_fork", "", 0}, /* after_fork(): not the fork, the fork also */
     {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
     {"thp_backing_heap", "huge pages backing the heap", 0},
@@ -473,6 +474,8 @@ static int throughput(cow_store *st, const cow_run_row *r, const cow_result_set 
     int rc = COW_OK;
     if (b != NULL && w != NULL && (rc = facts_rate_in(st, r, b, &x->tput_before, &s1, e)) == COW_OK)
         rc = facts_rate_in(st, r, w, &x->tput_during, &s2, e);
+    if (rc == COW_OK && w != NULL && s1 != NULL && strcmp(s1, FACTS_SRC_WRITERS) == 0)
+        rc = facts_rate_paced_in(st, r, w, &x->tput_paced, e); /* w lives in ph */
     free(ph);
     /* both from one source, or neither is shown */
     if (rc == COW_OK && s1 != NULL && s2 != NULL && strcmp(s1, s2) == 0 && x->tput_before > 0) {
@@ -480,6 +483,7 @@ static int throughput(cow_store *st, const cow_run_row *r, const cow_result_set 
         x->tput_loss_pct = 100 * (1 - x->tput_during / x->tput_before);
     } else {
         x->tput_before = x->tput_during = NAN;
+        x->tput_paced = 0;
     }
     return rc;
 }
@@ -507,6 +511,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     const cow_delta_row *d;
     size_t j, k, best = NRANK;
     int rc, crit = 0, forkless;
+    char *kc = NULL; /* the kernel account's cause (diag_kernel_cause) */
 
     a->run = r->label;
     a->run_id = r->id;
@@ -605,6 +610,15 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         if (strcmp(x->run, r->label) != 0)
             continue;
         crit |= x->severity == COW_SEV_CRIT;
+        /* the AOF rewrite's fork is the answer's cause only for the
+         * rewrite's own window (a rewrite before the capture explains no
+         * forkless save's lift) */
+        if (strcmp(x->rule, "aof_rewrite_still_forks") == 0 &&
+            (a->kind == NULL || phase_kind_from_name(a->kind) != COW_PHASE_AOF_REWRITE))
+            continue;
+        if (strcmp(x->rule, "kernel_account") == 0 && (f == NULL || forkless ||
+                                                      (kc = diag_kernel_cause(f)) == NULL))
+            continue; /* an account that blames nothing, or the fork alone */
         if ((forkless && (strcmp(x->rule, "fork_not_the_cost") == 0 ||
                           strcmp(x->rule, "slowness_outlasts_fork") == 0 ||
                           strcmp(x->rule, "fork_is_the_cost") == 0)) ||
@@ -621,12 +635,16 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                 break;
             }
     }
-    if (best < NRANK && todo_rank[best].cause != NULL)
+    if (best < NRANK && strcmp(todo_rank[best].rule, "kernel_account") == 0) {
+        a->cause = kc;
+        kc = NULL;
+    } else if (best < NRANK && todo_rank[best].cause != NULL)
         a->cause = todo_rank[best].cause[0] ? xstrdup(todo_rank[best].cause)
                                             : after_fork(a);
     else if (forkless && (a->verdict == COW_VERDICT_LIFT))
         a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
                            "no copy-on-write)");
+    free(kc);
 
     /* a finding that shows the rise the p99.9 verdict could not: the
      * fork was the stall, or a lift below p99.9 */
@@ -798,9 +816,22 @@ static void impact_facts(cow_sbuf *b, const app_impact *x)
     if (x->n > 0 && !isnan(x->base_p99_ms))
         sbuf_add(b, "; %lld of %lld probes (%.1f%%) slower than the baseline's p99 %.3f ms",
                  x->slow, x->n, 100.0 * (double)x->slow / (double)x->n, x->base_p99_ms);
-    if (!isnan(x->tput_before))
-        sbuf_add(b, "; throughput %.0f -> %.0f/s (%+.0f%%)", x->tput_before, x->tput_during,
-                 -x->tput_loss_pct);
+    if (!isnan(x->tput_before)) {
+        char *t = app_impact_tput_text(x, "->");
+        sbuf_add(b, "; throughput %s", t);
+        if (x->tput_paced)
+            sbuf_add(b, ": the writers ran at a fixed rate, so throughput falls only when the "
+                        "server falls behind them; the latency above is the cost");
+        free(t);
+    }
+}
+
+char *app_impact_tput_text(const app_impact *x, const char *arrow)
+{
+    if (isnan(x->tput_before))
+        return NULL;
+    return xasprintf("%.0f %s %.0f/s (%+.0f%%%s)", x->tput_before, arrow, x->tput_during,
+                     -x->tput_loss_pct, x->tput_paced ? ", a paced load" : "");
 }
 
 char *app_answer_shown(const app_answer *a)

@@ -63,8 +63,15 @@ typedef struct app_impact {
     double tput_during;     /* ops/s in the window, NaN */
     double tput_loss_pct;   /* 100 (1 - during / before), NaN */
     const char *tput_src;   /* where the rates come from (static), or NULL */
+    int tput_paced;         /* the load writers ran at one fixed rate through
+                               the baseline: throughput falls only when the
+                               server falls behind (facts_rate_paced_in) */
     long long slow, n;      /* window samples beyond base_p99_ms, and all */
 } app_impact;
+
+/* "100000 -> 99819/s (-0%)" (arrow "->" or the table's), with ", a paced
+ * load" when x->tput_paced; NULL when no throughput was measured. */
+char *app_impact_tput_text(const app_impact *x, const char *arrow);
 
 /* Nothing measured: every number NaN, counts 0. */
 app_impact app_impact_none(void);

@@ -278,7 +278,8 @@ static int lift_check(const cow_result_set *rs, const int64_t *ts, const double 
         if (j < rs->nph)
             ga = app_phase_group(&ph, j, ts, lat, n, longest, &ga_time, &ga_own);
         if (gw.n > 0)
-            rc = runstats_drift(&gb, ga.n > 0 ? &ga : NULL, &q, 1, &lim, &qo, &d, e);
+            rc = runstats_window_drift(&gb, &gw, ga.n > 0 ? &ga : NULL, &q, 1, &lim, &qo, &d,
+                                       e);
         if (gw.n > 0 && rc == COW_OK &&
             (rc = runstats_compare_window(&gb, &gw, ga.n > 0 ? &ga : NULL, &d, q,
                                           t->v[k] * 1000, &qo, NULL, &c, &local, e)) == COW_OK &&

@@ -159,7 +159,7 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
             rc = settle_one(st, run, files[i], e);
         }
     }
-    free(rows);
+    store_free_clocks(rows, nrows);
     rows = NULL;
     nrows = 0;
     if (rc != COW_OK) {
@@ -186,7 +186,7 @@ int app_settle_clocks(cow_store *st, int64_t run, const cow_parse_opts *o,
                                                                   : "local time:",
                            app_tty(rows[i].evidence));
             }
-    free(rows);
+    store_free_clocks(rows, nrows);
     free(files);
     return COW_OK;
 }
@@ -216,7 +216,7 @@ int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
         return rc;
     if (nsamples > 0) {
         if ((rc = store_sample_files(st, run, first, last, sizeof(first), e)) != COW_OK) {
-            free(sp);
+            store_free_spans(sp, nsp);
             return rc;
         }
         ref_name(first, last, ref, sizeof(ref));
@@ -237,7 +237,7 @@ int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
             info_ref = 1;
         }
         if (!info_ref) {
-            free(sp);
+            store_free_spans(sp, nsp);
             return COW_OK;
         }
         ref_name(first, last, ref, sizeof(ref));
@@ -260,7 +260,7 @@ int app_clock_skews(cow_store *st, int64_t run, cow_clock_skew **v, size_t *n,
         *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
         (*v)[(*n)++] = k;
     }
-    free(sp);
+    store_free_spans(sp, nsp);
     return COW_OK;
 }
 

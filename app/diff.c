@@ -143,6 +143,9 @@ static int diff_reported(cow_store *st, const app_diff_base *b, const cow_run_ro
         out->rep_has[l] = 1;
         out->rep_base[l] = *pb;
         out->rep_run[l] = *pr;
+        /* the copies keep the numbers and the op; the files stay with
+         * the sets they came from (rep is released below) */
+        out->rep_base[l].file = out->rep_run[l].file = NULL;
         out->rep_base_n[l] = app_reported_total(&b->rep, pb);
         out->rep_run_n[l] = app_reported_total(&rep, pr);
         out->reported = 1;

@@ -367,6 +367,22 @@ static int info_mean_in(cow_store *st, const cow_run_row *r, const char *key,
     return rc;
 }
 
+int facts_rate_paced_in(cow_store *st, const cow_run_row *r, const cow_phase *w, int *paced,
+                        cow_err *e)
+{
+    int64_t *ti = NULL;
+    double *dur = NULL, *cnt = NULL, *mx = NULL;
+    size_t n = 0;
+    int rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e);
+
+    *paced = rc == COW_OK && savewin_rate_steady(ti, dur, cnt, n, w, 0.01);
+    free(ti);
+    free(dur);
+    free(cnt);
+    free(mx);
+    return rc;
+}
+
 int facts_rate_in(cow_store *st, const cow_run_row *r, const cow_phase *w, double *ops_s,
                   const char **src, cow_err *e)
 {
@@ -379,7 +395,7 @@ int facts_rate_in(cow_store *st, const cow_run_row *r, const cow_phase *w, doubl
     *src = NULL;
     if ((rc = store_load_intervals(st, r->id, 1, &ti, &dur, &cnt, &mx, &n, e)) == COW_OK) {
         *ops_s = savewin_rate_in(ti, dur, cnt, n, w);
-        *src = "the load writers";
+        *src = FACTS_SRC_WRITERS;
     }
     free(ti);
     free(dur);
@@ -577,7 +593,7 @@ static int clock_facts(cow_store *st, const cow_run_row *r, cow_run_facts *f,
             snprintf(f->log_clock.src, sizeof(f->log_clock.src), "%.199s", rows[i].path);
         }
     }
-    free(rows);
+    store_free_clocks(rows, nrows);
     return rc;
 }
 
@@ -616,6 +632,46 @@ static int repl_sync_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
     return COW_OK;
 }
 
+/* The kernel's account of the latest fork window [t0_us, t1_us]
+ * (analysis/kacct.h), from the run's kstat.csv readings. */
+static int kernel_account(cow_store *st, const cow_run_row *r, int64_t t0_us, int64_t t1_us,
+                          cow_run_facts *f, cow_err *e)
+{
+    cow_kstat_row *rows = NULL;
+    char *path = NULL;
+    size_t n = 0;
+    int rc;
+
+    if (t1_us <= t0_us)
+        return COW_OK;
+    if ((rc = store_load_kstat(st, r->id, &rows, &n, &path, e)) != COW_OK)
+        return rc;
+    kacct_window(rows, n, t0_us, t1_us, &f->kacct);
+    if (f->kacct.known) {
+        f->kstat.known = 1;
+        f->kstat.num = NAN;
+        snprintf(f->kstat.text, sizeof(f->kstat.text), "%s", f->fork_window);
+        snprintf(f->kstat.src, sizeof(f->kstat.src), "%s:%ld-%ld", path, f->kacct.line0,
+                 f->kacct.line1);
+    }
+    free(rows);
+    free(path);
+    return COW_OK;
+}
+
+/* The server's own per-command latency (LATENCY HISTOGRAM). */
+static int command_latency(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
+{
+    cow_cmdhist_row *rows = NULL;
+    size_t n = 0;
+    int rc = store_load_cmdhist(st, r->id, &rows, &n, e);
+
+    if (rc == COW_OK)
+        cmdhist_summarise(rows, n, &f->cmdhist);
+    store_free_cmdhist(rows, n);
+    return rc;
+}
+
 /* The log's fork children that were killed or ended in error: the count
  * over every such event kind, the first one's text and file:line. */
 static int child_killed_fact(cow_store *st, const cow_run_row *r, cow_run_facts *f,
@@ -651,7 +707,8 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
 {
     cow_result_set rs;
     cow_phase *ph;
-    int64_t fork_end_us = 0, fork_until_us = INT64_MAX, fork_window_end_us = 0;
+    int64_t fork_end_us = 0, fork_until_us = INT64_MAX, fork_window_end_us = 0,
+            fork_window_t0_us = 0;
     int rc;
 
     memset(f, 0, sizeof(*f));
@@ -673,6 +730,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
             if (rs.ph[k].fork_us > 0 && rs.ph[k].fork_us > fork_end_us) {
                 fork_end_us = rs.ph[k].fork_us;
                 fork_window_end_us = rs.ph[k].t1_us;
+                fork_window_t0_us = rs.ph[k].t0_us;
                 snprintf(f->fork_window, sizeof(f->fork_window), "%s", rs.ph[k].label);
             }
         }
@@ -719,10 +777,12 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         (rc = store_fact_stat_last(st, r->id, "thp", "enabled", &f->thp_enabled, e)) ||
         (rc = store_fact_stat_last(st, r->id, "sysctl", "vm.overcommit_memory", &f->overcommit, e)) ||
         (rc = store_fact_stat_last(st, r->id, "sysctl", "vm.swappiness", &f->swappiness, e)) ||
+        (rc = store_fact_stat_last(st, r->id, "meminfo", "SwapTotal", &f->swap_total, e)) ||
         (rc = store_fact_stat_last(st, r->id, "sysctl", "kernel.numa_balancing", &f->numa, e)) ||
         (rc = store_fact_event_count(st, r->id, "warn_thp", &f->warn_thp, e)) ||
         (rc = store_fact_event_count(st, r->id, "warn_overcommit", &f->warn_overcommit, e)) ||
         (rc = store_fact_event_count(st, r->id, "full_resync", &f->full_resync, e)) ||
+        (rc = store_fact_event_count(st, r->id, "repl_backlog_created", &f->backlog_created, e)) ||
         (rc = store_fact_event_count(st, r->id, "sync_bgsave_start", &f->sync_forks, e)) ||
         (rc = store_fact_event_max(st, r->id, "cow_rdb", &f->cow_mb, e)) ||
         (rc = store_fact_latmon(st, r->id, "history", &f->latmon_fork, e)) ||
@@ -739,7 +799,9 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
     if ((rc = child_killed_fact(st, r, f, e)) != COW_OK ||
         (rc = fork_inflight(st, r, fork_end_us, fork_window_end_us, f, e)) != COW_OK)
         return rc;
-    if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK)
+    if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK ||
+        (rc = kernel_account(st, r, fork_window_t0_us, fork_window_end_us, f, e)) != COW_OK ||
+        (rc = command_latency(st, r, f, e)) != COW_OK)
         return rc;
     return clock_facts(st, r, f, e);
 }

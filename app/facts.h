@@ -33,6 +33,13 @@ int facts_trial(cow_store *st, const cow_run_row *r, cow_trial *t, cow_err *e);
  * total_commands_processed over the shortest span of polls that holds w,
  * else the mean of INFO instantaneous_ops_per_sec polled inside w; NaN
  * when none tells. *src names the source (static), NULL with NaN. */
+/* facts_rate_in's *src for the load writers' own intervals */
+#define FACTS_SRC_WRITERS "the load writers"
+
+/* *paced 1 when the load writers' rate was the same (within 1%) in every
+ * interval of the run outside window w (savewin_rate_steady), else 0. */
+int facts_rate_paced_in(cow_store *st, const cow_run_row *r, const cow_phase *w, int *paced,
+                        cow_err *e);
 int facts_rate_in(cow_store *st, const cow_run_row *r, const cow_phase *w, double *ops_s,
                   const char **src, cow_err *e);
 

@@ -59,6 +59,13 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
         o->t0_us = r->meta.t0_us;
         o->has_t0 = r->meta.has_t0;
     }
+    if (r->meta.start_us > 0) {
+        o->run_time_us = r->meta.start_us;
+        o->run_time_src = "run.json start_epoch_us";
+    } else if (o->has_t0) {
+        o->run_time_us = o->t0_us;
+        o->run_time_src = fl->has_t0 ? "--t0" : "run.json t0";
+    }
     if (fl->has_log_tz) {
         o->tz_off_s = fl->log_tz_s;
         o->has_tz = 1;

@@ -23,18 +23,19 @@ static void add_windows(cow_chart *c, const rc_window *w, size_t nw)
 {
     size_t i;
     for (i = 0; i < nw; i++) {
-        char label[COW_CHART_NAME];
+        char *label;
         chart_add_span(c, w[i].t0_s, w[i].t1_s, w[i].label)->color = (int)(i % 3);
         if (isnan(w[i].fork_s))
             continue;
         if (!isnan(w[i].fork_ms) && w[i].fork_ms > 0) {
             chart_add_span(c, w[i].fork_s, w[i].fork_s + w[i].fork_ms / 1000, "")->color =
                 SPAN_FORK;
-            snprintf(label, sizeof(label), "fork %.1f ms", w[i].fork_ms);
+            label = xasprintf("fork %.1f ms", w[i].fork_ms);
         } else {
-            snprintf(label, sizeof(label), "fork");
+            label = xstrdup("fork");
         }
         chart_add_mark(c, w[i].fork_s, label);
+        free(label);
     }
 }
 
@@ -113,7 +114,7 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
     cow_colred red;
     cow_chart *c;
     double *mn, *mx, *q;
-    char title[COW_CHART_TEXT], name[COW_CHART_NAME], span[24], worst[COW_CHART_NAME];
+    char *text, span[24], worst[COW_CHART_NAME];
     size_t i, iw = 0;
     cow_series *s;
 
@@ -141,8 +142,8 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
     for (i = 1; i < n; i++)
         if (lat_us[i] > lat_us[iw])
             iw = i;
-    snprintf(title, sizeof(title), "Latency over time: %s", run);
-    c = chart_new(title);
+    c = chart_new(text = xasprintf("Latency over time: %s", run));
+    free(text);
     span_text(red.trail_us, span, sizeof(span));
     snprintf(c->subtitle, sizeof(c->subtitle), "%zu samples; band: min-max per column; "
              "diamonds: slowest 0.1%%; line: p99 of the trailing %.8s, never ahead of the data",
@@ -154,8 +155,8 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
     s = chart_add_band(c, "min-max per column", red.t_s, mn, mx, red.ncol);
     s->color = 0;
     s->alpha = 0.8; /* a spike must show over the window shading */
-    snprintf(name, sizeof(name), "p99, trailing %s", span);
-    chart_add_line(c, name, red.t_s, q, red.ncol)->color = 1;
+    chart_add_line(c, text = xasprintf("p99, trailing %s", span), red.t_s, q, red.ncol)->color = 1;
+    free(text);
     {   /* the slowest 0.1% as points: a lone stall sample is a column of
          * min = max, which a band cannot show */
         size_t k = n / 1000 > RC_SLOW_POINTS ? RC_SLOW_POINTS : n / 1000 ? n / 1000 : 1, m = 0;
@@ -166,8 +167,8 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
                 px[m] = (double)(t_us[i] - t_us[0]) / 1e6;
                 py[m++] = lat_us[i] / 1000;
             }
-        snprintf(name, sizeof(name), "slowest 0.1%% (%zu)", m);
-        s = chart_add_points(c, name, px, py, m);
+        s = chart_add_points(c, text = xasprintf("slowest 0.1%% (%zu)", m), px, py, m);
+        free(text);
         s->color = 6;
         s->marker = COW_MARKER_DIAMOND;
         free(px);
@@ -190,7 +191,7 @@ cow_chart *rc_timeline(const char *run, const int64_t *t_us, const double *lat_u
 cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, const char *note,
                            cow_err *e)
 {
-    char title[COW_CHART_TEXT], name[COW_CHART_NAME];
+    char *text;
     size_t i, k, shown = nph < RC_MAX_SERIES ? nph : RC_MAX_SERIES;
     cow_chart *c;
 
@@ -198,8 +199,8 @@ cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, co
         COW_FAIL(e, COW_EUSAGE, "no phase has quantiles");
         return NULL;
     }
-    snprintf(title, sizeof(title), "Window against baseline: %s", run);
-    c = chart_new(title);
+    c = chart_new(text = xasprintf("Window against baseline: %s", run));
+    free(text);
     snprintf(c->subtitle, sizeof(c->subtitle), "estimates with distribution-free 95%% "
              "intervals; an arrow: only a lower bound (too few samples beyond the quantile)");
     chart_axis_set(&c->x, COW_AXIS_CATEGORY, "quantile", NULL);
@@ -211,8 +212,9 @@ cow_chart *rc_window_chart(const char *run, const rc_phase_q *ph, size_t nph, co
         cow_series *s;
         for (k = 0; k < RC_NQ; k++)
             x[k] = (double)k + off;
-        snprintf(name, sizeof(name), "%.40s (n=%ld)", ph[i].label, ph[i].n);
-        s = chart_add_points(c, name, x, ph[i].est, RC_NQ);
+        s = chart_add_points(c, text = xasprintf("%s (n=%ld)", ph[i].label, ph[i].n), x,
+                             ph[i].est, RC_NQ);
+        free(text);
         s->color = (int)i;
         chart_series_set_yerr(s, ph[i].lo, ph[i].hi);
     }
@@ -248,7 +250,7 @@ cow_chart *rc_memory(const char *run, const char *what, const char *file,
                      const rc_cow_series *cow, int64_t t0_us, const rc_window *w,
                      size_t nw, cow_err *e)
 {
-    char title[COW_CHART_TEXT], name[COW_CHART_NAME];
+    char *text;
     size_t ncow = cow ? cow->n : 0, m = n > ncow ? n : ncow;
     double *x, *y, peak = 0;
     cow_chart *c;
@@ -258,8 +260,8 @@ cow_chart *rc_memory(const char *run, const char *what, const char *file,
         COW_FAIL(e, COW_EUSAGE, "no memory series");
         return NULL;
     }
-    snprintf(title, sizeof(title), "Memory during the save: %s", run);
-    c = chart_new(title);
+    c = chart_new(text = xasprintf("Memory during the save: %s", run));
+    free(text);
     if (n > 0)
         snprintf(c->subtitle, sizeof(c->subtitle), "%s of the server (%s), from %s%s%s",
                  rc_mem_name(what), what && what[0] ? what : "-",
@@ -288,8 +290,9 @@ cow_chart *rc_memory(const char *run, const char *what, const char *file,
             if (y[i] > peak)
                 peak = y[i];
         }
-        snprintf(name, sizeof(name), "copy-on-write, peak %.0f MB", peak);
-        chart_add_line(c, name, x, y, ncow)->color = 1;
+        chart_add_line(c, text = xasprintf("copy-on-write, peak %.0f MB", peak), x, y,
+                       ncow)->color = 1;
+        free(text);
     }
     add_windows(c, w, nw);
     free(x);
@@ -303,7 +306,7 @@ cow_chart *rc_replsync(const char *run, const rc_sync *v, size_t n, cow_err *e)
 {
     static const char *const steps[] = {"attach", "wait (primary prepares the RDB)",
                                         "transfer", "flush old data", "load"};
-    char title[COW_CHART_TEXT], label[COW_CHART_NAME];
+    char *text;
     double *y, *x0, *x1;
     cow_chart *c;
     size_t i, k;
@@ -312,16 +315,16 @@ cow_chart *rc_replsync(const char *run, const rc_sync *v, size_t n, cow_err *e)
         COW_FAIL(e, COW_EUSAGE, "no replica sync attempt in the replicas' logs");
         return NULL;
     }
-    snprintf(title, sizeof(title), "Replica syncs: %s", run);
-    c = chart_new(title);
+    c = chart_new(text = xasprintf("Replica syncs: %s", run));
+    free(text);
     snprintf(c->subtitle, sizeof(c->subtitle), "per replica (#server) and attempt, from "
              "its own log: resync, sync mode, outcome; the bar ends at link up or link lost");
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "time from the attach", "s");
     chart_axis_set(&c->y, COW_AXIS_CATEGORY, "replica", NULL);
     c->x.include_zero = true;
     for (i = 0; i < n; i++) {
-        snprintf(label, sizeof(label), "%.20s: %.40s", v[i].who, v[i].how);
-        chart_add_category(c, label, -1);
+        chart_add_category(c, text = xasprintf("%s: %s", v[i].who, v[i].how), -1);
+        free(text);
     }
     y = xmalloc(n * sizeof(double));
     x0 = xmalloc(n * sizeof(double));
@@ -354,7 +357,7 @@ cow_chart *rc_replsync(const char *run, const rc_sync *v, size_t n, cow_err *e)
 size_t rc_spectrum(const rc_line *v, size_t n, cow_chart ***out)
 {
     size_t nch = (n + RC_MAX_SERIES - 1) / RC_MAX_SERIES, i;
-    char title[COW_CHART_TEXT];
+    char *title;
 
     *out = xcalloc(nch ? nch : 1, sizeof(cow_chart *));
     for (i = 0; i < n; i++) {
@@ -362,11 +365,11 @@ size_t rc_spectrum(const rc_line *v, size_t n, cow_chart ***out)
         cow_chart *c = (*out)[k];
         if (c == NULL) {
             if (nch > 1)
-                snprintf(title, sizeof(title), "Reported percentile spectrum (%zu of %zu)",
-                         k + 1, nch);
+                title = xasprintf("Reported percentile spectrum (%zu of %zu)", k + 1, nch);
             else
-                snprintf(title, sizeof(title), "Reported percentile spectrum");
+                title = xstrdup("Reported percentile spectrum");
             c = (*out)[k] = chart_new(title);
+            free(title);
             snprintf(c->subtitle, sizeof(c->subtitle), "as the benchmark tools printed "
                      "them (no samples behind them here: no intervals)");
             chart_axis_set(&c->x, COW_AXIS_PCTL, "percentile", NULL);

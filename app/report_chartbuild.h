@@ -96,7 +96,7 @@ cow_chart *rc_replsync(const char *run, const rc_sync *v, size_t n, cow_err *e);
 
 /* One reported percentile line of the spectrum. */
 typedef struct rc_line {
-    char name[COW_CHART_NAME]; /* run, op and source */
+    char *name;          /* run, op and source (freed by who fills the array) */
     const double *q;     /* levels in [0, 1) */
     const double *ms;    /* values */
     size_t n;

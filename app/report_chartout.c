@@ -23,27 +23,28 @@ void chartout_for(chart_out *o, int64_t run, const char *kind)
  * a name some chart of this report already has gets "-2", "-3"... (labels
  * "a b", "a/b" and "a_b" share the stem a_b, and must not overwrite each
  * other's charts). */
-void chartout_file(chart_out *o, const char *prefix, const char *label,
-                   char *file, size_t n)
+char *chartout_file(chart_out *o, const char *prefix, const char *label)
 {
-    char stem[COW_LABEL_STEM_MAX + 1];
+    char *stem = label_stem_new(label), *file = NULL;
     size_t i;
     unsigned k = 1;
     int taken;
 
-    label_file_stem(label, stem, sizeof(stem));
     do {
+        free(file);
         if (k == 1)
-            snprintf(file, n, "%s-%s.png", prefix, stem);
+            file = xasprintf("%s-%s.png", prefix, stem);
         else
-            snprintf(file, n, "%s-%s-%u.png", prefix, stem, k);
+            file = xasprintf("%s-%s-%u.png", prefix, stem, k);
         k++;
         taken = 0;
         for (i = 0; i < o->nused && !taken; i++)
             taken = strcmp(o->used[i], file) == 0;
     } while (taken);
+    free(stem);
     o->used = xgrow(o->used, sizeof(char *), o->nused + 1, &o->capused);
     o->used[o->nused++] = xstrdup(file);
+    return file;
 }
 
 /* A new entry of the list: its title, the current run and kind. */
@@ -53,7 +54,8 @@ static report_chart *add_chart(chart_out *o, const char *title)
     o->v = xgrow(o->v, sizeof(report_chart), o->n + 1, &o->cap);
     r = &o->v[o->n++];
     memset(r, 0, sizeof(*r));
-    snprintf(r->title, sizeof(r->title), "%s", title);
+    r->title = xstrdup(title);
+    r->file = xstrdup("");
     r->run = o->run;
     snprintf(r->kind, sizeof(r->kind), "%s", o->kind ? o->kind : "");
     return r;
@@ -80,7 +82,8 @@ int chartout_emit(chart_out *o, cow_chart *c, const char *file, const char *titl
         snprintf(r->why, sizeof(r->why), "%s", e->msg);
         rc = COW_OK;
     } else if (rc == COW_OK) {
-        snprintf(r->file, sizeof(r->file), "%s", file);
+        free(r->file);
+        r->file = xstrdup(file);
     }
     chart_free(c);
     return rc;

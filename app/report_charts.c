@@ -67,3 +67,12 @@ int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
     *ncharts = o.n;
     return rc;
 }
+
+void report_charts_free(report_chart *v, size_t n)
+{
+    for (size_t i = 0; v != NULL && i < n; i++) {
+        free(v[i].file);
+        free(v[i].title);
+    }
+    free(v);
+}

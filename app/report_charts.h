@@ -24,9 +24,12 @@ typedef struct report_chart_opts {
 } report_chart_opts;
 
 /* Write every chart for rows[0..n); append what was written or skipped to
- * *charts (grown with xgrow; caller frees). */
+ * *charts (grown with xgrow; caller frees with report_charts_free, also
+ * after a failure). */
 int report_charts_write(cow_store *st, const cow_run_row *rows, size_t n,
                         const cow_tradeoff *t, const report_chart_opts *o,
                         report_chart **charts, size_t *ncharts, cow_err *e);
+/* Free the n entries of v, their strings and v itself; NULL is a no-op. */
+void report_charts_free(report_chart *v, size_t n);
 
 #endif

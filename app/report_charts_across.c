@@ -46,8 +46,7 @@ int charts_memory(chart_out *o, cow_store *st, const cow_run_row *rows, size_t n
 {
     const char *title = "Memory growth during the save, by mode (aligned at the save start)";
     cow_chart *c;
-    /* src: as in one run's memory chart, a name shown, never opened */
-    char modes[8][32], what[64], src[512], series[64] = "";
+    char modes[8][32], series[64] = "";
     size_t i, nmodes = 0, drawn = 0;
     int rc = COW_OK, mixed = 0;
 
@@ -65,6 +64,7 @@ int charts_memory(chart_out *o, cow_store *st, const cow_run_row *rows, size_t n
         size_t m = 0, j, k = 0, mi;
         int w;
         const char *mode = rows[i].mode ? rows[i].mode : "run";
+        char *what = NULL, *src = NULL; /* src: a name, never opened */
         if (!in_memory_chart(o->o, &rows[i]))
             continue;
         if ((rc = store_load_results(st, rows[i].id, &rs, e)) != COW_OK)
@@ -75,19 +75,22 @@ int charts_memory(chart_out *o, cow_store *st, const cow_run_row *rows, size_t n
         free(ph);
         store_free_results(&rs);
         if (w < 0 ||
-            (rc = store_mem_source(st, rows[i].id, what, sizeof(what), src, sizeof(src),
-                                   e)) != COW_OK ||
+            (rc = store_mem_source(st, rows[i].id, &what, &src, e)) != COW_OK ||
             (rc = store_load_mem(st, rows[i].id, &t, &b, &m, e)) != COW_OK ||
             isnan(base = savewin_level(t, b, m, t0))) {
             /* no save, no memory series, or none of it before the save:
              * the growth is unknown (as in the trade-off table) */
             free(t);
             free(b);
+            free(what);
+            free(src);
             continue;
         }
         if (!series[0])
             snprintf(series, sizeof(series), "%s", rc_mem_name(what));
         mixed |= strcmp(series, rc_mem_name(what)) != 0;
+        free(what);
+        free(src);
         x = xmalloc(m * sizeof(double));
         y = xmalloc(m * sizeof(double));
         for (j = 0; j < m; j++) {
@@ -119,10 +122,10 @@ int charts_memory(chart_out *o, cow_store *st, const cow_run_row *rows, size_t n
         for (s = 0; s < c->nseries; s++) {
             mi = (size_t)c->series[s].color;
             if (mi < 8 && !named[mi]) {
-                snprintf(c->series[s].name, sizeof(c->series[s].name), "%s", modes[mi]);
+                chart_text_replace(&c->series[s].name, modes[mi]);
                 named[mi] = 1;
             } else {
-                c->series[s].name[0] = '\0';
+                c->series[s].name[0] = '\0';   /* out of the legend */
             }
         }
     }
@@ -432,8 +435,8 @@ int charts_spectrum(chart_out *o, cow_store *st, const cow_run_row *rows, size_t
                 free(ys);
                 continue;
             }
-            snprintf(lines[nl].name, sizeof(lines[nl].name), "%.28s %.14s (%.15s)",
-                     rows[i].label, rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
+            lines[nl].name = xasprintf("%s %s (%s)", rows[i].label,
+                                       rep.v[a].op[0] ? rep.v[a].op : "", rep.v[a].source);
             lines[nl].q = own[2 * nl] = xs;
             lines[nl].ms = own[2 * nl + 1] = ys;
             lines[nl++].n = m;
@@ -445,22 +448,21 @@ int charts_spectrum(chart_out *o, cow_store *st, const cow_run_row *rows, size_t
              "the maximum per command");
     nch = rc == COW_OK && nl > 0 ? rc_spectrum(lines, nl, &charts) : 0;
     for (k = 0; k < nch; k++) {
-        char file[64];
+        char *file = k == 0 ? xstrdup("spectrum.png") : xasprintf("spectrum-%zu.png", k + 1);
         if (more && k == nch - 1)
             snprintf(charts[k]->note, sizeof(charts[k]->note), "%zu more lines not drawn "
                      "(the workbook's sheet Reported has every row)", more);
-        if (k == 0)
-            snprintf(file, sizeof(file), "spectrum.png");
-        else
-            snprintf(file, sizeof(file), "spectrum-%zu.png", k + 1);
         if (rc == COW_OK)
             rc = chartout_emit(o, charts[k], file, charts[k]->title, e);
         else
             chart_free(charts[k]);
+        free(file);
     }
     free(charts);
     for (i = 0; i < 2 * nl; i++)
         free(own[i]);
+    for (i = 0; i < nl; i++)
+        free(lines[i].name);
     free(lines);
     return rc;
 }

@@ -23,9 +23,9 @@ typedef struct chart_out {
 
 /* The next chart emitted or skipped belongs to run (0: across runs). */
 void chartout_for(chart_out *o, int64_t run, const char *kind);
-/* "PREFIX-STEM.png" for a run's chart, unique within the report. */
-void chartout_file(chart_out *o, const char *prefix, const char *label,
-                   char *file, size_t n);
+/* "PREFIX-STEM.png" for a run's chart, unique within the report (the
+ * caller frees it). */
+char *chartout_file(chart_out *o, const char *prefix, const char *label);
 /* Write c (consumed) as file, or record why not. */
 int chartout_emit(chart_out *o, cow_chart *c, const char *file, const char *title,
                   cow_err *e);

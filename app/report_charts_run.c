@@ -35,12 +35,10 @@ static void add_windows(cow_chart *c, const cow_result_set *rs, int64_t t0)
     size_t i;
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
-        char label[64];
         if (!chartout_is_window(p))
             continue;
-        snprintf(label, sizeof(label), "%s", phase_kind_title(phase_kind_from_name(p->kind)));
         chart_add_span(c, (double)(p->t0_us - t0) / 1e6, (double)(p->t1_us - t0) / 1e6,
-                       label);
+                       phase_kind_title(phase_kind_from_name(p->kind)));
         if (p->fork_us)
             chart_add_mark(c, (double)(p->fork_us - t0) / 1e6, "fork");
     }
@@ -55,7 +53,7 @@ static int reported_timeline(chart_out *o, cow_store *st, const cow_run_row *r,
 {
     static const struct { double q; const char *name; } lv[] = {{99, "p99"}, {99.9, "p99.9"}};
     cow_chart *c = NULL;
-    char op[64], label[96];
+    char op[64], *label;
     int64_t t0 = 0;
     size_t j, k;
     int rc = COW_OK;
@@ -85,8 +83,9 @@ static int reported_timeline(chart_out *o, cow_store *st, const cow_run_row *r,
                 xs[k] = (double)(t[k] - t0) / 1e6;
                 ys[k] = v[k] / 1000;
             }
-            snprintf(label, sizeof(label), "reported %s per interval", lv[j].name);
+            label = xasprintf("reported %s per interval", lv[j].name);
             chart_add_line(c, label, xs, ys, m);
+            free(label);
             free(xs);
             free(ys);
         }
@@ -102,6 +101,18 @@ static int reported_timeline(chart_out *o, cow_store *st, const cow_run_row *r,
     }
     add_windows(c, rs, t0);
     return chartout_emit(o, c, file, title, e);
+}
+
+/* Emit c (consumed) as PREFIX-STEM.png of run r, titled "WHAT: label". */
+static int emit_run_chart(chart_out *o, cow_chart *c, const char *prefix, const char *what,
+                          const cow_run_row *r, cow_err *e)
+{
+    char *file = chartout_file(o, prefix, r->label), *title = xasprintf("%s: %s", what, r->label);
+    int rc = chartout_emit(o, c, file, title, e);
+
+    free(file);
+    free(title);
+    return rc;
 }
 
 /* The run's windows for the per-run charts, seconds from t0: each fork
@@ -147,24 +158,25 @@ int charts_timeline(chart_out *o, cow_store *st, const cow_run_row *r, const int
     cow_chart *c;
     rc_window *w;
     size_t nw;
-    char file[200], title[200];
+    char *file, *title;
     int rc;
 
     chartout_for(o, r->id, "timeline");
-    snprintf(title, sizeof(title), "Latency over time: %s", r->label);
-    chartout_file(o, "timeline", r->label, file, sizeof(file));
+    title = xasprintf("Latency over time: %s", r->label);
+    file = chartout_file(o, "timeline", r->label);
     if (n == 0)
-        return reported_timeline(o, st, r, rs, title, file, e);
-    if ((rc = run_windows(st, r, rs, t[0], &w, &nw, e)) != COW_OK) {
+        rc = reported_timeline(o, st, r, rs, title, file, e);
+    else if ((rc = run_windows(st, r, rs, t[0], &w, &nw, e)) != COW_OK)
         free(w);
-        return rc;
+    else {
+        c = rc_timeline(r->label, t, lat, n, w, nw, (size_t)(TIMELINE_COLS * o->o->scale),
+                        o->o->log_y, e);
+        free(w);
+        rc = c == NULL ? e->code : chartout_emit(o, c, file, title, e);
     }
-    c = rc_timeline(r->label, t, lat, n, w, nw, (size_t)(TIMELINE_COLS * o->o->scale),
-                    o->o->log_y, e);
-    free(w);
-    if (c == NULL)
-        return e->code;
-    return chartout_emit(o, c, file, title, e);
+    free(file);
+    free(title);
+    return rc;
 }
 
 /* ------------------------------------------- window against baseline */
@@ -182,7 +194,6 @@ int charts_window(chart_out *o, const cow_run_row *r, const cow_result_set *rs, 
 {
     rc_phase_q *ph = xcalloc(rs->nph ? rs->nph : 1, sizeof(*ph));
     size_t i, k, n = 0;
-    char file[200], title[200];
     cow_chart *c;
 
     int both = 0; /* a window judged against the baseline on both sides
@@ -192,7 +203,6 @@ int charts_window(chart_out *o, const cow_run_row *r, const cow_result_set *rs, 
     for (i = 0; i < rs->nd; i++)
         both |= rs->d[i].local_base;
     chartout_for(o, r->id, "window");
-    snprintf(title, sizeof(title), "Window against baseline: %s", r->label);
     for (i = 0; i < rs->nph; i++) {
         const cow_phase_row *p = &rs->ph[i];
         int kind = phase_kind_from_name(p->kind);
@@ -221,8 +231,7 @@ int charts_window(chart_out *o, const cow_run_row *r, const cow_result_set *rs, 
     free(ph);
     if (c == NULL)
         return e->code;
-    chartout_file(o, "window", r->label, file, sizeof(file));
-    return chartout_emit(o, c, file, title, e);
+    return emit_run_chart(o, c, "window", "Window against baseline", r, e);
 }
 
 /* ---------------------------------------------- memory of one run */
@@ -264,13 +273,12 @@ int charts_memory_run(chart_out *o, cow_store *st, const cow_run_row *r, const c
     rc_window *w = NULL;
     rc_cow_series cow = {NULL, NULL, NULL, 0};
     /* src: the memory file's stored name, shown in the chart, never opened */
-    char file[200], title[200], what[64], src[512];
+    char *what, *src;
     cow_chart *c;
     int rc;
 
     chartout_for(o, r->id, "memory");
-    snprintf(title, sizeof(title), "Memory during the save: %s", r->label);
-    if ((rc = store_mem_source(st, r->id, what, sizeof(what), src, sizeof(src), e)) != COW_OK)
+    if ((rc = store_mem_source(st, r->id, &what, &src, e)) != COW_OK)
         return rc;
     if ((rc = load_cow(st, r->id, &cow, &ct, &cb, e)) != COW_OK)
         goto done;
@@ -287,9 +295,10 @@ int charts_memory_run(chart_out *o, cow_store *st, const cow_run_row *r, const c
         rc = e->code;
         goto done;
     }
-    chartout_file(o, "memory", r->label, file, sizeof(file));
-    rc = chartout_emit(o, c, file, title, e);
+    rc = emit_run_chart(o, c, "memory", "Memory during the save", r, e);
 done:
+    free(what);
+    free(src);
     free(t);
     free(b);
     free(ct);
@@ -312,12 +321,10 @@ int charts_replsync(chart_out *o, cow_store *st, const cow_run_row *r,
     rc_sync *v;
     size_t i, j, n = 0, tot = 0;
     const char *mode = "-";
-    char file[200], title[200];
     cow_chart *c;
     int rc;
 
     chartout_for(o, r->id, "replsync");
-    snprintf(title, sizeof(title), "Replica syncs: %s", r->label);
     if ((rc = app_replica_syncs(st, r->id, &rsy, e)) != COW_OK || rsy.n == 0) {
         app_replsyncs_release(&rsy);
         return rc;
@@ -352,8 +359,7 @@ int charts_replsync(chart_out *o, cow_store *st, const cow_run_row *r,
     free(v);
     if (c == NULL)
         return e->code;
-    chartout_file(o, "replsync", r->label, file, sizeof(file));
-    return chartout_emit(o, c, file, title, e);
+    return emit_run_chart(o, c, "replsync", "Replica syncs", r, e);
 }
 
 /* ------------------------------------------------------ 2 distribution */
@@ -372,12 +378,13 @@ int charts_distribution(chart_out *o, const cow_run_row *r, const int64_t *t, co
                         size_t n, const cow_result_set *rs, cow_err *e)
 {
     cow_chart *c;
-    char file[200], title[200];
+    char *file, *title;
     size_t i, k, drawn = 0;
+    int rc;
 
     chartout_for(o, r->id, "distribution");
-    snprintf(title, sizeof(title), "Percentile distribution by phase: %s", r->label);
-    chartout_file(o, "distribution", r->label, file, sizeof(file));
+    title = xasprintf("Percentile distribution by phase: %s", r->label);
+    file = chartout_file(o, "distribution", r->label);
     c = chart_new(title);
     snprintf(c->subtitle, sizeof(c->subtitle), "each phase's quantiles up to 1 - 1/n "
              "(no extrapolation beyond the data)");
@@ -396,14 +403,17 @@ int charts_distribution(chart_out *o, const cow_run_row *r, const int64_t *t, co
             for (k = 0; k < nq; k++)
                 ys[k] = pct_quantile(v, m, qs[k], COW_PCT_LINEAR) / 1000;
             {
-                char label[96];
-                snprintf(label, sizeof(label), "%s (n=%zu)", p->label, m);
+                char *label = xasprintf("%s (n=%zu)", p->label, m);
                 chart_add_line(c, label, qs, ys, nq);
+                free(label);
             }
             drawn++;
         }
         free(v);
     }
-    return chartout_emit(o, c, file, title, e);
+    rc = chartout_emit(o, c, file, title, e);
+    free(file);
+    free(title);
+    return rc;
 }
 

@@ -31,27 +31,40 @@ static const char *const answer_head[RDOC_NCOLS] = {
 
 /* ------------------------------------------------------------ anchors */
 
-void report_doc_anchor(const report_summary_in *in, size_t i, char *out, size_t n)
+char *report_doc_anchor(const report_summary_in *in, size_t i)
 {
-    char (*ids)[160] = xcalloc(i + 1, sizeof(*ids));
+    char **ids = xcalloc(i + 1, sizeof(*ids)), *out;
     size_t k, j;
     for (k = 0; k <= i; k++) {
+        char *base = html_anchor("run", in->rows[k].label);
         unsigned suffix = 2;
         int taken;
-        html_anchor("run", in->rows[k].label, ids[k], sizeof(ids[k]));
+        ids[k] = xstrdup(base);
         do { /* labels "a b" and "a/b" share a stem: the later one gets -2 */
             taken = 0;
             for (j = 0; j < k && !taken; j++)
                 taken = strcmp(ids[j], ids[k]) == 0;
             if (taken) {
-                char base[160];
-                html_anchor("run", in->rows[k].label, base, sizeof(base));
-                snprintf(ids[k], sizeof(ids[k]), "%.140s-%u", base, suffix++);
+                free(ids[k]);
+                ids[k] = xasprintf("%s-%u", base, suffix++);
             }
         } while (taken);
+        free(base);
     }
-    snprintf(out, n, "%s", ids[i]);
+    out = ids[i];
+    for (k = 0; k < i; k++)
+        free(ids[k]);
     free(ids);
+    return out;
+}
+
+char *report_png_stem(const char *file)
+{
+    size_t k = strlen(file);
+
+    if (k > 4 && strcmp(file + k - 4, ".png") == 0)
+        k -= 4;
+    return xstrndup(file, k);
 }
 
 /* ------------------------------------------------------------ numbers */
@@ -100,10 +113,11 @@ static void cells_window(cow_doc_table *t, size_t row, const app_answer *a,
     free(v);
     if (!isnan(x->stall_ms))
         doc_table_setf(t, row, RDOC_STALL, "%.1f ms", x->stall_ms);
-    if (!isnan(x->tput_before))
-        doc_table_setf(t, row, RDOC_TPUT, "%.0f \u2192 %.0f/s (%+.0f%%)", x->tput_before,
-                       x->tput_during, -x->tput_loss_pct);
-    else
+    if (!isnan(x->tput_before)) {
+        char *tp = app_impact_tput_text(x, "\u2192");
+        doc_table_set(t, row, RDOC_TPUT, tp, NULL);
+        free(tp);
+    } else
         doc_table_set(t, row, RDOC_TPUT, "not measured", NULL);
     if (x->n > 0 && !isnan(x->base_p99_ms))
         doc_table_setf(t, row, RDOC_SLOW, "%lld of %lld beyond %.3f", x->slow, x->n,
@@ -130,14 +144,15 @@ static int one_row(cow_store *st, const report_summary_in *in, size_t ri, cow_do
     const cow_run_row *r = &in->rows[ri];
     cow_doc_table *t = &d->answer;
     size_t row = doc_table_row(t);
-    char href[170], when[40], gate[1200], *todo;
+    char *href, when[40], gate[1200], *todo;
     cow_result_set rs;
     const cow_delta_row *dw;
     int rc;
 
     *x = app_impact_none();
-    snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
+    href = xasprintf("#%s", d->anchors[ri]);
     doc_table_set(t, row, RDOC_RUN, a->run, href);
+    free(href);
     doc_table_badge(t, row, app_answer_badge(a));
     if (a->has_window) {
         time_format_iso_s(a->t0_us, when, sizeof(when));
@@ -189,13 +204,13 @@ static int held_section(cow_store *st, const report_summary_in *in, size_t ri, c
     cow_finding_row *f;
     size_t nf, j;
     int rank, rc;
-    char href[170], *h = app_answer_held_text(a), *text;
+    char *href = xasprintf("#%s", d->anchors[ri]), *h = app_answer_held_text(a), *text;
     cow_doc_held *x;
 
-    snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
     text = xasprintf("no latency samples, so no tail verdict; it holds %s.", h);
     x = doc_add_held(d, a->run, href, app_answer_badge(a), text);
     free(text);
+    free(href);
     free(h);
     doc_table_init(&x->what, NULL, 3, head);
     if ((rc = store_load_findings(st, a->run_id, &f, &nf, e)) != COW_OK)
@@ -244,17 +259,13 @@ static void worst_chart(const report_summary_in *in, size_t ri, cow_doc *d)
     size_t i;
     for (i = 0; i < in->ncharts; i++) {
         const report_chart *c = &in->charts[i];
-        char stem[220], id[260];
-        size_t k;
+        char *stem;
         if (c->run != in->rows[ri].id || strcmp(c->kind, "timeline") != 0 || !c->file[0])
             continue;
-        snprintf(stem, sizeof(stem), "%s", c->file);
-        k = strlen(stem);
-        if (k > 4 && strcmp(stem + k - 4, ".png") == 0)
-            stem[k - 4] = '\0';
-        html_anchor("worst", stem, id, sizeof(id));
+        stem = report_png_stem(c->file);
         d->worst_file = xstrdup(c->file);
-        d->worst_id = xstrdup(id);
+        d->worst_id = html_anchor("worst", stem);
+        free(stem);
         d->worst_title = xasprintf("The worst run, %s: %s", in->rows[ri].label, c->title);
         return;
     }
@@ -284,10 +295,8 @@ int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
     d->badges = xcalloc(in->nrows ? in->nrows : 1, sizeof(char *));
     d->nanchors = in->nrows;
     for (i = 0; i < in->nrows; i++) {
-        char id[160];
         const char *badge = a != NULL && i < a->n ? app_answer_badge(&a->v[i]) : NULL;
-        report_doc_anchor(in, i, id, sizeof(id));
-        d->anchors[i] = xstrdup(id);
+        d->anchors[i] = report_doc_anchor(in, i);
         d->badges[i] = badge ? xstrdup(badge) : NULL;
         if (badge && d->badge_note == NULL)
             d->badge_note = xstrdup(app_answer_badge_note());
@@ -295,12 +304,13 @@ int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
     x = xcalloc(a && a->nsay ? a->nsay : 1, sizeof(*x));
     for (i = 0; a != NULL && i < a->nsay && rc == COW_OK; i++) {
         size_t ri = a->order[i];
-        char href[170];
+        char *href;
         rc = one_row(st, in, ri, d, &x[i], e);
         line = app_answer_line(&a->v[ri], APP_ANSWER_TERM);
-        snprintf(href, sizeof(href), "#%s", d->anchors[ri]);
+        href = xasprintf("#%s", d->anchors[ri]);
         doc_add_line(d, a->v[ri].run, href, app_answer_badge(&a->v[ri]),
                      after_label(line, a->v[ri].run));
+        free(href);
         free(line);
     }
     for (i = 0; a != NULL && i < a->nsay && rc == COW_OK; i++)

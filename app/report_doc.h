@@ -48,7 +48,10 @@ int report_doc_build(cow_store *st, const report_summary_in *in, cow_doc *d,
                      report_doc_impact **imp, cow_err *e);
 
 /* The anchor of run i of in->rows in index.html, unique among them
- * ("run-bgsave-t2", "run-a_b-2"): out >= 160 bytes. */
-void report_doc_anchor(const report_summary_in *in, size_t i, char *out, size_t n);
+ * ("run-bgsave-t2", "run-a_b-2"); the caller frees it. */
+char *report_doc_anchor(const report_summary_in *in, size_t i);
+/* A chart's file name without its ".png" (an anchor's stem); the caller
+ * frees it. */
+char *report_png_stem(const char *file);
 
 #endif

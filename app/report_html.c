@@ -27,7 +27,7 @@ typedef struct page {
     cow_html h;
     const report_summary_in *in;
     int w, h_px;           /* chart size */
-    char (*ids)[160];      /* each run's anchor, unique */
+    char **ids;            /* each run's anchor, unique (owned) */
 } page;
 
 /* ------------------------------------------------------------ helpers */
@@ -96,23 +96,19 @@ static const char *after_label(const char *line, const char *label)
                                                                                : line;
 }
 
-/* The anchor of a chart figure: fig-<file stem>. */
-static void fig_id(const report_chart *c, char *out, size_t n)
+/* The anchor of a chart figure: fig-<file stem>; the caller frees it. */
+static char *fig_id(const report_chart *c)
 {
-    char stem[220];
-    size_t k;
-    snprintf(stem, sizeof(stem), "%s", c->file[0] ? c->file : c->title);
-    k = strlen(stem);
-    if (k > 4 && strcmp(stem + k - 4, ".png") == 0)
-        stem[k - 4] = '\0';
-    html_anchor("fig", stem, out, n);
+    char *stem = report_png_stem(c->file[0] ? c->file : c->title),
+         *id = html_anchor("fig", stem);
+    free(stem);
+    return id;
 }
 
 static void figure(page *pg, const report_chart *c)
 {
     cow_html_figure f;
-    char id[260];
-    fig_id(c, id, sizeof(id));
+    char *id = fig_id(c);
     memset(&f, 0, sizeof(f));
     f.id = id;
     f.file = c->file;
@@ -121,6 +117,7 @@ static void figure(page *pg, const report_chart *c)
     f.width = pg->w;
     f.height = pg->h_px;
     html_figure(&pg->h, &f);
+    free(id);
 }
 
 /* ------------------------------------------------- finding -> chart */
@@ -440,30 +437,32 @@ static int run_findings(page *pg, cow_store *st, size_t ri, cow_err *e)
         cJSON *root;
         const report_chart *c = report_html_chart_for(f[i].rule, in->rows[ri].id,
                                                       in->charts, in->ncharts);
-        char id[320], href[280], stem[64];
+        char *id, *href = NULL, *stem = html_anchor("", f[i].rule);
         size_t j, same = 0;
         memset(&hf, 0, sizeof(hf));
-        html_anchor("", f[i].rule, stem, sizeof(stem));
         for (j = 0; j < i; j++) /* a rule that fired twice: -2, -3... */
             same += strcmp(f[j].rule, f[i].rule) == 0;
         if (same)
-            snprintf(id, sizeof(id), "%s%s-%zu", pg->ids[ri], stem, same + 1);
+            id = xasprintf("%s%s-%zu", pg->ids[ri], stem, same + 1);
         else
-            snprintf(id, sizeof(id), "%s%s", pg->ids[ri], stem);
+            id = xasprintf("%s%s", pg->ids[ri], stem);
+        free(stem);
         hf.id = id;
         hf.severity = f[i].severity;
         hf.rule = f[i].rule;
         hf.title = f[i].title;
         hf.advice = f[i].recommendation;
         if (c != NULL) {
-            fig_id(c, href + 1, sizeof(href) - 1);
-            href[0] = '#';
-            hf.chart_href = href;
+            char *fid = fig_id(c);
+            hf.chart_href = href = xasprintf("#%s", fid);
             hf.chart_title = c->title;
+            free(fid);
         }
         hf.nev = parse_evidence(f[i].evidence, &root, &ev);
         hf.ev = ev;
         html_finding(&pg->h, &hf);
+        free(id);
+        free(href);
         free(ev);
         cJSON_Delete(root);
     }
@@ -549,13 +548,14 @@ static void fleet_check(page *pg)
         int pass;
         for (pass = 0; pass < 2; pass++)
             for (i = 0; i < fc->n && i < in->nrows; i++) {
-                char href[170];
+                char *href;
                 if ((fc->failed[i] == 0) != pass) /* pass 0: the failing ones */
                     continue;
                 app_failing_limits(in->th, fc->v[i], why, sizeof(why));
-                snprintf(href, sizeof(href), "#%s", pg->ids[i]);
+                href = xasprintf("#%s", pg->ids[i]);
                 html_table_row(t);
                 html_table_set(t, 0, in->rows[i].label, href);
+                free(href);
                 html_table_set(t, 1, in->rows[i].host ? in->rows[i].host : "-", NULL);
                 html_table_set(t, 2, fc->failed[i] ? "fails" : "passes", NULL);
                 html_table_set(t, 3, why[0] ? why : "-", NULL);
@@ -749,9 +749,9 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
     pg.ids = xcalloc(in->nrows ? in->nrows : 1, sizeof(*pg.ids));
     for (i = 0; i < in->nrows; i++) /* the document's anchors, the table links to them */
         if (in->doc != NULL && i < in->doc->nanchors)
-            snprintf(pg.ids[i], sizeof(pg.ids[i]), "%s", in->doc->anchors[i]);
+            pg.ids[i] = xstrdup(in->doc->anchors[i]);
         else
-            report_doc_anchor(in, i, pg.ids[i], sizeof(pg.ids[i]));
+            pg.ids[i] = report_doc_anchor(in, i);
     html_begin(&pg.h, fp, "cowtail report");
     /* the title, then at once the answer table (the first screen) */
     html_heading(&pg.h, 1, NULL, "cowtail report");
@@ -771,10 +771,8 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
         items[n] = "The answer in words";
         hrefs[n++] = xstrdup("#answers");
         for (i = 0; i < in->nrows; i++) {
-            size_t k = strlen(pg.ids[i]) + 2;
             items[n] = in->rows[i].label;
-            hrefs[n] = xmalloc(k);
-            snprintf(hrefs[n++], k, "#%s", pg.ids[i]);
+            hrefs[n++] = xasprintf("#%s", pg.ids[i]);
         }
         items[n] = "Across runs";
         hrefs[n++] = xstrdup("#fleet");
@@ -795,6 +793,8 @@ int report_html_write(cow_store *st, const report_summary_in *in, int chart_w, i
     }
     fputs("</main>\n", fp);
     rc2 = html_end(&pg.h, e);
+    for (i = 0; i < in->nrows; i++)
+        free(pg.ids[i]);
     free(pg.ids);
     return rc != COW_OK ? rc : rc2;
 }

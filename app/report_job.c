@@ -348,7 +348,9 @@ void app_report_release(app_report *j)
     if (j->has_fleet)
         app_check_fleet_release(&j->fleet);
     j->has_fleet = 0;
-    free(j->charts);
+    report_charts_free(j->charts, j->nch);
+    j->charts = NULL;
+    j->nch = 0;
     for (size_t i = 0; i < j->nwrote; i++)
         free(j->wrote[i]);
     free(j->wrote);

@@ -13,9 +13,9 @@
 
 /* One chart the report wrote, or skipped (file NULL) and why. */
 typedef struct report_chart {
-    char file[200];     /* file name inside the report folder, "" if skipped
-                           (label_file_stem keeps it short) */
-    char title[160];    /* what it shows */
+    char *file;         /* file name inside the report folder, "" if skipped
+                           (owned, like title: report_charts_free) */
+    char *title;        /* what it shows, whole (owned) */
     char why[520];      /* reason it was skipped */
     int64_t run;        /* the run it belongs to (runs.id), 0 for a chart
                            across runs */

@@ -16,7 +16,7 @@ int app_load_reported(cow_store *st, int64_t run, app_reported *out, cow_err *e)
 
 void app_reported_release(app_reported *r)
 {
-    free(r->v);
+    store_free_pctl(r->v, r->n);
     memset(r, 0, sizeof(*r));
 }
 

@@ -486,7 +486,7 @@ int app_settle_servers(cow_store *st, int64_t run, const cow_capture_run *r, int
     free(named);
     free(sv);
     free(lk);
-    free(f);
+    store_free_srv_files(f, nf);
     free(o);
     return rc;
 }

@@ -3,8 +3,9 @@
  * `check`), under the null and under a real stall lift.
  *
  *     calibration [--reps N] [--resamples R] [--seed S] [--quick] [--check]
- *                 [--real | --drift | --after | --saves]
+ *                 [--real | --drift | --after | --saves | --stalls | --null]
  *
+ * --stalls, --null: the default run's stall-lift or null table alone.
  * --saves: a sustained tail shift (synthetic bodies and nulls) and the
  * same on real probes (the bundled steady captures, block-resampled; run
  * from the source tree); COW_CAL_WHY=1 prints, for the first reps of the
@@ -244,9 +245,10 @@ static void window_verdict(const sample *a, const sample *b, const sample *af, d
     cow_err e = COW_ERR_INIT;
 
     if (lim != NULL) /* check: the limit's level, the limit as the margin */
-        runstats_drift(&ga, af->n ? &gf : NULL, &q, 1, lim, &qo, d, &e);
+        runstats_window_drift(&ga, &gb, af->n ? &gf : NULL, &q, 1, lim, &qo, d, &e);
     else
-        runstats_drift(&ga, af->n ? &gf : NULL, dq, COW_DRIFT_NLEVELS, NULL, &qo, d, &e);
+        runstats_window_drift(&ga, &gb, af->n ? &gf : NULL, dq, COW_DRIFT_NLEVELS, NULL, &qo, d,
+                              &e);
     runstats_compare_window(&ga, &gb, af->n ? &gf : NULL, d, q, shift, &qo, NULL, c, local, &e);
 }
 
@@ -1013,12 +1015,22 @@ static void rc_fill(cow_rng *r, const double *cap, size_t ncap, size_t n, double
 }
 
 /* A save on real probes: the window's samples above the captures' median
- * m stretched on the log scale, x -> m (x / m)^c, c so that the pooled p99
- * becomes f times its own (the median unchanged). */
+ * m stretched on the log scale, x -> m (x / m)^c, c so that the window's
+ * own p99 becomes f times the capture's p99 (the median unchanged). The
+ * exponent is read from the window drawn, not from the capture: a window
+ * drawn without one of the capture's slow episodes has a p99 below the
+ * capture's, and the capture's exponent gave it 1.5-2x only. */
 static void rc_stretch(double *x, size_t n, double m, double p99, double f)
 {
-    double c = 1.0 + log(f) / log(p99 / m);
+    double *s = malloc(n * sizeof(double)), pw, c;
     size_t i;
+    memcpy(s, x, n * sizeof(double));
+    runstats_sort(s, n);
+    pw = pct_quantile(s, n, 0.99, COW_PCT_LINEAR);
+    free(s);
+    if (!(pw > m * 1.01))
+        pw = m * 1.01;
+    c = log(f * p99 / m) / log(pw / m);
     for (i = 0; i < n; i++)
         if (x[i] > m)
             x[i] = m * pow(x[i] / m, c);
@@ -1191,13 +1203,18 @@ int main(int argc, char **argv)
             o.only_real = 2;
         else if (strcmp(argv[i], "--after") == 0)
             o.only_real = 3;
+        else if (strcmp(argv[i], "--stalls") == 0)
+            o.only_real = 5;
+        else if (strcmp(argv[i], "--null") == 0)
+            o.only_real = 6;
         else if (strcmp(argv[i], "--saves") == 0)
             o.only_real = 4;
         else if (strcmp(argv[i], "--drift-proc") == 0 && i + 1 < argc)
             o.drift_proc = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: calibration [--reps N] [--resamples R] [--seed S]"
-                            " [--quick] [--check] [--real] [--drift [--drift-proc K]] [--after] [--saves]\n");
+                            " [--quick] [--check] [--real] [--drift [--drift-proc K]] [--after] [--saves]"
+                            " [--stalls] [--null]\n");
             return 2;
         }
     }
@@ -1207,6 +1224,14 @@ int main(int argc, char **argv)
     }
     printf("calibration: %d reps per cell, R = %d, seed %llu\n\n", o.reps, o.resamples,
            (unsigned long long)o.seed);
+    if (o.only_real == 5 || o.only_real == 6) { /* one table of the default run */
+        if (o.only_real == 5)
+            alt_cells(&o);
+        else
+            null_cells(&o);
+        printf("\ncpu %.1f s\n", (double)clock() / CLOCKS_PER_SEC);
+        return 0;
+    }
     if (o.only_real == 4) {
         save_cells(&o);
         realcap_cells(&o);

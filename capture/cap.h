@@ -136,7 +136,12 @@ int cap_run(const cap_opts *o, cap_result *r, cow_err *e);
 /* Free what cap_run allocated in r (r->miss). */
 void cap_result_release(cap_result *r);
 
-/* Parse "HOST:PORT" (also "[v6]:PORT"); host is copied into hbuf. */
+/* Room for a host name and its NUL: a DNS name is at most 253 bytes
+ * (RFC 1035); cap_parse_hostport refuses a longer one, never cuts it. */
+#define CAP_HOST_MAX 256
+
+/* Parse "HOST:PORT" (also "[v6]:PORT"); host is copied into hbuf (hcap
+ * bytes, CAP_HOST_MAX will do; a longer host is COW_EUSAGE). */
 int cap_parse_hostport(const char *s, char *hbuf, size_t hcap, int *port, cow_err *e);
 
 #endif

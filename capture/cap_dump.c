@@ -1,5 +1,6 @@
 /* cap_dump.c -- what the capture saves from the server in one go (cap_int.h):
- * CONFIG GET with its secrets blanked, the LATENCY dumps at the end, and
+ * CONFIG GET with its secrets blanked, LATENCY HISTOGRAM at the start, the
+ * LATENCY dumps (and HISTOGRAM again) at the end, and
  * where the server's log file is. Replies are written flattened, one leaf
  * a line, as redis-cli prints them piped. */
 #include <ctype.h>
@@ -132,6 +133,18 @@ void cap_latency_dumps(cap_ctx *c, redisContext *r)
     }
     cap_dump(c, r, "latency-latest.txt", "LATENCY LATEST", latest);
     cap_dump(c, r, "latency-doctor.txt", "LATENCY DOCTOR", r ? cap_cmd(r, "LATENCY DOCTOR") : NULL);
+}
+
+/* LATENCY HISTOGRAM (Redis 7+ and Valkey: per command, calls and a
+ * cumulative count at each power-of-two bound, since the server started or
+ * CONFIG RESETSTAT) saved as name; older servers have none and are not
+ * asked. The capture saves it at its start and its end: the difference is
+ * what ran during the run (analysis/cmdhist.h). */
+void cap_histogram_dump(cap_ctx *c, redisContext *r, const char *name, const char *version)
+{
+    if (r == NULL || atoi(version) < 7)
+        return;
+    cap_dump(c, r, name, "LATENCY HISTOGRAM", cap_cmd(r, "LATENCY HISTOGRAM"));
 }
 
 /* The log file of the server behind r (pid, local: on this host), from

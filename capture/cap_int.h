@@ -51,6 +51,7 @@ typedef struct cap_ctx {
     long pid;                   /* its pid */
     /* probe results */
     long long samples, late, errors;
+    long long probe_stamped;    /* replies timed by the kernel's receive stamp */
     long long gaps[3];          /* slots not sent: late, buffer, cap */
     long long stalls;           /* stalls.csv rows */
     long long stall_max_us;     /* the longest */
@@ -77,6 +78,19 @@ int64_t cap_mono_ns(void);
 /* Epoch us of a monotonic reading. */
 int64_t cap_wall_us(const cap_ctx *c, int64_t mono_ns);
 int64_t cap_now_us(const cap_ctx *c);
+/* CLOCK_REALTIME - CLOCK_MONOTONIC now (ns), read so that a preemption
+ * between the clocks' readings does not move it. */
+int64_t cap_wall_offset(void);
+/* A kernel receive stamp (wall ns) as a monotonic instant (ns), given the
+ * clocks' offset read before the data came (0: none) and at the read
+ * (now_ns): when the wall clock stepped in between, the later of the two
+ * (never early, late by at most the step), and no later than the read. */
+int64_t cap_stamp_mono(int64_t wall_ns, int64_t off_before, int64_t off_now, int64_t now_ns);
+/* The probe's slot for a send at now_ns (monotonic): the latest slot of the
+ * grid intended_ns + k x period_ns (k >= 0) not after now_ns, so that no
+ * request goes more than one period after its slot (the ones between are
+ * gaps). */
+int64_t cap_slot_at(int64_t intended_ns, int64_t now_ns, int64_t period_ns);
 /* Sleep until mono_ns (absolute), waking early when stop is set; returns
  * 0, or 1 when stopped. */
 int cap_sleep_until(cap_ctx *c, int64_t mono_ns);
@@ -112,7 +126,17 @@ void *cap_probe_main(void *arg);
 void *cap_info_main(void *arg);
 void *cap_replica_info_main(void *arg);
 void *cap_proc_main(void *arg);
+void *cap_kstat_main(void *arg);
 void *cap_writer_main(void *arg);
+
+/* A /proc file read whole (NUL-terminated, its length in *n when n is
+ * not NULL); NULL with errno set. */
+char *cap_slurp(const char *path, size_t *n);
+/* The number after "Key:" in a /proc text read whole ("VmRSS:  123 kB"
+ * -> 123, "write_bytes: 4096" -> 4096); -1 when the key is absent. */
+long long cap_proc_field(const char *text, const char *key);
+/* The first child of pid (its task pid's children file), or 0. */
+long cap_child_of(long pid);
 
 /* The server's log: at most this many bytes, for at most this long. */
 #define CAP_LOG_MAX_BYTES (256LL << 20)
@@ -197,6 +221,7 @@ int cap_dump(cap_ctx *c, redisContext *r, const char *name, const char *what,
              redisReply *rep);
 /* LATENCY LATEST, HISTORY of each event, DOCTOR. */
 void cap_latency_dumps(cap_ctx *c, redisContext *r);
+void cap_histogram_dump(cap_ctx *c, redisContext *r, const char *name, const char *version);
 /* The log file of the server behind r (pid; local: on this host), or ""
  * with the reason listed under what. */
 void cap_find_log(cap_ctx *c, redisContext *r, long pid, int local, const char *what,

@@ -178,7 +178,7 @@ void *cap_info_main(void *arg)
 }
 
 /* Read a whole small file into a malloc'd string; NULL with errno. */
-static char *slurp(const char *path, size_t *n)
+char *cap_slurp(const char *path, size_t *n)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     size_t cap = 8192, len = 0;
@@ -211,21 +211,19 @@ static char *slurp(const char *path, size_t *n)
     return b;
 }
 
-/* The first child of pid, or 0. */
-static long child_of(long pid)
+long cap_child_of(long pid)
 {
     char path[96], *b;
     long ch = 0;
     snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", pid, pid);
-    if ((b = slurp(path, NULL)) != NULL) {
+    if ((b = cap_slurp(path, NULL)) != NULL) {
         ch = strtol(b, NULL, 10);
         free(b);
     }
     return ch;
 }
 
-/* "Key:   123 kB" of a /proc text, in kB; -1 when absent. */
-static long long kb_field(const char *text, const char *key)
+long long cap_proc_field(const char *text, const char *key)
 {
     size_t n = strlen(key);
     const char *p = text;
@@ -251,7 +249,7 @@ static char *snap(cap_ctx *c, series *s, const char *path, int64_t ts)
     cow_err e = COW_ERR_INIT;
     char *b;
     size_t n;
-    if ((b = slurp(path, &n)) == NULL) {
+    if ((b = cap_slurp(path, &n)) == NULL) {
         if (!s->failed && errno != ENOENT && errno != ESRCH)
             cap_missing(c, path, "%s", strerror(errno));
         s->failed |= errno != ENOENT && errno != ESRCH;
@@ -303,7 +301,7 @@ void *cap_proc_main(void *arg)
         int tries;
 
         for (tries = 0; tries < 3; tries++) {
-            ch = child_of(c->pid);
+            ch = cap_child_of(c->pid);
             snprintf(path, sizeof(path), "/proc/%ld/smaps_rollup", c->pid);
             a = snap(c, &sm, path, ts);
             if (ch > 0 && ch != cur_child) {
@@ -322,7 +320,7 @@ void *cap_proc_main(void *arg)
                 snprintf(path, sizeof(path), "/proc/%ld/status", ch);
                 free(snap(c, &cst, path, ts));
             }
-            ch2 = child_of(c->pid);
+            ch2 = cap_child_of(c->pid);
             if (ch2 == ch || tries == 2)
                 break;
             free(a);
@@ -335,11 +333,11 @@ void *cap_proc_main(void *arg)
             cap_stop(c, "the server process %ld is gone", c->pid);
             break;
         }
-        if (b && kb_field(b, "VmRSS") >= 0)
-            fprintf(rss, "%lld,%lld\n", (long long)ts, kb_field(b, "VmRSS") * 1024);
-        if (a && kb_field(a, "Pss") >= 0 && (ch == 0 || ca) && ch2 == ch)
+        if (b && cap_proc_field(b, "VmRSS") >= 0)
+            fprintf(rss, "%lld,%lld\n", (long long)ts, cap_proc_field(b, "VmRSS") * 1024);
+        if (a && cap_proc_field(a, "Pss") >= 0 && (ch == 0 || ca) && ch2 == ch)
             fprintf(pss, "%lld,%lld\n", (long long)ts,
-                    (kb_field(a, "Pss") + (ca ? kb_field(ca, "Pss") : 0)) * 1024);
+                    (cap_proc_field(a, "Pss") + (ca ? cap_proc_field(ca, "Pss") : 0)) * 1024);
         fflush(rss);
         fflush(pss);
         free(a);
@@ -367,7 +365,7 @@ void *cap_proc_main(void *arg)
             if (next < now)
                 next = now;
             if (now - last >= 1000000000 ||
-                ((atomic_load(&c->child) || child_of(c->pid) > 0) &&
+                ((atomic_load(&c->child) || cap_child_of(c->pid) > 0) &&
                  now - last >= 200000000))
                 break;
         }
@@ -392,7 +390,7 @@ static void host_file(cap_ctx *c, const char *src, const char *name, int64_t ts)
     FILE *fp;
     char *b;
     size_t n;
-    if ((b = slurp(src, &n)) == NULL) {
+    if ((b = cap_slurp(src, &n)) == NULL) {
         cap_missing(c, src, "%s", strerror(errno));
         return;
     }
@@ -434,7 +432,7 @@ void cap_host_facts(cap_ctx *c, const char *tag)
                 for (p = path + 10; *p; p++)
                     if (*p == '.')
                         *p = '/';
-                if ((b = slurp(path, NULL)) == NULL) {
+                if ((b = cap_slurp(path, NULL)) == NULL) {
                     if (errno != ENOENT)
                         cap_missing(c, path, "%s", strerror(errno));
                     continue;

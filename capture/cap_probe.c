@@ -17,7 +17,9 @@
  *     - actual send, 0.1 us), op, intended_us (epoch us), written as the
  *     replies come (in send order). run.json "latency_from" is "intended":
  *     ingest reads reply - intended unless told otherwise. Stamps come from
- *     cap_wall_us: one wall reading plus monotonic deltas.
+ *     cap_wall_us: one wall reading plus monotonic deltas. A reply's time
+ *     is when it reached the socket (requirement 7), not when the thread
+ *     read it.
  *  4. stalls.csv: each period of at least CAP_STALL_MIN_US in which the
  *     server answered nothing while requests waited (start_us: the later
  *     of the last reply and the oldest waiting send; length_us; waiting:
@@ -31,7 +33,25 @@
  *  6. Writers pace SET XX (GETs with --load-op get) of random existing keys (the pool
  *     gathered by SCAN at start: no key is ever created) in small pipelined
  *     batches every millisecond, each writer rate / writers per second;
- *     behind schedule they catch up by at most 100 ms of work at once. */
+ *     behind schedule they catch up by at most 100 ms of work at once.
+ *  7. One wake per slot. On TCP the kernel stamps each segment's arrival
+ *     (SO_TIMESTAMPNS, CLOCK_REALTIME, read back as a control message and
+ *     turned into CLOCK_MONOTONIC at the read); once a read has shown the
+ *     stamps come, the thread sleeps to the next slot while at most one
+ *     request waits, reads that request's reply at the slot (alone in the
+ *     socket, it keeps its own stamp), sends, then parses what it read
+ *     (reading after the send would let the new request's reply, when the
+ *     thread is preempted between the two, merge with the old one and
+ *     give it its stamp). With two or more waiting it wakes at each reply as
+ *     without stamps: the kernel merges segments that wait unread and
+ *     keeps only the newest stamp, which would give an earlier reply a
+ *     later one's time. Only a reply read after such a sleep takes the
+ *     stamp: one read when the thread woke for it takes the read's time, as
+ *     before (with requests pipelined back to back the kernel's stamp has
+ *     been seen to precede the reply's true arrival), and so does a read
+ *     that holds several replies or a stamp from before the request left.
+ *     Without stamps (a unix socket) every reply wakes the thread and its
+ *     time is the read's. */
 #define _GNU_SOURCE /* ppoll: a wait to the nanosecond */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,11 +154,25 @@ typedef struct probe {
     const char *op;             /* "ping" or "set" */
     char cmd[128];              /* the command's bytes, built once */
     size_t cmdlen;
+    const char *rep;            /* its usual reply: "+PONG\r\n" or "+OK\r\n" */
+    size_t replen;
     char rest[128];             /* a command the socket took only in part */
     size_t restlen;
     flight *q;                  /* requests waiting for a reply: a ring */
     size_t head, n;
     int64_t last_reply;         /* mono ns of the last reply (or the connect) */
+    int stamps;                 /* asked for the kernel's receive stamps */
+    int stamped;                /* a read has brought one: the thread may sleep
+                                   past a reply (requirement 7) */
+    int unread;                 /* slept while a request waited: its reply
+                                   may be in the socket */
+    int64_t wall_off;           /* CLOCK_REALTIME - CLOCK_MONOTONIC (ns) at
+                                   the last send or read, 0 before one */
+    char got[65536];            /* read by pull, not yet fed (feed) */
+    size_t ngot;
+    int64_t got_now;            /* when it was read (mono ns) */
+    int64_t got_stamp;          /* the kernel's stamp of its arrival (mono
+                                   ns), 0 when none came */
     int gap_kind;               /* the gap run being counted, or GAP_NONE */
     int64_t gap_first;          /* its first slot (mono ns) */
     long long gap_slots;        /* its slots */
@@ -186,16 +221,70 @@ static void stall_check(probe *p, int64_t now, const char *how)
                 (long long)(len_ns / 1000), p->n, how);
 }
 
-/* The replies that came: matched in order to the waiting requests. 0, or
- * -1 when the capture must end (cap_stop said why). */
-static int take_replies(probe *p)
+/* Read what the socket holds into buf: the bytes (0 at the end of the
+ * stream, -1 with errno), into *now the monotonic instant of the read and
+ * into *stamp the kernel's stamp of the data's arrival as a monotonic
+ * instant (requirement 7), 0 when it gave none. */
+static ssize_t recv_stamped(probe *p, char *buf, size_t cap, int64_t *now_ns,
+                            int64_t *stamp)
 {
-    char buf[65536];
-    ssize_t k = read(p->r->fd, buf, sizeof(buf));
-    int64_t now = cap_mono_ns();
-    void *rep;
-    int first = 1;
+    union {
+        struct cmsghdr align;
+        char b[CMSG_SPACE(sizeof(struct timespec))];
+    } ctl;
+    struct iovec iov = {buf, cap};
+    struct msghdr m;
+    struct cmsghdr *cm;
+    ssize_t k;
+    int64_t now;
 
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    if (p->stamps) {
+        m.msg_control = ctl.b;
+        m.msg_controllen = sizeof(ctl.b);
+    }
+    k = recvmsg(p->r->fd, &m, 0);
+    now = cap_mono_ns();
+    *now_ns = now;
+    *stamp = 0;
+    if (k <= 0 || !p->stamps)
+        return k;
+    for (cm = CMSG_FIRSTHDR(&m); cm; cm = CMSG_NXTHDR(&m, cm)) {
+        struct timespec ts;
+        int64_t st, off;
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+        /* the offset read at the last send or read came before the reply
+         * did: a step of the wall clock between the two moves the stamp */
+        off = cap_wall_offset();
+        st = cap_stamp_mono((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec, p->wall_off, off, now);
+        p->wall_off = off;
+        if (st > 0)
+            *stamp = st;
+        p->stamped = 1;
+        return k;
+    }
+    /* data without a stamp (its time is the read's): every reply wakes
+     * the thread until a read brings one again */
+    p->stamped = 0;
+    return k;
+}
+
+/* Read what came into p->got (p->ngot bytes, read at p->got_now, the
+ * kernel's stamp p->got_stamp): 0, or -1 when the capture must end
+ * (cap_stop said why). */
+static int pull(probe *p)
+{
+    int slept = p->unread; /* the stamp is the reply's only after a sleep */
+    ssize_t k = recv_stamped(p, p->got, sizeof(p->got), &p->got_now, &p->got_stamp);
+
+    p->unread = 0;
+    p->ngot = 0;
+    if (!slept)
+        p->got_stamp = 0;
     if (k < 0 && (errno == EAGAIN || errno == EINTR))
         return 0;
     if (k <= 0) {
@@ -203,45 +292,110 @@ static int take_replies(probe *p)
                                                            : strerror(errno));
         return -1;
     }
-    if (redisReaderFeed(p->r->reader, buf, (size_t)k) != REDIS_OK ||
+    p->ngot = (size_t)k;
+    return 0;
+}
+
+/* One reply, to the oldest waiting request, read at now; stamp: the
+ * kernel's stamp of its arrival, or 0. A read that holds several replies
+ * carries one stamp, which the kernel may have kept from any of the
+ * segments it merged: those replies take the read's time, as does a reply
+ * stamped before its request left (requirement 7). */
+static void answered(probe *p, int64_t now, int64_t stamp, int first, int error)
+{
+    flight f = p->q[p->head];
+    int64_t at = stamp >= f.sent && stamp > 0 ? stamp : now > f.sent ? now : f.sent;
+
+    if (first)
+        stall_check(p, at, "reply");
+    p->head = (p->head + 1) % CAP_PROBE_MAX_WAITING;
+    p->n--;
+    if (error)
+        p->c->errors++;
+    row(p->lat, cap_wall_us(p->c, f.sent), at - f.sent, error ? "error" : p->op,
+        cap_wall_us(p->c, f.intended));
+    p->c->samples++;
+    if (at == stamp)
+        p->c->probe_stamped++;
+    if (f.sent - f.intended > 1000000)
+        p->c->late++;
+    keep(p->c, (double)(f.sent - f.intended) / 1000.0, (double)(at - f.sent) / 1000.0);
+    p->last_reply = at;
+}
+
+/* How many whole copies of the usual reply (+PONG or +OK) buf is, with
+ * nothing of an earlier reply half read and no more than wait for one;
+ * 0 when it is anything else (hiredis's reader takes it). */
+static size_t usual_replies(const probe *p, const char *buf, size_t k)
+{
+    const redisReader *rd = p->r->reader;
+    size_t i, m = p->replen;
+
+    if (rd->pos != rd->len || rd->ridx != -1 || k % m != 0 || k / m > p->n)
+        return 0;
+    for (i = 0; i < k; i += m)
+        if (memcmp(buf + i, p->rep, m) != 0)
+            return 0;
+    return k / m;
+}
+
+/* The replies of what pull read: matched in order to the waiting
+ * requests. 0, or -1 when the capture must end (cap_stop said why). */
+static int feed(probe *p)
+{
+    int64_t now = p->got_now, stamp = p->got_stamp;
+    size_t k = p->ngot, i, usual;
+    void *rep, *next = NULL;
+    int first = 1;
+
+    p->ngot = 0;
+    if (k == 0)
+        return 0;
+    if ((usual = usual_replies(p, p->got, k)) > 0) {
+        for (i = 0; i < usual; i++)
+            answered(p, now, usual == 1 ? stamp : 0, i == 0, 0);
+        return 0;
+    }
+    if (redisReaderFeed(p->r->reader, p->got, k) != REDIS_OK ||
         p->r->reader->len - p->r->reader->pos > CAP_PROBE_MAX_REPLY) {
         cap_stop(p->c, "probe: a reply over %d bytes: not a reply to PING or SET",
                  CAP_PROBE_MAX_REPLY);
         return -1;
     }
-    for (;;) {
-        const redisReply *rr;
-        flight f;
-        if (redisReaderGetReply(p->r->reader, &rep) != REDIS_OK) {
-            cap_stop(p->c, "probe: the server's reply is not RESP: %s", p->r->reader->errstr);
-            return -1;
+    /* one reply ahead: the stamp is a reply's only when the read held one */
+    if (redisReaderGetReply(p->r->reader, &next) != REDIS_OK)
+        goto bad;
+    while ((rep = next) != NULL) {
+        int error;
+        next = NULL;
+        if (redisReaderGetReply(p->r->reader, &next) != REDIS_OK) {
+            freeReplyObject(rep);
+            goto bad;
         }
-        if (rep == NULL)
-            return 0;
+        if (next != NULL || !first)
+            stamp = 0;
         if (p->n == 0) {
             freeReplyObject(rep);
+            if (next)
+                freeReplyObject(next);
             cap_stop(p->c, "probe: a reply to no request (another client on the "
                      "connection?)");
             return -1;
         }
-        if (first)
-            stall_check(p, now, "reply");
-        first = 0;
-        f = p->q[p->head];
-        p->head = (p->head + 1) % CAP_PROBE_MAX_WAITING;
-        p->n--;
-        rr = rep;
-        if (rr->type == REDIS_REPLY_ERROR)
-            p->c->errors++;
-        row(p->lat, cap_wall_us(p->c, f.sent), now - f.sent,
-            rr->type == REDIS_REPLY_ERROR ? "error" : p->op, cap_wall_us(p->c, f.intended));
+        error = ((const redisReply *)rep)->type == REDIS_REPLY_ERROR;
         freeReplyObject(rep);
-        p->c->samples++;
-        if (f.sent - f.intended > 1000000)
-            p->c->late++;
-        keep(p->c, (double)(f.sent - f.intended) / 1000.0, (double)(now - f.sent) / 1000.0);
-        p->last_reply = now;
+        answered(p, now, stamp, first, error);
+        first = 0;
     }
+    return 0;
+bad:
+    cap_stop(p->c, "probe: the server's reply is not RESP: %s", p->r->reader->errstr);
+    return -1;
+}
+
+static int take_replies(probe *p)
+{
+    return pull(p) < 0 ? -1 : feed(p);
 }
 
 /* Hand the socket what it did not take of the last command; 1 when all
@@ -264,7 +418,10 @@ static int flush_rest(probe *p)
 }
 
 /* Serve replies until the monotonic instant until: 0, 1 when stopped (or
- * drain and nothing waits), -1 when the capture must end. */
+ * drain and nothing waits), -1 when the capture must end. While the
+ * kernel stamps replies and at most one request waits, sleep to until
+ * without waking for the reply (requirement 7); at until that reply is
+ * read (pull) before the slot's send and fed after it. */
 static int serve_until(probe *p, int64_t until, int drain)
 {
     for (;;) {
@@ -273,14 +430,27 @@ static int serve_until(probe *p, int64_t until, int drain)
         struct timespec ts;
         if ((!drain && atomic_load(&p->c->stop)) || (drain && p->n == 0))
             return 1;
-        if (wait <= 0)
-            return 0;
+        if (wait <= 0) /* the reply that waited while it slept, alone in the
+                          socket before the slot's send: read now, fed after
+                          the send (probe_loop; requirement 7) */
+            return p->unread ? pull(p) : 0;
         if (p->n > 0 && now - p->q[p->head].sent > INT64_C(1000000000) * CAP_PROBE_DEAD_S) {
             cap_stop(p->c, "probe: no reply for %d s: the server is hung", CAP_PROBE_DEAD_S);
             return -1;
         }
         if (wait > 50000000) /* look at the stop flag every 50 ms */
             wait = 50000000;
+        if (!drain && p->stamped && p->n <= 1 && p->restlen == 0) {
+            int64_t t = now + wait;
+            ts.tv_sec = (time_t)(t / 1000000000);
+            ts.tv_nsec = (long)(t % 1000000000);
+            if (p->n > 0)
+                p->unread = 1;
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+            continue;
+        }
+        if (p->unread && take_replies(p) < 0) /* what came while it slept, first */
+            return -1;
         if (p->restlen)
             pf.events |= POLLOUT;
         ts.tv_sec = (time_t)(wait / 1000000000);
@@ -294,11 +464,14 @@ static int serve_until(probe *p, int64_t until, int drain)
     }
 }
 
-/* Send the slot meant for intended (requirement 2): 0, or -1 when the
- * capture must end. */
-static int send_slot(probe *p, int64_t intended)
+/* Send the slot meant for *intended (requirement 2): 0, or -1 when the
+ * capture must end. A thread preempted between the schedule's look at the
+ * clock and the send stamp would send more than one period late: the slots
+ * it missed are a "late" gap and the request takes the last of them
+ * (*intended moves on; the caller's slot count with it). */
+static int send_slot(probe *p, int64_t *intended_io, int64_t period)
 {
-    int64_t sent;
+    int64_t sent, slot, intended = *intended_io;
     ssize_t k;
     int fl;
 
@@ -312,7 +485,14 @@ static int send_slot(probe *p, int64_t intended)
         gap_add(p, GAP_BUFFER, intended, 1);
         return 0;
     }
+    if (p->stamps)
+        p->wall_off = cap_wall_offset(); /* before the reply can come */
     sent = cap_mono_ns();
+    slot = cap_slot_at(intended, sent, period);
+    if (slot != intended) {
+        gap_add(p, GAP_LATE, intended, (slot - intended) / period);
+        *intended_io = intended = slot;
+    }
     k = write(p->r->fd, p->cmd, p->cmdlen);
     if (k < 0 && (errno == EAGAIN || errno == EINTR)) {
         gap_add(p, GAP_BUFFER, intended, 1);
@@ -368,19 +548,19 @@ static void probe_loop(probe *p)
      * (CONFIG and the host's files were read before this thread began) */
     i = (cap_mono_ns() - start) / period + 1;
     for (;; i++) {
-        int64_t intended = start + i * period, late;
+        int64_t intended = start + i * period, slot;
         int rc = serve_until(p, intended, 0);
         if (rc != 0)
             return;
-        late = cap_mono_ns() - intended;
-        if (late >= period) {
-            /* the thread itself ran late: those slots are gone, not sent in a burst */
-            long long k = late / period;
-            gap_add(p, GAP_LATE, intended, k);
-            i += k;
-            intended += k * period;
-        }
-        if (send_slot(p, intended) < 0)
+        /* the thread itself ran late: those slots are gone, not sent in a
+         * burst (send_slot looks again at its own stamp) */
+        slot = cap_slot_at(intended, cap_mono_ns(), period);
+        if (slot != intended)
+            gap_add(p, GAP_LATE, intended, (slot - intended) / period);
+        if (send_slot(p, &slot, period) < 0)
+            return;
+        i += (slot - intended) / period;
+        if (feed(p) < 0)
             return;
     }
 }
@@ -415,10 +595,16 @@ void *cap_probe_main(void *arg)
                                     "$1\r\nx\r\n", strlen(key), key);
     else
         p.cmdlen = (size_t)snprintf(p.cmd, sizeof(p.cmd), "*1\r\n$4\r\nPING\r\n");
+    p.rep = o->probe_set ? "+OK\r\n" : "+PONG\r\n";
+    p.replen = strlen(p.rep);
     fl = fcntl(p.r->fd, F_GETFL);
     if (fl < 0 || fcntl(p.r->fd, F_SETFL, fl | O_NONBLOCK) < 0) {
         cap_stop(c, "probe: cannot make the connection non-blocking: %s", strerror(errno));
         goto out;
+    }
+    {
+        int one = 1;
+        p.stamps = setsockopt(p.r->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) == 0;
     }
     p.q = xmalloc(CAP_PROBE_MAX_WAITING * sizeof(*p.q));
     p.last_reply = cap_mono_ns();

@@ -57,7 +57,7 @@ void cap_opts_init(cap_opts *o)
     o->info_every_us = 250000;
     o->info_fast_us = 50000;
     o->info_sections = "all";
-    o->at_us = 10000000;
+    o->at_us = 30000000; /* a baseline the block test can judge a save against */
     o->after_us = 10000000;
     o->writers = 2;
     o->keys = 100000;
@@ -369,8 +369,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     srv_info si;
     trig_state tg;
     redisContext *r = NULL, *rep_conn = NULL;
-    pthread_t probe, info, proc, rinfo, *wr = NULL;
-    int have_proc = 0, have_rinfo = 0, rc, i, nwr = 0;
+    pthread_t probe, info, proc, kstat, rinfo, *wr = NULL;
+    int have_proc = 0, have_kstat = 0, have_rinfo = 0, rc, i, nwr = 0;
     struct sigaction sa, old_int, old_term, old_pipe;
     sigset_t block, oldmask;
     char *logpath = c.logpath, addr[600];
@@ -443,6 +443,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         cap_redact_config(conf);
         cap_dump(&c, r, "config.txt", "CONFIG GET *", conf);
     }
+    cap_histogram_dump(&c, r, "latency-histogram-start.txt", si.version);
     if (c.host_local)
         cap_host_facts(&c, "before");
     cap_find_log(&c, r, c.pid, c.host_local, "server log", logpath, sizeof(c.logpath));
@@ -471,6 +472,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     pthread_create(&info, NULL, cap_info_main, &c);
     if (c.local)
         have_proc = pthread_create(&proc, NULL, cap_proc_main, &c) == 0;
+    if (c.local)
+        have_kstat = pthread_create(&kstat, NULL, cap_kstat_main, &c) == 0;
     if (o->trigger == CAP_TRIG_REPLICAOF)
         have_rinfo = pthread_create(&rinfo, NULL, cap_replica_info_main, &c) == 0;
     if (o->load_rate > 0) {
@@ -537,6 +540,8 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     pthread_join(info, NULL);
     if (have_proc)
         pthread_join(proc, NULL);
+    if (have_kstat)
+        pthread_join(kstat, NULL);
     if (have_rinfo)
         pthread_join(rinfo, NULL);
     for (i = 0; i < nwr; i++)
@@ -569,6 +574,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
         }
     }
     cap_latency_dumps(&c, r);
+    cap_histogram_dump(&c, r, "latency-histogram.txt", si.version);
     if (r)
         redisFree(r);
     if (c.host_local)

@@ -173,6 +173,12 @@ void cap_write_runjson(cap_ctx *c, const srv_info *si, const trig_state *tg,
                             "sent in a burst");
     cJSON_AddStringToObject(p, "clock", "one CLOCK_REALTIME reading at start plus "
                             "CLOCK_MONOTONIC deltas");
+    /* the reply's time: when it reached the socket where the kernel says */
+    cJSON_AddStringToObject(p, "reply_time", c->probe_stamped == (long long)res->samples &&
+                            res->samples > 0 ? "kernel receive stamp (SO_TIMESTAMPNS)"
+                            : c->probe_stamped > 0 ? "kernel receive stamp, else the read"
+                            : "the read");
+    add_int(p, "replies_kernel_stamped", c->probe_stamped);
     add_int(p, "samples", (long long)res->samples);
     add_int(p, "errors", (long long)c->errors);
     cJSON_AddNumberToObject(p, "late_over_1ms", (double)res->late);

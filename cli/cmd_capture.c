@@ -97,7 +97,10 @@ const char *const cmd_capture_usage[] = {
     "                     back at the end; it must hold no keys of its own) or",
     "                     none (default)",
     "  --keep-replica     replicaof: leave the replica attached at the end",
-    "  --at D             when to trigger (default 10s)",
+    "  --at D             when to trigger (default 30s: 15,000 baseline samples at",
+    "                     the default rate, what a p99 verdict's block test needs",
+    "                     against a save of seconds; a shorter baseline often",
+    "                     gives '?')",
     "  --after D          stop this long after the trigger's work is over, as",
     "                     INFO shows it (default 10s)",
     "  --duration D       stop at D at the latest (default: 60s without a",
@@ -271,7 +274,7 @@ int cmd_capture(int argc, char **argv)
     cap_opts o;
     cap_result r;
     cow_err e = COW_ERR_INIT;
-    char rhost[256], outbuf[128];
+    char rhost[CAP_HOST_MAX], outbuf[128];
     int c, quiet = 0;
     int64_t v;
     const char *passenv = NULL;

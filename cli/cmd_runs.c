@@ -84,7 +84,7 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
         (rc = store_run_servers(st, r->id, &sv, &ns, e)) != COW_OK ||
         (rc = store_server_files(st, r->id, &paths, &pserver, &np, e)) != COW_OK) {
         free(sv);
-        free(c);
+        store_free_clocks(c, nc);
         store_free_extras(&x);
         return rc;
     }
@@ -132,7 +132,7 @@ static int add_extras(cow_store *st, const cow_run_row *r, cJSON *o, cow_err *e)
     free(paths);
     free(pserver);
     free(sv);
-    free(c);
+    store_free_clocks(c, nc);
     store_free_extras(&x);
     return rc;
 }

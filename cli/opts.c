@@ -8,25 +8,23 @@
  * and the caller returns EXIT_USAGE (2). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot.h"
 #include "cli.h"
 #include "optval.h"
+#include "strbuf.h"
 
 /* The long options opts has whose names start with name[0..n), as
- * "--a, --b" into out; their count. */
-static int prefixed(const struct option *opts, const char *name, size_t n, char *out,
-                    size_t cap)
+ * "--a, --b" appended to out; their count. */
+static int prefixed(const struct option *opts, const char *name, size_t n, cow_sbuf *out)
 {
     int k = 0;
-    size_t used = 0;
 
-    out[0] = '\0';
     for (; opts->name; opts++)
         if (strncmp(opts->name, name, n) == 0) {
-            used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s--%s",
-                                     k ? ", " : "", opts->name);
+            sbuf_add(out, "%s--%s", k ? ", " : "", opts->name);
             k++;
         }
     return k;
@@ -35,7 +33,7 @@ static int prefixed(const struct option *opts, const char *name, size_t n, char 
 /* An option error of getopt_long ('?' or ':') as one line. */
 static void misuse(const char *cmd, int c, const char *arg, const struct option *opts)
 {
-    char names[256];
+    cow_sbuf names = {NULL, 0, 0};
     size_t n;
 
     if (arg == NULL || strncmp(arg, "--", 2) != 0) {
@@ -54,12 +52,13 @@ static void misuse(const char *cmd, int c, const char *arg, const struct option 
     else if (optopt != 0 && arg[2 + n] == '=')
         cli_errorf("%s: option '%.*s' takes no value (see 'cowtail help %s')", cmd,
                    (int)n + 2, arg, cmd);
-    else if (prefixed(opts, arg + 2, n, names, sizeof(names)) > 1)
+    else if (prefixed(opts, arg + 2, n, &names) > 1)
         cli_errorf("%s: ambiguous option '%.*s' (%s) (see 'cowtail help %s')", cmd,
-                   (int)n + 2, arg, names, cmd);
+                   (int)n + 2, arg, names.s, cmd);
     else
         cli_errorf("%s: unknown option '%.*s' (see 'cowtail help %s')", cmd,
                    (int)n + 2, arg, cmd);
+    free(sbuf_take(&names));
 }
 
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts)

@@ -126,3 +126,11 @@ void label_file_stem(const char *s, char *out, size_t cap)
         out[k++] = '_';
     out[k] = '\0';
 }
+
+char *label_stem_new(const char *s)
+{
+    char *out = xmalloc(COW_LABEL_STEM_MAX + 1);
+
+    label_file_stem(s, out, COW_LABEL_STEM_MAX + 1);
+    return out;
+}

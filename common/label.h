@@ -47,5 +47,8 @@ size_t label_utf8_tail(const char *s, size_t n);
  * still differ. Different labels can map to one stem ("a b", "a/b"):
  * callers that need unique names add a suffix. */
 void label_file_stem(const char *s, char *out, size_t cap);
+/* The same stem as a new string (at most COW_LABEL_STEM_MAX bytes and
+ * its NUL); the caller frees it. */
+char *label_stem_new(const char *s);
 
 #endif

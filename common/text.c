@@ -34,6 +34,17 @@ bool text_prefix_ci(const char *p, size_t n, const char *word)
     return true;
 }
 
+const char *text_find(const char *p, size_t n, const char *lit)
+{
+    size_t l = strlen(lit), i;
+    if (l == 0)
+        return p;
+    for (i = 0; i + l <= n; i++)
+        if (p[i] == lit[0] && memcmp(p + i, lit, l) == 0)
+            return p + i;
+    return NULL;
+}
+
 char text_find_delim(const char *p, size_t n)
 {
     if (memchr(p, '\t', n))

@@ -13,6 +13,9 @@
 void text_trim(const char **p, size_t *n);
 /* true when p[0..n) starts with the lower-case ASCII word, ignoring case. */
 bool text_prefix_ci(const char *p, size_t n, const char *word);
+/* The first occurrence of lit within p[0..n) (a line, not NUL-terminated:
+ * never strstr on one), or NULL. */
+const char *text_find(const char *p, size_t n, const char *lit);
 /* The first of tab, comma, semicolon present in a header line (',' if
  * none). */
 char text_find_delim(const char *p, size_t n);

@@ -33,6 +33,8 @@ static const cow_parser *const parsers[] = {
     &cow_parser_cli_latency,
     &cow_parser_throughput_csv,
     &cow_parser_probe_quiet,
+    &cow_parser_kstat,
+    &cow_parser_memtier_text,
     &cow_parser_transcript,
     NULL
 };

@@ -23,6 +23,8 @@ extern const cow_parser cow_parser_cli_latency;    /* clilat.c */
 
 extern const cow_parser cow_parser_throughput_csv; /* tput.c */
 extern const cow_parser cow_parser_probe_quiet;    /* quiet.c */
+extern const cow_parser cow_parser_kstat;          /* kstat.c */
+extern const cow_parser cow_parser_memtier_text;   /* memtier_text.c */
 extern const cow_parser cow_parser_transcript;     /* transcript.c */
 
 #endif

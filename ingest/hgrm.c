@@ -5,6 +5,12 @@
  *  - percentile distributions: the C library's CLASSIC table and its CSV
  *    variant (§8.1, also memtier's --hdr-file-prefix *.txt), and Java's
  *    outputPercentileDistribution (§8.2, the usual .hgrm of wrk2, jHiccup);
+ *  - wrk2's stdout with --latency (or -U): the "Detailed Percentile
+ *    spectrum:" it prints is the C library's CLASSIC table in ms; the
+ *    lines before it (its own rounded summary) are skipped, and after it
+ *    "N requests in ..." and "Requests/sec:" are kept as stats
+ *    ("wrk:requests", "wrk:requests_per_sec"), "Socket errors: ..." as
+ *    "wrk:socket_errors" (timeouts included: requests that never answered);
  *  - interval logs (§8.3, .hlog, jHiccup, memtier's *.hgrm): each interval's
  *    compressed histogram (base64 + zlib, HdrHistogram V2 encoding,
  *    hdrhist.c) is decoded into its full histogram, so every interval has
@@ -42,6 +48,7 @@
 #include "hdrhist.h"
 #include "mem.h"
 #include "num.h"
+#include "text.h"
 #include "timeconv.h"
 #include "units.h"
 
@@ -83,6 +90,10 @@ typedef struct hg {
     long undecoded;          /* interval histograms that did not decode */
     long first_undecoded;    /* line of the first */
     const char *undecoded_why; /* and why */
+    int wrk;                 /* wrk2's stdout: "Running 1m test @ ..." first */
+    int wrk_spectrum;        /* its "Detailed Percentile spectrum:" was seen */
+    int wrk_tail;            /* the table ended (the dashes line after it) */
+    long wrk_skipped;        /* its lines outside the table, skipped */
 } hg;
 
 /* Percentiles emitted per decoded interval (q = 100 is the max column). */
@@ -165,6 +176,10 @@ static int decide_unit(hg *h, long line, cow_err *e)
     }
     char note[200];
 
+    if (by_name == 0 && h->wrk) {
+        by_name = 1e3;
+        why = "wrk2 prints its percentile spectrum in milliseconds";
+    }
     if (h->o && h->o->latency_unit) {
         h->us_per_unit = unit_time_us(h->o->latency_unit, strlen(h->o->latency_unit));
         if (h->us_per_unit == 0) {
@@ -509,11 +524,72 @@ static int header(hg *h, const cow_line *ln, const hgfield *f, int nf,
                      : "HdrHistogram percentile distribution", e);
 }
 
+/* wrk's first line: "Running 1m test @ http://..." */
+static int is_wrk_head(const char *p, size_t n)
+{
+    return n >= 16 && memcmp(p, "Running ", 8) == 0 && text_find(p, n, " test @ ") != NULL;
+}
+
+/* wrk2's lines around its table: 1 when the line was one of them (taken
+ * or skipped), 0 when the table's own engine reads it. */
+static int wrk_line(hg *h, const cow_line *ln, int *rc, cow_err *e)
+{
+    const char *p = ln->p, *q;
+    size_t n = ln->n;
+    double v;
+
+    text_trim(&p, &n);
+    if (!h->wrk_spectrum) {
+        if (n == 29 && memcmp(p, "Detailed Percentile spectrum:", 29) == 0)
+            h->wrk_spectrum = 1;
+        else
+            h->wrk_skipped++;
+        return 1;
+    }
+    if (!h->wrk_tail && n > 0 && p[0] == '-' && h->header) {
+        h->wrk_tail = 1;
+        return 1;
+    }
+    if (!h->wrk_tail)
+        return 0;
+    *rc = COW_OK;
+    if (n > 13 && memcmp(p, "Requests/sec:", 13) == 0) {
+        q = p + 13;
+        size_t m = n - 13;
+        text_trim(&q, &m);
+        if (num_parse_double(q, m, &v))
+            *rc = emit_stat(h, "wrk:requests_per_sec", v, NULL, ln->no, e);
+    } else if ((q = memchr(p, ' ', n)) != NULL && n > 13 &&
+               text_find(p, n, " requests in ") == q) {
+        int64_t k;
+        if (num_parse_i64(p, (size_t)(q - p), &k))
+            *rc = emit_stat(h, "wrk:requests", (double)k, NULL, ln->no, e);
+    } else if (n > 14 && memcmp(p, "Socket errors:", 14) == 0) {
+        /* "connect 0, read 3, write 0, timeout 1": their sum */
+        long long sum = 0, x;
+        const char *r = p + 14, *end = p + n;
+        while (r < end) {
+            while (r < end && !(*r >= '0' && *r <= '9'))
+                r++;
+            if (r >= end)
+                break;
+            for (x = 0; r < end && *r >= '0' && *r <= '9' && x < 1000000000000LL; r++)
+                x = x * 10 + (*r - '0'); /* bounded by the line, not by a NUL */
+            sum += x;
+        }
+        *rc = emit_stat(h, "wrk:socket_errors", (double)sum, NULL, ln->no, e);
+    } else
+        h->wrk_skipped++;
+    return 1;
+}
+
 static int line(hg *h, const cow_line *ln, cow_err *e)
 {
     hgfield f[HG_MAX_FIELDS];
-    int nf;
+    int nf, rc = COW_OK;
 
+    if (h->wrk && wrk_line(h, ln, &rc, e))
+        return rc;
     if (ln->n > 0 && ln->p[0] == '#')
         return comment(h, ln, e);
     nf = split(ln->p, ln->n, f);
@@ -604,12 +680,27 @@ static int hg_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k,
         (void)memtier_name(o->fname, h.op, sizeof(h.op));
     while (rc == COW_OK && (got = src_next_line(s, &ln, e)) == 1) {
         h.last_line = ln.no;
+        if (ln.no == 1 && is_wrk_head(ln.p, ln.n))
+            h.wrk = 1;
         rc = line(&h, &ln, e);
     }
     if (rc != COW_OK)
         return rc;
     if (got < 0)
         return e->code;
+    if (h.wrk && !h.wrk_spectrum) {
+        cow_err_at(e, s->name, h.last_line > 0 ? h.last_line : 1, 0);
+        return COW_FAIL(e, COW_EPARSE, "wrk output without a \"Detailed Percentile "
+                        "spectrum:\": run wrk2 with --latency (or -U) so that it prints "
+                        "one; its rounded summary alone is not read");
+    }
+    if (h.wrk && h.wrk_skipped > 0) {
+        char note[160];
+        snprintf(note, sizeof(note), "wrk2 output: %ld lines outside its percentile "
+                 "spectrum skipped (its rounded summary, thread statistics)", h.wrk_skipped);
+        if ((rc = sink_note(k, "shape", note, e)) != COW_OK)
+            return rc;
+    }
     return hg_finish(&h, e);
 }
 
@@ -620,6 +711,11 @@ static int hg_sniff(const char *fname, const char *head, size_t n)
     int log_comment = 0;
     size_t len;
 
+    {   /* wrk2's stdout: its head line, and the spectrum within the head */
+        const char *nl = memchr(head, '\n', n);
+        if (is_wrk_head(head, nl ? (size_t)(nl - head) : n))
+            return text_find(head, n, "Detailed Percentile spectrum:") ? 90 : 60;
+    }
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         len = nl ? (size_t)(nl - p) : (size_t)(end - p);

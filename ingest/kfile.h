@@ -41,9 +41,12 @@ enum kfile_kind {
 #define KF_SMAPS_MAX_FIELDS 64
 /* Longest key or section path kept. */
 #define KF_KEY_MAX 256
+/* Longest smaps field name, NUL included: the kernel's are under 20
+ * bytes ("Private_Hugetlb"); a longer one is a rejected line, never cut. */
+#define KF_SMAPS_NAME_MAX 48
 
 typedef struct smaps_sum {
-    char name[48];          /* field name as written */
+    char name[KF_SMAPS_NAME_MAX]; /* field name as written */
     double kb;              /* sum over mappings (raw value, kB or count) */
     int has_kb;             /* the field carried a " kB" unit */
 } smaps_sum;

@@ -74,6 +74,28 @@ void latcols_init(latcols *lc, const cow_parse_opts *o)
     lc->dup_col = lc->dup_of = -1;
 }
 
+void latcols_release(latcols *lc)
+{
+    free(lc->time_name);
+    free(lc->lat_name);
+    free(lc->int_name);
+    free(lc->dup_name);
+    lc->time_name = lc->lat_name = lc->int_name = lc->dup_name = NULL;
+}
+
+/* A column name kept whole in *dst (the old one freed). */
+static void keep_name(char **dst, const char *name, size_t n)
+{
+    free(*dst);
+    *dst = xstrndup(name, n);
+}
+
+/* A kept name for a message: "" before the column is seen. */
+static const char *nm(const char *s)
+{
+    return s ? s : "";
+}
+
 /* Column idx has the same role and rank as column of: which one is meant
  * cannot be known, so latcols_check refuses the file. */
 static void note_dup(latcols *lc, int idx, int of, const char *name, size_t n)
@@ -82,7 +104,7 @@ static void note_dup(latcols *lc, int idx, int of, const char *name, size_t n)
         return;
     lc->dup_col = idx;
     lc->dup_of = of;
-    snprintf(lc->dup_name, sizeof(lc->dup_name), "%.*s", (int)n, name);
+    keep_name(&lc->dup_name, name, n);
 }
 
 /* The column name into out (text_colname) with its unit in us: from "(...)"
@@ -120,20 +142,20 @@ void latcols_add(latcols *lc, int idx, const char *name, size_t n)
         lc->time_col = idx;
         lc->time_prio = r;
         lc->time_unit_us = u;
-        snprintf(lc->time_name, sizeof(lc->time_name), "%.*s", (int)n, name);
+        keep_name(&lc->time_name, name, n);
     } else if ((r = alias_rank(lat_aliases, base)) > 0 &&
                (lc->lat_col < 0 || r < lc->lat_prio)) {
         lc->lat_col = idx;
         lc->lat_prio = r;
         lc->lat_unit_us = u;
         lc->lat_unit_from = "the column name";
-        snprintf(lc->lat_name, sizeof(lc->lat_name), "%.*s", (int)n, name);
+        keep_name(&lc->lat_name, name, n);
     } else if (alias_rank(op_aliases, base) > 0 && lc->op_col < 0) {
         lc->op_col = idx;
     } else if (alias_rank(intended_aliases, base) > 0 && lc->int_col < 0) {
         lc->int_col = idx; /* requirement 6 */
         lc->int_unit_us = u;
-        snprintf(lc->int_name, sizeof(lc->int_name), "%.*s", (int)n, name);
+        keep_name(&lc->int_name, name, n);
     }
 }
 
@@ -145,7 +167,7 @@ int latcols_check(latcols *lc, cow_err *e)
         return COW_FAIL(e, COW_EPARSE,
                         "columns %d and %d ('%s') both look like the %s column: "
                         "which one is meant cannot be known; rename or drop one",
-                        lc->dup_of + 1, lc->dup_col + 1, lc->dup_name,
+                        lc->dup_of + 1, lc->dup_col + 1, nm(lc->dup_name),
                         lc->dup_of == lc->time_col ? "time" : "latency");
     if (lc->lat_col < 0)
         return COW_FAIL(e, COW_EPARSE,
@@ -166,7 +188,7 @@ int latcols_check(latcols *lc, cow_err *e)
                         "latency column '%s' has no unit: rename it (e.g. "
                         "%s_ms or '%s (us)'), pass --latency-unit ms|us|ns|s, "
                         "or set \"latency_unit\" in run.json",
-                        lc->lat_name, lc->lat_name, lc->lat_name);
+                        nm(lc->lat_name), nm(lc->lat_name), nm(lc->lat_name));
     if (lc->time_unit_us == 0 && o && o->time_unit)
         lc->time_unit_us = unit_time_us(o->time_unit, strlen(o->time_unit));
     return COW_OK;
@@ -210,7 +232,7 @@ static int decide(latcols *lc, double v, cow_err *e)
                         "usually means a monotonic clock reading was mixed "
                         "with a wall clock; record one wall-clock epoch at "
                         "start and add monotonic deltas to it",
-                        lc->time_name, v);
+                        nm(lc->time_name), v);
     if (lc->time_unit_us > 0) {
         lc->time_mult = lc->time_unit_us;
         lc->time_epoch = in_epoch(v * lc->time_mult);
@@ -228,7 +250,7 @@ static int decide(latcols *lc, double v, cow_err *e)
                             "the unit (e.g. t_s, elapsed_ms) or pass "
                             "--time-unit, and give the start with --t0 or "
                             "run.json \"t0\"",
-                            lc->time_name, v);
+                            nm(lc->time_name), v);
         /* epoch microseconds by magnitude are also what CLOCK_MONOTONIC
          * reads in nanoseconds after 7 to 47 days of uptime: a 12 s
          * capture became 11,998 s in 2024. Taken as epoch only when the
@@ -240,8 +262,8 @@ static int decide(latcols *lc, double v, cow_err *e)
                             "nanoseconds (%.1f days of uptime)? Name the unit "
                             "(%s_us for epoch microseconds; %s_ns with --t0 for "
                             "a monotonic clock) or pass --time-unit us|ns",
-                            lc->time_name, v, v / 1e9 / 86400, lc->time_name,
-                            lc->time_name);
+                            nm(lc->time_name), v, v / 1e9 / 86400, nm(lc->time_name),
+                            nm(lc->time_name));
         lc->time_mult = mags[i];
         lc->time_epoch = 1;
         snprintf(lc->time_how, sizeof(lc->time_how),
@@ -252,7 +274,7 @@ static int decide(latcols *lc, double v, cow_err *e)
                         "time column '%s' holds relative times (first %.17g): "
                         "give the wall-clock start with --t0 EPOCH or run.json "
                         "\"t0\"",
-                        lc->time_name, v);
+                        nm(lc->time_name), v);
     lc->time_decided = 1;
     return COW_OK;
 }
@@ -468,18 +490,26 @@ static double lag_p99(const latcols *lc)
     return lc->int_lag_max_us;
 }
 
+/* sink_note of value (a heap string, consumed). */
+static int note_own(cow_sink *k, const char *key, char *value, cow_err *e)
+{
+    int rc = sink_note(k, key, value, e);
+
+    free(value);
+    return rc;
+}
+
 int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
 {
-    char buf[640];
+    char buf[160];
     int rc;
 
-    snprintf(buf, sizeof(buf), "'%s' (%s)", lc->time_name, lc->time_how);
-    if ((rc = sink_note(k, "time", buf, e)) != COW_OK)
+    if ((rc = note_own(k, "time", xasprintf("'%s' (%s)", nm(lc->time_name), lc->time_how),
+                       e)) != COW_OK)
         return rc;
-    snprintf(buf, sizeof(buf), "'%s' in %s (unit from %s)", lc->lat_name,
+    if ((rc = note_own(k, "latency", xasprintf("'%s' in %s (unit from %s)", nm(lc->lat_name),
              lc->lat_unit_us == 1e-3 ? "ns" : lc->lat_unit_us == 1.0 ? "us"
-             : lc->lat_unit_us == 1e3 ? "ms" : "s", lc->lat_unit_from);
-    if ((rc = sink_note(k, "latency", buf, e)) != COW_OK)
+             : lc->lat_unit_us == 1e3 ? "ms" : "s", lc->lat_unit_from), e)) != COW_OK)
         return rc;
     if (lc->int_col >= 0) {
         char more[160] = "";
@@ -488,16 +518,15 @@ int latcols_notes(const latcols *lc, cow_sink *k, cow_err *e)
                      "1 ms after the actual send (another clock?)", lc->int_bad,
                      lc->int_ahead);
         /* app/probe.c reads this sentence back: keep its numbers' order */
-        snprintf(buf, sizeof(buf), "'%s': %lld samples sent %.1f us after their "
-                 "intended time on average, p99 %.1f us, at most %.1f us, %lld more "
-                 "than 1 ms late; "
+        if ((rc = note_own(k, "intended send", xasprintf("'%s': %lld samples sent %.1f us "
+                 "after their intended time on average, p99 %.1f us, at most %.1f us, %lld "
+                 "more than 1 ms late; "
                  "latency from the intended send (no coordinated omission) at most "
-                 "%.1f us%s%s", lc->int_name, lc->int_n,
+                 "%.1f us%s%s", nm(lc->int_name), lc->int_n,
                  lc->int_n ? lc->int_lag_sum_us / (double)lc->int_n : 0.0,
                  lag_p99(lc), lc->int_lag_max_us, lc->int_late, lc->int_colat_max_us, more,
                  lc->int_moved ? "; samples placed at their intended send and "
-                 "their latency read from it (--latency-from intended)" : "");
-        if ((rc = sink_note(k, "intended send", buf, e)) != COW_OK)
+                 "their latency read from it (--latency-from intended)" : ""), e)) != COW_OK)
             return rc;
     }
     if (lc->nback == 0)

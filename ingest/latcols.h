@@ -37,7 +37,7 @@ typedef struct latcols {
     int time_col, lat_col, op_col; /* column index, -1 if absent */
     int int_col;               /* intended send time (open-loop probes), -1 */
     double int_unit_us;        /* its unit from the header, 0 = the time's */
-    char int_name[64];         /* its name as written */
+    char *int_name;            /* its name as written (owned), NULL until seen */
     long long int_n, int_bad;  /* intended times read / unreadable */
     long long int_late;        /* sent more than 1 ms after intended */
     long long int_moved;       /* samples moved to their intended send */
@@ -49,8 +49,8 @@ typedef struct latcols {
                                   then LATCOLS_LAG_PER_OCTAVE per doubling
                                   (for the p99 the note reports) */
     int time_prio, lat_prio;   /* alias rank of the chosen columns */
-    char time_name[64];        /* column names as written, for messages */
-    char lat_name[64];
+    char *time_name;           /* column names as written, for messages */
+    char *lat_name;            /* (owned, like int_name and dup_name) */
     double time_unit_us;       /* us per time unit from the header, 0 = unknown */
     double lat_unit_us;        /* us per latency unit, 0 = unknown */
     const char *lat_unit_from; /* "header", "--latency-unit" */
@@ -62,7 +62,7 @@ typedef struct latcols {
     int64_t max_us;            /* largest stamp so far */
     char time_how[128];        /* how the clock was decided, for the note */
     int dup_col, dup_of;       /* a column as good as a chosen one, -1 none */
-    char dup_name[64];         /* its name, for the refusal */
+    char *dup_name;            /* its name, for the refusal (owned) */
     long long nback;           /* steps back by more than LATCOLS_STEP_NOTE_US */
     int64_t worst_back_us;     /* the largest of them */
 } latcols;
@@ -71,7 +71,10 @@ typedef struct latcols {
  * (completion-ordered rows step back by milliseconds, not seconds). */
 #define LATCOLS_STEP_NOTE_US (INT64_C(1000000))
 
+/* latcols_init zeroes lc; latcols_release frees the column names that
+ * latcols_add kept (every latcols initialised must be released). */
 void latcols_init(latcols *lc, const cow_parse_opts *o);
+void latcols_release(latcols *lc);
 /* Consider column idx named name[0..n). */
 void latcols_add(latcols *lc, int idx, const char *name, size_t n);
 /* Check that time and latency columns and the latency unit are known;

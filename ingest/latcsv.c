@@ -102,6 +102,7 @@ static int sniff(const char *fname, const char *head, size_t n)
     latcols_init(&lc, NULL);
     for (i = 0; i < k; i++)
         latcols_add(&lc, i, f[i].p, f[i].n);
+    latcols_release(&lc);   /* the columns' indexes stay */
     if (lc.lat_col < 0)
         return 0;
     (void)fname;
@@ -266,6 +267,7 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
     if (rc == COW_OK && st->ops.n >= OPNAMES_MAX)
         rc = sink_note(k, "op", "more than 256 distinct values: not kept", e);
 done:
+    latcols_release(&st->lc);
     opnames_release(&st->ops);
     free(st);
     return rc;

@@ -99,6 +99,7 @@ static int sniff(const char *fname, const char *head, size_t n)
             p = r;
         }
     }
+    latcols_release(&lc);   /* the columns' indexes stay */
     if (lc.lat_col < 0)
         return 0;
     return lc.time_col >= 0 ? 80 : 30;
@@ -405,6 +406,7 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
         rc = latcols_notes(&st->lc, k, e);
 done:
     free(text);
+    latcols_release(&st->lc);
     opnames_release(&st->ops);
     free(st);
     return rc;

@@ -29,6 +29,15 @@
  *   doctor   one for the whole text (event NULL, none_observed = 1 when it
  *            says no spike was observed), then one per "N. event: ..."
  *            line with lat_ms = the average and max_ms = the worst.
+ * LATENCY HISTOGRAM (Redis 7+, Valkey: per command, the calls and a
+ * cumulative count of calls at or below each power-of-two bound in us)
+ * gives COW_REC_STAT records, source "latency-histogram", key the
+ * command: text "calls" with num the calls, then one per bucket with text
+ * the bound in us and num the calls at or below it (unit "calls"). An
+ * entry whose bounds do not rise, whose counts fall or pass its calls is
+ * rejected whole. Known by a header ("LATENCY HISTOGRAM [cmd ...]"), the
+ * file name (latency-histogram*.txt) or its "histogram_usec" key; the
+ * terminal (RESP2) and piped shapes are read, RESP3's "1# ... =>" is not.
  * An empty LATEST or HISTORY reply ("(empty array)", "[]", an empty line or
  * nothing under its header) still lands as one record of its kind with
  * lat_ms = NAN, max_ms = NAN and t_us = 0: NAN latency means "the monitor
@@ -42,6 +51,7 @@
 
 #include "mem.h"
 #include "num.h"
+#include "prefix.h"
 #include "text.h"
 #include "timeconv.h"
 #include "formats.h"
@@ -319,6 +329,68 @@ static int lm_history(lm_ctx *c, const char *event, cow_err *e)
     return COW_OK;
 }
 
+/* LATENCY HISTOGRAM: name, "calls", N, "histogram_usec", then (bound,
+ * count) pairs until the next name. */
+static int lm_histogram(lm_ctx *c, cow_err *e)
+{
+    size_t i = 0, j;
+    int rc = COW_OK;
+
+    while (i < c->nleaves && rc == COW_OK) {
+        const lm_leaf *f = &c->leaves[i];
+        const char *why = NULL;
+        int64_t calls, prev_b = 0, prev_n = 0;
+        for (j = i + 1; j < c->nleaves && !c->leaves[j].is_str; j++)
+            ; /* j: the next name ("calls") */
+        if (!f->is_str || j != i + 1 || j + 2 >= c->nleaves || strcmp(c->leaves[j].str, "calls") != 0 ||
+            c->leaves[j + 1].is_str || !c->leaves[j + 2].is_str ||
+            strcmp(c->leaves[j + 2].str, "histogram_usec") != 0) {
+            rc = lm_reject(c, f->li, e, "LATENCY HISTOGRAM: expected a command name, "
+                           "\"calls\", its count and \"histogram_usec\"");
+            for (i++; i < c->nleaves && !(c->leaves[i].is_str &&
+                                         strcmp(c->leaves[i].str, "calls") != 0 &&
+                                         strcmp(c->leaves[i].str, "histogram_usec") != 0);
+                 i++)
+                ;
+            continue;
+        }
+        calls = c->leaves[j + 1].num;
+        for (j += 3; j < c->nleaves && !c->leaves[j].is_str; j += 2) {
+            const lm_leaf *b = &c->leaves[j];
+            if (j + 1 >= c->nleaves || c->leaves[j + 1].is_str)
+                why = "a bucket's bound without its count";
+            else if (b->num <= prev_b || c->leaves[j + 1].num < prev_n ||
+                     c->leaves[j + 1].num > calls)
+                why = "the bounds must rise and the counts (cumulative) rise to the calls";
+            if (why != NULL)
+                break;
+            prev_b = b->num;
+            prev_n = c->leaves[j + 1].num;
+        }
+        if (why == NULL && calls < 0)
+            why = "a negative count of calls";
+        if (why != NULL) {
+            rc = lm_reject(c, f->li, e, "LATENCY HISTOGRAM entry for '%s': %s", f->str, why);
+            while (j < c->nleaves && !c->leaves[j].is_str)
+                j++;
+            i = j;
+            continue;
+        }
+        rc = sink_stat(c->k, 0, "latency-histogram", f->str, "calls", (double)calls,
+                       "calls", c->lines[f->li].no, e);
+        for (j = i + 4; rc == COW_OK && j < c->nleaves && !c->leaves[j].is_str; j += 2) {
+            char bound[24];
+            snprintf(bound, sizeof(bound), "%lld", (long long)c->leaves[j].num);
+            rc = sink_stat(c->k, 0, "latency-histogram", f->str, bound,
+                           (double)c->leaves[j + 1].num, "calls",
+                           c->lines[c->leaves[j].li].no, e);
+        }
+        c->good++;
+        i = j;
+    }
+    return rc;
+}
+
 /* Tokenise every line of a LATEST/HISTORY section into leaves. */
 static int lm_tokens(lm_ctx *c, int *empty, int *bad, cow_err *e)
 {
@@ -370,9 +442,19 @@ static int lm_replies(lm_ctx *c, lm_kind kind, cow_err *e)
         return rc;
     if (kind == LM_HISTORY && (event = lm_history_event(c, e, &rc)) == NULL && rc)
         return rc;
-    snprintf(what, sizeof(what), "%s%s%s", kind == LM_LATEST ? "latest" : "history",
+    snprintf(what, sizeof(what), "%s%s%s",
+             kind == LM_LATEST ? "latest" : kind == LM_HISTOGRAM ? "histogram" : "history",
              event ? " " : "", event ? event : "");
     lm_seen(c, what);
+    if (kind == LM_HISTOGRAM) {
+        if (c->nleaves == 0 && !bad) {
+            c->lines_ok++;
+            return sink_note(c->k, "latency_histogram", "an empty LATENCY HISTOGRAM: "
+                             "no command ran since the counters were reset, or "
+                             "latency-tracking is off", e);
+        }
+        return lm_histogram(c, e);
+    }
     if (c->nleaves == 0 && !bad) {
         long line = c->nlines ? c->lines[0].no : c->header_line;
         c->lines_ok++;
@@ -530,6 +612,35 @@ static int lm_doctor(lm_ctx *c, cow_err *e)
     return rc;
 }
 
+/* A "histogram_usec" key within the few lines after li. */
+static bool lm_histogram_ahead(const lm_ctx *c, size_t li)
+{
+    size_t k;
+    for (k = li; k < c->nlines && k < li + 6; k++) {
+        const char *p = c->bytes + c->lines[k].off;
+        size_t n = c->lines[k].n;
+        text_trim(&p, &n);
+        if (lm_histogram_key(p, n))
+            return true;
+    }
+    return false;
+}
+
+/* Outside a HISTOGRAM a transcript's prompt and echo lines are not part of
+ * the reply: dropped, and counted as the source counts those it skips. */
+static void lm_drop_echoes(lm_ctx *c)
+{
+    size_t li, k = 0;
+    for (li = 0; li < c->nlines; li++) {
+        if (c->lines[li].echo) {
+            c->s->prompts++;
+            continue;
+        }
+        c->lines[k++] = c->lines[li];
+    }
+    c->nlines = k;
+}
+
 /* Kind of a section without a header, from its first non-blank line. */
 static lm_kind lm_infer(lm_ctx *c)
 {
@@ -574,6 +685,10 @@ static int lm_section_end(lm_ctx *c, int more, cow_err *e)
     lm_kind kind = c->kind;
     int rc = COW_OK;
 
+    if (kind == LM_NONE && (c->name_kind == LM_HISTOGRAM || lm_histogram_ahead(c, 0)))
+        kind = LM_HISTOGRAM;
+    if (kind != LM_HISTOGRAM)
+        lm_drop_echoes(c);
     if (c->header_line == 0 && lm_all_blank(c)) {
         /* Blank lines before the first header are spacing; a file that is
          * only a blank line is a piped empty reply. */
@@ -635,6 +750,11 @@ static int lm_line_in(lm_ctx *c, const cow_line *ln, cow_err *e)
     l->off = c->nbytes;
     l->n = ln->n;
     l->eol = ln->eol;
+    {
+        const char *cmd;
+        size_t ncmd;
+        l->echo = n > 0 && (prefix_prompt(p, n, &cmd, &ncmd) || prefix_echo(p, n));
+    }
     memcpy(c->bytes + c->nbytes, ln->p, ln->n);
     c->bytes[c->nbytes + ln->n] = '\0';
     c->nbytes += ln->n + 1;
@@ -650,6 +770,9 @@ static int lm_parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e
     memset(&c, 0, sizeof(c));
     c.s = s;
     c.k = k;
+    /* transcript lines are told apart here: "info" alone is a command
+     * name in a HISTOGRAM (lm_line.echo) */
+    s->keep_prompts = 1;
     lm_name_hints(&c, o ? o->fname : NULL);
     while ((rc = src_next_line(s, &ln, e)) == 1)
         if ((rc = lm_line_in(&c, &ln, e)) != COW_OK)
@@ -677,7 +800,7 @@ done:
 
 const cow_parser cow_parser_latency_monitor = {
     "redis-latency",
-    "LATENCY LATEST / HISTORY / DOCTOR output saved from redis-cli",
+    "LATENCY LATEST / HISTORY / DOCTOR / HISTOGRAM output saved from redis-cli",
     lm_sniff,
     lm_parse
 };

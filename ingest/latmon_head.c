@@ -24,7 +24,7 @@ bool lm_is_name(const char *p, size_t n)
     for (i = 0; i < n; i++) {
         char c = p[i];
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || lm_digit(c) ||
-              c == '-' || c == '_' || c == '.'))
+              c == '-' || c == '_' || c == '.' || c == '|'))
             return false;
     }
     return true;
@@ -73,6 +73,8 @@ lm_kind lm_header(const char *p, size_t n, char *event)
         ;
     if (text_prefix_ci(p + i, n - i, "latest"))
         kind = LM_LATEST, w = 6;
+    else if (text_prefix_ci(p + i, n - i, "histogram"))
+        kind = LM_HISTOGRAM, w = 9;
     else if (text_prefix_ci(p + i, n - i, "history"))
         kind = LM_HISTORY, w = 7;
     else if (text_prefix_ci(p + i, n - i, "doctor"))
@@ -92,6 +94,15 @@ lm_kind lm_header(const char *p, size_t n, char *event)
             event[j - i] = '\0';
             i = j;
         }
+    }
+    while (kind == LM_HISTOGRAM && i < n && !lm_is_decor(p[i])) {
+        /* the commands asked for: "LATENCY HISTOGRAM set get" */
+        for (j = i; j < n && p[j] != ' ' && p[j] != '\t'; j++)
+            ;
+        if (!lm_is_name(p + i, j - i))
+            return LM_NONE;
+        for (i = j; i < n && (p[i] == ' ' || p[i] == '\t'); i++)
+            ;
     }
     for (; i < n; i++)
         if (!lm_is_decor(p[i]))
@@ -136,6 +147,8 @@ void lm_name_hints(lm_ctx *c, const char *fname)
         c->name_kind = LM_DOCTOR;
     else if (strstr(low, "latest"))
         c->name_kind = LM_LATEST;
+    else if (strstr(low, "histogram"))
+        c->name_kind = LM_HISTOGRAM;
     else if ((h = strstr(low, "history")) != NULL) {
         c->name_kind = LM_HISTORY;
         h = base + (h - low) + 7;
@@ -176,6 +189,27 @@ static bool lm_is_epoch_s(const char *p, size_t n)
     return n == 10 && num_parse_i64(p, n, &v) && lm_plausible_s(v);
 }
 
+bool lm_histogram_key(const char *p, size_t n)
+{
+    static const char key[] = "histogram_usec";
+    size_t i = 0, j;
+
+    for (;;) { /* "4) " prefixes of the terminal shape */
+        while (i < n && p[i] == ' ')
+            i++;
+        for (j = i; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+            ;
+        if (j == i || j + 1 >= n || p[j] != ')' || p[j + 1] != ' ')
+            break;
+        i = j + 2;
+    }
+    p += i;
+    n -= i;
+    if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
+        p++, n -= 2;
+    return n == sizeof(key) - 1 && memcmp(p, key, n) == 0;
+}
+
 /* Score of one line of the head; pos = index among non-blank lines, prev =
  * the previous non-blank line. */
 static int lm_sniff_line(const char *p, size_t n, size_t pos, const char *prev,
@@ -186,6 +220,8 @@ static int lm_sniff_line(const char *p, size_t n, size_t pos, const char *prev,
 
     if (lm_header(p, n, event) != LM_NONE || lm_doctor_opener(p, n))
         return 95;
+    if (pos >= 1 && pos <= 3 && lm_histogram_key(p, n))
+        return 90;
     if (n > 8 && memcmp(p, "1) 1) \"", 7) == 0 &&
         (q = memchr(p + 7, '"', n - 7)) != NULL && lm_known_event(p + 7, (size_t)(q - p - 7)))
         return 90;

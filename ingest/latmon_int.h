@@ -16,12 +16,15 @@
 /* Longest event name kept (module events included). */
 #define LM_NAME_MAX 64
 
-typedef enum lm_kind { LM_NONE, LM_LATEST, LM_HISTORY, LM_DOCTOR } lm_kind;
+typedef enum lm_kind { LM_NONE, LM_LATEST, LM_HISTORY, LM_DOCTOR, LM_HISTOGRAM } lm_kind;
 
 typedef struct lm_line {
     long no;          /* input line */
     size_t off, n;    /* text in the section's bytes (NUL terminated) */
     int eol;          /* 0 for an unterminated last line */
+    int echo;         /* a transcript's prompt or command echo ("info",
+                         "ping" alone): data in a HISTOGRAM (command names),
+                         skipped in the other replies */
 } lm_line;
 
 typedef struct lm_leaf {
@@ -70,6 +73,9 @@ bool lm_is_name(const char *p, size_t n);
  * HISTORY event into event ("" when none). */
 lm_kind lm_header(const char *p, size_t n, char *event);
 /* The first words of a LATENCY DOCTOR reply. */
+/* A line that is LATENCY HISTOGRAM's "histogram_usec" key (piped, quoted
+ * or with the terminal's "4) " prefixes). */
+bool lm_histogram_key(const char *p, size_t n);
 bool lm_doctor_opener(const char *p, size_t n);
 /* An epoch in seconds within the years cowtail accepts. */
 bool lm_plausible_s(int64_t ts);

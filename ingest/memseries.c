@@ -30,9 +30,12 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats.h"
+#include "mem.h"
+#include "strbuf.h"
 #include "text.h"
 #include "num.h"
 #include "timeconv.h"
@@ -58,12 +61,12 @@ typedef struct ms_state {
     char delim;                 /* field separator */
     int ncols;                  /* header fields */
     int time_col;               /* index of the time column */
-    char time_name[64];         /* its name as written */
+    char *time_name;            /* its name as written (owned), NULL until seen */
     double time_unit_us;        /* us per time unit, 0 = unknown */
     int unit_from_opt;          /* time_unit_us came from --time-unit */
     int nmem;                   /* memory columns */
     int mem_col[MS_MAX_MEM];    /* their indexes */
-    char mem_name[MS_MAX_MEM][64]; /* their names as written */
+    char *mem_name[MS_MAX_MEM]; /* their names as written (owned) */
     double mem_mult[MS_MAX_MEM];   /* bytes per unit */
     char ignored[256];          /* other column names, for the note */
     int decided;                /* clock chosen on the first row */
@@ -226,12 +229,11 @@ static void add_col(ms_state *m, int i, const ms_col *c, enum ms_role r,
     if (r == MS_TIME && m->time_col < 0) {
         m->time_col = i;
         m->time_unit_us = mult;
-        snprintf(m->time_name, sizeof(m->time_name), "%.*s", (int)c->n, c->p);
+        m->time_name = xstrndup(c->p, c->n);
     } else if (r == MS_MEM && m->nmem < MS_MAX_MEM) {
         m->mem_col[m->nmem] = i;
         m->mem_mult[m->nmem] = mult;
-        snprintf(m->mem_name[m->nmem++], sizeof(m->mem_name[0]), "%.*s",
-                 (int)c->n, c->p);
+        m->mem_name[m->nmem++] = xstrndup(c->p, c->n);
     } else {
         l = strlen(m->ignored);
         snprintf(m->ignored + l, sizeof(m->ignored) - l, "%s%.*s",
@@ -482,25 +484,34 @@ static int row(ms_state *m, const cow_line *ln)
 
 /* ============================================================== parse */
 
+/* sink_note of the text of b (emptied). */
+static int note_sbuf(ms_state *m, const char *key, cow_sbuf *b)
+{
+    char *text = sbuf_take(b);
+    int rc = sink_note(m->k, key, text, m->e);
+
+    free(text);
+    return rc;
+}
+
 static int notes(ms_state *m)
 {
-    char buf[600];
-    size_t l = 0;
+    char buf[96];
+    cow_sbuf b = {NULL, 0, 0};
     int j, rc;
 
     for (j = 0; j < m->nmem; j++)
         if (m->mem_seen[j] > 0)
-            l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s (x%.0f bytes)",
-                                  l ? ", " : "", m->mem_name[j], m->mem_mult[j]);
-    if ((rc = sink_note(m->k, "memory_columns", buf, m->e)) != COW_OK)
+            sbuf_add(&b, "%s%s (x%.0f bytes)", b.n ? ", " : "", m->mem_name[j],
+                     m->mem_mult[j]);
+    if ((rc = note_sbuf(m, "memory_columns", &b)) != COW_OK)
         return rc;
-    for (j = 0, l = 0, buf[0] = '\0'; j < m->nmem; j++)
+    for (j = 0; j < m->nmem; j++)
         if (m->mem_seen[j] == 0)
-            l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? ", " : "",
-                                  m->mem_name[j]);
-    if (l > 0) {
-        l += (size_t)snprintf(buf + l, sizeof(buf) - l, " (empty throughout)");
-        if ((rc = sink_note(m->k, "dropped_columns", buf, m->e)) != COW_OK)
+            sbuf_add(&b, "%s%s", b.n ? ", " : "", m->mem_name[j]);
+    if (b.n > 0) {
+        sbuf_add(&b, " (empty throughout)");
+        if ((rc = note_sbuf(m, "dropped_columns", &b)) != COW_OK)
             return rc;
     }
     if (m->missing > 0) {
@@ -509,8 +520,8 @@ static int notes(ms_state *m)
         if ((rc = sink_note(m->k, "missing_values", buf, m->e)) != COW_OK)
             return rc;
     }
-    snprintf(buf, sizeof(buf), "%s: %s", m->time_name, m->how);
-    if ((rc = sink_note(m->k, "time_column", buf, m->e)) != COW_OK)
+    sbuf_add(&b, "%s: %s", m->time_name ? m->time_name : "", m->how);
+    if ((rc = note_sbuf(m, "time_column", &b)) != COW_OK)
         return rc;
     if (m->ignored[0] && (rc = sink_note(m->k, "ignored_columns", m->ignored,
                                          m->e)) != COW_OK)
@@ -536,18 +547,12 @@ static int finish(ms_state *m, long lines)
     return notes(m);
 }
 
-static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+static int parse_lines(ms_state *m, cow_src *s, cow_err *e)
 {
-    ms_state m;
     cow_line ln;
     long lines = 0;
     int rc;
 
-    memset(&m, 0, sizeof(m));
-    m.o = o;
-    m.k = k;
-    m.e = e;
-    m.srcname = s->name;
     while ((rc = src_next_line(s, &ln, e)) == 1) {
         const char *p = ln.p;
         size_t n = ln.n;
@@ -555,13 +560,30 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
         num_trim(&p, &n);
         if (n == 0 || p[0] == '#')
             continue;
-        rc = m.ncols == 0 ? header(&m, &ln) : row(&m, &ln);
+        rc = m->ncols == 0 ? header(m, &ln) : row(m, &ln);
         if (rc != COW_OK)
             return rc;
     }
     if (rc == -1)
         return e->code;
-    return finish(&m, lines);
+    return finish(m, lines);
+}
+
+static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+{
+    ms_state m;
+    int rc, j;
+
+    memset(&m, 0, sizeof(m));
+    m.o = o;
+    m.k = k;
+    m.e = e;
+    m.srcname = s->name;
+    rc = parse_lines(&m, s, e);
+    free(m.time_name);
+    for (j = 0; j < m.nmem; j++)
+        free(m.mem_name[j]);
+    return rc;
 }
 
 /* ============================================================== sniff */

@@ -41,6 +41,7 @@
 #include <cjson/cJSON.h>
 
 #include "formats.h"
+#include "memtier_int.h"
 #include "jsonstrict.h"
 #include "mem.h"
 #include "num.h"
@@ -507,8 +508,7 @@ static int stats(mt *m, const cJSON *st, const char *pfx, cow_err *e)
     return COW_OK;
 }
 
-/* "ALL STATS" -> "", "RUN #2 RESULTS" -> "run2:", ...; NULL if not stats. */
-static const char *stats_prefix(const char *name, char *buf, size_t n)
+const char *memtier_stats_prefix(const char *name, char *buf, size_t n)
 {
     int k;
     if (strcmp(name, "ALL STATS") == 0)
@@ -564,7 +564,7 @@ static int walk(mt *m, const cJSON *root, cow_err *e)
                        "run", e)))
         return rc;
     cJSON_ArrayForEach(it, root) {
-        const char *pfx = stats_prefix(it->string, buf, sizeof(buf));
+        const char *pfx = memtier_stats_prefix(it->string, buf, sizeof(buf));
         if (pfx == NULL || !cJSON_IsObject(it))
             continue;
         nstats++;

@@ -37,6 +37,10 @@ typedef struct cow_parse_opts {
     int has_tz;               /* tz_off_s was given (else UTC is assumed) */
     int log_year;             /* year for logs without one, 0 = unknown */
     int64_t mtime_us;         /* file modification time, 0 if unknown */
+    int64_t run_time_us;      /* a time the run is known to lie near (run.json
+                                 start_epoch_us of a capture, else t0): the
+                                 year of a log whose lines carry none; 0 unknown */
+    const char *run_time_src; /* where it came from, for the note */
     const char *fname;        /* base name of the file (stamps in names) */
     const char *mem_unit;     /* "bytes","kB","MB","GB" for a memory column
                                  whose name has no unit (run.json mem_unit), or NULL */

@@ -24,7 +24,9 @@
  * shifted to UTC with o->tz_off_s (UTC, with a note, when no zone was
  * given). Iso8601 stamps with an offset, millisecond stamps and
  * signal-handler stamps carry their own zone. Stamps without a year take
- * o->log_year, or the year of the file's mtime (see year_init), else the
+ * o->log_year, or the year of the run's own time (run.json start_epoch_us
+ * or t0: each line in the year nearest it), or the year of the file's
+ * mtime, said to be a guess (see year_init), else the
  * file is refused with COW_EUNIT. A zone-qualified stamp that the line
  * source peeled off the line (`docker logs -t`, `kubectl logs --timestamps`,
  * `journalctl -o short-iso`; common/prefix.h) settles the zone (the
@@ -99,9 +101,10 @@ typedef struct rl_state {
     long sig_line, sig_pid;   /* its line and pid */
     int64_t sig_prev_us;      /* the local stamp before it */
     long sig_prev_line;       /* and its line */
-    int year_src;             /* 0 unknown yet, 1 given, 2 from mtime */
-    int year;                 /* given: current year; mtime: mtime's year */
-    int year_mon;             /* given: last month seen; mtime: mtime's month */
+    int year_src;             /* 0 unknown yet, 1 given, 2 from mtime, 3 from
+                                 the run's own time (run.json, --t0) */
+    int year;                 /* given: current year; mtime / run: its year */
+    int year_mon;             /* given: last month seen; mtime / run: its month */
     int year_day;             /* given: last day of that month seen */
     long nlog;                /* well-formed log lines */
     long nraw;                /* lines without the log prefix (skipped) */
@@ -294,7 +297,8 @@ static void civil_of_us(int64_t us, int *y, int *mon)
     *mon = atoi(iso + 5);
 }
 
-/* Settle where the year of year-less stamps comes from (once). From the
+/* Settle where the year of year-less stamps comes from (once): given,
+ * else the run's own time, else the mtime. From the
  * mtime, a line dated after the mtime's month must be from the year before
  * (the file was last written after it); a log spanning more than a year
  * cannot be placed this way and then needs --log-year. */
@@ -310,6 +314,17 @@ static int year_init(rl_state *st, long line, int mon, cow_err *e)
         snprintf(note, sizeof(note), "%d for the first dated line (given); "
                  "later lines roll over to the next year after December",
                  st->year);
+        return sink_note(st->k, "log_year", note, e);
+    }
+    if (st->o->run_time_us > 0) {
+        local = st->o->run_time_us +
+                (st->o->has_tz ? (int64_t)st->o->tz_off_s * COW_US_PER_S : 0);
+        civil_of_us(local, &st->year, &st->year_mon);
+        st->year_src = 3;
+        time_format_iso(st->o->run_time_us, iso, sizeof(iso));
+        snprintf(note, sizeof(note), "%d from the run's own time (%s, %s): each "
+                 "line in the year that puts it nearest", st->year,
+                 st->o->run_time_src ? st->o->run_time_src : "run.json", iso);
         return sink_note(st->k, "log_year", note, e);
     }
     if (st->o->mtime_us > 0) {
@@ -335,6 +350,11 @@ static int year_of(rl_state *st, int mon, int day)
     int back;
     if (st->year_src == 2)
         return mon > st->year_mon ? st->year - 1 : st->year;
+    if (st->year_src == 3) /* nearest the run's month: Dec lines of a January run
+                              are the year before, Jan lines of a December one
+                              the year after */
+        return mon - st->year_mon > 6 ? st->year - 1
+               : st->year_mon - mon > 6 ? st->year + 1 : st->year;
     /* given year: the next year when the date steps back by more than a
      * week (31 Dec -> 1 Jan, or Nov -> Jan across a quiet December); a
      * line a little out of order (31 Jan after 1 Feb) keeps the year */
@@ -712,6 +732,13 @@ static int notes_final(rl_state *st, cow_err *e)
             o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s",
                                   o ? ", " : "", names[i].what);
     if ((rc = sink_note(st->k, "log_format", buf, e)) != COW_OK)
+        return rc;
+    /* every stamp carried its own zone (iso8601 with an offset, epoch
+     * stamps): the log needs no zone, and no "UTC assumed" is true of it */
+    if (!st->tz_noted && (st->seen & (STAMP_ISO | STAMP_MS | STAMP_SECS)) &&
+        !(st->seen & (STAMP_CIVIL | STAMP_NOYEAR)) &&
+        (rc = sink_note(st->k, "log_tz", "none needed: settled by the zoned stamps of "
+                        "its lines (iso8601 with an offset, or epoch stamps)", e)) != COW_OK)
         return rc;
     if (st->nraw == 0)
         return COW_OK;

@@ -34,6 +34,9 @@
  *   full_resync          "Full resync requested by replica X", "Partial
  *                        resynchronization not accepted...", "Unable to partial
  *                        resync with replica X for lack of backlog..."
+ *   repl_backlog_created "Replication backlog created, my new replication IDs
+ *                        are ...": the primary had no backlog (no replica
+ *                        since it started): this replica's sync is its first
  *   partial_resync_ok    "Partial resynchronization request from X accepted.
  *                        Sending N bytes..." [N bytes]
  *   sync_success         "Synchronization with replica X succeeded"
@@ -132,6 +135,7 @@ static const rl_rule rules[] = {
     {"Streamed RDB transfer with replica ", " succeeded", "rdb_stream_done", NULL, V_NONE, NULL},
     {"Replica ", " asks for synchronization", "replica_sync_request", NULL, V_NONE, NULL},
     {"Full resync requested by replica ", NULL, "full_resync", NULL, V_NONE, NULL},
+    {"Replication backlog created", NULL, "repl_backlog_created", NULL, V_NONE, NULL},
     {"Partial resynchronization not accepted", NULL, "full_resync", NULL, V_NONE, NULL},
     {"Unable to partial resync with replica ", NULL, "full_resync", NULL, V_NONE, NULL},
     {"Partial resynchronization request from ", " accepted. Sending ", "partial_resync_ok", NULL, V_AFTER_HAS, "bytes"},

@@ -68,7 +68,7 @@ static smaps_sum *sum_slot(kfile *f, const char *k, size_t n)
     for (i = 0; i < f->nsums; i++)
         if (strlen(f->sums[i].name) == n && memcmp(f->sums[i].name, k, n) == 0)
             return &f->sums[i];
-    if (f->nsums == KF_SMAPS_MAX_FIELDS || n >= sizeof(f->sums[0].name))
+    if (f->nsums == KF_SMAPS_MAX_FIELDS || n >= KF_SMAPS_NAME_MAX)
         return NULL;
     memcpy(f->sums[f->nsums].name, k, n);
     f->sums[f->nsums].name[n] = '\0';
@@ -181,8 +181,10 @@ static int field(kfile *f, const cow_line *ln)
         return kfile_reject(f, ln, ln->eol ? "value without its ' kB' unit"
                                            : "last line cut short (no ' kB')");
     if ((s = sum_slot(f, k, nk)) == NULL)
-        return kfile_reject(f, ln, "too many distinct smaps field names: is "
-                                   "this really smaps?");
+        return kfile_reject(f, ln, nk >= KF_SMAPS_NAME_MAX
+                                       ? "smaps field name too long: is this really smaps?"
+                                       : "too many distinct smaps field names: is "
+                                         "this really smaps?");
     f->rows++;
     s->kb += (double)iv;
     if (s->has_kb < 0)

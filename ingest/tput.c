@@ -8,6 +8,7 @@
  * throughput, *_per_sec, rps, qps or tps are rates: count = rate x dur_s.
  * Time columns follow latcols.c. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,20 +26,31 @@ static const char *const count_names[] = {"ops", "operations", "requests",
 static const char *const rate_names[] = {"throughput", "ops_per_sec", "ops_s",
                                          "rps", "qps", "tps", "ops_sec", NULL};
 
+/* true when p[0..n), quotes and spaces left out and read in lower case,
+ * is want (compared in place: a name of any length, nothing cut). */
+static bool name_is(const char *p, size_t n, const char *want)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++) {
+        char c = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+        if (p[i] == '"' || p[i] == ' ')
+            continue;
+        if (want[k] == '\0' || want[k] != c) /* a NUL in p must not read past want */
+            return false;
+        k++;
+    }
+    return want[k] == '\0';
+}
+
 /* 1 count column, 2 rate column, 0 neither. */
 static int value_kind(const char *p, size_t n)
 {
-    char name[64];
-    size_t i, k = 0;
-    for (i = 0; i < n && k + 1 < sizeof(name); i++)
-        if (p[i] != '"' && p[i] != ' ')
-            name[k++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
-    name[k] = '\0';
+    size_t i;
     for (i = 0; count_names[i]; i++)
-        if (strcmp(name, count_names[i]) == 0)
+        if (name_is(p, n, count_names[i]))
             return 1;
     for (i = 0; rate_names[i]; i++)
-        if (strcmp(name, rate_names[i]) == 0)
+        if (name_is(p, n, rate_names[i]))
             return 2;
     return 0;
 }
@@ -98,6 +110,7 @@ static int sniff(const char *fname, const char *head, size_t n)
         return 0;
     latcols_init(&lc, NULL);
     header(&lc, f, k, &vcol, &vkind);
+    latcols_release(&lc);   /* the columns' indexes stay */
     if (vcol < 0 || lc.time_col < 0 || lc.lat_col >= 0)
         return 0;
     return 85;
@@ -128,10 +141,10 @@ static int blank(const char *p, size_t n)
     return n == 0;
 }
 
-static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+/* parse with lc initialised (its column names released by the caller). */
+static int parse_cols(cow_src *s, cow_sink *k, latcols *lc, cow_err *e)
 {
     tfield f[TPUT_MAX_FIELDS];
-    latcols lc;
     cow_line ln;
     int got, rc = COW_OK, nf, vcol = -1, vkind = 0, have_header = 0;
     long long rows = 0, rejected = 0, missing = 0;
@@ -139,7 +152,6 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
     double pending_v = NAN, last_dur = NAN;
     long pending_line = 0;
 
-    latcols_init(&lc, o);
     while ((got = src_next_line(s, &ln, e)) == 1 && rc == COW_OK) {
         const char *why = NULL;
         int64_t t;
@@ -148,8 +160,8 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
             continue;
         nf = split(ln.p, ln.n, f, TPUT_MAX_FIELDS);
         if (!have_header) {
-            header(&lc, f, nf, &vcol, &vkind);
-            if (vcol < 0 || (rc = latcols_check_time(&lc, e)) != COW_OK) {
+            header(lc, f, nf, &vcol, &vkind);
+            if (vcol < 0 || (rc = latcols_check_time(lc, e)) != COW_OK) {
                 cow_err_at(e, s->name, ln.no, 0);
                 return vcol < 0 ? COW_FAIL(e, COW_EPARSE, "no operations column "
                                            "(ops, throughput, rps ...)") : rc;
@@ -157,11 +169,11 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
             have_header = 1;
             continue;
         }
-        if (!ln.eol || nf <= vcol || nf <= lc.time_col) {
+        if (!ln.eol || nf <= vcol || nf <= lc->time_col) {
             why = !ln.eol ? "last line has no line end: possibly truncated"
                           : "missing column";
         } else {
-            rc = latcols_time(&lc, f[lc.time_col].p, f[lc.time_col].n, &t, &why, e);
+            rc = latcols_time(lc, f[lc->time_col].p, f[lc->time_col].n, &t, &why, e);
             if (rc != COW_OK && rc != COW_EPARSE) {
                 cow_err_at(e, s->name, ln.no, 0);
                 return rc;
@@ -223,6 +235,17 @@ static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
         cow_err_at(e, s->name, 0, 0);
         return COW_FAIL(e, COW_EPARSE, "empty file");
     }
+    return rc;
+}
+
+static int parse(cow_src *s, const cow_parse_opts *o, cow_sink *k, cow_err *e)
+{
+    latcols lc;
+    int rc;
+
+    latcols_init(&lc, o);
+    rc = parse_cols(s, k, &lc, e);
+    latcols_release(&lc);
     return rc;
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
+
 
 /* ================= ticks ================= */
 
@@ -394,6 +396,7 @@ void lay_axis_range(const cow_chart *c, bool on_x, double len_px,
     memset(&t, 0, sizeof(t));
     for (i = 0; i < COW_MAX_TICKS; i++)
         t.major[i] = true;
+    lay_axis_release(al);
     al->kind = a->kind;
     al->nclamped = e.nclamp;
     switch (a->kind) {
@@ -422,13 +425,24 @@ void lay_axis_range(const cow_chart *c, bool on_x, double len_px,
         k->v = t.v[i];
         k->major = t.major[i];
         k->shown = true;
-        if (a->kind == COW_AXIS_CATEGORY)
-            chart_set_text(k->label, sizeof(k->label), c->cats[i].label);
-        else
-            chart_format_tick(a->kind, t.v[i], t.step, t.smax, k->label,
-                              sizeof(k->label));
+        if (a->kind == COW_AXIS_CATEGORY) {
+            k->label = chart_text(c->cats[i].label);
+        } else {
+            char buf[COW_CHART_NAME];   /* a number and its suffix */
+            chart_format_tick(a->kind, t.v[i], t.step, t.smax, buf, sizeof(buf));
+            k->label = xstrdup(buf);
+        }
     }
     al->every = 1;
+}
+
+void lay_axis_release(cow_axis_layout *a)
+{
+    for (size_t i = 0; i < a->nticks; i++) {
+        free(a->ticks[i].label);
+        a->ticks[i].label = NULL;
+    }
+    a->nticks = 0;
 }
 
 /* Transformed value of v on an axis; unshowable values go to the edge
@@ -541,12 +555,13 @@ void lay_fit_x_category(const lctx *x, cow_axis_layout *a, double cell_x)
     a->rotated = true;
     a->fit = COW_FIT_ROTATED;
     for (i = 0; i < a->nticks; i++) {
-        char buf[COW_CHART_NAME];
+        char *buf;
         double room = (a->ticks[i].px - cell_x) / SQRT_HALF - lh;
         if (lay_shorten(x, a->ticks[i].label, st->tick_px, false,
-                    fmin(st->cat_label_max_px, room), buf, sizeof(buf)))
+                    fmin(st->cat_label_max_px, room), &buf))
             a->fit = COW_FIT_SHORTENED;
-        memcpy(a->ticks[i].label, buf, sizeof(buf));
+        free(a->ticks[i].label);
+        a->ticks[i].label = buf;
     }
     /* Parallel 45-degree lines slot apart are slot*sin(45) apart. */
     for (k = 1; (double)k * slot * SQRT_HALF < lh * 1.15 && k < a->nticks; k++)

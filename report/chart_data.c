@@ -17,6 +17,21 @@
 
 /* ================= building ================= */
 
+char *chart_text(const char *s)
+{
+    /* labels may hold any bytes: control characters and invalid UTF-8
+     * would make cairo fail and chart XML not well-formed */
+    return report_visible(s ? s : "", COW_LABEL_XLSX);
+}
+
+void chart_text_replace(char **dst, const char *s)
+{
+    char *t = chart_text(s);
+
+    free(*dst);
+    *dst = t;
+}
+
 void chart_set_text(char *dst, size_t n, const char *s)
 {
     size_t len;
@@ -24,9 +39,7 @@ void chart_set_text(char *dst, size_t n, const char *s)
 
     if (n == 0)
         return;
-    /* labels may hold any bytes: control characters and invalid UTF-8
-     * would make cairo fail and chart XML not well-formed */
-    safe = report_visible(s, COW_LABEL_XLSX);
+    safe = chart_text(s);
     len = strlen(safe);
     if (len >= n) {
         len = n - 1;
@@ -43,7 +56,7 @@ cow_chart *chart_new(const char *title)
 {
     cow_chart *c = xcalloc(1, sizeof(*c));
 
-    chart_set_text(c->title, sizeof(c->title), title);
+    c->title = chart_text(title);
     c->legend = true;
     chart_axis_set(&c->x, COW_AXIS_LINEAR, "", "");
     chart_axis_set(&c->y, COW_AXIS_LINEAR, "", "");
@@ -60,6 +73,7 @@ static void series_release(cow_series *s)
     free(s->xhi);
     free(s->state);
     free(s->thin);
+    free(s->name);
 }
 
 void chart_free(cow_chart *c)
@@ -72,6 +86,17 @@ void chart_free(cow_chart *c)
         series_release(&c->series[i]);
     for (i = 0; i < c->npanels; i++)
         chart_free(c->panels[i]);
+    for (i = 0; i < c->nspans; i++)
+        free(c->spans[i].label);
+    for (i = 0; i < c->nmarks; i++)
+        free(c->marks[i].label);
+    for (i = 0; i < c->ncallouts; i++)
+        free(c->callouts[i].label);
+    for (i = 0; i < c->ncats; i++)
+        free(c->cats[i].label);
+    free(c->x.label);
+    free(c->y.label);
+    free(c->title);
     free(c->series);
     free(c->spans);
     free(c->marks);
@@ -83,9 +108,12 @@ void chart_free(cow_chart *c)
 
 void chart_axis_set(cow_axis *a, int kind, const char *label, const char *unit)
 {
+    char *text = chart_text(label);
+
+    free(a->label);  /* a is zeroed by chart_new, or set before */
     memset(a, 0, sizeof(*a));
     a->kind = kind;
-    chart_set_text(a->label, sizeof(a->label), label);
+    a->label = text;
     chart_set_text(a->unit, sizeof(a->unit), unit);
 }
 
@@ -125,7 +153,7 @@ static cow_series *add_series(cow_chart *c, int kind, const char *name, size_t n
     s->kind = kind;
     s->color = -1;
     s->n = n;
-    chart_set_text(s->name, sizeof(s->name), name);
+    s->name = chart_text(name);
     return s;
 }
 
@@ -208,7 +236,7 @@ cow_span *chart_add_span(cow_chart *c, double x0, double x1, const char *label)
     sp->x0 = x0 < x1 ? x0 : x1;
     sp->x1 = x0 < x1 ? x1 : x0;
     sp->color = -1;
-    chart_set_text(sp->label, sizeof(sp->label), label);
+    sp->label = chart_text(label);
     return sp;
 }
 
@@ -219,7 +247,7 @@ void chart_add_mark(cow_chart *c, double x, const char *label)
     c->marks = xgrow(c->marks, sizeof(*c->marks), c->nmarks + 1, &c->cap_marks);
     m = &c->marks[c->nmarks++];
     m->x = x;
-    chart_set_text(m->label, sizeof(m->label), label);
+    m->label = chart_text(label);
 }
 
 void chart_add_callout(cow_chart *c, double x, double y, const char *label)
@@ -231,7 +259,7 @@ void chart_add_callout(cow_chart *c, double x, double y, const char *label)
     k = &c->callouts[c->ncallouts++];
     k->x = x;
     k->y = y;
-    chart_set_text(k->label, sizeof(k->label), label);
+    k->label = chart_text(label);
 }
 
 void chart_add_category(cow_chart *c, const char *label, long n)
@@ -240,7 +268,7 @@ void chart_add_category(cow_chart *c, const char *label, long n)
 
     c->cats = xgrow(c->cats, sizeof(*c->cats), c->ncats + 1, &c->cap_cats);
     k = &c->cats[c->ncats++];
-    chart_set_text(k->label, sizeof(k->label), label);
+    k->label = chart_text(label);
     k->n = n;
 }
 

@@ -13,7 +13,9 @@
  *     chart_free(c);
  *
  * Ownership: a cow_chart owns everything hung on it. chart_add_* copy the
- * caller's arrays, so the caller keeps (and frees) its own. Panels returned
+ * caller's arrays and strings, so the caller keeps (and frees) its own.
+ * Titles, names and labels are heap strings of any length, never NULL once
+ * set by the builders; change one with chart_text_replace(). Panels returned
  * by chart_add_panel() belong to the parent and are freed with it.
  * chart_free(NULL) is a no-op. Out of memory aborts (mem.h).
  *
@@ -92,12 +94,12 @@ enum cow_marker {
     COW_MARKER_CROSS
 };
 
-#define COW_CHART_TEXT 160   /* bytes for titles and labels */
-#define COW_CHART_NAME 64    /* bytes for series, span, mark, category names */
+#define COW_CHART_TEXT 160   /* bytes for the subtitle and the footnote */
+#define COW_CHART_NAME 64    /* bytes a tick label or a short name is built in */
 
 typedef struct cow_axis {
     int kind;                    /* enum cow_axis_kind */
-    char label[COW_CHART_NAME];  /* what is measured, e.g. "latency" */
+    char *label;                 /* what is measured, e.g. "latency" (owned) */
     char unit[24];               /* e.g. "ms"; shown as "latency (ms)" */
     int64_t origin_us;           /* TIME: UTC epoch us of x = 0 (subtitle) */
     bool has_range;              /* use min/max below instead of data */
@@ -107,7 +109,7 @@ typedef struct cow_axis {
 
 typedef struct cow_series {
     int kind;                    /* enum cow_series_kind */
-    char name[COW_CHART_NAME];   /* legend text; "" keeps it out of the legend */
+    char *name;                  /* legend text (owned); "" keeps it out of the legend */
     int color;                   /* palette index; -1 = by series order */
     int marker;                  /* enum cow_marker for POINTS */
     bool dashed;                 /* LINE: dashed stroke */
@@ -126,14 +128,14 @@ typedef struct cow_series {
 /* A shaded x range: a phase window such as "BGSAVE". */
 typedef struct cow_span {
     double x0, x1;               /* data units, x0 <= x1 */
-    char label[COW_CHART_NAME];  /* drawn above the plot, never over data */
+    char *label;                 /* drawn above the plot, never over data (owned) */
     int color;                   /* style span_palette index; -1 = by span order */
 } cow_span;
 
 /* A vertical line at an instant: a fork, a threshold. */
 typedef struct cow_mark {
     double x;                    /* data units */
-    char label[COW_CHART_NAME];  /* drawn above the plot; "" for none */
+    char *label;                 /* drawn above the plot; "" for none (owned) */
 } cow_mark;
 
 /* A labelled point drawn over the data: the run's worst sample. The label
@@ -141,16 +143,16 @@ typedef struct cow_mark {
  * over the series. */
 typedef struct cow_callout {
     double x, y;                 /* data units */
-    char label[COW_CHART_NAME];  /* e.g. "worst 75.1 ms at 3.412 s" */
+    char *label;                 /* e.g. "worst 75.1 ms at 3.412 s" (owned) */
 } cow_callout;
 
 typedef struct cow_category {
-    char label[COW_CHART_NAME];  /* tick label on the category axis */
+    char *label;                 /* tick label on the category axis (owned) */
     long n;                      /* sample count shown as "n=..."; -1 none */
 } cow_category;
 
 typedef struct cow_chart {
-    char title[COW_CHART_TEXT];    /* first line, bold */
+    char *title;                   /* first line, bold (owned) */
     char subtitle[COW_CHART_TEXT]; /* second line; TIME origin is appended */
     char note[COW_CHART_TEXT];     /* footnote under the x axis, "" for none */
     cow_axis x, y;                 /* the two axes */
@@ -173,13 +175,19 @@ typedef struct cow_chart {
 
 /* ---------- building ---------- */
 
-/* New empty chart with a title (truncated to fit); free with chart_free(). */
+/* New empty chart with a title (kept whole); free with chart_free(). */
 cow_chart *chart_new(const char *title);
 void chart_free(cow_chart *c);
 
 /* Copy s into a fixed text field of size n, truncating on a UTF-8
- * boundary. */
+ * boundary (the subtitle, the note, the unit). */
 void chart_set_text(char *dst, size_t n, const char *s);
+/* A whole copy of s (NULL = "") made safe to draw and to write into chart
+ * XML; the caller frees it. */
+char *chart_text(const char *s);
+/* Replace the owned text *dst (a title, name or label above) with a copy
+ * of s made by chart_text(); the old text is freed. */
+void chart_text_replace(char **dst, const char *s);
 
 /* Set kind, label and unit of an axis (label/unit may be NULL = ""). */
 void chart_axis_set(cow_axis *a, int kind, const char *label, const char *unit);

@@ -154,12 +154,13 @@ static double emit_header(plist *l, const lctx *x, const cow_chart *c)
 {
     const cow_style *st = x->st;
     double m = st->margin_px, y = m, w = x->w - 2 * m;
-    char buf[COW_CHART_TEXT + 64], sub[COW_CHART_TEXT + 64];
+    char sub[COW_CHART_TEXT + 64], *buf;
     const cow_chart *tc = c->npanels ? c->panels[0] : c;
 
-    lay_shorten(x, c->title, st->title_px, true, w, buf, sizeof(buf));
+    lay_shorten(x, c->title, st->title_px, true, w, &buf);
     lay_add_text(l, x, COW_ROLE_TITLE, buf, st->title_px, true, st->text, m, y, HA_LEFT,
              VA_TOP, 0);
+    free(buf);
     y += lay_line_h(x, st->title_px) + st->gap_px / 3;
     snprintf(sub, sizeof(sub), "%s", c->subtitle);
     if (tc->x.kind == COW_AXIS_TIME && tc->x.origin_us != 0) {
@@ -168,9 +169,10 @@ static double emit_header(plist *l, const lctx *x, const cow_chart *c)
         note_add(sub, sizeof(sub), "t = 0 s at %s", iso);
     }
     if (sub[0]) {
-        lay_shorten(x, sub, st->subtitle_px, false, w, buf, sizeof(buf));
+        lay_shorten(x, sub, st->subtitle_px, false, w, &buf);
         lay_add_text(l, x, COW_ROLE_SUBTITLE, buf, st->subtitle_px, false, st->muted, m, y,
                  HA_LEFT, VA_TOP, 0);
+        free(buf);
         y += lay_line_h(x, st->subtitle_px);
     }
     return y + st->gap_px;
@@ -211,7 +213,7 @@ static void emit_callouts(plist *l, const lctx *x, const geo *g, const cow_box *
 static void layout_emit(const lctx *x, const plan *p, const legend *lg, plist *l)
 {
     const cow_style *st = x->st;
-    char buf[512];
+    char *buf;
     size_t i, j;
 
     for (i = 0; i < p->ngeo; i++)
@@ -229,9 +231,10 @@ static void layout_emit(const lctx *x, const plan *p, const legend *lg, plist *l
     else if (lg->n > 0)
         lay_legend_emit_strip(l, x, lg, p->legend);
     if (p->note[0]) {
-        lay_shorten(x, p->note, st->note_px, false, x->w - 2 * st->margin_px, buf, sizeof(buf));
+        lay_shorten(x, p->note, st->note_px, false, x->w - 2 * st->margin_px, &buf);
         lay_add_text(l, x, COW_ROLE_NOTE, buf, st->note_px, false, st->muted, st->margin_px,
                  x->h - st->margin_px, HA_LEFT, VA_BOTTOM, 0);
+        free(buf);
     }
 }
 
@@ -270,12 +273,15 @@ int chart_layout_build(const cow_chart *c, const cow_style *st, double w, double
     out->prims = l.v, out->nprims = l.n, out->cap_prims = l.cap;
     out->nplots = p.ngeo;
     out->plots = xcalloc(p.ngeo ? p.ngeo : 1, sizeof(cow_plot_layout));
-    for (i = 0; i < p.ngeo; i++)
+    for (i = 0; i < p.ngeo; i++) {
         out->plots[i] = p.geos[i].P;
+        memset(&p.geos[i].P, 0, sizeof(p.geos[i].P));   /* tick labels moved */
+    }
     out->has_legend = lg.n > 0;
     out->legend_inside = p.inside;
     out->legend = p.legend;
     plan_release(&p);
+    lay_legend_release(&lg);
     return 0;
 }
 
@@ -285,6 +291,10 @@ void chart_layout_release(cow_layout *l)
         return;
     for (size_t i = 0; i < l->nprims; i++)
         lay_prim_release(&l->prims[i]);
+    for (size_t i = 0; i < l->nplots; i++) {
+        lay_axis_release(&l->plots[i].x);
+        lay_axis_release(&l->plots[i].y);
+    }
     free(l->prims);
     free(l->plots);
     memset(l, 0, sizeof(*l));

@@ -192,7 +192,7 @@ typedef struct cow_tick {
     double px;         /* pixel position along the axis */
     bool major;        /* grid line and long tick */
     bool shown;        /* label drawn (false: dropped to avoid overlap) */
-    char label[COW_CHART_NAME]; /* label text (possibly shortened) */
+    char *label;       /* label text (possibly shortened; owned by the layout) */
 } cow_tick;
 
 /* How tick labels were made to fit. */

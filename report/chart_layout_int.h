@@ -61,7 +61,7 @@ typedef struct geo {
 } geo;
 
 typedef struct legend_entry {
-    char text[COW_CHART_NAME];  /* label */
+    char *text;                 /* label (owned; shortened to the canvas) */
     int kind;                   /* LE_* swatch */
     cow_rgba color;             /* swatch colour */
     int shape;                  /* LE_MARKER shape */
@@ -85,8 +85,10 @@ static inline bool boxes_meet(cow_box a, cow_box b)
 cow_text_ext lay_measure(const lctx *x, const char *s, double size, bool bold);
 double lay_line_h(const lctx *x, double size);
 double lay_text_w(const lctx *x, const char *s, double size, bool bold);
+/* *out = a copy of s (made by chart_text), cut to measure at most maxw;
+ * the caller frees it. Returns true when it had to cut. */
 bool lay_shorten(const lctx *x, const char *s, double size, bool bold,
-                        double maxw, char *out, size_t n);
+                        double maxw, char **out);
 cow_rgba lay_series_colour(const cow_style *st, const cow_chart *c, size_t si);
 cow_rgba lay_with_alpha(cow_rgba c, double a);
 int lay_series_marker(const cow_chart *c, size_t si);
@@ -132,6 +134,8 @@ double lay_ax_px(const cow_axis_layout *a, double v);
 void lay_axis_range(const cow_chart *c, bool on_x, double len_px,
                            double spacing, cow_axis_layout *al);
 void lay_axis_place(cow_axis_layout *a, double p0, double p1);
+/* Free the tick labels of a (zeroed or filled by lay_axis_range). */
+void lay_axis_release(cow_axis_layout *a);
 bool lay_series_valid(const cow_series *s);
 
 /* chart_legend.c: entries, size, placement, primitives */
@@ -141,5 +145,6 @@ void lay_legend_emit_inside(plist *l, const lctx *x, const legend *lg, cow_box b
 void lay_legend_emit_strip(plist *l, const lctx *x, const legend *lg, cow_box b);
 void lay_legend_of(const cow_style *st, const cow_chart *c, legend_entry *v, size_t *n);
 void lay_legend_measure(const lctx *x, legend *lg);
+void lay_legend_release(legend *lg);
 
 #endif

@@ -19,7 +19,7 @@ static void le_add(legend_entry *v, size_t *n, const char *text, int kind,
             return;
     if (*n == LEGEND_MAX)
         return;
-    chart_set_text(v[*n].text, sizeof(v[*n].text), text);
+    v[*n].text = chart_text(text);
     v[*n].kind = kind, v[*n].color = col, v[*n].shape = shape;
     (*n)++;
 }
@@ -56,9 +56,24 @@ void lay_legend_measure(const lctx *x, legend *lg)
     const cow_style *st = x->st;
 
     lg->row_h = fmax(lay_line_h(x, st->legend_px), st->marker_px) + st->gap_px / 3;
-    for (size_t i = 0; i < lg->n; i++)
+    for (size_t i = 0; i < lg->n; i++) {
+        /* a name of any length: no wider than the canvas leaves room for */
+        double room = x->w - 2 * st->margin_px - 2 * st->legend_pad_px - st->swatch_px -
+                      st->gap_px / 2;
+        char *t;
+        lay_shorten(x, lg->e[i].text, st->legend_px, false, room, &t);
+        free(lg->e[i].text);
+        lg->e[i].text = t;
         lg->item_w[i] = st->swatch_px + st->gap_px / 2 +
                         lay_text_w(x, lg->e[i].text, st->legend_px, false);
+    }
+}
+
+void lay_legend_release(legend *lg)
+{
+    for (size_t i = 0; i < lg->n; i++)
+        free(lg->e[i].text);
+    lg->n = 0;
 }
 
 static cow_box legend_box_inside(const lctx *x, const legend *lg)

@@ -17,6 +17,8 @@ void lay_geo_release(geo *g)
 {
     free(g->lane);
     lay_plist_release(&g->texts);
+    lay_axis_release(&g->P.x);
+    lay_axis_release(&g->P.y);
     memset(g, 0, sizeof(*g));
 }
 
@@ -26,23 +28,29 @@ static double y_label_width(const lctx *x, cow_axis_layout *a)
 
     for (size_t i = 0; i < a->nticks; i++) {
         if (a->kind == COW_AXIS_CATEGORY) {
-            char buf[COW_CHART_NAME];
+            char *buf;
             if (lay_shorten(x, a->ticks[i].label, x->st->tick_px, false,
-                        x->st->cat_label_max_px, buf, sizeof(buf)))
+                        x->st->cat_label_max_px, &buf))
                 a->fit = COW_FIT_SHORTENED;
-            memcpy(a->ticks[i].label, buf, sizeof(buf));
+            free(a->ticks[i].label);
+            a->ticks[i].label = buf;
         }
         w = fmax(w, lay_text_w(x, a->ticks[i].label, x->st->tick_px, false));
     }
     return w;
 }
 
-static void axis_title(const cow_axis *a, char *out, size_t n)
+static bool has_axis_title(const cow_axis *a)
+{
+    return a->label[0] || a->unit[0];
+}
+
+/* "latency (ms)", "latency" or "ms"; the caller frees it. */
+static char *axis_title(const cow_axis *a)
 {
     if (a->unit[0] && a->label[0])
-        snprintf(out, n, "%s (%s)", a->label, a->unit);
-    else
-        snprintf(out, n, "%s", a->label[0] ? a->label : a->unit);
+        return xasprintf("%s (%s)", a->label, a->unit);
+    return xstrdup(a->label[0] ? a->label : a->unit);
 }
 
 static bool any_cat_n(const cow_chart *c)
@@ -59,7 +67,6 @@ static double x_block_height(const lctx *x, const geo *g)
     const cow_style *st = x->st;
     const cow_axis_layout *a = &g->P.x;
     double h = st->tick_len_px + st->gap_px / 2, rot = 0;
-    char title[COW_CHART_TEXT];
 
     if (a->rotated) {
         for (size_t i = 0; i < a->nticks; i++) {
@@ -72,8 +79,7 @@ static double x_block_height(const lctx *x, const geo *g)
     }
     if (a->kind == COW_AXIS_CATEGORY && any_cat_n(g->c))
         h += lay_line_h(x, st->annot_px) + st->gap_px / 4;
-    axis_title(&g->c->x, title, sizeof(title));
-    if (title[0])
+    if (has_axis_title(&g->c->x))
         h += st->gap_px / 2 + lay_line_h(x, st->label_px);
     return h;
 }
@@ -251,7 +257,6 @@ void lay_plot_geom(const lctx *x, const cow_chart *c, cow_box cell, int panel,
     const cow_style *st = x->st;
     double lh_tick = lay_line_h(x, st->tick_px), ptitle = 0, left, right, top, bottom;
     double lane_h, est_h;
-    char title[COW_CHART_TEXT];
 
     memset(g, 0, sizeof(*g));
     g->c = c, g->cell = cell, g->P.panel = panel;
@@ -259,9 +264,8 @@ void lay_plot_geom(const lctx *x, const cow_chart *c, cow_box cell, int panel,
         ptitle = lay_line_h(x, st->panel_title_px) + st->gap_px / 2;
     est_h = cell.h - ptitle - 3 * lh_tick - 2 * st->gap_px;
     lay_axis_range(c, false, est_h, st->ytick_spacing_px, &g->P.y);
-    axis_title(&c->y, title, sizeof(title));
     left = y_label_width(x, &g->P.y) + st->tick_len_px + st->gap_px / 2 +
-           (title[0] ? lay_line_h(x, st->label_px) + st->gap_px / 2 : 0);
+           (has_axis_title(&c->y) ? lay_line_h(x, st->label_px) + st->gap_px / 2 : 0);
     lay_axis_range(c, true, cell.w - left, st->xtick_spacing_px, &g->P.x);
     right = st->gap_px;
     if (g->P.x.kind != COW_AXIS_CATEGORY && g->P.x.nticks > 0)
@@ -296,7 +300,7 @@ static void emit_x_labels(const lctx *x, geo *g)
     double nh = (a->kind == COW_AXIS_CATEGORY && any_cat_n(g->c))
                     ? lay_line_h(x, st->annot_px) + st->gap_px / 4 : 0;
     double ylab = a->rotated ? y + nh : y, yn = a->rotated ? y : y + lay_line_h(x, st->tick_px);
-    char title[COW_CHART_TEXT];
+    char *title, *buf;
 
     for (size_t i = 0; i < a->nticks; i++) {
         const cow_tick *t = &a->ticks[i];
@@ -315,17 +319,21 @@ static void emit_x_labels(const lctx *x, geo *g)
         ymax = fmax(ymax, p.box.y + p.box.h);
         lay_plist_add(&g->texts, &p);
         if (nh > 0 && g->c->cats[i].n >= 0) {
-            char buf[32];
-            snprintf(buf, sizeof(buf), "n=%ld", g->c->cats[i].n);
-            lay_add_text(&g->texts, x, COW_ROLE_CAT_N, buf, st->annot_px, false, st->muted,
+            char nbuf[32];
+            snprintf(nbuf, sizeof(nbuf), "n=%ld", g->c->cats[i].n);
+            lay_add_text(&g->texts, x, COW_ROLE_CAT_N, nbuf, st->annot_px, false, st->muted,
                      t->px, yn, HA_CENTER, VA_TOP, 0);
             ymax = fmax(ymax, yn + lay_line_h(x, st->annot_px));
         }
     }
-    axis_title(&g->c->x, title, sizeof(title));
-    if (title[0])
-        lay_add_text(&g->texts, x, COW_ROLE_AXIS_TITLE, title, st->label_px, false,
-                 st->text, r->x + r->w / 2, ymax + st->gap_px / 2, HA_CENTER, VA_TOP, 0);
+    if (!has_axis_title(&g->c->x))
+        return;
+    title = axis_title(&g->c->x);
+    lay_shorten(x, title, st->label_px, false, g->cell.w, &buf);
+    lay_add_text(&g->texts, x, COW_ROLE_AXIS_TITLE, buf, st->label_px, false,
+             st->text, r->x + r->w / 2, ymax + st->gap_px / 2, HA_CENTER, VA_TOP, 0);
+    free(title);
+    free(buf);
 }
 
 static void emit_y_labels(const lctx *x, geo *g)
@@ -333,7 +341,7 @@ static void emit_y_labels(const lctx *x, geo *g)
     const cow_style *st = x->st;
     const cow_axis_layout *a = &g->P.y;
     const cow_box *r = &g->P.rect;
-    char title[COW_CHART_TEXT], buf[COW_CHART_TEXT];
+    char *title, *buf;
 
     for (size_t i = 0; i < a->nticks; i++)
         if (a->ticks[i].shown)
@@ -341,13 +349,15 @@ static void emit_y_labels(const lctx *x, geo *g)
                      st->tick_px, false, st->text,
                      r->x - st->tick_len_px - st->gap_px / 2, a->ticks[i].px,
                      HA_RIGHT, VA_MIDDLE, 0);
-    axis_title(&g->c->y, title, sizeof(title));
-    if (!title[0])
+    if (!has_axis_title(&g->c->y))
         return;
-    lay_shorten(x, title, st->label_px, false, r->h, buf, sizeof(buf));
+    title = axis_title(&g->c->y);
+    lay_shorten(x, title, st->label_px, false, r->h, &buf);
     lay_add_text(&g->texts, x, COW_ROLE_AXIS_TITLE, buf, st->label_px, false, st->text,
              g->cell.x + lay_line_h(x, st->label_px) / 2, r->y + r->h / 2, HA_CENTER,
              VA_MIDDLE, -90);
+    free(title);
+    free(buf);
 }
 
 static cow_rgba span_colour(const cow_style *st, int i)
@@ -386,10 +396,11 @@ static void emit_lane(const lctx *x, geo *g)
 static void plot_texts(const lctx *x, geo *g)
 {
     if (g->P.panel >= 0 && g->c->title[0]) {
-        char buf[COW_CHART_TEXT];
-        lay_shorten(x, g->c->title, x->st->panel_title_px, true, g->cell.w, buf, sizeof(buf));
+        char *buf;
+        lay_shorten(x, g->c->title, x->st->panel_title_px, true, g->cell.w, &buf);
         lay_add_text(&g->texts, x, COW_ROLE_PANEL_TITLE, buf, x->st->panel_title_px, true,
                  x->st->text, g->cell.x, g->cell.y, HA_LEFT, VA_TOP, 0);
+        free(buf);
     }
     emit_x_labels(x, g);
     emit_y_labels(x, g);

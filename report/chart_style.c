@@ -128,30 +128,29 @@ double lay_line_h(const lctx *x, double size)
     return t.ascent + t.descent;
 }
 
-/* Copy s into out, cut on a code point and ended with an ellipsis so it
- * measures at most maxw. Returns true when it had to cut. */
+/* A copy of s, cut on a code point and ended with an ellipsis so it
+ * measures at most maxw (room for the ellipsis is allocated up front). */
 bool lay_shorten(const lctx *x, const char *s, double size, bool bold,
-                        double maxw, char *out, size_t n)
+                        double maxw, char **out)
 {
-    size_t len;
+    char *t = chart_text(s);
+    size_t len = strlen(t);
 
-    chart_set_text(out, n, s);
-    if (lay_text_w(x, out, size, bold) <= maxw)
+    *out = t;
+    if (lay_text_w(x, t, size, bold) <= maxw)
         return false;
-    len = strlen(out);
+    t = *out = xrealloc(t, len + sizeof(ELLIPSIS));
     while (len > 0) {
         do
             len--;
-        while (len > 0 && ((unsigned char)out[len] & 0xC0) == 0x80);
-        while (len > 0 && out[len - 1] == ' ')
+        while (len > 0 && ((unsigned char)t[len] & 0xC0) == 0x80);
+        while (len > 0 && t[len - 1] == ' ')
             len--;
-        if (len + sizeof(ELLIPSIS) > n)
-            continue;
-        memcpy(out + len, ELLIPSIS, sizeof(ELLIPSIS));
-        if (lay_text_w(x, out, size, bold) <= maxw)
+        memcpy(t + len, ELLIPSIS, sizeof(ELLIPSIS));
+        if (lay_text_w(x, t, size, bold) <= maxw)
             return true;
     }
-    chart_set_text(out, n, ELLIPSIS);
+    memcpy(t, ELLIPSIS, sizeof(ELLIPSIS));
     return true;
 }
 

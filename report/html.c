@@ -396,9 +396,10 @@ void html_table_free(cow_html_table *t)
     free(t);
 }
 
-void html_anchor(const char *prefix, const char *label, char *out, size_t n)
+char *html_anchor(const char *prefix, const char *label)
 {
-    char stem[COW_LABEL_STEM_MAX + 1];
-    label_file_stem(label ? label : "", stem, sizeof(stem));
-    snprintf(out, n, "%s-%s", prefix, stem);
+    char *stem = label_stem_new(label ? label : ""), *id = xasprintf("%s-%s", prefix, stem);
+
+    free(stem);
+    return id;
 }

@@ -124,10 +124,10 @@ void html_table_setf(cow_html_table *t, size_t col, const char *fmt, ...)
 void html_table_write(cow_html *h, const cow_html_table *t);
 void html_table_free(cow_html_table *t);
 
-/* An anchor id for label: prefix, '-', then label's letters, digits, '-'
- * and '_' (each other byte run becomes one '_'), at most n - 1 bytes. Not
- * unique by itself ("a b" and "a/b" give the same): callers that need
- * uniqueness add a suffix. */
-void html_anchor(const char *prefix, const char *label, char *out, size_t n);
+/* An anchor id for label: prefix, '-', then label's file stem (letters,
+ * digits, '-' and '_'; each other byte run becomes one '_'; label.h keeps
+ * it short). Not unique by itself ("a b" and "a/b" give the same): callers
+ * that need uniqueness add a suffix. The caller frees it. */
+char *html_anchor(const char *prefix, const char *label);
 
 #endif

@@ -33,6 +33,11 @@
     " OR NOT EXISTS (SELECT 1 FROM servers sv_ WHERE sv_.run = " R " AND"      \
     " sv_.role = 'primary') OR EXISTS (" SERVER_LINK(F) " AND sv_.role = 'primary'"
 #define PRIMARY_SIDE(R, F) NO_SERVER_OR_PRIMARY(R, F) "))"
+/* "path:line" of the run's first latency-monitor record where W holds */
+#define LATMON_SRC(W)                                                                   \
+    " (SELECT fx.path || ':' || lx.line FROM latmon lx JOIN files fx ON fx.id = lx.file" \
+    " WHERE lx.run = ?1 AND " W PRIMARY_SIDE("?1", "lx.file")                          \
+    " ORDER BY lx.file, lx.line LIMIT 1)"
 #define PRIMARY_PID(R, F, P) \
     NO_SERVER_OR_PRIMARY(R, F) " AND sf_.pid IN (0, coalesce(" P ", 0))))"
 /* Which server a config value came from, when the run has several:
@@ -233,7 +238,11 @@ static const char *const sql_text[SQL_COUNT] = {
         " coalesce(sum(l.kind = 'history' AND l.event = 'fork' AND l.lat_ms IS NOT NULL), 0),"
         " coalesce(sum(l.kind = 'latest' AND l.lat_ms IS NOT NULL), 0),"
         " coalesce(sum(l.kind = 'doctor' AND l.none_observed = 1), 0),"
-        " min(f.path), min(l.line)"
+        /* each fact's own evidence: the first record of its kind (an empty
+         * reply lands as one record, so "0 rows" cites that reply) */
+        LATMON_SRC("lx.kind = 'history' AND lx.event = 'fork'") ","
+        LATMON_SRC("lx.kind = 'latest'") ","
+        LATMON_SRC("lx.kind = 'doctor' AND lx.event IS NULL")
         " FROM latmon l JOIN files f ON f.id = l.file WHERE l.run = ?1"
         PRIMARY_SIDE("?1", "l.file"),
     [SQL_FACT_LATMON_THP] =
@@ -252,6 +261,21 @@ static const char *const sql_text[SQL_COUNT] = {
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"
         " WHEN what LIKE '%rss%' THEN 2 ELSE 3 END, what, t_us",
+    [SQL_LOAD_KSTAT] =
+        "SELECT s.t_us, s.source = 'kstat-child', s.text,"
+        " MAX(CASE s.key WHEN 'minflt' THEN s.num END),"
+        " MAX(CASE s.key WHEN 'majflt' THEN s.num END),"
+        " MAX(CASE s.key WHEN 'utime_us' THEN s.num END),"
+        " MAX(CASE s.key WHEN 'stime_us' THEN s.num END),"
+        " MAX(CASE s.key WHEN 'run_delay_us' THEN s.num END),"
+        " MAX(CASE s.key WHEN 'read_bytes' THEN s.num END),"
+        " MAX(CASE s.key WHEN 'write_bytes' THEN s.num END), MIN(s.line), f.path"
+        " FROM stats s JOIN files f ON f.id = s.file"
+        " WHERE s.run = ?1 AND s.source IN ('kstat-main', 'kstat-child') AND s.t_us > 0"
+        " GROUP BY s.file, s.line ORDER BY s.t_us, s.source",
+    [SQL_LOAD_CMDHIST] =
+        "SELECT f.path, s.key, s.text, s.num, s.line FROM stats s JOIN files f ON f.id = s.file"
+        " WHERE s.run = ?1 AND s.source = 'latency-histogram' ORDER BY f.path, s.rowid",
     [SQL_MEM_SOURCE] =
         "SELECT m.what, f.path FROM mem m JOIN files f ON f.id = m.file WHERE m.run = ?1"
         " ORDER BY CASE WHEN m.what LIKE '%current%' THEN 0 WHEN m.what LIKE '%usage%' THEN 1"
@@ -525,7 +549,7 @@ static int open_store(const char *path, cow_store_wait_fn wait, void *ctx,
     st->wait_ctx = ctx;
     st->busy_ms = timeout_ms > 0 ? timeout_ms : COW_STORE_BUSY_MS;
     st->full = full;
-    snprintf(st->path, sizeof(st->path), "%s", path);
+    st->path = xstrdup(path);
     *out = NULL;
     *sqlite_rc = SQLITE_OK;
     /* URIs on (merge attaches its inputs read-only as file:...?mode=ro); a
@@ -665,7 +689,7 @@ int store_open_reader(cow_store *st, cow_store **out, cow_err *e)
     /* in memory, or held exclusively (a full file system): no other
      * connection can see it */
     if (st->full || st->path[0] == '\0' || strcmp(st->path, ":memory:") == 0 ||
-        strncmp(st->path, "file:", 5) == 0 || strlen(st->path) + 1 >= sizeof(st->path))
+        strncmp(st->path, "file:", 5) == 0)
         return COW_FAIL(e, COW_EUSAGE, "database %s: no second connection to it",
                         st->path);
     if ((rc = store_open_wait(st->path, st->wait, st->wait_ctx, st->busy_ms, out, e)) !=
@@ -694,6 +718,7 @@ void store_close(cow_store *st)
         free(st->ops[i].copy);
     free(st->ops);
     sqlite3_close(st->db);
+    free(st->path);
     free(st);
 }
 

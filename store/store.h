@@ -19,6 +19,8 @@
 
 #include "err.h"
 #include "fact.h"
+#include "cmdhist_row.h"
+#include "kstat.h"
 #include "rec.h"
 
 typedef struct cow_store cow_store;
@@ -171,7 +173,8 @@ int store_load_samples(cow_store *st, int64_t run, int64_t **t_us,
  * memtier, HdrHistogram): rows of the pctl table without a time. */
 typedef struct cow_pctl_row {
     char source[24];     /* "redis-benchmark", "memtier", "hdr" */
-    char file[256];      /* the file it came from (path as ingested) */
+    char *file;          /* the file it came from (path as ingested; owned:
+                            store_free_pctl) */
     long line;           /* its line */
     char op[64];         /* command or "Totals", "" when the source has none */
     double q;            /* percent, e.g. 99.9 */
@@ -179,9 +182,12 @@ typedef struct cow_pctl_row {
     int64_t count;       /* samples behind it (at or below value_us for an
                             HdrHistogram table), 0 if the tool does not say */
 } cow_pctl_row;
-/* The run's whole-run percentiles, by file, op and q (caller frees *rows). */
+/* The run's whole-run percentiles, by file, op and q (caller frees *rows
+ * with store_free_pctl). */
 int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
                     cow_err *e);
+/* Free n rows of store_load_pctl and their files; NULL is a no-op. */
+void store_free_pctl(cow_pctl_row *rows, size_t n);
 /* The run's per-interval percentile at q (memtier's per-second series,
  * HdrHistogram interval logs) for one op: "Totals" when present, else the
  * first op; *op names it (>= 64 bytes). Caller frees *t_us and *value_us. */
@@ -367,10 +373,21 @@ int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
  * usage, then RSS, then the rest, e.g. PSS). */
 int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
                    size_t *n, cow_err *e);
+/* The kernel's account of run's main thread and fork children (capture's
+ * kstat.csv), in time order, main before child at one time; *path the
+ * file of the first (caller frees both, also after a failure: NULL). */
+int store_load_kstat(cow_store *st, int64_t run, cow_kstat_row **rows, size_t *n,
+                     char **path, cow_err *e);
+/* The run's LATENCY HISTOGRAM rows (stats source "latency-histogram"), by
+ * file, each file's in its order; freed with store_free_cmdhist (also
+ * after a failure). */
+int store_load_cmdhist(cow_store *st, int64_t run, cow_cmdhist_row **rows, size_t *n,
+                       cow_err *e);
+void store_free_cmdhist(cow_cmdhist_row *rows, size_t n);
 /* What that series is ("rss_bytes", "memory_current"...) and the file it
- * came from; both "" when the run has none. */
-int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char *path,
-                     size_t npath, cow_err *e);
+ * came from, whole: both "" when the run has none. The caller frees *what
+ * and *path, also after a failure (then both are NULL). */
+int store_mem_source(cow_store *st, int64_t run, char **what, char **path, cow_err *e);
 /* Intervals of a run whose op is (or is not, when op is NULL) "throughput":
  * t_us, dur_s, count, max_us arrays (caller frees all four). */
 /* One period a probe reported of itself (migration 021, rec.h cow_quiet). */
@@ -450,7 +467,7 @@ typedef struct cow_clock_pair {
 /* How a log's clock was settled (table clocks). */
 typedef struct cow_clock_row {
     int64_t file;
-    char path[512];
+    char *path;          /* the log's path (owned: store_free_clocks) */
     char decided[16];    /* given, inferred, assumed, mismatch, zoned (the
                             log's own zoned stamps settled it) */
     int has_off;
@@ -471,8 +488,10 @@ int store_window_starts(cow_store *st, int64_t file, int64_t **t, size_t *n,
 int store_clock_shift(cow_store *st, int64_t file, int64_t off_us, cow_err *e);
 int store_clock_set(cow_store *st, int64_t run, int64_t file, const char *decided,
                     int has_off, long off_s, const char *evidence, cow_err *e);
+/* The run's settled clocks, by path (caller frees with store_free_clocks). */
 int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
                      cow_err *e);
+void store_free_clocks(cow_clock_row *v, size_t n);
 /* The run's server logs whose clock is not settled yet, or (all_but_given)
  * not settled by a zone given (caller frees). */
 int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
@@ -481,7 +500,7 @@ int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
 /* One file's time span outside the samples table. */
 typedef struct cow_file_span {
     int64_t file;
-    char path[512];
+    char *path;           /* as stored (owned: store_free_spans) */
     char parser[32];
     int64_t t0_us, t1_us; /* first and last stamp */
     int64_t n;            /* timed rows */
@@ -494,6 +513,7 @@ typedef struct cow_file_span {
  * is reported as such (caller frees *v). */
 int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
                      cow_err *e);
+void store_free_spans(cow_file_span *v, size_t n);
 /* The files holding the run's first and last sample ("" when none). */
 int store_sample_files(cow_store *st, int64_t run, char *first, char *last,
                        size_t cap, cow_err *e);
@@ -611,7 +631,7 @@ const char *store_sqlite_version(void);
 /* A file of a run, for attribution. */
 typedef struct cow_srv_file {
     int64_t file;        /* files(id) */
-    char path[1024];     /* as stored */
+    char *path;          /* as stored (owned: store_free_srv_files) */
     char parser[40];
     int proc_stats;      /* holds per-process kernel values (smaps, status) */
 } cow_srv_file;
@@ -636,9 +656,11 @@ typedef struct cow_srv_obs {
     int64_t dumps;       /* INFO: dumps with this identity */
 } cow_srv_obs;
 
-/* The run's files and what they say (caller frees both arrays). */
+/* The run's files and what they say (caller frees *f with
+ * store_free_srv_files and *o with free). */
 int store_server_inputs(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf,
                         cow_srv_obs **o, size_t *no, cow_err *e);
+void store_free_srv_files(cow_srv_file *f, size_t n);
 
 /* A server of a run. */
 typedef struct cow_server_row {

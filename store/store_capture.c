@@ -252,7 +252,7 @@ int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
         r = &(*v)[(*n)++];
         memset(r, 0, sizeof(*r));
         r->file = sqlite3_column_int64(q, 0);
-        snprintf(r->path, sizeof(r->path), "%s", col_text(q, 1));
+        r->path = xstrdup(col_text(q, 1));
         snprintf(r->decided, sizeof(r->decided), "%s", col_text(q, 2));
         r->has_off = sqlite3_column_type(q, 3) != SQLITE_NULL;
         r->off_s = (long)sqlite3_column_int64(q, 3);
@@ -260,12 +260,19 @@ int store_clock_list(cow_store *st, int64_t run, cow_clock_row **v, size_t *n,
     }
     unprep(st, q);
     if (rc != SQLITE_DONE) {
-        free(*v);
+        store_free_clocks(*v, *n);
         *v = NULL;
         *n = 0;
         return sql_fail(st, e, "reading clocks");
     }
     return COW_OK;
+}
+
+void store_free_clocks(cow_clock_row *v, size_t n)
+{
+    for (size_t i = 0; v != NULL && i < n; i++)
+        free(v[i].path);
+    free(v);
 }
 
 int store_clock_pending(cow_store *st, int64_t run, int all_but_given,
@@ -379,7 +386,7 @@ int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
             *v = xgrow(*v, sizeof(**v), *n + 1, &cap);
             r = &(*v)[(*n)++];
             r->file = acc[i].file;
-            snprintf(r->path, sizeof(r->path), "%s", col_text(q, 0));
+            r->path = xstrdup(col_text(q, 0));
             snprintf(r->parser, sizeof(r->parser), "%s", col_text(q, 1));
             r->t0_us = acc[i].t0;
             r->t1_us = acc[i].t1;
@@ -393,7 +400,7 @@ int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
     unprep(st, q);
     free(acc);
     if (rc != SQLITE_DONE) {
-        free(*v);
+        store_free_spans(*v, *n);
         *v = NULL;
         *n = 0;
         return sql_fail(st, e, "reading the files' time spans");
@@ -401,6 +408,13 @@ int store_file_spans(cow_store *st, int64_t run, cow_file_span **v, size_t *n,
     if (*n > 1)
         qsort(*v, *n, sizeof(**v), cmp_span_path);
     return COW_OK;
+}
+
+void store_free_spans(cow_file_span *v, size_t n)
+{
+    for (size_t i = 0; v != NULL && i < n; i++)
+        free(v[i].path);
+    free(v);
 }
 
 int store_sample_files(cow_store *st, int64_t run, char *first, char *last,

@@ -128,12 +128,11 @@ int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
     sqlite3_bind_int64(q, 1, run);
     rc = sqlite3_step(q);
     if (rc == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0) {
-        const unsigned char *p = sqlite3_column_text(q, 4);
+        const unsigned char *p = sqlite3_column_text(q, 3 + col);
         f->known = 1;
         f->num = (double)sqlite3_column_int64(q, col);
         if (p)
-            snprintf(f->src, sizeof(f->src), "%s:%lld", (const char *)p,
-                     (long long)sqlite3_column_int64(q, 5));
+            snprintf(f->src, sizeof(f->src), "%s", (const char *)p);
     }
     sqlite3_reset(q);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -322,22 +321,116 @@ int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
     return COW_OK;
 }
 
-int store_mem_source(cow_store *st, int64_t run, char *what, size_t nwhat, char *path,
-                     size_t npath, cow_err *e)
+static double col_or_nan(sqlite3_stmt *q, int i)
+{
+    return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
+}
+
+int store_load_kstat(cow_store *st, int64_t run, cow_kstat_row **rows, size_t *n,
+                     char **path, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_KSTAT];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *rows = NULL;
+    *path = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cow_kstat_row *r;
+        const unsigned char *pid = sqlite3_column_text(q, 2), *p = sqlite3_column_text(q, 11);
+        double ut = col_or_nan(q, 5), stm = col_or_nan(q, 6);
+        *rows = xgrow(*rows, sizeof(**rows), k + 1, &cap);
+        r = &(*rows)[k++];
+        r->t_us = sqlite3_column_int64(q, 0);
+        r->child = sqlite3_column_int(q, 1);
+        r->pid = pid ? strtol((const char *)pid, NULL, 10) : 0;
+        r->minflt = col_or_nan(q, 3);
+        r->majflt = col_or_nan(q, 4);
+        r->cpu_us = ut + stm;
+        r->stime_us = stm;
+        r->delay_us = col_or_nan(q, 7);
+        r->read_bytes = col_or_nan(q, 8);
+        r->write_bytes = col_or_nan(q, 9);
+        r->line = (long)sqlite3_column_int64(q, 10);
+        if (*path == NULL)
+            *path = xstrdup(p ? (const char *)p : "");
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*rows);
+        free(*path);
+        *rows = NULL;
+        *path = NULL;
+        return sql_fail(st, e, "loading the kernel's account (kstat)");
+    }
+    return COW_OK;
+}
+
+int store_load_cmdhist(cow_store *st, int64_t run, cow_cmdhist_row **rows, size_t *n,
+                       cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_LOAD_CMDHIST];
+    size_t cap = 0, k = 0;
+    int rc;
+
+    *rows = NULL;
+    sqlite3_bind_int64(q, 1, run);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const unsigned char *p = sqlite3_column_text(q, 0), *c = sqlite3_column_text(q, 1),
+                            *t = sqlite3_column_text(q, 2);
+        cow_cmdhist_row *r;
+        *rows = xgrow(*rows, sizeof(**rows), k + 1, &cap);
+        r = &(*rows)[k++];
+        r->file = xstrdup(p ? (const char *)p : "");
+        r->cmd = xstrdup(c ? (const char *)c : "");
+        r->bound_us = t && strcmp((const char *)t, "calls") != 0 ? strtoll((const char *)t, NULL, 10) : 0;
+        r->n = sqlite3_column_double(q, 3);
+        r->line = (long)sqlite3_column_int64(q, 4);
+    }
+    sqlite3_reset(q);
+    *n = k;
+    if (rc != SQLITE_DONE) {
+        store_free_cmdhist(*rows, k);
+        *rows = NULL;
+        *n = 0;
+        return sql_fail(st, e, "loading LATENCY HISTOGRAM");
+    }
+    return COW_OK;
+}
+
+void store_free_cmdhist(cow_cmdhist_row *rows, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(rows[i].file);
+        free(rows[i].cmd);
+    }
+    free(rows);
+}
+
+int store_mem_source(cow_store *st, int64_t run, char **what, char **path, cow_err *e)
 {
     sqlite3_stmt *q = st->stmt[SQL_MEM_SOURCE];
     int rc;
 
-    what[0] = path[0] = '\0';
+    *what = *path = NULL;
     sqlite3_bind_int64(q, 1, run);
     if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         const unsigned char *w = sqlite3_column_text(q, 0), *p = sqlite3_column_text(q, 1);
-        snprintf(what, nwhat, "%s", w ? (const char *)w : "");
-        snprintf(path, npath, "%s", p ? (const char *)p : "");
+        *what = xstrdup(w ? (const char *)w : "");
+        *path = xstrdup(p ? (const char *)p : "");
     }
     sqlite3_reset(q);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*what);
+        free(*path);
+        *what = *path = NULL;
         return sql_fail(st, e, "reading the memory series' source");
+    }
+    if (*what == NULL)
+        *what = xstrdup(""), *path = xstrdup("");
     return COW_OK;
 }
 

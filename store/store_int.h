@@ -85,6 +85,8 @@ enum {
     SQL_FACT_LATMON_THP,
     SQL_FACT_LATMON_SPIKE,
     SQL_LOAD_MEM,
+    SQL_LOAD_KSTAT,
+    SQL_LOAD_CMDHIST,
     SQL_MEM_SOURCE,
     SQL_LOAD_INTERVALS,
     SQL_RES_ANALYSIS,
@@ -128,7 +130,8 @@ struct cow_store {
     char holder[128];            /* who held the lock when we gave up, or "" */
     int gave_up;                 /* the busy handler gave up (waited busy_ms) */
     int full;                    /* opened for reading on a full file system */
-    char path[512];              /* database path, for the wait notice */
+    char *path;                  /* database path, whole (owned): the wait
+                                    notice, a second connection */
     int latency_from;            /* enum cow_latency_from: which reading
                                     the sample loads give */
     int64_t alt_run;             /* the run alt_max_us is of, or 0 */

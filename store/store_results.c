@@ -129,7 +129,7 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
         *rows = xgrow(*rows, sizeof(**rows), k + 1, &cap);
         r = &(*rows)[k++];
         copy_col(q, 0, r->source, sizeof(r->source));
-        copy_col(q, 1, r->file, sizeof(r->file));
+        r->file = xstrdup(col_text(q, 1));
         r->line = (long)sqlite3_column_int64(q, 2);
         copy_col(q, 3, r->op, sizeof(r->op));
         r->q = sqlite3_column_double(q, 4);
@@ -139,12 +139,19 @@ int store_load_pctl(cow_store *st, int64_t run, cow_pctl_row **rows, size_t *n,
     sqlite3_reset(q);
     *n = k;
     if (rc != SQLITE_DONE) {
-        free(*rows);
+        store_free_pctl(*rows, k);
         *rows = NULL;
         *n = 0;
         return sql_fail(st, e, "loading percentiles");
     }
     return COW_OK;
+}
+
+void store_free_pctl(cow_pctl_row *rows, size_t n)
+{
+    for (size_t i = 0; rows != NULL && i < n; i++)
+        free(rows[i].file);
+    free(rows);
 }
 
 int store_load_pctl_series(cow_store *st, int64_t run, double q, char *op,

@@ -45,7 +45,7 @@ static int load_files(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf,
         *f = xgrow(*f, sizeof(**f), *nf + 1, &cap);
         x = &(*f)[(*nf)++];
         x->file = sqlite3_column_int64(q, 0);
-        snprintf(x->path, sizeof(x->path), "%s", col_text(q, 1));
+        x->path = xstrdup(col_text(q, 1));
         snprintf(x->parser, sizeof(x->parser), "%s", col_text(q, 2));
         x->proc_stats = sqlite3_column_int(q, 3);
     }
@@ -128,7 +128,7 @@ int store_server_inputs(cow_store *st, int64_t run, cow_srv_file **f, size_t *nf
 sql:
     rc = sql_fail(st, e, "reading what the files say about their servers");
 fail:
-    free(*f);
+    store_free_srv_files(*f, *nf);
     free(*o);
     *f = NULL;
     *o = NULL;
@@ -267,4 +267,11 @@ int store_server_files(cow_store *st, int64_t run, char ***paths, int **server,
     *server = NULL;
     *n = 0;
     return sql_fail(st, e, "reading the servers' files");
+}
+
+void store_free_srv_files(cow_srv_file *f, size_t n)
+{
+    for (size_t i = 0; f != NULL && i < n; i++)
+        free(f[i].path);
+    free(f);
 }

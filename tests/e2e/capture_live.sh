@@ -155,6 +155,16 @@ if [ "$PART" = main ]; then
     check "INFO polled fast while the child lived" \
         test "$(sqlite3 "$WORK/c.db" "SELECT count(DISTINCT t_us) FROM info WHERE key = 'rdb_bgsave_in_progress' AND num = 1")" -ge 3
     check "the child's smaps were read" grep -q "Pss:" "$OUT"/smaps_rollup-child-[0-9]*.txt
+    # the kernel's own account: the main thread every second, the child
+    # every 50 ms while it lived, and ingest stores it
+    check "kstat: the main thread's readings, the server's pid" \
+        test "$(awk -F, -v p="$primary_PID" '$2 == "main" && $3 == p' "$OUT/kstat.csv" | wc -l)" -ge 5
+    check "kstat: the child read while it lived" \
+        test "$(awk -F, '$2 == "child"' "$OUT/kstat.csv" | wc -l)" -ge 2
+    check "kstat: the child's readings 50 ms apart" \
+        awk -F, '$2 == "child" { if (p && $1 - p > 150000) exit 1; p = $1 }' "$OUT/kstat.csv"
+    check "kstat: ingested as the kernel's account" \
+        test "$(sqlite3 "$WORK/c.db" "SELECT count(*) FROM stats WHERE source = 'kstat-main' AND key = 'minflt'")" -ge 5
 
     # the printed command works as it is, from another folder, and writes
     # nothing into the capture folder
@@ -179,6 +189,9 @@ if [ "$PART" = main ]; then
     "$COW" analyze --db "$WORK/c.db" > "$WORK/an.out" 2>&1
     check "analyze: the bgsave window is a phase" has "^  bgsave#1 " "$WORK/an.out"
     check "doctor: copy-on-write evidence (rdb_last_cow_size)" has "rdb_last_cow_size" "$WORK/doc.out"
+    check "doctor: the kernel's account of the save, with the main thread's faults" \
+        has "kernel_account.*the kernel's account of bgsave#1" "$WORK/doc.out"
+    check "doctor: the account's faults come from kstat.csv" has "minor faults.*kstat.csv:" "$WORK/doc.out"
 
     # replicaof: a fresh replica attaches and pulls a full sync
     start_server replica

@@ -10,6 +10,12 @@
 #   PART full:    a write fails (a 2 MB tmpfs filled, else RLIMIT_FSIZE):
 #                 exit 3, run.json "complete": false with what was lost,
 #                 ingest reads what landed
+#   PART replytime: a server that answers each PING 25 or 15 ms late in
+#                 turn: each sample's round trip is its own reply's arrival,
+#                 not when the probe woke to read it (a probe every 100 ms,
+#                 then every 20 ms, where two replies land between two slots)
+#   PART replies: a server that answers every 3rd PING with an error and
+#                 sends every 5th reply in two pieces: each row says which
 # Exit 77 (skipped) without python3, or for full without either way.
 set -u
 COW=$1
@@ -112,6 +118,57 @@ full)
     check "full ($how): run.json says what was lost" has '"lost":.*"everything after the failed write to ' "$out/run.json"
     "$COW" ingest --db "$WORK/db" "$out" > "$WORK/i" 2>&1
     check "full ($how): ingest reads what landed" has "into 1 run" "$WORK/i"
+    ;;
+replytime)
+    start_fake delay
+    for rate in 100ms 20ms; do
+        out=$WORK/rt$rate
+        "$COW" capture --port "$PORT" --out "$out" --duration 3s --rate "$rate" \
+            --no-proc -q > "$WORK/o" 2> "$WORK/e"
+        check "replytime $rate: capture exit 0" test $? = 0
+        # the connection's 1st, 3rd ... PING (rows 2, 4, ...) waits 25 ms,
+        # the others 15 ms: round trips (us) by row parity, sorted
+        awk -F, 'NR > 1 && NR % 2 == 0 { print $2 }' "$out/latency.csv" | sort -n > "$WORK/a"
+        awk -F, 'NR > 1 && NR % 2 == 1 { print $2 }' "$out/latency.csv" | sort -n > "$WORK/b"
+        na=$(wc -l < "$WORK/a")
+        nb=$(wc -l < "$WORK/b")
+        a50=$(awk '{ v[NR] = $1 } END { print int(v[int((NR + 1) / 2)]) }' "$WORK/a")
+        b50=$(awk '{ v[NR] = $1 } END { print int(v[int((NR + 1) / 2)]) }' "$WORK/b")
+        echo "replytime $rate: 25 ms replies median $a50 us, least $(head -1 "$WORK/a") ($na);" \
+            "15 ms replies median $b50 us, least $(head -1 "$WORK/b") ($nb)"
+        check "replytime $rate: samples landed ($na + $nb)" test $((na + nb)) -ge 20
+        check "replytime $rate: no reply before the server sent it" \
+            test "$(head -1 "$WORK/a" | cut -d. -f1)" -ge 24900 -a "$(head -1 "$WORK/b" | cut -d. -f1)" -ge 14900
+        check "replytime $rate: the 25 ms replies' median is theirs ($a50 us)" \
+            test "$a50" -lt 30000
+        check "replytime $rate: the 15 ms replies' median is theirs ($b50 us)" \
+            test "$b50" -lt 20000
+        check "replytime $rate: run.json says how replies were timed" \
+            has '"reply_time":.*"kernel receive stamp' "$out/run.json"
+    done
+    ;;
+replies)
+    start_fake mixed
+    out=$WORK/out
+    # a slot of 30 ms against a split of 5 ms: a reply completed a slot
+    # late reads >= 30 ms, while a loaded test machine may stretch the
+    # server's 5 ms sleep well past 9 ms (a 10 ms slot made that a false
+    # failure)
+    "$COW" capture --port "$PORT" --out "$out" --duration 4s --rate 30ms --no-proc -q \
+        > "$WORK/o" 2> "$WORK/e"
+    check "replies: capture exit 0" test $? = 0
+    # row NR answers the connection's (NR - 1)th PING
+    awk -F, 'NR > 1 { print ((NR - 1) % 3 == 0 ? "error" : "ping"), $3 }' \
+        "$out/latency.csv" > "$WORK/ops"
+    n=$(wc -l < "$WORK/ops")
+    nerr=$(awk '$2 == "error"' "$WORK/ops" | wc -l)
+    check "replies: samples landed ($n)" test "$n" -ge 100
+    check "replies: every 3rd reply an error, the others PONG" \
+        test "$(awk '$1 != $2' "$WORK/ops" | wc -l)" = 0
+    check "replies: run.json counts the errors ($nerr)" \
+        has "\"errors\":[[:space:]]*$nerr," "$out/run.json"
+    check "replies: a reply in two pieces is one sample, not late by a slot" \
+        awk -F, 'NR > 1 && (NR - 1) % 5 == 0 && ($2 < 4900 || $2 > 20000) { exit 1 }' "$out/latency.csv"
     ;;
 *) echo "unknown part $PART" >&2; exit 2 ;;
 esac

@@ -293,10 +293,11 @@ check "lift: SQLite's figures per host, kernel and THP mode" test \
   "$(sort "$WORK/lift_dist")" = "$(lift_sqlite "$A"; lift_sqlite "$B"; lift_sqlite "$C" | sort)"
 check "lift: the four fleet hosts, not September's Valkey host" test \
   "$(cut -f1 "$WORK/lift_dist" | sort | tr '\n' ' ')" = "cache-a cache-b cache-c cache-d "
-# cache-c's diskless sync: its baseline moved around it (p99 +163% after),
-# so its p99.9 is ? against the baseline on both sides, not a lift
-check "lift: cache-c's diskless sync ? (its baseline moved), worst first is cache-a" test \
-  "$(awk -F'\t' '$1 == "cache-c" {print $5} NR == 1 {print $1}' "$WORK/lift_dist" | tr '\n' ' ')" = "cache-a 0 "
+# cache-c's diskless sync: the quiet phase after it lies nearer the
+# baseline than the sync (the sync's aftermath, runstats.c Requirement 7d),
+# so its p99.9 is judged against the baseline before it: a lift
+check "lift: cache-c's diskless sync a lift (its after phase is aftermath), worst first is cache-a" test \
+  "$(awk -F'\t' '$1 == "cache-c" {print $5} NR == 1 {print $1}' "$WORK/lift_dist" | tr '\n' ' ')" = "cache-a 1 "
 # the whole fleet in one server: B and C on server one too
 "$COW" export -q --db "$B" --clickhouse "http://127.0.0.1:$H1" > /dev/null
 "$COW" export -q --db "$C" --clickhouse "http://127.0.0.1:$H1" > /dev/null

@@ -5,6 +5,11 @@ serves one client at a time on threads, and answers as MODE says:
   silent   reads commands, never answers
   dribble  answers INFO at once, every other reply one byte per 100 ms
   forge    answers like a server whose INFO holds forged '# ts=' lines
+  delay    answers a connection's 1st, 3rd, 5th ... PING 25 ms after it came
+           and its 2nd, 4th ... 15 ms after (replies in order, each sent at
+           its own time), the rest at once
+  mixed    answers a connection's 3rd, 6th ... PING with an error, and
+           sends its 5th, 10th ... reply in two writes 5 ms apart
 The test stops it by pid."""
 import os, socket, sys, threading, time
 
@@ -54,12 +59,72 @@ def reply(words, port):
     return b"-ERR unknown command in fake_resp\r\n", False
 
 
+DELAYS = (0.025, 0.015)
+
+
+def serve_delayed(conn, port):
+    """MODE delay: replies go from a sender thread at their due times."""
+    cv = threading.Condition()
+    due = []  # (monotonic instant, bytes), in order
+
+    def sender():
+        while True:
+            with cv:
+                while not due:
+                    cv.wait()
+                t, out = due[0]
+            while time.monotonic() < t:
+                time.sleep(max(t - time.monotonic(), 0))
+            with cv:
+                due.pop(0)
+            if out is None:
+                return
+            try:
+                conn.sendall(out)
+            except OSError:
+                return
+
+    th = threading.Thread(target=sender, daemon=True)
+    th.start()
+    pings = 0
+    try:
+        for words in commands(conn):
+            now = time.monotonic()
+            out, _ = reply(words, port)
+            if words and words[0].upper() == "PING":
+                now += DELAYS[pings % 2]
+                pings += 1
+            with cv:
+                due.append((max(now, due[-1][0]) if due else now, out))
+                cv.notify()
+    finally:
+        with cv:
+            due.append((0, None))
+            cv.notify()
+        th.join()
+        conn.close()
+
+
 def serve(conn, port):
+    # as Redis does: without it a reply waits for the ACK of the one before
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if MODE == "delay":
+        serve_delayed(conn, port)
+        return
+    pings = 0
     try:
         for words in commands(conn):
             if MODE == "silent":
                 continue
             out, at_once = reply(words, port)
+            if MODE == "mixed" and words and words[0].upper() == "PING":
+                pings += 1
+                if pings % 3 == 0:
+                    out = b"-LOADING fake_resp is loading\r\n"
+                if pings % 5 == 0:
+                    conn.sendall(out[:3])
+                    time.sleep(0.005)
+                    out = out[3:]
             if MODE == "dribble" and not at_once:
                 for i in range(len(out)):
                     conn.sendall(out[i:i + 1])

@@ -84,7 +84,7 @@ check "log only: the answer comes first, with the window and the evidence" has \
 "$COW" ingest -q --db "$WORK/f.db" "$DATA/forkstall" > /dev/null 2>&1
 "$COW" doctor --db "$WORK/f.db" > "$WORK/f.doc"
 check "fork_is_the_cost names the fork, the samples in flight and the worst one" has \
-    "\[warning\] fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms, and 1 sample in flight waited it out, up to 195.3 ms (sent 2.0 ms after the fork began): the run's worst sample is among them" "$WORK/f.doc"
+    "\[warning\] fork_is_the_cost: the fork itself was the stall: the fork of bgsave#1 took 197.0 ms, and 1 sample in flight while it ran, the longest 195.3 ms (sent 2.0 ms after the fork began): the run's worst sample is among them" "$WORK/f.doc"
 # the first poll after the child started: the fork's own (phase.c, Requirement 9)
 check "and cites latest_fork_usec at its file:line" has "latest_fork_usec  *197000  (.*forkstall/info.txt:25)" "$WORK/f.doc"
 # ... the same run without INFO: LATENCY HISTORY fork gives the fork time

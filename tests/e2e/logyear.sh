@@ -33,4 +33,29 @@ check "--log-year 2015: the events are dated 2015" \
     test "$(sqlite3 given.db "SELECT strftime('%Y', min(t_us) / 1e6, 'unixepoch') FROM events")" = 2015
 "$COW" report --db given.db --out rep2 > rep2.out 2>&1
 check "--log-year given: no guess reported" not_in_file 'guessed' rep2/summary.md
+
+# the run's own time settles the year: a Redis 2.8 log from a 2015 capture
+# whose file was touched in 2026 is dated 2015, from run.json, no guess
+mkdir -p ran/run
+cp old/run/redis.log ran/run/redis.log
+touch -d '2026-11-30 12:00:00 UTC' ran/run/redis.log
+printf '{"scenario": "bgsave", "start_epoch_us": 1426324300000000}\n' > ran/run/run.json
+"$COW" report --db ran.db --out rep3 ran > rep3.out 2>&1
+check "run.json's start: exit 0" test $? = 0
+check "run.json's start: the events are dated 2015, not the file's 2026" \
+    test "$(sqlite3 ran.db "SELECT strftime('%Y', min(t_us) / 1e6, 'unixepoch') FROM events")" = 2015
+check "run.json's start: no guess reported" not_in_file 'guessed' rep3/summary.md
+check "run.json's start: the note says where the year came from" \
+    test "$(sqlite3 ran.db "SELECT count(*) FROM files WHERE notes LIKE '%2015 from the run''s own time (run.json start_epoch_us%'")" = 1
+# a January capture: the log's December lines are the year before
+mkdir -p jan/run
+cat > jan/run/redis.log << 'LOG'
+3205:M 31 Dec 23:59:01.100 * Background saving started by pid 3301
+3301:C 01 Jan 00:00:03.400 * DB saved on disk
+3205:M 01 Jan 00:00:03.500 * Background saving terminated with success
+LOG
+printf '{"start_epoch_us": 1420070340000000}\n' > jan/run/run.json
+"$COW" ingest --db jan.db jan > jan.out 2>&1
+check "a January run: the December line is the year before" \
+    test "$(sqlite3 jan.db "SELECT strftime('%Y-%m', min(t_us) / 1e6, 'unixepoch') || ' ' || strftime('%Y-%m', max(t_us) / 1e6, 'unixepoch') FROM events")" = "2014-12 2015-01"
 finish

@@ -735,6 +735,87 @@ static void hgrm_should_take_the_max_from_the_footer(void)
     collect_free(&c);
 }
 
+/* wrk2's stdout: the spectrum in ms is read, the rounded summary before
+ * it skipped, the totals after it kept; without a spectrum, refused with
+ * what to do */
+static void hgrm_should_read_wrk2_stdout(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    size_t n;
+    char *t = slurp("wrk2_latency.txt", &n), *cut;
+
+    CHECK_STR(detect_file("wrk2_latency.txt"), "hdr-percentiles");
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_hgrm, "wrk2_latency.txt", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 0);
+    PCTL_IS(&c, NULL, 50, 0, 1110, 49950);
+    PCTL_IS(&c, NULL, 99.9, 0, 2340, 99800); /* the spectrum's, not the summary's 2.34ms */
+    CHECK_INT(pline(&c, NULL, 99.9, 0), 27);
+    CHECK(stat(&c, "wrk:requests") != NULL && stat(&c, "wrk:requests")->num == 119956);
+    CHECK(stat(&c, "wrk:requests_per_sec") != NULL &&
+          stat(&c, "wrk:requests_per_sec")->num == 1999.21);
+    CHECK_STR(note(&c, "latency_unit"), "ms: wrk2 prints its percentile spectrum in milliseconds");
+    collect_free(&c);
+    /* the summary alone (wrk2 without --latency) */
+    cut = strstr(t, "  Detailed Percentile");
+    CHECK(cut != NULL);
+    if (cut) {
+        *cut = '\0';
+        collect_init(&c);
+        CHECK_INT(parse_mem(&cow_parser_hgrm, "wrk2.txt", t, strlen(t), NULL, &c, &e),
+                  COW_EPARSE);
+        CHECK(strstr(e.msg, "run wrk2 with --latency") != NULL);
+        collect_free(&c);
+    }
+    free(t);
+}
+
+/* memtier's stdout report: the ALL STATS table's percentiles (ms) and
+ * per-command figures; the progress, settings and histogram skipped; bad
+ * rows rejected; a file without a table refused */
+static void memtier_text_should_read_the_stats_table(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    static const char bad[] =
+        "ALL STATS\n=====================\n"
+        "Type         Ops/sec    p99 Latency       KB/sec\n"
+        "------------------------------------------------\n"
+        "Sets         7154.42        4.79900       551.02\n"
+        "Gets         7154.42        x.79900       551.02\n"
+        "Totals       7154.42        4.79900\n";
+
+    CHECK_STR(detect_file("memtier_2.0_stdout.txt"), "memtier-text");
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_memtier_text, "memtier_2.0_stdout.txt", NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 0);
+    PCTL_IS(&c, "Totals", 99.9, 0, 15487, 0);
+    PCTL_IS(&c, "Sets", 50, 0, 2351, 0);
+    CHECK_INT(pline(&c, "Gets", 99, 0), 16);
+    CHECK_INT((long)npctl(&c, "Waits", 99), 0); /* "---" */
+    STAT_IS(&c, "Totals:ops_per_sec", 78620.03);
+    STAT_IS(&c, "Gets:avg_latency_us", 2544.65);
+    CHECK_STR(note(&c, "shape"), "1 table, 4 rows; 15 other lines skipped (progress, "
+                                 "settings, histogram)");
+    collect_free(&c);
+
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_memtier_text, "m.txt", bad, strlen(bad), NULL, &c, &e), 0);
+    CHECK_INT(c.nrejects, 2);
+    CHECK_STR(collect_nth(&c, COW_REC_REJECT, 0)->u.reject.reason,
+              "a value is neither a number >= 0 nor ---");
+    CHECK_STR(collect_nth(&c, COW_REC_REJECT, 1)->u.reject.reason,
+              "not one value per column of the table's header");
+    PCTL_IS(&c, "Sets", 99, 0, 4799, 0);
+    collect_free(&c);
+
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_memtier_text, "m.txt", "4 Threads\n", 10, NULL, &c, &e),
+              COW_EPARSE);
+    collect_free(&c);
+}
+
 int main(void)
 {
     RUN(rbench_csv_should_read_real_7x_output);
@@ -755,6 +836,8 @@ int main(void)
     RUN(hdr_should_decode_memtier_histograms_to_its_percentiles);
     RUN(hgrm_should_decode_a_java_interval_log);
     RUN(hgrm_should_take_the_max_from_the_footer);
+    RUN(hgrm_should_read_wrk2_stdout);
+    RUN(memtier_text_should_read_the_stats_table);
     RUN(hgrm_should_reject_garbage_and_unwrap_counts);
     RUN(sniff_should_pick_the_right_parser);
     return REPORT();

@@ -185,6 +185,56 @@ static void log_should_be_copied_only_from_a_regular_file(void)
     free(c);
 }
 
+/* A wall clock that steps forward 0.5 ms while a reply is on its way (as
+ * some virtual machines' do ten times a second): the stamp, taken before
+ * or after the step, never reads earlier than the reply came. */
+static void stamp_should_not_read_early_across_a_wall_clock_step(void)
+{
+    const int64_t off = INT64_C(1700000000) * 1000000000, step = 500000;
+    const int64_t arrive = 10000000000; /* mono ns the reply came */
+    const int64_t now = arrive + 15000000;
+    int64_t rt;
+
+    /* no step: the stamp is the arrival */
+    CHECK_INT(cap_stamp_mono(arrive + off, off, off, now), arrive);
+    /* stamped before the step, read after it: the offset before is right */
+    CHECK_INT(cap_stamp_mono(arrive + off, off, off + step, now), arrive);
+    /* stamped after the step: late by at most the step, never early */
+    rt = cap_stamp_mono(arrive + off + step, off, off + step, now);
+    CHECK(rt >= arrive && rt <= arrive + step);
+    /* a step backwards, either side */
+    rt = cap_stamp_mono(arrive + off, off, off - step, now);
+    CHECK(rt >= arrive && rt <= arrive + step);
+    CHECK_INT(cap_stamp_mono(arrive + off - step, off, off - step, now), arrive);
+    /* no offset before (the first read): the one read now */
+    CHECK_INT(cap_stamp_mono(arrive + off, 0, off, now), arrive);
+    /* never later than the read */
+    CHECK_INT(cap_stamp_mono(now + off, off, off + step, now - step), now - step);
+    /* the offset read now is the clocks' own, within a millisecond */
+    {
+        struct timespec a;
+        int64_t o = cap_wall_offset(), m = cap_mono_ns();
+        clock_gettime(CLOCK_REALTIME, &a);
+        rt = (int64_t)a.tv_sec * 1000000000 + a.tv_nsec - m;
+        CHECK(llabs((long long)(rt - o)) < 1000000);
+    }
+}
+
+static void slot_should_never_be_a_period_behind_the_send(void)
+{
+    const int64_t per = 2000000, at = 5000000000;
+    /* on time or late by less than a period: its own slot */
+    CHECK_INT(cap_slot_at(at, at - 7, per), at);
+    CHECK_INT(cap_slot_at(at, at, per), at);
+    CHECK_INT(cap_slot_at(at, at + per - 1, per), at);
+    /* preempted past its slot before the send stamp: the latest slot not
+     * after the stamp, the ones between are gaps */
+    CHECK_INT(cap_slot_at(at, at + per, per), at + per);
+    CHECK_INT(cap_slot_at(at, at + 5 * per / 2, per), at + 2 * per);
+    for (int64_t late = 0; late < 20 * per; late += per / 3)
+        CHECK(at + late - cap_slot_at(at, at + late, per) < per);
+}
+
 int main(void)
 {
     RUN(hostport_should_take_names_v4_and_v6);
@@ -192,5 +242,7 @@ int main(void)
     RUN(secrets_should_be_redacted_by_rule);
     RUN(info_reply_should_not_forge_a_poll);
     RUN(log_should_be_copied_only_from_a_regular_file);
+    RUN(stamp_should_not_read_early_across_a_wall_clock_step);
+    RUN(slot_should_never_be_a_period_behind_the_send);
     return REPORT();
 }

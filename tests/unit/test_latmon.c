@@ -552,6 +552,61 @@ static void clilat_should_reject_bad_lines_not_crash(void)
 
 /* ---------------------------------------------------------------- sniff */
 
+/* LATENCY HISTOGRAM as the capture saves it (piped: "info" and "ping"
+ * alone on a line are command names, not a transcript's echoes) and as
+ * the terminal prints it (RESP2, with CR LF), real replies of
+ * redis-server 7.0.15; a count that falls rejects its command only. */
+static const cow_stat *hist_row(const collect *c, const char *cmd, const char *text)
+{
+    size_t i;
+    for (i = 0; i < c->n; i++) {
+        const cow_stat *s = &c->recs[i].u.stat;
+        if (c->recs[i].kind == COW_REC_STAT && strcmp(s->source, "latency-histogram") == 0 &&
+            strcmp(s->key, cmd) == 0 && strcmp(s->text, text) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static void latmon_should_read_latency_histogram(void)
+{
+    collect c;
+    cow_err e = COW_ERR_INIT;
+    const cow_stat *s;
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_latency_monitor, "latmon/histogram-raw.txt", &c, &e), COW_OK);
+    CHECK_INT((long)c.nrejects, 0);
+    CHECK((s = hist_row(&c, "info", "calls")) != NULL && s->num == 34);
+    CHECK((s = hist_row(&c, "ping", "calls")) != NULL);
+    CHECK((s = hist_row(&c, "keys", "calls")) != NULL && s->num == 3 && s->line == 91);
+    CHECK((s = hist_row(&c, "keys", "135266")) != NULL && s->num == 3);
+    CHECK((s = hist_row(&c, "set", "8454")) != NULL && s->num == 15994);
+    CHECK_STR(find_note(&c, "latency_sections"), "histogram");
+    collect_free(&c);
+
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_latency_monitor, "latmon/histogram-tty.txt", &c, &e), COW_OK);
+    CHECK_INT((long)c.nrejects, 0);
+    CHECK((s = hist_row(&c, "set", "calls")) != NULL && s->num == 20000);
+    CHECK((s = hist_row(&c, "get", "66")) != NULL && s->num == 20000);
+    collect_free(&c);
+
+    /* a header with the commands asked for; the count of "get" falls */
+    collect_init(&c);
+    CHECK_INT(parse_mem(&cow_parser_latency_monitor, "lh.txt",
+                        "127.0.0.1:6379> latency histogram set get\n"
+                        "set\ncalls\n10\nhistogram_usec\n1\n8\n4\n10\n"
+                        "get\ncalls\n10\nhistogram_usec\n1\n9\n2\n7\n"
+                        "config|get\ncalls\n1\nhistogram_usec\n16\n1\n",
+                        &c, &e), COW_OK);
+    CHECK_INT((long)c.nrejects, 1);
+    CHECK(hist_row(&c, "set", "4") != NULL);
+    CHECK(hist_row(&c, "get", "calls") == NULL);
+    CHECK(hist_row(&c, "config|get", "16") != NULL);
+    collect_free(&c);
+}
+
 static void latency_files_should_be_detected_by_content(void)
 {
     static const struct { const char *file, *parser; } cases[] = {
@@ -568,6 +623,8 @@ static void latency_files_should_be_detected_by_content(void)
         {"latmon/doctor-none.txt", "redis-latency"},
         {"latmon/doctor-disabled.txt", "redis-latency"},
         {"latmon/doctor-spikes.txt", "redis-latency"},
+        {"latmon/histogram-raw.txt", "redis-latency"},
+        {"latmon/histogram-tty.txt", "redis-latency"},
         {"clilat/history-raw.txt", "redis-cli-latency"},
         {"clilat/history-raw-cut4096.txt", "redis-cli-latency"},
         {"clilat/history-tty.txt", "redis-cli-latency"},
@@ -600,6 +657,7 @@ int main(void)
     RUN(clilat_should_need_a_clock);
     RUN(clilat_should_take_the_start_from_a_typescript);
     RUN(clilat_should_reject_bad_lines_not_crash);
+    RUN(latmon_should_read_latency_histogram);
     RUN(latency_files_should_be_detected_by_content);
     return REPORT();
 }

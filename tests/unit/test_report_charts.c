@@ -14,6 +14,7 @@
 
 #include "chart_data.h"
 #include "chart_layout.h"
+#include "mem.h"
 #include "minunit.h"
 #include "report_chartbuild.h"
 
@@ -252,7 +253,7 @@ static void spectrum_should_hold_at_most_eight_series_a_chart(void)
     for (i = 0; i < 19; i++) {
         for (k = 0; k < 3; k++)
             v[i][k] = (double)(i + 1) * (double)(k + 1) * 0.1;
-        snprintf(lines[i].name, sizeof(lines[i].name), "run-%02zu SET (memtier)", i);
+        lines[i].name = xasprintf("run-%02zu SET (memtier)", i);
         lines[i].q = q;
         lines[i].ms = v[i];
         lines[i].n = 3;
@@ -271,6 +272,59 @@ static void spectrum_should_hold_at_most_eight_series_a_chart(void)
     for (i = 0; i < n; i++)
         chart_free(ch[i]);
     free(ch);
+    for (i = 0; i < 19; i++)
+        free(lines[i].name);
+}
+
+/* issue 36 item 4: a 600-byte phase label was cut at 40 bytes in the
+ * window chart's series name, a replica's at 20 in its category, a title
+ * at 160; the chart data keeps each whole, and the layout shortens what it
+ * draws to fit (an ellipsis), laying the chart out as before. */
+static void long_labels_should_stay_whole_in_the_chart(void)
+{
+    cow_err e = COW_ERR_INIT;
+    char *label = xcalloc(1, 601), *want;
+    rc_phase_q ph[2];
+    rc_sync sy;
+    cow_chart *c;
+    cow_layout L;
+    size_t i, legend = 0;
+
+    memset(label, 'a', 600);
+    memcpy(label, "long-", 5);
+    memcpy(ph, ph2, sizeof(ph));
+    ph[1].label = label;
+    c = rc_window_chart(label, ph, 2, NULL, &e);
+    if (c == NULL) {
+        CHECK(0);
+        free(label);
+        return;
+    }
+    want = xasprintf("%s (n=%ld)", label, ph[1].n);
+    CHECK_STR(c->series[1].name, want);
+    free(want);
+    want = xasprintf("Window against baseline: %s", label);
+    CHECK_STR(c->title, want);
+    free(want);
+    build(c, &L);
+    for (i = 0; i < L.nprims; i++)
+        if (L.prims[i].kind == COW_PRIM_TEXT && L.prims[i].role == COW_ROLE_LEGEND_TEXT &&
+            strstr(L.prims[i].text, "long-aaaa") != NULL)
+            legend += strstr(L.prims[i].text, "\xe2\x80\xa6") != NULL; /* ellipsis */
+    CHECK_INT(legend, 1);
+    chart_layout_release(&L);
+    chart_free(c);
+    memset(&sy, 0, sizeof(sy));
+    snprintf(sy.who, sizeof(sy.who), "replica #2 (port 6381) attempt 1"); /* cut at 20 once */
+    snprintf(sy.how, sizeof(sy.how), "full, diskless: up");
+    sy.resync_s = 0.1, sy.recv_s = 0.2, sy.recv_end_s = 0.3, sy.flush_s = 0.4;
+    sy.load_s = 0.5, sy.up_s = 0.6, sy.lost_s = NAN;
+    c = rc_replsync(label, &sy, 1, &e);
+    CHECK(c != NULL && strlen(c->title) == strlen("Replica syncs: ") + 600);
+    CHECK(c != NULL && strcmp(c->cats[0].label,
+                                     "replica #2 (port 6381) attempt 1: full, diskless: up") == 0);
+    chart_free(c);
+    free(label);
 }
 
 /* ------------------------------------------------------- memory, syncs */
@@ -344,5 +398,6 @@ int main(void)
     RUN(spectrum_should_hold_at_most_eight_series_a_chart);
     RUN(memory_chart_should_say_what_it_plots);
     RUN(replica_syncs_should_be_a_bar_per_attempt);
+    RUN(long_labels_should_stay_whole_in_the_chart);
     return REPORT();
 }

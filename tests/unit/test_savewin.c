@@ -109,6 +109,24 @@ static void rates_in_a_window_should_count_the_overlapping_share(void)
     CHECK(isnan(savewin_growth_all(b, 0)));
 }
 
+/* a load paced at a fixed rate: every interval outside the window within
+ * 1% of their mean; the window's own intervals are not read */
+static void paced_load_should_be_steady_outside_the_window(void)
+{
+    int64_t t[6] = {0, 1000000, 2000000, 3000000, 4000000, 5000000};
+    double dur[6] = {1, 1, 1, 1, 1, 1};
+    double ops[6] = {100000, 99840, 20000, 30000, 100320, 100000};
+    cow_phase w = ph(COW_PHASE_BGSAVE, 2000000, 4000000, "log");
+
+    CHECK(savewin_rate_steady(t, dur, ops, 6, &w, 0.01));
+    ops[5] = 98000; /* 2.3% below the others */
+    CHECK(!savewin_rate_steady(t, dur, ops, 6, &w, 0.01));
+    ops[5] = 100000;
+    w.t0_us = 1500000; /* the intervals at 1 s and 4 s overlap: two left outside */
+    w.t1_us = 4500000;
+    CHECK(!savewin_rate_steady(t, dur, ops, 6, &w, 0.01));
+}
+
 int main(void)
 {
     RUN(pick_should_prefer_the_first_save_over_earlier_windows);
@@ -116,5 +134,6 @@ int main(void)
     RUN(seconds_should_come_from_a_closed_log_save);
     RUN(rate_should_weigh_intervals_by_their_length);
     RUN(rates_in_a_window_should_count_the_overlapping_share);
+    RUN(paced_load_should_be_steady_outside_the_window);
     return REPORT();
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "minunit.h"
 #include "servers.h"
 
@@ -16,6 +17,8 @@ static size_t no;
 
 static void reset(void)
 {
+    for (size_t i = 0; i < nf; i++)
+        free(files[i].path);
     memset(files, 0, sizeof(files));
     memset(obs, 0, sizeof(obs));
     nf = no = 0;
@@ -24,7 +27,7 @@ static void reset(void)
 static void file(const char *path, const char *parser, int proc_stats)
 {
     files[nf].file = (int64_t)nf + 1;
-    snprintf(files[nf].path, sizeof(files[nf].path), "%s", path);
+    files[nf].path = xstrdup(path);   /* freed by reset() */
     snprintf(files[nf].parser, sizeof(files[nf].parser), "%s", parser);
     files[nf++].proc_stats = proc_stats;
 }
@@ -260,5 +263,6 @@ int main(void)
     RUN(run_json_roles_should_win_and_names_fill_in);
     RUN(files_that_name_no_server_should_make_one);
     RUN(a_restart_should_stay_one_server_by_its_port);
+    reset();
     return REPORT();
 }
