@@ -148,6 +148,12 @@ typedef struct cow_run_facts {
     cow_kacct kacct;
     /* the server's own per-command latency (LATENCY HISTOGRAM, cmdhist.h) */
     cow_cmdhist cmdhist;
+    /* the longest command the server's latency monitor recorded in the
+     * latest fork window (event command or fast-command): num ms, text the
+     * event, src file:line; win_cmd_at_s its stamp from the window's start
+     * (s, stamps are whole seconds) */
+    cow_fact win_cmd;
+    double win_cmd_at_s;
     /* memory series: growth during the first window */
     double mem_growth_bytes; /* NaN when no series covers a window */
     char mem_src[200];    /* file of the series */
@@ -220,6 +226,12 @@ void diag_host_overlaps(cow_run_facts *runs, size_t n);
  * finding and the answer alike. */
 double diag_kernel_fork_ms(const cow_run_facts *x);
 char *diag_kernel_cause(const cow_run_facts *x);
+/* A command the latency monitor recorded in the latest fork window as the
+ * cause (heap phrase, NULL when it is not one): it blocked the server 1.5
+ * times as long as the fork or more (one about as long is BGSAVE itself,
+ * which the monitor times fork included) and for at least half the
+ * window's worst sample (diag_rules_cmd.c, read by the finding and the answer alike). */
+char *diag_command_cause(const cow_run_facts *x);
 
 /* The rule table, terminated by a NULL id. */
 const cow_rule *diag_rules(void);

@@ -24,6 +24,10 @@ static const cow_rule rules[] = {
      "faults, run-queue wait or the fork, the strongest first, with the numbers"},
     {"slow_command", COW_SEV_WARN, rule_slow_command,
      "commands the server itself timed over 10 ms (LATENCY HISTOGRAM), the slowest first"},
+    {"command_in_save", COW_SEV_WARN, rule_command_in_save,
+     "the server's latency monitor recorded a command of 10 ms or more, and 1.5 times the "
+     "fork or more, inside the latest fork window: the cause when it lasted half the "
+     "window's worst sample"},
     {"slowness_outlasts_fork", COW_SEV_WARN, rule_slowness_outlasts_fork,
      "samples as slow as the fork's stall go on for a second or more after it: not the fork's"},
     {"fork_is_the_cost", COW_SEV_WARN, rule_fork_is_the_cost,

@@ -74,6 +74,7 @@ int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findi
 int rule_fork_is_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_kernel_account(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_slow_command(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
+int rule_command_in_save(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_slowness_outlasts_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_slow_fork(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);
 int rule_thp_backing(const cow_run_facts *r, size_t n, size_t i, cow_finding *f);

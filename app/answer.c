@@ -89,6 +89,7 @@ static const struct {
                     recorded" is no cause of anything) */
 } todo_rank[] = {
     {"save_child_killed", "a fork child killed or failed (who killed it: no kernel log)", 0},
+    {"command_in_save", "", 0},        /* diag_command_cause(): a command, not the save */
     {"kernel_account", "", 0},         /* diag_kernel_cause(): the kernel's own account */
     {"slowness_outlasts_fork", "", 0}, /* after_fork(): not the fork, the fork also */
     {"fork_is_the_cost", "the fork itself: the server stood still while it ran", 0},
@@ -512,6 +513,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     size_t j, k, best = NRANK;
     int rc, crit = 0, forkless;
     char *kc = NULL; /* the kernel account's cause (diag_kernel_cause) */
+    char *cc = NULL; /* a command's (diag_command_cause) */
 
     a->run = r->label;
     a->run_id = r->id;
@@ -619,6 +621,9 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         if (strcmp(x->rule, "kernel_account") == 0 && (f == NULL || forkless ||
                                                       (kc = diag_kernel_cause(f)) == NULL))
             continue; /* an account that blames nothing, or the fork alone */
+        if (strcmp(x->rule, "command_in_save") == 0 &&
+            (f == NULL || (cc == NULL && (cc = diag_command_cause(f)) == NULL)))
+            continue; /* a command shorter than the fork or the window's worst */
         if ((forkless && (strcmp(x->rule, "fork_not_the_cost") == 0 ||
                           strcmp(x->rule, "slowness_outlasts_fork") == 0 ||
                           strcmp(x->rule, "fork_is_the_cost") == 0)) ||
@@ -635,7 +640,10 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
                 break;
             }
     }
-    if (best < NRANK && strcmp(todo_rank[best].rule, "kernel_account") == 0) {
+    if (best < NRANK && strcmp(todo_rank[best].rule, "command_in_save") == 0) {
+        a->cause = cc;
+        cc = NULL;
+    } else if (best < NRANK && strcmp(todo_rank[best].rule, "kernel_account") == 0) {
         a->cause = kc;
         kc = NULL;
     } else if (best < NRANK && todo_rank[best].cause != NULL)
@@ -645,6 +653,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
         a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
                            "no copy-on-write)");
     free(kc);
+    free(cc);
 
     /* a finding that shows the rise the p99.9 verdict could not: the
      * fork was the stall, or a lift below p99.9 */

@@ -659,6 +659,24 @@ static int kernel_account(cow_store *st, const cow_run_row *r, int64_t t0_us, in
     return COW_OK;
 }
 
+/* The longest command the latency monitor recorded in the latest fork
+ * window [t0_us, t1_us]. */
+static int window_command(cow_store *st, const cow_run_row *r, int64_t t0_us, int64_t t1_us,
+                          cow_run_facts *f, cow_err *e)
+{
+    int64_t at = 0;
+    int rc;
+
+    f->win_cmd_at_s = NAN;
+    if (t1_us <= t0_us)
+        return COW_OK;
+    if ((rc = store_fact_latmon_cmd(st, r->id, t0_us, t1_us, &f->win_cmd, &at, e)) != COW_OK)
+        return rc;
+    if (f->win_cmd.known)
+        f->win_cmd_at_s = (double)(at - t0_us) / 1e6;
+    return COW_OK;
+}
+
 /* The server's own per-command latency (LATENCY HISTOGRAM). */
 static int command_latency(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e)
 {
@@ -801,6 +819,7 @@ int facts_load(cow_store *st, const cow_run_row *r, cow_run_facts *f, cow_err *e
         return rc;
     if ((rc = repl_sync_fact(st, r, f, e)) != COW_OK ||
         (rc = kernel_account(st, r, fork_window_t0_us, fork_window_end_us, f, e)) != COW_OK ||
+        (rc = window_command(st, r, fork_window_t0_us, fork_window_end_us, f, e)) != COW_OK ||
         (rc = command_latency(st, r, f, e)) != COW_OK)
         return rc;
     return clock_facts(st, r, f, e);

@@ -1,6 +1,7 @@
 /* cap_dump.c -- what the capture saves from the server in one go (cap_int.h):
- * CONFIG GET with its secrets blanked, LATENCY HISTOGRAM at the start, the
- * LATENCY dumps (and HISTOGRAM again) at the end, and
+ * CONFIG GET with its secrets blanked, LATENCY HISTOGRAM at the start and
+ * again at the end (before the LATENCY dumps: their calls are the
+ * capture's own), the LATENCY dumps, and
  * where the server's log file is. Replies are written flattened, one leaf
  * a line, as redis-cli prints them piped. */
 #include <ctype.h>

@@ -573,8 +573,10 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
             freeReplyObject(ping);
         }
     }
-    cap_latency_dumps(&c, r);
+    /* the histogram first: the LATENCY calls that follow are the capture's
+       own, not the run's */
     cap_histogram_dump(&c, r, "latency-histogram.txt", si.version);
+    cap_latency_dumps(&c, r);
     if (r)
         redisFree(r);
     if (c.host_local)

@@ -249,14 +249,30 @@ static const char *const sql_text[SQL_COUNT] = {
         "SELECT l.text, f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
         " WHERE l.run = ?1 AND l.kind = 'doctor' AND l.text LIKE '%huge page%'"
         PRIMARY_SIDE("?1", "l.file") " ORDER BY l.file, l.line LIMIT 1",
+    /* a run with samples: only what was stamped during them (a stamp is a
+       whole second; LATEST's all-time max has no time: not counted) */
     [SQL_FACT_LATMON_SPIKE] =
-        "SELECT max(coalesce(l.max_ms, 0), coalesce(l.lat_ms, 0)) AS m, l.event, l.kind,"
-        " f.path, l.line FROM latmon l JOIN files f ON f.id = l.file"
+        "SELECT CASE WHEN s.t0 IS NULL THEN max(coalesce(l.max_ms, 0), coalesce(l.lat_ms, 0))"
+        " ELSE coalesce(l.lat_ms, 0) END AS m, l.event, l.kind,"
+        " f.path, l.line FROM latmon l JOIN files f ON f.id = l.file,"
+        " (SELECT min(t_us) AS t0, max(t_us) AS t1 FROM samples WHERE run = ?1) s"
         " WHERE l.run = ?1 AND (l.kind IN ('latest', 'history') OR"
         " (l.kind = 'doctor' AND l.event IS NOT NULL))" /* DOCTOR's worst: at a tie, the
                                                         reply that holds its time */
+        " AND (s.t0 IS NULL OR (l.kind <> 'doctor' AND l.t_us + 1000000 > s.t0"
+        " AND l.t_us <= s.t1))"
         PRIMARY_SIDE("?1", "l.file") " ORDER BY m DESC, l.kind = 'doctor', l.file, l.line"
         " LIMIT 1",
+    /* the longest command the latency monitor recorded in [?2, ?3]: its
+       stamps are whole seconds, so one stamped up to a second before the
+       window may have run in it */
+    [SQL_FACT_LATMON_CMD] =
+        "SELECT l.lat_ms, l.event, l.t_us, f.path, l.line FROM latmon l"
+        " JOIN files f ON f.id = l.file"
+        " WHERE l.run = ?1 AND l.kind IN ('latest', 'history')"
+        " AND l.event IN ('command', 'fast-command') AND l.lat_ms > 0"
+        " AND l.t_us <= ?3 AND l.t_us + 1000000 > ?2" PRIMARY_SIDE("?1", "l.file")
+        " ORDER BY l.lat_ms DESC, l.file, l.line LIMIT 1",
     [SQL_LOAD_MEM] =
         "SELECT t_us, bytes, what FROM mem WHERE run = ?1 ORDER BY"
         " CASE WHEN what LIKE '%current%' THEN 0 WHEN what LIKE '%usage%' THEN 1"

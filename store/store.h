@@ -358,14 +358,20 @@ int store_fact_latmon_fork_near(cow_store *st, int64_t run, int64_t t_us, cow_fa
  * src the largest's file:line; known 0 with fewer than two snapshots. */
 int store_fact_stat_rise(cow_store *st, int64_t run, const char *source, const char *key,
                          cow_fact *f, cow_err *e);
-/* The largest latency LATENCY LATEST or HISTORY recorded for any event:
- * num in ms, text "command (LATENCY LATEST)", src file:line; known 0 when
- * none. */
 /* Every LATENCY HISTORY `fork` sample of run with a time, in time order
  * (t_us, lat_ms); caller frees both arrays. */
 int store_load_latmon_fork(cow_store *st, int64_t run, int64_t **t_us, double **ms,
                            size_t *n, cow_err *e);
+/* The largest latency LATENCY LATEST or HISTORY recorded for any event:
+ * num in ms, text "command (LATENCY LATEST)", src file:line; known 0 when
+ * none. */
 int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e);
+/* The longest command (event "command" or "fast-command") the latency
+ * monitor recorded in [t0_us, t1_us] (a stamp up to a second before t0_us
+ * counts: its stamps are whole seconds): num its ms, text the event, src
+ * file:line, *t_us its stamp; known 0 when none. */
+int store_fact_latmon_cmd(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                          cow_fact *f, int64_t *t_us, cow_err *e);
 int store_fact_latmon(cow_store *st, int64_t run, const char *what, cow_fact *f,
                       cow_err *e);
 /* Memory series of a run, in time order (caller frees both): the

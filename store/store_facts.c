@@ -291,6 +291,35 @@ int store_fact_latmon_spike(cow_store *st, int64_t run, cow_fact *f, cow_err *e)
     return COW_OK;
 }
 
+int store_fact_latmon_cmd(cow_store *st, int64_t run, int64_t t0_us, int64_t t1_us,
+                          cow_fact *f, int64_t *t_us, cow_err *e)
+{
+    sqlite3_stmt *q = st->stmt[SQL_FACT_LATMON_CMD];
+    int rc;
+
+    memset(f, 0, sizeof(*f));
+    f->num = NAN;
+    *t_us = 0;
+    sqlite3_bind_int64(q, 1, run);
+    sqlite3_bind_int64(q, 2, t0_us);
+    sqlite3_bind_int64(q, 3, t1_us);
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const char *ev = (const char *)sqlite3_column_text(q, 1);
+        const char *path = (const char *)sqlite3_column_text(q, 3);
+        f->known = 1;
+        f->num = sqlite3_column_double(q, 0);
+        *t_us = sqlite3_column_int64(q, 2);
+        snprintf(f->text, sizeof(f->text), "%s", ev ? ev : "command");
+        snprintf(f->src, sizeof(f->src), "%s:%lld", path ? path : "",
+                 (long long)sqlite3_column_int64(q, 4));
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sql_fail(st, e, "reading the latency monitor's commands");
+    return COW_OK;
+}
+
 int store_load_mem(cow_store *st, int64_t run, int64_t **t_us, double **bytes,
                    size_t *n, cow_err *e)
 {

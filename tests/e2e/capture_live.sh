@@ -128,6 +128,10 @@ if [ "$PART" = main ]; then
     check "probe: intended sends are whole periods apart" \
         awk -F, 'NR > 2 && ($4 - p < 2000 || ($4 - p) % 2000 != 0) { exit 1 } { p = $4 }' "$OUT/latency.csv"
 
+    if [ -s "$OUT/latency-histogram.txt" ]; then
+        check "LATENCY HISTOGRAM at the end taken before the capture's own LATENCY calls" \
+            sh -c "! grep -Eq '^latency\|(doctor|latest|history)' '$OUT/latency-histogram.txt'"
+    fi
     "$COW" ingest --db "$WORK/c.db" "$OUT" > "$WORK/ing.out" 2> "$WORK/ing.err"
     check "ingest exits 0" test $? = 0
     check "one run" has "into 1 run:" "$WORK/ing.out"

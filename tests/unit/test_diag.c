@@ -1,6 +1,7 @@
 /* test_diag.c -- the doctor's rules on the facts of the seed stories. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot.h"
@@ -541,6 +542,66 @@ static void doctor_should_say_when_the_fork_is_the_cost(void)
     diag_release(&f);
 }
 
+/* A command the latency monitor recorded inside the save window, as long
+ * as the fork and half the window's worst sample, is the cause; shorter
+ * than the fork or than half the worst, a finding that says so. */
+static void doctor_should_name_a_command_inside_the_save(void)
+{
+    cow_run_facts r;
+    cow_findings f;
+    const cow_finding *x;
+    char *c;
+
+    base(&r, "keys", "bgsave");
+    window(&r, "bgsave", 100, COW_VERDICT_NA, 90000, COW_VERDICT_LIFT);
+    snprintf(r.fork_window, sizeof(r.fork_window), "bgsave#1");
+    r.worst.max_us = 141000;
+    known(&r.latest_fork_usec, 21000, "21000");
+    known(&r.win_cmd, 135, "command");
+    snprintf(r.win_cmd.src, sizeof(r.win_cmd.src), "x/latency-history-command.txt:3");
+    r.win_cmd_at_s = 2;
+    c = diag_command_cause(&r);
+    CHECK_STR(c, "a slow command blocked the server 135 ms, 2.0-3.0 s into the save (its "
+                 "latency monitor); also the fork (21.0 ms)");
+    free(c);
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "keys", "command_in_save")) != NULL);
+    CHECK(x && strstr(x->title, "a command, not the save, made bgsave#1's worst wait") != NULL);
+    diag_release(&f);
+    /* the run's slowest command by LATENCY HISTOGRAM named */
+    r.cmdhist.known = 1;
+    r.cmdhist.n = 1;
+    snprintf(r.cmdhist.v[0].cmd, sizeof(r.cmdhist.v[0].cmd), "keys");
+    c = diag_command_cause(&r);
+    CHECK(c && strstr(c, "a slow command (keys, the run's slowest by LATENCY HISTOGRAM) "
+                         "blocked the server 135 ms") != NULL);
+    free(c);
+    /* half the window's worst or less: a finding, not the cause */
+    r.worst.max_us = 300000;
+    CHECK((c = diag_command_cause(&r)) == NULL);
+    diag_run(&r, 1, &f);
+    CHECK((x = finding(&f, "keys", "command_in_save")) != NULL);
+    CHECK(x && strstr(x->title, "not the command alone") != NULL);
+    diag_release(&f);
+    /* about as long as the fork: BGSAVE itself, which the latency monitor
+     * times as a command, fork included (the bundled forkless/fork-t1's
+     * 20 ms command beside its 20.2 ms fork) */
+    r.worst.max_us = 141000;
+    known(&r.latest_fork_usec, 100000, "100000");
+    CHECK((c = diag_command_cause(&r)) == NULL);
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "keys", "command_in_save") == NULL);
+    diag_release(&f);
+    /* under 10 ms, or the worst window not the fork's: nothing claimed */
+    known(&r.latest_fork_usec, 1000, "1000");
+    snprintf(r.worst.label, sizeof(r.worst.label), "bgsave#2");
+    CHECK((c = diag_command_cause(&r)) == NULL);
+    r.win_cmd.num = 9;
+    diag_run(&r, 1, &f);
+    CHECK(finding(&f, "keys", "command_in_save") == NULL);
+    diag_release(&f);
+}
+
 /* The fork is the cause only when its stall explains the window's excess:
  * the live capture's shape, a 49.9 ms fork that 2 samples waited out,
  * then 7 s of 40-85 ms medians (3,412 samples of 25 ms or more after the
@@ -989,6 +1050,7 @@ int main(void)
     RUN(doctor_should_read_evidence_without_samples);
     RUN(doctor_should_keep_long_labels_whole);
     RUN(doctor_should_say_when_the_fork_is_the_cost);
+    RUN(doctor_should_name_a_command_inside_the_save);
     RUN(doctor_should_clear_a_fork_the_slowness_outlasts);
     RUN(doctor_should_judge_p50_by_its_own_interval);
     RUN(doctor_should_warn_of_thp_only_for_always);
