@@ -40,6 +40,9 @@
 #define COW_BLOCK_MIN_K 10
 #define COW_BLOCK_MIN_CLUSTERS 10
 #define COW_BLOCK_MIN_WIN 5.0
+/* Disjoint stretches as long as the window the baseline must hold, for
+ * the guard (blocktest.c Requirement 6). */
+#define COW_BLOCK_STRETCHES 2
 
 typedef struct cow_blocktest {
     int ran;            /* 1: p_up / p_down decided; 0: the baseline or the
@@ -59,6 +62,9 @@ typedef struct cow_blocktest {
     int above_all, below_all; /* the window's share beyond u + shift is above
                            span_hi / below span_lo */
     double lrv;         /* the share's variance over the binomial one, >= 1 */
+    double worst_k;     /* the window's count beyond u + shift in its busiest
+                           stretch of L (blocktest.c Requirement 4) */
+    double z_out;       /* z without that stretch */
     double z;           /* (share_b - share_a) / its standard error */
     double p_up, p_down;/* one-sided, t with blocks - 1 degrees of freedom */
 } cow_blocktest;

@@ -214,7 +214,10 @@ static void why_tests(const cow_qcmp *d, cow_sbuf *b)
         sbuf_add(b, "the bootstrap's interval holds %+.3f", d->shift / 1000);
     if (d->q < COW_QCMP_BLOCK_Q)
         return;
-    if (!k->ran && k->need_n > k->na && k->need_n == (size_t)COW_BLOCK_MIN * k->len)
+    if (!k->ran && k->need_n > k->na && k->need_n == (size_t)COW_BLOCK_STRETCHES * k->nb)
+        sbuf_add(b, "; the block test needs a baseline %d times the window's length (%zu "
+                    "samples), has %zu", COW_BLOCK_STRETCHES, k->need_n, k->na);
+    else if (!k->ran && k->need_n > k->na && k->need_n == (size_t)COW_BLOCK_MIN * k->len)
         sbuf_add(b, "; the block test needs %zu baseline samples (%d blocks of %zu), has %zu",
                  k->need_n, COW_BLOCK_MIN, k->len, k->na);
     else if (!k->ran && k->need_n > k->na)

@@ -124,9 +124,47 @@ static void block_variance_should_grow_with_clustering(void)
     free(t); free(s); free(w); free(ws);
 }
 
+/* Requirements 4 and 6: one busy spell inside the window (50 probes 20
+ * times slower in 5,000, a baseline of 10,000 that held none) is not a
+ * sustained shift: without its busiest stretch of L the window is the
+ * baseline's (on the whole window alone the rule called it a lift, z
+ * about 8); a baseline as long as the window is not judged. */
+static void block_should_not_call_one_busy_spell_a_shift(void)
+{
+    series a, b;
+    cow_blocktest t;
+    cow_group ga, gb;
+    size_t i;
+
+    make(&a, 10000, 21, 10000, 1.0);
+    make(&b, 5000, 22, 5000, 1.0);
+    for (i = 2400; i < 2450; i++)
+        b.t[i] *= 20;
+    memcpy(b.s, b.t, b.n * sizeof(double));
+    runstats_sort(b.s, b.n);
+    ga = (cow_group){a.t, a.s, a.n};
+    gb = (cow_group){b.t, b.s, b.n};
+    block_test(&ga, &gb, 0.99, 0.0, 1.0, &t);
+    CHECK(t.ran);
+    CHECK(t.k_b > 90);                    /* about 2% beyond the p99, not 1% */
+    CHECK(t.z > 3.0);                     /* the whole window: a lift, z about 8 */
+    CHECK(t.worst_k >= 50 && t.z_out < 2.0); /* without its busiest stretch: none */
+    CHECK(t.p_up > 0.025);
+    ga.n = 5000;                          /* one stretch as long as the window */
+    ga.sorted = a.s;
+    memcpy(a.s, a.t, 5000 * sizeof(double));
+    runstats_sort(a.s, 5000);
+    block_test(&ga, &gb, 0.99, 0.0, 1.0, &t);
+    CHECK(!t.ran);
+    CHECK_INT((long long)t.need_n, 10000);
+    drop(&a);
+    drop(&b);
+}
+
 int main(void)
 {
     RUN(block_should_see_a_sustained_shift_and_say_what_it_needs);
+    RUN(block_should_not_call_one_busy_spell_a_shift);
     RUN(block_variance_should_grow_with_clustering);
     return REPORT();
 }
