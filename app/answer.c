@@ -649,7 +649,7 @@ static int one(cow_store *st, const cow_run_row *r, const cow_run_facts *f,
     } else if (best < NRANK && todo_rank[best].cause != NULL)
         a->cause = todo_rank[best].cause[0] ? xstrdup(todo_rank[best].cause)
                                             : after_fork(a);
-    else if (forkless && (a->verdict == COW_VERDICT_LIFT))
+    else if (forkless && (a->verdict == COW_VERDICT_LIFT || a->shown_in != NULL))
         a->cause = xstrdup("the forkless save's own work inside the server (no fork, "
                            "no copy-on-write)");
     free(kc);
