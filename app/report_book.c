@@ -14,6 +14,7 @@
 #include "pct.h"
 #include "reported.h"
 #include "runstats.h"
+#include "strbuf.h"
 
 /* Column spec of a sheet. */
 typedef struct colspec {
@@ -348,6 +349,115 @@ static char *split_source(const char *src, long *line)
     return file;
 }
 
+/* The (rule, recommendation) pairs the Findings sheet has written, each
+ * with its table row. */
+typedef struct advice_set {
+    char **v;
+    size_t *row;
+    size_t n, cap;
+} advice_set;
+
+/* The table row that already holds rule's rec, or (remembering row for it)
+ * SIZE_MAX when none does. */
+static size_t advice_seen(advice_set *a, const char *rule, const char *rec, size_t row)
+{
+    cow_sbuf b = {0};
+    size_t i;
+    sbuf_add(&b, "%s\n%s", rule ? rule : "", rec);
+    for (i = 0; i < a->n; i++)
+        if (strcmp(a->v[i], b.s) == 0) {
+            free(b.s);
+            return a->row[i];
+        }
+    if (a->n == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 32;
+        a->v = xrealloc(a->v, a->cap * sizeof(*a->v));
+        a->row = xrealloc(a->row, a->cap * sizeof(*a->row));
+    }
+    a->row[a->n] = row;
+    a->v[a->n++] = sbuf_take(&b);
+    return SIZE_MAX;
+}
+
+static void advice_release(advice_set *a)
+{
+    size_t i;
+    for (i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    free(a->row);
+}
+
+/* One run's findings into s and their evidence into es; a recommendation
+ * the sheet already holds for the same rule is said once (it repeats per
+ * run, and printed it was a third of the sheet's pages). */
+static int findings_of_run(cow_sheet *s, cow_sheet *es, cow_store *st, const cow_run_row *run,
+                           advice_set *seen, cow_err *e)
+{
+    cow_finding_row *f;
+    size_t nf, j;
+    cJSON *root = NULL;
+    TRY(store_load_findings(st, run->id, &f, &nf, e));
+#define TRYF(x)                                                                            \
+    do {                                                                                   \
+        int rc_ = (x);                                                                     \
+        if (rc_ != COW_OK) {                                                               \
+            cJSON_Delete(root);                                                            \
+            store_free_findings(f, nf);                                                    \
+            return rc_;                                                                    \
+        }                                                                                  \
+    } while (0)
+    for (j = 0; j < nf; j++) {
+        size_t k = table_add_row(s), first;
+        cJSON *it;
+        int64_t nev = 0;
+        root = f[j].evidence ? cJSON_Parse(f[j].evidence) : NULL;
+        if (!cJSON_IsArray(root)) { /* not the doctor's list: no rows */
+            cJSON_Delete(root);
+            root = NULL;
+        }
+        cJSON_ArrayForEach(it, root) {
+            const char *src = cJSON_GetStringValue(
+                cJSON_GetObjectItemCaseSensitive(it, "source"));
+            long line;
+            size_t r = table_add_row(es);
+            char *file;
+            int rc_file;
+            TRYF(txt(es, r, 0, run->label, e));
+            TRYF(txt(es, r, 1, f[j].rule, e));
+            TRYF(txt(es, r, 2, cJSON_GetStringValue(
+                                  cJSON_GetObjectItemCaseSensitive(it, "metric")), e));
+            TRYF(txt(es, r, 3, cJSON_GetStringValue(
+                                  cJSON_GetObjectItemCaseSensitive(it, "value")), e));
+            file = split_source(src, &line);
+            rc_file = txt(es, r, 4, file, e);
+            free(file);
+            TRYF(rc_file);
+            if (line > 0)
+                TRYF(table_set_int(es, r, 5, line, e));
+            nev++;
+        }
+        cJSON_Delete(root);
+        root = NULL;
+        TRYF(txt(s, k, 0, run->label, e));
+        TRYF(txt(s, k, 1, f[j].severity, e));
+        TRYF(txt(s, k, 2, f[j].rule, e));
+        TRYF(txt(s, k, 3, f[j].title, e));
+        TRYF(table_set_int(s, k, 4, nev, e));
+        if (f[j].recommendation != NULL &&
+            (first = advice_seen(seen, f[j].rule, f[j].recommendation, k)) != SIZE_MAX) {
+            char *same = xasprintf("as in row %zu", table_sheet_row(s, first));
+            int rc_same = txt(s, k, 5, same, e);
+            free(same);
+            TRYF(rc_same);
+        } else
+            TRYF(txt(s, k, 5, f[j].recommendation, e));
+    }
+    store_free_findings(f, nf);
+    return COW_OK;
+#undef TRYF
+}
+
 /* Findings, one row each, and their evidence, one row per piece: rule,
  * metric, value and the file and line it came from (the doctor's JSON
  * taken apart, so it filters and prints as a table). */
@@ -367,53 +477,15 @@ static int findings_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *ro
     cow_sheet *es = s ? sheet(wb, "Evidence", "The evidence of each finding: the value "
                               "and the file and line it came from", ecols, N(ecols), e)
                       : NULL;
-    size_t i, j;
+    advice_set seen = {0};
+    size_t i;
+    int rc = COW_OK;
     if (es == NULL)
         return e->code;
-    for (i = 0; i < n; i++) {
-        cow_finding_row *f;
-        size_t nf;
-        TRY(store_load_findings(st, rows[i].id, &f, &nf, e));
-        for (j = 0; j < nf; j++) {
-            size_t k = table_add_row(s);
-            cJSON *root = f[j].evidence ? cJSON_Parse(f[j].evidence) : NULL, *it;
-            int64_t nev = 0;
-            if (!cJSON_IsArray(root)) { /* not the doctor's list: no rows */
-                cJSON_Delete(root);
-                root = NULL;
-            }
-            cJSON_ArrayForEach(it, root) {
-                const char *src = cJSON_GetStringValue(
-                    cJSON_GetObjectItemCaseSensitive(it, "source"));
-                long line;
-                size_t r = table_add_row(es);
-                char *file;
-                int rc_file;
-                TRY(txt(es, r, 0, rows[i].label, e));
-                TRY(txt(es, r, 1, f[j].rule, e));
-                TRY(txt(es, r, 2, cJSON_GetStringValue(
-                                      cJSON_GetObjectItemCaseSensitive(it, "metric")), e));
-                TRY(txt(es, r, 3, cJSON_GetStringValue(
-                                      cJSON_GetObjectItemCaseSensitive(it, "value")), e));
-                file = split_source(src, &line);
-                rc_file = txt(es, r, 4, file, e);
-                free(file);
-                TRY(rc_file);
-                if (line > 0)
-                    TRY(table_set_int(es, r, 5, line, e));
-                nev++;
-            }
-            cJSON_Delete(root);
-            TRY(txt(s, k, 0, rows[i].label, e));
-            TRY(txt(s, k, 1, f[j].severity, e));
-            TRY(txt(s, k, 2, f[j].rule, e));
-            TRY(txt(s, k, 3, f[j].title, e));
-            TRY(table_set_int(s, k, 4, nev, e));
-            TRY(txt(s, k, 5, f[j].recommendation, e));
-        }
-        store_free_findings(f, nf);
-    }
-    return COW_OK;
+    for (i = 0; i < n && rc == COW_OK; i++)
+        rc = findings_of_run(s, es, st, &rows[i], &seen, e);
+    advice_release(&seen);
+    return rc;
 }
 
 static int events_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,

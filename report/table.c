@@ -274,6 +274,11 @@ int table_set_width(cow_sheet *s, size_t col, double width, cow_err *e)
     return COW_OK;
 }
 
+size_t table_sheet_row(const cow_sheet *s, size_t row)
+{
+    return row + (s->title ? 1 : 0) + 2;
+}
+
 size_t table_add_row(cow_sheet *s)
 {
     size_t need = (s->nrows + 1) * s->ncols, cap = s->rows_cap * s->ncols;

@@ -172,6 +172,9 @@ int table_set_width(cow_sheet *s, size_t col, double width, cow_err *e);
 
 /* Append a row of empty cells; returns its index (0-based data row). */
 size_t table_add_row(cow_sheet *s);
+/* The row number a spreadsheet shows for data row `row` (1-based, after
+ * the title and header rows). */
+size_t table_sheet_row(const cow_sheet *s, size_t row);
 
 /* Set one cell, replacing (and freeing) what was there. These return
  * COW_EUSAGE when row or col is out of range (a caller bug); the cell is

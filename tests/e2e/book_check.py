@@ -139,6 +139,29 @@ def main():
                 if ":" in ev[(r, head["file"])].rsplit("/", 1)[-1]:
                     problems.append(f"sheet Evidence row {r}: file:line not split")
             print(f"book: {len(rows)} evidence rows, {len(with_line)} with file and line")
+    # Findings: a rule's recommendation written out once, its later rows
+    # point at it (it repeats per run: printed, a third of the sheet)
+    fd = cells(z.read(dict(sheets)["Findings"]).decode(), sst)
+    hd = {v: k for (r, k), v in fd.items() if r == 2}
+    if "rule" not in hd or "recommendation" not in hd:
+        problems.append("sheet Findings: no column rule or recommendation")
+    else:
+        seen, recs = {}, {}
+        for r in sorted({r for (r, k) in fd if r > 2}):
+            rule, rec = fd.get((r, hd["rule"]), ""), fd.get((r, hd["recommendation"]), "")
+            recs[r] = (rule, rec)
+            m = re.fullmatch(r"as in row (\d+)", rec)
+            if m:
+                to = recs.get(int(m.group(1)))
+                if to is None or to[0] != rule or to[1].startswith("as in row"):
+                    problems.append(f"sheet Findings row {r}: points at row {m.group(1)}, "
+                                    f"not a {rule} recommendation written out above")
+                continue
+            if (rule, rec) in seen:
+                problems.append(f"sheet Findings row {r}: {rule}'s recommendation repeated "
+                                f"(row {seen[(rule, rec)]})")
+            seen.setdefault((rule, rec), r)
+        print(f"book: {len(seen)} recommendations written out in sheet Findings")
     # Deltas: the title claims no one method; each row names its method,
     # and the verdicts are the legend's words (lift / drop / ~ / ? / n/a)
     dl = cells(z.read(dict(sheets)["Deltas"]).decode(), sst)
