@@ -129,8 +129,11 @@ int rule_thin_tail(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 /* The fork is not the cost when the tail rose by more than the fork could
  * explain (FORK_VS_LIFT_FACTOR times its duration), or when the fork was
  * too short to stall anyone (under FORK_STALL_MIN_US, fork_is_the_cost's
- * own floor): one rule, so runs with the same evidence get the same cause
- * (a 4.1 ms fork under a 7.3 ms lift and a 4.6 ms fork under 9.7 ms alike). */
+ * own floor) and the tail rose by more than the fork lasted: one rule, so
+ * runs with the same evidence get the same cause (a 4.1 ms fork under a
+ * 7.3 ms lift and a 4.6 ms fork under 9.7 ms alike). A rise no larger than
+ * the fork (5.1 ms under 1.7 ms) the fork alone can make: a request sent
+ * as it began waits it out, and p99.9 of 700 samples is one of them. */
 #define FORK_STALL_MIN_US 10000.0   /* a fork shorter than 10 ms stalls no one */
 
 /* The fork's stall explains a window's excess only when the slowness ends
@@ -190,7 +193,9 @@ int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findi
 {
     const cow_window_fact *w = &r[i].worst;
     double fork_us = r[i].latest_fork_usec.num;
-    int l, larger;
+    static const double level_q[4] = {0.5, 0.9, 0.99, 0.999};
+    double on;
+    int l, larger, many;
     (void)n;
     if (slowness_outlasts_fork(&r[i])) /* slowness_outlasts_fork says it */
         return 0;
@@ -199,9 +204,22 @@ int rule_fork_not_the_cost(const cow_run_facts *r, size_t n, size_t i, cow_findi
         return 0;
     l = diag_lift_level(w);
     larger = w->delta_us[l] >= FORK_VS_LIFT_FACTOR * fork_us;
-    if (!larger && !(fork_us < FORK_STALL_MIN_US))
+    /* the lifted quantile rests on more of the window's largest samples than
+       were in flight while the fork ran (type 7: x[floor((n - 1) q)] and
+       above): the fork alone cannot have made it */
+    on = w->n > 0 ? (double)w->n - floor((double)(w->n - 1) * level_q[l]) : 0;
+    many = r[i].fork_inflight && on > (double)r[i].fork_inflight_n;
+    if (!larger && !(fork_us < FORK_STALL_MIN_US && (w->delta_us[l] > fork_us || many)))
         return 0;
-    if (larger)
+    if (!larger && !(w->delta_us[l] > fork_us))
+        diag_title(f,
+                 "the fork call took %.3f ms, too short to stall a client for long "
+                 "(under %.0f ms), and %lld sample%s in flight while it ran, while "
+                 "%s rose %.3f ms, a quantile of the window's %.0f largest samples: the "
+                 "fork alone cannot have made it", fork_us / 1000, FORK_STALL_MIN_US / 1000,
+                 (long long)r[i].fork_inflight_n, r[i].fork_inflight_n == 1 ? " was" : "s were",
+                 diag_level_name[l], w->delta_us[l] / 1000, on);
+    else if (larger)
         diag_title(f,
                  "the fork call took %.3f ms but %s rose %.3f ms: the fork itself is "
                  "not the cost", fork_us / 1000, diag_level_name[l], w->delta_us[l] / 1000);

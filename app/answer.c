@@ -125,14 +125,18 @@ static const struct {
 static char *after_fork(const app_answer *a)
 {
     cow_sbuf b = {0};
+    /* a rise no larger than the fork: the fork may be part of it
+       (diag_rules_lift.c fork_not_the_cost) */
+    const char *nf = !isnan(a->fork_ms) && !(a->delta.est_us > a->fork_ms * 1000)
+                         ? "not the fork alone" : "not the fork";
     if (isnan(a->cow_pct_used))
         sbuf_add(&b, "what the save does after the fork (copy-on-write, the child's "
-                   "I/O), not the fork");
+                   "I/O), %s", nf);
     else if (a->cow_pct_used >= COW_CAUSE_MIN_PCT)
-        sbuf_add(&b, "copy-on-write and the child's I/O after the fork, not the fork");
+        sbuf_add(&b, "copy-on-write and the child's I/O after the fork, %s", nf);
     else
-        sbuf_add(&b, "the child's I/O or the host after the fork, not the fork "
-                   "(copy-on-write only %.0f%% of used_memory)", a->cow_pct_used);
+        sbuf_add(&b, "the child's I/O or the host after the fork, %s "
+                   "(copy-on-write only %.0f%% of used_memory)", nf, a->cow_pct_used);
     if (!isnan(a->fork_ms) && a->fork_ms >= 10) /* long enough to stall: named too */
         sbuf_add(&b, "; also the fork (%.1f ms)", a->fork_ms);
     return sbuf_take(&b);
