@@ -176,6 +176,19 @@ static void sync_advice(const cow_run_facts *disk, const cow_run_facts *less,
                           "whole transfer" : "");
 }
 
+/* Two runs' saves copied on write amounts COW_LOAD_RATIO or more apart:
+ * their loads wrote unlike amounts (a read-only control against a writing
+ * load), so their syncs do not compare. */
+#define COW_LOAD_RATIO 4.0
+
+static int same_write_load(const cow_run_facts *a, const cow_run_facts *b)
+{
+    double x = a->rdb_last_cow_size.num, y = b->rdb_last_cow_size.num;
+    if (!a->rdb_last_cow_size.known || !b->rdb_last_cow_size.known || !(x > 0) || !(y > 0))
+        return 1; /* not known: the host and the mode are all there is */
+    return x < y ? y < COW_LOAD_RATIO * x : x < COW_LOAD_RATIO * y;
+}
+
 int rule_disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_finding *f)
 {
     size_t j, other = n;
@@ -183,7 +196,8 @@ int rule_disk_vs_diskless(const cow_run_facts *r, size_t n, size_t i, cow_findin
         return 0;
     for (j = 0; j < n; j++)
         if (r[j].worst.present && r[j].worst.kind == COW_PHASE_SYNC_DISKLESS &&
-            (r[i].host == NULL || r[j].host == NULL || strcmp(r[i].host, r[j].host) == 0))
+            (r[i].host == NULL || r[j].host == NULL || strcmp(r[i].host, r[j].host) == 0) &&
+            same_write_load(&r[i], &r[j]))
             other = j;
     if (other == n)
         return 0;

@@ -157,6 +157,18 @@ static void doctor_should_not_advise_diskless_against_the_evidence(void)
                      "1.881 s on disk and 2.732 s diskless here, so diskless costs sync time"));
     CHECK(!advice_has(&f, "disk_vs_diskless_sync", "the tail stayed flat"));
     diag_release(&f);
+    /* a read-only control's sync (1 MB copied on write) is no disk side to
+     * a writing load's diskless one (148 MB): not compared (the bundled
+     * readonly-control was) */
+    known(&r[0].rdb_last_cow_size, 1081344, "1081344");
+    known(&r[1].rdb_last_cow_size, 154710016, "154710016");
+    diag_run(r, 2, &f);
+    CHECK(!fired(&f, "disk", "disk_vs_diskless_sync"));
+    diag_release(&f);
+    known(&r[0].rdb_last_cow_size, 152014848, "152014848"); /* fullsync-disk's */
+    diag_run(r, 2, &f);
+    CHECK(fired(&f, "disk", "disk_vs_diskless_sync"));
+    diag_release(&f);
 }
 
 /* Seed 000: disk sync lifts p99.9 by 8.2 ms with p50 flat, fork 1.7 ms,
