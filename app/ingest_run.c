@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "formats.h"
 #include "app.h"
 #include "ingest_int.h"
 #include "label.h"
@@ -65,6 +66,12 @@ static int make_opts(const cow_capture_run *r, const cow_ingest_flags *fl,
     } else if (o->has_t0) {
         o->run_time_us = o->t0_us;
         o->run_time_src = fl->has_t0 ? "--t0" : "run.json t0";
+    } else {
+        /* no run.json time: the server's own clock in an INFO dump of the run */
+        size_t i;
+        for (i = 0; i < r->nfiles && o->run_time_us == 0; i++)
+            if ((o->run_time_us = info_peek_server_time(r->files[i])) > 0)
+                o->run_time_src = "INFO server_time_usec";
     }
     if (fl->has_log_tz) {
         o->tz_off_s = fl->log_tz_s;

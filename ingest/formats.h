@@ -16,6 +16,11 @@ extern const cow_parser cow_parser_smaps;       /* smaps.c */
 extern const cow_parser cow_parser_procfs;      /* procfs.c */
 extern const cow_parser cow_parser_mem_series;  /* memseries.c */
 extern const cow_parser cow_parser_redis_info;     /* info.c */
+/* The first INFO server_time_usec in the first 64 KiB of a regular file
+ * (us, > 0), or 0 when it holds none (or cannot be read: the file's own
+ * parse says why): a time the run lies near, for logs whose lines carry no
+ * year. info.c. */
+int64_t info_peek_server_time(const char *path);
 extern const cow_parser cow_parser_redis_config;   /* config.c */
 extern const cow_parser cow_parser_redis_conf;     /* redisconf.c */
 extern const cow_parser cow_parser_latency_monitor; /* latmon.c */

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "src.h"
 #include "mem.h"
 #include "num.h"
 #include "text.h"
@@ -677,3 +678,26 @@ const cow_parser cow_parser_redis_info = {
     info_sniff,
     info_parse
 };
+
+int64_t info_peek_server_time(const char *path)
+{
+    static const char key[] = "server_time_usec:";
+    cow_err e = COW_ERR_INIT;
+    cow_src s;
+    const char *p, *hit;
+    size_t n;
+    int64_t us = 0;
+
+    if (src_open_file(&s, path, &e) != COW_OK)
+        return 0;
+    if (src_peek(&s, &p, &n, &e) == COW_OK && (hit = text_find(p, n, key)) != NULL &&
+        (hit == p || hit[-1] == '\n')) {
+        const char *d = hit + sizeof(key) - 1, *end = p + n;
+        while (d < end && *d >= '0' && *d <= '9' && us < INT64_MAX / 10 - 10)
+            us = us * 10 + (*d++ - '0');
+        if (d == hit + sizeof(key) - 1 || (d < end && *d != '\r' && *d != '\n'))
+            us = 0;
+    }
+    src_close(&s);
+    return us;
+}

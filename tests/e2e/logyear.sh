@@ -47,6 +47,19 @@ check "run.json's start: the events are dated 2015, not the file's 2026" \
 check "run.json's start: no guess reported" not_in_file 'guessed' rep3/summary.md
 check "run.json's start: the note says where the year came from" \
     test "$(sqlite3 ran.db "SELECT count(*) FROM files WHERE notes LIKE '%2015 from the run''s own time (run.json start_epoch_us%'")" = 1
+# no run.json, but an INFO dump of the run: the server's own clock
+# (server_time_usec, 2015-03-14) settles the year, not the file's 2026
+mkdir -p inf/run
+cp old/run/redis.log inf/run/redis.log
+touch -d '2026-11-30 12:00:00 UTC' inf/run/redis.log
+printf '# Server\r\nredis_version:3.2.12\r\nserver_time_usec:1426324300000000\r\nuptime_in_seconds:10\r\n# Memory\r\nused_memory:1048576\r\n' > inf/run/info.txt
+"$COW" report --db inf.db --out rep5 inf > rep5.out 2>&1
+check "INFO's clock: exit 0" test $? = 0
+check "INFO's clock: the events are dated 2015, not the file's 2026" \
+    test "$(sqlite3 inf.db "SELECT strftime('%Y', min(t_us) / 1e6, 'unixepoch') FROM events")" = 2015
+check "INFO's clock: no guess reported" not_in_file 'guessed' rep5/summary.md
+check "INFO's clock: the note says where the year came from" \
+    test "$(sqlite3 inf.db "SELECT count(*) FROM files WHERE notes LIKE '%2015 from the run''s own time (INFO server_time_usec%'")" = 1
 # a January capture: the log's December lines are the year before
 mkdir -p jan/run
 cat > jan/run/redis.log << 'LOG'

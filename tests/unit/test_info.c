@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect.h"
 #include "formats.h"
@@ -507,9 +508,41 @@ static void info_should_be_sniffed_without_stealing(void)
     CHECK_STR(fixture_detect("info/config-get-all.txt"), "redis-config");
 }
 
+/* info_peek_server_time: the key at a line's start with digits to the
+ * line's end; anything else is no time. */
+static int64_t peek_of(const char *text)
+{
+    char path[] = "/tmp/cowtail-peek-XXXXXX";
+    int fd = mkstemp(path);
+    int64_t us;
+    FILE *f;
+    if (fd < 0)
+        return -1;
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    us = info_peek_server_time(path);
+    unlink(path);
+    return us;
+}
+
+static void info_peek_should_read_only_a_whole_server_time(void)
+{
+    CHECK_INT(peek_of("# Server\r\nserver_time_usec:1426324300000000\r\n"), 1426324300000000);
+    CHECK_INT(peek_of("server_time_usec:1426324300000000"), 1426324300000000); /* no newline */
+    CHECK_INT(peek_of("x_server_time_usec:1426324300000000\n"), 0);  /* not at a line's start */
+    CHECK_INT(peek_of("server_time_usec:14263x\n"), 0);              /* not a number */
+    CHECK_INT(peek_of("server_time_usec:\n"), 0);
+    CHECK_INT(peek_of("server_time_usec:99999999999999999999999999\n"), 0); /* too long */
+    CHECK_INT(peek_of(""), 0);
+    CHECK_INT(info_peek_server_time("/nonexistent/info.txt"), 0);
+    CHECK_INT(info_peek_server_time("/dev/null"), 0); /* not a regular file */
+}
+
 int main(void)
 {
     RUN(info_should_parse_stamp_lines);
+    RUN(info_peek_should_read_only_a_whole_server_time);
     RUN(info_should_find_stamps_in_file_names);
     RUN(info_should_read_a_real_single_dump);
     RUN(info_should_place_a_series_by_server_time);
