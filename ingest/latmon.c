@@ -37,7 +37,8 @@
  * entry whose bounds do not rise, whose counts fall or pass its calls is
  * rejected whole. Known by a header ("LATENCY HISTOGRAM [cmd ...]"), the
  * file name (latency-histogram*.txt) or its "histogram_usec" key; the
- * terminal (RESP2) and piped shapes are read, RESP3's "1# ... =>" is not.
+ * piped and terminal shapes are read, of RESP2 and of RESP3 (redis-cli -3:
+ * "set calls 301" piped, "1# \"set\" => " in a terminal; lm_words).
  * An empty LATEST or HISTORY reply ("(empty array)", "[]", an empty line or
  * nothing under its header) still lands as one record of its kind with
  * lat_ms = NAN, max_ms = NAN and t_us = 0: NAN latency means "the monitor
@@ -230,6 +231,64 @@ static const char *lm_tty(lm_ctx *c, const char *p, size_t n, size_t li, int *em
     return prefixes > 0 ? "numbered line that is not part of a LATENCY reply" : "";
 }
 
+static const char *lm_leaves(lm_ctx *c, size_t li, int *empty);
+
+/* RESP3's "12#": digits and a '#' */
+static bool lm_count_marker(const char *p, size_t n)
+{
+    size_t k;
+    if (n < 2 || p[n - 1] != '#')
+        return false;
+    for (k = 0; k + 1 < n; k++)
+        if (!lm_digit(p[k]))
+            return false;
+    return true;
+}
+
+/* A HISTOGRAM line of RESP3 (redis-cli -3): piped, a map level's names
+ * and integers on one line ("set calls 301", "histogram_usec 1 259",
+ * "2 283"); in a terminal, "1# \"set\" => ", "1# \"calls\" => (integer)
+ * 301", "1# (integer) 1 => (integer) 259". Either way the words, without
+ * the "N#" markers, "=>" and "(integer)", are the piped RESP2 leaves in
+ * the same order. NULL when fine, else a reason. */
+static const char *lm_words(lm_ctx *c, size_t li, int *empty)
+{
+    const char *p = c->bytes + c->lines[li].off, *why;
+    size_t n = c->lines[li].n, i = 0, j;
+
+    text_trim(&p, &n);
+    if (n == 0)
+        return NULL;
+    for (j = 0; j < n && lm_digit(p[j]); j++)
+        ;
+    if (memchr(p, ' ', n) == NULL || (j > 0 && j < n && p[j] == ')') || p[0] == '(' ||
+        p[0] == '[') /* one word, "1) ...", "(error)", --json: the RESP2 shapes */
+        return lm_leaves(c, li, empty);
+    while (i < n) {
+        size_t w;
+        while (i < n && p[i] == ' ')
+            i++;
+        for (j = i; j < n && p[j] != ' '; j++)
+            ;
+        w = j - i;
+        if (w == 0)
+            break;
+        if ((w == 2 && memcmp(p + i, "=>", 2) == 0) ||
+            (w == 9 && memcmp(p + i, "(integer)", 9) == 0) || lm_count_marker(p + i, w)) {
+            i = j;
+            continue;
+        }
+        if (w >= 2 && p[i] == '"' && p[j - 1] == '"')
+            why = lm_scalar(c, p + i + 1, w - 2, 1, li);
+        else
+            why = lm_scalar(c, p + i, w, 0, li);
+        if (why != NULL)
+            return why;
+        i = j;
+    }
+    return NULL;
+}
+
 /* The leaves of one line; NULL when fine, else a reason. */
 static const char *lm_leaves(lm_ctx *c, size_t li, int *empty)
 {
@@ -392,7 +451,7 @@ static int lm_histogram(lm_ctx *c, cow_err *e)
 }
 
 /* Tokenise every line of a LATEST/HISTORY section into leaves. */
-static int lm_tokens(lm_ctx *c, int *empty, int *bad, cow_err *e)
+static int lm_tokens(lm_ctx *c, lm_kind kind, int *empty, int *bad, cow_err *e)
 {
     size_t li;
     int rc;
@@ -400,7 +459,8 @@ static int lm_tokens(lm_ctx *c, int *empty, int *bad, cow_err *e)
     c->nleaves = 0;
     for (li = 0; li < c->nlines; li++) {
         size_t before = c->nleaves;
-        const char *why = lm_leaves(c, li, empty);
+        const char *why = kind == LM_HISTOGRAM ? lm_words(c, li, empty)
+                                               : lm_leaves(c, li, empty);
         if (why == NULL && !c->lines[li].eol && c->nleaves > before)
             why = "the last line has no line end, so it may be cut off";
         if (why == NULL && (c->nleaves > before || *empty))
@@ -438,7 +498,7 @@ static int lm_replies(lm_ctx *c, lm_kind kind, cow_err *e)
     const char *event = NULL;
     char what[LM_NAME_MAX + 16];
 
-    if ((rc = lm_tokens(c, &empty, &bad, e)) != COW_OK)
+    if ((rc = lm_tokens(c, kind, &empty, &bad, e)) != COW_OK)
         return rc;
     if (kind == LM_HISTORY && (event = lm_history_event(c, e, &rc)) == NULL && rc)
         return rc;

@@ -203,8 +203,15 @@ bool lm_histogram_key(const char *p, size_t n)
             break;
         i = j + 2;
     }
+    for (j = i; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+        ; /* RESP3's "2# " */
+    if (j > i && j + 1 < n && p[j] == '#' && p[j + 1] == ' ')
+        i = j + 2;
     p += i;
     n -= i;
+    for (j = 0; j < n && p[j] != ' '; j++)
+        ; /* the first word: RESP3 puts what follows on the line */
+    n = j;
     if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
         p++, n -= 2;
     return n == sizeof(key) - 1 && memcmp(p, key, n) == 0;

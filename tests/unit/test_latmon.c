@@ -592,6 +592,26 @@ static void latmon_should_read_latency_histogram(void)
     CHECK((s = hist_row(&c, "get", "66")) != NULL && s->num == 20000);
     collect_free(&c);
 
+    /* RESP3 (redis-cli -3): piped, a level per line; in a terminal, "N#"
+     * markers and "=>"; the same entries as RESP2 */
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_latency_monitor, "latmon/histogram-resp3-raw.txt", &c, &e),
+              COW_OK);
+    CHECK_INT((long)c.nrejects, 0);
+    CHECK((s = hist_row(&c, "get", "calls")) != NULL && s->num == 20001);
+    CHECK((s = hist_row(&c, "get", "33")) != NULL && s->num == 20001);
+    CHECK((s = hist_row(&c, "config|get", "4")) != NULL && s->num == 1);
+    CHECK((s = hist_row(&c, "hello", "66")) != NULL && s->num == 5);
+    collect_free(&c);
+    collect_init(&c);
+    CHECK_INT(parse_file(&cow_parser_latency_monitor, "latmon/histogram-resp3-tty.txt", &c, &e),
+              COW_OK);
+    CHECK_INT((long)c.nrejects, 0);
+    CHECK((s = hist_row(&c, "set", "calls")) != NULL && s->num == 20301);
+    CHECK((s = hist_row(&c, "set", "1")) != NULL && s->num == 20195);
+    CHECK((s = hist_row(&c, "get", "calls")) != NULL);
+    collect_free(&c);
+
     /* a header with the commands asked for; the count of "get" falls */
     collect_init(&c);
     CHECK_INT(parse_mem(&cow_parser_latency_monitor, "lh.txt",
@@ -625,6 +645,8 @@ static void latency_files_should_be_detected_by_content(void)
         {"latmon/doctor-spikes.txt", "redis-latency"},
         {"latmon/histogram-raw.txt", "redis-latency"},
         {"latmon/histogram-tty.txt", "redis-latency"},
+        {"latmon/histogram-resp3-raw.txt", "redis-latency"},
+        {"latmon/histogram-resp3-tty.txt", "redis-latency"},
         {"clilat/history-raw.txt", "redis-cli-latency"},
         {"clilat/history-raw-cut4096.txt", "redis-cli-latency"},
         {"clilat/history-tty.txt", "redis-cli-latency"},
