@@ -133,14 +133,15 @@ static void span_shares(const double *x, size_t n, double u, size_t len, double 
     }
 }
 
-/* Requirement 2: the mean and longest span of x's clusters beyond u;
- * the clusters' count. */
-static size_t spans(const double *x, size_t n, double u, double run, double *mean, double *max)
+/* Requirement 2: the mean and longest span of x's clusters beyond u, the
+ * most values beyond u in one of them; the clusters' count. */
+static size_t spans(const double *x, size_t n, double u, double run, double *mean, double *max,
+                    double *cmax)
 {
-    size_t i, first = 0, last = 0, c = 0, in = 0;
+    size_t i, first = 0, last = 0, c = 0, in = 0, k = 0;
     double sum = 0;
 
-    *max = 0;
+    *max = *cmax = 0;
     for (i = 0; i <= n; i++) {
         if (i < n && !(x[i] > u))
             continue;
@@ -148,6 +149,7 @@ static size_t spans(const double *x, size_t n, double u, double run, double *mea
             double sp = (double)(last - first + 1);
             sum += sp;
             *max = sp > *max ? sp : *max;
+            *cmax = (double)k > *cmax ? (double)k : *cmax;
             c++;
             in = 0;
         }
@@ -156,7 +158,9 @@ static size_t spans(const double *x, size_t n, double u, double run, double *mea
         if (!in) {
             first = i;
             in = 1;
+            k = 0;
         }
+        k++;
         last = i;
     }
     *mean = c ? sum / (double)c : 0;
@@ -180,7 +184,8 @@ static int plan(const cow_group *a, const cow_group *b, double q, double run,
         return 0;
     out->threshold = pct_quantile(a->sorted, a->n, q, COW_PCT_LINEAR);
     out->k_a = above(a->sorted, a->n, out->threshold);
-    out->clusters = spans(a->time, a->n, out->threshold, run, &sp_mean, &sp_max);
+    out->clusters = spans(a->time, a->n, out->threshold, run, &sp_mean, &sp_max, &out->c_max);
+    out->out_len = (size_t)ceil(sp_max); /* the stretch route's (Requirement 7) */
     l = fmax(l, COW_BLOCK_RUNS * fmax(run, sp_mean));
     l = fmax(l, COW_BLOCK_MAX_SPANS * sp_max);
     l = fmax(l, COW_BLOCK_MIN_PER / (1.0 - q));
@@ -210,14 +215,14 @@ static int plan(const cow_group *a, const cow_group *b, double q, double run,
 static void decide(const cow_group *a, const cow_group *b, double shift, cow_blocktest *t)
 {
     double p = (double)t->k_a / (double)a->n, v = p * (1.0 - p) * t->lrv, hi, lo, kb_out;
-    double df = (double)(t->blocks - 1);
-    size_t nb_out = b->n - t->len;
+    double df = t->df;
+    size_t nb_out = b->n - t->out_len;
 
     t->k_b = above(b->sorted, b->n, t->threshold + shift);
     t->z = ((double)t->k_b / (double)b->n - p) / sqrt(v * (1.0 / (double)b->n + 1.0 / (double)a->n));
     /* the lift without the window's busiest stretch of L */
-    span_shares(b->time, b->n, t->threshold + shift, t->len, &hi, &lo);
-    t->worst_k = hi * (double)t->len;
+    span_shares(b->time, b->n, t->threshold + shift, t->out_len, &hi, &lo);
+    t->worst_k = hi * (double)t->out_len;
     kb_out = (double)t->k_b - t->worst_k;
     t->z_out = (kb_out / (double)nb_out - p) / sqrt(v * (1.0 / (double)nb_out + 1.0 / (double)a->n));
     t->p_up = t_sf(fmin(t->z, t->z_out), df);
@@ -226,15 +231,48 @@ static void decide(const cow_group *a, const cow_group *b, double shift, cow_blo
     t->below_all = (double)t->k_b / (double)b->n < t->span_lo;
 }
 
+/* Requirement 7: the baseline too short for the blocks, its own
+ * stretches as long as the window; 1 when the route can run (plan() has
+ * set u, k_a, the clusters, c_max and the longest spell in out_len). */
+static int stretch_plan(const cow_group *a, const cow_group *b, double q, cow_blocktest *out)
+{
+    double p = (double)out->k_a / (double)a->n, floor_lrv;
+
+    if (a->n < COW_STRETCH_MIN * b->n || out->k_a == 0 || out->k_a >= a->n ||
+        (double)b->n * (1.0 - q) < COW_STRETCH_MIN_WIN)
+        return 0;
+    out->route = COW_BLOCK_ROUTE_STRETCH;
+    out->len = b->n;
+    out->blocks = a->n / b->n;
+    out->df = fmax(1.0, 1.5 * ((double)a->n / (double)b->n - 1.0));
+    if ((double)out->out_len < (double)b->n / COW_STRETCH_OUT)
+        out->out_len = (size_t)ceil((double)b->n / COW_STRETCH_OUT);
+    if (out->out_len > b->n / 2)
+        out->out_len = b->n / 2;
+    out->lrv = obm_ratio(a->time, a->n, out->threshold, b->n, p, &out->block_hi);
+    /* one of the baseline's largest clusters in a stretch is one standard
+     * deviation of its share at least */
+    floor_lrv = out->c_max * out->c_max / ((double)b->n * p * (1.0 - p));
+    if (out->lrv < floor_lrv)
+        out->lrv = floor_lrv;
+    return out->out_len >= 1 && b->n > out->out_len;
+}
+
 void block_test(const cow_group *a, const cow_group *b, double q, double shift,
                 double run, cow_blocktest *out)
 {
     double p;
 
-    if (!plan(a, b, q, run, out))
-        return;
-    p = (double)out->k_a / (double)a->n;
-    out->lrv = obm_ratio(a->time, a->n, out->threshold, out->len, p, &out->block_hi);
+    if (!plan(a, b, q, run, out)) {
+        if (isnan(out->threshold) || !stretch_plan(a, b, q, out))
+            return;
+    } else {
+        p = (double)out->k_a / (double)a->n;
+        out->route = COW_BLOCK_ROUTE_BLOCKS;
+        out->df = (double)(out->blocks - 1);
+        out->out_len = out->len;
+        out->lrv = obm_ratio(a->time, a->n, out->threshold, out->len, p, &out->block_hi);
+    }
     span_shares(a->time, a->n, out->threshold, b->n, &out->span_hi, &out->span_lo);
     out->ran = 1;
     decide(a, b, shift, out);

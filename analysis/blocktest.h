@@ -43,10 +43,25 @@
 /* Disjoint stretches as long as the window the baseline must hold, for
  * the guard (blocktest.c Requirement 6). */
 #define COW_BLOCK_STRETCHES 2
+/* The stretch route (blocktest.c Requirement 7) needs a window that
+ * expects this many values beyond u. */
+#define COW_STRETCH_MIN_WIN 1.0
+/* and a baseline of this many stretches as long as the window */
+#define COW_STRETCH_MIN 3
+/* its lift must hold without the window's busiest 1 / COW_STRETCH_OUT too */
+#define COW_STRETCH_OUT 10.0
+
+/* How the rule ran (blocktest.c Requirements 2, 7). */
+enum cow_block_route {
+    COW_BLOCK_ROUTE_BLOCKS = 0, /* blocks of L, COW_BLOCK_MIN or more of them */
+    COW_BLOCK_ROUTE_STRETCH = 1 /* the baseline too short for them: its own
+                                   stretches as long as the window */
+};
 
 typedef struct cow_blocktest {
     int ran;            /* 1: p_up / p_down decided; 0: the baseline or the
                            window is too short (need_n, need_nb say for what) */
+    int route;          /* enum cow_block_route, when ran */
     double q;
     double threshold;   /* u: the baseline's q-quantile (linear), us */
     size_t na, nb;
@@ -63,7 +78,11 @@ typedef struct cow_blocktest {
                            span_hi / below span_lo */
     double lrv;         /* the share's variance over the binomial one, >= 1 */
     double worst_k;     /* the window's count beyond u + shift in its busiest
-                           stretch of L (blocktest.c Requirement 4) */
+                           stretch of out_len (blocktest.c Requirement 4) */
+    size_t out_len;     /* that stretch: L, or on the stretch route the
+                           baseline's longest busy spell (Requirement 7) */
+    double c_max;       /* the most values beyond u in one baseline cluster */
+    double df;          /* the t reference's degrees of freedom */
     double z_out;       /* z without that stretch */
     double z;           /* (share_b - share_a) / its standard error */
     double p_up, p_down;/* one-sided, t with blocks - 1 degrees of freedom */

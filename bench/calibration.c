@@ -175,7 +175,8 @@ static double se(long k, long n)
 }
 
 static const size_t sizes[][2] = {{705, 1708}, {1503, 691}, {1000, 1000},
-                                  {5000, 5000}, {20000, 20000}};
+                                  {5000, 5000}, {20000, 20000}, {10000, 2000},
+                                  {15000, 3750}};
 static const double levels[2] = {0.99, 0.999};
 
 static int missed = 0;

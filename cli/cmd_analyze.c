@@ -219,7 +219,10 @@ static void print_windows(const cow_phases *ph, const double *mb)
     }
 }
 
-static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int footnote)
+/* open: the run's samples carry their intended send and latency is read
+ * from it (app_probe_lag), so a stall holds back no request. */
+static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int footnote,
+                          int open)
 {
     size_t i;
     int windows = 0, baseline = 0, coarse = 0;
@@ -269,8 +272,11 @@ static void print_caveats(const cow_phases *ph, const cow_runstats *rs, int foot
         printf("  verdicts: lift/drop are wrong at most 5%% of the time when nothing "
                "changed; intervals use n_eff (clustered slow samples count once); "
                "with few effective samples beyond a quantile an exact tail test "
-               "decides and '?' means cannot tell; a closed-loop probe waits out "
-               "each stall, so stalls are under-counted (coordinated omission)\n");
+               "decides and '?' means cannot tell; %s\n",
+               open ? "latency is read from each request's intended send, so the time "
+                      "a stall held a request back counts (no coordinated omission)"
+                    : "a closed-loop probe waits out each stall, so stalls are "
+                      "under-counted (coordinated omission)");
 }
 
 /* The replicas' sync attempts: one line per attempt with its durations,
@@ -613,8 +619,19 @@ static void print_reported(const app_reported *rep)
     }
 }
 
-/* The probe's stalls, one line each, and its gaps summed by reason:
- * "the server answered nothing for D ms at +T s". */
+/* The stalls listed one line each; the others are counted (--json lists
+ * every one): a save can hold hundreds. */
+#define STALLS_SHOWN 10
+
+static int by_dur_desc(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The probe's stalls, the STALLS_SHOWN longest one line each in time
+ * order ("the server answered nothing for D ms at +T s"), the rest
+ * counted; its gaps summed by reason. */
 static void print_quiet(const app_analysis *a)
 {
     static const char *const why[] = {"late", "buffer", "cap"};
@@ -622,7 +639,16 @@ static void print_quiet(const app_analysis *a)
         "the probe itself ran late (this host)", "the send buffer was full (the "
         "server read nothing)", "65536 requests already waited"};
     long long slots[3] = {0, 0, 0};
-    size_t i, k;
+    size_t i, k, nst = 0, shown = 0, rest = 0;
+    int64_t *dur = malloc((a->nquiet ? a->nquiet : 1) * sizeof(int64_t)), cut = 0, rest_max = 0;
+    for (i = 0; dur != NULL && i < a->nquiet; i++)
+        if (!a->quiet[i].gap)
+            dur[nst++] = a->quiet[i].dur_us;
+    if (dur != NULL && nst > STALLS_SHOWN) {
+        qsort(dur, nst, sizeof(int64_t), by_dur_desc);
+        cut = dur[STALLS_SHOWN - 1];
+    }
+    free(dur);
     for (i = 0; i < a->nquiet; i++) {
         const cow_quiet_row *q = &a->quiet[i];
         if (q->gap) {
@@ -630,12 +656,21 @@ static void print_quiet(const app_analysis *a)
                 slots[k] += strcmp(q->how, why[k]) == 0 ? q->n : 0;
             continue;
         }
+        if (q->dur_us < cut || shown == STALLS_SHOWN) { /* ties at the cut: the first */
+            rest++;
+            rest_max = q->dur_us > rest_max ? q->dur_us : rest_max;
+            continue;
+        }
+        shown++;
         printf("  stall: the server answered nothing for %.1f ms at %+.1f s (%lld probe "
                "%s waiting%s)\n", (double)q->dur_us / 1000.0,
                (double)(q->t_us - a->t_first_us) / 1e6, (long long)q->n,
                q->n == 1 ? "request" : "requests",
                strcmp(q->how, "end") == 0 ? "; still none when the capture ended" : "");
     }
+    if (rest > 0)
+        printf("  stalls: %zu more, each %.1f ms or shorter (analyze --json lists every "
+               "one)\n", rest, (double)rest_max / 1000.0);
     for (k = 0; k < 3; k++)
         if (slots[k] > 0)
             printf("  probe gap: %lld %s not sent: %s\n", slots[k],
@@ -704,7 +739,11 @@ static int analyze_print(const cow_run_row *r, const app_analysis *a, int rc,
         if (a->n > 0) {
             print_phase_table(&a->ph, &a->rs, a->t_first_us, &footnote);
             print_deltas(&a->ph, &a->rs, o);
-            print_caveats(&a->ph, &a->rs, footnote);
+            app_answer pa;
+            memset(&pa, 0, sizeof(pa));
+            if (app_probe_lag(p->st, r->id, &pa, e) != COW_OK)
+                return e->code;
+            print_caveats(&a->ph, &a->rs, footnote, pa.probe_known && pa.probe_from_intended);
         } else {
             printf("  no latency samples: %s\n", a->rep.n
                    ? "only the percentiles the tools reported"
