@@ -230,25 +230,40 @@ static void why_tests(const cow_qcmp *d, cow_sbuf *b)
         sbuf_add(b, "; the block test needs %d baseline samples beyond p%g in %d clusters, "
                     "has %zu in %zu", COW_BLOCK_MIN_K, 100 * d->q, COW_BLOCK_MIN_CLUSTERS,
                  k->k_a, k->clusters);
+    else if (k->route == COW_BLOCK_ROUTE_STRETCH)
+        sbuf_add(b, "; the block test needs %zu baseline samples, has %zu: against the "
+                    "baseline's own %zu stretches as long as the window, which reach %.1f%% "
+                    "beyond its p%g, the window %.1f%% (stretch p=%.2g)",
+                 k->need_n, k->na, k->blocks, 100 * k->span_hi, 100 * d->q,
+                 k->nb ? 100.0 * (double)k->k_b / (double)k->nb : 0.0,
+                 d->delta >= d->shift ? k->p_up : k->p_down);
     else
         sbuf_add(b, "; the baseline's own stretches as long as the window reach %.1f%% "
                     "beyond its p%g, the window %.1f%% (block p=%.2g)",
                  100 * k->span_hi, 100 * d->q,
                  k->nb ? 100.0 * (double)k->k_b / (double)k->nb : 0.0,
                  d->delta >= d->shift ? k->p_up : k->p_down);
+    if (!k->ran && k->nb > 0 && k->na < (size_t)COW_STRETCH_MIN * k->nb)
+        sbuf_add(b, "; read against its own stretches as long as the window, it needs a baseline %d times "
+                    "the window's length (%zu samples), has %zu", COW_STRETCH_MIN,
+                 (size_t)COW_STRETCH_MIN * k->nb, k->na);
 }
 
 void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n)
 {
+    char *s = qcmp_why(d, probe_s);
+    snprintf(buf, n, "%s", s ? s : "");
+    free(s);
+}
+
+char *qcmp_why(const cow_qcmp *d, double probe_s)
+{
     cow_sbuf b = {0};
-    char *s;
     /* the change itself: a drift's delta was tested against shift + its
      * margin (runstats.c beyond_moved), so its shift is taken back */
     double base = d->why == COW_QCMP_WHY_DRIFT && d->margin > 0 ? d->shift - d->margin : d->shift;
-    if (d->verdict != COW_VERDICT_UNSURE) {
-        snprintf(buf, n, "%s", "");
-        return;
-    }
+    if (d->verdict != COW_VERDICT_UNSURE)
+        return NULL;
     if (d->why == COW_QCMP_WHY_DRIFT && !(d->margin > 0))
         sbuf_add(&b, "%+.3f ms, and no change (~) is said while the baseline moved around the "
                      "window", (d->delta - d->shift) / 1000);
@@ -273,9 +288,7 @@ void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n)
         sbuf_add(&b, "stalls every %.0f samples, locked to the probe", d->period);
     else
         why_tests(d, &b);
-    s = sbuf_take(&b);
-    snprintf(buf, n, "%s", s ? s : "");
-    free(s);
+    return sbuf_take(&b);
 }
 
 static void equivalence(const cow_group *a, const cow_group *b, const cow_tailplan *plan,

@@ -136,6 +136,9 @@ void qcmp_level_ci_moved(cow_qci *ci, double rel);
  * ("the tail test: 0 vs 18 samples beyond the pooled p98.61, p=1; the
  * block test needs 5000 baseline samples (20 blocks of 250), has 501"). */
 void qcmp_why_text(const cow_qcmp *d, double probe_s, char *buf, size_t n);
+/* The same, whole (caller frees); NULL when the verdict is not ? or out
+ * of memory. */
+char *qcmp_why(const cow_qcmp *d, double probe_s);
 
 int qcmp_compute(const cow_group *a, const cow_group *b, double q,
                  double shift, const cow_qcmp_opts *o, cow_qcmp *out,

@@ -90,7 +90,7 @@ static int persist_delta(cow_store *st, int64_t run, size_t i, const cow_phase *
     int l, rc;
     for (l = 0; l < COW_DELTA_LEVELS; l++) {
         const cow_qcmp *d = &ps->delta[l];
-        char why[256];
+        char *why;
         cow_delta_row dr = {(int)i, ps->base, d->q, d->est_a, d->est_b, d->delta,
                             d->lo, d->hi, d->boot.ratio, d->boot.ratio_lo,
                             d->boot.ratio_hi, boot_verdict_name(d->verdict), d->thin,
@@ -99,12 +99,13 @@ static int persist_delta(cow_store *st, int64_t run, size_t i, const cow_phase *
                             d->method == COW_QCMP_TAIL ? d->test.level : NAN, NULL,
                             ps->local_base};
         /* the phase's probe interval: its span over its samples */
-        qcmp_why_text(d,
-                      d->nb > 0 ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb : 0.0,
-                      why, sizeof(why));
-        if (d->verdict == COW_VERDICT_UNSURE && why[0] != '\0')
+        why = qcmp_why(d, d->nb > 0 ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb
+                                    : 0.0);
+        if (why != NULL && why[0] != '\0')
             dr.why = why;
-        if ((rc = store_put_delta(st, run, &dr, e)) != COW_OK)
+        rc = store_put_delta(st, run, &dr, e);
+        free(why);
+        if (rc != COW_OK)
             return rc;
     }
     {

@@ -533,11 +533,10 @@ static cJSON *json_run(const char *label, const cow_phases *ph, const cow_runsta
             if (rs->ph[i].local_base) /* runstats.h Requirement 7 */
                 cJSON_AddBoolToObject(dj, "both_sides", 1);
             if (d->verdict == COW_VERDICT_UNSURE) {
-                char why[256];
-                qcmp_why_text(d,
-                              d->nb ? (double)(p->t1_us - p->t0_us) / 1e6 / (double)d->nb
-                                    : 0.0, why, sizeof(why));
-                cJSON_AddStringToObject(dj, "why", why);
+                char *why = qcmp_why(d, d->nb ? (double)(p->t1_us - p->t0_us) / 1e6 /
+                                                    (double)d->nb : 0.0);
+                cJSON_AddStringToObject(dj, "why", why ? why : "");
+                free(why);
             }
             cJSON_AddItemToArray(ds, dj);
         }

@@ -27,7 +27,7 @@ typedef struct cow_quant {
     double hi_us;     /* upper 95% bound; NaN when it cannot be finite */
     int64_t n;        /* samples behind it (-1: not known) */
     double n_eff;     /* effective samples (serial dependence); NaN: n */
-    char why[256];    /* a difference that cannot tell: the reason when one
+    char why[640];    /* a difference that cannot tell: the reason when one
                          is known ("stalls every 0.500 s, locked to the
                          probe"), "" otherwise (quant_make) */
 } cow_quant;

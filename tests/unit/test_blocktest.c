@@ -161,10 +161,61 @@ static void block_should_not_call_one_busy_spell_a_shift(void)
     drop(&b);
 }
 
+/* Requirement 7: a baseline of real Redis's shape (30 s at 2 ms, busy
+ * spells of 600 probes, one in ten slow, too long for 20 blocks) against a 7.5 s save
+ * whose slow samples fill the window is read against its own stretches
+ * of 3,750 and lifts; one busy spell of 300 probes in a window, shorter
+ * than its busiest tenth, does not. */
+static void stretch_should_lift_a_real_save_but_not_one_spell(void)
+{
+    series a, b, c;
+    cow_blocktest t;
+    cow_group ga, gb, gc;
+    size_t i;
+
+    make(&a, 15000, 31, 15000, 1.0);
+    for (i = 3000; i < 15000; i += 6000) { /* a spell: 600 probes, every 10th slow */
+        size_t k;
+        for (k = 0; k < 600; k += 10)
+            a.t[i + k] *= 20;
+    }
+    memcpy(a.s, a.t, a.n * sizeof(double));
+    runstats_sort(a.s, a.n);
+    make(&b, 3750, 32, 0, 6.0); /* the save: p99 x 6 throughout */
+    make(&c, 3750, 33, 3750, 1.0);
+    for (i = 1000; i < 1300; i++) /* one spell of 300 slow probes */
+        c.t[i] *= 20;
+    memcpy(c.s, c.t, c.n * sizeof(double));
+    runstats_sort(c.s, c.n);
+    ga = (cow_group){a.t, a.s, a.n};
+    gb = (cow_group){b.t, b.s, b.n};
+    gc = (cow_group){c.t, c.s, c.n};
+    block_test(&ga, &gb, 0.99, 0.0, 10.0, &t);
+    CHECK(t.ran);
+    CHECK_INT(t.route, COW_BLOCK_ROUTE_STRETCH);
+    CHECK(t.need_n > a.n);           /* the blocks would need more */
+    CHECK_INT((long long)t.blocks, 4);
+    CHECK_INT((long long)t.out_len, 591); /* the baseline's longest spell */
+    CHECK(t.p_up <= 0.025 && t.above_all);
+    block_test(&ga, &gc, 0.99, 0.0, 10.0, &t);
+    CHECK(t.ran);
+    CHECK(t.z > 2.0);                /* the whole window stands out */
+    CHECK(t.p_up > 0.025);           /* but not without its busiest 600 */
+    ga.n = 10000;                    /* fewer than 3 stretches: not run */
+    memcpy(a.s, a.t, 10000 * sizeof(double));
+    runstats_sort(a.s, 10000);
+    block_test(&ga, &gb, 0.99, 0.0, 10.0, &t);
+    CHECK(!t.ran);
+    drop(&a);
+    drop(&b);
+    drop(&c);
+}
+
 int main(void)
 {
     RUN(block_should_see_a_sustained_shift_and_say_what_it_needs);
     RUN(block_should_not_call_one_busy_spell_a_shift);
     RUN(block_variance_should_grow_with_clustering);
+    RUN(stretch_should_lift_a_real_save_but_not_one_spell);
     return REPORT();
 }
