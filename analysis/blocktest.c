@@ -56,7 +56,29 @@
  *     baseline's stretches, a chance one rarely does. The spans of
  *     Requirement 2 are what L must outgrow: a busy spell of 50 probes
  *     has exceedances a few probes apart (a short run) but a span of 50,
- *     and blocks of 50-100 read its variance at half its size. */
+ *     and blocks of 50-100 read its variance at half its size.
+ *  7. The stretch route: where the baseline is too short for COW_BLOCK_MIN
+ *     blocks of L (a real Redis baseline of 30 s holds busy spells of
+ *     600 probes, so L reached 3,000-7,500 and the blocks needed 66,000-
+ *     150,000 samples: a 7.5 s BGSAVE that lifted p99 x12 was ?), the
+ *     window is read against the baseline's own stretches as long as the
+ *     window, COW_STRETCH_MIN of them at least: the share's variance is
+ *     the overlapping-batch-means one at L = n_b (the variance of a
+ *     stretch of the window's length, which no asymptotics need), never
+ *     below one of the baseline's largest clusters per stretch (c_max /
+ *     n_b as a standard deviation: a baseline that held one such spell
+ *     says a stretch can hold one), with Student's t at 1.5 (K - 1)
+ *     degrees of freedom (the OBM estimator's, Meketon and Schmeiser;
+ *     K = n_a / n_b). The lift must hold without the window's busiest
+ *     stretch as long as the baseline's longest spell and at least a
+ *     tenth of the window (COW_STRETCH_OUT): a busy spell of 50-150
+ *     probes the baseline never showed (once per 5,000) lands in a null
+ *     window of 2,000-3,750 and lifted its share x3 (7.7% and 6.3% of
+ *     burst-50 windows called p99.9 lifts at 10,000 / 2,000 and 15,000 /
+ *     3,750 without it, 0.7% and 2.3% with it); a save slows the whole
+ *     window, or a third of it, and keeps its lift. With two stretches
+ *     (df 1.5) the burst nulls at 1,503 / 691 rose from 5% to 9.7%: the
+ *     route needs three. */
 #include "blocktest.h"
 
 #include <math.h>

@@ -16,6 +16,9 @@
  * window's own clustering (one long slowdown) is the change under test,
  * never its variance: that is what lets one save be shown to lift the
  * tail, where the pooled cluster-count test (dep.h) sees one cluster.
+ * A baseline too short for the blocks but three windows long or more is
+ * read by its own stretches as long as the window (route
+ * COW_BLOCK_ROUTE_STRETCH, blocktest.c Requirement 7).
  * Pure; allocates only scratch. */
 #ifndef COW_ANALYSIS_BLOCKTEST_H
 #define COW_ANALYSIS_BLOCKTEST_H
