@@ -502,9 +502,7 @@ int cap_run(const cap_opts *user, cap_result *res, cow_err *e)
     for (;;) {
         int64_t now = cap_mono_ns();
         if (got_signal) {
-            cap_stop(&c, "interrupted by %s after %.1f s",
-                     got_signal == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
-                     (double)(now - c.mono0_ns) / 1e9);
+            cap_stop(&c, "interrupted"); /* the signal's name: cap_stop */
             res->signal = got_signal;
         }
         if (atomic_load(&c.stop))

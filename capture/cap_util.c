@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +84,19 @@ int cap_sleep_until(cap_ctx *c, int64_t mono_ns)
     }
 }
 
+/* The first reason stops the capture. After a signal it is the signal:
+ * a thread whose read the signal cut short ("INFO connection lost:
+ * interrupted") may stop it before the main loop sees the flag. */
 void cap_stop(cap_ctx *c, const char *fmt, ...)
 {
     va_list ap;
+    int sig = cap_signal;
     pthread_mutex_lock(&c->mu);
-    if (c->why[0] == '\0') {
+    if (c->why[0] == '\0' && sig != 0) {
+        snprintf(c->why, sizeof(c->why), "interrupted by %s after %.1f s",
+                 sig == SIGINT ? "SIGINT (Ctrl-C)" : "SIGTERM",
+                 (double)(cap_mono_ns() - c->mono0_ns) / 1e9);
+    } else if (c->why[0] == '\0') {
         va_start(ap, fmt);
         vsnprintf(c->why, sizeof(c->why), fmt, ap);
         va_end(ap);

@@ -4,6 +4,7 @@
  * forge, the server's log copied only from a regular file. The live parts run against
  * real servers in tests/e2e/capture_live.sh. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,24 @@ static cap_ctx *test_ctx(const char *dir, cap_opts *o)
     return c;
 }
 
+/* A signal is the reason a capture stopped, even when a thread whose read
+ * it cut short stops it first (e2e_capture_safety_signal under load:
+ * "INFO connection lost: interrupted" in run.json). */
+static void stop_should_name_the_signal_whoever_stops_first(void)
+{
+    cap_opts o;
+    cap_ctx *c = test_ctx("/nonexistent", &o);
+    c->mono0_ns = cap_mono_ns();
+    cap_signal = SIGTERM;
+    cap_stop(c, "INFO connection lost: %s", "interrupted");
+    cap_signal = 0;
+    CHECK(strncmp(c->why, "interrupted by SIGTERM after ", 29) == 0);
+    cap_stop(c, "later: %s", "ignored");
+    CHECK(strncmp(c->why, "interrupted by SIGTERM", 22) == 0);
+    CHECK(atomic_load(&c->stop) == 1);
+    free(c);
+}
+
 /* The server's log copied only when it is a regular file: a FIFO (no
  * writer: a plain open would block) and /dev/zero (never ends) are skipped
  * at once and listed; a regular file is copied from the offset. */
@@ -238,6 +257,7 @@ static void slot_should_never_be_a_period_behind_the_send(void)
 int main(void)
 {
     RUN(hostport_should_take_names_v4_and_v6);
+    RUN(stop_should_name_the_signal_whoever_stops_first);
     RUN(info_fields_should_match_whole_keys);
     RUN(secrets_should_be_redacted_by_rule);
     RUN(info_reply_should_not_forge_a_poll);
