@@ -42,8 +42,9 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
      * them, narrow enough to print one page wide at 8 pt or more */
     cow_sheet *s = table_add_sheet(wb, "Answers", "Every run's numbers: the window, p99.9 "
                                    "against its baseline (estimate with its bound beside it "
-                                   "where only one side is known), and the evidence; the "
-                                   "cause, gate and what to do are on the Answer sheet");
+                                   "where only one side is known), and the evidence; why a "
+                                   "? could not tell, the cause, gate and what to do are on "
+                                   "the Answer sheet");
     size_t i, c, k;
     for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
         TRY(table_add_column(s, cols[c].name, cols[c].unit, cols[c].fmt, e));
@@ -76,10 +77,15 @@ static int answers_sheet(cow_workbook *wb, const app_answers *a, cow_err *e)
             TRY(num(s, r, 4, (double)x->len_us / 1e6, e));
         }
         if (x->has_window && !x->log_only) {
-            /* the delta's own reference and reason, as the Answer sheet */
+            /* the delta's own reference, as the Answer sheet; a ?'s reason
+             * is the Answer sheet's (here it wrapped a narrow column into
+             * rows of 30 lines: half this sheet's printed pages) */
+            cow_quant dq = x->delta;
+            dq.why[0] = '\0';
             TRY(txt(s, r, 5, app_answer_base_cell(x, q1, sizeof(q1)), e));
             TRY(txt(s, r, 6, quant_format(&x->win, 0, q2, sizeof(q2)), e));
-            TRY(txt(s, r, 7, app_answer_delta_cell(x, q3, sizeof(q3)), e));
+            TRY(txt(s, r, 7, quant_format(&dq, COW_QF_SIGNED | COW_QF_INTERVAL, q3, sizeof(q3)),
+                    e));
             TRY(txt(s, r, 8, boot_verdict_symbol(x->verdict), e));
         }
         TRY(num(s, r, 9, x->fork_ms, e));

@@ -488,6 +488,32 @@ static int findings_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *ro
     return rc;
 }
 
+/* One log event as a row; a text of EVENT_TEXT_ONCE bytes or more that an
+ * earlier row holds for the same kind is given as that row (the overcommit
+ * warning alone, six printed lines, repeated in every run of the samples:
+ * a third of the sheet's printed pages). */
+#define EVENT_TEXT_ONCE 80
+static int event_row(cow_sheet *s, const cow_run_row *run, const cow_event *v, advice_set *seen,
+                     cow_err *e)
+{
+    size_t k = table_add_row(s), first = SIZE_MAX;
+    TRY(txt(s, k, 0, run->label, e));
+    TRY(table_set_int(s, k, 1, v->t_us, e));
+    TRY(txt(s, k, 2, v->kind, e));
+    TRY(v->pid ? table_set_int(s, k, 3, v->pid, e) : table_set_empty(s, k, 3, e));
+    TRY(num(s, k, 4, v->value, e));
+    TRY(txt(s, k, 5, v->unit, e));
+    if (v->text != NULL && strlen(v->text) >= EVENT_TEXT_ONCE)
+        first = advice_seen(seen, v->kind, v->text, k);
+    if (first != SIZE_MAX) {
+        char *same = xasprintf("as in row %zu", table_sheet_row(s, first));
+        int rc = txt(s, k, 6, same, e);
+        free(same);
+        return rc;
+    }
+    return txt(s, k, 6, v->text, e);
+}
+
 static int events_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
                         size_t n, cow_err *e)
 {
@@ -496,27 +522,23 @@ static int events_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows
         {"event", NULL, COW_COLFMT_TEXT}, {"pid", NULL, COW_COLFMT_INT},
         {"value", NULL, COW_COLFMT_MS3}, {"unit", NULL, COW_COLFMT_TEXT},
         {"log text", NULL, COW_COLFMT_TEXT}};
-    cow_sheet *s = sheet(wb, "Events", "Server log events", cols, N(cols), e);
+    cow_sheet *s = sheet(wb, "Events", "Server log events (a long log text the sheet "
+                         "already holds for the same event: \"as in row N\")", cols, N(cols), e);
+    advice_set seen = {0};
     size_t i, j;
+    int rc = COW_OK;
     if (s == NULL)
         return e->code;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && rc == COW_OK; i++) {
         cow_event_set ev;
-        TRY(store_load_events(st, rows[i].id, &ev, e));
-        for (j = 0; j < ev.n; j++) {
-            const cow_event *v = &ev.v[j];
-            size_t k = table_add_row(s);
-            TRY(txt(s, k, 0, rows[i].label, e));
-            TRY(table_set_int(s, k, 1, v->t_us, e));
-            TRY(txt(s, k, 2, v->kind, e));
-            TRY(v->pid ? table_set_int(s, k, 3, v->pid, e) : table_set_empty(s, k, 3, e));
-            TRY(num(s, k, 4, v->value, e));
-            TRY(txt(s, k, 5, v->unit, e));
-            TRY(txt(s, k, 6, v->text, e));
-        }
+        if ((rc = store_load_events(st, rows[i].id, &ev, e)) != COW_OK)
+            break;
+        for (j = 0; j < ev.n && rc == COW_OK; j++)
+            rc = event_row(s, &rows[i], &ev.v[j], &seen, e);
         store_free_events(&ev);
     }
-    return COW_OK;
+    advice_release(&seen);
+    return rc;
 }
 
 static int summary_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,

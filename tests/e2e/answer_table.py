@@ -129,7 +129,10 @@ def from_xlsx(path, index=0):
           "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
     z = zipfile.ZipFile(path)
     wb = ET.fromstring(z.read("xl/workbook.xml"))
-    first = wb.findall("m:sheets/m:sheet", ns)[index]
+    sheets = wb.findall("m:sheets/m:sheet", ns)
+    if isinstance(index, str):  # a sheet by its name
+        index = [s.get("name") for s in sheets].index(index)
+    first = sheets[index]
     rid = first.get("{%s}id" % ns["r"])
     rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
     target = [r.get("Target") for r in rels if r.get("Id") == rid][0]
@@ -203,8 +206,32 @@ def check_sheets(rows, answers):
         ref = r[col[p999]].split(" \u2192 ")[0]
         if a[base] != ref:
             problems.append(f"{r[0]}: sheets: Answers' baseline {a[base]!r}, the answer's {ref!r}")
-        if a[delta] and a[delta] not in r[col[verdict]]:
+        # the Answers sheet gives a ?'s delta without its reason (the
+        # answer's): "+1.929 (cannot tell)" for "? +1.929 (cannot tell: ...)"
+        said = re.sub(r"\(cannot tell: .*\)(;|$)", r"(cannot tell)\1", r[col[verdict]])
+        if a[delta] and a[delta] not in said:
             problems.append(f"{r[0]}: sheets: Answers' delta {a[delta]!r}, the answer's {r[col[verdict]]!r}")
+    return problems
+
+
+def check_events(events):
+    """A long log text is written once per event kind; later rows say
+    'as in row N', N the sheet row that holds it for the same event."""
+    head, problems = events[0], []
+    ev, text = head.index("event"), head.index("log text")
+    seen = {}
+    for i, r in enumerate(events[1:]):
+        m = re.fullmatch(r"as in row (\d+)", r[text])
+        if m:
+            k = int(m.group(1)) - 3  # sheet row: title, header, then the rows
+            if not (0 <= k < i) or events[1 + k][ev] != r[ev] or len(events[1 + k][text]) < 80:
+                problems.append(f"Events row {i + 3}: {r[text]!r} points at no long text of {r[ev]}")
+        elif len(r[text]) >= 80:
+            if (r[ev], r[text]) in seen:
+                problems.append(f"Events row {i + 3}: the text of row {seen[(r[ev], r[text])]} again")
+            seen[(r[ev], r[text])] = i + 3
+    if not seen:
+        problems.append("Events: no long log text at all (the check would prove nothing)")
     return problems
 
 
@@ -231,6 +258,7 @@ def main():
     if rules and md:
         problems += check_rules(md)
         problems += check_sheets(md, from_xlsx(d + "/report.xlsx", 1))
+        problems += check_events(from_xlsx(d + "/report.xlsx", "Events"))
     if problems:
         for p in problems:
             print("FAIL: " + p, file=sys.stderr)
