@@ -14,7 +14,6 @@ set -u
 COW=$1
 DATA=$2
 cd "$WORK" || exit 2
-not_has() { ! grep -q -- "$1" "$2"; }
 cp -r "$DATA/keys-2core" run
 "$COW" ingest --db h.db run > ing.out 2>&1
 check "ingest exits 0" test $? = 0

@@ -10,7 +10,6 @@ set -u
 COW=$1
 DATA=$2
 cd "$WORK" || exit 2
-not_has() { ! grep -q -- "$1" "$2"; }
 cp -r "$DATA/bgsave-2core" run
 "$COW" report --db k.db --out rep run > rep.out 2>&1
 check "report exits 0" test $? = 0

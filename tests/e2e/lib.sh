@@ -10,6 +10,7 @@ check() { # check NAME COMMAND...: counts a pass or prints the failure
         fails=$((fails + 1)); echo "FAIL: $name" >&2; fi
 }
 has() { grep -q -- "$1" "$2"; }
+not_has() { ! grep -q -- "$1" "$2"; }
 json_field() { # json_field FILE LABEL KEY -> value of the first KEY in the run LABEL
     tr -d '\n\t ' < "$1" | sed 's/},{/}\n{/g' | grep "\"label\":\"$2\"" |
         grep -o "\"$3\":[^,}]*" | head -1 | sed "s/^\"$3\"://"

@@ -13,7 +13,6 @@ set -u
 COW=$1
 DATA=$2
 cd "$WORK" || exit 2
-not_has() { ! grep -q -- "$1" "$2"; }
 "$COW" ingest --db r.db "$DATA/bgsave-865k" > ing.out 2>&1
 check "ingest exits 0" test $? = 0
 "$COW" analyze --db r.db > an.out 2>&1
