@@ -432,15 +432,39 @@ static int phase_samples(cow_store *st, int64_t run, const cow_result_set *rs, c
     return rc;
 }
 
+/* The longest of the probe's own stall records (capture's stalls.csv:
+ * the server answered nothing while requests it had sent waited) that
+ * overlap [t0, t1): *ms and *at_us, left as they are when none does. */
+static void recorded_stall(const cow_quiet_row *q, size_t nq, int64_t t0, int64_t t1,
+                           double *ms, double *at_us)
+{
+    int64_t best = -1, at = 0;
+    size_t i;
+    for (i = 0; i < nq; i++)
+        if (!q[i].gap && q[i].t_us < t1 && q[i].t_us + q[i].dur_us > t0 && q[i].dur_us > best) {
+            best = q[i].dur_us;
+            at = q[i].t_us;
+        }
+    if (best >= 0) {
+        *ms = (double)best / 1000;
+        if (at_us != NULL)
+            *at_us = (double)at;
+    }
+}
+
 /* The window's samples: the longest stall, where it began, and those
- * beyond thr_us; the baseline's own longest stall beside it. */
+ * beyond thr_us; the baseline's own longest stall beside it. A stall is
+ * the probe's own record where the run has one in that phase (the
+ * figure analyze lists: from the oldest request actually sent), else it
+ * is read from the samples (impact.c). */
 static int window_impact(cow_store *st, int64_t run, const cow_result_set *rs,
                          const cow_phase_row *w, const cow_phase_row *b, double thr_us,
                          app_impact *x, cow_err *e)
 {
     double *lat = NULL, at;
     int64_t *t = NULL;
-    size_t n = 0, i, kw = rs->nph, kb = rs->nph;
+    cow_quiet_row *q = NULL;
+    size_t n = 0, nq = 0, i, kw = rs->nph, kb = rs->nph;
     cow_phases ph = {facts_phases(rs), rs->nph, rs->nph};
     int rc = COW_OK;
 
@@ -450,9 +474,14 @@ static int window_impact(cow_store *st, int64_t run, const cow_result_set *rs,
         if (b != NULL && rs->ph[i].idx == b->idx)
             kb = i;
     }
+    if ((rc = store_load_quiet(st, run, &q, &nq, e)) != COW_OK) {
+        free(ph.v);
+        return rc;
+    }
     if (kw < rs->nph && (rc = phase_samples(st, run, rs, &ph, kw, &lat, &t, &n, e)) == COW_OK &&
         n > 0) {
         x->stall_ms = impact_longest_stall_at(t, lat, n, &at) / 1000;
+        recorded_stall(q, nq, w->t0_us, w->t1_us, &x->stall_ms, &at);
         x->stall_at_s = (at - (double)w->t0_us) / 1e6;
         x->slow = (long long)impact_count_above(lat, n, thr_us);
         x->n = (long long)n;
@@ -462,11 +491,14 @@ static int window_impact(cow_store *st, int64_t run, const cow_result_set *rs,
     lat = NULL;
     t = NULL;
     if (rc == COW_OK && kb < rs->nph &&
-        (rc = phase_samples(st, run, rs, &ph, kb, &lat, &t, &n, e)) == COW_OK && n > 0)
+        (rc = phase_samples(st, run, rs, &ph, kb, &lat, &t, &n, e)) == COW_OK && n > 0) {
         x->base_stall_ms = impact_longest_stall(t, lat, n) / 1000;
+        recorded_stall(q, nq, b->t0_us, b->t1_us, &x->base_stall_ms, NULL);
+    }
     free(lat);
     free(t);
     free(ph.v);
+    free(q);
     return rc;
 }
 

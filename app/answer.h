@@ -56,7 +56,9 @@ enum app_quiet {
 typedef struct app_impact {
     double base_p99_ms;     /* the baseline's p99 (the threshold of slow), NaN */
     double stall_ms;        /* the longest time no reply came while a request
-                               was outstanding, in the window, NaN */
+                               was outstanding, in the window: the probe's
+                               own stall record where it has one (the one
+                               analyze lists), else from the samples; NaN */
     double stall_at_s;      /* where it began, s after the window opened */
     double base_stall_ms;   /* the baseline's own longest, NaN */
     double tput_before;     /* ops/s in the baseline, NaN */
