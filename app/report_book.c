@@ -379,6 +379,15 @@ static size_t advice_seen(advice_set *a, const char *rule, const char *rec, size
     return SIZE_MAX;
 }
 
+/* Cell (row, col) says the text is the one of table row first. */
+static int same_as_row(cow_sheet *s, size_t row, size_t col, size_t first, cow_err *e)
+{
+    char *same = xasprintf("as in row %zu", table_sheet_row(s, first));
+    int rc = txt(s, row, col, same, e);
+    free(same);
+    return rc;
+}
+
 static void advice_release(advice_set *a)
 {
     size_t i;
@@ -446,10 +455,7 @@ static int findings_of_run(cow_sheet *s, cow_sheet *es, cow_store *st, const cow
         TRYF(table_set_int(s, k, 4, nev, e));
         if (f[j].recommendation != NULL &&
             (first = advice_seen(seen, f[j].rule, f[j].recommendation, k)) != SIZE_MAX) {
-            char *same = xasprintf("as in row %zu", table_sheet_row(s, first));
-            int rc_same = txt(s, k, 5, same, e);
-            free(same);
-            TRYF(rc_same);
+            TRYF(same_as_row(s, k, 5, first, e));
         } else
             TRYF(txt(s, k, 5, f[j].recommendation, e));
     }
@@ -505,13 +511,7 @@ static int event_row(cow_sheet *s, const cow_run_row *run, const cow_event *v, a
     TRY(txt(s, k, 5, v->unit, e));
     if (v->text != NULL && strlen(v->text) >= EVENT_TEXT_ONCE)
         first = advice_seen(seen, v->kind, v->text, k);
-    if (first != SIZE_MAX) {
-        char *same = xasprintf("as in row %zu", table_sheet_row(s, first));
-        int rc = txt(s, k, 6, same, e);
-        free(same);
-        return rc;
-    }
-    return txt(s, k, 6, v->text, e);
+    return first != SIZE_MAX ? same_as_row(s, k, 6, first, e) : txt(s, k, 6, v->text, e);
 }
 
 static int events_sheet(cow_workbook *wb, cow_store *st, const cow_run_row *rows,
